@@ -1,0 +1,348 @@
+/**
+ * Activities launched for a result, and the ActivityManager that launches them.
+ *
+ * - A PendingIntent launch runs as the token's creator: the target Activity runs in its own
+ *   package's process, started if it is dead (providers' onCreate first, as for any start).
+ * - The launcher waits for the result; it arrives when the Activity finishes (setResult + finish),
+ *   as RESULT_CANCELED if the user backs out without a decision or the Activity's process dies.
+ *   If the launcher's process is gone, the result is dropped.
+ * - An Activity shows a Screen; the simulated user (user.ts) sees exactly what it displays and
+ *   answers approve, deny or back — or never answers.
+ * - Result Intents may not carry file descriptors (ActivityStarter: "File descriptors passed in
+ *   Intent"); their extras are copied into the launcher like any Parcel.
+ * - Implicit Intents resolve among the exported activities visible to the sender, highest
+ *   priority first; a tie is a chooser the user picks from. That is how an implicit or mutable
+ *   PendingIntent gets hijacked by another installed app.
+ */
+import type { AppContext } from './context.ts';
+import { AndroidException, IllegalArgumentException, SecurityException } from './errors.ts';
+import { type ComponentName, Intent } from './intent.ts';
+import { PendingIntent, type PendingIntentFlags, PendingIntentRegistry } from './pending-intent.ts';
+import type { ProcessRecord } from './process.ts';
+import type { Waiter } from './scheduler.ts';
+import type { World } from './world.ts';
+
+export const RESULT_OK = -1;
+export const RESULT_CANCELED = 0;
+
+export interface ActivityResult {
+  readonly resultCode: number;
+  readonly data: Intent | null;
+}
+
+/** What an Activity displays: the only thing the simulated user decides on. */
+export interface Screen {
+  readonly title: string;
+  readonly lines: readonly string[];
+  readonly approveLabel?: string;
+  readonly denyLabel?: string;
+}
+
+/** A user's answer to a shown screen ('back' = pressed Back without deciding). */
+export type UserAnswer = 'approve' | 'deny' | 'back';
+
+export class ActivityNotFoundException extends AndroidException {
+  override readonly javaClass: string = 'android.content.ActivityNotFoundException';
+}
+export class SendIntentException extends AndroidException {
+  override readonly javaClass: string = 'android.content.IntentSender$SendIntentException';
+}
+
+interface ActivityRecord {
+  readonly id: number;
+  readonly component: ComponentName;
+  readonly process: ProcessRecord;
+  readonly launcher: ProcessRecord | null;
+  readonly waiter: Waiter<ActivityResult> | null;
+  instance: Activity | null;
+  finished: boolean;
+}
+
+export abstract class Activity {
+  private bound: {
+    manager: ActivityManager;
+    record: ActivityRecord;
+    context: AppContext;
+    intent: Intent;
+  } | null = null;
+  private result: ActivityResult = { resultCode: RESULT_CANCELED, data: null };
+
+  /** @internal */
+  bind(manager: ActivityManager, record: ActivityRecord, context: AppContext, intent: Intent): void {
+    this.bound = { manager, record, context, intent };
+  }
+
+  get context(): AppContext {
+    return this.requireBound().context;
+  }
+
+  /** The Intent this Activity was started with (a copy in this process). */
+  get intent(): Intent {
+    return this.requireBound().intent;
+  }
+
+  get componentName(): ComponentName {
+    return this.requireBound().record.component;
+  }
+
+  /** The package that launched this Activity for a result (Activity.getCallingPackage). */
+  get callingPackage(): string | null {
+    return this.requireBound().record.launcher?.name ?? null;
+  }
+
+  get isFinishing(): boolean {
+    return this.requireBound().record.finished;
+  }
+
+  abstract onCreate(): void | Promise<void>;
+
+  /** Back pressed: by default the Activity finishes with whatever result was set (RESULT_CANCELED). */
+  onBackPressed(): void {
+    this.finish();
+  }
+
+  setResult(resultCode: number, data: Intent | null = null): void {
+    if (data?.hasFileDescriptors()) throw new IllegalArgumentException('File descriptors passed in Intent');
+    this.result = { resultCode, data };
+  }
+
+  finish(): void {
+    const b = this.requireBound();
+    b.manager.finish(b.record, this.result);
+  }
+
+  /** Displays `screen` and waits for the user's answer. 'back' has already run onBackPressed(). */
+  async show(screen: Screen): Promise<UserAnswer> {
+    const b = this.requireBound();
+    const answer = await b.manager.show(b.record, screen);
+    if (answer === 'back') this.onBackPressed();
+    return answer;
+  }
+
+  private requireBound(): NonNullable<Activity['bound']> {
+    if (!this.bound) throw new IllegalArgumentException('Activity used before it was started');
+    return this.bound;
+  }
+}
+
+export class ActivityManager {
+  readonly pendingIntents = new PendingIntentRegistry();
+  private readonly live = new Map<number, ActivityRecord>();
+  private nextId = 1;
+
+  constructor(private readonly world: World) {
+    world.pm.addListener({ onPackageRemoved: (name) => this.pendingIntents.removePackage(name) });
+  }
+
+  // ---- PendingIntents ----
+
+  getActivityPendingIntent(
+    creator: AppContext,
+    requestCode: number,
+    intent: Intent,
+    flags: PendingIntentFlags,
+  ): PendingIntent | null {
+    const targetSdk = this.world.pm.getPackageInfo(creator.packageName)?.manifest.targetSdk ?? 34;
+    const record = this.pendingIntents.getActivity({
+      creatorUid: creator.uid,
+      creatorPackage: creator.packageName,
+      targetSdk,
+      requestCode,
+      intent,
+      flags,
+    });
+    if (!record) return null;
+    this.world.trace.record('pi.create', {
+      actor: creator.packageName,
+      token: record.id,
+      requestCode,
+      intent: intent.toString(),
+      immutable: (record.flags & (1 << 26)) !== 0,
+    });
+    return this.wrap(record);
+  }
+
+  /** Activity.startIntentSenderForResult: launch as the token's creator and wait for the result. */
+  async startIntentSenderForResult(
+    launcher: AppContext,
+    pendingIntent: PendingIntent,
+    fillIn: Intent | null,
+  ): Promise<ActivityResult> {
+    const record = pendingIntent.record;
+    if (record.canceled) throw new SendIntentException(`${pendingIntent} was canceled`);
+    const intent = record.intent.clone();
+    if (!pendingIntent.isImmutable() && fillIn) intent.fillIn(fillIn, record.flags);
+    if ((record.flags & (1 << 30)) !== 0) this.pendingIntents.cancel(record, record.creatorUid);
+    this.world.trace.record('pi.send', {
+      from: launcher.packageName,
+      to: 'system',
+      token: record.id,
+      creator: record.creatorPackage,
+      intent: intent.toString(),
+    });
+    return this.launch(launcher, intent, record.creatorUid, 'pendingIntent');
+  }
+
+  /** Activity.startActivityForResult with the launcher's own identity. */
+  startActivityForResult(launcher: AppContext, intent: Intent): Promise<ActivityResult> {
+    return this.launch(launcher, intent.clone(), launcher.uid, 'intent');
+  }
+
+  /** Components an Intent resolves to for a sender (explicit: the component if it may be started). */
+  resolve(intent: Intent, senderUid: number): ComponentName[] {
+    if (intent.component) {
+      const pkg = this.world.pm.getPackageInfo(intent.component.packageName);
+      const a = pkg?.manifest.activities?.find((x) => x.name === intent.component?.className);
+      return a ? [intent.component] : [];
+    }
+    const found = this.world.pm.queryIntentActivities(senderUid, {
+      ...(intent.action !== null ? { action: intent.action } : {}),
+      ...(intent.categories !== null ? { categories: intent.categories } : {}),
+    });
+    return found
+      .filter((r) => intent.package === null || r.packageName === intent.package)
+      .map((r) => ({ packageName: r.packageName, className: r.name }));
+  }
+
+  private wrap(record: PendingIntent['record']): PendingIntent {
+    return new PendingIntent(record, (intent, uid) => this.resolve(intent, uid));
+  }
+
+  private async launch(
+    launcher: AppContext,
+    intent: Intent,
+    senderUid: number,
+    via: 'pendingIntent' | 'intent',
+  ): Promise<ActivityResult> {
+    const component = this.pickComponent(intent, senderUid);
+    const targetUid = this.world.pm.getPackageUid(component.packageName);
+    const info = this.world.pm
+      .getPackageInfo(component.packageName)
+      ?.manifest.activities?.find((a) => a.name === component.className);
+    if (info?.exported === false && targetUid !== senderUid) {
+      throw new SecurityException(
+        `Permission Denial: starting ${intent.toString()} from uid ${senderUid} not exported from uid ${targetUid}`,
+      );
+    }
+    if (!(await this.world.startProcess(component.packageName))) {
+      return { resultCode: RESULT_CANCELED, data: null };
+    }
+    const proc = this.world.process(component.packageName);
+    const context = proc.context as AppContext;
+    const waiter = this.world.scheduler.waiter<ActivityResult>(
+      `result of ${component.packageName}/${component.className}`,
+    );
+    const record: ActivityRecord = {
+      id: this.nextId++,
+      component,
+      process: proc,
+      launcher: launcher.process,
+      waiter,
+      instance: null,
+      finished: false,
+    };
+    this.live.set(record.id, record);
+    this.world.trace.record('activity.start', {
+      from: launcher.packageName,
+      to: component.packageName,
+      activity: component.className,
+      via,
+    });
+    const factory = proc.app?.activities?.[component.className];
+    if (!factory) {
+      this.finish(record, { resultCode: RESULT_CANCELED, data: null });
+    } else {
+      const copy = new Intent(intent);
+      copy.extras = this.world.unparcelInto(proc, intent.extras) ?? copy.extras;
+      const activity = factory();
+      record.instance = activity;
+      activity.bind(this, record, context, copy);
+      context.spawn(`activity:${component.className}#${record.id}`, async () => activity.onCreate(), {
+        daemon: true,
+      });
+    }
+    return waiter.wait();
+  }
+
+  private pickComponent(intent: Intent, senderUid: number): ComponentName {
+    const candidates = this.resolve(intent, senderUid);
+    if (candidates.length === 0) throw new ActivityNotFoundException(`No Activity found to handle ${intent}`);
+    if (intent.component || candidates.length === 1) return candidates[0] as ComponentName;
+    const top = this.topPriority(candidates, intent, senderUid);
+    return top.length === 1 ? (top[0] as ComponentName) : this.world.user.chooseActivity(top);
+  }
+
+  private topPriority(candidates: ComponentName[], intent: Intent, senderUid: number): ComponentName[] {
+    const withPriority = this.world.pm
+      .queryIntentActivities(senderUid, intent.action !== null ? { action: intent.action } : {})
+      .filter((r) => candidates.some((c) => c.packageName === r.packageName && c.className === r.name));
+    const max = Math.max(...withPriority.map((r) => r.priority ?? 0));
+    return withPriority
+      .filter((r) => (r.priority ?? 0) === max)
+      .map((r) => ({ packageName: r.packageName, className: r.name }));
+  }
+
+  /** @internal — the Activity shows a screen; resolves with the user's answer. */
+  show(record: ActivityRecord, screen: Screen): Promise<UserAnswer> {
+    this.world.trace.record('ui.show', {
+      actor: record.component.packageName,
+      activity: record.component.className,
+      title: screen.title,
+      lines: [...screen.lines],
+    });
+    const waiter = this.world.scheduler.waiter<UserAnswer>(`user answer on "${screen.title}"`);
+    this.world.user.present({ screen, activity: record.component, activityId: record.id }, (answer) => {
+      if (!record.finished && record.process.isAlive) waiter.wake(answer);
+    });
+    return waiter.wait();
+  }
+
+  /** @internal */
+  finish(record: ActivityRecord, result: ActivityResult): void {
+    if (record.finished) return;
+    record.finished = true;
+    this.live.delete(record.id);
+    this.deliver(record, result, 'finished');
+  }
+
+  private deliver(record: ActivityRecord, result: ActivityResult, reason: string): void {
+    const launcher = record.launcher;
+    if (!launcher?.isAlive || !record.waiter) {
+      this.world.trace.record('activity.result.dropped', {
+        actor: record.component.packageName,
+        activity: record.component.className,
+        reason: 'launcher is gone',
+      });
+      return;
+    }
+    let data: Intent | null = null;
+    if (result.data) {
+      data = new Intent(result.data);
+      data.extras = this.world.unparcelInto(launcher, result.data.extras) ?? data.extras;
+    }
+    this.world.trace.record('activity.result', {
+      from: record.component.packageName,
+      to: launcher.name,
+      activity: record.component.className,
+      resultCode: result.resultCode,
+      reason,
+    });
+    record.waiter.wake({ resultCode: result.resultCode, data });
+  }
+
+  /** Activities of a dying process finish with RESULT_CANCELED; its own pending launches are dropped. */
+  onProcessDied(proc: ProcessRecord): void {
+    for (const record of [...this.live.values()]) {
+      if (record.process === proc) {
+        record.finished = true;
+        this.live.delete(record.id);
+        this.deliver(record, { resultCode: RESULT_CANCELED, data: null }, 'activity process died');
+      }
+    }
+  }
+
+  /** Activities currently started and not finished (what is "on screen"). */
+  liveActivities(): { id: number; component: ComponentName }[] {
+    return [...this.live.values()].map((r) => ({ id: r.id, component: r.component }));
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * android.os.Bundle as the simulation needs it: typed values, Android's lenient getters, and no
+ * sharing across processes (Binder copies a Bundle through a Parcel — see parcel.ts).
+ *
+ * Getter behaviour (BaseBundle.java): a missing key returns the default silently; a value of the
+ * wrong type returns the default and logs "Key k expected Long but value was a java.lang.Integer.
+ * The default value 0 was returned." — it never throws. Unknown keys are simply never read.
+ */
+import type { ParcelFileDescriptor } from './fd.ts';
+import type { PendingIntent } from './pending-intent.ts';
+
+export type BundleValueType =
+  | 'Int'
+  | 'Long'
+  | 'String'
+  | 'IntArray'
+  | 'Boolean'
+  | 'Bundle'
+  | 'PendingIntent'
+  | 'ParcelFileDescriptor';
+
+export type BundleEntry =
+  | { readonly type: 'Int'; readonly value: number }
+  | { readonly type: 'Long'; readonly value: number }
+  | { readonly type: 'String'; readonly value: string | null }
+  | { readonly type: 'IntArray'; readonly value: readonly number[] | null }
+  | { readonly type: 'Boolean'; readonly value: boolean }
+  | { readonly type: 'Bundle'; readonly value: Bundle | null }
+  | { readonly type: 'PendingIntent'; readonly value: PendingIntent | null }
+  | { readonly type: 'ParcelFileDescriptor'; readonly value: ParcelFileDescriptor | null };
+
+/** The Java class Android names in its type-mismatch warning. */
+export const JAVA_CLASS_OF: Readonly<Record<BundleValueType, string>> = {
+  Int: 'java.lang.Integer',
+  Long: 'java.lang.Long',
+  String: 'java.lang.String',
+  IntArray: 'int[]',
+  Boolean: 'java.lang.Boolean',
+  Bundle: 'android.os.Bundle',
+  PendingIntent: 'android.app.PendingIntent',
+  ParcelFileDescriptor: 'android.os.ParcelFileDescriptor',
+};
+
+/** Where a Bundle's type-mismatch warnings go (the owning process's logcat, once unparcelled). */
+export type BundleWarningSink = (message: string) => void;
+
+const INT_MIN = -2147483648;
+const INT_MAX = 2147483647;
+
+/** Java `(int)` narrowing of a JS number. */
+export function toJavaInt(value: number): number {
+  return Number.isFinite(value) ? Math.trunc(value) | 0 : 0;
+}
+
+/** Java `long` as a JS safe integer (the simulation's Longs are epoch-ms sized). */
+export function toJavaLong(value: number): number {
+  if (!Number.isFinite(value)) return 0;
+  const t = Math.trunc(value);
+  return Math.max(Number.MIN_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, t));
+}
+
+export class Bundle {
+  private readonly map = new Map<string, BundleEntry>();
+  /** Set by the simulation when the Bundle is unparcelled in a process. */
+  warningSink: BundleWarningSink | null = null;
+
+  constructor(entries?: Iterable<[string, BundleEntry]>) {
+    if (entries) for (const [k, v] of entries) this.map.set(k, v);
+  }
+
+  // ---- writers ----
+  putInt(key: string, value: number): void {
+    this.map.set(key, { type: 'Int', value: toJavaInt(value) });
+  }
+  putLong(key: string, value: number): void {
+    this.map.set(key, { type: 'Long', value: toJavaLong(value) });
+  }
+  putString(key: string, value: string | null): void {
+    this.map.set(key, { type: 'String', value });
+  }
+  putIntArray(key: string, value: readonly number[] | null): void {
+    this.map.set(key, { type: 'IntArray', value: value === null ? null : value.map(toJavaInt) });
+  }
+  putBoolean(key: string, value: boolean): void {
+    this.map.set(key, { type: 'Boolean', value });
+  }
+  putBundle(key: string, value: Bundle | null): void {
+    this.map.set(key, { type: 'Bundle', value });
+  }
+  putPendingIntent(key: string, value: PendingIntent | null): void {
+    this.map.set(key, { type: 'PendingIntent', value });
+  }
+  putParcelFileDescriptor(key: string, value: ParcelFileDescriptor | null): void {
+    this.map.set(key, { type: 'ParcelFileDescriptor', value });
+  }
+  /** Raw entry write (parcelling, hostile peers that send odd types). */
+  putEntry(key: string, entry: BundleEntry): void {
+    this.map.set(key, entry);
+  }
+  putAll(other: Bundle): void {
+    for (const [k, v] of other.entries()) this.map.set(k, v);
+  }
+  remove(key: string): void {
+    this.map.delete(key);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+
+  // ---- readers (Android's lenient semantics) ----
+  getInt(key: string, defaultValue = 0): number {
+    const e = this.read(key, 'Int', defaultValue);
+    return e ? (e.value as number) : defaultValue;
+  }
+  getLong(key: string, defaultValue = 0): number {
+    const e = this.read(key, 'Long', defaultValue);
+    return e ? (e.value as number) : defaultValue;
+  }
+  getString(key: string, defaultValue: string | null = null): string | null {
+    const e = this.read(key, 'String', defaultValue);
+    if (!e) return defaultValue;
+    return (e.value as string | null) ?? defaultValue;
+  }
+  getIntArray(key: string): number[] | null {
+    const e = this.read(key, 'IntArray', null);
+    const v = e?.value as readonly number[] | null | undefined;
+    return v ? [...v] : null;
+  }
+  getBoolean(key: string, defaultValue = false): boolean {
+    const e = this.read(key, 'Boolean', defaultValue);
+    return e ? (e.value as boolean) : defaultValue;
+  }
+  getBundle(key: string): Bundle | null {
+    const e = this.read(key, 'Bundle', null);
+    return (e?.value as Bundle | null | undefined) ?? null;
+  }
+  getPendingIntent(key: string): PendingIntent | null {
+    const e = this.read(key, 'PendingIntent', null);
+    return (e?.value as PendingIntent | null | undefined) ?? null;
+  }
+  getParcelFileDescriptor(key: string): ParcelFileDescriptor | null {
+    const e = this.read(key, 'ParcelFileDescriptor', null);
+    return (e?.value as ParcelFileDescriptor | null | undefined) ?? null;
+  }
+
+  containsKey(key: string): boolean {
+    return this.map.has(key);
+  }
+  keySet(): string[] {
+    return [...this.map.keys()];
+  }
+  size(): number {
+    return this.map.size;
+  }
+  isEmpty(): boolean {
+    return this.map.size === 0;
+  }
+  /** The stored value's type (a simulation extra; Android code would use `get(key) instanceof`). */
+  typeOf(key: string): BundleValueType | null {
+    return this.map.get(key)?.type ?? null;
+  }
+  getEntry(key: string): BundleEntry | undefined {
+    return this.map.get(key);
+  }
+  entries(): IterableIterator<[string, BundleEntry]> {
+    return this.map.entries();
+  }
+
+  /** A readable one-line rendering for traces: `{status="error", retryable=false, ...}`. */
+  toString(): string {
+    const parts: string[] = [];
+    for (const [k, e] of this.map) parts.push(`${k}=${renderEntry(e)}`);
+    return `Bundle{${parts.join(', ')}}`;
+  }
+
+  private read(key: string, expected: BundleValueType, defaultValue: unknown): BundleEntry | null {
+    const e = this.map.get(key);
+    if (e === undefined) return null;
+    if (e.type !== expected) {
+      this.warningSink?.(
+        `Key ${key} expected ${JAVA_CLASS_OF[expected]} but value was a ${JAVA_CLASS_OF[e.type]}.  The default value ${String(defaultValue)} was returned.`,
+      );
+      return null;
+    }
+    return e;
+  }
+}
+
+function renderEntry(e: BundleEntry): string {
+  switch (e.type) {
+    case 'String':
+      return e.value === null
+        ? 'null'
+        : JSON.stringify(e.value.length > 80 ? `${e.value.slice(0, 77)}...` : e.value);
+    case 'IntArray':
+      return e.value === null ? 'null' : `[${e.value.join(',')}]`;
+    case 'Long':
+      return `${e.value}L`;
+    case 'Bundle':
+      return e.value === null ? 'null' : e.value.toString();
+    case 'PendingIntent':
+    case 'ParcelFileDescriptor':
+      return e.value === null ? 'null' : e.value.toString();
+    default:
+      return String(e.value);
+  }
+}
+
+export const JAVA_INT_MIN = INT_MIN;
+export const JAVA_INT_MAX = INT_MAX;

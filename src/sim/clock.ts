@@ -1,0 +1,42 @@
+/**
+ * The world's virtual clocks, advanced only by the scheduler (when every task is waiting on time).
+ *
+ * Android has two clocks that matter here: `SystemClock.elapsedRealtime()` — monotonic, what timers
+ * and Handler delays run on — and `System.currentTimeMillis()` — wall time in Unix epoch ms, which
+ * CETP deadlines and token expiries use and which can jump (NTP, the user changing the time). A
+ * clock-jump fault moves only the wall clock, as on a device; sleeping tasks still wake on time.
+ */
+
+/** 2026-01-01T00:00:00Z — the default wall time at the start of every simulated run. */
+export const DEFAULT_START_MS = Date.UTC(2026, 0, 1);
+
+export class VirtualClock {
+  private elapsed = 0;
+  private wallOffset: number;
+
+  constructor(startMs: number = DEFAULT_START_MS) {
+    if (!Number.isSafeInteger(startMs))
+      throw new RangeError(`clock start must be an integer ms, got ${startMs}`);
+    this.wallOffset = startMs;
+  }
+
+  /** System.currentTimeMillis(): Unix epoch ms; may jump. */
+  nowMs(): number {
+    return this.wallOffset + this.elapsed;
+  }
+
+  /** SystemClock.elapsedRealtime(): ms since the simulated boot; monotonic. */
+  elapsedRealtime(): number {
+    return this.elapsed;
+  }
+
+  /** Advances monotonic time to `elapsedMs` (the scheduler does this when all tasks wait on time). */
+  advanceTo(elapsedMs: number): void {
+    if (elapsedMs > this.elapsed) this.elapsed = elapsedMs;
+  }
+
+  /** A wall-clock jump by `deltaMs` (either direction); monotonic time is unaffected. */
+  jump(deltaMs: number): void {
+    this.wallOffset += deltaMs;
+  }
+}

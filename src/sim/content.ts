@@ -1,0 +1,182 @@
+/**
+ * ContentResolver.call() and ContentProviderClient — the two ways an app calls a provider, with the
+ * trap that separates them (ContentResolver.java, ContentProviderClient.java, ContentProviderHelper):
+ *
+ * - ContentResolver.call(authority, …) acquires a **stable** reference for the duration of the
+ *   call. If the provider's process dies meanwhile, AMS kills the caller's process too
+ *   (REASON_DEPENDENCY_DIED). Any RemoteException — death, a failed or oversized transaction —
+ *   comes back as a `null` result, indistinguishable from "no result". An authority that cannot be
+ *   acquired throws IllegalArgumentException("Unknown authority …").
+ * - acquireUnstableContentProviderClient(authority) returns a client whose calls throw
+ *   DeadObjectException when the provider dies; the caller survives. A dead client stays dead:
+ *   release it and acquire a new one (which restarts the provider).
+ * - Acquisition is the only permission gate: the caller needs the provider's read OR write
+ *   permission (either suffices), or the same UID; an unexported provider refuses other UIDs.
+ *   Package visibility applies: an invisible provider is an unknown authority. After a successful
+ *   acquisition the caller becomes visible to the provider's app.
+ * - A call into a provider of the caller's own process is a plain method call: same thread, same
+ *   Bundle object (no Parcel), and the caller's own identity.
+ */
+import { BinderDriver, type CallingIdentity, contentCallRequestBytes } from './binder.ts';
+import type { Bundle } from './bundle.ts';
+import type { ContentProvider } from './content-provider.ts';
+import type { AppContext } from './context.ts';
+import {
+  DeadObjectException,
+  IllegalArgumentException,
+  RemoteException,
+  SecurityException,
+} from './errors.ts';
+import type { ProcessRecord } from './process.ts';
+import type { World } from './world.ts';
+
+/** A resolved, started provider: the handle a Binder proxy stands for. */
+export interface ProviderHandle {
+  readonly authority: string;
+  readonly process: ProcessRecord;
+  readonly pid: number;
+  readonly provider: ContentProvider;
+}
+
+/** Acquires `authority` for `caller`: visibility, permission gate, process start. */
+export async function acquireProvider(
+  world: World,
+  caller: AppContext,
+  authority: string,
+): Promise<ProviderHandle | null> {
+  const info = world.pm.resolveContentProvider(caller.uid, authority);
+  if (!info) {
+    world.trace.record('provider.acquire.unknown', { from: caller.packageName, to: 'system', authority });
+    return null;
+  }
+  if (info.uid !== caller.uid) {
+    if (info.exported === false) {
+      throw new SecurityException(
+        `Permission Denial: opening provider ${info.packageName}/${info.name} from uid ${caller.uid} that is not exported from UID ${info.uid}`,
+      );
+    }
+    const perms = [info.readPermission, info.writePermission].filter(
+      (p): p is string => typeof p === 'string',
+    );
+    if (perms.length > 0 && !perms.some((p) => world.pm.checkPermission(p, caller.uid))) {
+      throw new SecurityException(
+        `Permission Denial: opening provider ${info.packageName}/${info.name} from uid ${caller.uid} requires ${perms.join(' or ')}`,
+      );
+    }
+  }
+  const started = await world.startProcess(info.packageName);
+  if (!started) return null;
+  const proc = world.process(info.packageName);
+  const provider = proc.app?.providers?.[info.name];
+  if (!provider || proc.pid === null) return null;
+  if (info.uid !== caller.uid) world.pm.recordInteraction(info.uid, caller.uid);
+  return { authority, process: proc, pid: proc.pid, provider };
+}
+
+/** Sends IContentProvider.call over Binder (or calls in-process) and returns the raw result. */
+async function transactCall(
+  world: World,
+  caller: AppContext,
+  handle: ProviderHandle,
+  method: string,
+  arg: string | null,
+  extras: Bundle | null,
+  stable: boolean,
+): Promise<{ reply: Bundle | null } | { error: RemoteException | Error }> {
+  const from = caller.process;
+  const to = handle.process;
+  if (from === to) {
+    // In-process: a direct call with our own identity and the very same Bundle.
+    try {
+      return { reply: await handle.provider.call(handle.authority, method, arg, extras) };
+    } catch (error) {
+      return { error: error as Error };
+    }
+  }
+  const requestBytes = contentCallRequestBytes(caller.packageName, handle.authority, method, arg, extras);
+  const identity: CallingIdentity = {
+    uid: caller.uid,
+    pid: caller.pid,
+    packageName: caller.packageName,
+    attributionTag: null,
+  };
+  // The Parcel is written now: the callee gets a deep copy, with fds dup'ed into it.
+  const delivered = to.isRunning && to.pid === handle.pid ? world.unparcelInto(to, extras) : null;
+  const result = await world.binder.transact(
+    from,
+    to,
+    handle.pid,
+    method,
+    requestBytes,
+    identity,
+    { invoke: () => handle.provider.call(handle.authority, method, arg, delivered) },
+    stable,
+  );
+  if (result.kind === 'reply') return { reply: result.reply };
+  return { error: BinderDriver.exceptionFor(result, requestBytes) as Error };
+}
+
+export class ContentResolver {
+  constructor(
+    private readonly world: World,
+    private readonly context: AppContext,
+  ) {}
+
+  /**
+   * ContentResolver.call(authority, method, arg, extras) — the stable path. Returns null on any
+   * RemoteException; if the provider dies mid-call, the calling process is killed (the awaiting
+   * task never resumes).
+   */
+  async call(
+    authority: string,
+    method: string,
+    arg: string | null,
+    extras: Bundle | null,
+  ): Promise<Bundle | null> {
+    const handle = await acquireProvider(this.world, this.context, authority);
+    if (!handle) throw new IllegalArgumentException(`Unknown authority ${authority}`);
+    const outcome = await transactCall(this.world, this.context, handle, method, arg, extras, true);
+    if ('reply' in outcome) return outcome.reply;
+    if (outcome.error instanceof RemoteException) return null;
+    throw outcome.error;
+  }
+
+  /** acquireUnstableContentProviderClient(authority): null when the authority cannot be acquired. */
+  async acquireUnstableContentProviderClient(authority: string): Promise<ContentProviderClient | null> {
+    const handle = await acquireProvider(this.world, this.context, authority);
+    return handle ? new ContentProviderClient(this.world, this.context, handle) : null;
+  }
+}
+
+/** An unstable ContentProviderClient: provider death is a DeadObjectException, not our death. */
+export class ContentProviderClient {
+  private released = false;
+  private dead = false;
+
+  constructor(
+    private readonly world: World,
+    private readonly context: AppContext,
+    private readonly handle: ProviderHandle,
+  ) {}
+
+  get authority(): string {
+    return this.handle.authority;
+  }
+
+  /** Throws DeadObjectException / TransactionTooLargeException / a Parcel-able exception. */
+  async call(method: string, arg: string | null, extras: Bundle | null): Promise<Bundle | null> {
+    if (this.released) throw new IllegalArgumentException('ContentProviderClient already released');
+    if (this.dead) throw new DeadObjectException('provider died; re-acquire the client');
+    const outcome = await transactCall(this.world, this.context, this.handle, method, arg, extras, false);
+    if ('reply' in outcome) return outcome.reply;
+    if (outcome.error instanceof DeadObjectException && !this.handle.process.isRunning) this.dead = true;
+    if (outcome.error instanceof DeadObjectException && this.handle.process.pid !== this.handle.pid)
+      this.dead = true;
+    throw outcome.error;
+  }
+
+  /** ContentProviderClient.close() / release(). */
+  close(): void {
+    this.released = true;
+  }
+}

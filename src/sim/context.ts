@@ -1,0 +1,150 @@
+/**
+ * android.content.Context for simulated app code: everything an app can reach, bound to its own
+ * process. App code (providers, consumers, activities) gets only this — never the World — so it
+ * talks to other apps exclusively through the simulated system: Binder, PendingIntents and fds.
+ */
+
+import type { ActivityResult } from './activity.ts';
+import type { CallingIdentity } from './binder.ts';
+import { ContentResolver } from './content.ts';
+import type { FileMode, ParcelFileDescriptor } from './fd.ts';
+import type { Intent } from './intent.ts';
+import type { PackageManagerView } from './package-manager-view.ts';
+import type { PendingIntent, PendingIntentFlags } from './pending-intent.ts';
+import type { ProcessRecord } from './process.ts';
+import type { Rng } from './rng.ts';
+import type { Task, TimedOut, Waiter } from './scheduler.ts';
+import type { DurableStore } from './storage.ts';
+import { uuidFromRng } from './uuid.ts';
+import type { World } from './world.ts';
+
+/** The static `Binder` API as seen from app code. */
+export interface BinderApi {
+  getCallingUid(): number;
+  getCallingPid(): number;
+  getCallingIdentity(): CallingIdentity | null;
+  clearCallingIdentity(): CallingIdentity | null;
+  restoreCallingIdentity(token: CallingIdentity | null): void;
+}
+
+export type LogLevel = 'V' | 'D' | 'I' | 'W' | 'E';
+
+export class AppContext {
+  readonly rng: Rng;
+  readonly contentResolver: ContentResolver;
+  readonly packageManager: PackageManagerView;
+
+  constructor(
+    private readonly world: World,
+    readonly process: ProcessRecord,
+    packageManager: PackageManagerView,
+  ) {
+    // One stream per process incarnation: a restarted process does not replay its predecessor's draws.
+    this.rng = world.rng.fork(`app/${process.name}/${process.incarnation}`);
+    this.contentResolver = new ContentResolver(world, this);
+    this.packageManager = packageManager;
+  }
+
+  get packageName(): string {
+    return this.process.name;
+  }
+
+  get uid(): number {
+    return this.process.uid;
+  }
+
+  get pid(): number {
+    return this.process.pid ?? -1;
+  }
+
+  get binder(): BinderApi {
+    return this.world.binder;
+  }
+
+  // ---- time ----
+  currentTimeMillis(): number {
+    return this.world.clock.nowMs();
+  }
+  elapsedRealtime(): number {
+    return this.world.clock.elapsedRealtime();
+  }
+
+  // ---- randomness ----
+  randomUUID(): string {
+    return uuidFromRng(this.rng);
+  }
+
+  // ---- threads ----
+  /** Starts a thread (a task) in this process; it dies with the process. */
+  spawn(name: string, body: () => Promise<void>, options: { daemon?: boolean } = {}): Task {
+    return this.world.scheduler.spawn(`${this.process.name}:${name}`, body, {
+      owner: this.process.name,
+      daemon: options.daemon ?? false,
+    });
+  }
+  sleep(ms: number): Promise<void> {
+    return this.world.scheduler.sleep(ms);
+  }
+  yield(): Promise<void> {
+    return this.world.scheduler.yield();
+  }
+  waiter<T>(reason: string): Waiter<T> {
+    return this.world.scheduler.waiter<T>(reason);
+  }
+  /** Waits for `waiter` up to `timeoutMs` of monotonic time. */
+  waitFor<T>(waiter: Waiter<T>, timeoutMs: number): Promise<T | TimedOut> {
+    return waiter.waitFor(timeoutMs);
+  }
+
+  // ---- logging ----
+  log(level: LogLevel, tag: string, message: string): void {
+    this.world.log(this.process, level, tag, message);
+  }
+
+  // ---- storage and files ----
+  get storage(): DurableStore {
+    return this.world.storage(this.process.name);
+  }
+  writeFile(path: string, bytes: Uint8Array): void {
+    this.world.fds.writeFile(this.process.name, path, bytes);
+  }
+  readFile(path: string): Uint8Array | null {
+    return this.world.fds.readFileBytes(this.process.name, path);
+  }
+  deleteFile(path: string): boolean {
+    return this.world.fds.deleteFile(this.process.name, path);
+  }
+  /** ParcelFileDescriptor.open(getFileStreamPath(path), mode). */
+  openFile(path: string, mode: FileMode): ParcelFileDescriptor {
+    return this.world.fds.open(this.process, path, mode);
+  }
+  createPipe(): [read: ParcelFileDescriptor, write: ParcelFileDescriptor] {
+    return this.world.fds.createPipe(this.process);
+  }
+  createReliablePipe(): [read: ParcelFileDescriptor, write: ParcelFileDescriptor] {
+    return this.world.fds.createReliablePipe(this.process);
+  }
+
+  // ---- PendingIntents and activities ----
+  /** PendingIntent.getActivity(this, requestCode, intent, flags). */
+  getActivityPendingIntent(
+    requestCode: number,
+    intent: Intent,
+    flags: PendingIntentFlags,
+  ): PendingIntent | null {
+    return this.world.activities.getActivityPendingIntent(this, requestCode, intent, flags);
+  }
+
+  /** Activity.startIntentSenderForResult: launches `pendingIntent` and waits for its result. */
+  startIntentSenderForResult(
+    pendingIntent: PendingIntent,
+    fillIn: Intent | null = null,
+  ): Promise<ActivityResult> {
+    return this.world.activities.startIntentSenderForResult(this, pendingIntent, fillIn);
+  }
+
+  /** Activity.startActivityForResult with an Intent of our own. */
+  startActivityForResult(intent: Intent): Promise<ActivityResult> {
+    return this.world.activities.startActivityForResult(this, intent);
+  }
+}

@@ -1,0 +1,461 @@
+/**
+ * The cooperative scheduler: where interleavings — and so bugs — come from.
+ *
+ * Every unit of concurrent work in the simulated device (a Binder thread serving a call, an app's
+ * background worker, the simulated user, a test driver) is a Task: an async function that runs
+ * until it blocks on a simulation primitive (a Binder reply, a store operation, a sleep, a user
+ * decision, or a plain `yield`). The scheduler knows exactly when the running task has blocked or
+ * finished — the primitive tells it, synchronously — so it never waits for a macrotask: one step is
+ * a handful of microtasks. At each step the strategy picks among the ready tasks, and the pick is
+ * recorded; (seed, strategy, decisions, faults) fully determine a run.
+ *
+ * Time: tasks run in zero virtual time; when no task is ready, monotonic time jumps to the earliest
+ * timed wait. A run ends when nothing is ready and nothing waits on time. Non-daemon tasks still
+ * blocked then are a liveness failure, reported with what each one waits for.
+ *
+ * Rule: a task blocks on at most one primitive at a time (no `Promise.all` over simulation
+ * primitives — spawn a task per branch instead). Breaking it throws a SimUsageError.
+ */
+import type { VirtualClock } from './clock.ts';
+import { SimUsageError } from './errors.ts';
+import type { Strategy } from './strategy.ts';
+
+export type TaskState =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'running' }
+  | { readonly kind: 'blocked'; readonly on: string }
+  | { readonly kind: 'done' }
+  | { readonly kind: 'failed'; readonly error: unknown }
+  | { readonly kind: 'killed'; readonly cause: string };
+
+export interface TaskOptions {
+  /** The process (by name) the task runs in; killing the process kills the task. */
+  readonly owner?: string | null;
+  /** A daemon blocked at the end of a run is not a liveness failure (idle workers, servers). */
+  readonly daemon?: boolean;
+}
+
+/** Returned by a timed wait that timed out. */
+export const TIMED_OUT: unique symbol = Symbol('TIMED_OUT');
+export type TimedOut = typeof TIMED_OUT;
+
+export class Task {
+  state: TaskState = { kind: 'ready' };
+  /** Value handed to the task's pending `await` when it is next resumed. */
+  resumeValue: unknown;
+  resolveResume: ((value: unknown) => void) | null = null;
+  /** The wait the task is blocked on, if any. */
+  waiting: Waiter<unknown> | null = null;
+  /** Monotonic time at which the current wait times out, or null. */
+  timeoutAt: number | null = null;
+  /** Resumed by the scheduler, but its continuation has not started yet. */
+  resumeInFlight = false;
+
+  constructor(
+    readonly id: number,
+    readonly name: string,
+    readonly owner: string | null,
+    readonly daemon: boolean,
+  ) {}
+
+  get alive(): boolean {
+    return this.state.kind === 'ready' || this.state.kind === 'running' || this.state.kind === 'blocked';
+  }
+}
+
+/**
+ * A one-shot wake-up for one task. Create it, hand `wake` to whoever will deliver the value, then
+ * `await waiter.wait()`. `wake` before `wait` is kept and returned at once (no lost wake-ups);
+ * `wake` after a timeout or after the task died is ignored and returns false.
+ */
+export class Waiter<T> {
+  private settled = false;
+  private early: { value: T } | null = null;
+  task: Task | null = null;
+
+  constructor(
+    private readonly scheduler: Scheduler,
+    readonly reason: string,
+  ) {}
+
+  get isSettled(): boolean {
+    return this.settled;
+  }
+
+  wake(value: T): boolean {
+    if (this.settled) return false;
+    const task = this.task;
+    if (task === null) {
+      if (this.early) return false;
+      this.early = { value };
+      return true;
+    }
+    if (task.state.kind !== 'blocked' || task.waiting !== (this as Waiter<unknown>)) return false;
+    this.settled = true;
+    this.scheduler.makeReady(task, value);
+    return true;
+  }
+
+  /** Blocks the current task until woken. */
+  wait(): Promise<T> {
+    return this.scheduler.blockOn(this, null) as Promise<T>;
+  }
+
+  /** Blocks the current task until woken or until `timeoutMs` of monotonic time pass. */
+  waitFor(timeoutMs: number): Promise<T | TimedOut> {
+    return this.scheduler.blockOn(this, timeoutMs) as Promise<T | TimedOut>;
+  }
+
+  /** @internal */
+  takeEarly(): { value: T } | null {
+    const e = this.early;
+    if (e) this.settled = true;
+    return e;
+  }
+
+  /** @internal */
+  markSettled(): void {
+    this.settled = true;
+  }
+}
+
+export interface SchedulerHooks {
+  /** Called before each step is taken (faults due at this step are applied here). */
+  beforeStep(step: number): void;
+  /** Called with every step taken: the task resumed and the size of the ready set it was picked from. */
+  onStep(task: Task, readyCount: number, decision: number | null): void;
+  /** A task's body threw. */
+  onTaskFailed(task: Task, error: unknown): void;
+  onTaskDone(task: Task): void;
+}
+
+export type RunOutcome =
+  | { readonly kind: 'completed' }
+  | {
+      readonly kind: 'liveness';
+      readonly blocked: readonly { task: string; on: string; owner: string | null }[];
+    }
+  | { readonly kind: 'budget'; readonly steps: number }
+  | { readonly kind: 'crash'; readonly task: string; readonly error: unknown };
+
+export interface SchedulerOptions {
+  readonly stepBudget: number;
+}
+
+export class Scheduler {
+  private nextTaskId = 1;
+  private readonly live = new Map<number, Task>();
+  private ready: Task[] = [];
+  private readonly timed = new Set<Task>();
+  private current: Task | null = null;
+  private stepCount = 0;
+  private choiceCount = 0;
+  private readonly recorded: number[] = [];
+  private lastBeforeStep = -1;
+  private running = false;
+  private outcome: RunOutcome | null = null;
+  private resolveRun: ((outcome: RunOutcome) => void) | null = null;
+  private hooks: SchedulerHooks | null = null;
+
+  constructor(
+    private readonly clock: VirtualClock,
+    private readonly strategy: Strategy,
+    private readonly options: SchedulerOptions,
+  ) {}
+
+  setHooks(hooks: SchedulerHooks): void {
+    this.hooks = hooks;
+  }
+
+  /** Steps taken so far. */
+  get step(): number {
+    return this.stepCount;
+  }
+
+  /** The choices made at every step with more than one ready task, as indices into the ready list. */
+  get decisions(): readonly number[] {
+    return this.recorded;
+  }
+
+  get currentTask(): Task | null {
+    return this.current;
+  }
+
+  get finished(): boolean {
+    return this.outcome !== null;
+  }
+
+  tasks(): Task[] {
+    return [...this.live.values()];
+  }
+
+  spawn(name: string, body: () => Promise<void>, options: TaskOptions = {}): Task {
+    const task = new Task(this.nextTaskId++, name, options.owner ?? null, options.daemon ?? false);
+    this.live.set(task.id, task);
+    this.strategy.onSpawn(task);
+    const started = new Promise<unknown>((resolve) => {
+      task.resolveResume = resolve;
+    });
+    this.ready.push(task);
+    void this.runBody(task, started, body);
+    return task;
+  }
+
+  private async runBody(task: Task, started: Promise<unknown>, body: () => Promise<void>): Promise<void> {
+    await started;
+    task.resumeInFlight = false;
+    let failure: { error: unknown } | null = null;
+    try {
+      await body();
+    } catch (error) {
+      failure = { error };
+    }
+    this.endTask(task, failure);
+  }
+
+  /** Runs until no task can progress, the step budget is spent, or a harness task crashes. */
+  run(): Promise<RunOutcome> {
+    if (this.running) throw new SimUsageError('Scheduler.run() called twice');
+    this.running = true;
+    const done = new Promise<RunOutcome>((resolve) => {
+      this.resolveRun = resolve;
+    });
+    this.pump();
+    return done;
+  }
+
+  /** Ends the run early with a crash outcome (an unexpected harness failure). */
+  abort(task: string, error: unknown): void {
+    this.finish({ kind: 'crash', task, error });
+  }
+
+  /** Gives other ready tasks a turn; the current task stays ready. */
+  yield(): Promise<void> {
+    const task = this.requireCurrent('yield');
+    if (task.state.kind === 'killed') return this.parkKilled();
+    this.current = null;
+    const resumed = this.suspend(task);
+    this.makeReady(task, undefined);
+    this.pump();
+    return resumed as Promise<void>;
+  }
+
+  /** Blocks the current task for `ms` of monotonic time. */
+  sleep(ms: number): Promise<void> {
+    const waiter = new Waiter<void>(this, `sleep ${ms}ms`);
+    return this.blockOn(waiter, Math.max(0, ms)).then(() => undefined);
+  }
+
+  waiter<T>(reason: string): Waiter<T> {
+    return new Waiter<T>(this, reason);
+  }
+
+  /** @internal — used by Waiter. */
+  blockOn(waiter: Waiter<unknown>, timeoutMs: number | null): Promise<unknown> {
+    const task = this.requireCurrent(`wait on "${waiter.reason}"`);
+    if (task.state.kind === 'killed') return this.parkKilled();
+    if (waiter.task !== null) throw new SimUsageError(`waiter "${waiter.reason}" is already waited on`);
+    waiter.task = task;
+    const early = waiter.takeEarly();
+    this.current = null;
+    const resumed = this.suspend(task);
+    if (early) {
+      this.makeReady(task, early.value);
+    } else {
+      task.state = { kind: 'blocked', on: waiter.reason };
+      task.waiting = waiter;
+      if (timeoutMs !== null) {
+        task.timeoutAt = this.clock.elapsedRealtime() + timeoutMs;
+        this.timed.add(task);
+      }
+    }
+    this.pump();
+    return resumed;
+  }
+
+  /** @internal — a blocked (or new) task becomes ready, to be resumed with `value`. */
+  makeReady(task: Task, value: unknown): void {
+    if (task.state.kind === 'blocked') {
+      task.waiting = null;
+      if (task.timeoutAt !== null) {
+        this.timed.delete(task);
+        task.timeoutAt = null;
+      }
+    } else if (task.state.kind !== 'running') {
+      return;
+    }
+    task.state = { kind: 'ready' };
+    task.resumeValue = value;
+    this.ready.push(task);
+  }
+
+  /** Kills every live task owned by `owner` (a process dying); their awaits never resume. */
+  killOwner(owner: string, cause: string): Task[] {
+    const killed: Task[] = [];
+    for (const task of this.live.values()) {
+      if (task.owner === owner) {
+        this.kill(task, cause);
+        killed.push(task);
+      }
+    }
+    return killed;
+  }
+
+  kill(task: Task, cause: string): void {
+    if (!task.alive) return;
+    if (task.state.kind === 'ready') this.ready = this.ready.filter((t) => t !== task);
+    if (task.waiting) task.waiting.markSettled();
+    task.waiting = null;
+    this.timed.delete(task);
+    task.timeoutAt = null;
+    task.state = { kind: 'killed', cause };
+    task.resolveResume = null;
+    this.live.delete(task.id);
+  }
+
+  /** The running task was killed under itself: it never resumes. */
+  private parkKilled(): Promise<never> {
+    this.current = null;
+    this.pump();
+    return new Promise<never>(() => {});
+  }
+
+  private suspend(task: Task): Promise<unknown> {
+    const resumed = new Promise<unknown>((resolve) => {
+      task.resolveResume = resolve;
+    });
+    return resumed.then((value) => {
+      task.resumeInFlight = false;
+      return value;
+    });
+  }
+
+  private requireCurrent(what: string): Task {
+    const task = this.current;
+    if (task?.resumeInFlight) {
+      throw new SimUsageError(
+        `${what}: task ${task.name} used a second simulation primitive before the first resumed (no Promise.all over simulation primitives — spawn a task per branch)`,
+      );
+    }
+    if (task === null) {
+      throw new SimUsageError(
+        `${what}: no simulation task is running (call simulation primitives only from inside a spawned task, one at a time — never under Promise.all)`,
+      );
+    }
+    return task;
+  }
+
+  private endTask(task: Task, failure: { error: unknown } | null): void {
+    if (task.state.kind === 'killed') {
+      // The task was killed while it was running (its own process died under it): drop it.
+      if (this.current === task) {
+        this.current = null;
+        this.pump();
+      }
+      return;
+    }
+    this.live.delete(task.id);
+    task.state = failure ? { kind: 'failed', error: failure.error } : { kind: 'done' };
+    if (this.current === task) this.current = null;
+    try {
+      if (failure && !this.hooks) {
+        this.finish({ kind: 'crash', task: task.name, error: failure.error });
+        return;
+      }
+      if (failure) this.hooks?.onTaskFailed(task, failure.error);
+      else this.hooks?.onTaskDone(task);
+    } catch (error) {
+      this.finish({ kind: 'crash', task: task.name, error });
+      return;
+    }
+    this.pump();
+  }
+
+  private pump(): void {
+    try {
+      this.pumpUnsafe();
+    } catch (error) {
+      this.finish({ kind: 'crash', task: this.current?.name ?? '(scheduler)', error });
+    }
+  }
+
+  private pumpUnsafe(): void {
+    while (this.outcome === null && this.current === null) {
+      if (this.lastBeforeStep !== this.stepCount) {
+        this.lastBeforeStep = this.stepCount;
+        this.hooks?.beforeStep(this.stepCount);
+        if (this.outcome !== null || this.current !== null) return;
+      }
+      this.fireDueTimers();
+      if (this.ready.length === 0) {
+        if (!this.advanceToNextTimer()) {
+          this.finish(this.quiescentOutcome());
+          return;
+        }
+        continue;
+      }
+      if (this.stepCount >= this.options.stepBudget) {
+        this.finish({ kind: 'budget', steps: this.stepCount });
+        return;
+      }
+      let index = 0;
+      let decision: number | null = null;
+      if (this.ready.length > 1) {
+        index = this.strategy.choose(this.ready, this.choiceCount++, this.stepCount);
+        if (!Number.isInteger(index) || index < 0 || index >= this.ready.length) {
+          throw new SimUsageError(
+            `strategy ${this.strategy.name} chose index ${index} of ${this.ready.length}`,
+          );
+        }
+        this.recorded.push(index);
+        decision = index;
+      }
+      const readyCount = this.ready.length;
+      const task = this.ready.splice(index, 1)[0] as Task;
+      this.stepCount++;
+      task.state = { kind: 'running' };
+      this.current = task;
+      this.hooks?.onStep(task, readyCount, decision);
+      const resume = task.resolveResume;
+      task.resolveResume = null;
+      task.resumeInFlight = true;
+      const value = task.resumeValue;
+      task.resumeValue = undefined;
+      resume?.(value);
+      return;
+    }
+  }
+
+  private fireDueTimers(): void {
+    if (this.timed.size === 0) return;
+    const now = this.clock.elapsedRealtime();
+    const due = [...this.timed].filter((t) => (t.timeoutAt ?? Number.POSITIVE_INFINITY) <= now);
+    due.sort((a, b) => (a.timeoutAt as number) - (b.timeoutAt as number) || a.id - b.id);
+    for (const task of due) {
+      task.waiting?.markSettled();
+      this.makeReady(task, TIMED_OUT);
+    }
+  }
+
+  private advanceToNextTimer(): boolean {
+    let next = Number.POSITIVE_INFINITY;
+    for (const task of this.timed) next = Math.min(next, task.timeoutAt ?? Number.POSITIVE_INFINITY);
+    if (next === Number.POSITIVE_INFINITY) return false;
+    this.clock.advanceTo(next);
+    return true;
+  }
+
+  private quiescentOutcome(): RunOutcome {
+    const blocked = [...this.live.values()]
+      .filter((t) => !t.daemon && t.state.kind === 'blocked')
+      .map((t) => ({ task: t.name, on: (t.state as { on: string }).on, owner: t.owner }));
+    return blocked.length > 0 ? { kind: 'liveness', blocked } : { kind: 'completed' };
+  }
+
+  private finish(outcome: RunOutcome): void {
+    if (this.outcome !== null) return;
+    this.outcome = outcome;
+    this.current = null;
+    this.resolveRun?.(outcome);
+  }
+}

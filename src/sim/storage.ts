@@ -1,0 +1,222 @@
+/**
+ * Durable per-package storage with SQLite's guarantees (sqlite.org "atomic commit"; Android's WAL):
+ * a transaction is all-or-nothing across a process kill, writers are serialised (BEGIN IMMEDIATE),
+ * and reads outside a transaction see the last committed state. Every operation is a scheduling
+ * point, so check-then-act races between separate operations are reachable by the scheduler, while
+ * work inside one transaction is atomic. What was not committed when the process dies is lost.
+ *
+ * Values are JSON, stored serialised: nothing is shared with the caller's objects.
+ */
+import { SimUsageError } from './errors.ts';
+import type { JsonValue } from './json.ts';
+import type { ProcessRecord } from './process.ts';
+import type { Waiter } from './scheduler.ts';
+import type { World } from './world.ts';
+
+type Table = Map<string, string>;
+
+export interface StoreTransaction {
+  get(table: string, key: string): Promise<JsonValue | undefined>;
+  put(table: string, key: string, value: JsonValue): Promise<void>;
+  delete(table: string, key: string): Promise<void>;
+  keys(table: string): Promise<string[]>;
+}
+
+class OpenTransaction implements StoreTransaction {
+  readonly writes = new Map<string, Map<string, string | null>>();
+  active = true;
+  constructor(
+    private readonly store: DurableStore,
+    readonly owner: ProcessRecord,
+    readonly label: string,
+  ) {}
+
+  async get(table: string, key: string): Promise<JsonValue | undefined> {
+    await this.store.point(this);
+    const pending = this.writes.get(table)?.get(key);
+    if (pending !== undefined) return pending === null ? undefined : (JSON.parse(pending) as JsonValue);
+    return this.store.readCommitted(table, key);
+  }
+
+  async put(table: string, key: string, value: JsonValue): Promise<void> {
+    await this.store.point(this);
+    this.tableWrites(table).set(key, JSON.stringify(value));
+  }
+
+  async delete(table: string, key: string): Promise<void> {
+    await this.store.point(this);
+    this.tableWrites(table).set(key, null);
+  }
+
+  async keys(table: string): Promise<string[]> {
+    await this.store.point(this);
+    const out = new Set(this.store.committedKeys(table));
+    for (const [k, v] of this.writes.get(table) ?? []) {
+      if (v === null) out.delete(k);
+      else out.add(k);
+    }
+    return [...out];
+  }
+
+  private tableWrites(table: string): Map<string, string | null> {
+    let t = this.writes.get(table);
+    if (!t) {
+      t = new Map();
+      this.writes.set(table, t);
+    }
+    return t;
+  }
+}
+
+export class DurableStore {
+  private readonly tables = new Map<string, Table>();
+  private holder: OpenTransaction | null = null;
+  /** The process that holds, or has been handed, the write lock. */
+  private lockOwner: ProcessRecord | null = null;
+  private readonly lockQueue: { waiter: Waiter<void>; owner: ProcessRecord }[] = [];
+  private commits = 0;
+
+  constructor(
+    private readonly world: World,
+    readonly packageName: string,
+  ) {}
+
+  /** A committed read outside any transaction (a scheduling point). */
+  async get(table: string, key: string): Promise<JsonValue | undefined> {
+    await this.world.scheduler.yield();
+    return this.readCommitted(table, key);
+  }
+
+  /** Committed keys of a table, in insertion order (a scheduling point). */
+  async keys(table: string): Promise<string[]> {
+    await this.world.scheduler.yield();
+    return this.committedKeys(table);
+  }
+
+  /** A single-write transaction (a scheduling point). */
+  async put(table: string, key: string, value: JsonValue): Promise<void> {
+    await this.transaction(`put ${table}/${key}`, (tx) => tx.put(table, key, value));
+  }
+
+  /**
+   * Runs `body` as one write transaction: waits for the write lock, applies every write atomically
+   * when `body` resolves, discards them if it throws or the process dies first.
+   */
+  async transaction<T>(label: string, body: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    const owner = this.world.currentProcess();
+    if (!owner)
+      throw new SimUsageError(`storage of ${this.packageName}: transactions run inside the app's process`);
+    await this.acquire(owner);
+    const tx = new OpenTransaction(this, owner, label);
+    this.holder = tx;
+    let result: T;
+    try {
+      result = await body(tx);
+    } catch (error) {
+      this.endTransaction(tx, false);
+      throw error;
+    }
+    await this.point(tx);
+    this.endTransaction(tx, true);
+    return result;
+  }
+
+  /** Committed value without a scheduling point (checkers, inspection after a run). */
+  peek(table: string, key: string): JsonValue | undefined {
+    return this.readCommitted(table, key);
+  }
+
+  /** Committed table contents without a scheduling point (checkers, inspection after a run). */
+  snapshot(table: string): Map<string, JsonValue> {
+    const out = new Map<string, JsonValue>();
+    for (const [k, v] of this.tables.get(table) ?? []) out.set(k, JSON.parse(v) as JsonValue);
+    return out;
+  }
+
+  get commitCount(): number {
+    return this.commits;
+  }
+
+  /** The owning process died: its open transaction is discarded and its lock released. */
+  onProcessDied(proc: ProcessRecord): void {
+    for (let i = this.lockQueue.length - 1; i >= 0; i--) {
+      if (this.lockQueue[i]?.owner === proc) this.lockQueue.splice(i, 1);
+    }
+    if (this.lockOwner === proc) {
+      if (this.holder?.active) {
+        this.world.trace.record('store.rollback', {
+          actor: this.packageName,
+          tx: this.holder.label,
+          reason: 'process died',
+        });
+        this.holder.active = false;
+      }
+      this.releaseLock();
+    }
+  }
+
+  wipe(): void {
+    this.tables.clear();
+  }
+
+  /** @internal */
+  readCommitted(table: string, key: string): JsonValue | undefined {
+    const v = this.tables.get(table)?.get(key);
+    return v === undefined ? undefined : (JSON.parse(v) as JsonValue);
+  }
+
+  /** @internal */
+  committedKeys(table: string): string[] {
+    return [...(this.tables.get(table)?.keys() ?? [])];
+  }
+
+  /** @internal — a scheduling point inside a transaction. */
+  async point(tx: OpenTransaction): Promise<void> {
+    if (!tx.active) throw new SimUsageError(`transaction "${tx.label}" is no longer active`);
+    await this.world.scheduler.yield();
+  }
+
+  private async acquire(owner: ProcessRecord): Promise<void> {
+    if (this.lockOwner === null) {
+      this.lockOwner = owner;
+      await this.world.scheduler.yield();
+      return;
+    }
+    const waiter = this.world.scheduler.waiter<void>(`write lock of ${this.packageName} storage`);
+    this.lockQueue.push({ waiter, owner });
+    await waiter.wait(); // woken only by a hand-off: lockOwner is already ours
+  }
+
+  private endTransaction(tx: OpenTransaction, commit: boolean): void {
+    if (!tx.active) return;
+    tx.active = false;
+    if (commit) {
+      let writes = 0;
+      for (const [name, entries] of tx.writes) {
+        let table = this.tables.get(name);
+        if (!table) {
+          table = new Map();
+          this.tables.set(name, table);
+        }
+        for (const [k, v] of entries) {
+          writes++;
+          if (v === null) table.delete(k);
+          else table.set(k, v);
+        }
+      }
+      this.commits++;
+      this.world.trace.record('store.commit', { actor: this.packageName, tx: tx.label, writes });
+    } else {
+      this.world.trace.record('store.rollback', { actor: this.packageName, tx: tx.label, reason: 'aborted' });
+    }
+    this.releaseLock();
+  }
+
+  /** Hands the write lock to the next waiter (FIFO), so no newcomer can jump the queue. */
+  private releaseLock(): void {
+    this.holder = null;
+    const next = this.lockQueue.shift();
+    this.lockOwner = next ? next.owner : null;
+    next?.waiter.wake(undefined);
+  }
+}

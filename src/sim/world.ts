@@ -1,0 +1,401 @@
+/**
+ * The simulated world: one device, one root seed, one scheduler, one trace. It wires the components
+ * (PackageManager, processes, Binder, storage, fds, PendingIntents and Activities, the user, faults)
+ * and owns the process lifecycle. Nothing here is CETP-specific.
+ *
+ *   const world = new World({ seed: 42 });
+ *   world.install(spec, (ctx) => ({ providers: { EchoProvider: new EchoProvider() } }));
+ *   world.spawnIn('com.example.client', 'main', async (ctx) => { await ctx.contentResolver.call(…) });
+ *   const report = await world.run();
+ *
+ * Every component receives the World explicitly: no module state, so two worlds can run in one test.
+ */
+import { ActivityManager } from './activity.ts';
+import type { AppFactory } from './app.ts';
+import { BinderDriver } from './binder.ts';
+import type { Bundle } from './bundle.ts';
+import { DEFAULT_START_MS, VirtualClock } from './clock.ts';
+import { AppContext, type LogLevel } from './context.ts';
+import { describeError, SimUsageError } from './errors.ts';
+import { type Fault, type FaultAt, FaultInjector } from './faults.ts';
+import { type FdLeak, FdSystem, FdTable } from './fd.ts';
+import type { PackageSpec } from './manifest.ts';
+import { PackageManager } from './package-manager.ts';
+import { PackageManagerView } from './package-manager-view.ts';
+import { unparcelBundle } from './parcel.ts';
+import { type DeathCause, describeDeath, ProcessRecord } from './process.ts';
+import { Rng } from './rng.ts';
+import { type RunOutcome, Scheduler, type Task, TIMED_OUT } from './scheduler.ts';
+import { certificate } from './signing.ts';
+import { DurableStore } from './storage.ts';
+import { makeStrategy, type StrategySpec } from './strategy.ts';
+import { Trace } from './trace.ts';
+import { SimulatedUser, type UserSpec } from './user.ts';
+
+/** UID of the harness itself (test drivers run "as the system"). */
+export const SYSTEM_UID = 1000;
+/** AMS: CONTENT_PROVIDER_PUBLISH_TIMEOUT_MILLIS. */
+export const PROVIDER_PUBLISH_TIMEOUT_MS = 10_000;
+
+export interface WorldOptions {
+  readonly seed?: number | string;
+  /** Wall time at boot (Unix epoch ms). */
+  readonly startMs?: number;
+  readonly strategy?: StrategySpec;
+  /** Maximum scheduler steps before the run stops with a `budget` outcome. */
+  readonly stepBudget?: number;
+  readonly faults?: readonly FaultAt[];
+  /** The simulated user who answers Activities. Default: a user who never answers. */
+  readonly user?: UserSpec;
+}
+
+export interface RunReport {
+  readonly outcome: RunOutcome;
+  readonly steps: number;
+  readonly decisions: readonly number[];
+  readonly traceHash: string;
+  readonly fdLeaks: readonly FdLeak[];
+  readonly unappliedFaults: readonly FaultAt[];
+  /** Tasks (other than harness tasks) that failed, and app processes that crashed. */
+  readonly crashes: readonly { task: string; error: string }[];
+}
+
+export class World {
+  readonly seed: string;
+  readonly rng: Rng;
+  readonly clock: VirtualClock;
+  readonly trace: Trace;
+  readonly scheduler: Scheduler;
+  readonly strategy: StrategySpec;
+  readonly pm: PackageManager;
+  readonly binder: BinderDriver;
+  readonly fds: FdSystem;
+  readonly faults: FaultInjector;
+  readonly activities: ActivityManager;
+  readonly user: SimulatedUser;
+
+  private readonly processes = new Map<string, ProcessRecord>();
+  private readonly stores = new Map<string, DurableStore>();
+  private readonly apps = new Map<string, { spec: PackageSpec; factory: AppFactory }>();
+  private readonly startWaiters = new Map<string, ((ok: boolean) => void)[]>();
+  private readonly crashes: { task: string; error: string }[] = [];
+  private nextPid = 2000;
+  private ran = false;
+
+  constructor(options: WorldOptions = {}) {
+    this.seed = String(options.seed ?? 0);
+    this.rng = new Rng(this.seed);
+    this.clock = new VirtualClock(options.startMs ?? DEFAULT_START_MS);
+    this.strategy = options.strategy ?? { kind: 'fifo' };
+    const stepBudget = options.stepBudget ?? 100_000;
+    this.scheduler = new Scheduler(
+      this.clock,
+      makeStrategy(this.strategy, this.rng.fork('scheduler'), stepBudget),
+      {
+        stepBudget,
+      },
+    );
+    this.trace = new Trace({ step: () => this.scheduler.step, nowMs: () => this.clock.nowMs() });
+    this.pm = new PackageManager(this.trace);
+    this.binder = new BinderDriver(this);
+    this.fds = new FdSystem(this);
+    this.faults = new FaultInjector(options.faults ?? []);
+    this.activities = new ActivityManager(this);
+    this.user = new SimulatedUser(this, options.user ?? { kind: 'silent' });
+    this.pm.addListener({
+      onPackageRemoved: (name) => this.onPackageRemoved(name),
+      onPackageUpdated: (pkg) => {
+        const proc = this.processes.get(pkg.packageName);
+        if (proc?.isAlive) this.killProcess(pkg.packageName, { kind: 'killed', reason: 'package updated' });
+      },
+    });
+    this.scheduler.setHooks({
+      beforeStep: (step) => this.faults.applyDue(step, this),
+      onStep: () => {},
+      onTaskFailed: (task, error) => this.onTaskFailed(task, error),
+      onTaskDone: () => {},
+    });
+  }
+
+  // ---- packages ----
+
+  /** Installs a package and registers the factory that builds its app in each new process. */
+  install(spec: PackageSpec, factory: AppFactory = () => ({})): void {
+    this.pm.install(spec);
+    this.apps.set(spec.manifest.packageName, { spec, factory });
+  }
+
+  /** Updates an installed package (same signer or a rotation); its running process is killed. */
+  update(spec: PackageSpec, factory?: AppFactory): void {
+    const previous = this.apps.get(spec.manifest.packageName);
+    this.pm.update(spec);
+    this.apps.set(spec.manifest.packageName, { spec, factory: factory ?? previous?.factory ?? (() => ({})) });
+  }
+
+  uninstall(packageName: string): void {
+    this.pm.uninstall(packageName);
+  }
+
+  // ---- processes ----
+
+  /** The process record of an installed package (created on first use; not started). */
+  process(packageName: string): ProcessRecord {
+    const uid = this.pm.getPackageUid(packageName);
+    if (uid === null || uid === undefined || uid < 0)
+      throw new SimUsageError(`package ${packageName} is not installed`);
+    let proc = this.processes.get(packageName);
+    if (!proc || proc.uid !== uid) {
+      proc = new ProcessRecord(packageName, uid);
+      this.processes.set(packageName, proc);
+    }
+    return proc;
+  }
+
+  allProcesses(): ProcessRecord[] {
+    return [...this.processes.values()];
+  }
+
+  /**
+   * Makes sure the package's process is running with its providers published, starting it if
+   * needed (provider onCreate, then Application.onCreate). Blocks the calling task. False if the
+   * start failed (crash in onCreate, publish timeout, not installed).
+   */
+  async startProcess(packageName: string): Promise<boolean> {
+    if (!this.apps.has(packageName) || this.pm.getPackageUid(packageName) === null) return false;
+    const proc = this.process(packageName);
+    if (proc.isRunning) return true;
+    if (proc.state.kind !== 'starting') this.beginStart(proc);
+    const waiter = this.scheduler.waiter<boolean>(`start of process ${packageName}`);
+    const list = this.startWaiters.get(packageName) ?? [];
+    list.push((ok) => waiter.wake(ok));
+    this.startWaiters.set(packageName, list);
+    const result = await waiter.waitFor(PROVIDER_PUBLISH_TIMEOUT_MS);
+    if (result === TIMED_OUT) {
+      if (proc.state.kind === 'starting') this.killProcess(packageName, { kind: 'publish-timeout' });
+      return false;
+    }
+    return result;
+  }
+
+  private beginStart(proc: ProcessRecord): void {
+    const entry = this.apps.get(proc.name);
+    if (!entry) throw new SimUsageError(`no app registered for ${proc.name}`);
+    proc.toStarting(this.nextPid++);
+    proc.fdTable = new FdTable(proc);
+    const context = new AppContext(this, proc, new PackageManagerView(this.pm, proc.uid));
+    proc.context = context;
+    this.trace.record('process.start', {
+      actor: proc.name,
+      pid: proc.pid ?? -1,
+      incarnation: proc.incarnation,
+    });
+    this.scheduler.spawn(
+      `main:${proc.name}`,
+      async () => {
+        const app = entry.factory(context);
+        proc.app = app;
+        for (const p of this.pm.getPackageInfo(proc.name)?.manifest.providers ?? []) {
+          const instance = app.providers?.[p.name];
+          if (!instance) continue;
+          instance.attachInfo(context, { name: p.name, authorities: p.authorities, packageName: proc.name });
+          await instance.onCreate();
+        }
+        await app.onCreate?.();
+        proc.toRunning();
+        this.trace.record('process.ready', { actor: proc.name, pid: proc.pid ?? -1 });
+        this.settleStart(proc.name, true);
+      },
+      { owner: proc.name },
+    );
+  }
+
+  private settleStart(packageName: string, ok: boolean): void {
+    const list = this.startWaiters.get(packageName) ?? [];
+    this.startWaiters.delete(packageName);
+    for (const wake of list) wake(ok);
+  }
+
+  /** SIGKILL: memory, threads and fds gone; stable clients of its providers die with it. */
+  killProcess(packageName: string, cause: DeathCause): void {
+    const proc = this.processes.get(packageName);
+    if (!proc?.isAlive) return;
+    this.trace.record('process.kill', { actor: proc.name, pid: proc.pid ?? -1, cause: describeDeath(cause) });
+    this.fds.onProcessDied(proc);
+    this.stores.get(packageName)?.onProcessDied(proc);
+    this.activities.onProcessDied(proc);
+    proc.toDead(cause);
+    this.scheduler.killOwner(proc.name, describeDeath(cause));
+    this.settleStart(packageName, false);
+    for (const client of this.binder.onProcessDied(proc)) {
+      this.killProcess(client.name, { kind: 'dependency', provider: proc.name });
+    }
+  }
+
+  private onPackageRemoved(packageName: string): void {
+    this.killProcess(packageName, { kind: 'uninstalled' });
+    this.stores.get(packageName)?.wipe();
+    this.stores.delete(packageName);
+    this.fds.wipe(packageName);
+    this.processes.delete(packageName);
+    this.apps.delete(packageName);
+  }
+
+  // ---- storage ----
+
+  storage(packageName: string): DurableStore {
+    let store = this.stores.get(packageName);
+    if (!store) {
+      store = new DurableStore(this, packageName);
+      this.stores.set(packageName, store);
+    }
+    return store;
+  }
+
+  // ---- tasks ----
+
+  /** A harness task (a test driver), running as the system, outside any app process. */
+  spawn(name: string, body: () => Promise<void>, options: { daemon?: boolean } = {}): Task {
+    return this.scheduler.spawn(name, body, { owner: null, daemon: options.daemon ?? false });
+  }
+
+  /** Starts the package's process if needed, then runs `body` as a thread of that process. */
+  spawnIn(packageName: string, name: string, body: (context: AppContext) => Promise<void>): Task {
+    return this.spawn(`launch:${packageName}:${name}`, async () => {
+      if (!(await this.startProcess(packageName))) {
+        throw new SimUsageError(`could not start process ${packageName}`);
+      }
+      const context = this.process(packageName).context as AppContext;
+      context.spawn(name, () => body(context));
+    });
+  }
+
+  /** The process the running task belongs to, or null for harness tasks. */
+  currentProcess(): ProcessRecord | null {
+    const owner = this.scheduler.currentTask?.owner;
+    return owner ? (this.processes.get(owner) ?? null) : null;
+  }
+
+  currentUid(): number {
+    return this.currentProcess()?.uid ?? SYSTEM_UID;
+  }
+
+  currentPid(): number {
+    return this.currentProcess()?.pid ?? 0;
+  }
+
+  // ---- Binder plumbing ----
+
+  /** Copies a Bundle into `proc` as a Parcel would (deep copy, fds dup'ed, warnings to its logcat). */
+  unparcelInto(proc: ProcessRecord, bundle: Bundle | null): Bundle | null {
+    return unparcelBundle(bundle, {
+      adoptFileDescriptor: (pfd) => this.fds.dup(pfd, proc),
+      warningSink: (message) => this.log(proc, 'W', 'Bundle', message),
+    });
+  }
+
+  log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void {
+    this.trace.record('log', { actor: proc?.name ?? 'system', level, tag, message });
+  }
+
+  // ---- faults ----
+
+  applyFault(fault: Fault): void {
+    this.trace.record('fault', { actor: 'system', ...(fault as unknown as Record<string, never>) });
+    switch (fault.kind) {
+      case 'kill':
+        this.killProcess(fault.process, { kind: 'killed', reason: 'fault' });
+        return;
+      case 'loseReply':
+        this.faults.armLostReply(fault.callee, fault.caller);
+        return;
+      case 'failTransaction':
+        this.faults.armFailedTransaction(fault.caller, fault.callee);
+        return;
+      case 'clockJump':
+        this.clock.jump(fault.ms);
+        return;
+      case 'corruptFd':
+        this.fds.corruptNextRead(fault.process ?? null);
+        return;
+      case 'truncateFd':
+        this.fds.truncateNextRead(fault.process ?? null, fault.keepBytes);
+        return;
+      case 'resign':
+        this.resign(fault.package, fault.cert, fault.rotate);
+        return;
+      case 'reinstall':
+        this.reinstall(fault.package);
+        return;
+      case 'uninstall':
+        if (this.apps.has(fault.package)) this.uninstall(fault.package);
+        return;
+      case 'custom':
+        this.faults.runCustom(fault.name, fault.args ?? {});
+        return;
+    }
+  }
+
+  /** Re-signs a package: a key rotation (same UID) or a reinstall under an unrelated key (new UID). */
+  resign(packageName: string, certName: string, rotate: boolean): void {
+    const entry = this.apps.get(packageName);
+    if (!entry) return;
+    const cert = certificate(certName);
+    const old = entry.spec.signing;
+    if (rotate) {
+      const current = old.signers[0];
+      const lineage = old.lineage ?? (current ? [{ cert: current }] : []);
+      const spec: PackageSpec = {
+        ...entry.spec,
+        signing: { signers: [cert], lineage: [...lineage, { cert }] },
+      };
+      this.update(spec, entry.factory);
+      return;
+    }
+    const spec: PackageSpec = { ...entry.spec, signing: { signers: [cert] } };
+    this.uninstall(packageName);
+    this.install(spec, entry.factory);
+  }
+
+  reinstall(packageName: string): void {
+    const entry = this.apps.get(packageName);
+    if (!entry) return;
+    this.uninstall(packageName);
+    this.install(entry.spec, entry.factory);
+  }
+
+  // ---- running ----
+
+  private onTaskFailed(task: Task, error: unknown): void {
+    const message = describeError(error);
+    if (task.owner === null) {
+      this.scheduler.abort(task.name, error);
+      return;
+    }
+    // An uncaught exception on an app thread crashes its process ("FATAL EXCEPTION").
+    this.crashes.push({ task: task.name, error: message });
+    this.log(
+      this.processes.get(task.owner) ?? null,
+      'E',
+      'AndroidRuntime',
+      `FATAL EXCEPTION: ${task.name}: ${message}`,
+    );
+    this.killProcess(task.owner, { kind: 'crash', error: message });
+  }
+
+  /** Runs the world until it is quiescent, the budget is spent, or a harness task crashes. */
+  async run(): Promise<RunReport> {
+    if (this.ran) throw new SimUsageError('World.run() called twice');
+    this.ran = true;
+    const outcome = await this.scheduler.run();
+    this.trace.record('run.end', { actor: 'system', outcome: outcome.kind, steps: this.scheduler.step });
+    return {
+      outcome,
+      steps: this.scheduler.step,
+      decisions: [...this.scheduler.decisions],
+      traceHash: this.trace.hash(),
+      fdLeaks: this.fds.leaks(this.processes.values()),
+      unappliedFaults: [...this.faults.unapplied],
+      crashes: [...this.crashes],
+    };
+  }
+}
