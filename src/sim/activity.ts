@@ -17,6 +17,7 @@
 import type { AppContext } from './context.ts';
 import { AndroidException, IllegalArgumentException, SecurityException } from './errors.ts';
 import { type ComponentName, Intent } from './intent.ts';
+import { SYSTEM_UID } from './package-manager.ts';
 import { PendingIntent, type PendingIntentFlags, PendingIntentRegistry } from './pending-intent.ts';
 import type { ProcessRecord } from './process.ts';
 import type { Waiter } from './scheduler.ts';
@@ -188,14 +189,19 @@ export class ActivityManager {
     return this.launch(launcher, intent.clone(), launcher.uid, 'intent');
   }
 
-  /** Components an Intent resolves to for a sender (explicit: the component if it may be started). */
-  resolve(intent: Intent, senderUid: number): ComponentName[] {
+  /**
+   * Components an Intent resolves to (explicit: the component if it exists). Starting an Activity
+   * with an implicit Intent is not subject to package visibility (the package-visibility guide:
+   * <queries> governs what an app can *query*, not what startActivity can reach), so resolution
+   * runs with the system's view.
+   */
+  resolve(intent: Intent, _senderUid: number): ComponentName[] {
     if (intent.component) {
       const pkg = this.world.pm.getPackageInfo(intent.component.packageName);
       const a = pkg?.manifest.activities?.find((x) => x.name === intent.component?.className);
       return a ? [intent.component] : [];
     }
-    const found = this.world.pm.queryIntentActivities(senderUid, {
+    const found = this.world.pm.queryIntentActivities(SYSTEM_UID, {
       ...(intent.action !== null ? { action: intent.action } : {}),
       ...(intent.categories !== null ? { categories: intent.categories } : {}),
     });
@@ -268,13 +274,13 @@ export class ActivityManager {
     const candidates = this.resolve(intent, senderUid);
     if (candidates.length === 0) throw new ActivityNotFoundException(`No Activity found to handle ${intent}`);
     if (intent.component || candidates.length === 1) return candidates[0] as ComponentName;
-    const top = this.topPriority(candidates, intent, senderUid);
+    const top = this.topPriority(candidates, intent);
     return top.length === 1 ? (top[0] as ComponentName) : this.world.user.chooseActivity(top);
   }
 
-  private topPriority(candidates: ComponentName[], intent: Intent, senderUid: number): ComponentName[] {
+  private topPriority(candidates: ComponentName[], intent: Intent): ComponentName[] {
     const withPriority = this.world.pm
-      .queryIntentActivities(senderUid, intent.action !== null ? { action: intent.action } : {})
+      .queryIntentActivities(SYSTEM_UID, intent.action !== null ? { action: intent.action } : {})
       .filter((r) => candidates.some((c) => c.packageName === r.packageName && c.className === r.name));
     const max = Math.max(...withPriority.map((r) => r.priority ?? 0));
     return withPriority

@@ -51,6 +51,8 @@ export interface SimFile {
 class OpenFile {
   refs = 0;
   position = 0;
+  /** Set by a truncate fault: this description sees the file cut at this length from now on. */
+  truncatedAt: number | null = null;
   constructor(
     readonly id: number,
     readonly mode: FileMode,
@@ -410,9 +412,10 @@ export class FdSystem {
     if (t.kind === 'file') {
       await this.world.scheduler.yield();
       pfd.entry();
-      let bytes = t.file.bytes;
       const fault = this.takeReadFault(pfd.process.name);
-      if (fault?.kind === 'truncate') bytes = bytes.subarray(0, Math.min(bytes.length, fault.keepBytes));
+      if (fault?.kind === 'truncate') file.truncatedAt = fault.keepBytes;
+      let bytes = t.file.bytes;
+      if (file.truncatedAt !== null) bytes = bytes.subarray(0, Math.min(bytes.length, file.truncatedAt));
       const chunk = bytes.slice(file.position, file.position + want);
       if (fault?.kind === 'corrupt' && chunk.length > 0) chunk[0] = (chunk[0] as number) ^ 0xff;
       file.position += chunk.length;

@@ -3,7 +3,12 @@
  * package visibility (Android 11+) filters what it can see — an invisible package has no services,
  * no providers, no packages-for-uid and no signing certificates, as far as this caller knows.
  */
-import type { InstalledPackage, PackageManager, ResolvedProvider, ResolvedService } from './package-manager.ts';
+import type {
+  InstalledPackage,
+  PackageManager,
+  ResolvedProvider,
+  ResolvedService,
+} from './package-manager.ts';
 
 export class PackageManagerView {
   constructor(

@@ -2,10 +2,15 @@
  * Test helpers for simulated apps: manifest builders and tiny providers. Used by the simulation's
  * own tests and by benchmarks; not part of the public API.
  */
+import { Activity, RESULT_CANCELED, RESULT_OK } from './activity.ts';
 import { Bundle } from './bundle.ts';
 import { ContentProvider } from './content-provider.ts';
+import { Intent } from './intent.ts';
 import type { ManifestSpec, PackageSpec, ProviderSpec } from './manifest.ts';
+import { FLAG_IMMUTABLE } from './pending-intent.ts';
 import { certificate } from './signing.ts';
+import type { StrategySpec } from './strategy.ts';
+import { World } from './world.ts';
 
 export interface AppSpecOptions {
   readonly authority?: string;
@@ -78,5 +83,101 @@ export class LambdaProvider extends ContentProvider {
   }
   override call(_authority: string, method: string, arg: string | null, extras: Bundle | null) {
     return this.handler(this, method, arg, extras);
+  }
+}
+
+/**
+ * A busy world for determinism checks and benchmarks: a provider with durable state and file
+ * exports, two clients making concurrent calls (stable and unstable), a confirmation Activity the
+ * seeded user answers, and a kill, a lost reply and a clock jump along the way.
+ */
+export function busyWorld(seed: number | string, strategy: StrategySpec = { kind: 'random' }): World {
+  const world = new World({
+    seed,
+    strategy,
+    user: { kind: 'seeded' },
+    faults: [
+      { at: 40, fault: { kind: 'loseReply', callee: 'com.busy.provider' } },
+      { at: 90, fault: { kind: 'clockJump', ms: 3_600_000 } },
+      { at: 150, fault: { kind: 'kill', process: 'com.busy.provider' } },
+    ],
+  });
+  world.install(
+    appSpec('com.busy.provider', {
+      authority: 'busy',
+      manifest: {
+        activities: [{ name: 'Confirm', exported: false }],
+        queries: { packages: ['com.busy.a', 'com.busy.b'] },
+      },
+    }),
+    (ctx) => ({
+      providers: {
+        Provider: new LambdaProvider(async (self, method, _arg, extras) => {
+          const caller = self.context.binder.getCallingUid();
+          const reply = new Bundle();
+          const n = ((await ctx.storage.get('counters', String(caller))) as number | undefined) ?? 0;
+          await ctx.storage.transaction('count', async (tx) => {
+            await tx.put('counters', String(caller), n + 1);
+          });
+          reply.putInt('n', n + 1);
+          if (method === 'export') {
+            ctx.writeFile(`export-${n}.json`, new TextEncoder().encode(JSON.stringify({ n, caller })));
+            const pfd = ctx.openFile(`export-${n}.json`, 'r');
+            reply.putParcelFileDescriptor('fd', pfd);
+            ctx.spawn('close', async () => {
+              await ctx.yield();
+              pfd.close();
+            });
+          }
+          if (method === 'confirm') {
+            const pi = ctx.getActivityPendingIntent(
+              n,
+              Intent.explicit('com.busy.provider', 'Confirm'),
+              FLAG_IMMUTABLE,
+            );
+            reply.putPendingIntent('resolution', pi);
+          }
+          reply.putString('echo', extras?.getString('x') ?? '');
+          return reply;
+        }),
+      },
+      activities: { Confirm: () => new BusyConfirm() },
+    }),
+  );
+  for (const client of ['com.busy.a', 'com.busy.b']) {
+    world.install(clientSpec(client, ['com.busy.provider']), () => ({}));
+    world.spawnIn(client, 'main', async (ctx) => {
+      for (let i = 0; i < 3; i++) {
+        ctx.spawn(`worker${i}`, async () => {
+          const extras = new Bundle();
+          extras.putString('x', `${client}-${i}`);
+          const client2 = await ctx.contentResolver.acquireUnstableContentProviderClient('busy');
+          for (const method of ['count', 'export', 'confirm']) {
+            try {
+              const r = await client2?.call(method, null, extras);
+              const fd = r?.getParcelFileDescriptor('fd');
+              if (fd) {
+                await fd.readUpTo(1000);
+                fd.close();
+              }
+              const pi = r?.getPendingIntent('resolution');
+              if (pi) await ctx.startIntentSenderForResult(pi);
+            } catch {
+              await ctx.sleep(100);
+            }
+          }
+        });
+      }
+    });
+  }
+  return world;
+}
+
+class BusyConfirm extends Activity {
+  override async onCreate(): Promise<void> {
+    const answer = await this.show({ title: 'Confirm', lines: ['busy'] });
+    if (answer === 'back') return;
+    this.setResult(answer === 'approve' ? RESULT_OK : RESULT_CANCELED);
+    this.finish();
   }
 }

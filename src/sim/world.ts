@@ -19,6 +19,7 @@ import { AppContext, type LogLevel } from './context.ts';
 import { describeError, SimUsageError } from './errors.ts';
 import { type Fault, type FaultAt, FaultInjector } from './faults.ts';
 import { type FdLeak, FdSystem, FdTable } from './fd.ts';
+import type { JsonObject } from './json.ts';
 import type { PackageSpec } from './manifest.ts';
 import { PackageManager } from './package-manager.ts';
 import { PackageManagerView } from './package-manager-view.ts';
@@ -300,7 +301,7 @@ export class World {
   // ---- faults ----
 
   applyFault(fault: Fault): void {
-    this.trace.record('fault', { actor: 'system', ...(fault as unknown as Record<string, never>) });
+    this.trace.record('fault', { actor: 'system', fault: { ...fault } as JsonObject });
     switch (fault.kind) {
       case 'kill':
         this.killProcess(fault.process, { kind: 'killed', reason: 'fault' });

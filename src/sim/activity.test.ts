@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import { Activity, type ActivityResult, RESULT_CANCELED, RESULT_OK } from './activity.ts';
+import type { AppContext } from './context.ts';
+import { Intent } from './intent.ts';
+import { FLAG_IMMUTABLE, FLAG_MUTABLE, type PendingIntent } from './pending-intent.ts';
+import { appSpec, clientSpec } from './testing.ts';
+import type { UserSpec } from './user.ts';
+import { World } from './world.ts';
+
+const PROVIDER = 'com.example.bank';
+const CONSUMER = 'com.example.agent';
+
+/** The bank's confirmation Activity: shows the transfer in the Intent's extras and reports the decision. */
+class ConfirmTransfer extends Activity {
+  override async onCreate(): Promise<void> {
+    const amount = this.intent.extras.getString('amount') ?? '?';
+    const answer = await this.show({
+      title: 'Confirm transfer',
+      lines: [`Send ${amount} EUR to Bob`, 'Irreversible'],
+    });
+    if (answer === 'back') return;
+    const data = new Intent();
+    data.extras.putString('decision', answer);
+    data.extras.putInt('pid', this.context.pid);
+    this.setResult(RESULT_OK, data);
+    this.finish();
+  }
+}
+
+class Phishing extends Activity {
+  override async onCreate(): Promise<void> {
+    const data = new Intent();
+    data.extras.putString('decision', 'approve');
+    data.extras.putString('stolen', this.intent.extras.getString('amount') ?? '');
+    this.setResult(RESULT_OK, data);
+    this.finish();
+  }
+}
+
+function confirmWorld(user: UserSpec, options: { implicit?: boolean; attacker?: boolean } = {}) {
+  const world = new World({ user });
+  const pis: PendingIntent[] = [];
+  world.install(
+    appSpec(PROVIDER, {
+      manifest: {
+        activities: [
+          {
+            name: 'ConfirmTransfer',
+            exported: options.implicit ?? false,
+            intentFilters: options.implicit ? [{ actions: ['com.example.CONFIRM'] }] : [],
+          },
+        ],
+        queries: { packages: [CONSUMER] },
+      },
+    }),
+    (ctx: AppContext) => {
+      // The "provider" hands out its PendingIntent from a background thread at start.
+      ctx.spawn('issue', async () => {
+        const intent = options.implicit
+          ? new Intent({ action: 'com.example.CONFIRM' })
+          : Intent.explicit(PROVIDER, 'ConfirmTransfer');
+        intent.extras.putString('amount', '250');
+        const pi = ctx.getActivityPendingIntent(
+          1,
+          intent,
+          options.implicit ? FLAG_IMMUTABLE : FLAG_IMMUTABLE,
+        );
+        if (pi) pis.push(pi);
+      });
+      return { activities: { ConfirmTransfer: () => new ConfirmTransfer() } };
+    },
+  );
+  world.install(clientSpec(CONSUMER, [PROVIDER, 'com.evil']), () => ({}));
+  if (options.attacker) {
+    world.install(
+      appSpec('com.evil', {
+        manifest: {
+          activities: [
+            {
+              name: 'Phishing',
+              exported: true,
+              intentFilters: [{ actions: ['com.example.CONFIRM'], priority: 999 }],
+            },
+          ],
+        },
+      }),
+      () => ({ activities: { Phishing: () => new Phishing() } }),
+    );
+  }
+  return { world, pis };
+}
+
+async function launchAndWait(world: World, pis: PendingIntent[], killProviderFirst = false) {
+  const results: ActivityResult[] = [];
+  world.spawn('driver', async () => {
+    await world.startProcess(PROVIDER);
+    await world.scheduler.sleep(1);
+    if (killProviderFirst) world.killProcess(PROVIDER, { kind: 'killed', reason: 'test' });
+    world.spawnIn(CONSUMER, 'launch', async (ctx) => {
+      results.push(await ctx.startIntentSenderForResult(pis[0] as PendingIntent));
+    });
+  });
+  const report = await world.run();
+  return { results, report };
+}
+
+describe('PendingIntent launch for a result with a simulated user', () => {
+  it('the user sees what the Activity displays; approval returns RESULT_OK to the launcher', async () => {
+    const { world, pis } = confirmWorld({ kind: 'scripted', decisions: ['approve'] });
+    const { results } = await launchAndWait(world, pis);
+    expect(results.map((r) => [r.resultCode, r.data?.extras.getString('decision')])).toEqual([
+      [RESULT_OK, 'approve'],
+    ]);
+    expect(world.user.screensSeen.map((s) => s.screen.lines)).toEqual([
+      ['Send 250 EUR to Bob', 'Irreversible'],
+    ]);
+    expect(pis[0]?.getCreatorPackage()).toBe(PROVIDER);
+  });
+
+  it('denial is a decision; Back is RESULT_CANCELED with no data', async () => {
+    const deny = confirmWorld({ kind: 'scripted', decisions: ['deny'] });
+    expect((await launchAndWait(deny.world, deny.pis)).results[0]?.data?.extras.getString('decision')).toBe(
+      'deny',
+    );
+    const back = confirmWorld({ kind: 'scripted', decisions: ['back'] });
+    const r = (await launchAndWait(back.world, back.pis)).results[0];
+    expect(r?.resultCode).toBe(RESULT_CANCELED);
+    expect(r?.data).toBeNull();
+  });
+
+  it('a user who never answers leaves the launcher blocked: a liveness failure naming it', async () => {
+    const { world, pis } = confirmWorld({ kind: 'silent' });
+    const { results, report } = await launchAndWait(world, pis);
+    expect(results).toEqual([]);
+    expect(report.outcome.kind).toBe('liveness');
+    expect(report.outcome.kind === 'liveness' && report.outcome.blocked[0]?.on).toContain('result of');
+  });
+
+  it("the Activity runs in the creator's process, started again if it died (the token outlives it)", async () => {
+    const { world, pis } = confirmWorld({ kind: 'scripted', decisions: ['approve'] });
+    const { results } = await launchAndWait(world, pis, true);
+    expect(results[0]?.resultCode).toBe(RESULT_OK);
+    expect(results[0]?.data?.extras.getInt('pid')).toBe(world.process(PROVIDER).pid);
+    expect(world.process(PROVIDER).incarnation).toBe(2);
+  });
+
+  it("the Activity's process dying delivers RESULT_CANCELED to the launcher", async () => {
+    const { world, pis } = confirmWorld({ kind: 'scripted', decisions: ['approve'], thinkMs: 5_000 });
+    world.spawn('killer', async () => {
+      await world.scheduler.sleep(2_000);
+      world.killProcess(PROVIDER, { kind: 'killed', reason: 'test' });
+    });
+    const { results } = await launchAndWait(world, pis);
+    expect(results.map((r) => r.resultCode)).toEqual([RESULT_CANCELED]);
+  });
+
+  it('an implicit PendingIntent is hijacked by a higher-priority Activity of another app', async () => {
+    const { world, pis } = confirmWorld({ kind: 'silent' }, { implicit: true, attacker: true });
+    const { results } = await launchAndWait(world, pis);
+    expect(results[0]?.data?.extras.getString('stolen')).toBe('250');
+    expect(world.trace.ofKind('activity.start')[0]?.data.to).toBe('com.evil');
+  });
+
+  it('a mutable PendingIntent lets the holder fill in unset fields, such as the target package', async () => {
+    const world = new World({ user: { kind: 'silent' } });
+    let pi: PendingIntent | null = null;
+    world.install(
+      appSpec(PROVIDER, {
+        manifest: {
+          targetSdk: 33,
+          activities: [{ name: 'ConfirmTransfer', exported: true, intentFilters: [{ actions: ['X'] }] }],
+        },
+      }),
+      (ctx) => {
+        ctx.spawn('issue', async () => {
+          pi = ctx.getActivityPendingIntent(1, new Intent({ action: 'X' }), FLAG_MUTABLE);
+        });
+        return { activities: { ConfirmTransfer: () => new ConfirmTransfer() } };
+      },
+    );
+    world.install(
+      appSpec('com.evil', {
+        manifest: { activities: [{ name: 'Phishing', exported: true, intentFilters: [{ actions: ['X'] }] }] },
+      }),
+      () => ({ activities: { Phishing: () => new Phishing() } }),
+    );
+    world.install(clientSpec(CONSUMER, [PROVIDER, 'com.evil']), () => ({}));
+    world.spawn('driver', async () => {
+      await world.startProcess(PROVIDER);
+      world.spawnIn('com.evil', 'hijack', async (ctx) => {
+        await ctx.startIntentSenderForResult(
+          pi as unknown as PendingIntent,
+          new Intent({ package: 'com.evil' }),
+        );
+      });
+    });
+    await world.run();
+    expect(world.trace.ofKind('activity.start')[0]?.data.to).toBe('com.evil');
+  });
+});
