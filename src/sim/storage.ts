@@ -84,7 +84,14 @@ export class DurableStore {
   /** A committed read outside any transaction (a scheduling point). */
   async get(table: string, key: string): Promise<JsonValue | undefined> {
     await this.world.scheduler.yield();
-    return this.readCommitted(table, key);
+    const value = this.readCommitted(table, key);
+    this.world.trace.record('store.read', {
+      actor: this.packageName,
+      table,
+      key,
+      found: value !== undefined,
+    });
+    return value;
   }
 
   /** Committed keys of a table, in insertion order (a scheduling point). */

@@ -23,7 +23,7 @@ import type { JsonObject } from './json.ts';
 import type { PackageSpec } from './manifest.ts';
 import { PackageManager } from './package-manager.ts';
 import { PackageManagerView } from './package-manager-view.ts';
-import { unparcelBundle } from './parcel.ts';
+import { type ParcelTarget, unparcelBundle } from './parcel.ts';
 import { type DeathCause, describeDeath, ProcessRecord } from './process.ts';
 import { Rng } from './rng.ts';
 import { type RunOutcome, Scheduler, type Task, TIMED_OUT } from './scheduler.ts';
@@ -80,6 +80,7 @@ export class World {
   private readonly apps = new Map<string, { spec: PackageSpec; factory: AppFactory }>();
   private readonly startWaiters = new Map<string, ((ok: boolean) => void)[]>();
   private readonly crashes: { task: string; error: string }[] = [];
+  private readonly parcelTargets = new Map<ProcessRecord, ParcelTarget>();
   private nextPid = 2000;
   private ran = false;
 
@@ -288,10 +289,16 @@ export class World {
 
   /** Copies a Bundle into `proc` as a Parcel would (deep copy, fds dup'ed, warnings to its logcat). */
   unparcelInto(proc: ProcessRecord, bundle: Bundle | null): Bundle | null {
-    return unparcelBundle(bundle, {
-      adoptFileDescriptor: (pfd) => this.fds.dup(pfd, proc),
-      warningSink: (message) => this.log(proc, 'W', 'Bundle', message),
-    });
+    if (bundle === null) return null;
+    let target = this.parcelTargets.get(proc);
+    if (!target) {
+      target = {
+        adoptFileDescriptor: (pfd) => this.fds.dup(pfd, proc),
+        warningSink: (message) => this.log(proc, 'W', 'Bundle', message),
+      };
+      this.parcelTargets.set(proc, target);
+    }
+    return unparcelBundle(bundle, target);
   }
 
   log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void {
@@ -389,11 +396,17 @@ export class World {
     this.ran = true;
     const outcome = await this.scheduler.run();
     this.trace.record('run.end', { actor: 'system', outcome: outcome.kind, steps: this.scheduler.step });
+    const trace = this.trace;
+    let hash: string | null = null;
     return {
       outcome,
       steps: this.scheduler.step,
       decisions: [...this.scheduler.decisions],
-      traceHash: this.trace.hash(),
+      // Hashing the whole trace costs more than running a short world: compute it on demand.
+      get traceHash(): string {
+        hash ??= trace.hash();
+        return hash;
+      },
       fdLeaks: this.fds.leaks(this.processes.values()),
       unappliedFaults: [...this.faults.unapplied],
       crashes: [...this.crashes],

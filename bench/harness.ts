@@ -1,0 +1,82 @@
+/**
+ * A small harness over tinybench: each case does `perIteration` units of work per call, so the
+ * recorded figure is units per second (e.g. round trips/s), with the target it is held to. Results
+ * go to bench/results/<suite>.json with the machine they were measured on. Wall time is fine here:
+ * benchmarks are outside the determinism law (DESIGN.md).
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { Bench } from 'tinybench';
+
+export interface BenchCase {
+  readonly name: string;
+  readonly unit: string;
+  /** Units of work done by one call of `fn`. */
+  readonly perIteration: number;
+  /** The figure the project holds itself to, in `unit` (higher is better). */
+  readonly target?: number;
+  fn(): Promise<void> | void;
+}
+
+export interface BenchFigure {
+  readonly name: string;
+  readonly unit: string;
+  readonly value: number;
+  readonly rme: number;
+  readonly samples: number;
+  readonly target: number | null;
+  readonly meetsTarget: boolean | null;
+}
+
+export async function runSuite(
+  suite: string,
+  cases: readonly BenchCase[],
+  timeMs = 3000,
+): Promise<BenchFigure[]> {
+  const bench = new Bench({ name: suite, time: timeMs, iterations: 5, warmup: true });
+  for (const c of cases) bench.add(c.name, c.fn);
+  await bench.run();
+  const figures: BenchFigure[] = [];
+  for (const task of bench.tasks) {
+    const c = cases.find((x) => x.name === task.name);
+    const r = task.result as {
+      state: string;
+      latency?: { mean: number; rme: number; samplesCount?: number };
+    };
+    if (!c || !r.latency) throw new Error(`benchmark ${task.name} did not complete (${r.state})`);
+    const value = (c.perIteration * 1000) / r.latency.mean;
+    figures.push({
+      name: c.name,
+      unit: c.unit,
+      value: Math.round(value),
+      rme: Math.round(r.latency.rme * 100) / 100,
+      samples: r.latency.samplesCount ?? 0,
+      target: c.target ?? null,
+      meetsTarget: c.target === undefined ? null : value >= c.target,
+    });
+  }
+  return figures;
+}
+
+export function recordResults(file: string, suite: string, figures: readonly BenchFigure[]): void {
+  const cpu = cpus()[0]?.model ?? 'unknown';
+  const record = {
+    suite,
+    measuredAt: new Date().toISOString(),
+    node: process.version,
+    cpu,
+    cores: cpus().length,
+    figures,
+  };
+  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+}
+
+export function printFigures(figures: readonly BenchFigure[]): void {
+  for (const f of figures) {
+    const target =
+      f.target === null
+        ? ''
+        : ` (target ${f.target.toLocaleString('en-US')}: ${f.meetsTarget ? 'met' : 'NOT met'})`;
+    console.log(`${f.name}: ${f.value.toLocaleString('en-US')} ${f.unit} ±${f.rme}%${target}`);
+  }
+}

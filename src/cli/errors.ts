@@ -1,0 +1,21 @@
+/**
+ * Local (harness) errors of the command line: bad usage, bad input files. They carry a stable code
+ * and a message for humans; the CLI prints them without a stack trace and exits with 2.
+ * Exit codes: 0 success, 1 a property failed / a replay still fails, 2 bad usage or input,
+ * 3 an internal error in cetp-sim itself.
+ */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: 2 | 3 = 2,
+  ) {
+    super(message);
+  }
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_INTERNAL = 3;

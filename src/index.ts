@@ -1,0 +1,44 @@
+/**
+ * cetp-sim's public API. Everything a user may import is named here; the rest is internal.
+ *
+ * - The simulated Android world (`World` and what apps see of it): for writing your own provider
+ *   or consumer apps and scenarios.
+ * - Trace rendering and run reports: for reading what happened.
+ */
+export {
+  Activity,
+  type ActivityResult,
+  RESULT_CANCELED,
+  RESULT_OK,
+  type Screen,
+  type UserAnswer,
+} from './sim/activity.ts';
+export type { App, AppFactory } from './sim/app.ts';
+export type { CallingIdentity } from './sim/binder.ts';
+export { Bundle, type BundleValueType } from './sim/bundle.ts';
+export { ContentProviderClient, ContentResolver } from './sim/content.ts';
+export { ContentProvider } from './sim/content-provider.ts';
+export type { AppContext } from './sim/context.ts';
+export {
+  AndroidException,
+  DeadObjectException,
+  IllegalArgumentException,
+  IllegalStateException,
+  IOException,
+  RemoteException,
+  SecurityException,
+  SimUsageError,
+  TransactionTooLargeException,
+} from './sim/errors.ts';
+export type { Fault, FaultAt } from './sim/faults.ts';
+export type { FdLeak, ParcelFileDescriptor } from './sim/fd.ts';
+export { type ComponentName, Intent } from './sim/intent.ts';
+export type { ManifestSpec, PackageSpec } from './sim/manifest.ts';
+export { FLAG_IMMUTABLE, FLAG_MUTABLE, FLAG_UPDATE_CURRENT, PendingIntent } from './sim/pending-intent.ts';
+export type { RunOutcome } from './sim/scheduler.ts';
+export { certificate } from './sim/signing.ts';
+export type { StrategySpec } from './sim/strategy.ts';
+export type { TraceEvent } from './sim/trace.ts';
+export { renderMermaid, renderText } from './sim/trace-render.ts';
+export type { UserDecision, UserSpec } from './sim/user.ts';
+export { type RunReport, World, type WorldOptions } from './sim/world.ts';
