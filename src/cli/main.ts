@@ -65,9 +65,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT_OK;
       if (error.code === 'commander.help') return EXIT_OK;
-      return json
-        ? reportError(io, new CliError(error.code.replace('commander.', ''), error.message), true)
-        : EXIT_USAGE;
+      const code = error.code.replace('commander.', '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+      return json ? reportError(io, new CliError(code, error.message), true) : EXIT_USAGE;
     }
     return reportError(io, error, json);
   }
