@@ -1,0 +1,102 @@
+/**
+ * Identifiers on the wire (spec §3.1, §3.2, §4.1): tool names, scope names, provider_id and its
+ * package namespace, and request_id UUIDs. The patterns here are also the `pattern` of the
+ * corresponding JSON Schema properties, so the two can never disagree.
+ */
+import { validate as isRfcUuid } from 'uuid';
+import { issue, type ProtocolIssue } from './issues.ts';
+
+/** CETP-3.1-03: `[a-z][a-z0-9_]{0,63}`, anchored. */
+export const TOOL_NAME_PATTERN = '^[a-z][a-z0-9_]{0,63}$';
+/** CETP-3.2-03: `[a-z][a-z0-9_.-]{0,127}`, anchored. */
+export const SCOPE_NAME_PATTERN = '^[a-z][a-z0-9_.-]{0,127}$';
+/**
+ * An Android package name (two or more dot-separated Java identifiers). provider_id is either the
+ * package name or lies under it (CETP-3.1-02), so it has the same shape.
+ */
+export const PACKAGE_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$';
+
+const TOOL_NAME_RE = new RegExp(TOOL_NAME_PATTERN);
+const SCOPE_NAME_RE = new RegExp(SCOPE_NAME_PATTERN);
+const PACKAGE_NAME_RE = new RegExp(PACKAGE_NAME_PATTERN);
+const NAMESPACE_SUFFIX_RE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/;
+
+export function isToolName(name: string): boolean {
+  return TOOL_NAME_RE.test(name);
+}
+
+export function checkToolName(name: string, path?: string): ProtocolIssue[] {
+  if (isToolName(name)) return [];
+  return [
+    issue(
+      'invalid_tool_name',
+      `tool name ${JSON.stringify(name)} does not match ${TOOL_NAME_PATTERN}`,
+      ['CETP-3.1-03'],
+      path,
+    ),
+  ];
+}
+
+export function isScopeName(name: string): boolean {
+  return SCOPE_NAME_RE.test(name);
+}
+
+export function checkScopeName(name: string, path?: string): ProtocolIssue[] {
+  if (isScopeName(name)) return [];
+  return [
+    issue(
+      'invalid_scope_name',
+      `scope name ${JSON.stringify(name)} does not match ${SCOPE_NAME_PATTERN}`,
+      ['CETP-3.2-03'],
+      path,
+    ),
+  ];
+}
+
+export function isPackageName(name: string): boolean {
+  return PACKAGE_NAME_RE.test(name);
+}
+
+/**
+ * CETP-3.1-02: provider_id is the package name or lies in its namespace, i.e. starts with
+ * `packageName + '.'` followed by more identifier segments. A plain string prefix is not enough:
+ * `com.example.application` is NOT under `com.example.app` (NOTES "provider_id spoofing").
+ */
+export function isProviderIdInNamespace(providerId: string, packageName: string): boolean {
+  if (providerId === packageName) return true;
+  const prefix = `${packageName}.`;
+  return providerId.startsWith(prefix) && NAMESPACE_SUFFIX_RE.test(providerId.slice(prefix.length));
+}
+
+export function checkProviderId(providerId: string, packageName: string, path?: string): ProtocolIssue[] {
+  if (isProviderIdInNamespace(providerId, packageName)) return [];
+  return [
+    issue(
+      'provider_id_outside_namespace',
+      `provider_id ${JSON.stringify(providerId)} is neither the package name ${JSON.stringify(packageName)} nor under its namespace`,
+      ['CETP-3.1-02'],
+      path,
+    ),
+  ];
+}
+
+/**
+ * CETP-4.1-03: a UUID in the canonical 8-4-4-4-12 hex form, either case, with RFC 9562 version and
+ * variant bits (the `uuid` package's validate; the nil and max UUIDs are accepted too).
+ */
+export function isUuid(value: string): boolean {
+  return isRfcUuid(value);
+}
+
+export function checkRequestId(value: string, path = 'request_id'): ProtocolIssue[] {
+  if (isUuid(value)) return [];
+  return [issue('invalid_uuid', `request_id ${JSON.stringify(value)} is not a UUID`, ['CETP-4.1-03'], path)];
+}
+
+/**
+ * The spec does not say whether request ids compare case-sensitively (NOTES, lower priority). The
+ * reference reading: a UUID names one value whatever its case, so dedup keys use the lowercase form.
+ */
+export function normalizeUuid(value: string): string {
+  return value.toLowerCase();
+}

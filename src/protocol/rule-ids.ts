@@ -1,0 +1,57 @@
+/**
+ * The ids of every normative statement in spec/rules.json, as a literal union so that a typo in a
+ * rule id is a compile error. Generated from the catalogue, grouped by spec section; rules.test.ts
+ * fails (and prints the regenerated list) if this file and spec/rules.json ever disagree.
+ */
+// biome-ignore format: grouped by spec section, one or more lines per section
+export const RULE_IDS = [
+  'CETP-0-01', 'CETP-0-02', 'CETP-0-03',
+  'CETP-1-01', 'CETP-1-02',
+  'CETP-2.1-01', 'CETP-2.1-02', 'CETP-2.1-03', 'CETP-2.1-04', 'CETP-2.1-05', 'CETP-2.1-06', 'CETP-2.1-07',
+  'CETP-2.1-08',
+  'CETP-2.2-01', 'CETP-2.2-02', 'CETP-2.2-03', 'CETP-2.2-04', 'CETP-2.2-05', 'CETP-2.2-06', 'CETP-2.2-07',
+  'CETP-2.2-08', 'CETP-2.2-09', 'CETP-2.2-10', 'CETP-2.2-11', 'CETP-2.2-12', 'CETP-2.2-13', 'CETP-2.2-14',
+  'CETP-2.2-15', 'CETP-2.2-16', 'CETP-2.2-17', 'CETP-2.2-18', 'CETP-2.2-19', 'CETP-2.2-20', 'CETP-2.2-21',
+  'CETP-2.2-22',
+  'CETP-2.3-01', 'CETP-2.3-02', 'CETP-2.3-03', 'CETP-2.3-04', 'CETP-2.3-05', 'CETP-2.3-06',
+  'CETP-3.1-01', 'CETP-3.1-02', 'CETP-3.1-03', 'CETP-3.1-04', 'CETP-3.1-05', 'CETP-3.1-06', 'CETP-3.1-07',
+  'CETP-3.1-08',
+  'CETP-3.2-01', 'CETP-3.2-02', 'CETP-3.2-03', 'CETP-3.2-04', 'CETP-3.2-05', 'CETP-3.2-06', 'CETP-3.2-07',
+  'CETP-3.2-08', 'CETP-3.2-09', 'CETP-3.2-10', 'CETP-3.2-11', 'CETP-3.2-12',
+  'CETP-3.3-01', 'CETP-3.3-02', 'CETP-3.3-03', 'CETP-3.3-04', 'CETP-3.3-05',
+  'CETP-3.4-01', 'CETP-3.4-02', 'CETP-3.4-03', 'CETP-3.4-04', 'CETP-3.4-05', 'CETP-3.4-06', 'CETP-3.4-07',
+  'CETP-3.4-08', 'CETP-3.4-09', 'CETP-3.4-10', 'CETP-3.4-11', 'CETP-3.4-12', 'CETP-3.4-13', 'CETP-3.4-14',
+  'CETP-3.4-15', 'CETP-3.4-16',
+  'CETP-4-01', 'CETP-4-02', 'CETP-4-03', 'CETP-4-04', 'CETP-4-05', 'CETP-4-06', 'CETP-4-07', 'CETP-4-08',
+  'CETP-4-09',
+  'CETP-4.1-01', 'CETP-4.1-02', 'CETP-4.1-03', 'CETP-4.1-04', 'CETP-4.1-05', 'CETP-4.1-06', 'CETP-4.1-07',
+  'CETP-4.1-08', 'CETP-4.1-09', 'CETP-4.1-10', 'CETP-4.1-11', 'CETP-4.1-12', 'CETP-4.1-13', 'CETP-4.1-14',
+  'CETP-4.1-15', 'CETP-4.1-16',
+  'CETP-4.2-01', 'CETP-4.2-02', 'CETP-4.2-03', 'CETP-4.2-04', 'CETP-4.2-05',
+  'CETP-4.3-01', 'CETP-4.3-02', 'CETP-4.3-03', 'CETP-4.3-04', 'CETP-4.3-05', 'CETP-4.3-06', 'CETP-4.3-07',
+  'CETP-4.3-08', 'CETP-4.3-09', 'CETP-4.3-10', 'CETP-4.3-11', 'CETP-4.3-12', 'CETP-4.3-13', 'CETP-4.3-14',
+  'CETP-4.3-15', 'CETP-4.3-16',
+  'CETP-4.4-01', 'CETP-4.4-02', 'CETP-4.4-03', 'CETP-4.4-04', 'CETP-4.4-05', 'CETP-4.4-06', 'CETP-4.4-07',
+  'CETP-4.4-08', 'CETP-4.4-09', 'CETP-4.4-10', 'CETP-4.4-11', 'CETP-4.4-12', 'CETP-4.4-13', 'CETP-4.4-14',
+  'CETP-4.4-15', 'CETP-4.4-16', 'CETP-4.4-17', 'CETP-4.4-18', 'CETP-4.4-19', 'CETP-4.4-20', 'CETP-4.4-21',
+  'CETP-4.5-01', 'CETP-4.5-02', 'CETP-4.5-03', 'CETP-4.5-04', 'CETP-4.5-05', 'CETP-4.5-06', 'CETP-4.5-07',
+  'CETP-4.5-08', 'CETP-4.5-09', 'CETP-4.5-10', 'CETP-4.5-11',
+  'CETP-5-01', 'CETP-5-02', 'CETP-5-03', 'CETP-5-04', 'CETP-5-05', 'CETP-5-06', 'CETP-5-07', 'CETP-5-08',
+  'CETP-5-09', 'CETP-5-10', 'CETP-5-11', 'CETP-5-12', 'CETP-5-13', 'CETP-5-14', 'CETP-5-15', 'CETP-5-16',
+  'CETP-5-17', 'CETP-5-18', 'CETP-5-19', 'CETP-5-20', 'CETP-5-21', 'CETP-5-22', 'CETP-5-23', 'CETP-5-24',
+  'CETP-5-25', 'CETP-5-26', 'CETP-5-27', 'CETP-5-28',
+  'CETP-6-01', 'CETP-6-02', 'CETP-6-03', 'CETP-6-04', 'CETP-6-05', 'CETP-6-06', 'CETP-6-07', 'CETP-6-08',
+  'CETP-6-09',
+  'CETP-7.1-01', 'CETP-7.1-02', 'CETP-7.1-03', 'CETP-7.1-04', 'CETP-7.1-05', 'CETP-7.1-06', 'CETP-7.1-07',
+  'CETP-7.1-08',
+  'CETP-7.2-01', 'CETP-7.2-02', 'CETP-7.2-03', 'CETP-7.2-04', 'CETP-7.2-05', 'CETP-7.2-06', 'CETP-7.2-07',
+  'CETP-7.3-01', 'CETP-7.3-02', 'CETP-7.3-03', 'CETP-7.3-04',
+  'CETP-8-01', 'CETP-8-02', 'CETP-8-03', 'CETP-8-04', 'CETP-8-05', 'CETP-8-06', 'CETP-8-07', 'CETP-8-08',
+  'CETP-8-09', 'CETP-8-10', 'CETP-8-11', 'CETP-8-12', 'CETP-8-13',
+  'CETP-9-01', 'CETP-9-02', 'CETP-9-03', 'CETP-9-04', 'CETP-9-05', 'CETP-9-06', 'CETP-9-07', 'CETP-9-08',
+  'CETP-9-09', 'CETP-9-10', 'CETP-9-11',
+  'CETP-10-01', 'CETP-10-02', 'CETP-10-03', 'CETP-10-04', 'CETP-10-05', 'CETP-10-06', 'CETP-10-07',
+  'CETP-10-08', 'CETP-10-09', 'CETP-10-10', 'CETP-10-11', 'CETP-10-12', 'CETP-10-13', 'CETP-10-14',
+] as const;
+
+export type RuleId = (typeof RULE_IDS)[number];

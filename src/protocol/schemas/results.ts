@@ -1,0 +1,66 @@
+/**
+ * Wire shapes of `execute_tool` results (spec §4.2, §4.4, §4.5): the inline result, the file result
+ * descriptor that travels beside a read-only `result_fd`, the result envelope that is one of the two
+ * (also used by a succeeded operation, CETP-4.4-05), and the `accepted` data of an async start.
+ */
+import type { FromSchema, SchemaNode } from './core.ts';
+
+export const INLINE_RESULT_SCHEMA = {
+  type: 'object',
+  properties: {
+    kind: { type: 'string', const: 'inline', 'x-rules': ['CETP-4.2-02'] },
+    // Any JSON; conformance to the tool's output_schema is checked with tool-schema.ts.
+    value: { 'x-rules': ['CETP-4.2-02'] },
+  },
+  required: ['kind', 'value'],
+  'x-rules': ['CETP-4.2-02'],
+} as const satisfies SchemaNode;
+export type InlineResult = FromSchema<typeof INLINE_RESULT_SCHEMA>;
+
+/** An RFC 6838 media type (`type/subtype`, optional parameters). */
+export const MEDIA_TYPE_PATTERN =
+  '^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\\s*;.*)?$';
+/** CETP-4.5-03: lowercase hex SHA-256. */
+export const SHA256_HEX_PATTERN = '^[0-9a-f]{64}$';
+
+export const FILE_RESULT_SCHEMA = {
+  type: 'object',
+  properties: {
+    kind: { type: 'string', const: 'file', 'x-rules': ['CETP-4.5-02'] },
+    media_type: { type: 'string', pattern: MEDIA_TYPE_PATTERN, 'x-rules': ['CETP-4.5-02'] },
+    size_bytes: {
+      type: 'integer',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      'x-rules': ['CETP-4.5-02', 'CETP-4.5-05'],
+    },
+    sha256: { type: 'string', pattern: SHA256_HEX_PATTERN, 'x-rules': ['CETP-4.5-03'] },
+  },
+  required: ['kind', 'media_type', 'size_bytes', 'sha256'],
+  'x-rules': ['CETP-4.5-02'],
+} as const satisfies SchemaNode;
+export type FileResult = FromSchema<typeof FILE_RESULT_SCHEMA>;
+
+export const EXECUTION_RESULT_SCHEMA = {
+  type: 'object',
+  discriminator: { propertyName: 'kind' },
+  oneOf: [INLINE_RESULT_SCHEMA, FILE_RESULT_SCHEMA],
+  'x-rules': ['CETP-4.2-02', 'CETP-4.5-02'],
+} as const satisfies SchemaNode;
+export type ExecutionResult = FromSchema<typeof EXECUTION_RESULT_SCHEMA>;
+
+export const ACCEPTED_SCHEMA = {
+  type: 'object',
+  properties: {
+    operation_id: { type: 'string', minLength: 1, 'x-rules': ['CETP-4.4-02'] },
+    poll_after_ms: {
+      type: 'integer',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      'x-rules': ['CETP-4.4-02'],
+    },
+  },
+  required: ['operation_id', 'poll_after_ms'],
+  'x-rules': ['CETP-4.4-02'],
+} as const satisfies SchemaNode;
+export type Accepted = FromSchema<typeof ACCEPTED_SCHEMA>;
