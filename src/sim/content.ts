@@ -27,8 +27,32 @@ import {
   RemoteException,
   SecurityException,
 } from './errors.ts';
+import { snapshotBundle } from './parcel.ts';
 import type { ProcessRecord } from './process.ts';
 import type { World } from './world.ts';
+
+/** One ContentProvider.call as an observer saw it (see World.contentCalls). */
+export interface ContentCallRecord {
+  readonly id: number;
+  readonly caller: string;
+  readonly callerUid: number;
+  readonly provider: string;
+  readonly providerUid: number;
+  readonly authority: string;
+  readonly method: string;
+  readonly arg: string | null;
+  /** Snapshot of the request extras as sent. */
+  readonly extras: Bundle | null;
+  readonly stable: boolean;
+  readonly step: number;
+  readonly t: number;
+  /** How it ended for the caller; absent if the caller never got an answer (it or its process died). */
+  result?: ContentCallResult;
+}
+
+export type ContentCallResult =
+  | { readonly kind: 'reply'; readonly reply: Bundle | null; readonly step: number; readonly t: number }
+  | { readonly kind: 'exception'; readonly exception: string; readonly step: number; readonly t: number };
 
 /** A resolved, started provider: the handle a Binder proxy stands for. */
 export interface ProviderHandle {
@@ -75,6 +99,27 @@ export async function acquireProvider(
 
 /** Sends IContentProvider.call over Binder (or calls in-process) and returns the raw result. */
 async function transactCall(
+  world: World,
+  caller: AppContext,
+  handle: ProviderHandle,
+  method: string,
+  arg: string | null,
+  extras: Bundle | null,
+  stable: boolean,
+): Promise<{ reply: Bundle | null } | { error: RemoteException | Error }> {
+  const record = world.recordContentCall(caller, handle, method, arg, extras, stable);
+  const outcome = await dispatchCall(world, caller, handle, method, arg, extras, stable);
+  if (record) {
+    const at = { step: world.scheduler.step, t: world.clock.nowMs() };
+    record.result =
+      'reply' in outcome
+        ? { kind: 'reply', reply: snapshotBundle(outcome.reply), ...at }
+        : { kind: 'exception', exception: outcome.error.name, ...at };
+  }
+  return outcome;
+}
+
+async function dispatchCall(
   world: World,
   caller: AppContext,
   handle: ProviderHandle,

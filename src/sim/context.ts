@@ -9,6 +9,7 @@ import type { CallingIdentity } from './binder.ts';
 import { ContentResolver } from './content.ts';
 import type { FileMode, ParcelFileDescriptor } from './fd.ts';
 import type { Intent } from './intent.ts';
+import type { JsonObject } from './json.ts';
 import type { PackageManagerView } from './package-manager-view.ts';
 import type { PendingIntent, PendingIntentFlags } from './pending-intent.ts';
 import type { ProcessRecord } from './process.ts';
@@ -99,6 +100,11 @@ export class AppContext {
   // ---- logging ----
   log(level: LogLevel, tag: string, message: string): void {
     this.world.log(this.process, level, tag, message);
+  }
+
+  /** Records a structured audit event of this app in the trace (the simulation's audit sink). */
+  audit(event: JsonObject): void {
+    this.world.trace.record('app.audit', { actor: this.process.name, ...event });
   }
 
   // ---- storage and files ----

@@ -46,6 +46,12 @@ export class PackageManagerView {
     return this.getPackagesForUid(uid) !== null && this.pm.hasSigningCertificate(uid, sha256);
   }
 
+  /** The current signers' SHA-256 digests (SigningInfo.getApkContentsSigners), or [] if invisible. */
+  getSigningCertificateDigests(packageName: string): string[] {
+    if (!this.pm.canSeePackage(this.callerUid, packageName)) return [];
+    return (this.pm.getSigningInfo(packageName)?.apkContentsSigners ?? []).map((c) => c.sha256);
+  }
+
   checkPermission(permission: string, uid: number): boolean {
     return this.pm.checkPermission(permission, uid);
   }

@@ -118,3 +118,20 @@ export function fileDescriptorsIn(
   }
   return out;
 }
+
+/**
+ * A read-only snapshot of a Bundle for observers (wire logs, checkers): nested Bundles and arrays
+ * are copied so later mutation cannot change what was observed; PendingIntents and
+ * ParcelFileDescriptors are kept as the objects that were sent (no fd is dup'ed).
+ */
+export function snapshotBundle(b: Bundle | null): Bundle | null {
+  if (b === null) return null;
+  const copy = new Bundle();
+  for (const [key, e] of b.entries()) {
+    if (e.type === 'Bundle') copy.putEntry(key, { type: 'Bundle', value: snapshotBundle(e.value) });
+    else if (e.type === 'IntArray')
+      copy.putEntry(key, { type: 'IntArray', value: e.value === null ? null : [...e.value] });
+    else copy.putEntry(key, e);
+  }
+  return copy;
+}

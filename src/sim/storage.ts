@@ -8,7 +8,7 @@
  * Values are JSON, stored serialised: nothing is shared with the caller's objects.
  */
 import { SimUsageError } from './errors.ts';
-import type { JsonValue } from './json.ts';
+import type { JsonObject, JsonValue } from './json.ts';
 import type { ProcessRecord } from './process.ts';
 import type { Waiter } from './scheduler.ts';
 import type { World } from './world.ts';
@@ -20,10 +20,16 @@ export interface StoreTransaction {
   put(table: string, key: string, value: JsonValue): Promise<void>;
   delete(table: string, key: string): Promise<void>;
   keys(table: string): Promise<string[]>;
+  /**
+   * Attaches a note to this transaction's commit event in the trace (e.g. "this commit is the
+   * business effect of request R"): recorded exactly when, and only if, the transaction commits.
+   */
+  annotate(note: JsonObject): void;
 }
 
 class OpenTransaction implements StoreTransaction {
   readonly writes = new Map<string, Map<string, string | null>>();
+  readonly notes: JsonObject[] = [];
   active = true;
   constructor(
     private readonly store: DurableStore,
@@ -56,6 +62,10 @@ class OpenTransaction implements StoreTransaction {
       else out.add(k);
     }
     return [...out];
+  }
+
+  annotate(note: JsonObject): void {
+    this.notes.push(note);
   }
 
   private tableWrites(table: string): Map<string, string | null> {
@@ -212,7 +222,12 @@ export class DurableStore {
         }
       }
       this.commits++;
-      this.world.trace.record('store.commit', { actor: this.packageName, tx: tx.label, writes });
+      this.world.trace.record(
+        'store.commit',
+        tx.notes.length > 0
+          ? { actor: this.packageName, tx: tx.label, writes, notes: tx.notes }
+          : { actor: this.packageName, tx: tx.label, writes },
+      );
     } else {
       this.world.trace.record('store.rollback', { actor: this.packageName, tx: tx.label, reason: 'aborted' });
     }

@@ -15,6 +15,7 @@ import type { AppFactory } from './app.ts';
 import { BinderDriver } from './binder.ts';
 import type { Bundle } from './bundle.ts';
 import { DEFAULT_START_MS, VirtualClock } from './clock.ts';
+import type { ContentCallRecord, ProviderHandle } from './content.ts';
 import { AppContext, type LogLevel } from './context.ts';
 import { describeError, SimUsageError } from './errors.ts';
 import { type Fault, type FaultAt, FaultInjector } from './faults.ts';
@@ -23,7 +24,7 @@ import type { JsonObject } from './json.ts';
 import type { PackageSpec } from './manifest.ts';
 import { PackageManager } from './package-manager.ts';
 import { PackageManagerView } from './package-manager-view.ts';
-import { type ParcelTarget, unparcelBundle } from './parcel.ts';
+import { type ParcelTarget, snapshotBundle, unparcelBundle } from './parcel.ts';
 import { type DeathCause, describeDeath, ProcessRecord } from './process.ts';
 import { Rng } from './rng.ts';
 import { type RunOutcome, Scheduler, type Task, TIMED_OUT } from './scheduler.ts';
@@ -48,6 +49,8 @@ export interface WorldOptions {
   readonly faults?: readonly FaultAt[];
   /** The simulated user who answers Activities. Default: a user who never answers. */
   readonly user?: UserSpec;
+  /** Keep a log of every ContentProvider.call with snapshots of its extras and reply (for checkers). */
+  readonly recordContentCalls?: boolean;
 }
 
 export interface RunReport {
@@ -81,6 +84,8 @@ export class World {
   private readonly startWaiters = new Map<string, ((ok: boolean) => void)[]>();
   private readonly crashes: { task: string; error: string }[] = [];
   private readonly parcelTargets = new Map<ProcessRecord, ParcelTarget>();
+  /** Every ContentProvider.call made, when `recordContentCalls` is on; otherwise null. */
+  readonly contentCalls: ContentCallRecord[] | null;
   private nextPid = 2000;
   private ran = false;
 
@@ -104,6 +109,7 @@ export class World {
     this.faults = new FaultInjector(options.faults ?? []);
     this.activities = new ActivityManager(this);
     this.user = new SimulatedUser(this, options.user ?? { kind: 'silent' });
+    this.contentCalls = options.recordContentCalls ? [] : null;
     this.pm.addListener({
       onPackageRemoved: (name) => this.onPackageRemoved(name),
       onPackageUpdated: (pkg) => {
@@ -299,6 +305,34 @@ export class World {
       this.parcelTargets.set(proc, target);
     }
     return unparcelBundle(bundle, target);
+  }
+
+  /** @internal — content.ts reports each call here; returns the record to complete, if logging. */
+  recordContentCall(
+    caller: AppContext,
+    handle: ProviderHandle,
+    method: string,
+    arg: string | null,
+    extras: Bundle | null,
+    stable: boolean,
+  ): ContentCallRecord | null {
+    if (this.contentCalls === null) return null;
+    const record: ContentCallRecord = {
+      id: this.contentCalls.length + 1,
+      caller: caller.packageName,
+      callerUid: caller.uid,
+      provider: handle.process.name,
+      providerUid: handle.process.uid,
+      authority: handle.authority,
+      method,
+      arg,
+      extras: snapshotBundle(extras),
+      stable,
+      step: this.scheduler.step,
+      t: this.clock.nowMs(),
+    };
+    this.contentCalls.push(record);
+    return record;
   }
 
   log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void {

@@ -1,0 +1,308 @@
+/**
+ * alerts — the spec's example provider (§3.3, §10): price alerts on securities, dual stack (v1 and
+ * v2). Tools:
+ * - get_quote (read, no scope): the only tool a v1 caller sees (2.1-06, NOTES 9);
+ * - list_alerts (read, scope alerts.read, granted to any caller);
+ * - create_alert (create, moderate, confirmation=provider_policy, sync_or_async; scope alerts.write,
+ *   granted by the user in the provider's UI): asks for confirmation when the alert price is more
+ *   than 20% away from the current quote — a runtime risk above the static declaration (3.4-12);
+ * - delete_alert (delete ⇒ confirmation=always, destructive; scope alerts.write).
+ * Business rules beyond the schema (7.3-04): known symbols only, price at most 10× the quote, only
+ * the caller's own alerts can be deleted.
+ */
+
+import type { App } from '../../sim/app.ts';
+import type { AppContext } from '../../sim/context.ts';
+import { Intent } from '../../sim/intent.ts';
+import type { JsonObject } from '../../sim/json.ts';
+import type { StoreTransaction } from '../../sim/storage.ts';
+import { CONFIRM_ACTIVITY } from '../sdk/confirmations.ts';
+import { ScopeGrantPolicy } from '../sdk/grants.ts';
+import { CETP_PROVIDER, providerPackage } from '../sdk/manifest.ts';
+import { CetpV2ContentProvider, type ProviderConfig } from '../sdk/provider.ts';
+import {
+  type AccessDecision,
+  type AuthorizationRequest,
+  durableMutationExecutor,
+  type MutationExecutor,
+  type MutationTool,
+  type ProviderOptions,
+  type ReadTool,
+  type ToolCall,
+  ToolFailure,
+} from '../sdk/types.ts';
+
+export const ALERTS_PACKAGE = 'com.example.alerts';
+export const ALERTS_AUTHORITY = 'com.example.alerts.clawseed.tools';
+
+const QUOTES: Readonly<Record<string, number>> = { AAPL: 190, MSFT: 410, GOOG: 170, TSLA: 250, SAP: 180 };
+
+interface AlertRow extends JsonObject {
+  alert_id: string;
+  symbol: string;
+  price: number;
+  owner_uid: number;
+}
+
+const symbolSchema = { type: 'string', minLength: 1, maxLength: 12 } as const;
+
+export const getQuote: ReadTool = {
+  name: 'get_quote',
+  title: 'Get quote',
+  description: 'Returns the current price of a security',
+  inputSchema: {
+    type: 'object',
+    properties: { symbol: symbolSchema },
+    required: ['symbol'],
+    additionalProperties: false,
+  },
+  outputSchema: {
+    type: 'object',
+    properties: { symbol: { type: 'string' }, price: { type: 'number' } },
+    required: ['symbol', 'price'],
+  },
+  scopes: [],
+  annotations: {
+    effect: 'read',
+    risk: 'low',
+    destructive: false,
+    idempotent: true,
+    openWorld: true,
+    confirmation: 'never',
+    execution: 'sync',
+  },
+  validate: (call) =>
+    QUOTES[(call.args as { symbol: string }).symbol] === undefined ? ['Unknown symbol.'] : [],
+  read: async (call) => {
+    const { symbol } = call.args as { symbol: string };
+    return { symbol, price: QUOTES[symbol] ?? 0 };
+  },
+};
+
+export const listAlerts: ReadTool = {
+  name: 'list_alerts',
+  title: 'List price alerts',
+  description: "Lists the caller's price alerts",
+  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      alerts: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { alert_id: { type: 'string' }, symbol: { type: 'string' }, price: { type: 'number' } },
+          required: ['alert_id', 'symbol', 'price'],
+        },
+      },
+    },
+    required: ['alerts'],
+  },
+  scopes: ['alerts.read'],
+  annotations: {
+    effect: 'read',
+    risk: 'low',
+    destructive: false,
+    idempotent: true,
+    openWorld: false,
+    confirmation: 'never',
+    execution: 'sync',
+  },
+  read: async (call) => {
+    const rows = call.context.storage.snapshot('alerts');
+    const mine = [...rows.values()]
+      .map((r) => r as AlertRow)
+      .filter((r) => r.owner_uid === call.caller.uid)
+      .map((r) => ({ alert_id: r.alert_id, symbol: r.symbol, price: r.price }));
+    await call.context.yield();
+    return { alerts: mine };
+  },
+};
+
+function priceDeviation(symbol: string, price: number): number {
+  const quote = QUOTES[symbol] ?? price;
+  return Math.abs(price - quote) / quote;
+}
+
+export const createAlert: MutationTool = {
+  name: 'create_alert',
+  title: '创建价格提醒',
+  description: '为指定证券创建价格提醒',
+  inputSchema: {
+    type: 'object',
+    properties: { symbol: { type: 'string' }, price: { type: 'number', exclusiveMinimum: 0 } },
+    required: ['symbol', 'price'],
+    additionalProperties: false,
+  },
+  outputSchema: { type: 'object', properties: { alert_id: { type: 'string' } }, required: ['alert_id'] },
+  scopes: ['alerts.write'],
+  annotations: {
+    effect: 'create',
+    risk: 'moderate',
+    destructive: false,
+    idempotent: false,
+    openWorld: false,
+    confirmation: 'provider_policy',
+    execution: 'sync_or_async',
+  },
+  validate: (call) => {
+    const { symbol, price } = call.args as { symbol: string; price: number };
+    const quote = QUOTES[symbol];
+    if (quote === undefined) return ['Unknown symbol.'];
+    if (price > quote * 10) return ['The alert price is implausibly far from the current price.'];
+    return [];
+  },
+  // Runtime risk above the static "moderate" (3.4-12): a price far from the quote is likely a mistake.
+  needsConfirmation: (call) => {
+    const { symbol, price } = call.args as { symbol: string; price: number };
+    return priceDeviation(symbol, price) > 0.2;
+  },
+  describeForConfirmation: (call) => {
+    const { symbol, price } = call.args as { symbol: string; price: number };
+    return {
+      object: `A new price alert on ${symbol}`,
+      action: 'Create a price alert',
+      parameters: [
+        ['Security', symbol],
+        ['Alert price', String(price)],
+        ['Current price', String(QUOTES[symbol] ?? '?')],
+      ],
+      irreversible: null,
+    };
+  },
+  mutate: async (call: ToolCall, tx: StoreTransaction) => {
+    const { symbol, price } = call.args as { symbol: string; price: number };
+    const seq = (((await tx.get('alerts.meta', 'seq')) as number | undefined) ?? 0) + 1;
+    const alertId = `ALRT-${seq}`;
+    await tx.put('alerts.meta', 'seq', seq);
+    const row: AlertRow = { alert_id: alertId, symbol, price, owner_uid: call.caller.uid };
+    await tx.put('alerts', alertId, row);
+    return { alert_id: alertId };
+  },
+};
+
+export const deleteAlert: MutationTool = {
+  name: 'delete_alert',
+  title: 'Delete price alert',
+  description: 'Deletes one of your price alerts',
+  inputSchema: {
+    type: 'object',
+    properties: { alert_id: { type: 'string', pattern: '^ALRT-[0-9]+$' } },
+    required: ['alert_id'],
+    additionalProperties: false,
+  },
+  outputSchema: {
+    type: 'object',
+    properties: { deleted: { type: 'boolean' }, alert_id: { type: 'string' } },
+    required: ['deleted', 'alert_id'],
+  },
+  scopes: ['alerts.write'],
+  annotations: {
+    effect: 'delete',
+    risk: 'moderate',
+    destructive: true,
+    idempotent: true,
+    openWorld: false,
+    confirmation: 'always',
+    execution: 'sync',
+  },
+  validate: async (call) => {
+    const row = (await call.context.storage.get('alerts', (call.args as { alert_id: string }).alert_id)) as
+      | AlertRow
+      | undefined;
+    return row && row.owner_uid === call.caller.uid ? [] : ['No such alert.'];
+  },
+  describeForConfirmation: async (call) => {
+    const id = (call.args as { alert_id: string }).alert_id;
+    const row = (await call.context.storage.get('alerts', id)) as AlertRow | undefined;
+    return {
+      object: row ? `Alert ${id} on ${row.symbol} at ${row.price}` : `Alert ${id}`,
+      action: 'Delete the price alert',
+      parameters: [['Alert', id]],
+      irreversible: 'The alert and its history are deleted permanently.',
+    };
+  },
+  mutate: async (call, tx) => {
+    const id = (call.args as { alert_id: string }).alert_id;
+    const row = (await tx.get('alerts', id)) as AlertRow | undefined;
+    if (!row || row.owner_uid !== call.caller.uid)
+      throw new ToolFailure('CONFLICT', 'The alert no longer exists.');
+    await tx.delete('alerts', id);
+    return { deleted: true, alert_id: id };
+  },
+};
+
+export const ALERT_TOOLS = [getQuote, listAlerts, createAlert, deleteAlert] as const;
+
+export class AlertToolProvider extends CetpV2ContentProvider {
+  private readonly policy = new ScopeGrantPolicy({
+    freeScopes: ['alerts.read'],
+    grantableScopes: ['alerts.write'],
+  });
+
+  constructor(private readonly options: Partial<ProviderOptions> = {}) {
+    super();
+  }
+
+  protected override config(): ProviderConfig {
+    return {
+      descriptor: {
+        providerId: ALERTS_PACKAGE,
+        providerName: 'Example App',
+        description: '管理价格提醒和自选列表',
+        scopes: [
+          {
+            name: 'alerts.read',
+            title: '查看价格提醒',
+            description: '读取价格提醒',
+            access: 'read',
+            sensitivity: 'financial',
+          },
+          {
+            name: 'alerts.write',
+            title: '管理价格提醒',
+            description: '创建、修改和删除提醒',
+            access: 'write',
+            sensitivity: 'financial',
+          },
+        ],
+      },
+      tools: ALERT_TOOLS,
+      options: this.options,
+    };
+  }
+
+  protected override mutationExecutor(): MutationExecutor {
+    return durableMutationExecutor(this.context);
+  }
+
+  protected override authorize(request: AuthorizationRequest): Promise<AccessDecision> {
+    return this.policy.authorize(request);
+  }
+}
+
+/** The alerts package: a dual-stack provider (versions "1,2"). */
+export function alertsPackage(cert = 'alerts-release') {
+  return providerPackage({
+    packageName: ALERTS_PACKAGE,
+    authority: ALERTS_AUTHORITY,
+    versions: [1, 2],
+    cert,
+  });
+}
+
+/** The app factory: a fresh provider (and its confirmation Activity) per process. */
+export function alertsApp(options: Partial<ProviderOptions> = {}): (context: AppContext) => App {
+  return () => {
+    const provider = new AlertToolProvider(options);
+    return {
+      providers: { [CETP_PROVIDER]: provider },
+      activities: { [CONFIRM_ACTIVITY]: CetpV2ContentProvider.confirmationActivity(() => provider) },
+    };
+  };
+}
+
+/** An explicit Intent to the alerts confirmation Activity (tests that forge launches use it). */
+export function alertsConfirmIntent(): Intent {
+  return Intent.explicit(ALERTS_PACKAGE, CONFIRM_ACTIVITY);
+}

@@ -1,0 +1,249 @@
+/**
+ * Provider-side confirmation and authorization resolutions (spec §4.3, §7.2).
+ *
+ * A resolution is a durable confirmation record plus an explicit, immutable PendingIntent to the
+ * provider's own confirmation Activity (4.3-02, 7.2-04, 7.2-05). The Intent's data is unique per
+ * confirmation (`cetp-confirm://<id>`), because PendingIntent identity ignores extras: two
+ * confirmations must never share a token. The resume token is 32 random bytes bound to the caller's
+ * UID, the tool, the request_id, the exact args digest and an expiry (4.3-04 … 4.3-06, 4.3-14), and
+ * is used once (4.3-13). The Activity shows the concrete object, action, key parameters and what is
+ * irreversible (7.2-06), records the user's decision durably, then finishes (4.3-11).
+ */
+import { Activity, RESULT_CANCELED, RESULT_OK } from '../../sim/activity.ts';
+import type { AppContext } from '../../sim/context.ts';
+import { Intent } from '../../sim/intent.ts';
+import type { JsonValue } from '../../sim/json.ts';
+import { FLAG_IMMUTABLE, FLAG_UPDATE_CURRENT, type PendingIntent } from '../../sim/pending-intent.ts';
+import type { StoreTransaction } from '../../sim/storage.ts';
+import type { Gates } from './gates.ts';
+import {
+  CONFIRMATIONS,
+  type ConfirmationKind,
+  type ConfirmationRecord,
+  GRANTS,
+  readConfirmation,
+  TOKENS,
+  writeConfirmation,
+} from './records.ts';
+import type { ConfirmationText, ProviderScope } from './types.ts';
+
+export const CONFIRM_ACTIVITY = 'CetpConfirmActivity';
+const CONFIRM_SCHEME = 'cetp-confirm://';
+
+export interface ResolutionRequest {
+  readonly kind: ConfirmationKind;
+  readonly requestKey: string;
+  readonly uid: number;
+  readonly callerPackages: readonly string[];
+  readonly identity: string;
+  readonly requestId: string;
+  readonly tool: string;
+  readonly argsDigest: string;
+  readonly text: ConfirmationText | null;
+  readonly scopes: readonly string[];
+}
+
+/** Creates a confirmation record inside `tx`; returns it (with its new token). */
+export async function createConfirmation(
+  tx: StoreTransaction,
+  context: AppContext,
+  ttlMs: number,
+  req: ResolutionRequest,
+): Promise<ConfirmationRecord> {
+  const record: ConfirmationRecord = {
+    id: context.rng.hex(12),
+    kind: req.kind,
+    requestKey: req.requestKey,
+    uid: req.uid,
+    callerPackages: [...req.callerPackages],
+    identity: req.identity,
+    requestId: req.requestId.toLowerCase(),
+    tool: req.tool,
+    argsDigest: req.argsDigest,
+    token: context.rng.hex(32),
+    expiresAtMs: context.currentTimeMillis() + ttlMs,
+    state: 'pending',
+    text: req.text,
+    scopes: [...req.scopes],
+  };
+  await writeConfirmation(tx, record);
+  await tx.put(TOKENS, record.token, record.id);
+  return record;
+}
+
+/** The resolution PendingIntent for a confirmation: explicit, immutable, unique per confirmation. */
+export function resolutionFor(
+  context: AppContext,
+  record: ConfirmationRecord,
+  gates: Gates,
+): PendingIntent | null {
+  // Planted bug "confirmation-pi-collides": the id only in extras, so every confirmation shares one token.
+  const shared = gates.bug('confirmation-pi-collides');
+  const intent = Intent.explicit(
+    context.packageName,
+    CONFIRM_ACTIVITY,
+    shared ? {} : { data: `${CONFIRM_SCHEME}${record.id}` },
+  );
+  intent.extras.putString('confirmation_id', record.id);
+  return context.getActivityPendingIntent(0, intent, FLAG_IMMUTABLE | (shared ? 0 : FLAG_UPDATE_CURRENT));
+}
+
+export type TokenCheck =
+  | { readonly ok: true; readonly record: ConfirmationRecord }
+  | { readonly ok: false; readonly expired: ConfirmationRecord }
+  | { readonly ok: false; readonly invalid: string; readonly ruleIds: readonly string[] };
+
+export interface TokenBinding {
+  readonly uid: number;
+  readonly requestId: string;
+  readonly tool: string;
+  readonly argsDigest: string;
+  readonly nowMs: number;
+}
+
+/** Finds and checks a resume token against what the call presents (4.3-04 … 4.3-06, 4.3-13, 4.3-14). */
+export async function checkResumeToken(
+  tx: StoreTransaction,
+  token: string,
+  binding: TokenBinding,
+  gates: Gates,
+): Promise<TokenCheck> {
+  const id = (await tx.get(TOKENS, token)) as string | undefined;
+  const record = id === undefined ? undefined : await readConfirmation(tx, id);
+  if (!record) return { ok: false, invalid: 'unknown resume_token', ruleIds: ['CETP-4.3-03'] };
+  if (gates.on('CETP-4.3-04') && record.uid !== binding.uid) {
+    return { ok: false, invalid: 'resume_token belongs to another caller', ruleIds: ['CETP-4.3-04'] };
+  }
+  if (
+    gates.on('CETP-4.3-05') &&
+    (record.requestId !== binding.requestId.toLowerCase() || record.tool !== binding.tool)
+  ) {
+    return {
+      ok: false,
+      invalid: 'resume_token belongs to another request or tool',
+      ruleIds: ['CETP-4.3-05'],
+    };
+  }
+  if (
+    gates.on('CETP-4.3-14') &&
+    !gates.bug('resume-token-not-bound-to-args') &&
+    record.argsDigest !== binding.argsDigest
+  ) {
+    return { ok: false, invalid: 'args differ from the confirmed args', ruleIds: ['CETP-4.3-14'] };
+  }
+  if (gates.on('CETP-4.3-13') && !gates.bug('resume-token-reusable') && record.state === 'consumed') {
+    return { ok: false, invalid: 'resume_token was already used', ruleIds: ['CETP-4.3-13'] };
+  }
+  if (gates.on('CETP-4.3-06') && binding.nowMs >= record.expiresAtMs) return { ok: false, expired: record };
+  return { ok: true, record };
+}
+
+/** Marks a confirmation used (single use, 4.3-13). */
+export async function consumeConfirmation(tx: StoreTransaction, record: ConfirmationRecord): Promise<void> {
+  await writeConfirmation(tx, { ...record, state: 'consumed' });
+}
+
+export interface GrantRecord {
+  readonly scope: string;
+  readonly identity: string;
+  readonly grantedAtMs: number;
+  readonly expiresAtMs: number;
+}
+
+/** The durable scope grants of a UID (7.1-06): bound to the caller's identity and a validity period. */
+export async function readGrants(context: AppContext, uid: number): Promise<GrantRecord[]> {
+  return ((await context.storage.get(GRANTS, String(uid))) as GrantRecord[] | undefined) ?? [];
+}
+
+/** What the confirmation Activity needs to know about the provider it belongs to. */
+export interface ConfirmationHost {
+  readonly providerName: string;
+  readonly scopeCatalogue: readonly ProviderScope[];
+  readonly grantTtlMs: number;
+}
+
+/**
+ * The provider's own confirmation Activity (4.3-09): reads the confirmation its PendingIntent names,
+ * shows it, and persists the user's decision before finishing, so a resume — even after a provider
+ * restart — sees it.
+ */
+export class CetpConfirmActivity extends Activity {
+  constructor(private readonly host: ConfirmationHost) {
+    super();
+  }
+
+  override async onCreate(): Promise<void> {
+    const data = this.intent.data ?? '';
+    const id = data.startsWith(CONFIRM_SCHEME)
+      ? data.slice(CONFIRM_SCHEME.length)
+      : (this.intent.extras.getString('confirmation_id') ?? '');
+    const record = (await this.context.storage.get(CONFIRMATIONS, id)) as ConfirmationRecord | undefined;
+    if (record?.state !== 'pending') {
+      this.setResult(RESULT_CANCELED);
+      this.finish();
+      return;
+    }
+    const answer = await this.show(this.screenFor(record));
+    if (answer === 'back') {
+      await this.decide(record, 'dismissed');
+      return;
+    }
+    await this.decide(record, answer === 'approve' ? 'approved' : 'denied');
+    const result = new Intent();
+    result.extras.putString('decision', answer === 'approve' ? 'approved' : 'denied');
+    this.setResult(RESULT_OK, result);
+    this.finish();
+  }
+
+  private async decide(
+    record: ConfirmationRecord,
+    state: 'approved' | 'denied' | 'dismissed',
+  ): Promise<void> {
+    const now = this.context.currentTimeMillis();
+    await this.context.storage.transaction(`confirmation ${state}`, async (tx) => {
+      const current = await readConfirmation(tx, record.id);
+      if (current?.state !== 'pending') return;
+      await writeConfirmation(tx, { ...current, state });
+      if (state === 'approved' && current.kind === 'grant') {
+        const grants = ((await tx.get(GRANTS, String(current.uid))) as GrantRecord[] | undefined) ?? [];
+        const kept = grants.filter((g) => !current.scopes.includes(g.scope));
+        for (const scope of current.scopes) {
+          kept.push({
+            scope,
+            identity: current.identity,
+            grantedAtMs: now,
+            expiresAtMs: now + this.host.grantTtlMs,
+          });
+        }
+        await tx.put(GRANTS, String(current.uid), kept as unknown as JsonValue);
+      }
+    });
+  }
+
+  private screenFor(record: ConfirmationRecord): { title: string; lines: string[] } {
+    const who = record.callerPackages.join(', ') || `uid ${record.uid}`;
+    if (record.kind === 'grant') {
+      const lines = record.scopes.map((name) => {
+        const s = this.host.scopeCatalogue.find((x) => x.name === name);
+        return s ? `${s.title ?? s.name}: ${s.description} (${s.access}, ${s.sensitivity})` : name;
+      });
+      return {
+        title: `Allow ${who} to use ${this.host.providerName}?`,
+        lines: [...lines, `Requested by ${who}`],
+      };
+    }
+    const t = record.text;
+    if (!t)
+      return { title: `${this.host.providerName}: confirm ${record.tool}`, lines: [`Requested by ${who}`] };
+    return {
+      title: `${this.host.providerName}: ${t.action}`,
+      lines: [
+        `Object: ${t.object}`,
+        `Action: ${t.action}`,
+        ...t.parameters.map(([k, v]) => `${k}: ${v}`),
+        t.irreversible ? `Cannot be undone: ${t.irreversible}` : 'This can be undone.',
+        `Requested by ${who}`,
+      ],
+    };
+  }
+}

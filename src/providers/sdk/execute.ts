@@ -1,0 +1,581 @@
+/**
+ * `execute_tool` (spec §4, §4.3, §6), in the spec's order: tool (TOOL_NOT_FOUND for unknown and
+ * hidden tools, 5-12) ⇒ args size (4.1-08) ⇒ input schema and business validation (5-14, 7.3-04) ⇒
+ * scopes and authorization (3.4-15, 7.2-03, 10-01) ⇒ the request record (looked up before any
+ * resume token is checked, NOTES 2) ⇒ deadline before any reservation or effect (4.1-14, 10-03) ⇒
+ * confirmation (4.3-08) ⇒ de-duplicated execution inside the mutation executor (6-01 … 6-07, 10-06)
+ * ⇒ output schema (4.2-03) ⇒ inline or file result (4.5). The session, envelope and rate limit were
+ * checked by the caller (provider.ts).
+ */
+import { argsDigest, type ExecuteToolRequest, utf8Length } from '../../protocol/index.ts';
+import type { Bundle } from '../../sim/bundle.ts';
+import type { JsonValue } from '../../sim/json.ts';
+import type { StoreTransaction } from '../../sim/storage.ts';
+import type { CompiledTool } from './catalogue.ts';
+import { checkResumeToken, consumeConfirmation, createConfirmation, resolutionFor } from './confirmations.ts';
+import { identityFingerprint } from './identity.ts';
+import { acceptOperation } from './operations.ts';
+import {
+  type ConfirmationKind,
+  type ConfirmationRecord,
+  isTerminal,
+  newRequestRecord,
+  REQUESTS,
+  type RequestRecord,
+  readConfirmation,
+  readRequest,
+  requestKey,
+  writeRequest,
+} from './records.ts';
+import { replayRecord } from './replay.ts';
+import { errorBundle, successBundle, WireFailure } from './responses.ts';
+import { renderResult } from './results.ts';
+import { audit, type Runtime } from './runtime.ts';
+import type { Session } from './sessions.ts';
+import { type CallerIdentity, isReadTool, type MutationTool, type ToolCall, ToolFailure } from './types.ts';
+
+/** Everything one execute_tool call carries through the pipeline. */
+export interface Execution {
+  readonly rt: Runtime;
+  readonly caller: CallerIdentity;
+  readonly session: Session;
+  readonly req: ExecuteToolRequest;
+  readonly extras: Bundle;
+  readonly compiled: CompiledTool;
+  readonly call: ToolCall;
+  readonly digest: string;
+  readonly key: string;
+}
+
+export async function executeTool(
+  rt: Runtime,
+  caller: CallerIdentity,
+  session: Session,
+  req: ExecuteToolRequest,
+  extras: Bundle,
+): Promise<Bundle> {
+  try {
+    return await runPipeline(rt, caller, session, req, extras);
+  } catch (error) {
+    if (error instanceof WireFailure)
+      return errorBundle({ method: 'execute_tool', requestId: req.requestId }, error.code, error.init);
+    // An exception in app code: INTERNAL_ERROR with a generic message, never its text (5-24, 5-25).
+    rt.context.log('E', 'CetpProvider', `execute_tool ${req.toolName} failed: ${String(error)}`);
+    const message =
+      rt.gates.bug('internal-error-leaks-stack') && error instanceof Error ? `${error.stack}` : undefined;
+    return errorBundle({ method: 'execute_tool', requestId: req.requestId }, 'INTERNAL_ERROR', {
+      retryable: true,
+      ...(message !== undefined ? { message } : {}),
+    });
+  }
+}
+
+async function runPipeline(
+  rt: Runtime,
+  caller: CallerIdentity,
+  session: Session,
+  req: ExecuteToolRequest,
+  extras: Bundle,
+): Promise<Bundle> {
+  const { gates } = rt;
+  const compiled = rt.catalogue.tools.get(req.toolName);
+  const hidden = compiled?.tool.isVisibleTo && gates.on('CETP-7.2-01') && !compiled.tool.isVisibleTo(caller);
+  if (!compiled || hidden) throw new WireFailure('TOOL_NOT_FOUND');
+  const tool = compiled.tool;
+  if (gates.on('CETP-4.1-08') && utf8Length(req.args) > session.limits.maxRequestBytes) {
+    throw new WireFailure('INVALID_ARGS', {
+      message: `The arguments are larger than ${session.limits.maxRequestBytes} bytes.`,
+    });
+  }
+  let args: JsonValue;
+  try {
+    args = JSON.parse(req.args) as JsonValue;
+  } catch {
+    throw new WireFailure('INVALID_ARGS', { message: 'The arguments are not valid JSON.' });
+  }
+  if (gates.on('CETP-5-14', 'CETP-10-10')) {
+    const issues = compiled.validateInput(args);
+    if (issues.length > 0) {
+      throw new WireFailure('INVALID_ARGS', {
+        message: 'The arguments do not match the tool input schema.',
+        details: { issues: issues.slice(0, 10).map((i) => `${i.path ?? ''} ${i.message}`.trim()) },
+      });
+    }
+  }
+  const call: ToolCall = { caller, requestId: req.requestId, args, context: rt.context };
+  if (tool.validate && gates.on('CETP-7.3-04')) {
+    const problems = await tool.validate(call);
+    if (problems.length > 0)
+      throw new WireFailure('INVALID_ARGS', { message: problems[0] ?? 'Invalid arguments.' });
+  }
+  const digested = argsDigest(req.args, rt.options.variants.argsDigest);
+  if (!digested.ok) throw new WireFailure('INVALID_ARGS', { message: 'The arguments are not valid JSON.' });
+  const key = requestKey(
+    caller.uid,
+    rt.descriptor.providerId,
+    req.requestId,
+    !gates.bug('dedup-key-without-uid'),
+  );
+  const ex: Execution = { rt, caller, session, req, extras, compiled, call, digest: digested.value, key };
+
+  const authorization = await authorizeCall(ex);
+  if (authorization) return authorization;
+  const next = await settleGrantToken(ex);
+  if (isReadTool(tool)) return runRead(next);
+  return runMutation(next, tool);
+}
+
+/**
+ * A resume after the user granted scopes carries the grant's token: once authorization passes, it
+ * is consumed and the call goes on as a fresh request (which may still need a confirmation).
+ */
+async function settleGrantToken(ex: Execution): Promise<Execution> {
+  const token = ex.req.resumeToken;
+  if (token === undefined) return ex;
+  const isGrant = await atomically(ex.rt, 'settle grant token', async (tx) => {
+    const check = await checkResumeToken(tx, token, binding(ex), ex.rt.gates);
+    if (!check.ok || check.record.kind !== 'grant') return false;
+    if (check.record.state !== 'consumed') await consumeConfirmation(tx, check.record);
+    return true;
+  });
+  if (!isGrant) return ex;
+  const { resumeToken: _used, ...req } = ex.req;
+  return { ...ex, req };
+}
+
+/** Scopes and the app's policy, every call (3.4-15, 3.4-16, 7.2-03); grants resume via a token. */
+async function authorizeCall(ex: Execution): Promise<Bundle | null> {
+  const { rt, caller, compiled, req } = ex;
+  if (!rt.gates.on('CETP-3.4-15', 'CETP-10-01')) return null;
+  const tool = compiled.tool;
+  const decision = await rt.authorize({ caller, tool, scopes: tool.scopes, context: rt.context });
+  if (decision.kind === 'allow') return null;
+  if (decision.kind === 'deny') {
+    audit(rt, { ...who(ex), authorization: 'denied', outcome: 'PERMISSION_DENIED' });
+    throw new WireFailure('PERMISSION_DENIED', { message: decision.reason });
+  }
+  // The user can grant the missing scopes in the provider's UI (AUTH_REQUIRED, 4.3-01).
+  if (req.resumeToken !== undefined) {
+    const resumed = await resumeUnrecorded(ex, 'grant');
+    if (resumed === 'approved') {
+      const again = await rt.authorize({ caller, tool, scopes: tool.scopes, context: rt.context });
+      if (again.kind === 'allow') return null;
+    } else if (resumed !== 'expired') {
+      return resumed;
+    }
+  }
+  audit(rt, { ...who(ex), authorization: 'auth_required', outcome: 'AUTH_REQUIRED' });
+  return openResolution(ex, 'grant', decision.scopes, null);
+}
+
+/**
+ * A resume of a resolution that has no request record (a scope grant, or the confirmation of a read
+ * tool): 'approved' once the token is consumed, 'expired', or the Bundle to answer with.
+ */
+async function resumeUnrecorded(
+  ex: Execution,
+  kind: ConfirmationKind,
+): Promise<'approved' | 'expired' | Bundle> {
+  const { rt, req } = ex;
+  const token = req.resumeToken as string;
+  return atomically(rt, 'resume', async (tx) => {
+    const check = await checkResumeToken(tx, token, binding(ex), rt.gates);
+    if (!check.ok && 'invalid' in check)
+      throw new WireFailure('INVALID_REQUEST', { message: `Invalid resume_token: ${check.invalid}.` });
+    if (!check.ok) return 'expired' as const;
+    if (check.record.kind !== kind) {
+      throw new WireFailure('INVALID_REQUEST', {
+        message: 'Invalid resume_token: it resolves another step.',
+      });
+    }
+    await consumeConfirmation(tx, check.record);
+    if (check.record.state === 'approved') return 'approved' as const;
+    audit(rt, { ...who(ex), confirmation: 'denied', outcome: 'USER_CANCELLED' });
+    return errorBundle(echo(ex), 'USER_CANCELLED');
+  });
+}
+
+/** Opens a confirmation or grant resolution: USER_ACTION_REQUIRED / AUTH_REQUIRED with a PendingIntent. */
+async function openResolution(
+  ex: Execution,
+  kind: ConfirmationKind,
+  scopes: readonly string[],
+  tool: MutationTool | null,
+): Promise<Bundle> {
+  const { rt } = ex;
+  const text = tool ? await tool.describeForConfirmation(ex.call) : null;
+  const record = await atomically(rt, `open ${kind}`, (tx) =>
+    createConfirmation(tx, rt.context, rt.options.resumeTokenTtlMs, {
+      kind,
+      requestKey: ex.key,
+      uid: ex.caller.uid,
+      callerPackages: ex.caller.packages,
+      identity: identityFingerprint(ex.caller),
+      requestId: ex.req.requestId,
+      tool: ex.req.toolName,
+      argsDigest: ex.digest,
+      text,
+      scopes,
+    }),
+  );
+  return resolutionBundle(ex, record);
+}
+
+function resolutionBundle(ex: Execution, record: ConfirmationRecord): Bundle {
+  const resolution = resolutionFor(ex.rt.context, record, ex.rt.gates);
+  return errorBundle(echo(ex), record.kind === 'grant' ? 'AUTH_REQUIRED' : 'USER_ACTION_REQUIRED', {
+    retryable: false,
+    resumeToken: record.token,
+    resolution,
+    details: { resolution: record.kind === 'grant' ? 'grant_scopes' : 'confirm', scopes: record.scopes },
+  });
+}
+
+async function runRead(ex: Execution): Promise<Bundle> {
+  const { rt, compiled } = ex;
+  checkDeadline(ex);
+  const tool = compiled.tool;
+  if (isReadTool(tool) && tool.annotations.confirmation === 'always') {
+    const confirmed = ex.req.resumeToken !== undefined ? await resumeUnrecorded(ex, 'confirm') : 'expired';
+    if (confirmed !== 'approved') {
+      if (confirmed !== 'expired') return confirmed;
+      return openResolution(ex, 'confirm', [], null);
+    }
+  }
+  if (!isReadTool(tool)) throw new WireFailure('INTERNAL_ERROR');
+  const value = await tool.read(ex.call).catch(rethrowToolFailure);
+  checkOutput(rt, ex.compiled, value);
+  audit(rt, { ...who(ex), authorization: 'allowed', confirmation: 'not_needed', outcome: 'succeeded' });
+  return respondWithValue(ex, value, false);
+}
+
+async function runMutation(ex: Execution, tool: MutationTool): Promise<Bundle> {
+  const { rt } = ex;
+  const { gates } = rt;
+  const existing = await committedRecord(ex);
+  if (existing) return handleExisting(ex, tool, existing);
+  if (ex.req.resumeToken !== undefined) {
+    // A confirmation token for a request this caller never reserved.
+    await atomically(rt, 'check stray token', async (tx) => {
+      const check = await checkResumeToken(tx, ex.req.resumeToken as string, binding(ex), gates);
+      if (!check.ok && 'invalid' in check)
+        throw new WireFailure('INVALID_REQUEST', { message: `Invalid resume_token: ${check.invalid}.` });
+      throw new WireFailure('INVALID_REQUEST', { message: 'Invalid resume_token: no such pending request.' });
+    });
+  }
+  if (!gates.bug('deadline-after-effect')) checkDeadline(ex);
+  const trustsFlag = gates.bug('trust-confirmed-flag') && ex.extras.getBoolean('confirmed', false);
+  const needsConfirmation =
+    gates.on('CETP-4.3-08', 'CETP-3.4-09') &&
+    !trustsFlag &&
+    (tool.annotations.confirmation === 'always' ||
+      (gates.on('CETP-3.4-12') && (tool.needsConfirmation?.(ex.call) ?? false)));
+  if (needsConfirmation) return reserveForConfirmation(ex, tool);
+  return execute(ex, tool, null);
+}
+
+/** The same request again (6-04 … 6-07, NOTES 1–3, 10, 11). */
+async function handleExisting(ex: Execution, tool: MutationTool, record: RequestRecord): Promise<Bundle> {
+  const { rt } = ex;
+  const { gates } = rt;
+  if (
+    gates.on('CETP-6-04', 'CETP-6-03') &&
+    !gates.bug('dedup-ignores-args') &&
+    (record.tool !== ex.req.toolName || record.argsDigest !== ex.digest)
+  ) {
+    throw new WireFailure('INVALID_REQUEST', {
+      message: 'This request_id was already used with a different tool or arguments.',
+    });
+  }
+  if (isTerminal(record.state) || record.state === 'queued' || record.state === 'running') {
+    return replayRecord(ex, record);
+  }
+  // pending_confirmation
+  const current = record.confirmationId
+    ? ((await rt.context.storage.get('cetp.confirmations', record.confirmationId)) as
+        | ConfirmationRecord
+        | undefined)
+    : undefined;
+  if (ex.req.resumeToken === undefined) {
+    if (current) return resolutionBundle(ex, current);
+    return reserveForConfirmation(ex, tool);
+  }
+  return resumeConfirmed(ex, tool);
+}
+
+async function resumeConfirmed(ex: Execution, tool: MutationTool): Promise<Bundle> {
+  const { rt } = ex;
+  const { gates } = rt;
+  const token = ex.req.resumeToken as string;
+  const verdict = await atomically(rt, 'check resume', async (tx) => {
+    const check = await checkResumeToken(tx, token, binding(ex), gates);
+    if (!check.ok && 'invalid' in check) return { invalid: check.invalid };
+    const record = await readRequest(tx, ex.key);
+    if (record?.state !== 'pending_confirmation') return { again: true };
+    if (!check.ok) return { expired: true };
+    if (check.record.id !== record.confirmationId)
+      return { invalid: 'a newer confirmation replaced this one' };
+    if (
+      check.record.state === 'approved' ||
+      (gates.bug('effect-before-approval') && check.record.state === 'pending')
+    ) {
+      return { approved: check.record };
+    }
+    await consumeConfirmation(tx, check.record);
+    await writeRequest(tx, ex.key, {
+      ...record,
+      state: 'user_cancelled',
+      terminalAtMs: rt.context.currentTimeMillis(),
+    });
+    return { cancelled: true };
+  });
+  if ('invalid' in verdict)
+    throw new WireFailure('INVALID_REQUEST', { message: `Invalid resume_token: ${verdict.invalid}.` });
+  if ('again' in verdict) {
+    const record = await committedRecord(ex);
+    if (record) return replayRecord(ex, record);
+    throw new WireFailure('INVALID_REQUEST', { message: 'Invalid resume_token: no such pending request.' });
+  }
+  if ('expired' in verdict) {
+    audit(rt, { ...who(ex), confirmation: 'expired', outcome: 'USER_ACTION_REQUIRED' });
+    return reserveForConfirmation(ex, tool, true);
+  }
+  if ('cancelled' in verdict) {
+    audit(rt, { ...who(ex), confirmation: 'denied', outcome: 'user_cancelled' });
+    return errorBundle(echo(ex), 'USER_CANCELLED');
+  }
+  // Approved: the resume call's own deadline, then the effect (consuming the token atomically with it).
+  if (!gates.bug('deadline-after-effect')) checkDeadline(ex);
+  return execute(ex, tool, verdict.approved);
+}
+
+/** Reserves R as pending_confirmation with a fresh confirmation: USER_ACTION_REQUIRED. */
+async function reserveForConfirmation(ex: Execution, tool: MutationTool, replace = false): Promise<Bundle> {
+  const { rt } = ex;
+  const now = rt.context.currentTimeMillis();
+  const text = await tool.describeForConfirmation(ex.call);
+  const outcome = await atomically(rt, 'reserve for confirmation', async (tx) => {
+    const existing = await readRequest(tx, ex.key);
+    if (existing && !(replace && existing.state === 'pending_confirmation')) return { existing };
+    const confirmation = await createConfirmation(tx, rt.context, rt.options.resumeTokenTtlMs, {
+      kind: 'confirm',
+      requestKey: ex.key,
+      uid: ex.caller.uid,
+      callerPackages: ex.caller.packages,
+      identity: identityFingerprint(ex.caller),
+      requestId: ex.req.requestId,
+      tool: ex.req.toolName,
+      argsDigest: ex.digest,
+      text,
+      scopes: [],
+    });
+    const record =
+      existing ??
+      newRequestRecord({
+        uid: ex.caller.uid,
+        requestId: ex.req.requestId,
+        tool: ex.req.toolName,
+        argsDigest: ex.digest,
+        state: 'pending_confirmation',
+        createdAtMs: now,
+      });
+    await writeRequest(tx, ex.key, { ...record, confirmationId: confirmation.id });
+    return { confirmation };
+  });
+  if ('existing' in outcome) return handleExisting(ex, tool, outcome.existing);
+  audit(rt, {
+    ...who(ex),
+    authorization: 'allowed',
+    confirmation: 'requested',
+    outcome: 'USER_ACTION_REQUIRED',
+  });
+  return resolutionBundle(ex, outcome.confirmation);
+}
+
+/** Runs the effect: async when the session and tool allow it, else synchronously and atomically. */
+async function execute(
+  ex: Execution,
+  tool: MutationTool,
+  confirmation: ConfirmationRecord | null,
+): Promise<Bundle> {
+  const async =
+    tool.annotations.execution === 'sync_or_async' && ex.session.capabilities.includes('async_operations');
+  if (async) return acceptOperation(ex, confirmation);
+  const { rt } = ex;
+  const { gates } = rt;
+  const prepared = tool.prepare
+    ? await tool.prepare(ex.call, { progress: async () => false }).catch(rethrowToolFailure)
+    : null;
+  let outcome: { existing: RequestRecord } | { value: JsonValue } | { failure: ToolFailure };
+  try {
+    outcome = await atomically(rt, `execute ${tool.name}`, async (tx) => {
+      if (!gates.bug('dedup-check-then-insert')) {
+        const existing = await readRequest(tx, ex.key);
+        if (existing && existing.state !== 'pending_confirmation') return { existing };
+      }
+      if (confirmation) {
+        const current = await readConfirmation(tx, confirmation.id);
+        if (gates.on('CETP-4.3-13') && current?.state === 'consumed') {
+          return { existing: (await readRequest(tx, ex.key)) as RequestRecord };
+        }
+        await consumeConfirmation(tx, confirmation);
+      }
+      const value = await tool.mutate(ex.call, tx, prepared);
+      checkOutput(rt, ex.compiled, value);
+      tx.annotate(effectNote(rt, ex.caller.uid, ex.req.requestId, tool.name, ex.digest));
+      await writeRequest(tx, ex.key, {
+        ...newRequestRecord({
+          uid: ex.caller.uid,
+          requestId: ex.req.requestId,
+          tool: tool.name,
+          argsDigest: ex.digest,
+          state: 'succeeded',
+          createdAtMs: rt.context.currentTimeMillis(),
+        }),
+        terminalAtMs: rt.context.currentTimeMillis(),
+        confirmationId: confirmation?.id ?? null,
+        result: value,
+      });
+      return { value };
+    });
+  } catch (error) {
+    if (!(error instanceof ToolFailure)) throw error;
+    outcome = { failure: error };
+  }
+  if ('existing' in outcome) return replayRecord(ex, outcome.existing);
+  if ('failure' in outcome) return recordFailure(ex, outcome.failure, confirmation);
+  if (gates.bug('deadline-after-effect')) checkDeadline(ex);
+  audit(rt, {
+    ...who(ex),
+    authorization: 'allowed',
+    confirmation: confirmation ? 'approved' : 'not_needed',
+    outcome: 'succeeded',
+  });
+  return respondWithValue(ex, outcome.value, true);
+}
+
+/** A business failure reached after reservation is R's terminal result (NOTES 3). */
+async function recordFailure(
+  ex: Execution,
+  failure: ToolFailure,
+  confirmation: ConfirmationRecord | null,
+): Promise<Bundle> {
+  const { rt } = ex;
+  const existing = await atomically(rt, 'record failure', async (tx) => {
+    const current = await readRequest(tx, ex.key);
+    if (current && current.state !== 'pending_confirmation') return current;
+    if (confirmation) await consumeConfirmation(tx, confirmation);
+    await writeRequest(tx, ex.key, {
+      ...newRequestRecord({
+        uid: ex.caller.uid,
+        requestId: ex.req.requestId,
+        tool: ex.req.toolName,
+        argsDigest: ex.digest,
+        state: 'failed',
+        createdAtMs: rt.context.currentTimeMillis(),
+      }),
+      terminalAtMs: rt.context.currentTimeMillis(),
+      error: {
+        code: failure.code,
+        message: failure.safeMessage,
+        retryable: false,
+        ...(failure.details ? { details: failure.details } : {}),
+      },
+    });
+    return null;
+  });
+  if (existing) return replayRecord(ex, existing);
+  audit(rt, { ...who(ex), authorization: 'allowed', outcome: `failed:${failure.code}` });
+  return errorBundle(echo(ex), failure.code, {
+    message: failure.safeMessage,
+    retryable: false,
+    ...(failure.details ? { details: failure.details } : {}),
+  });
+}
+
+export function respondWithValue(ex: Execution, value: JsonValue, committed: boolean): Bundle {
+  const rendered = renderResult(ex.rt.context, ex.session, value, committed, ex.rt.gates);
+  const bundle = successBundle({ method: 'execute_tool', requestId: ex.req.requestId }, rendered.data);
+  if (rendered.fd) bundle.putParcelFileDescriptor('result_fd', rendered.fd);
+  return bundle;
+}
+
+/** The provider validates its own output (4.2-03); a bad one is an internal error, never sent. */
+export function checkOutput(rt: Runtime, compiled: CompiledTool, value: JsonValue): void {
+  if (!rt.gates.on('CETP-4.2-03')) return;
+  const issues = compiled.validateOutput(value);
+  if (issues.length > 0) {
+    rt.context.log('E', 'CetpProvider', `${compiled.tool.name} produced output that breaks its schema`);
+    throw new WireFailure('INTERNAL_ERROR', { retryable: true });
+  }
+}
+
+export function checkDeadline(ex: Execution): void {
+  if (!ex.rt.gates.on('CETP-4.1-14', 'CETP-10-03')) return;
+  if (ex.rt.context.currentTimeMillis() >= ex.req.deadlineAtMs) {
+    throw new WireFailure('DEADLINE_EXCEEDED', {
+      retryable: true,
+      message: 'The deadline passed before the work could start.',
+    });
+  }
+}
+
+/** The trace note on the commit that carries R's business effect (read by the checkers). */
+export function effectNote(
+  rt: Runtime,
+  uid: number,
+  requestId: string,
+  tool: string,
+  digest: string,
+): { [k: string]: JsonValue } {
+  return {
+    cetp: 'effect',
+    provider: rt.descriptor.providerId,
+    uid,
+    request_id: requestId.toLowerCase(),
+    tool,
+    args_digest: digest,
+  };
+}
+
+export function echo(ex: Execution): { method: 'execute_tool'; requestId: string } {
+  return { method: 'execute_tool', requestId: ex.req.requestId };
+}
+
+export function who(ex: Execution) {
+  return {
+    uid: ex.caller.uid,
+    packages: ex.caller.packages,
+    tool: ex.req.toolName,
+    requestId: ex.req.requestId,
+  };
+}
+
+function binding(ex: Execution) {
+  return {
+    uid: ex.caller.uid,
+    requestId: ex.req.requestId,
+    tool: ex.req.toolName,
+    argsDigest: ex.digest,
+    nowMs: ex.rt.context.currentTimeMillis(),
+  };
+}
+
+async function committedRecord(ex: Execution): Promise<RequestRecord | undefined> {
+  return (await ex.rt.context.storage.get(REQUESTS, ex.key)) as RequestRecord | undefined;
+}
+
+/** The app's atomic boundary (10-06), or the store's transaction when the app gave none. */
+export function atomically<T>(
+  rt: Runtime,
+  label: string,
+  body: (tx: StoreTransaction) => Promise<T>,
+): Promise<T> {
+  return rt.executor ? rt.executor.atomically(label, body) : rt.context.storage.transaction(label, body);
+}
+
+function rethrowToolFailure(error: unknown): never {
+  if (error instanceof ToolFailure)
+    throw new WireFailure(error.code, { message: error.safeMessage, retryable: false });
+  throw error;
+}

@@ -1,0 +1,135 @@
+/**
+ * The provider's durable records (spec §6, §4.3, §4.4; spec/interpretations.md "request state
+ * machine"). One request record per (calling UID, provider_id, request_id) of an effect tool,
+ * bound to the tool name and the args digest (6-02, 6-03), moving from pending_confirmation or
+ * queued/running to a terminal state; an operation index (operation_id → request); confirmation
+ * records behind resume tokens. All of it lives in the app's durable store, so it survives a
+ * process restart (4.4-16, 4.4-17) and is written inside the mutation executor's transactions.
+ */
+import type { JsonObject, JsonValue } from '../../sim/json.ts';
+import type { StoreTransaction } from '../../sim/storage.ts';
+import type { ConfirmationText } from './types.ts';
+
+export const REQUESTS = 'cetp.requests';
+export const OPERATIONS = 'cetp.operations';
+export const CONFIRMATIONS = 'cetp.confirmations';
+export const TOKENS = 'cetp.resume_tokens';
+export const GRANTS = 'cetp.grants';
+
+export type RequestState =
+  | 'pending_confirmation'
+  | 'queued'
+  | 'running'
+  | 'succeeded'
+  | 'failed'
+  | 'cancelled'
+  | 'user_cancelled';
+
+export const TERMINAL_STATES: readonly RequestState[] = [
+  'succeeded',
+  'failed',
+  'cancelled',
+  'user_cancelled',
+];
+
+export function isTerminal(state: RequestState): boolean {
+  return TERMINAL_STATES.includes(state);
+}
+
+export interface RecordedError {
+  readonly code: string;
+  readonly message: string;
+  readonly retryable: boolean;
+  readonly details?: JsonObject;
+}
+
+export interface RequestRecord {
+  readonly uid: number;
+  readonly requestId: string;
+  readonly tool: string;
+  readonly argsDigest: string;
+  state: RequestState;
+  readonly createdAtMs: number;
+  terminalAtMs: number | null;
+  confirmationId: string | null;
+  operationId: string | null;
+  /** The exact args, kept for async workers (which run after the call returned). */
+  args: string | null;
+  /** The caller's packages and certificates at acceptance, for async workers. */
+  callerPackages: string[] | null;
+  result: JsonValue | null;
+  error: RecordedError | null;
+  progress: { current: number; total: number; message?: string } | null;
+  cancelRequested: boolean;
+}
+
+export interface OperationIndex {
+  readonly requestKey: string;
+  readonly uid: number;
+  readonly requestId: string;
+}
+
+export type ConfirmationKind = 'confirm' | 'grant';
+export type ConfirmationState = 'pending' | 'approved' | 'denied' | 'dismissed' | 'consumed';
+
+export interface ConfirmationRecord {
+  readonly id: string;
+  readonly kind: ConfirmationKind;
+  readonly requestKey: string;
+  readonly uid: number;
+  readonly callerPackages: string[];
+  readonly identity: string;
+  readonly requestId: string;
+  readonly tool: string;
+  readonly argsDigest: string;
+  /** The token itself (kept so a duplicate of R gets the same resolution, 6-07) and its hash. */
+  readonly token: string;
+  readonly expiresAtMs: number;
+  state: ConfirmationState;
+  readonly text: ConfirmationText | null;
+  readonly scopes: string[];
+}
+
+/** The dedup key (6-02): calling UID, provider_id and request_id (lower-cased UUID). */
+export function requestKey(uid: number, providerId: string, requestId: string, withUid = true): string {
+  return withUid
+    ? `${uid}|${providerId}|${requestId.toLowerCase()}`
+    : `*|${providerId}|${requestId.toLowerCase()}`;
+}
+
+// The records are JSON in the store; these casts are the one place they are typed.
+export async function readRequest(tx: StoreTransaction, key: string): Promise<RequestRecord | undefined> {
+  return (await tx.get(REQUESTS, key)) as RequestRecord | undefined;
+}
+
+export async function writeRequest(tx: StoreTransaction, key: string, record: RequestRecord): Promise<void> {
+  await tx.put(REQUESTS, key, record as unknown as JsonObject);
+}
+
+export async function readConfirmation(
+  tx: StoreTransaction,
+  id: string,
+): Promise<ConfirmationRecord | undefined> {
+  return (await tx.get(CONFIRMATIONS, id)) as ConfirmationRecord | undefined;
+}
+
+export async function writeConfirmation(tx: StoreTransaction, record: ConfirmationRecord): Promise<void> {
+  await tx.put(CONFIRMATIONS, record.id, record as unknown as JsonObject);
+}
+
+export function newRequestRecord(
+  init: Pick<RequestRecord, 'uid' | 'requestId' | 'tool' | 'argsDigest' | 'state' | 'createdAtMs'>,
+): RequestRecord {
+  return {
+    ...init,
+    terminalAtMs: null,
+    confirmationId: null,
+    operationId: null,
+    args: null,
+    callerPackages: null,
+    result: null,
+    error: null,
+    progress: null,
+    cancelRequested: false,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Building response Bundles (spec §4.2, §4.4, §5). Errors always carry status, error_code, a safe
+ * error_message, the code's retryable value, the echoed protocol_version and request_id (5-01 …
+ * 5-03); a resolution error adds the PendingIntent (4.3-02). The protocol layer refuses malformed
+ * errors; if the SDK ever built one, it answers INTERNAL_ERROR instead of sending it.
+ */
+import {
+  type ErrorCode,
+  type ErrorDetails,
+  makeWireError,
+  type ProtocolIssue,
+  type V2MethodName,
+  writeAcceptedBundle,
+  writeErrorBundle,
+  writeSuccessBundle,
+} from '../../protocol/index.ts';
+import type { ResponseByMethod } from '../../protocol/response.ts';
+import { Bundle } from '../../sim/bundle.ts';
+import type { PendingIntent } from '../../sim/pending-intent.ts';
+
+/** The envelope an answer echoes; negotiate has none to echo (NOTES 20). */
+export interface Echo {
+  readonly method: V2MethodName;
+  readonly requestId: string | null;
+}
+
+export interface ErrorInit {
+  readonly message?: string;
+  readonly details?: ErrorDetails;
+  readonly retryAfterMs?: number;
+  /** For conditional codes (NOTES 7): does a same-id re-send have a chance? */
+  readonly retryable?: boolean;
+  readonly resumeToken?: string;
+  readonly resolution?: PendingIntent | null;
+}
+
+/** A wire error as a value: thrown inside the pipeline, turned into a Bundle at the edge. */
+export class WireFailure extends Error {
+  override readonly name = 'WireFailure';
+  constructor(
+    readonly code: ErrorCode,
+    readonly init: ErrorInit = {},
+  ) {
+    super(`${code}${init.message ? `: ${init.message}` : ''}`);
+  }
+}
+
+export function errorBundle(echo: Echo, code: ErrorCode, init: ErrorInit = {}): Bundle {
+  const error = makeWireError(code, {
+    protocolVersion: 2,
+    requestId: echo.method === 'negotiate' ? null : echo.requestId,
+    ...(init.message !== undefined ? { message: init.message } : {}),
+    ...(init.details !== undefined ? { details: init.details } : {}),
+    ...(init.retryAfterMs !== undefined ? { retryAfterMs: init.retryAfterMs } : {}),
+    ...(init.retryable !== undefined ? { conditionHint: init.retryable } : {}),
+    ...(init.resumeToken !== undefined ? { resumeToken: init.resumeToken } : {}),
+  });
+  const bundle = new Bundle();
+  const issues = writeErrorBundle(bundle, error, { method: echo.method });
+  if (issues.length > 0) return internalError(echo, issues);
+  if (init.resolution) bundle.putPendingIntent('resolution', init.resolution);
+  return bundle;
+}
+
+export function failureBundle(echo: Echo, failure: WireFailure): Bundle {
+  return errorBundle(echo, failure.code, failure.init);
+}
+
+export function successBundle<M extends V2MethodName>(
+  echo: Echo & { method: M },
+  data: ResponseByMethod[M],
+): Bundle {
+  const bundle = new Bundle();
+  const issues = writeSuccessBundle(bundle, echo.method, { requestId: echo.requestId ?? '', data });
+  return issues.length > 0 ? internalError(echo, issues) : bundle;
+}
+
+export function acceptedBundle(requestId: string, operationId: string, pollAfterMs: number): Bundle {
+  const bundle = new Bundle();
+  const issues = writeAcceptedBundle(bundle, {
+    requestId,
+    data: { operation_id: operationId, poll_after_ms: pollAfterMs },
+  });
+  return issues.length > 0 ? internalError({ method: 'execute_tool', requestId }, issues) : bundle;
+}
+
+/** The SDK tried to send something malformed: say so safely, without the details (5-25). */
+function internalError(echo: Echo, _issues: ProtocolIssue[]): Bundle {
+  const bundle = new Bundle();
+  writeErrorBundle(
+    bundle,
+    makeWireError('INTERNAL_ERROR', {
+      protocolVersion: 2,
+      requestId: echo.method === 'negotiate' ? null : echo.requestId,
+      conditionHint: false,
+    }),
+    { method: echo.method },
+  );
+  return bundle;
+}

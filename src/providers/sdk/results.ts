@@ -1,0 +1,60 @@
+/**
+ * Rendering a result for one response (spec §4.2, §4.5). A value whose inline `data` fits
+ * max_inline_result_bytes goes inline (4.2-02); a larger one, with large_results negotiated, goes
+ * to a fresh file behind a read-only ParcelFileDescriptor with its media type, size and lowercase
+ * SHA-256 (4.5-02 … 4.5-04) — one file per response (4.5-10), the provider's own fd closed once the
+ * reply has been sent; without large_results it is RESULT_TOO_LARGE (4.5-11), which says whether an
+ * effect was committed (NOTES 12a). The inline size is the UTF-8 length of `data` (NOTES 12c).
+ */
+import { type ExecutionResult, inlineResultBytes, sha256Hex } from '../../protocol/index.ts';
+import type { AppContext } from '../../sim/context.ts';
+import type { ParcelFileDescriptor } from '../../sim/fd.ts';
+import type { JsonValue } from '../../sim/json.ts';
+import type { Gates } from './gates.ts';
+import { WireFailure } from './responses.ts';
+import type { Session } from './sessions.ts';
+
+export interface RenderedResult {
+  readonly data: ExecutionResult;
+  readonly fd: ParcelFileDescriptor | null;
+}
+
+export function renderResult(
+  context: AppContext,
+  session: Session,
+  value: JsonValue,
+  committed: boolean,
+  gates: Gates,
+): RenderedResult {
+  const inlineLimit = session.limits.maxInlineResultBytes;
+  if (!gates.on('CETP-4.5-01') || inlineResultBytes(value) <= inlineLimit) {
+    return { data: { kind: 'inline', value }, fd: null };
+  }
+  if (!session.capabilities.includes('large_results')) {
+    throw new WireFailure('RESULT_TOO_LARGE', {
+      message: 'The result is too large to return inline and large results were not negotiated.',
+      details: { outcome_committed: committed, inline_limit_bytes: inlineLimit },
+    });
+  }
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  const path = `cetp-results/${context.randomUUID()}.json`;
+  context.writeFile(path, bytes);
+  const fd = context.openFile(path, 'r');
+  if (!gates.bug('provider-fd-leak')) {
+    // The reply is parcelled after call() returns; close our copy once it has been sent.
+    context.spawn('close-result-fd', async () => {
+      await context.yield();
+      fd.close();
+      context.deleteFile(path);
+    });
+  }
+  return {
+    data: {
+      kind: 'file',
+      media_type: 'application/json',
+      size_bytes: bytes.length,
+      sha256: sha256Hex(bytes),
+    },
+    fd,
+  };
+}

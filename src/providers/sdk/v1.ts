@@ -1,0 +1,78 @@
+/**
+ * The v1 path of a dual-stack provider (spec §8, 4-09, NOTES 9). The spec does not define v1's wire;
+ * cetp-sim assumes (spec/interpretations.md): `list_tools` answers `data = {"tools":[{name,
+ * description, input_schema}]}`; `execute_tool` takes `tool_name` and `args` and answers `data` = the
+ * result JSON; errors are `status="error"`, `error_code`, `error_message`. Only read tools that need
+ * no scope are listed or executed (2.1-06, 8-04, 8-10): v1 carries no session, scopes, confirmation
+ * or de-duplication, so anything else would bypass v2's rules.
+ */
+import { Bundle } from '../../sim/bundle.ts';
+import type { JsonValue } from '../../sim/json.ts';
+import type { CompiledTool } from './catalogue.ts';
+import type { Runtime } from './runtime.ts';
+import { type CallerIdentity, isReadTool, ToolFailure } from './types.ts';
+
+function v1Error(code: string, message: string): Bundle {
+  const b = new Bundle();
+  b.putString('status', 'error');
+  b.putString('error_code', code);
+  b.putString('error_message', message);
+  return b;
+}
+
+function v1Success(data: JsonValue): Bundle {
+  const b = new Bundle();
+  b.putString('status', 'success');
+  b.putString('data', JSON.stringify(data));
+  return b;
+}
+
+/** Tools a v1 caller may see and run. */
+function v1Tools(rt: Runtime): CompiledTool[] {
+  const all = [...rt.catalogue.tools.values()];
+  if (rt.gates.bug('v1-lists-write-tools') || !rt.gates.on('CETP-2.1-06', 'CETP-8-10')) return all;
+  return all.filter((c) => isReadTool(c.tool) && c.tool.scopes.length === 0);
+}
+
+export async function handleV1(
+  rt: Runtime,
+  caller: CallerIdentity,
+  method: string,
+  extras: Bundle,
+): Promise<Bundle> {
+  if (method === 'list_tools') {
+    return v1Success({
+      tools: v1Tools(rt).map((c) => ({
+        name: c.tool.name,
+        description: c.tool.description,
+        input_schema: c.tool.inputSchema,
+      })),
+    });
+  }
+  if (method !== 'execute_tool') return v1Error('METHOD_NOT_FOUND', 'Unknown method.');
+  const name = extras.getString('tool_name') ?? '';
+  const compiled = v1Tools(rt).find((c) => c.tool.name === name);
+  if (!compiled) return v1Error('TOOL_NOT_FOUND', 'No such tool.');
+  let args: JsonValue;
+  try {
+    args = JSON.parse(extras.getString('args') ?? 'null') as JsonValue;
+  } catch {
+    return v1Error('INVALID_ARGS', 'The arguments are not valid JSON.');
+  }
+  if (compiled.validateInput(args).length > 0)
+    return v1Error('INVALID_ARGS', 'The arguments do not match the schema.');
+  const tool = compiled.tool;
+  try {
+    if (isReadTool(tool)) {
+      return v1Success(await tool.read({ caller, requestId: '', args, context: rt.context }));
+    }
+    // Only reachable with the v1 rules switched off: a write through v1, with no confirmation or dedup.
+    const value = await rt.context.storage.transaction(`v1 ${tool.name}`, (tx) =>
+      tool.mutate({ caller, requestId: '', args, context: rt.context }, tx, null),
+    );
+    return v1Success(value);
+  } catch (error) {
+    if (error instanceof ToolFailure) return v1Error(error.code, error.safeMessage);
+    return v1Error('INTERNAL_ERROR', 'Internal error.');
+  }
+}
