@@ -6,12 +6,26 @@
 import { Bundle } from '../sim/bundle.ts';
 import type { ContentProviderClient } from '../sim/content.ts';
 import type { AppContext } from '../sim/context.ts';
+import type { JsonValue } from '../sim/json.ts';
 import type { PackageSpec } from '../sim/manifest.ts';
 import { certificate } from '../sim/signing.ts';
 import { World, type WorldOptions } from '../sim/world.ts';
 import { ALERTS_AUTHORITY, alertsApp, alertsPackage } from './apps/alerts.ts';
-import { TOOL_PROVIDER_ACTION } from './sdk/manifest.ts';
-import type { ProviderOptions } from './sdk/types.ts';
+import { CONFIRM_ACTIVITY } from './sdk/confirmations.ts';
+import { CETP_PROVIDER, providerPackage, TOOL_PROVIDER_ACTION } from './sdk/manifest.ts';
+import { CetpV2ContentProvider, type ProviderConfig } from './sdk/provider.ts';
+import {
+  type AccessDecision,
+  type AuthorizationRequest,
+  type CetpProviderDescriptor,
+  durableMutationExecutor,
+  type MutationExecutor,
+  type MutationTool,
+  type ProviderOptions,
+  type ProviderTool,
+  type ReadTool,
+  type ToolCall,
+} from './sdk/types.ts';
 
 export const AGENT = 'com.example.agent';
 export const OTHER_AGENT = 'com.example.other';
@@ -171,4 +185,149 @@ export function effects(world: World): { uid: number; request_id: string; tool: 
         typeof n === 'object' && n !== null && !Array.isArray(n) && n.cetp === 'effect',
     )
     .map((n) => ({ uid: n.uid, request_id: n.request_id, tool: n.tool }));
+}
+
+export const TEST_PACKAGE = 'com.example.test';
+export const TEST_AUTHORITY = 'com.example.test.clawseed.tools';
+
+export interface TestProviderSpec {
+  readonly tools: readonly ProviderTool[];
+  readonly descriptor?: Partial<CetpProviderDescriptor>;
+  readonly options?: ProviderConfig['options'];
+  /** The app's policy; default: allow everything. */
+  readonly authorize?: (request: AuthorizationRequest) => AccessDecision | Promise<AccessDecision>;
+  /** Default: the durable executor; null = none (write tools are refused, 10-05). */
+  readonly executor?: null | ((context: AppContext) => MutationExecutor);
+  readonly versions?: readonly number[];
+  /** Use the SDK's default authorization (deny everything, 10-01). */
+  readonly sdkDefaultAuthorization?: boolean;
+}
+
+class TestToolProvider extends CetpV2ContentProvider {
+  constructor(private readonly spec: TestProviderSpec) {
+    super();
+  }
+  protected override config(): ProviderConfig {
+    return {
+      descriptor: {
+        providerId: TEST_PACKAGE,
+        providerName: 'Test Provider',
+        description: 'A provider assembled by a test',
+        scopes: [
+          { name: 'test.read', description: 'Read test data', access: 'read', sensitivity: 'personal' },
+          { name: 'test.write', description: 'Change test data', access: 'write', sensitivity: 'personal' },
+        ],
+        ...this.spec.descriptor,
+      },
+      tools: this.spec.tools,
+      options: { versions: this.spec.versions ?? [1, 2], ...this.spec.options },
+    };
+  }
+  protected override mutationExecutor(): MutationExecutor | null {
+    if (this.spec.executor === null) return null;
+    return (this.spec.executor ?? durableMutationExecutor)(this.context);
+  }
+  protected override authorize(request: AuthorizationRequest): AccessDecision | Promise<AccessDecision> {
+    if (this.spec.sdkDefaultAuthorization) return super.authorize(request);
+    return this.spec.authorize ? this.spec.authorize(request) : { kind: 'allow' };
+  }
+}
+
+/** A world with a provider assembled from `spec` (package TEST_PACKAGE) and the agent app. */
+export function testProviderWorld(spec: TestProviderSpec, options: WorldOptions = {}): World {
+  const world = new World({ recordContentCalls: true, ...options });
+  world.install(
+    providerPackage({
+      packageName: TEST_PACKAGE,
+      authority: TEST_AUTHORITY,
+      versions: spec.versions ?? [1, 2],
+    }),
+    () => {
+      const provider = new TestToolProvider(spec);
+      return {
+        providers: { [CETP_PROVIDER]: provider },
+        activities: { [CONFIRM_ACTIVITY]: CetpV2ContentProvider.confirmationActivity(() => provider) },
+      };
+    },
+  );
+  world.install(agentPackage(), () => ({}));
+  return world;
+}
+
+/** Runs `body` with a RawClient on the test provider. */
+export function runOnTest(world: World, body: (client: RawClient) => Promise<void>, agent = AGENT) {
+  return runAgentOn(world, TEST_AUTHORITY, body, agent);
+}
+
+export async function runAgentOn(
+  world: World,
+  authority: string,
+  body: (client: RawClient) => Promise<void>,
+  agent = AGENT,
+) {
+  let failure: unknown = null;
+  world.spawnIn(agent, 'test', async (ctx) => {
+    try {
+      await body(new RawClient(ctx, authority));
+    } catch (error) {
+      failure = error;
+    }
+  });
+  const report = await world.run();
+  if (failure) throw failure;
+  return report;
+}
+
+const baseAnnotations = {
+  risk: 'low',
+  destructive: false,
+  idempotent: false,
+  openWorld: false,
+  confirmation: 'never',
+  execution: 'sync',
+} as const;
+
+/** A read tool returning `value(args)`; output schema accepts any object unless given. */
+export function readTool(
+  name: string,
+  value: (call: ToolCall) => JsonValue,
+  extra: Partial<ReadTool> = {},
+): ReadTool {
+  return {
+    name,
+    title: name,
+    description: `Test read tool ${name}`,
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object' },
+    scopes: [],
+    annotations: { ...baseAnnotations, effect: 'read' },
+    read: async (call) => value(call),
+    ...extra,
+  };
+}
+
+/** A write tool that records one row per execution in table `rows` (keyed by a counter). */
+export function writeTool(name: string, extra: Partial<MutationTool> = {}): MutationTool {
+  return {
+    name,
+    title: name,
+    description: `Test write tool ${name}`,
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { row: { type: 'integer' } }, required: ['row'] },
+    scopes: [],
+    annotations: { ...baseAnnotations, effect: 'create' },
+    describeForConfirmation: (call) => ({
+      object: `row for ${JSON.stringify(call.args)}`,
+      action: `Run ${name}`,
+      parameters: [['args', JSON.stringify(call.args)]],
+      irreversible: 'The row cannot be removed.',
+    }),
+    mutate: async (_call, tx) => {
+      const n = (((await tx.get('rows.meta', 'n')) as number | undefined) ?? 0) + 1;
+      await tx.put('rows.meta', 'n', n);
+      await tx.put('rows', String(n), n);
+      return { row: n };
+    },
+    ...extra,
+  };
 }

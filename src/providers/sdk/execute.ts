@@ -440,6 +440,9 @@ async function execute(
     });
   } catch (error) {
     if (!(error instanceof ToolFailure)) throw error;
+    // A temporary outage or a policy refusal rolls back and is not R's outcome (NOTES 3).
+    if (!isRecordedFailure(error))
+      throw new WireFailure(error.code, { message: error.safeMessage, retryable: true });
     outcome = { failure: error };
   }
   if ('existing' in outcome) return replayRecord(ex, outcome.existing);
@@ -575,7 +578,13 @@ export function atomically<T>(
 }
 
 function rethrowToolFailure(error: unknown): never {
-  if (error instanceof ToolFailure)
-    throw new WireFailure(error.code, { message: error.safeMessage, retryable: false });
+  if (error instanceof ToolFailure) {
+    throw new WireFailure(error.code, { message: error.safeMessage, retryable: !isRecordedFailure(error) });
+  }
   throw error;
+}
+
+/** Business outcomes that are R's terminal result; UNAVAILABLE and PERMISSION_DENIED are rejections. */
+export function isRecordedFailure(failure: ToolFailure): boolean {
+  return failure.code === 'CONFLICT' || failure.code === 'INVALID_ARGS';
 }

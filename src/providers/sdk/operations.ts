@@ -10,7 +10,7 @@
  * committed one (4.4-16, 4.4-17). Operations are bound to the creating UID (4.4-12, 4.4-13) and to
  * the creating request_id (4.1-11), and kept for the idempotency window (4.4-14).
  */
-import type { OperationRequest, OperationStatus } from '../../protocol/index.ts';
+import { type OperationRequest, type OperationStatus, retryableFor } from '../../protocol/index.ts';
 import type { Bundle } from '../../sim/bundle.ts';
 import type { JsonValue } from '../../sim/json.ts';
 import { consumeConfirmation } from './confirmations.ts';
@@ -188,11 +188,12 @@ async function runOperation(rt: Runtime, operationId: string): Promise<void> {
         ? {
             code: error.code,
             message: error.safeMessage,
-            retryable: false,
+            // The §5 table's value for fixed codes (UNAVAILABLE stays retryable: a NEW execution may work).
+            retryable: retryableFor(error.code, false),
             ...(error.details ? { details: error.details } : {}),
           }
         : error instanceof WireFailure
-          ? { code: error.code, message: 'The operation failed.', retryable: false }
+          ? { code: error.code, message: 'The operation failed.', retryable: retryableFor(error.code, false) }
           : {
               code: 'INTERNAL_ERROR',
               message: 'The operation failed because of an internal error.',

@@ -105,6 +105,9 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
       executor !== null,
       gates,
     );
+    for (const i of catalogue.providerIssues) {
+      this.context.log('E', 'CetpProvider', `provider descriptor: ${i.message}`);
+    }
     for (const d of catalogue.disabled) {
       this.context.log(
         'E',
@@ -162,6 +165,15 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
     const rawRequestId =
       extras.typeOf('request_id') === 'String' ? (extras.getString('request_id') ?? '') : '';
     const echo = (m: V2MethodName) => ({ method: m, requestId: rawRequestId });
+    if (rt.catalogue.providerIssues.some((i) => i.ruleIds.length === 0 || rt.gates.on(...i.ruleIds))) {
+      // A misconfigured descriptor (provider_id outside the package, bad scope catalogue): no v2 service.
+      if (classifyProtocolVersion(extras).kind !== 'absent' || method === 'negotiate') {
+        return errorBundle(echo(method === 'negotiate' ? 'negotiate' : 'list_tools'), 'INTERNAL_ERROR', {
+          retryable: false,
+          message: 'This provider is misconfigured and cannot serve CETP v2.',
+        });
+      }
+    }
     if (method === 'negotiate') return this.negotiate(rt, caller, extras);
     const version = classifyProtocolVersion(extras);
     if (version.kind === 'absent') {
@@ -179,9 +191,17 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
       return errorBundle(echo(m), 'INVALID_REQUEST', { message: 'protocol_version must be an Int.' });
     }
     if (version.version !== 2) return errorBundle(echo(m), 'UNSUPPORTED_VERSION');
+    if (extras.typeOf('session_token') !== 'String' || extras.getString('session_token') === '') {
+      // A missing session is NEGOTIATION_REQUIRED (5-07), not a malformed envelope.
+      if (rt.gates.on('CETP-2.2-14', 'CETP-5-07')) return errorBundle(echo(m), 'NEGOTIATION_REQUIRED');
+    }
     const read = readEnvelope(extras, m);
     if (!read.ok) {
       const first = read.issues[0];
+      if (m === 'execute_tool' && read.issues.every((i) => i.path === 'args' && i.code !== 'missing_key')) {
+        // args that are present but not JSON are bad arguments, not a bad envelope.
+        return errorBundle(echo(m), 'INVALID_ARGS', { message: 'The arguments are not valid JSON.' });
+      }
       return errorBundle(echo(m), 'INVALID_REQUEST', {
         message: `Malformed request${first?.path ? ` (${first.path})` : ''}.`,
       });

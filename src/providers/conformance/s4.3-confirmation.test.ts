@@ -1,0 +1,278 @@
+/**
+ * Provider conformance, spec §4.3 and §7.2: resolutions, resume tokens, and the provider's own
+ * confirmation UI.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Bundle } from '../../sim/bundle.ts';
+import type { UserDecision } from '../../sim/user.ts';
+import { ALERTS_PACKAGE } from '../apps/alerts.ts';
+import type { MutationTool } from '../sdk/types.ts';
+import {
+  AGENT,
+  agentPackage,
+  alertsWorld,
+  data,
+  effects,
+  OTHER_AGENT,
+  RawClient,
+  runAgent,
+  runOnTest,
+  status,
+  testProviderWorld,
+  writeTool,
+} from '../testing.ts';
+
+const confirmAlways = writeTool('pay', {
+  annotations: {
+    effect: 'transaction',
+    risk: 'high',
+    destructive: true,
+    idempotent: false,
+    openWorld: true,
+    confirmation: 'always',
+    execution: 'sync',
+  },
+  describeForConfirmation: (call) => ({
+    object: `Payment of ${(call.args as { amount: number }).amount} EUR to ACME`,
+    action: 'Send a payment',
+    parameters: [
+      ['Amount', `${(call.args as { amount: number }).amount} EUR`],
+      ['Payee', 'ACME'],
+    ],
+    irreversible: 'The money leaves your account immediately.',
+  }),
+}) as MutationTool;
+
+function payWorld(decisions: UserDecision[] = ['approve']) {
+  return testProviderWorld(
+    { tools: [confirmAlways] },
+    { user: { kind: 'scripted', decisions, thinkMs: 1000 } },
+  );
+}
+
+async function firstResolution(c: RawClient, args: unknown = { amount: 10 }, requestId = c.ctx.randomUUID()) {
+  const reply = await c.execute('pay', args, { requestId });
+  return { reply, requestId, token: reply.getString('resume_token') ?? '' };
+}
+
+describe('§4.3 resolution errors', () => {
+  it('CETP-4.3-01 CETP-4.3-02 CETP-4.3-03 CETP-5-09 CETP-7.2-04 CETP-7.2-05: confirmation is USER_ACTION_REQUIRED with an explicit, immutable PendingIntent of the provider and a resume_token', async () => {
+    const world = payWorld();
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const { reply } = await firstResolution(c);
+      expect(status(reply)).toBe('error:USER_ACTION_REQUIRED');
+      expect(reply.getBoolean('retryable', true)).toBe(false);
+      const pi = reply.getPendingIntent('resolution');
+      expect(pi?.getCreatorPackage()).toBe('com.example.test');
+      expect(pi?.getCreatorUid()).toBe(world.pm.getPackageUid('com.example.test'));
+      expect(pi?.isImmutable()).toBe(true);
+      expect(pi?.queryIntentComponents()).toEqual([
+        { packageName: 'com.example.test', className: 'CetpConfirmActivity' },
+      ]);
+      expect(reply.getString('resume_token')?.length).toBeGreaterThan(16);
+    });
+  });
+
+  it('CETP-4.3-08 CETP-4.3-09: nothing happens before the user confirms in the provider UI; then exactly one effect', async () => {
+    const world = payWorld();
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const { reply, requestId, token } = await firstResolution(c);
+      expect(effects(world)).toEqual([]);
+      await c.resolve(reply);
+      expect(world.trace.ofKind('ui.show')[0]?.data.actor).toBe('com.example.test');
+      expect(status(await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token }))).toBe(
+        'success',
+      );
+    });
+    expect(effects(world)).toHaveLength(1);
+  });
+
+  it('CETP-4.3-10 CETP-1-02: a consumer "confirmed" flag is not confirmation', async () => {
+    const world = payWorld();
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const reply = await c.execute(
+        'pay',
+        { amount: 10, confirmed: true },
+        { extra: (b) => b.putBoolean('confirmed', true) },
+      );
+      expect(status(reply)).toBe('error:USER_ACTION_REQUIRED');
+    });
+    expect(effects(world)).toEqual([]);
+  });
+
+  it('CETP-4.3-15 CETP-5-10: a denial is USER_CANCELLED (retryable=false), terminal for the request', async () => {
+    const world = payWorld(['deny']);
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const { reply, requestId, token } = await firstResolution(c);
+      await c.resolve(reply);
+      const denied = await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token });
+      expect(status(denied)).toBe('error:USER_CANCELLED');
+      expect(denied.getBoolean('retryable', true)).toBe(false);
+      expect(status(await c.execute('pay', { amount: 10 }, { requestId }))).toBe('error:USER_CANCELLED');
+    });
+    expect(effects(world)).toEqual([]);
+  });
+
+  it('CETP-4.3-15: pressing Back is not an approval: the resume gets USER_CANCELLED', async () => {
+    const world = payWorld(['back']);
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const { reply, requestId, token } = await firstResolution(c);
+      await c.resolve(reply);
+      expect(status(await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token }))).toBe(
+        'error:USER_CANCELLED',
+      );
+    });
+    expect(effects(world)).toEqual([]);
+  });
+});
+
+describe('§4.3 resume tokens', () => {
+  it('CETP-4.3-13: a resume token works once; reusing it on another request is INVALID_REQUEST and adds no effect', async () => {
+    const world = payWorld();
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const { reply, requestId, token } = await firstResolution(c);
+      await c.resolve(reply);
+      expect(status(await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token }))).toBe(
+        'success',
+      );
+      // The same request again is a replay of its result (NOTES 2), never a second effect.
+      expect(status(await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token }))).toBe(
+        'success',
+      );
+      const other = await firstResolution(c);
+      expect(
+        status(await c.execute('pay', { amount: 10 }, { requestId: other.requestId, resumeToken: token })),
+      ).toBe('error:INVALID_REQUEST');
+    });
+    expect(effects(world)).toHaveLength(1);
+  });
+
+  it('CETP-4.3-14 CETP-6-04: a resume with changed args is rejected', async () => {
+    const world = payWorld();
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const { reply, requestId, token } = await firstResolution(c);
+      await c.resolve(reply);
+      expect(status(await c.execute('pay', { amount: 9999 }, { requestId, resumeToken: token }))).toBe(
+        'error:INVALID_REQUEST',
+      );
+      expect(status(await c.execute('pay', '{"amount": 10}', { requestId, resumeToken: token }))).toBe(
+        'error:INVALID_REQUEST',
+      );
+    });
+    expect(effects(world)).toEqual([]);
+  });
+
+  it('CETP-4.3-05: a token is bound to its tool and request_id', async () => {
+    const other = writeTool('other_write');
+    const world = testProviderWorld(
+      { tools: [confirmAlways, other] },
+      { user: { kind: 'scripted', decisions: ['approve'] } },
+    );
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const { reply, requestId, token } = await firstResolution(c);
+      await c.resolve(reply);
+      expect(status(await c.execute('other_write', { amount: 10 }, { requestId, resumeToken: token }))).toBe(
+        'error:INVALID_REQUEST',
+      );
+      expect(status(await c.execute('pay', { amount: 10 }, { resumeToken: token }))).toBe(
+        'error:INVALID_REQUEST',
+      );
+    });
+    expect(effects(world)).toEqual([]);
+  });
+
+  it('CETP-4.3-04: a token presented by another caller is rejected', async () => {
+    const world = payWorld();
+    world.install(agentPackage(OTHER_AGENT), () => ({}));
+    const outcomes: string[] = [];
+    world.spawnIn(AGENT, 'victim', async (ctx) => {
+      const c = new RawClient(ctx, 'com.example.test.clawseed.tools');
+      await c.negotiate();
+      const { reply, requestId, token } = await firstResolution(c);
+      await c.resolve(reply);
+      world.spawnIn(OTHER_AGENT, 'thief', async (ctx2) => {
+        const thief = new RawClient(ctx2, 'com.example.test.clawseed.tools');
+        await thief.negotiate();
+        outcomes.push(status(await thief.execute('pay', { amount: 10 }, { requestId, resumeToken: token })));
+      });
+    });
+    await world.run();
+    expect(outcomes).toEqual(['error:INVALID_REQUEST']);
+    expect(effects(world)).toEqual([]);
+  });
+
+  it('CETP-4.3-06: an expired token is not honoured: a fresh confirmation is required and nothing runs', async () => {
+    const world = testProviderWorld(
+      { tools: [confirmAlways] },
+      { user: { kind: 'scripted', decisions: ['approve', 'approve'], thinkMs: 11 * 60_000 } },
+    );
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const { reply, requestId, token } = await firstResolution(c);
+      await c.resolve(reply);
+      const late = await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token });
+      expect(status(late)).toBe('error:USER_ACTION_REQUIRED');
+      expect(late.getString('resume_token')).not.toBe(token);
+      expect(effects(world)).toEqual([]);
+    });
+  });
+
+  it('CETP-7.2-06: the high-risk confirmation screen shows the object, action, key parameters and what is irreversible', async () => {
+    const world = payWorld();
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      await c.resolve((await firstResolution(c, { amount: 250 })).reply);
+    });
+    const lines = world.user.screensSeen[0]?.screen.lines ?? [];
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'Object: Payment of 250 EUR to ACME',
+        'Action: Send a payment',
+        'Amount: 250 EUR',
+        'Payee: ACME',
+        'Cannot be undone: The money leaves your account immediately.',
+      ]),
+    );
+  });
+
+  it('CETP-7.2-04: two confirmations in flight get distinct PendingIntent tokens (extras are not identity)', async () => {
+    const world = payWorld(['approve', 'approve']);
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const a = (await firstResolution(c, { amount: 1 })).reply.getPendingIntent('resolution');
+      const b = (await firstResolution(c, { amount: 2 })).reply.getPendingIntent('resolution');
+      expect(a?.sameToken(b)).toBe(false);
+    });
+  });
+
+  it("CETP-4.3-16: the v2 resolution is a PendingIntent, not v1's implicit authorize_intent action string", async () => {
+    const world = payWorld();
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const { reply } = await firstResolution(c);
+      expect(reply.containsKey('authorize_intent')).toBe(false);
+      expect(reply.typeOf('resolution')).toBe('PendingIntent');
+    });
+  });
+
+  it('CETP-5-08 CETP-4.3-01: missing scope authorization in alerts is AUTH_REQUIRED, resolved in the provider UI', async () => {
+    const world = alertsWorld({ user: { kind: 'scripted', decisions: ['approve'] } });
+    let reply: Bundle | null = null;
+    await runAgent(world, async (c) => {
+      await c.negotiate(['cancellation']);
+      reply = await c.executeResolving('create_alert', { symbol: 'GOOG', price: 170 });
+    });
+    expect(status(reply)).toBe('success');
+    expect(world.user.screensSeen[0]?.screen.title).toContain('Allow');
+    expect(world.user.screensSeen[0]?.activity.packageName).toBe(ALERTS_PACKAGE);
+    expect(data(reply).kind).toBe('inline');
+  });
+});

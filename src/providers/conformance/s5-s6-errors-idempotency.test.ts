@@ -1,0 +1,241 @@
+/**
+ * Provider conformance, spec §5 (the error model) and §6 (idempotency, retries, concurrency).
+ */
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODE_TABLE, type ErrorCode, isKnownErrorCode, readErrorBundle } from '../../protocol/index.ts';
+import type { Bundle } from '../../sim/bundle.ts';
+import type { MutationTool } from '../sdk/types.ts';
+import {
+  AGENT,
+  agentPackage,
+  data,
+  effects,
+  OTHER_AGENT,
+  RawClient,
+  readTool,
+  runOnTest,
+  status,
+  TEST_AUTHORITY,
+  testProviderWorld,
+  writeTool,
+} from '../testing.ts';
+
+function wellFormed(reply: Bundle, requestId: string): void {
+  const read = readErrorBundle(reply, { expectedRequestId: requestId });
+  expect(read.ok, JSON.stringify(read.ok ? null : read.issues)).toBe(true);
+  const code = reply.getString('error_code') as ErrorCode;
+  expect(isKnownErrorCode(code)).toBe(true);
+  const policy = ERROR_CODE_TABLE[code].retryPolicy;
+  if (policy !== 'conditional')
+    expect(reply.getBoolean('retryable', !(policy === 'yes'))).toBe(policy === 'yes');
+}
+
+describe('§5 the error model', () => {
+  it('CETP-5-01 CETP-5-02 CETP-5-03: every error carries status, code, a safe message, retryable, and echoes protocol_version and request_id', async () => {
+    const world = testProviderWorld({ tools: [writeTool('w'), readTool('r', () => ({}))] });
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const ids = [0, 1, 2, 3].map(() => c.ctx.randomUUID());
+      const id = (i: number) => ids[i] as string;
+      const cases: [string, () => Promise<Bundle>][] = [
+        ['TOOL_NOT_FOUND', () => c.execute('nope', {}, { requestId: id(0) })],
+        ['INVALID_ARGS', () => c.execute('r', 'not json', { requestId: id(1) })],
+        ['DEADLINE_EXCEEDED', () => c.execute('w', {}, { requestId: id(2), deadlineAtMs: 1 })],
+        ['METHOD_NOT_FOUND', () => c.method('nope', undefined, id(3))],
+      ];
+      for (const [index, [code, run]] of cases.entries()) {
+        const reply = await run();
+        expect(status(reply)).toBe(`error:${code}`);
+        expect(reply.getInt('protocol_version')).toBe(2);
+        wellFormed(reply, ids[index] as string);
+      }
+    });
+  });
+
+  it('CETP-5-24 CETP-5-25: an exception in tool code is INTERNAL_ERROR whose message exposes no stack or internals', async () => {
+    const crashy = readTool('crashy', () => {
+      throw new Error(
+        'NullPointer at com.example.test.Db.query(Db.kt:42) /data/data/com.example.test/db password=hunter2',
+      );
+    });
+    const world = testProviderWorld({ tools: [crashy] });
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const requestId = c.ctx.randomUUID();
+      const reply = await c.execute('crashy', {}, { requestId });
+      expect(status(reply)).toBe('error:INTERNAL_ERROR');
+      const text = `${reply.getString('error_message')} ${reply.getString('error_details') ?? ''}`;
+      for (const leak of ['Db.kt', '/data/data', 'hunter2', 'NullPointer', '    at '])
+        expect(text).not.toContain(leak);
+      wellFormed(reply, requestId);
+    });
+    expect(world.process('com.example.test').isRunning).toBe(true);
+  });
+
+  it('CETP-5-17: beyond max_concurrent_requests in flight, RATE_LIMITED with retryable=true and retry_after_ms', async () => {
+    const slowRead = readTool('slow_read', () => ({}), {
+      read: async (call) => {
+        await call.context.sleep(1000);
+        return {};
+      },
+    });
+    const world = testProviderWorld({ tools: [slowRead], options: { limits: { maxConcurrentRequests: 2 } } });
+    const outcomes: string[] = [];
+    let limited: Bundle | null = null;
+    world.spawnIn(AGENT, 'many', async (ctx) => {
+      const c = new RawClient(ctx, TEST_AUTHORITY);
+      await c.negotiate();
+      for (let i = 0; i < 3; i++) {
+        ctx.spawn(`call${i}`, async () => {
+          const reply = await c.execute('slow_read', {});
+          outcomes.push(status(reply));
+          if (status(reply) === 'error:RATE_LIMITED') limited = reply;
+        });
+      }
+    });
+    await world.run();
+    expect(outcomes.sort()).toEqual(['error:RATE_LIMITED', 'success', 'success']);
+    const r = limited as unknown as Bundle;
+    expect(r.getBoolean('retryable', false)).toBe(true);
+    expect(r.getLong('retry_after_ms', -1)).toBeGreaterThan(0);
+  });
+});
+
+describe('§6 idempotency', () => {
+  it('CETP-6-02 CETP-6-03 CETP-6-04: the same request_id from another UID is a different request; from the same UID with other args it is INVALID_REQUEST', async () => {
+    const world = testProviderWorld({ tools: [writeTool('w')] });
+    world.install(agentPackage(OTHER_AGENT), () => ({}));
+    const shared = '0b6f8d54-5b0c-4f0e-9a51-3f3d2d8d2a11';
+    const seen: string[] = [];
+    world.spawnIn(AGENT, 'a', async (ctx) => {
+      const c = new RawClient(ctx, TEST_AUTHORITY);
+      await c.negotiate();
+      seen.push(`A ${status(await c.execute('w', { n: 1 }, { requestId: shared }))}`);
+      seen.push(`A-other-args ${status(await c.execute('w', { n: 2 }, { requestId: shared }))}`);
+      world.spawnIn(OTHER_AGENT, 'b', async (ctx2) => {
+        const b = new RawClient(ctx2, TEST_AUTHORITY);
+        await b.negotiate();
+        seen.push(`B ${status(await b.execute('w', { n: 2 }, { requestId: shared }))}`);
+      });
+    });
+    await world.run();
+    expect(seen).toEqual(['A success', 'A-other-args error:INVALID_REQUEST', 'B success']);
+    expect(effects(world).map((e) => e.uid)).toEqual([
+      world.pm.getPackageUid(AGENT),
+      world.pm.getPackageUid(OTHER_AGENT),
+    ]);
+  });
+
+  it('CETP-6-05: within the window the same terminal result comes back — including a business failure', async () => {
+    let calls = 0;
+    const once = writeTool('once', {
+      mutate: async () => {
+        calls++;
+        const { ToolFailure } = await import('../sdk/types.ts');
+        throw new ToolFailure('CONFLICT', 'Already done elsewhere.');
+      },
+    });
+    await runOnTest(testProviderWorld({ tools: [once] }), async (c) => {
+      await c.negotiate();
+      const requestId = c.ctx.randomUUID();
+      const a = await c.execute('once', {}, { requestId });
+      const b = await c.execute('once', {}, { requestId });
+      expect(status(a)).toBe('error:CONFLICT');
+      expect([b.getString('error_code'), b.getString('error_message')]).toEqual([
+        a.getString('error_code'),
+        a.getString('error_message'),
+      ]);
+    });
+    expect(calls).toBe(1);
+  });
+
+  it('CETP-6-06 CETP-6-07: concurrent identical requests execute once and all get the same result (many interleavings)', async () => {
+    for (let seed = 0; seed < 25; seed++) {
+      const world = testProviderWorld({ tools: [writeTool('w')] }, { seed, strategy: { kind: 'random' } });
+      const replies: string[] = [];
+      world.spawnIn(AGENT, 'burst', async (ctx) => {
+        const c = new RawClient(ctx, TEST_AUTHORITY);
+        await c.negotiate();
+        const requestId = ctx.randomUUID();
+        for (let i = 0; i < 3; i++) {
+          ctx.spawn(`dup${i}`, async () => {
+            replies.push((await c.execute('w', {}, { requestId })).getString('data') ?? 'none');
+          });
+        }
+      });
+      await world.run();
+      expect(effects(world), `seed ${seed}`).toHaveLength(1);
+      expect(new Set(replies).size, `seed ${seed}`).toBe(1);
+    }
+  });
+
+  it('CETP-6-07: a duplicate of an in-flight async request gets the same operation', async () => {
+    const asyncWrite = writeTool('aw', {
+      annotations: {
+        effect: 'create',
+        risk: 'low',
+        destructive: false,
+        idempotent: false,
+        openWorld: false,
+        confirmation: 'never',
+        execution: 'sync_or_async',
+      },
+      prepare: async (call) => {
+        await call.context.sleep(1000);
+        return null;
+      },
+    }) as MutationTool;
+    await runOnTest(testProviderWorld({ tools: [asyncWrite] }), async (c) => {
+      await c.negotiate();
+      const requestId = c.ctx.randomUUID();
+      const a = data(await c.execute('aw', {}, { requestId }));
+      const b = data(await c.execute('aw', {}, { requestId }));
+      expect(b.operation_id).toBe(a.operation_id);
+    });
+  });
+
+  it('CETP-6-09: an idempotent=true tool is still de-duplicated by request_id', async () => {
+    const idem = writeTool('set_flag', {
+      annotations: {
+        effect: 'update',
+        risk: 'low',
+        destructive: false,
+        idempotent: true,
+        openWorld: false,
+        confirmation: 'never',
+        execution: 'sync',
+      },
+    });
+    const world = testProviderWorld({ tools: [idem] });
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const requestId = c.ctx.randomUUID();
+      await c.execute('set_flag', {}, { requestId });
+      await c.execute('set_flag', {}, { requestId });
+    });
+    expect(effects(world)).toHaveLength(1);
+  });
+
+  it('CETP-4.4-17 CETP-10-06: a kill at any step of a synchronous execution leaves zero or one effect, never two', async () => {
+    for (let at = 20; at < 60; at += 3) {
+      const world = testProviderWorld(
+        { tools: [writeTool('w')] },
+        { faults: [{ at, fault: { kind: 'kill', process: 'com.example.test' } }] },
+      );
+      world.spawnIn(AGENT, 'retrying', async (ctx) => {
+        const c = new RawClient(ctx, TEST_AUTHORITY);
+        const requestId = ctx.randomUUID();
+        for (let attempt = 0; attempt < 4; attempt++) {
+          try {
+            await c.negotiate();
+            if (status(await c.execute('w', {}, { requestId })) === 'success') return;
+          } catch {
+            // the provider died under us: retry with the same request_id
+          }
+        }
+      });
+      await world.run();
+      expect(effects(world).length, `kill at step ${at}`).toBe(1);
+    }
+  });
+});
