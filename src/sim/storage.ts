@@ -5,7 +5,9 @@
  * point, so check-then-act races between separate operations are reachable by the scheduler, while
  * work inside one transaction is atomic. What was not committed when the process dies is lost.
  *
- * Values are JSON, stored serialised: nothing is shared with the caller's objects.
+ * Values are JSON, copied and deep-frozen on write: a reader gets the stored (immutable) value, so
+ * nothing written later through the caller's objects can change what was committed, and an attempt
+ * to mutate a read value throws instead of silently diverging from the store.
  */
 import { SimUsageError } from './errors.ts';
 import type { JsonObject, JsonValue } from './json.ts';
@@ -13,7 +15,16 @@ import type { ProcessRecord } from './process.ts';
 import type { Waiter } from './scheduler.ts';
 import type { World } from './world.ts';
 
-type Table = Map<string, string>;
+type Table = Map<string, JsonValue>;
+
+/** A deep, frozen copy of a JSON value (what the store keeps and hands out). */
+function frozenCopy(value: JsonValue): JsonValue {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as JsonValue;
+  const out: { [k: string]: JsonValue } = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = frozenCopy(v);
+  return Object.freeze(out);
+}
 
 export interface StoreTransaction {
   get(table: string, key: string): Promise<JsonValue | undefined>;
@@ -28,7 +39,7 @@ export interface StoreTransaction {
 }
 
 class OpenTransaction implements StoreTransaction {
-  readonly writes = new Map<string, Map<string, string | null>>();
+  readonly writes = new Map<string, Map<string, JsonValue | null>>();
   readonly notes: JsonObject[] = [];
   active = true;
   constructor(
@@ -40,13 +51,13 @@ class OpenTransaction implements StoreTransaction {
   async get(table: string, key: string): Promise<JsonValue | undefined> {
     await this.store.point(this);
     const pending = this.writes.get(table)?.get(key);
-    if (pending !== undefined) return pending === null ? undefined : (JSON.parse(pending) as JsonValue);
+    if (pending !== undefined) return pending === null ? undefined : pending;
     return this.store.readCommitted(table, key);
   }
 
   async put(table: string, key: string, value: JsonValue): Promise<void> {
     await this.store.point(this);
-    this.tableWrites(table).set(key, JSON.stringify(value));
+    this.tableWrites(table).set(key, frozenCopy(value));
   }
 
   async delete(table: string, key: string): Promise<void> {
@@ -68,7 +79,7 @@ class OpenTransaction implements StoreTransaction {
     this.notes.push(note);
   }
 
-  private tableWrites(table: string): Map<string, string | null> {
+  private tableWrites(table: string): Map<string, JsonValue | null> {
     let t = this.writes.get(table);
     if (!t) {
       t = new Map();
@@ -146,7 +157,7 @@ export class DurableStore {
   /** Committed table contents without a scheduling point (checkers, inspection after a run). */
   snapshot(table: string): Map<string, JsonValue> {
     const out = new Map<string, JsonValue>();
-    for (const [k, v] of this.tables.get(table) ?? []) out.set(k, JSON.parse(v) as JsonValue);
+    for (const [k, v] of this.tables.get(table) ?? []) out.set(k, v);
     return out;
   }
 
@@ -178,8 +189,7 @@ export class DurableStore {
 
   /** @internal */
   readCommitted(table: string, key: string): JsonValue | undefined {
-    const v = this.tables.get(table)?.get(key);
-    return v === undefined ? undefined : (JSON.parse(v) as JsonValue);
+    return this.tables.get(table)?.get(key);
   }
 
   /** @internal */

@@ -36,6 +36,8 @@ export const ALERTS_PACKAGE = 'com.example.alerts';
 export const ALERTS_AUTHORITY = 'com.example.alerts.clawseed.tools';
 
 const QUOTES: Readonly<Record<string, number>> = { AAPL: 190, MSFT: 410, GOOG: 170, TSLA: 250, SAP: 180 };
+/** Listed but delisted: the quote feed fails for it (an internal error the SDK must not leak). */
+const DELISTED = 'DLST';
 
 interface AlertRow extends JsonObject {
   alert_id: string;

@@ -12,7 +12,7 @@
 import { Activity, RESULT_CANCELED, RESULT_OK } from '../../sim/activity.ts';
 import type { AppContext } from '../../sim/context.ts';
 import { Intent } from '../../sim/intent.ts';
-import type { JsonValue } from '../../sim/json.ts';
+import type { JsonObject, JsonValue } from '../../sim/json.ts';
 import { FLAG_IMMUTABLE, FLAG_UPDATE_CURRENT, type PendingIntent } from '../../sim/pending-intent.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import type { Gates } from './gates.ts';
@@ -43,6 +43,20 @@ export interface ResolutionRequest {
   readonly scopes: readonly string[];
 }
 
+/** The trace note of a confirmation's lifecycle step (read by the checkers; never args or tokens). */
+export function confirmationNote(record: ConfirmationRecord, event: string): JsonObject {
+  return {
+    cetp: 'confirmation',
+    event,
+    id: record.id,
+    kind: record.kind,
+    uid: record.uid,
+    request_id: record.requestId,
+    tool: record.tool,
+    args_digest: record.argsDigest,
+  };
+}
+
 /** Creates a confirmation record inside `tx`; returns it (with its new token). */
 export async function createConfirmation(
   tx: StoreTransaction,
@@ -68,6 +82,7 @@ export async function createConfirmation(
   };
   await writeConfirmation(tx, record);
   await tx.put(TOKENS, record.token, record.id);
+  tx.annotate(confirmationNote(record, 'requested'));
   return record;
 }
 
@@ -114,9 +129,11 @@ export async function checkResumeToken(
   if (gates.on('CETP-4.3-04') && record.uid !== binding.uid) {
     return { ok: false, invalid: 'resume_token belongs to another caller', ruleIds: ['CETP-4.3-04'] };
   }
+  // Planted bug "resume-token-reusable": bound to the tool only, not the request, and never used up.
+  const reusable = gates.bug('resume-token-reusable');
   if (
     gates.on('CETP-4.3-05') &&
-    (record.requestId !== binding.requestId.toLowerCase() || record.tool !== binding.tool)
+    (record.tool !== binding.tool || (!reusable && record.requestId !== binding.requestId.toLowerCase()))
   ) {
     return {
       ok: false,
@@ -131,7 +148,7 @@ export async function checkResumeToken(
   ) {
     return { ok: false, invalid: 'args differ from the confirmed args', ruleIds: ['CETP-4.3-14'] };
   }
-  if (gates.on('CETP-4.3-13') && !gates.bug('resume-token-reusable') && record.state === 'consumed') {
+  if (gates.on('CETP-4.3-13') && !reusable && record.state === 'consumed') {
     return { ok: false, invalid: 'resume_token was already used', ruleIds: ['CETP-4.3-13'] };
   }
   if (gates.on('CETP-4.3-06') && binding.nowMs >= record.expiresAtMs) return { ok: false, expired: record };
@@ -141,6 +158,7 @@ export async function checkResumeToken(
 /** Marks a confirmation used (single use, 4.3-13). */
 export async function consumeConfirmation(tx: StoreTransaction, record: ConfirmationRecord): Promise<void> {
   await writeConfirmation(tx, { ...record, state: 'consumed' });
+  tx.annotate(confirmationNote(record, 'consumed'));
 }
 
 export interface GrantRecord {
@@ -204,6 +222,7 @@ export class CetpConfirmActivity extends Activity {
       const current = await readConfirmation(tx, record.id);
       if (current?.state !== 'pending') return;
       await writeConfirmation(tx, { ...current, state });
+      tx.annotate(confirmationNote(current, state));
       if (state === 'approved' && current.kind === 'grant') {
         const grants = ((await tx.get(GRANTS, String(current.uid))) as GrantRecord[] | undefined) ?? [];
         const kept = grants.filter((g) => !current.scopes.includes(g.scope));

@@ -256,12 +256,20 @@ async function runMutation(ex: Execution, tool: MutationTool): Promise<Bundle> {
   if (existing) return handleExisting(ex, tool, existing);
   if (ex.req.resumeToken !== undefined) {
     // A confirmation token for a request this caller never reserved.
-    await atomically(rt, 'check stray token', async (tx) => {
+    const reused = await atomically(rt, 'check stray token', async (tx) => {
       const check = await checkResumeToken(tx, ex.req.resumeToken as string, binding(ex), gates);
+      if (
+        gates.bug('resume-token-reusable') &&
+        check.ok &&
+        ['approved', 'consumed'].includes(check.record.state)
+      ) {
+        return check.record;
+      }
       if (!check.ok && 'invalid' in check)
         throw new WireFailure('INVALID_REQUEST', { message: `Invalid resume_token: ${check.invalid}.` });
       throw new WireFailure('INVALID_REQUEST', { message: 'Invalid resume_token: no such pending request.' });
     });
+    return execute(ex, tool, reused);
   }
   if (!gates.bug('deadline-after-effect')) checkDeadline(ex);
   const trustsFlag = gates.bug('trust-confirmed-flag') && ex.extras.getBoolean('confirmed', false);
@@ -410,7 +418,7 @@ async function execute(
   try {
     outcome = await atomically(rt, `execute ${tool.name}`, async (tx) => {
       if (!gates.bug('dedup-check-then-insert')) {
-        const existing = await readRequest(tx, ex.key);
+        const existing = live(ex, await readRequest(tx, ex.key));
         if (existing && existing.state !== 'pending_confirmation') return { existing };
       }
       if (confirmation) {
@@ -422,7 +430,9 @@ async function execute(
       }
       const value = await tool.mutate(ex.call, tx, prepared);
       checkOutput(rt, ex.compiled, value);
-      tx.annotate(effectNote(rt, ex.caller.uid, ex.req.requestId, tool.name, ex.digest));
+      tx.annotate(
+        effectNote(rt, ex.caller.uid, ex.req.requestId, tool.name, ex.digest, confirmation?.id ?? null),
+      );
       await writeRequest(tx, ex.key, {
         ...newRequestRecord({
           uid: ex.caller.uid,
@@ -524,12 +534,17 @@ export function checkDeadline(ex: Execution): void {
 }
 
 /** The trace note on the commit that carries R's business effect (read by the checkers). */
+/**
+ * The trace note on the commit that carries R's business effect (read by the checkers): who, which
+ * request, which args, the tool's declared confirmation policy, and the confirmation it consumed.
+ */
 export function effectNote(
   rt: Runtime,
   uid: number,
   requestId: string,
   tool: string,
   digest: string,
+  confirmationId: string | null,
 ): { [k: string]: JsonValue } {
   return {
     cetp: 'effect',
@@ -538,6 +553,8 @@ export function effectNote(
     request_id: requestId.toLowerCase(),
     tool,
     args_digest: digest,
+    declared_confirmation: rt.catalogue.tools.get(tool)?.tool.annotations.confirmation ?? 'never',
+    confirmation_id: confirmationId,
   };
 }
 
@@ -565,7 +582,13 @@ function binding(ex: Execution) {
 }
 
 async function committedRecord(ex: Execution): Promise<RequestRecord | undefined> {
-  return (await ex.rt.context.storage.get(REQUESTS, ex.key)) as RequestRecord | undefined;
+  return live(ex, (await ex.rt.context.storage.get(REQUESTS, ex.key)) as RequestRecord | undefined);
+}
+
+/** Planted bug "dedup-record-expires-early": records older than an hour are forgotten (re-executed). */
+function live(ex: Execution, record: RequestRecord | undefined): RequestRecord | undefined {
+  if (!record || !ex.rt.gates.bug('dedup-record-expires-early')) return record;
+  return ex.rt.context.currentTimeMillis() - record.createdAtMs > 3_600_000 ? undefined : record;
 }
 
 /** The app's atomic boundary (10-06), or the store's transaction when the app gave none. */

@@ -1,0 +1,266 @@
+/**
+ * The raw protocol driver: runs one actor's commands against the providers, keeping what a client
+ * keeps (session tokens, request ids used, the last resolution and operation) and sharing enough
+ * with the other actors that commands can misuse each other's tokens and operations.
+ */
+import { Bundle } from '../../src/sim/bundle.ts';
+import type { ContentProviderClient } from '../../src/sim/content.ts';
+import type { AppContext } from '../../src/sim/context.ts';
+import type { JsonValue } from '../../src/sim/json.ts';
+import type { PendingIntent } from '../../src/sim/pending-intent.ts';
+import { TIMED_OUT } from '../../src/sim/scheduler.ts';
+import type { ProviderFixture } from './fixtures.ts';
+import type { ActorName, Command, RidRef } from './model.ts';
+
+/** What one actor knows; other actors may read it (that is how misuse is expressed). */
+export interface ActorState {
+  readonly name: ActorName;
+  readonly rids: string[];
+  sessions: Map<string, string>;
+  lastToken: { provider: string; token: string; rid: string; tool: string; args: string } | null;
+  lastOp: { provider: string; operationId: string; rid: string } | null;
+  readonly ops: { provider: string; operationId: string; rid: string }[];
+  stolenSession: string | null;
+}
+
+export function newActorState(name: ActorName): ActorState {
+  return { name, rids: [], sessions: new Map(), lastToken: null, lastOp: null, ops: [], stolenSession: null };
+}
+
+const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
+
+export class RawDriver {
+  private readonly clients = new Map<string, ContentProviderClient>();
+  private caps: readonly string[] = ALL_CAPS;
+
+  constructor(
+    readonly ctx: AppContext,
+    readonly state: ActorState,
+    private readonly others: () => ActorState[],
+    private readonly providers: readonly ProviderFixture[],
+  ) {}
+
+  private provider(name: string): ProviderFixture {
+    return this.providers.find((p) => p.name === name) ?? (this.providers[0] as ProviderFixture);
+  }
+
+  private other(): ActorState | null {
+    return this.others()[0] ?? null;
+  }
+
+  /** One ContentProvider.call through an unstable client; null on a Binder failure. */
+  private async call(p: ProviderFixture, method: string, extras: Bundle): Promise<Bundle | null> {
+    let client = this.clients.get(p.authority);
+    try {
+      if (!client) {
+        client =
+          (await this.ctx.contentResolver.acquireUnstableContentProviderClient(p.authority)) ?? undefined;
+        if (!client) return null;
+        this.clients.set(p.authority, client);
+      }
+      return await client.call(method, null, extras);
+    } catch {
+      this.clients.delete(p.authority);
+      return null;
+    }
+  }
+
+  async negotiate(p: ProviderFixture): Promise<string | null> {
+    const b = new Bundle();
+    b.putIntArray('consumer_versions', [2, 1]);
+    b.putString('consumer_capabilities', JSON.stringify(this.caps));
+    const reply = await this.call(p, 'negotiate', b);
+    if (reply?.getString('status') !== 'success') return null;
+    const token =
+      (JSON.parse(reply.getString('data') ?? '{}') as { session_token?: string }).session_token ?? null;
+    if (token) this.state.sessions.set(p.name, token);
+    return token;
+  }
+
+  private async session(p: ProviderFixture): Promise<string> {
+    if (this.state.stolenSession) {
+      const s = this.state.stolenSession;
+      this.state.stolenSession = null;
+      return s;
+    }
+    return this.state.sessions.get(p.name) ?? (await this.negotiate(p)) ?? '';
+  }
+
+  /** A v2 call; on a Binder failure or NEGOTIATION_REQUIRED, renegotiate and send it once more. */
+  private async v2(
+    p: ProviderFixture,
+    method: string,
+    fill: (b: Bundle) => void,
+    rid: string,
+    expired = false,
+  ) {
+    let reply: Bundle | null = null;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const b = new Bundle();
+      b.putInt('protocol_version', 2);
+      b.putString('session_token', await this.session(p));
+      b.putString('request_id', rid);
+      b.putLong('deadline_at_ms', this.ctx.currentTimeMillis() + (expired ? -1 : 30_000));
+      fill(b);
+      reply = await this.call(p, method, b);
+      if (reply && reply.getString('error_code') !== 'NEGOTIATION_REQUIRED') return reply;
+      await this.negotiate(p);
+    }
+    return reply;
+  }
+
+  private rid(ref: RidRef): string {
+    if (ref.kind === 'fresh') {
+      const rid = this.ctx.randomUUID();
+      this.state.rids.push(rid);
+      return rid;
+    }
+    const pool = ref.kind === 'reuse' ? this.state.rids : (this.other()?.rids ?? []);
+    if (pool.length === 0) return this.rid({ kind: 'fresh' });
+    const rid = pool[ref.index % pool.length] as string;
+    if (ref.kind === 'other') this.state.rids.push(rid);
+    return rid;
+  }
+
+  async run(command: Command): Promise<void> {
+    switch (command.kind) {
+      case 'negotiate':
+        this.caps = command.caps;
+        for (const p of this.providers) await this.negotiate(p);
+        return;
+      case 'execute':
+        return this.execute(command);
+      case 'poll':
+      case 'cancel': {
+        const op = command.other ? this.other()?.lastOp : this.state.lastOp;
+        if (!op) return;
+        await this.v2(
+          this.provider(op.provider),
+          command.kind === 'poll' ? 'get_operation' : 'cancel_operation',
+          (b) => b.putString('operation_id', op.operationId),
+          op.rid,
+        );
+        return;
+      }
+      case 'steal-session': {
+        const other = this.other();
+        const token = other ? [...other.sessions.values()][0] : undefined;
+        this.state.stolenSession = token ?? null;
+        return;
+      }
+      case 'resume-foreign':
+        await this.resumeForeign();
+        return;
+      case 'v1-list':
+        await this.call(this.provider(command.provider), 'list_tools', new Bundle());
+        return;
+      case 'wait':
+        await this.ctx.sleep(command.ms);
+        return;
+    }
+  }
+
+  private async execute(c: Extract<Command, { kind: 'execute' }>): Promise<void> {
+    const p = this.provider(c.provider);
+    const pool = p.tools[c.tool] ?? [{}];
+    const args = JSON.stringify(pool[c.args % pool.length] as JsonValue);
+    const rid = this.rid(c.rid);
+    const send = (requestId: string, argsJson: string, token: string | null) =>
+      this.v2(
+        p,
+        'execute_tool',
+        (b) => {
+          b.putString('tool_name', c.tool);
+          b.putString('args', argsJson);
+          if (token !== null) b.putString('resume_token', token);
+          if (c.confirmedFlag) b.putBoolean('confirmed', true);
+        },
+        requestId,
+        c.expiredDeadline,
+      );
+    let reply = await send(rid, args, null);
+    for (let round = 0; round < 3 && reply; round++) {
+      this.remember(p, rid, reply);
+      const code = reply.getString('error_code');
+      if ((code !== 'AUTH_REQUIRED' && code !== 'USER_ACTION_REQUIRED') || c.resolve === 'none') return;
+      const token = reply.getString('resume_token') ?? '';
+      this.state.lastToken = { provider: p.name, token, rid, tool: c.tool, args };
+      if (c.resolve !== 'skip-ui') await this.launch(reply.getPendingIntent('resolution'));
+      if (c.resolve === 'foreign') return; // the other actor may resume it (see resumeForeign)
+      const resumeRid = c.resolve === 'other-rid' ? this.rid({ kind: 'fresh' }) : rid;
+      const resumeArgs =
+        c.resolve === 'altered-args' ? JSON.stringify(pool[(c.args + 1) % pool.length]) : args;
+      reply = await send(resumeRid, resumeArgs, token);
+      if (c.resolve !== 'honest') {
+        if (reply) this.remember(p, resumeRid, reply);
+        return;
+      }
+    }
+    if (reply) this.remember(p, rid, reply);
+  }
+
+  /** Resumes the other actor's last resolution with its token (a foreign caller). */
+  async resumeForeign(): Promise<void> {
+    const t = this.other()?.lastToken;
+    if (!t) return;
+    const p = this.provider(t.provider);
+    await this.v2(
+      p,
+      'execute_tool',
+      (b) => {
+        b.putString('tool_name', t.tool);
+        b.putString('args', t.args);
+        b.putString('resume_token', t.token);
+      },
+      t.rid,
+    );
+  }
+
+  private remember(p: ProviderFixture, rid: string, reply: Bundle): void {
+    if (reply.getString('status') !== 'accepted') return;
+    const operationId = (JSON.parse(reply.getString('data') ?? '{}') as { operation_id?: string })
+      .operation_id;
+    if (!operationId) return;
+    const op = { provider: p.name, operationId, rid };
+    this.state.lastOp = op;
+    if (!this.state.ops.some((o) => o.operationId === operationId)) this.state.ops.push(op);
+  }
+
+  /** Launches a resolution and waits (at most a minute of virtual time) for the Activity's result. */
+  private async launch(pi: PendingIntent | null): Promise<void> {
+    if (!pi) return;
+    const done = this.ctx.waiter<void>('activity result');
+    this.ctx.spawn(
+      'launch-resolution',
+      async () => {
+        try {
+          await this.ctx.startIntentSenderForResult(pi);
+        } finally {
+          done.wake(undefined);
+        }
+      },
+      { daemon: true },
+    );
+    const result = await done.waitFor(60_000);
+    void (result === TIMED_OUT);
+  }
+
+  /** After the faults: poll every operation this actor started until it ends (bounded). */
+  async settle(): Promise<void> {
+    for (const op of this.state.ops) {
+      const p = this.provider(op.provider);
+      for (let i = 0; i < 30; i++) {
+        const reply = await this.v2(
+          p,
+          'get_operation',
+          (b) => b.putString('operation_id', op.operationId),
+          op.rid,
+        );
+        const state = (JSON.parse(reply?.getString('data') ?? '{}') as { state?: string }).state;
+        if (state === 'succeeded' || state === 'failed' || state === 'cancelled') break;
+        if (reply?.getString('status') === 'error' && reply.getString('error_code') !== 'RATE_LIMITED') break;
+        await this.ctx.sleep(2_000);
+      }
+    }
+  }
+}

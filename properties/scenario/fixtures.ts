@@ -1,0 +1,73 @@
+/**
+ * The worlds scenarios run in: which reference provider apps are installed (with the variant's
+ * planted bugs and ablated rules), the argument pools their tools are called with, and the actor
+ * apps (two UIDs, plus two packages sharing a third UID).
+ */
+import {
+  ALERT_TOOLS,
+  ALERTS_AUTHORITY,
+  ALERTS_PACKAGE,
+  alertsApp,
+  alertsPackage,
+} from '../../src/providers/apps/alerts.ts';
+import type { ProviderTool } from '../../src/providers/sdk/types.ts';
+import { agentPackage } from '../../src/providers/testing.ts';
+import type { JsonValue } from '../../src/sim/json.ts';
+import type { World } from '../../src/sim/world.ts';
+import type { ActorName, Variant } from './model.ts';
+
+export interface ProviderFixture {
+  readonly name: string;
+  readonly packageName: string;
+  readonly authority: string;
+  install(world: World, variant: Variant): void;
+  /** Argument pools, by tool: a command's `args` index picks from them (modulo). */
+  readonly tools: Readonly<Record<string, readonly JsonValue[]>>;
+  /** Each tool's declared effect (for the v1 read-only oracle). */
+  readonly effects: Readonly<Record<string, string>>;
+}
+
+function effectsOf(tools: readonly ProviderTool[]): Record<string, string> {
+  return Object.fromEntries(tools.map((t) => [t.name, t.annotations.effect]));
+}
+
+export const ACTOR_PACKAGES: Readonly<Record<ActorName, string>> = {
+  a: 'com.fuzz.agent.a',
+  b: 'com.fuzz.agent.b',
+  s1: 'com.fuzz.shared.one',
+  s2: 'com.fuzz.shared.two',
+};
+
+export function installActors(world: World, actors: readonly ActorName[]): void {
+  for (const actor of actors) {
+    const pkg = ACTOR_PACKAGES[actor];
+    const shared = actor === 's1' || actor === 's2';
+    world.install(
+      agentPackage(pkg, shared ? 'fuzz-shared-key' : `${pkg}-key`, shared ? 'com.fuzz.shared' : undefined),
+      () => ({}),
+    );
+  }
+}
+
+export function providerOptions(variant: Variant) {
+  return { plantedBugs: new Set(variant.providerBugs), disabledRules: new Set(variant.disabledRules) };
+}
+
+export const ALERTS: ProviderFixture = {
+  name: 'alerts',
+  packageName: ALERTS_PACKAGE,
+  authority: ALERTS_AUTHORITY,
+  install: (world, variant) => world.install(alertsPackage(), alertsApp(providerOptions(variant))),
+  effects: effectsOf(ALERT_TOOLS),
+  tools: {
+    get_quote: [{ symbol: 'AAPL' }, { symbol: 'DLST' }, { symbol: 'NOPE' }],
+    list_alerts: [{}],
+    create_alert: [
+      { symbol: 'AAPL', price: 190 },
+      { symbol: 'AAPL', price: 400 },
+      { symbol: 'MSFT', price: 410 },
+      { symbol: 'AAPL', price: 191 },
+    ],
+    delete_alert: [{ alert_id: 'ALRT-1' }, { alert_id: 'ALRT-2' }],
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * A scenario is data (so fast-check generates and shrinks it, and a replay file stores it): for each
+ * actor — a client app with its own UID — a list of protocol commands it sends in order; the
+ * simulated user's answers; a list of faults; and the scheduler's decisions. Actors run
+ * concurrently; the decisions pick the interleaving.
+ *
+ * The raw driver is a protocol client that can misbehave on purpose (reuse request ids with other
+ * args, replay or steal resume and session tokens, skip the confirmation UI, send expired deadlines,
+ * poll other callers' operations), because a provider must hold its rules against any caller.
+ */
+import type { FaultAt } from '../../src/sim/faults.ts';
+import type { UserDecision } from '../../src/sim/user.ts';
+
+/** Actors a and b have their own UIDs; s1 and s2 share one UID (android:sharedUserId). */
+export const ACTORS = ['a', 'b', 's1', 's2'] as const;
+export type ActorName = (typeof ACTORS)[number];
+
+/** Which request_id an execute uses: a fresh one, or one this actor (or the other) used before. */
+export type RidRef =
+  | { readonly kind: 'fresh' }
+  | { readonly kind: 'reuse'; readonly index: number }
+  | { readonly kind: 'other'; readonly index: number };
+
+/** How the driver answers a resolution (AUTH_REQUIRED / USER_ACTION_REQUIRED). */
+export type ResolveMode =
+  | 'none' //        stop at the resolution error
+  | 'honest' //      launch the PendingIntent, wait for the result, resume with the same id and token
+  | 'skip-ui' //     resume with the token without launching the UI at all
+  | 'altered-args' // launch, then resume with different args
+  | 'other-rid' //   launch, then resume the token under a fresh request_id
+  | 'foreign'; //    hand the token to the other actor, who resumes it
+
+export type Command =
+  | { readonly kind: 'negotiate'; readonly caps: readonly string[] }
+  | {
+      readonly kind: 'execute';
+      readonly provider: string;
+      readonly tool: string;
+      readonly args: number;
+      readonly rid: RidRef;
+      readonly expiredDeadline: boolean;
+      readonly confirmedFlag: boolean;
+      readonly resolve: ResolveMode;
+    }
+  | { readonly kind: 'poll'; readonly other: boolean }
+  | { readonly kind: 'cancel'; readonly other: boolean }
+  | { readonly kind: 'steal-session' }
+  /** Resume the other actor's last resolution with its token (as a foreign caller). */
+  | { readonly kind: 'resume-foreign' }
+  | { readonly kind: 'v1-list'; readonly provider: string }
+  | { readonly kind: 'wait'; readonly ms: number };
+
+export interface Scenario {
+  readonly actors: Readonly<Partial<Record<ActorName, readonly Command[]>>>;
+  readonly user: readonly UserDecision[];
+  readonly faults: readonly FaultAt[];
+  readonly decisions: readonly number[];
+}
+
+/** Planted bugs and ablated rules a run is made with (empty: the reference implementations). */
+export interface Variant {
+  readonly providerBugs: readonly string[];
+  readonly consumerBugs: readonly string[];
+  readonly disabledRules: readonly string[];
+}
+
+export const REFERENCE: Variant = { providerBugs: [], consumerBugs: [], disabledRules: [] };

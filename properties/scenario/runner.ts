@@ -1,0 +1,94 @@
+/**
+ * Runs a scenario in a fresh world and judges it: install the fixture's providers (with the
+ * variant) and actor apps, start one task per actor running its commands, apply the faults, let the
+ * user answer as scripted, then — once every actor is done and every fault applied — settle (poll
+ * every accepted operation to its end), and run the checkers over what happened.
+ */
+import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
+import { ALL_CHECKERS, runCheckers } from '../../src/check/checkers/index.ts';
+import { type Observation, observe } from '../../src/check/observation.ts';
+import type { RunReport } from '../../src/sim/world.ts';
+import { World } from '../../src/sim/world.ts';
+import { type ActorState, newActorState, RawDriver } from './driver.ts';
+import { ACTOR_PACKAGES, installActors, type ProviderFixture } from './fixtures.ts';
+import type { ActorName, Scenario, Variant } from './model.ts';
+
+export interface Fixture {
+  readonly providers: readonly ProviderFixture[];
+  readonly actors: readonly ActorName[];
+  readonly checkers?: readonly Checker[];
+}
+
+export interface ScenarioRun {
+  readonly world: World;
+  readonly report: RunReport;
+  readonly observation: Observation;
+  readonly violations: readonly Violation[];
+}
+
+export const STEP_BUDGET = 20_000;
+
+export async function runScenario(
+  fixture: Fixture,
+  scenario: Scenario,
+  variant: Variant,
+): Promise<ScenarioRun> {
+  const world = new World({
+    seed: 0,
+    strategy: { kind: 'replay', decisions: scenario.decisions },
+    faults: scenario.faults,
+    user: { kind: 'scripted', decisions: scenario.user, otherwise: 'approve', thinkMs: 1_000 },
+    stepBudget: STEP_BUDGET,
+    recordContentCalls: true,
+  });
+  for (const p of fixture.providers) p.install(world, variant);
+  const actors = fixture.actors.filter((a) => (scenario.actors[a]?.length ?? 0) > 0);
+  installActors(world, actors);
+  const states = new Map<ActorName, ActorState>(actors.map((a) => [a, newActorState(a)]));
+  const drivers: RawDriver[] = [];
+  const finished = world.scheduler.waiter<void>('every actor done');
+  let remaining = actors.length;
+  let quietFromStep: number | null = null;
+  for (const actor of actors) {
+    world.spawnIn(ACTOR_PACKAGES[actor], `actor-${actor}`, async (ctx) => {
+      const state = states.get(actor) as ActorState;
+      const others = () => [...states.values()].filter((s) => s !== state);
+      const driver = new RawDriver(ctx, state, others, fixture.providers);
+      drivers.push(driver);
+      try {
+        for (const command of scenario.actors[actor] ?? []) await driver.run(command);
+      } finally {
+        if (--remaining === 0) finished.wake(undefined);
+      }
+    });
+  }
+  world.spawn('settle', async () => {
+    if (actors.length > 0) await finished.waitFor(3_600_000);
+    const lastFault = Math.max(0, ...scenario.faults.map((f) => f.at));
+    while (world.scheduler.step <= lastFault) await world.scheduler.yield();
+    quietFromStep = world.scheduler.step;
+    for (const actor of actors) {
+      const state = states.get(actor) as ActorState;
+      if (state.ops.length === 0) continue;
+      world.spawnIn(ACTOR_PACKAGES[actor], `settle-${actor}`, async (ctx) => {
+        const others = () => [...states.values()].filter((s) => s !== state);
+        await new RawDriver(ctx, state, others, fixture.providers).settle();
+      });
+    }
+  });
+  const report = await world.run();
+  const observation = observe(world, report, quietFromStep);
+  const toolEffects = new Map<string, string>();
+  for (const p of fixture.providers) {
+    for (const [tool, effect] of Object.entries(p.effects))
+      toolEffects.set(`${p.packageName}|${tool}`, effect);
+  }
+  const ctx: CheckContext = {
+    providersUnderTest: fixture.providers.map((p) => p.packageName),
+    consumers: [],
+    toolEffects,
+  };
+  const violations = runCheckers(observation, ctx, fixture.checkers ?? ALL_CHECKERS);
+  void drivers;
+  return { world, report, observation, violations };
+}

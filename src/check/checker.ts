@@ -1,0 +1,63 @@
+/**
+ * The oracles' contract: a checker reads a finished run's Observation and returns violations, each
+ * naming the rule ids it guards and carrying evidence (trace event seqs, call ids) that proves it.
+ * Failures are classified (TigerBeetle-style): correctness (a rule was broken), liveness (work never
+ * finished), crash (a process or the harness died where it must not).
+ */
+import type { Observation } from './observation.ts';
+
+export type FailureClass = 'correctness' | 'liveness' | 'crash';
+
+export interface Violation {
+  readonly checker: string;
+  readonly ruleIds: readonly string[];
+  readonly class: FailureClass;
+  readonly message: string;
+  /** Trace event seqs that show it. */
+  readonly events: readonly number[];
+  /** ContentProvider call ids (World.contentCalls) that show it. */
+  readonly calls: readonly number[];
+}
+
+export interface CheckContext {
+  /** Provider packages under test (hostile providers are not judged by provider rules). */
+  readonly providersUnderTest: readonly string[];
+  /** Packages of the reference consumer (judged by consumer rules); raw test drivers are not. */
+  readonly consumers: readonly string[];
+  /** Declared effect of each tool, by `${providerPackage}|${toolName}` (from the apps' descriptors). */
+  readonly toolEffects: ReadonlyMap<string, string>;
+}
+
+export interface Checker {
+  readonly id: string;
+  readonly ruleIds: readonly string[];
+  readonly description: string;
+  check(obs: Observation, ctx: CheckContext): Violation[];
+}
+
+export function violation(
+  checker: Checker,
+  message: string,
+  evidence: { events?: readonly number[]; calls?: readonly number[]; class?: FailureClass } = {},
+): Violation {
+  return {
+    checker: checker.id,
+    ruleIds: checker.ruleIds,
+    class: evidence.class ?? 'correctness',
+    message,
+    events: evidence.events ?? [],
+    calls: evidence.calls ?? [],
+  };
+}
+
+/** Groups items by a string key, keeping first-seen order. */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}

@@ -1,0 +1,135 @@
+/**
+ * Oracles over the reference consumer's side of the wire (calls made by consumer packages): it
+ * retries only what is retryable, after retry_after_ms, with the same request_id; it never loops on
+ * a resolution without a user decision; it never uses a capability it did not negotiate; it never
+ * falls back to v1 with a provider that declares v2.
+ */
+import { isKnownErrorCode } from '../../protocol/index.ts';
+import { META_VERSIONS } from '../../providers/sdk/manifest.ts';
+import { type Checker, groupBy, violation } from '../checker.ts';
+import type { CallView, Observation } from '../observation.ts';
+
+const RESOLUTIONS = new Set(['AUTH_REQUIRED', 'USER_ACTION_REQUIRED']);
+
+function consumerCalls(obs: Observation, consumers: readonly string[]): CallView[] {
+  return obs.calls.filter((c) => consumers.includes(c.caller));
+}
+
+export const retryDiscipline: Checker = {
+  id: 'consumer-retry-discipline',
+  ruleIds: ['CETP-5-26', 'CETP-5-27', 'CETP-5-28'],
+  description:
+    'The consumer re-sends a request only after a retryable error (known code), not before retry_after_ms, and never loops on a resolution without a user decision.',
+  check(obs, ctx) {
+    const out = [];
+    const byRequest = groupBy(
+      consumerCalls(obs, ctx.consumers).filter((c) => c.method === 'execute_tool' && c.requestId),
+      (c) => `${c.caller}|${c.provider}|${c.requestId}`,
+    );
+    for (const calls of byRequest.values()) {
+      for (let i = 1; i < calls.length; i++) {
+        const prev = calls[i - 1] as CallView;
+        const next = calls[i] as CallView;
+        if (prev.reply.kind !== 'bundle' || prev.reply.status !== 'error') continue;
+        const code = prev.reply.errorCode ?? '';
+        const isResume = RESOLUTIONS.has(code) && next.resumeToken !== null;
+        if (RESOLUTIONS.has(code)) {
+          const decided = obs.events.some(
+            (e) => e.kind === 'user.decision' && e.step > (prev.replyStep ?? prev.step) && e.step < next.step,
+          );
+          if (!decided && next.reply.kind === 'bundle' && next.reply.errorCode === code) {
+            out.push(
+              violation(this, `request ${next.requestId} re-sent after ${code} without any user decision`, {
+                calls: [prev.id, next.id],
+              }),
+            );
+          }
+          if (isResume) continue;
+        }
+        const retryable = prev.reply.retryable === true && isKnownErrorCode(code);
+        const renegotiated = code === 'NEGOTIATION_REQUIRED' || code === 'RESULT_TOO_LARGE';
+        if (!retryable && !renegotiated && !RESOLUTIONS.has(code)) {
+          out.push(
+            violation(this, `request ${next.requestId} re-sent after non-retryable ${code}`, {
+              calls: [prev.id, next.id],
+            }),
+          );
+          continue;
+        }
+        const wait = prev.reply.retryAfterMs;
+        if (wait !== null && prev.replyT !== null && next.t < prev.replyT + wait) {
+          out.push(
+            violation(
+              this,
+              `request ${next.requestId} re-sent ${next.t - prev.replyT} ms after retry_after_ms=${wait}`,
+              {
+                calls: [prev.id, next.id],
+              },
+            ),
+          );
+        }
+      }
+    }
+    return out;
+  },
+};
+
+export const negotiatedOnly: Checker = {
+  id: 'consumer-negotiated-only',
+  ruleIds: ['CETP-2.3-04', 'CETP-4-05', 'CETP-4-06', 'CETP-8-06', 'CETP-2.2-01'],
+  description:
+    'The consumer calls optional methods only in sessions that negotiated them, and negotiates first.',
+  check(obs, ctx) {
+    const out = [];
+    const caps = new Map<string, string[]>();
+    for (const c of obs.calls) {
+      if (c.method === 'negotiate' && c.reply.kind === 'bundle' && c.reply.status === 'success') {
+        const d = c.reply.data as { session_token?: string; capabilities?: string[] } | undefined;
+        if (d?.session_token) caps.set(d.session_token, d.capabilities ?? []);
+      }
+    }
+    for (const c of consumerCalls(obs, ctx.consumers)) {
+      if (!c.v2 || c.method === 'negotiate') continue;
+      const session = c.sessionToken ? caps.get(c.sessionToken) : undefined;
+      if (session === undefined) {
+        out.push(violation(this, `${c.method} sent without a negotiated session`, { calls: [c.id] }));
+        continue;
+      }
+      const needed =
+        c.method === 'get_operation'
+          ? 'async_operations'
+          : c.method === 'cancel_operation'
+            ? 'cancellation'
+            : null;
+      if (needed && !session.includes(needed)) {
+        out.push(violation(this, `${c.method} called in a session without ${needed}`, { calls: [c.id] }));
+      }
+    }
+    return out;
+  },
+};
+
+export const noDowngrade: Checker = {
+  id: 'consumer-no-downgrade',
+  ruleIds: ['CETP-8-03', 'CETP-8-07', 'CETP-8-08', 'CETP-8-09'],
+  description: 'The consumer never makes a v1 call to a provider whose manifest declares v2.',
+  check(obs, ctx) {
+    const out = [];
+    const declaresV2 = (pkg: string): boolean => {
+      const info = obs.world.pm.getPackageInfo(pkg);
+      const versions =
+        info?.manifest.services.flatMap((s) => (s.metaData[META_VERSIONS] ?? '').split(',')) ?? [];
+      return versions.some((v) => Number(v) >= 2);
+    };
+    for (const c of consumerCalls(obs, ctx.consumers)) {
+      if (c.v1 && declaresV2(c.provider)) {
+        out.push(
+          violation(this, `${c.method} sent as v1 to ${c.provider}, which declares v2`, { calls: [c.id] }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+export const CONSUMER_CHECKERS: readonly Checker[] = [retryDiscipline, negotiatedOnly, noDowngrade];

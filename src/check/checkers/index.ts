@@ -1,0 +1,27 @@
+/** Every checker, in the order they report. */
+import type { CheckContext, Checker, Violation } from '../checker.ts';
+import type { Observation } from '../observation.ts';
+import { CONSUMER_CHECKERS } from './consumer.ts';
+import { EFFECT_CHECKERS } from './effects.ts';
+import { RUNTIME_CHECKERS } from './runtime.ts';
+import { WIRE_CHECKERS } from './wire.ts';
+
+export const ALL_CHECKERS: readonly Checker[] = [
+  ...EFFECT_CHECKERS,
+  ...WIRE_CHECKERS,
+  ...CONSUMER_CHECKERS,
+  ...RUNTIME_CHECKERS,
+];
+
+export function checkerById(id: string): Checker | undefined {
+  return ALL_CHECKERS.find((c) => c.id === id);
+}
+
+/** Runs `checkers` (default: all) over an observation. */
+export function runCheckers(
+  obs: Observation,
+  ctx: CheckContext,
+  checkers: readonly Checker[] = ALL_CHECKERS,
+): Violation[] {
+  return checkers.flatMap((c) => c.check(obs, ctx));
+}

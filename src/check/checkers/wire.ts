@@ -1,0 +1,264 @@
+/**
+ * Oracles over the wire conversation (every ContentProvider.call and its reply): replays return the
+ * same terminal result, an id is bound to its args, every reply of a provider under test is
+ * well-formed with the right retryability, sessions and operations stay with the UID that owns
+ * them, the v1 path stays read-only, and no two pending confirmations share a PendingIntent.
+ */
+import { readErrorBundle, readResponseBundle, V2_METHODS, type V2MethodName } from '../../protocol/index.ts';
+import { type Checker, groupBy, violation } from '../checker.ts';
+import type { CallView, Observation } from '../observation.ts';
+
+const TERMINAL_ERRORS = new Set(['USER_CANCELLED', 'CANCELLED', 'CONFLICT']);
+
+/** A comparable rendering of a terminal execute_tool reply, or null if the reply is not terminal. */
+function terminalOf(c: CallView): string | null {
+  if (c.reply.kind !== 'bundle') return null;
+  if (c.reply.status === 'success') {
+    const d = c.reply.data as { kind?: string; value?: unknown; sha256?: string } | undefined;
+    return d?.kind === 'file' ? `file:${d.sha256}` : `value:${JSON.stringify(d?.value)}`;
+  }
+  if (c.reply.status === 'error' && c.reply.errorCode && TERMINAL_ERRORS.has(c.reply.errorCode)) {
+    return `error:${c.reply.errorCode}`;
+  }
+  return null;
+}
+
+function executes(obs: Observation): CallView[] {
+  return obs.calls.filter((c) => c.method === 'execute_tool' && c.v2 && c.requestId !== null);
+}
+
+export const sameTerminalResult: Checker = {
+  id: 'same-terminal-result',
+  ruleIds: ['CETP-6-05', 'CETP-6-07'],
+  description:
+    'Every terminal answer to the same (UID, provider, request_id) is the same (file results by digest).',
+  check(obs, ctx) {
+    const out = [];
+    const byRequest = groupBy(
+      executes(obs).filter((c) => ctx.providersUnderTest.includes(c.provider)),
+      (c) => `${c.provider}|${c.callerUid}|${c.requestId}`,
+    );
+    for (const calls of byRequest.values()) {
+      const terminal = calls.map((c) => ({ c, t: terminalOf(c) })).filter((x) => x.t !== null);
+      const first = terminal[0];
+      const other = terminal.find((x) => x.t !== first?.t);
+      if (first && other) {
+        out.push(
+          violation(this, `request ${first.c.requestId} answered "${first.t}" and later "${other.t}"`, {
+            calls: [first.c.id, other.c.id],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+export const argsBinding: Checker = {
+  id: 'args-binding',
+  ruleIds: ['CETP-6-03', 'CETP-6-04', 'CETP-4.3-14'],
+  description: 'A request_id reused with different args never gets a second success or operation.',
+  check(obs, ctx) {
+    const out = [];
+    const byRequest = groupBy(
+      executes(obs).filter((c) => ctx.providersUnderTest.includes(c.provider)),
+      (c) => `${c.provider}|${c.callerUid}|${c.requestId}`,
+    );
+    for (const calls of byRequest.values()) {
+      const accepted = calls.filter(
+        (c) => c.reply.kind === 'bundle' && (c.reply.status === 'success' || c.reply.status === 'accepted'),
+      );
+      const digests = new Set(accepted.map((c) => `${c.toolName}|${c.args}`));
+      if (digests.size > 1) {
+        out.push(
+          violation(
+            this,
+            `request ${calls[0]?.requestId} was answered with success for ${digests.size} different tool/args`,
+            {
+              calls: accepted.map((c) => c.id),
+            },
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+const V1_SHAPE_METHODS = new Set(['list_tools', 'execute_tool']);
+
+export const wireWellFormed: Checker = {
+  id: 'wire-well-formed',
+  ruleIds: [
+    'CETP-5-01',
+    'CETP-5-02',
+    'CETP-5-03',
+    'CETP-5-17',
+    'CETP-5-25',
+    'CETP-4.2-01',
+    'CETP-4.2-02',
+    'CETP-4.4-02',
+    'CETP-4.4-07',
+  ],
+  description:
+    'Every v2 reply of a provider under test is a well-formed response with the right retryability.',
+  check(obs, ctx) {
+    const out = [];
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+      if (!c.v2 && c.method !== 'negotiate') continue;
+      if (!(c.method in V2_METHODS) && !V1_SHAPE_METHODS.has(c.method)) {
+        const e = readErrorBundle(c.reply.bundle, { method: 'list_tools' });
+        if (!e.ok)
+          out.push(
+            violation(this, `reply to unknown method ${c.method}: ${e.issues[0]?.message}`, {
+              calls: [c.id],
+            }),
+          );
+        continue;
+      }
+      const method = c.method as V2MethodName;
+      const read = readResponseBundle(c.reply.bundle, method, {
+        ...(c.requestId !== null && method !== 'negotiate' ? { expectedRequestId: c.requestId } : {}),
+      });
+      if (!read.ok) {
+        out.push(violation(this, `malformed ${method} reply: ${read.issues[0]?.message}`, { calls: [c.id] }));
+      }
+    }
+    return out;
+  },
+};
+
+export const sessionBinding: Checker = {
+  id: 'session-binding',
+  ruleIds: ['CETP-2.2-09', 'CETP-2.2-14'],
+  description: 'A session token issued to one UID never works for another.',
+  check(obs, ctx) {
+    const out = [];
+    const issuedTo = new Map<string, number>();
+    for (const c of obs.calls) {
+      if (c.method === 'negotiate' && c.reply.kind === 'bundle' && c.reply.status === 'success') {
+        const token = (c.reply.data as { session_token?: string } | undefined)?.session_token;
+        if (typeof token === 'string') issuedTo.set(`${c.provider}|${token}`, c.callerUid);
+      }
+    }
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || !c.sessionToken || c.method === 'negotiate')
+        continue;
+      const owner = issuedTo.get(`${c.provider}|${c.sessionToken}`);
+      if (owner === undefined || owner === c.callerUid) continue;
+      if (c.reply.kind === 'bundle' && c.reply.status !== 'error') {
+        out.push(
+          violation(this, `uid ${c.callerUid} used uid ${owner}'s session token and got ${c.reply.status}`, {
+            calls: [c.id],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+export const operationIsolation: Checker = {
+  id: 'operation-isolation',
+  ruleIds: ['CETP-4.4-12', 'CETP-4.4-13'],
+  description: 'Only the UID that created an operation can read or cancel it.',
+  check(obs, ctx) {
+    const out = [];
+    const creator = new Map<string, number>();
+    for (const c of obs.calls) {
+      if (c.method === 'execute_tool' && c.reply.kind === 'bundle' && c.reply.status === 'accepted') {
+        const id = (c.reply.data as { operation_id?: string } | undefined)?.operation_id;
+        if (id) creator.set(`${c.provider}|${id}`, c.callerUid);
+      }
+    }
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider)) continue;
+      if (c.method !== 'get_operation' && c.method !== 'cancel_operation') continue;
+      const owner = creator.get(`${c.provider}|${c.operationId}`);
+      if (owner === undefined || owner === c.callerUid) continue;
+      if (c.reply.kind === 'bundle' && c.reply.status === 'success') {
+        out.push(
+          violation(this, `uid ${c.callerUid} could ${c.method} uid ${owner}'s operation ${c.operationId}`, {
+            calls: [c.id],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+export const v1ReadOnly: Checker = {
+  id: 'v1-read-only',
+  ruleIds: ['CETP-2.1-06', 'CETP-8-10', 'CETP-8-04'],
+  description: 'A dual-stack provider lists and runs only read tools on its v1 path.',
+  check(obs, ctx) {
+    const out = [];
+    const effectOf = (provider: string, tool: string) => ctx.toolEffects.get(`${provider}|${tool}`) ?? 'read';
+    for (const c of obs.calls) {
+      if (!c.v1 || !ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+      if (c.method === 'list_tools') {
+        const names = ((c.reply.data as { tools?: { name: string }[] } | undefined)?.tools ?? []).map(
+          (t) => t.name,
+        );
+        const writes = names.filter((n) => effectOf(c.provider, n) !== 'read');
+        if (writes.length > 0)
+          out.push(violation(this, `v1 list_tools exposed ${writes.join(', ')}`, { calls: [c.id] }));
+      }
+    }
+    const v1Effects = obs.effects.filter((e) =>
+      obs.calls.some(
+        (c) =>
+          c.v1 &&
+          c.method === 'execute_tool' &&
+          c.provider === e.provider &&
+          c.step <= e.step &&
+          c.replyStep !== null &&
+          c.replyStep >= e.step,
+      ),
+    );
+    for (const e of v1Effects)
+      out.push(violation(this, `a v1 execute_tool changed business state (${e.tool})`, { events: [e.seq] }));
+    return out;
+  },
+};
+
+export const distinctResolutions: Checker = {
+  id: 'distinct-resolutions',
+  ruleIds: ['CETP-7.2-04', 'CETP-4.3-02'],
+  description:
+    'Two pending confirmations of different requests never share a resolution PendingIntent token.',
+  check(obs, ctx) {
+    const out = [];
+    const owner = new Map<number, CallView>();
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+      const pi = c.reply.bundle.getPendingIntent('resolution');
+      if (!pi) continue;
+      const id = pi.record.id;
+      const first = owner.get(id);
+      if (first && (first.requestId !== c.requestId || first.callerUid !== c.callerUid)) {
+        out.push(
+          violation(
+            this,
+            `requests ${first.requestId} and ${c.requestId} got the same resolution PendingIntent`,
+            { calls: [first.id, c.id] },
+          ),
+        );
+      }
+      if (!first) owner.set(id, c);
+    }
+    return out;
+  },
+};
+
+export const WIRE_CHECKERS: readonly Checker[] = [
+  sameTerminalResult,
+  argsBinding,
+  wireWellFormed,
+  sessionBinding,
+  operationIsolation,
+  v1ReadOnly,
+  distinctResolutions,
+];

@@ -1,0 +1,212 @@
+/**
+ * What a finished run looked like at the CETP level, read from the world after it ran — never from
+ * the components' memory. Checkers (TigerBeetle-style oracles, apart from the components they judge)
+ * work only from this:
+ * - every ContentProvider.call with its request and reply Bundles (World.contentCalls), decoded;
+ * - the provider's commit notes in the trace: business effects and confirmation lifecycle steps;
+ * - the reference consumer's audit events; user decisions; process deaths; fd leaks; the outcome.
+ */
+import type { Bundle } from '../sim/bundle.ts';
+import type { ContentCallRecord } from '../sim/content.ts';
+import type { JsonObject, JsonValue } from '../sim/json.ts';
+import type { TraceEvent } from '../sim/trace.ts';
+import type { RunReport, World } from '../sim/world.ts';
+
+export type ReplyView =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'exception'; readonly name: string }
+  | { readonly kind: 'null' }
+  | {
+      readonly kind: 'bundle';
+      readonly bundle: Bundle;
+      readonly status: string | null;
+      readonly errorCode: string | null;
+      readonly retryable: boolean | null;
+      readonly retryAfterMs: number | null;
+      readonly data: JsonValue | undefined;
+      readonly requestId: string | null;
+    };
+
+/** One call, decoded. Request fields are present when the request carried them with the right type. */
+export interface CallView {
+  readonly id: number;
+  readonly caller: string;
+  readonly callerUid: number;
+  readonly provider: string;
+  readonly providerUid: number;
+  readonly method: string;
+  readonly step: number;
+  readonly t: number;
+  /** protocol_version was an Int 2: a v2 call. Absent: a v1 call. */
+  readonly v2: boolean;
+  readonly v1: boolean;
+  readonly requestId: string | null;
+  readonly sessionToken: string | null;
+  readonly deadlineAtMs: number | null;
+  readonly toolName: string | null;
+  /** The exact args string sent (identity of the args, as the reference provider binds bytes). */
+  readonly args: string | null;
+  readonly resumeToken: string | null;
+  readonly operationId: string | null;
+  readonly reply: ReplyView;
+  readonly replyStep: number | null;
+  readonly replyT: number | null;
+}
+
+export interface EffectNote {
+  readonly seq: number;
+  readonly step: number;
+  readonly t: number;
+  readonly provider: string;
+  readonly uid: number;
+  readonly requestId: string;
+  readonly tool: string;
+  readonly argsDigest: string;
+  readonly declaredConfirmation: string;
+  readonly confirmationId: string | null;
+}
+
+export interface ConfirmationNote {
+  readonly seq: number;
+  readonly step: number;
+  readonly provider: string;
+  readonly event: string;
+  readonly id: string;
+  readonly kind: string;
+  readonly uid: number;
+  readonly requestId: string;
+  readonly tool: string;
+  readonly argsDigest: string;
+}
+
+export interface Observation {
+  readonly world: World;
+  readonly report: RunReport;
+  readonly events: readonly TraceEvent[];
+  readonly calls: readonly CallView[];
+  readonly effects: readonly EffectNote[];
+  readonly confirmations: readonly ConfirmationNote[];
+  /** Audit events of apps (consumer execution events, provider audit). */
+  readonly audits: readonly TraceEvent[];
+  /** Step after which the scenario promised no more faults (for liveness), or null. */
+  readonly quietFromStep: number | null;
+}
+
+function str(b: Bundle, key: string): string | null {
+  return b.typeOf(key) === 'String' ? b.getString(key) : null;
+}
+
+function parseJson(text: string | null): JsonValue | undefined {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+function viewReply(record: ContentCallRecord): ReplyView {
+  const r = record.result;
+  if (!r) return { kind: 'none' };
+  if (r.kind === 'exception') return { kind: 'exception', name: r.exception };
+  const b = r.reply;
+  if (b === null) return { kind: 'null' };
+  return {
+    kind: 'bundle',
+    bundle: b,
+    status: str(b, 'status'),
+    errorCode: str(b, 'error_code'),
+    retryable: b.typeOf('retryable') === 'Boolean' ? b.getBoolean('retryable') : null,
+    retryAfterMs: b.typeOf('retry_after_ms') === 'Long' ? b.getLong('retry_after_ms') : null,
+    data: parseJson(str(b, 'data')),
+    requestId: str(b, 'request_id'),
+  };
+}
+
+export function viewCall(record: ContentCallRecord): CallView {
+  const e = record.extras;
+  const pv = e?.typeOf('protocol_version') ?? null;
+  const args = e ? str(e, 'args') : null;
+  return {
+    id: record.id,
+    caller: record.caller,
+    callerUid: record.callerUid,
+    provider: record.provider,
+    providerUid: record.providerUid,
+    method: record.method,
+    step: record.step,
+    t: record.t,
+    v2: pv === 'Int' && e?.getInt('protocol_version') === 2,
+    v1: pv === null,
+    requestId: e ? (str(e, 'request_id')?.toLowerCase() ?? null) : null,
+    sessionToken: e ? str(e, 'session_token') : null,
+    deadlineAtMs: e?.typeOf('deadline_at_ms') === 'Long' ? e.getLong('deadline_at_ms') : null,
+    toolName: e ? str(e, 'tool_name') : null,
+    args,
+    resumeToken: e ? str(e, 'resume_token') : null,
+    operationId: e ? str(e, 'operation_id') : null,
+    reply: viewReply(record),
+    replyStep: record.result?.step ?? null,
+    replyT: record.result?.t ?? null,
+  };
+}
+
+function notes(events: readonly TraceEvent[], cetp: string): { event: TraceEvent; note: JsonObject }[] {
+  const out: { event: TraceEvent; note: JsonObject }[] = [];
+  for (const event of events) {
+    if (event.kind !== 'store.commit' || !Array.isArray(event.data.notes)) continue;
+    for (const n of event.data.notes) {
+      if (typeof n === 'object' && n !== null && !Array.isArray(n) && n.cetp === cetp)
+        out.push({ event, note: n });
+    }
+  }
+  return out;
+}
+
+export function observe(world: World, report: RunReport, quietFromStep: number | null = null): Observation {
+  const events = world.trace.events;
+  return {
+    world,
+    report,
+    events,
+    calls: (world.contentCalls ?? []).map(viewCall),
+    effects: notes(events, 'effect').map(({ event, note }) => ({
+      seq: event.seq,
+      step: event.step,
+      t: event.t,
+      provider: String(event.data.actor),
+      uid: Number(note.uid),
+      requestId: String(note.request_id),
+      tool: String(note.tool),
+      argsDigest: String(note.args_digest),
+      declaredConfirmation: String(note.declared_confirmation ?? 'never'),
+      confirmationId: typeof note.confirmation_id === 'string' ? note.confirmation_id : null,
+    })),
+    confirmations: notes(events, 'confirmation').map(({ event, note }) => ({
+      seq: event.seq,
+      step: event.step,
+      provider: String(event.data.actor),
+      event: String(note.event),
+      id: String(note.id),
+      kind: String(note.kind),
+      uid: Number(note.uid),
+      requestId: String(note.request_id),
+      tool: String(note.tool),
+      argsDigest: String(note.args_digest),
+    })),
+    audits: events.filter((e) => e.kind === 'app.audit'),
+    quietFromStep,
+  };
+}
+
+/** The status of a decoded reply: 'success', 'accepted', 'error:CODE', 'null', 'exception:Name', 'none'. */
+export function replyStatus(reply: ReplyView): string {
+  switch (reply.kind) {
+    case 'bundle':
+      return reply.status === 'error' ? `error:${reply.errorCode}` : (reply.status ?? 'malformed');
+    case 'exception':
+      return `exception:${reply.name}`;
+    default:
+      return reply.kind;
+  }
+}
