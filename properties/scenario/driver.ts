@@ -9,8 +9,8 @@ import type { AppContext } from '../../src/sim/context.ts';
 import type { JsonValue } from '../../src/sim/json.ts';
 import type { PendingIntent } from '../../src/sim/pending-intent.ts';
 import { TIMED_OUT } from '../../src/sim/scheduler.ts';
-import type { ProviderFixture } from './fixtures.ts';
-import type { ActorName, Command, RidRef } from './model.ts';
+import { type ProviderFixture, UID_PLACEHOLDER } from './fixtures.ts';
+import type { ActorName, Command, MalformedFlaw, RidRef } from './model.ts';
 
 /** What one actor knows; other actors may read it (that is how misuse is expressed). */
 export interface ActorState {
@@ -58,7 +58,10 @@ export class RawDriver {
         if (!client) return null;
         this.clients.set(p.authority, client);
       }
-      return await client.call(method, null, extras);
+      const reply = await client.call(method, null, extras);
+      // A client owns the fds it receives: read nothing, close them (leaks are the provider's alone).
+      reply?.getParcelFileDescriptor('result_fd')?.close();
+      return reply;
     } catch {
       this.clients.delete(p.authority);
       return null;
@@ -151,6 +154,9 @@ export class RawDriver {
       case 'resume-foreign':
         await this.resumeForeign();
         return;
+      case 'malformed':
+        await this.malformed(this.provider(command.provider), command.flaw);
+        return;
       case 'v1-list':
         await this.call(this.provider(command.provider), 'list_tools', new Bundle());
         return;
@@ -163,7 +169,7 @@ export class RawDriver {
   private async execute(c: Extract<Command, { kind: 'execute' }>): Promise<void> {
     const p = this.provider(c.provider);
     const pool = p.tools[c.tool] ?? [{}];
-    const args = JSON.stringify(pool[c.args % pool.length] as JsonValue);
+    const args = this.argsAt(pool, c.args);
     const rid = this.rid(c.rid);
     const send = (requestId: string, argsJson: string, token: string | null) =>
       this.v2(
@@ -199,6 +205,50 @@ export class RawDriver {
     if (reply) this.remember(p, rid, reply);
   }
 
+  /** A call with one deliberate flaw in its envelope or args. */
+  private async malformed(p: ProviderFixture, flaw: MalformedFlaw): Promise<void> {
+    const tool = Object.keys(p.tools)[0] ?? 'none';
+    const b = new Bundle();
+    b.putInt('protocol_version', 2);
+    b.putString('session_token', await this.session(p));
+    b.putString('request_id', this.ctx.randomUUID());
+    b.putLong('deadline_at_ms', this.ctx.currentTimeMillis() + 30_000);
+    b.putString('tool_name', tool);
+    b.putString('args', this.argsAt(p.tools[tool] ?? [{}], 0));
+    let method = 'execute_tool';
+    switch (flaw) {
+      case 'unknown-keys':
+        b.putString('x_future_field', 'ignored');
+        b.putInt('x_priority', 3);
+        break;
+      case 'no-request-id':
+        b.remove('request_id');
+        break;
+      case 'request-id-not-uuid':
+        b.putString('request_id', 'request-1');
+        break;
+      case 'protocol-version-long':
+        b.putLong('protocol_version', 2);
+        break;
+      case 'deadline-int':
+        b.putInt('deadline_at_ms', 1);
+        break;
+      case 'args-not-json':
+        b.putString('args', '{"symbol": ');
+        break;
+      case 'args-schema-mismatch':
+        b.putString('args', '{"unexpected": [1, 2, 3]}');
+        break;
+      case 'no-session':
+        b.remove('session_token');
+        break;
+      case 'unknown-method':
+        method = 'execute_tool_v3';
+        break;
+    }
+    await this.call(p, method, b);
+  }
+
   /** Resumes the other actor's last resolution with its token (a foreign caller). */
   async resumeForeign(): Promise<void> {
     const t = this.other()?.lastToken;
@@ -213,6 +263,14 @@ export class RawDriver {
         b.putString('resume_token', t.token);
       },
       t.rid,
+    );
+  }
+
+  /** The pool's args at `index` (modulo), with this actor's UID filled in. */
+  private argsAt(pool: readonly JsonValue[], index: number): string {
+    return JSON.stringify(pool[index % pool.length] as JsonValue).replaceAll(
+      UID_PLACEHOLDER,
+      String(this.ctx.uid),
     );
   }
 
@@ -247,6 +305,8 @@ export class RawDriver {
 
   /** After the faults: poll every operation this actor started until it ends (bounded). */
   async settle(): Promise<void> {
+    this.caps = ALL_CAPS;
+    for (const p of this.providers) await this.negotiate(p);
     for (const op of this.state.ops) {
       const p = this.provider(op.provider);
       for (let i = 0; i < 30; i++) {

@@ -10,6 +10,13 @@ import {
   alertsApp,
   alertsPackage,
 } from '../../src/providers/apps/alerts.ts';
+import {
+  PAYMENT_TOOLS,
+  PAYMENTS_AUTHORITY,
+  PAYMENTS_PACKAGE,
+  paymentsApp,
+  paymentsPackage,
+} from '../../src/providers/apps/payments.ts';
 import type { ProviderTool } from '../../src/providers/sdk/types.ts';
 import { agentPackage } from '../../src/providers/testing.ts';
 import type { JsonValue } from '../../src/sim/json.ts';
@@ -69,5 +76,32 @@ export const ALERTS: ProviderFixture = {
       { symbol: 'AAPL', price: 191 },
     ],
     delete_alert: [{ alert_id: 'ALRT-1' }, { alert_id: 'ALRT-2' }],
+  },
+};
+
+/** `$UID` in an args pool is replaced by the calling actor's UID (payments accounts are per UID). */
+export const UID_PLACEHOLDER = '$UID';
+
+const IBAN = 'DE89370400440532013000';
+
+export const PAYMENTS: ProviderFixture = {
+  name: 'payments',
+  packageName: PAYMENTS_PACKAGE,
+  authority: PAYMENTS_AUTHORITY,
+  install: (world, variant) => world.install(paymentsPackage(), paymentsApp(providerOptions(variant))),
+  effects: effectsOf(PAYMENT_TOOLS),
+  tools: {
+    get_balance: [{}],
+    transfer: [
+      { from_account: 'CHK-$UID', to_iban: IBAN, amount: 25, currency: 'EUR', reference: 'rent' },
+      { from_account: 'CHK-$UID', to_iban: IBAN, amount: 9_000, currency: 'EUR', reference: 'car' },
+      { from_account: 'SAV-$UID', to_iban: IBAN, amount: 100, currency: 'EUR', reference: 'gift' },
+      { from_account: 'CHK-$UID', to_iban: IBAN, amount: 26, currency: 'EUR', reference: 'rent' },
+    ],
+    export_statement: [
+      { account: 'CHK-$UID', months: 1 },
+      { account: 'CHK-$UID', months: 12 },
+    ],
+    reconcile_accounts: [{}],
   },
 };

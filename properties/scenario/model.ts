@@ -48,9 +48,30 @@ export type Command =
   /** Resume the other actor's last resolution with its token (as a foreign caller). */
   | { readonly kind: 'resume-foreign' }
   | { readonly kind: 'v1-list'; readonly provider: string }
+  /** A v2 call with one flaw (spec §9: missing fields, unknown fields, invalid JSON, schema mismatch). */
+  | { readonly kind: 'malformed'; readonly provider: string; readonly flaw: MalformedFlaw }
   | { readonly kind: 'wait'; readonly ms: number };
 
+export const MALFORMED_FLAWS = [
+  'unknown-keys',
+  'no-request-id',
+  'request-id-not-uuid',
+  'protocol-version-long',
+  'deadline-int',
+  'args-not-json',
+  'args-schema-mismatch',
+  'no-session',
+  'unknown-method',
+] as const;
+export type MalformedFlaw = (typeof MALFORMED_FLAWS)[number];
+
+/** How the scheduler continues once the generated decisions run out. */
+export type Tail = 'fifo' | 'random' | 'pct';
+
 export interface Scenario {
+  /** The world's root seed (PRNG streams: ids, tokens, the tail strategy). */
+  readonly seed: number;
+  readonly tail: Tail;
   readonly actors: Readonly<Partial<Record<ActorName, readonly Command[]>>>;
   readonly user: readonly UserDecision[];
   readonly faults: readonly FaultAt[];

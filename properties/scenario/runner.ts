@@ -7,11 +7,12 @@
 import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
 import { ALL_CHECKERS, runCheckers } from '../../src/check/checkers/index.ts';
 import { type Observation, observe } from '../../src/check/observation.ts';
+import type { StrategySpec } from '../../src/sim/strategy.ts';
 import type { RunReport } from '../../src/sim/world.ts';
 import { World } from '../../src/sim/world.ts';
 import { type ActorState, newActorState, RawDriver } from './driver.ts';
 import { ACTOR_PACKAGES, installActors, type ProviderFixture } from './fixtures.ts';
-import type { ActorName, Scenario, Variant } from './model.ts';
+import type { ActorName, Scenario, Tail, Variant } from './model.ts';
 
 export interface Fixture {
   readonly providers: readonly ProviderFixture[];
@@ -28,14 +29,25 @@ export interface ScenarioRun {
 
 export const STEP_BUDGET = 20_000;
 
+function tailStrategy(tail: Tail): StrategySpec {
+  switch (tail) {
+    case 'fifo':
+      return { kind: 'fifo' };
+    case 'random':
+      return { kind: 'random' };
+    case 'pct':
+      return { kind: 'pct', depth: 3, stepsEstimate: 400 };
+  }
+}
+
 export async function runScenario(
   fixture: Fixture,
   scenario: Scenario,
   variant: Variant,
 ): Promise<ScenarioRun> {
   const world = new World({
-    seed: 0,
-    strategy: { kind: 'replay', decisions: scenario.decisions },
+    seed: scenario.seed,
+    strategy: { kind: 'replay', decisions: scenario.decisions, then: tailStrategy(scenario.tail) },
     faults: scenario.faults,
     user: { kind: 'scripted', decisions: scenario.user, otherwise: 'approve', thinkMs: 1_000 },
     stepBudget: STEP_BUDGET,

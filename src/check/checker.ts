@@ -44,7 +44,7 @@ export function violation(
     checker: checker.id,
     ruleIds: checker.ruleIds,
     class: evidence.class ?? 'correctness',
-    message,
+    message: message.length > 300 ? `${message.slice(0, 297)}...` : message,
     events: evidence.events ?? [],
     calls: evidence.calls ?? [],
   };

@@ -201,6 +201,9 @@ export class ActivityManager {
       const a = pkg?.manifest.activities?.find((x) => x.name === intent.component?.className);
       return a ? [intent.component] : [];
     }
+    // IntentFilter.match: an Intent with a data URI or MIME type matches only filters that declare
+    // <data>; simulated intent filters declare none, so such an implicit Intent resolves to nothing.
+    if (intent.data !== null || intent.type !== null) return [];
     const found = this.world.pm.queryIntentActivities(SYSTEM_UID, {
       ...(intent.action !== null ? { action: intent.action } : {}),
       ...(intent.categories !== null ? { categories: intent.categories } : {}),

@@ -27,7 +27,7 @@ export type StrategySpec =
   | { kind: 'fifo' }
   | { kind: 'random' }
   | { kind: 'pct'; depth: number; stepsEstimate?: number }
-  | { kind: 'replay'; decisions: readonly number[] };
+  | { kind: 'replay'; decisions: readonly number[]; then?: StrategySpec };
 
 export type StrategyKind = StrategySpec['kind'];
 
@@ -100,14 +100,23 @@ class PctStrategy implements Strategy {
   }
 }
 
-/** Replays recorded (or generated) choices; any integer is taken modulo the ready count; then FIFO. */
+/**
+ * Replays recorded (or generated) choices; any integer is taken modulo the ready count. When the
+ * list runs out, `then` continues (FIFO by default). Since the scheduler records every choice, a
+ * run made this way is replayed exactly by its recorded decisions alone.
+ */
 class ReplayStrategy implements Strategy {
   readonly name = 'replay';
-  constructor(private readonly decisions: readonly number[]) {}
-  onSpawn(): void {}
-  choose(ready: readonly ReadyTask[], choice: number): number {
+  constructor(
+    private readonly decisions: readonly number[],
+    private readonly then: Strategy,
+  ) {}
+  onSpawn(task: ReadyTask): void {
+    this.then.onSpawn(task);
+  }
+  choose(ready: readonly ReadyTask[], choice: number, step: number): number {
     const d = this.decisions[choice];
-    if (d === undefined) return 0;
+    if (d === undefined) return this.then.choose(ready, choice, step);
     return ((Math.trunc(d) % ready.length) + ready.length) % ready.length;
   }
 }
@@ -121,6 +130,9 @@ export function makeStrategy(spec: StrategySpec, rng: Rng, defaultStepsEstimate:
     case 'pct':
       return new PctStrategy(rng, spec.depth, spec.stepsEstimate ?? defaultStepsEstimate);
     case 'replay':
-      return new ReplayStrategy(spec.decisions);
+      return new ReplayStrategy(
+        spec.decisions,
+        spec.then ? makeStrategy(spec.then, rng, defaultStepsEstimate) : new FifoStrategy(),
+      );
   }
 }

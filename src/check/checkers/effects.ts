@@ -72,15 +72,20 @@ export const noCrossUidResults: Checker = {
   id: 'no-cross-uid-results',
   ruleIds: ['CETP-6-02', 'CETP-6-05'],
   description: "A caller never receives success for another UID's effect under the same request_id.",
-  check(obs) {
+  check(obs, ctx) {
     const out = [];
     for (const c of executeCalls(obs)) {
       if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
+      if ((ctx.toolEffects.get(`${c.provider}|${c.toolName}`) ?? 'read') === 'read') continue;
       const mine = obs.effects.some(
         (e) => e.provider === c.provider && e.uid === c.callerUid && e.requestId === c.requestId,
       );
       const others = obs.effects.filter(
-        (e) => e.provider === c.provider && e.uid !== c.callerUid && e.requestId === c.requestId,
+        (e) =>
+          e.provider === c.provider &&
+          e.uid !== c.callerUid &&
+          e.requestId === c.requestId &&
+          e.tool === c.toolName,
       );
       if (!mine && others.length > 0) {
         out.push(

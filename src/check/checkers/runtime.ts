@@ -77,13 +77,15 @@ export const operationsTerminate: Checker = {
       }
     }
     for (const [key, op] of accepted) {
+      // A terminal state, or RESULT_EXPIRED (the window has passed: the operation is definitively over).
       const terminal = obs.calls.some(
         (c) =>
           `${c.provider}|${c.operationId}` === key &&
           c.method === 'get_operation' &&
           c.reply.kind === 'bundle' &&
-          c.reply.status === 'success' &&
-          TERMINAL_STATES.has(String((c.reply.data as { state?: string } | undefined)?.state)),
+          ((c.reply.status === 'success' &&
+            TERMINAL_STATES.has(String((c.reply.data as { state?: string } | undefined)?.state))) ||
+            c.reply.errorCode === 'RESULT_EXPIRED'),
       );
       if (!terminal) {
         out.push(

@@ -4,23 +4,35 @@
  * well-formed with the right retryability, sessions and operations stay with the UID that owns
  * them, the v1 path stays read-only, and no two pending confirmations share a PendingIntent.
  */
-import { readErrorBundle, readResponseBundle, V2_METHODS, type V2MethodName } from '../../protocol/index.ts';
+import {
+  readErrorBundle,
+  readResponseBundle,
+  sha256Hex,
+  V2_METHODS,
+  type V2MethodName,
+} from '../../protocol/index.ts';
 import { type Checker, groupBy, violation } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
 
 const TERMINAL_ERRORS = new Set(['USER_CANCELLED', 'CANCELLED', 'CONFLICT']);
 
-/** A comparable rendering of a terminal execute_tool reply, or null if the reply is not terminal. */
-function terminalOf(c: CallView): string | null {
+/**
+ * A comparable key of a terminal execute_tool reply, or null if it is not terminal. A result is
+ * keyed by the SHA-256 of its JSON bytes, so an inline value and the same value sent as a file (in
+ * a session with large_results) compare equal.
+ */
+function terminalOf(c: CallView, confirmationRequested: boolean): string | null {
   if (c.reply.kind !== 'bundle') return null;
   if (c.reply.status === 'success') {
     const d = c.reply.data as { kind?: string; value?: unknown; sha256?: string } | undefined;
-    return d?.kind === 'file' ? `file:${d.sha256}` : `value:${JSON.stringify(d?.value)}`;
+    const digest = d?.kind === 'file' ? d.sha256 : sha256Hex(JSON.stringify(d?.value ?? null));
+    return `result sha256:${String(digest).slice(0, 16)}`;
   }
-  if (c.reply.status === 'error' && c.reply.errorCode && TERMINAL_ERRORS.has(c.reply.errorCode)) {
-    return `error:${c.reply.errorCode}`;
-  }
-  return null;
+  const code = c.reply.errorCode;
+  if (c.reply.status !== 'error' || !code || !TERMINAL_ERRORS.has(code)) return null;
+  // A refused scope grant is not recorded; a denied confirmation is the request's terminal result.
+  if (code === 'USER_CANCELLED' && !confirmationRequested) return null;
+  return `error:${code}`;
 }
 
 function executes(obs: Observation): CallView[] {
@@ -31,15 +43,23 @@ export const sameTerminalResult: Checker = {
   id: 'same-terminal-result',
   ruleIds: ['CETP-6-05', 'CETP-6-07'],
   description:
-    'Every terminal answer to the same (UID, provider, request_id) is the same (file results by digest).',
+    'Every terminal answer to the same (UID, provider, request_id, tool, args) is the same result (compared by digest).',
   check(obs, ctx) {
     const out = [];
     const byRequest = groupBy(
       executes(obs).filter((c) => ctx.providersUnderTest.includes(c.provider)),
-      (c) => `${c.provider}|${c.callerUid}|${c.requestId}`,
+      (c) => `${c.provider}|${c.callerUid}|${c.requestId}|${c.toolName}|${c.args}`,
     );
     for (const calls of byRequest.values()) {
-      const terminal = calls.map((c) => ({ c, t: terminalOf(c) })).filter((x) => x.t !== null);
+      const head = calls[0] as CallView;
+      const requested = obs.confirmations.some(
+        (n) =>
+          n.kind === 'confirm' &&
+          n.event === 'requested' &&
+          n.uid === head.callerUid &&
+          n.requestId === head.requestId,
+      );
+      const terminal = calls.map((c) => ({ c, t: terminalOf(c, requested) })).filter((x) => x.t !== null);
       const first = terminal[0];
       const other = terminal.find((x) => x.t !== first?.t);
       if (first && other) {
@@ -57,7 +77,8 @@ export const sameTerminalResult: Checker = {
 export const argsBinding: Checker = {
   id: 'args-binding',
   ruleIds: ['CETP-6-03', 'CETP-6-04', 'CETP-4.3-14'],
-  description: 'A request_id reused with different args never gets a second success or operation.',
+  description:
+    'Once a request_id is bound to a write (tool and args), no call with other tool or args gets success or an operation.',
   check(obs, ctx) {
     const out = [];
     const byRequest = groupBy(
@@ -65,20 +86,25 @@ export const argsBinding: Checker = {
       (c) => `${c.provider}|${c.callerUid}|${c.requestId}`,
     );
     for (const calls of byRequest.values()) {
-      const accepted = calls.filter(
-        (c) => c.reply.kind === 'bundle' && (c.reply.status === 'success' || c.reply.status === 'accepted'),
-      );
-      const digests = new Set(accepted.map((c) => `${c.toolName}|${c.args}`));
-      if (digests.size > 1) {
-        out.push(
-          violation(
-            this,
-            `request ${calls[0]?.requestId} was answered with success for ${digests.size} different tool/args`,
-            {
-              calls: accepted.map((c) => c.id),
-            },
-          ),
-        );
+      let bound: CallView | null = null;
+      for (const c of calls) {
+        const ok =
+          c.reply.kind === 'bundle' && (c.reply.status === 'success' || c.reply.status === 'accepted');
+        if (!ok) continue;
+        const write = (ctx.toolEffects.get(`${c.provider}|${c.toolName}`) ?? 'read') !== 'read';
+        if (bound && (c.toolName !== bound.toolName || c.args !== bound.args)) {
+          out.push(
+            violation(
+              this,
+              `request ${c.requestId}, bound to ${bound.toolName}, was answered ${c.reply.kind === 'bundle' ? c.reply.status : ''} for other tool/args`,
+              {
+                calls: [bound.id, c.id],
+              },
+            ),
+          );
+          break;
+        }
+        if (write && !bound) bound = c;
       }
     }
     return out;

@@ -122,6 +122,8 @@ export async function checkResumeToken(
   token: string,
   binding: TokenBinding,
   gates: Gates,
+  /** Accept an already-used token (a grant: the grant itself persists, so a retried resume may reuse it). */
+  allowConsumed = false,
 ): Promise<TokenCheck> {
   const id = (await tx.get(TOKENS, token)) as string | undefined;
   const record = id === undefined ? undefined : await readConfirmation(tx, id);
@@ -148,7 +150,7 @@ export async function checkResumeToken(
   ) {
     return { ok: false, invalid: 'args differ from the confirmed args', ruleIds: ['CETP-4.3-14'] };
   }
-  if (gates.on('CETP-4.3-13') && !reusable && record.state === 'consumed') {
+  if (gates.on('CETP-4.3-13') && !reusable && !allowConsumed && record.state === 'consumed') {
     return { ok: false, invalid: 'resume_token was already used', ruleIds: ['CETP-4.3-13'] };
   }
   if (gates.on('CETP-4.3-06') && binding.nowMs >= record.expiresAtMs) return { ok: false, expired: record };

@@ -133,7 +133,9 @@ async function settleGrantToken(ex: Execution): Promise<Execution> {
   const token = ex.req.resumeToken;
   if (token === undefined) return ex;
   const isGrant = await atomically(ex.rt, 'settle grant token', async (tx) => {
-    const check = await checkResumeToken(tx, token, binding(ex), ex.rt.gates);
+    // A retried resume after a lost reply re-sends the grant token, already used (NOTES 2): that is
+    // fine for a grant, which authorises nothing by itself — authorization was just re-checked.
+    const check = await checkResumeToken(tx, token, binding(ex), ex.rt.gates, true);
     if (!check.ok || check.record.kind !== 'grant') return false;
     if (check.record.state !== 'consumed') await consumeConfirmation(tx, check.record);
     return true;
@@ -233,6 +235,17 @@ function resolutionBundle(ex: Execution, record: ConfirmationRecord): Bundle {
 
 async function runRead(ex: Execution): Promise<Bundle> {
   const { rt, compiled } = ex;
+  // A read is not recorded, but an id already bound to a write request stays bound to it (6-04).
+  const bound = await committedRecord(ex);
+  if (
+    bound &&
+    rt.gates.on('CETP-6-04') &&
+    (bound.tool !== ex.req.toolName || bound.argsDigest !== ex.digest)
+  ) {
+    throw new WireFailure('INVALID_REQUEST', {
+      message: 'This request_id was already used with a different tool or arguments.',
+    });
+  }
   checkDeadline(ex);
   const tool = compiled.tool;
   if (isReadTool(tool) && tool.annotations.confirmation === 'always') {
@@ -414,6 +427,8 @@ async function execute(
   const prepared = tool.prepare
     ? await tool.prepare(ex.call, { progress: async () => false }).catch(rethrowToolFailure)
     : null;
+  // A long preparation may outlive the call's deadline: check again right before the effect (4.1-14).
+  if (tool.prepare && !gates.bug('deadline-after-effect')) checkDeadline(ex);
   let outcome: { existing: RequestRecord } | { value: JsonValue } | { failure: ToolFailure };
   try {
     outcome = await atomically(rt, `execute ${tool.name}`, async (tx) => {

@@ -1,0 +1,133 @@
+/**
+ * fast-check arbitraries for scenarios. Everything a run depends on — commands, the user's answers,
+ * faults and the scheduler's decisions — is generated here, so fast-check shrinks all of it together
+ * (fast-check's own scheduler cannot shrink schedules; ours are plain integer lists). Pools list their
+ * simplest value first, since shrinking moves toward the first alternative.
+ */
+import fc from 'fast-check';
+import type { Fault, FaultAt } from '../../src/sim/faults.ts';
+import type { UserDecision } from '../../src/sim/user.ts';
+import type { ProviderFixture } from './fixtures.ts';
+import {
+  type ActorName,
+  type Command,
+  MALFORMED_FLAWS,
+  type ResolveMode,
+  type RidRef,
+  type Scenario,
+  type Tail,
+} from './model.ts';
+
+export type CommandKind = Command['kind'];
+
+export interface ScenarioShape {
+  readonly providers: readonly ProviderFixture[];
+  readonly actors: readonly ActorName[];
+  /** Command kinds actors may send besides execute (always allowed). */
+  readonly commands: readonly Exclude<CommandKind, 'execute'>[];
+  /** Tools executed, as `provider.tool`; default: every tool of every provider. */
+  readonly tools?: readonly string[];
+  readonly resolveModes: readonly ResolveMode[];
+  readonly ridReuse: boolean;
+  readonly expiredDeadlines: boolean;
+  readonly confirmedFlags: boolean;
+  readonly faults: readonly Fault[];
+  readonly maxCommands: number;
+  readonly maxFaults: number;
+  readonly userDecisions: readonly UserDecision[];
+  readonly capabilitySets: readonly (readonly string[])[];
+}
+
+/** Which strategies finish a schedule after the generated decisions (`--strategy`). */
+export function tailArb(tails: readonly Tail[]): fc.Arbitrary<Tail> {
+  return fc.constantFrom(...tails);
+}
+
+function ridArb(reuse: boolean): fc.Arbitrary<RidRef> {
+  const fresh = fc.constant<RidRef>({ kind: 'fresh' });
+  if (!reuse) return fresh;
+  return fc.oneof(
+    { weight: 4, arbitrary: fresh },
+    { weight: 2, arbitrary: fc.nat({ max: 3 }).map((index): RidRef => ({ kind: 'reuse', index })) },
+    { weight: 1, arbitrary: fc.nat({ max: 3 }).map((index): RidRef => ({ kind: 'other', index })) },
+  );
+}
+
+function executeArb(shape: ScenarioShape): fc.Arbitrary<Command> {
+  const tools =
+    shape.tools ?? shape.providers.flatMap((p) => Object.keys(p.tools).map((tool) => `${p.name}.${tool}`));
+  return fc
+    .record({
+      tool: fc.constantFrom(...tools),
+      args: fc.nat({ max: 7 }),
+      rid: ridArb(shape.ridReuse),
+      expiredDeadline: shape.expiredDeadlines ? fc.boolean() : fc.constant(false),
+      confirmedFlag: shape.confirmedFlags ? fc.boolean() : fc.constant(false),
+      resolve: fc.constantFrom(...shape.resolveModes),
+    })
+    .map(({ tool, ...rest }): Command => {
+      const [provider, name] = tool.split('.') as [string, string];
+      return { kind: 'execute', provider, tool: name, ...rest };
+    });
+}
+
+function otherArb(kind: Exclude<CommandKind, 'execute'>, shape: ScenarioShape): fc.Arbitrary<Command> {
+  switch (kind) {
+    case 'negotiate':
+      return fc.constantFrom(...shape.capabilitySets).map((caps): Command => ({ kind: 'negotiate', caps }));
+    case 'poll':
+    case 'cancel':
+      return fc.boolean().map((other): Command => ({ kind, other }));
+    case 'v1-list':
+      return fc
+        .constantFrom(...shape.providers.map((p) => p.name))
+        .map((provider): Command => ({ kind: 'v1-list', provider }));
+    case 'wait':
+      return fc.constantFrom(500, 3_000, 20_000).map((ms): Command => ({ kind: 'wait', ms }));
+    case 'malformed':
+      return fc
+        .record({
+          provider: fc.constantFrom(...shape.providers.map((p) => p.name)),
+          flaw: fc.constantFrom(...MALFORMED_FLAWS),
+        })
+        .map((r): Command => ({ kind: 'malformed', ...r }));
+    case 'steal-session':
+    case 'resume-foreign':
+      return fc.constant<Command>({ kind });
+  }
+}
+
+export function commandArb(shape: ScenarioShape): fc.Arbitrary<Command> {
+  return fc.oneof(
+    { weight: 6, arbitrary: executeArb(shape) },
+    ...shape.commands.map((kind) => ({
+      weight: kind === 'poll' || kind === 'cancel' ? 2 : 1,
+      arbitrary: otherArb(kind, shape),
+    })),
+  );
+}
+
+export function faultsArb(shape: ScenarioShape): fc.Arbitrary<FaultAt[]> {
+  if (shape.faults.length === 0 || shape.maxFaults === 0) return fc.constant([]);
+  return fc.array(fc.record({ at: fc.nat({ max: 250 }), fault: fc.constantFrom(...shape.faults) }), {
+    maxLength: shape.maxFaults,
+  });
+}
+
+export function scenarioArb(shape: ScenarioShape, tails: readonly Tail[] = ['fifo']): fc.Arbitrary<Scenario> {
+  const actorCommands = fc.array(commandArb(shape), { minLength: 1, maxLength: shape.maxCommands });
+  const actors = fc.record(
+    Object.fromEntries(shape.actors.map((a) => [a, actorCommands])) as Record<
+      ActorName,
+      fc.Arbitrary<Command[]>
+    >,
+  );
+  return fc.record({
+    seed: fc.nat({ max: 1_000_000 }),
+    tail: tailArb(tails),
+    actors,
+    user: fc.array(fc.constantFrom(...shape.userDecisions), { maxLength: 4 }),
+    faults: faultsArb(shape),
+    decisions: fc.array(fc.nat({ max: 7 }), { maxLength: 80 }),
+  });
+}

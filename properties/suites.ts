@@ -1,0 +1,232 @@
+/**
+ * The property suites, one per area of spec §9 (the conformance areas), each a scenario shape (what
+ * may be generated), the world it runs in, and the oracles that judge it. Every property names the
+ * rule ids it guards: its oracles' rules plus its §9 area.
+ */
+import type { Checker } from '../src/check/checker.ts';
+import {
+  approvalBinding,
+  cancelledHasNoEffect,
+  deadlineBeforeEffect,
+  effectAttribution,
+  noCrossUidResults,
+  singleEffect,
+} from '../src/check/checkers/effects.ts';
+import { noCrash, noFdLeaks, operationsTerminate } from '../src/check/checkers/runtime.ts';
+import {
+  argsBinding,
+  distinctResolutions,
+  operationIsolation,
+  sameTerminalResult,
+  sessionBinding,
+  v1ReadOnly,
+  wireWellFormed,
+} from '../src/check/checkers/wire.ts';
+import type { Fault } from '../src/sim/faults.ts';
+import type { ScenarioShape } from './scenario/arbitraries.ts';
+import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
+import type { Fixture } from './scenario/runner.ts';
+
+export interface PropertyDef {
+  readonly id: string;
+  readonly title: string;
+  /** The spec §9 area it covers. */
+  readonly area: string;
+  readonly fixture: Fixture;
+  readonly shape: ScenarioShape;
+  readonly checkers: readonly Checker[];
+  readonly ruleIds: readonly string[];
+  /** Runs per property under `npm test` (a CI-sized budget). */
+  readonly ciRuns: number;
+}
+
+const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
+const CAP_SETS = [ALL_CAPS, ['cancellation', 'large_results'], ['async_operations'], []];
+
+const kill = (process: string): Fault => ({ kind: 'kill', process });
+const loseReply = (callee: string): Fault => ({ kind: 'loseReply', callee });
+const PROVIDER_FAULTS: readonly Fault[] = [
+  kill(ALERTS.packageName),
+  kill(PAYMENTS.packageName),
+  loseReply(ALERTS.packageName),
+  loseReply(PAYMENTS.packageName),
+  { kind: 'failTransaction', callee: PAYMENTS.packageName },
+  { kind: 'clockJump', ms: 2 * 3_600_000 },
+  { kind: 'clockJump', ms: 25 * 3_600_000 },
+];
+
+const base = {
+  providers: [ALERTS, PAYMENTS],
+  actors: ['a', 'b'],
+  commands: ['negotiate', 'wait'],
+  resolveModes: ['honest', 'none'],
+  ridReuse: true,
+  expiredDeadlines: false,
+  confirmedFlags: false,
+  faults: PROVIDER_FAULTS,
+  maxCommands: 4,
+  maxFaults: 2,
+  userDecisions: ['approve', 'deny', 'back', 'ignore'],
+  capabilitySets: CAP_SETS,
+} as const satisfies ScenarioShape;
+
+function def(
+  id: string,
+  title: string,
+  area: string,
+  shape: ScenarioShape,
+  checkers: readonly Checker[],
+  ciRuns = 40,
+): PropertyDef {
+  const ruleIds = [...new Set([...checkers.flatMap((c) => c.ruleIds), area])];
+  return {
+    id,
+    title,
+    area,
+    fixture: { providers: shape.providers, actors: shape.actors, checkers },
+    shape,
+    checkers,
+    ruleIds,
+    ciRuns,
+  };
+}
+
+export const PROPERTIES: readonly PropertyDef[] = [
+  def(
+    'idempotency',
+    'same-id retries, concurrency, id reuse with other args, lost replies, kills and the window',
+    'CETP-9-05',
+    {
+      ...base,
+      tools: ['alerts.create_alert', 'payments.transfer', 'payments.reconcile_accounts', 'alerts.get_quote'],
+      commands: ['negotiate', 'poll', 'wait'],
+      maxFaults: 3,
+    },
+    [
+      singleEffect,
+      effectAttribution,
+      noCrossUidResults,
+      sameTerminalResult,
+      argsBinding,
+      wireWellFormed,
+      noCrash,
+    ],
+  ),
+  def(
+    'confirmation',
+    'approve, deny, back, ignore; token replay, theft, altered args, skipped UI, expiry; nothing before approval',
+    'CETP-9-06',
+    {
+      ...base,
+      tools: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer'],
+      commands: ['negotiate', 'resume-foreign', 'wait'],
+      resolveModes: ['honest', 'none', 'skip-ui', 'altered-args', 'other-rid', 'foreign'],
+      expiredDeadlines: true,
+      confirmedFlags: true,
+      faults: [kill(ALERTS.packageName), kill(PAYMENTS.packageName), { kind: 'clockJump', ms: 11 * 60_000 }],
+    },
+    [
+      approvalBinding,
+      distinctResolutions,
+      singleEffect,
+      deadlineBeforeEffect,
+      sameTerminalResult,
+      wireWellFormed,
+    ],
+  ),
+  def(
+    'identity',
+    'several UIDs and a shared UID: stolen sessions and tokens, foreign operations, re-signing',
+    'CETP-9-04',
+    {
+      ...base,
+      actors: ['a', 'b', 's1'],
+      tools: [
+        'alerts.create_alert',
+        'payments.transfer',
+        'payments.reconcile_accounts',
+        'alerts.list_alerts',
+      ],
+      commands: ['negotiate', 'steal-session', 'poll', 'cancel', 'resume-foreign'],
+      resolveModes: ['honest', 'foreign', 'none'],
+      faults: [
+        { kind: 'resign', package: 'com.fuzz.agent.a', cert: 'rotated-a', rotate: true },
+        { kind: 'resign', package: 'com.fuzz.agent.b', cert: 'attacker-b', rotate: false },
+        { kind: 'clockJump', ms: 2 * 3_600_000 },
+      ],
+    },
+    [sessionBinding, operationIsolation, effectAttribution, noCrossUidResults, approvalBinding, singleEffect],
+  ),
+  def(
+    'operations',
+    'async success and failure, cancellation races around the commit point, restarts mid-operation',
+    'CETP-9-07',
+    {
+      ...base,
+      providers: [PAYMENTS],
+      tools: ['payments.transfer', 'payments.reconcile_accounts'],
+      commands: ['negotiate', 'poll', 'cancel', 'wait'],
+      faults: [
+        kill(PAYMENTS.packageName),
+        loseReply(PAYMENTS.packageName),
+        { kind: 'clockJump', ms: 25 * 3_600_000 },
+      ],
+      maxFaults: 3,
+      userDecisions: ['approve'],
+    },
+    [
+      cancelledHasNoEffect,
+      operationsTerminate,
+      singleEffect,
+      operationIsolation,
+      sameTerminalResult,
+      wireWellFormed,
+    ],
+  ),
+  def(
+    'large-results',
+    'the inline boundary, file results and their descriptors, fd closing under faults',
+    'CETP-9-08',
+    {
+      ...base,
+      providers: [PAYMENTS],
+      tools: ['payments.export_statement', 'payments.get_balance'],
+      faults: [kill(PAYMENTS.packageName), loseReply(PAYMENTS.packageName)],
+      userDecisions: ['approve'],
+    },
+    [noFdLeaks, wireWellFormed, sameTerminalResult, noCrash],
+  ),
+  def(
+    'versions',
+    'v1 and v2 side by side on a dual-stack provider; the v1 path stays read-only',
+    'CETP-9-02',
+    {
+      ...base,
+      providers: [ALERTS],
+      tools: ['alerts.get_quote', 'alerts.create_alert'],
+      commands: ['negotiate', 'v1-list'],
+      faults: [],
+      maxFaults: 0,
+      userDecisions: ['approve'],
+    },
+    [v1ReadOnly, wireWellFormed, singleEffect],
+  ),
+  def(
+    'malformed',
+    'unknown fields ignored; missing fields, wrong Bundle types, invalid JSON and schema mismatches refused',
+    'CETP-9-03',
+    {
+      ...base,
+      tools: ['alerts.get_quote', 'alerts.create_alert'],
+      commands: ['negotiate', 'malformed'],
+      faults: [],
+      maxFaults: 0,
+      userDecisions: ['approve'],
+    },
+    [wireWellFormed, singleEffect, sameTerminalResult],
+  ),
+];
+
+export function propertyById(id: string): PropertyDef | undefined {
+  return PROPERTIES.find((p) => p.id === id);
+}

@@ -1,0 +1,101 @@
+/**
+ * Reply Bundles of a hostile provider, built by hand (no protocol-layer validation stands between
+ * a hostile provider and the wire): v2 success, accepted and error replies (spec §4.2, §4.4, §5),
+ * v1 replies (spec/interpretations.md "v1 and dual stack"), and the Bundle-level lies applied after
+ * a reply is built — invalid JSON in `data`, protocol_version as a Long, retryable as a String, a
+ * different request_id (ReplyTamper).
+ */
+import { Bundle } from '../../sim/bundle.ts';
+import type { JsonValue } from '../../sim/json.ts';
+import type { PendingIntent } from '../../sim/pending-intent.ts';
+import type { ReplyTamper } from './behaviour.ts';
+
+export function v2Success(requestId: string | null, data: JsonValue): Bundle {
+  const b = new Bundle();
+  b.putString('status', 'success');
+  if (requestId !== null) {
+    b.putInt('protocol_version', 2);
+    b.putString('request_id', requestId);
+  }
+  b.putString('data', JSON.stringify(data));
+  return b;
+}
+
+export function v2Accepted(requestId: string, operationId: string): Bundle {
+  const b = new Bundle();
+  b.putString('status', 'accepted');
+  b.putInt('protocol_version', 2);
+  b.putString('request_id', requestId);
+  b.putString('data', JSON.stringify({ operation_id: operationId, poll_after_ms: 1000 }));
+  return b;
+}
+
+export interface ErrorFields {
+  readonly code: string;
+  readonly message: string;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  readonly details?: JsonValue;
+  readonly resumeToken?: string;
+  readonly resolution?: PendingIntent | null;
+}
+
+/** A v2 error reply; `requestId` null for negotiate, which has none to echo (NOTES 20). */
+export function v2Error(requestId: string | null, e: ErrorFields): Bundle {
+  const b = new Bundle();
+  b.putString('status', 'error');
+  b.putString('error_code', e.code);
+  b.putString('error_message', e.message);
+  b.putBoolean('retryable', e.retryable);
+  b.putInt('protocol_version', 2);
+  if (requestId !== null) b.putString('request_id', requestId);
+  if (e.retryAfterMs !== undefined) b.putLong('retry_after_ms', e.retryAfterMs);
+  if (e.details !== undefined) b.putString('error_details', JSON.stringify(e.details));
+  if (e.resumeToken !== undefined) b.putString('resume_token', e.resumeToken);
+  if (e.resolution) b.putPendingIntent('resolution', e.resolution);
+  return b;
+}
+
+export function v1Success(data: JsonValue): Bundle {
+  const b = new Bundle();
+  b.putString('status', 'success');
+  b.putString('data', JSON.stringify(data));
+  return b;
+}
+
+export function v1Error(code: string, message: string): Bundle {
+  const b = new Bundle();
+  b.putString('status', 'error');
+  b.putString('error_code', code);
+  b.putString('error_message', message);
+  return b;
+}
+
+/**
+ * `data` without its last character (the closing brace, quote or digit) and with text no JSON can
+ * contain outside a string: the value never completes, so it never parses. The size barely changes.
+ */
+export function corruptJson(json: string): string {
+  return `${json.slice(0, -1)}<<not json>>`;
+}
+
+/** Applies one Bundle-level lie to a reply; `otherRequestId` is what a different echo says. */
+export function applyTamper(reply: Bundle, lie: ReplyTamper['lie'], otherRequestId: string): void {
+  switch (lie) {
+    case 'invalid_json_data': {
+      const data = reply.typeOf('data') === 'String' ? reply.getString('data') : null;
+      if (data !== null) reply.putString('data', corruptJson(data));
+      return;
+    }
+    case 'protocol_version_as_long':
+      reply.putLong('protocol_version', 2);
+      return;
+    case 'retryable_as_string':
+      if (reply.typeOf('retryable') === 'Boolean')
+        reply.putString('retryable', String(reply.getBoolean('retryable')));
+      return;
+    case 'different_request_id':
+      if (reply.typeOf('request_id') === 'String') reply.putString('request_id', otherRequestId);
+      return;
+  }
+}
