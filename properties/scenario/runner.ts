@@ -47,7 +47,7 @@ export async function runScenario(
 ): Promise<ScenarioRun> {
   const world = new World({
     seed: scenario.seed,
-    strategy: { kind: 'replay', decisions: scenario.decisions, then: tailStrategy(scenario.tail) },
+    strategy: { kind: 'replay', decisions: scenario.decisions, after: tailStrategy(scenario.tail) },
     faults: scenario.faults,
     user: { kind: 'scripted', decisions: scenario.user, otherwise: 'approve', thinkMs: 1_000 },
     stepBudget: STEP_BUDGET,

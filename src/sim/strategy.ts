@@ -27,7 +27,7 @@ export type StrategySpec =
   | { kind: 'fifo' }
   | { kind: 'random' }
   | { kind: 'pct'; depth: number; stepsEstimate?: number }
-  | { kind: 'replay'; decisions: readonly number[]; then?: StrategySpec };
+  | { kind: 'replay'; decisions: readonly number[]; after?: StrategySpec };
 
 export type StrategyKind = StrategySpec['kind'];
 
@@ -102,21 +102,21 @@ class PctStrategy implements Strategy {
 
 /**
  * Replays recorded (or generated) choices; any integer is taken modulo the ready count. When the
- * list runs out, `then` continues (FIFO by default). Since the scheduler records every choice, a
+ * list runs out, `after` continues (FIFO by default). Since the scheduler records every choice, a
  * run made this way is replayed exactly by its recorded decisions alone.
  */
 class ReplayStrategy implements Strategy {
   readonly name = 'replay';
   constructor(
     private readonly decisions: readonly number[],
-    private readonly then: Strategy,
+    private readonly after: Strategy,
   ) {}
   onSpawn(task: ReadyTask): void {
-    this.then.onSpawn(task);
+    this.after.onSpawn(task);
   }
   choose(ready: readonly ReadyTask[], choice: number, step: number): number {
     const d = this.decisions[choice];
-    if (d === undefined) return this.then.choose(ready, choice, step);
+    if (d === undefined) return this.after.choose(ready, choice, step);
     return ((Math.trunc(d) % ready.length) + ready.length) % ready.length;
   }
 }
@@ -132,7 +132,7 @@ export function makeStrategy(spec: StrategySpec, rng: Rng, defaultStepsEstimate:
     case 'replay':
       return new ReplayStrategy(
         spec.decisions,
-        spec.then ? makeStrategy(spec.then, rng, defaultStepsEstimate) : new FifoStrategy(),
+        spec.after ? makeStrategy(spec.after, rng, defaultStepsEstimate) : new FifoStrategy(),
       );
   }
 }
