@@ -63,6 +63,7 @@ const base = {
   ridReuse: true,
   expiredDeadlines: false,
   confirmedFlags: false,
+  duplicates: true,
   faults: PROVIDER_FAULTS,
   maxCommands: 4,
   maxFaults: 2,
@@ -99,7 +100,7 @@ export const PROPERTIES: readonly PropertyDef[] = [
     {
       ...base,
       tools: ['alerts.create_alert', 'payments.transfer', 'payments.reconcile_accounts', 'alerts.get_quote'],
-      commands: ['negotiate', 'poll', 'wait'],
+      commands: ['negotiate', 'poll', 'wait', 'retry'],
       maxFaults: 3,
     },
     [

@@ -31,6 +31,8 @@ export interface ScenarioShape {
   readonly ridReuse: boolean;
   readonly expiredDeadlines: boolean;
   readonly confirmedFlags: boolean;
+  /** Whether an execute may race copies of itself. */
+  readonly duplicates: boolean;
   readonly faults: readonly Fault[];
   readonly maxCommands: number;
   readonly maxFaults: number;
@@ -64,6 +66,7 @@ function executeArb(shape: ScenarioShape): fc.Arbitrary<Command> {
       expiredDeadline: shape.expiredDeadlines ? fc.boolean() : fc.constant(false),
       confirmedFlag: shape.confirmedFlags ? fc.boolean() : fc.constant(false),
       resolve: fc.constantFrom(...shape.resolveModes),
+      duplicates: shape.duplicates ? fc.constantFrom(0, 0, 1, 2) : fc.constant(0),
     })
     .map(({ tool, ...rest }): Command => {
       const [provider, name] = tool.split('.') as [string, string];
@@ -75,15 +78,27 @@ function otherArb(kind: Exclude<CommandKind, 'execute'>, shape: ScenarioShape): 
   switch (kind) {
     case 'negotiate':
       return fc.constantFrom(...shape.capabilitySets).map((caps): Command => ({ kind: 'negotiate', caps }));
+    case 'retry':
+      // Right away, after a short wait, or after the device slept for hours.
+      return fc
+        .record({ index: fc.nat({ max: 3 }), afterMs: fc.constantFrom(0, 3_000, 7_200_000) })
+        .map((r): Command => ({ kind: 'retry', ...r }));
     case 'poll':
+      return fc.boolean().map((other): Command => ({ kind: 'poll', other }));
     case 'cancel':
-      return fc.boolean().map((other): Command => ({ kind, other }));
+      // Early (before the commit point), around it, or late (after it).
+      return fc
+        .record({ other: fc.boolean(), afterMs: fc.constantFrom(0, 1_000, 5_000, 15_000) })
+        .map((r): Command => ({ kind: 'cancel', ...r }));
     case 'v1-list':
       return fc
         .constantFrom(...shape.providers.map((p) => p.name))
         .map((provider): Command => ({ kind: 'v1-list', provider }));
     case 'wait':
-      return fc.constantFrom(500, 3_000, 20_000).map((ms): Command => ({ kind: 'wait', ms }));
+      // Seconds let operations progress; hours age records past a session, a token, or the window.
+      return fc
+        .constantFrom(500, 3_000, 20_000, 7_200_000, 90_000_000)
+        .map((ms): Command => ({ kind: 'wait', ms }));
     case 'malformed':
       return fc
         .record({

@@ -16,6 +16,8 @@ import type { ActorName, Command, MalformedFlaw, RidRef } from './model.ts';
 export interface ActorState {
   readonly name: ActorName;
   readonly rids: string[];
+  /** Executions sent so far, for `retry`. */
+  readonly sent: { provider: string; tool: string; rid: string; args: string }[];
   sessions: Map<string, string>;
   lastToken: { provider: string; token: string; rid: string; tool: string; args: string } | null;
   lastOp: { provider: string; operationId: string; rid: string } | null;
@@ -24,7 +26,16 @@ export interface ActorState {
 }
 
 export function newActorState(name: ActorName): ActorState {
-  return { name, rids: [], sessions: new Map(), lastToken: null, lastOp: null, ops: [], stolenSession: null };
+  return {
+    name,
+    rids: [],
+    sent: [],
+    sessions: new Map(),
+    lastToken: null,
+    lastOp: null,
+    ops: [],
+    stolenSession: null,
+  };
 }
 
 const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
@@ -133,8 +144,24 @@ export class RawDriver {
         return;
       case 'execute':
         return this.execute(command);
+      case 'retry': {
+        const prior = this.state.sent[command.index % Math.max(1, this.state.sent.length)];
+        if (!prior) return;
+        if (command.afterMs > 0) await this.ctx.sleep(command.afterMs);
+        await this.v2(
+          this.provider(prior.provider),
+          'execute_tool',
+          (b) => {
+            b.putString('tool_name', prior.tool);
+            b.putString('args', prior.args);
+          },
+          prior.rid,
+        );
+        return;
+      }
       case 'poll':
       case 'cancel': {
+        if (command.kind === 'cancel' && command.afterMs > 0) await this.ctx.sleep(command.afterMs);
         const op = command.other ? this.other()?.lastOp : this.state.lastOp;
         if (!op) return;
         await this.v2(
@@ -171,6 +198,7 @@ export class RawDriver {
     const pool = p.tools[c.tool] ?? [{}];
     const args = this.argsAt(pool, c.args);
     const rid = this.rid(c.rid);
+    this.state.sent.push({ provider: p.name, tool: c.tool, rid, args });
     const send = (requestId: string, argsJson: string, token: string | null) =>
       this.v2(
         p,
@@ -184,20 +212,32 @@ export class RawDriver {
         requestId,
         c.expiredDeadline,
       );
-    let reply = await send(rid, args, null);
+    /** Sends once, raced by `duplicates` identical copies (retries after a timeout, still in flight). */
+    const raced = (requestId: string, argsJson: string, token: string | null) => {
+      for (let i = 0; i < c.duplicates; i++) {
+        this.ctx.spawn(`duplicate-${i}`, async () => {
+          const copy = await send(requestId, argsJson, token);
+          if (copy) this.remember(p, requestId, copy);
+        });
+      }
+      return send(requestId, argsJson, token);
+    };
+    let reply = await raced(rid, args, null);
     for (let round = 0; round < 3 && reply; round++) {
       this.remember(p, rid, reply);
       const code = reply.getString('error_code');
       if ((code !== 'AUTH_REQUIRED' && code !== 'USER_ACTION_REQUIRED') || c.resolve === 'none') return;
       const token = reply.getString('resume_token') ?? '';
-      this.state.lastToken = { provider: p.name, token, rid, tool: c.tool, args };
-      if (c.resolve !== 'skip-ui') await this.launch(reply.getPendingIntent('resolution'));
-      if (c.resolve === 'foreign') return; // the other actor may resume it (see resumeForeign)
-      const resumeRid = c.resolve === 'other-rid' ? this.rid({ kind: 'fresh' }) : rid;
-      const resumeArgs =
-        c.resolve === 'altered-args' ? JSON.stringify(pool[(c.args + 1) % pool.length]) : args;
-      reply = await send(resumeRid, resumeArgs, token);
-      if (c.resolve !== 'honest') {
+      // Scope grants are resolved honestly; the chosen misbehaviour applies to confirmations.
+      const mode = code === 'AUTH_REQUIRED' ? 'honest' : c.resolve;
+      if (code === 'USER_ACTION_REQUIRED')
+        this.state.lastToken = { provider: p.name, token, rid, tool: c.tool, args };
+      if (mode !== 'skip-ui') await this.launch(reply.getPendingIntent('resolution'));
+      if (mode === 'foreign') return; // the other actor may resume it (see resumeForeign)
+      const resumeRid = mode === 'other-rid' ? this.rid({ kind: 'fresh' }) : rid;
+      const resumeArgs = mode === 'altered-args' ? this.argsAt(pool, c.args + 1) : args;
+      reply = await raced(resumeRid, resumeArgs, token);
+      if (mode !== 'honest') {
         if (reply) this.remember(p, resumeRid, reply);
         return;
       }
@@ -318,7 +358,9 @@ export class RawDriver {
         );
         const state = (JSON.parse(reply?.getString('data') ?? '{}') as { state?: string }).state;
         if (state === 'succeeded' || state === 'failed' || state === 'cancelled') break;
-        if (reply?.getString('status') === 'error' && reply.getString('error_code') !== 'RATE_LIMITED') break;
+        const code = reply?.getString('error_code');
+        if (code === 'RESULT_EXPIRED' || code === 'INVALID_REQUEST') break;
+        if (code === 'UNSUPPORTED_CAPABILITY') await this.negotiate(p);
         await this.ctx.sleep(2_000);
       }
     }

@@ -21,7 +21,10 @@ export type RidRef =
   | { readonly kind: 'reuse'; readonly index: number }
   | { readonly kind: 'other'; readonly index: number };
 
-/** How the driver answers a resolution (AUTH_REQUIRED / USER_ACTION_REQUIRED). */
+/**
+ * How the driver answers a confirmation (USER_ACTION_REQUIRED). A scope grant (AUTH_REQUIRED) is
+ * always resolved honestly unless the mode is 'none': the misbehaviour is aimed at confirmations.
+ */
 export type ResolveMode =
   | 'none' //        stop at the resolution error
   | 'honest' //      launch the PendingIntent, wait for the result, resume with the same id and token
@@ -41,9 +44,14 @@ export type Command =
       readonly expiredDeadline: boolean;
       readonly confirmedFlag: boolean;
       readonly resolve: ResolveMode;
+      /** Extra copies of the first send, racing it (a retry after a timeout while the original runs). */
+      readonly duplicates: number;
     }
+  /** Re-send one of this actor's earlier executions exactly (same request_id, tool and args). */
+  | { readonly kind: 'retry'; readonly index: number; readonly afterMs: number }
   | { readonly kind: 'poll'; readonly other: boolean }
-  | { readonly kind: 'cancel'; readonly other: boolean }
+  /** cancel_operation of this (or the other) actor's last operation, after a delay (a cancellation race). */
+  | { readonly kind: 'cancel'; readonly other: boolean; readonly afterMs: number }
   | { readonly kind: 'steal-session' }
   /** Resume the other actor's last resolution with its token (as a foreign caller). */
   | { readonly kind: 'resume-foreign' }

@@ -73,10 +73,16 @@ export const getQuote: ReadTool = {
     confirmation: 'never',
     execution: 'sync',
   },
-  validate: (call) =>
-    QUOTES[(call.args as { symbol: string }).symbol] === undefined ? ['Unknown symbol.'] : [],
+  validate: (call) => {
+    const { symbol } = call.args as { symbol: string };
+    return QUOTES[symbol] === undefined && symbol !== DELISTED ? ['Unknown symbol.'] : [];
+  },
   read: async (call) => {
     const { symbol } = call.args as { symbol: string };
+    if (symbol === DELISTED) {
+      // The quote feed fails for a delisted symbol: an internal error the SDK must not leak (5-25).
+      throw new Error(`QuoteFeed.fetch(${symbol}) returned NaN at QuoteFeed.kt:88 (/data/data/${ALERTS_PACKAGE}/feed.db)`);
+    }
     return { symbol, price: QUOTES[symbol] ?? 0 };
   },
 };

@@ -143,11 +143,7 @@ export async function checkResumeToken(
       ruleIds: ['CETP-4.3-05'],
     };
   }
-  if (
-    gates.on('CETP-4.3-14') &&
-    !gates.bug('resume-token-not-bound-to-args') &&
-    record.argsDigest !== binding.argsDigest
-  ) {
+  if (gates.on('CETP-4.3-14') && record.argsDigest !== binding.argsDigest) {
     return { ok: false, invalid: 'args differ from the confirmed args', ruleIds: ['CETP-4.3-14'] };
   }
   if (gates.on('CETP-4.3-13') && !reusable && !allowConsumed && record.state === 'consumed') {

@@ -8,7 +8,7 @@
  * checked by the caller (provider.ts).
  */
 import { argsDigest, type ExecuteToolRequest, utf8Length } from '../../protocol/index.ts';
-import type { Bundle } from '../../sim/bundle.ts';
+import { type Bundle, Bundle as BundleClass } from '../../sim/bundle.ts';
 import type { JsonValue } from '../../sim/json.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import type { CompiledTool } from './catalogue.ts';
@@ -61,13 +61,21 @@ export async function executeTool(
       return errorBundle({ method: 'execute_tool', requestId: req.requestId }, error.code, error.init);
     // An exception in app code: INTERNAL_ERROR with a generic message, never its text (5-24, 5-25).
     rt.context.log('E', 'CetpProvider', `execute_tool ${req.toolName} failed: ${String(error)}`);
-    const message =
-      rt.gates.bug('internal-error-leaks-stack') && error instanceof Error ? `${error.stack}` : undefined;
-    return errorBundle({ method: 'execute_tool', requestId: req.requestId }, 'INTERNAL_ERROR', {
-      retryable: true,
-      ...(message !== undefined ? { message } : {}),
-    });
+    if (rt.gates.bug('internal-error-leaks-stack')) return leakyInternalError(req.requestId, error);
+    return errorBundle({ method: 'execute_tool', requestId: req.requestId }, 'INTERNAL_ERROR', { retryable: true });
   }
+}
+
+/** Planted bug "internal-error-leaks-stack": an error Bundle built by hand around the exception. */
+function leakyInternalError(requestId: string, error: unknown): Bundle {
+  const b = new BundleClass();
+  b.putString('status', 'error');
+  b.putString('error_code', 'INTERNAL_ERROR');
+  b.putString('error_message', error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error));
+  b.putBoolean('retryable', true);
+  b.putInt('protocol_version', 2);
+  b.putString('request_id', requestId);
+  return b;
 }
 
 async function runPipeline(
@@ -601,7 +609,7 @@ async function committedRecord(ex: Execution): Promise<RequestRecord | undefined
 }
 
 /** Planted bug "dedup-record-expires-early": records older than an hour are forgotten (re-executed). */
-function live(ex: Execution, record: RequestRecord | undefined): RequestRecord | undefined {
+export function live(ex: Execution, record: RequestRecord | undefined): RequestRecord | undefined {
   if (!record || !ex.rt.gates.bug('dedup-record-expires-early')) return record;
   return ex.rt.context.currentTimeMillis() - record.createdAtMs > 3_600_000 ? undefined : record;
 }

@@ -14,7 +14,7 @@ import { type OperationRequest, type OperationStatus, retryableFor } from '../..
 import type { Bundle } from '../../sim/bundle.ts';
 import type { JsonValue } from '../../sim/json.ts';
 import { consumeConfirmation } from './confirmations.ts';
-import { atomically, checkOutput, type Execution, effectNote, who } from './execute.ts';
+import { atomically, checkOutput, type Execution, effectNote, live, who } from './execute.ts';
 import {
   type ConfirmationRecord,
   isTerminal,
@@ -42,7 +42,7 @@ export async function acceptOperation(
   const operationId = `op_${rt.context.rng.hex(8)}`;
   const now = rt.context.currentTimeMillis();
   const existing = await atomically(rt, `accept ${ex.req.toolName}`, async (tx) => {
-    const current = await readRequest(tx, ex.key);
+    const current = live(ex, await readRequest(tx, ex.key));
     if (current && current.state !== 'pending_confirmation') return current;
     if (confirmation) await consumeConfirmation(tx, confirmation);
     const record: RequestRecord = {

@@ -36,10 +36,7 @@ export class SessionTable {
   ) {}
 
   open(init: Omit<Session, 'token'>): Session {
-    // Planted bug "session-token-predictable": a counter instead of random bytes.
-    const token = this.gates.bug('session-token-predictable')
-      ? `s${this.sessions.size + 1}`
-      : this.context.rng.hex(32);
+    const token = this.context.rng.hex(32);
     const session: Session = { ...init, token };
     this.sessions.set(token, session);
     return session;
