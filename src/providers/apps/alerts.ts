@@ -81,7 +81,9 @@ export const getQuote: ReadTool = {
     const { symbol } = call.args as { symbol: string };
     if (symbol === DELISTED) {
       // The quote feed fails for a delisted symbol: an internal error the SDK must not leak (5-25).
-      throw new Error(`QuoteFeed.fetch(${symbol}) returned NaN at QuoteFeed.kt:88 (/data/data/${ALERTS_PACKAGE}/feed.db)`);
+      throw new Error(
+        `QuoteFeed.fetch(${symbol}) returned NaN at QuoteFeed.kt:88 (/data/data/${ALERTS_PACKAGE}/feed.db)`,
+      );
     }
     return { symbol, price: QUOTES[symbol] ?? 0 };
   },

@@ -62,7 +62,9 @@ export async function executeTool(
     // An exception in app code: INTERNAL_ERROR with a generic message, never its text (5-24, 5-25).
     rt.context.log('E', 'CetpProvider', `execute_tool ${req.toolName} failed: ${String(error)}`);
     if (rt.gates.bug('internal-error-leaks-stack')) return leakyInternalError(req.requestId, error);
-    return errorBundle({ method: 'execute_tool', requestId: req.requestId }, 'INTERNAL_ERROR', { retryable: true });
+    return errorBundle({ method: 'execute_tool', requestId: req.requestId }, 'INTERNAL_ERROR', {
+      retryable: true,
+    });
   }
 }
 
@@ -71,7 +73,10 @@ function leakyInternalError(requestId: string, error: unknown): Bundle {
   const b = new BundleClass();
   b.putString('status', 'error');
   b.putString('error_code', 'INTERNAL_ERROR');
-  b.putString('error_message', error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error));
+  b.putString(
+    'error_message',
+    error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error),
+  );
   b.putBoolean('retryable', true);
   b.putInt('protocol_version', 2);
   b.putString('request_id', requestId);
