@@ -6,6 +6,7 @@
 import type { Checker } from '../src/check/checker.ts';
 import {
   approvalBinding,
+  authorizedEffect,
   cancelledHasNoEffect,
   deadlineBeforeEffect,
   effectAttribution,
@@ -109,6 +110,7 @@ export const PROPERTIES: readonly PropertyDef[] = [
       noCrossUidResults,
       sameTerminalResult,
       argsBinding,
+      authorizedEffect,
       wireWellFormed,
       noCrash,
     ],
@@ -128,6 +130,7 @@ export const PROPERTIES: readonly PropertyDef[] = [
     },
     [
       approvalBinding,
+      authorizedEffect,
       distinctResolutions,
       singleEffect,
       deadlineBeforeEffect,
@@ -156,7 +159,15 @@ export const PROPERTIES: readonly PropertyDef[] = [
         { kind: 'clockJump', ms: 2 * 3_600_000 },
       ],
     },
-    [sessionBinding, operationIsolation, effectAttribution, noCrossUidResults, approvalBinding, singleEffect],
+    [
+      sessionBinding,
+      operationIsolation,
+      effectAttribution,
+      noCrossUidResults,
+      approvalBinding,
+      authorizedEffect,
+      singleEffect,
+    ],
   ),
   def(
     'operations',

@@ -32,10 +32,18 @@ export interface ProviderFixture {
   readonly tools: Readonly<Record<string, readonly JsonValue[]>>;
   /** Each tool's declared effect (for the v1 read-only oracle). */
   readonly effects: Readonly<Record<string, string>>;
+  /** Each tool's scopes. */
+  readonly scopes: Readonly<Record<string, readonly string[]>>;
+  /** Scopes the provider grants only after the user agrees in its UI. */
+  readonly userGrantedScopes: readonly string[];
 }
 
 function effectsOf(tools: readonly ProviderTool[]): Record<string, string> {
   return Object.fromEntries(tools.map((t) => [t.name, t.annotations.effect]));
+}
+
+function scopesOf(tools: readonly ProviderTool[]): Record<string, readonly string[]> {
+  return Object.fromEntries(tools.map((t) => [t.name, t.scopes]));
 }
 
 export const ACTOR_PACKAGES: Readonly<Record<ActorName, string>> = {
@@ -66,6 +74,8 @@ export const ALERTS: ProviderFixture = {
   authority: ALERTS_AUTHORITY,
   install: (world, variant) => world.install(alertsPackage(), alertsApp(providerOptions(variant))),
   effects: effectsOf(ALERT_TOOLS),
+  scopes: scopesOf(ALERT_TOOLS),
+  userGrantedScopes: ['alerts.write'],
   tools: {
     get_quote: [{ symbol: 'AAPL' }, { symbol: 'DLST' }, { symbol: 'NOPE' }],
     list_alerts: [{}],
@@ -90,6 +100,8 @@ export const PAYMENTS: ProviderFixture = {
   authority: PAYMENTS_AUTHORITY,
   install: (world, variant) => world.install(paymentsPackage(), paymentsApp(providerOptions(variant))),
   effects: effectsOf(PAYMENT_TOOLS),
+  scopes: scopesOf(PAYMENT_TOOLS),
+  userGrantedScopes: ['payments.transfer', 'payments.admin'],
   tools: {
     get_balance: [{}],
     transfer: [

@@ -97,10 +97,16 @@ export async function runScenario(
     for (const [tool, effect] of Object.entries(p.effects))
       toolEffects.set(`${p.packageName}|${tool}`, effect);
   }
+  const toolScopes = new Map<string, readonly string[]>();
+  for (const p of fixture.providers) {
+    for (const [tool, scopes] of Object.entries(p.scopes)) toolScopes.set(`${p.packageName}|${tool}`, scopes);
+  }
   const ctx: CheckContext = {
     providersUnderTest: fixture.providers.map((p) => p.packageName),
     consumers: [],
     toolEffects,
+    toolScopes,
+    userGrantedScopes: new Map(fixture.providers.map((p) => [p.packageName, p.userGrantedScopes])),
   };
   const violations = runCheckers(observation, ctx, fixture.checkers ?? ALL_CHECKERS);
   void drivers;

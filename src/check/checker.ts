@@ -26,6 +26,10 @@ export interface CheckContext {
   readonly consumers: readonly string[];
   /** Declared effect of each tool, by `${providerPackage}|${toolName}` (from the apps' descriptors). */
   readonly toolEffects: ReadonlyMap<string, string>;
+  /** Scopes of each tool, by `${providerPackage}|${toolName}`. */
+  readonly toolScopes: ReadonlyMap<string, readonly string[]>;
+  /** Scopes the provider's policy grants only after the user agrees (AUTH_REQUIRED), by provider package. */
+  readonly userGrantedScopes: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface Checker {

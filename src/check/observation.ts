@@ -77,6 +77,8 @@ export interface ConfirmationNote {
   readonly requestId: string;
   readonly tool: string;
   readonly argsDigest: string;
+  /** Scopes a grant confirmation is about (empty for plain confirmations). */
+  readonly scopes: readonly string[];
 }
 
 export interface Observation {
@@ -193,6 +195,7 @@ export function observe(world: World, report: RunReport, quietFromStep: number |
       requestId: String(note.request_id),
       tool: String(note.tool),
       argsDigest: String(note.args_digest),
+      scopes: Array.isArray(note.scopes) ? note.scopes.map(String) : [],
     })),
     audits: events.filter((e) => e.kind === 'app.audit'),
     quietFromStep,

@@ -239,6 +239,41 @@ export const cancelledHasNoEffect: Checker = {
   },
 };
 
+export const authorizedEffect: Checker = {
+  id: 'authorized-effect',
+  ruleIds: ['CETP-3.4-14', 'CETP-3.4-15', 'CETP-10-01', 'CETP-10-11', 'CETP-7.2-03'],
+  description:
+    "Every effect of a tool whose scopes need the user's grant follows an approved grant of them to that UID.",
+  check(obs, ctx) {
+    const out = [];
+    for (const e of obs.effects) {
+      const needed = (ctx.toolScopes.get(`${e.provider}|${e.tool}`) ?? []).filter((s) =>
+        (ctx.userGrantedScopes.get(e.provider) ?? []).includes(s),
+      );
+      const missing = needed.filter(
+        (scope) =>
+          !obs.confirmations.some(
+            (n) =>
+              n.provider === e.provider &&
+              n.kind === 'grant' &&
+              n.event === 'approved' &&
+              n.uid === e.uid &&
+              n.scopes.includes(scope) &&
+              n.seq < e.seq,
+          ),
+      );
+      if (missing.length > 0) {
+        out.push(
+          violation(this, `uid ${e.uid} ran ${e.tool} without the user granting ${missing.join(', ')}`, {
+            events: [e.seq],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
 export const EFFECT_CHECKERS: readonly Checker[] = [
   singleEffect,
   effectAttribution,
@@ -246,4 +281,5 @@ export const EFFECT_CHECKERS: readonly Checker[] = [
   approvalBinding,
   deadlineBeforeEffect,
   cancelledHasNoEffect,
+  authorizedEffect,
 ];

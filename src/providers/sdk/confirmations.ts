@@ -54,6 +54,7 @@ export function confirmationNote(record: ConfirmationRecord, event: string): Jso
     request_id: record.requestId,
     tool: record.tool,
     args_digest: record.argsDigest,
+    scopes: [...record.scopes],
   };
 }
 
