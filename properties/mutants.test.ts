@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { replayScenario } from './fuzz.ts';
+import { huntMutant } from './hunt.ts';
+import { MUTANTS } from './mutants.ts';
+import { propertyById } from './suites.ts';
+
+/** The property suites kill every planted bug within `npm test`'s budget. */
+describe('planted bugs are killed', () => {
+  for (const mutant of MUTANTS) {
+    it(`${mutant.id} (${mutant.ruleIds.join(' ')}) is killed by ${mutant.killers.join(' or ')}`, async () => {
+      const result = await huntMutant(mutant, {
+        seed: 0,
+        runsPerProperty: 1000,
+        tails: ['fifo', 'random', 'pct'],
+      });
+      expect(result.killed, `${mutant.id} survived ${mutant.killers.join(', ')}`).toBe(true);
+    });
+  }
+
+  it('a shrunk failure replays bit for bit from its replay file', async () => {
+    const mutant = MUTANTS.find((m) => m.id === 'dedup-check-then-insert');
+    const def = propertyById('idempotency');
+    if (!mutant || !def) throw new Error('fixture missing');
+    const { fuzzProperty } = await import('./fuzz.ts');
+    const result = await fuzzProperty(def, {
+      seed: 0,
+      runs: 1000,
+      tails: ['fifo', 'random', 'pct'],
+      variant: mutant.variant,
+    });
+    const replay = result.failure?.replay;
+    if (!replay) throw new Error('the mutant was not caught');
+    const again = await replayScenario(def, JSON.parse(JSON.stringify(replay)));
+    expect(again.report.traceHash).toBe(replay.traceHash);
+    expect(again.violations.map((v) => v.checker)).toEqual(replay.violations.map((v) => v.checker));
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { fuzzProperty } from './fuzz.ts';
+import { PROPERTIES } from './suites.ts';
+
+/**
+ * Every property suite holds for the reference provider apps at a CI-sized budget, with the
+ * strategy portfolio finishing the generated schedules. Each property names its rule ids.
+ */
+describe('property suites against the reference implementations', () => {
+  for (const def of PROPERTIES) {
+    it(`${def.id} (${def.area}): ${def.title} — ${def.ruleIds.join(' ')}`, async () => {
+      const result = await fuzzProperty(def, { seed: 0, runs: def.ciRuns, tails: ['fifo', 'random', 'pct'] });
+      const first = result.failure?.replay.violations[0];
+      expect(result.status, first ? `${first.checker}: ${first.message}` : '').toBe('passed');
+      expect(result.runs).toBe(def.ciRuns);
+    });
+  }
+
+  it('a campaign is deterministic: the same seed gives the same runs and results', async () => {
+    const def = PROPERTIES.find((p) => p.id === 'idempotency');
+    if (!def) throw new Error('idempotency property missing');
+    const variant = { providerBugs: ['dedup-ignores-args'], consumerBugs: [], disabledRules: [] };
+    const a = await fuzzProperty(def, { seed: 5, runs: 300, variant });
+    const b = await fuzzProperty(def, { seed: 5, runs: 300, variant });
+    expect(a.status).toBe('failed');
+    expect(b.runs).toBe(a.runs);
+    expect(b.failure?.replay).toEqual(a.failure?.replay);
+  });
+});
