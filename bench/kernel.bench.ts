@@ -3,6 +3,8 @@
  * call → echo provider → reply with a small Bundle, through parcelling, thread and buffer accounting
  * and the trace — and a bare scheduler step. Target: ≥ 100,000 round trips per second on one core.
  */
+
+import { AGENT, RawClient, TEST_AUTHORITY, testProviderWorld, writeTool } from '../src/providers/testing.ts';
 import { Bundle } from '../src/sim/bundle.ts';
 import { appSpec, clientSpec, EchoProvider } from '../src/sim/testing.ts';
 import { World } from '../src/sim/world.ts';
@@ -37,7 +39,31 @@ export async function schedulerSteps(count: number): Promise<void> {
   await world.run();
 }
 
+/**
+ * Full synchronous execute_tool round trips: small args, input and output schema validation, a
+ * de-duplicated durable commit (request record + business row in one transaction), inline result.
+ */
+export async function executeRoundTrips(count: number): Promise<void> {
+  const world = testProviderWorld(
+    { tools: [writeTool('add_row')] },
+    { stepBudget: count * 40 + 5000, recordContentCalls: false },
+  );
+  let failures = 0;
+  world.spawnIn(AGENT, 'bench', async (ctx) => {
+    const client = new RawClient(ctx, TEST_AUTHORITY);
+    await client.negotiate([]);
+    for (let i = 0; i < count; i++) {
+      const reply = await client.execute('add_row', { n: i });
+      if (reply.getString('status') !== 'success') failures++;
+    }
+  });
+  const report = await world.run();
+  if (report.outcome.kind !== 'completed' || failures > 0)
+    throw new Error(`execute bench: ${report.outcome.kind}, ${failures} failures`);
+}
+
 const ROUND_TRIPS = 10_000;
+const EXECUTES = 2_000;
 const STEPS = 20_000;
 
 export const kernelCases: BenchCase[] = [
@@ -47,6 +73,13 @@ export const kernelCases: BenchCase[] = [
     perIteration: ROUND_TRIPS,
     target: 100_000,
     fn: () => binderRoundTrips(ROUND_TRIPS),
+  },
+  {
+    name: 'execute_tool round trip (sync write, schemas, durable dedup, inline)',
+    unit: 'executions/s',
+    perIteration: EXECUTES,
+    target: 30_000,
+    fn: () => executeRoundTrips(EXECUTES),
   },
   {
     name: 'scheduler step (two tasks yielding)',

@@ -1,25 +1,70 @@
 /**
  * Runs the benchmark suites and records their figures in bench/results/.
- *   npm run bench            all suites
- *   npm run bench -- kernel  one suite
+ *   npm run bench                 every suite
+ *   npm run bench -- kernel fuzz  some suites
+ * Suites: kernel (Binder round trip, scheduler step, provider execute_tool), fuzz (scenario runs/s),
+ * mutants (each planted bug's time to failure), strategies (runs to expose planted races: PCT vs
+ * uniform random vs FIFO).
  */
-
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fuzzCases, timeToFailure } from './fuzz.bench.ts';
 import { type BenchCase, printFigures, recordResults, runSuite } from './harness.ts';
 import { kernelCases } from './kernel.bench.ts';
+import { strategyComparison } from './strategies.bench.ts';
 
-const suites: Record<string, BenchCase[]> = { kernel: kernelCases };
+const timed: Record<string, BenchCase[]> = { kernel: kernelCases, fuzz: fuzzCases };
+const custom = ['mutants', 'strategies'];
+const all = [...Object.keys(timed), ...custom];
 
 const wanted = process.argv.slice(2);
 for (const name of wanted) {
-  if (!(name in suites)) {
-    console.error(`unknown suite "${name}"; suites: ${Object.keys(suites).join(', ')}`);
+  if (!all.includes(name)) {
+    console.error(`unknown suite "${name}"; suites: ${all.join(', ')}`);
     process.exit(2);
   }
 }
-for (const [name, cases] of Object.entries(suites)) {
-  if (wanted.length > 0 && !wanted.includes(name)) continue;
+const run = (name: string) => wanted.length === 0 || wanted.includes(name);
+const resultPath = (name: string) => new URL(`./results/${name}.json`, import.meta.url).pathname;
+const machine = () => ({
+  measuredAt: new Date().toISOString(),
+  node: process.version,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+});
+
+for (const [name, cases] of Object.entries(timed)) {
+  if (!run(name)) continue;
   console.log(`suite ${name}`);
   const figures = await runSuite(name, cases);
   printFigures(figures);
-  recordResults(new URL(`./results/${name}.json`, import.meta.url).pathname, name, figures);
+  recordResults(resultPath(name), name, figures);
+}
+
+if (run('mutants')) {
+  console.log('suite mutants (time to failure, default portfolio)');
+  const ttf = await timeToFailure();
+  for (const m of ttf.mutants) {
+    console.log(
+      `  ${m.id.padEnd(32)} ${m.killed ? `${m.msToFailure} ms, ${m.runsToFailure} runs, by ${m.killedBy}` : 'SURVIVED'}`,
+    );
+  }
+  console.log(
+    `median ${ttf.medianMs} ms, max ${ttf.maxMs} ms (target median < 1000 ms, max ≤ 10000 ms: ${ttf.meetsTarget ? 'met' : 'NOT met'})`,
+  );
+  writeFileSync(
+    resultPath('mutants'),
+    `${JSON.stringify({ suite: 'mutants', ...machine(), ...ttf }, null, 2)}\n`,
+  );
+}
+
+if (run('strategies')) {
+  console.log('suite strategies (runs to expose a planted race, 10 trials)');
+  const figures = await strategyComparison();
+  for (const f of figures)
+    console.log(`  ${f.race.padEnd(30)} ${f.strategy.padEnd(12)} median ${f.median ?? 'not found'}`);
+  writeFileSync(
+    resultPath('strategies'),
+    `${JSON.stringify({ suite: 'strategies', ...machine(), figures }, null, 2)}\n`,
+  );
 }

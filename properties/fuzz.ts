@@ -39,6 +39,8 @@ export interface FuzzOptions {
   readonly timeLimitMs?: number;
   readonly tails?: readonly Tail[];
   readonly variant?: Variant;
+  /** Generate scheduler decisions (default) or leave the whole schedule to the tail strategy. */
+  readonly generateDecisions?: boolean;
 }
 
 export interface PropertyResult {
@@ -60,7 +62,8 @@ export function propertySeed(seed: number, propertyId: string): number {
 export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Promise<PropertyResult> {
   const variant = options.variant ?? REFERENCE;
   const seed = propertySeed(options.seed, def.id);
-  const property = fc.asyncProperty(scenarioArb(def.shape, options.tails ?? ['fifo']), async (scenario) => {
+  const arbitrary = scenarioArb(def.shape, options.tails ?? ['fifo'], options.generateDecisions ?? true);
+  const property = fc.asyncProperty(arbitrary, async (scenario) => {
     const run = await runScenario(def.fixture, scenario, variant);
     return run.violations.length === 0;
   });

@@ -10,6 +10,7 @@
 import fc from 'fast-check';
 import { Bundle } from '../src/sim/bundle.ts';
 import type { Fault, FaultAt } from '../src/sim/faults.ts';
+import type { StrategySpec } from '../src/sim/strategy.ts';
 import { appSpec, clientSpec, LambdaProvider } from '../src/sim/testing.ts';
 import { World } from '../src/sim/world.ts';
 
@@ -28,10 +29,15 @@ export interface RaceRun {
 }
 
 /** Runs the scenario once: client A inserts at once, client B after preparing its request. */
-export async function runRace(input: RaceInput, atomic: boolean, seed = 0): Promise<RaceRun> {
+export async function runRace(
+  input: RaceInput,
+  atomic: boolean,
+  seed = 0,
+  strategy: StrategySpec = { kind: 'replay', decisions: input.decisions },
+): Promise<RaceRun> {
   const world = new World({
     seed,
-    strategy: { kind: 'replay', decisions: input.decisions },
+    strategy,
     faults: input.faults,
   });
   world.install(appSpec(TOY_PROVIDER, { authority: 'rows' }), (ctx) => ({

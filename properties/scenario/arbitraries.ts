@@ -129,7 +129,15 @@ export function faultsArb(shape: ScenarioShape): fc.Arbitrary<FaultAt[]> {
   });
 }
 
-export function scenarioArb(shape: ScenarioShape, tails: readonly Tail[] = ['fifo']): fc.Arbitrary<Scenario> {
+/**
+ * `generateDecisions: false` leaves the whole schedule to the tail strategy (used to compare
+ * strategies: PCT against uniform random on the same commands).
+ */
+export function scenarioArb(
+  shape: ScenarioShape,
+  tails: readonly Tail[] = ['fifo'],
+  generateDecisions = true,
+): fc.Arbitrary<Scenario> {
   const actorCommands = fc.array(commandArb(shape), { minLength: 1, maxLength: shape.maxCommands });
   const actors = fc.record(
     Object.fromEntries(shape.actors.map((a) => [a, actorCommands])) as Record<
@@ -143,6 +151,6 @@ export function scenarioArb(shape: ScenarioShape, tails: readonly Tail[] = ['fif
     actors,
     user: fc.array(fc.constantFrom(...shape.userDecisions), { maxLength: 4 }),
     faults: faultsArb(shape),
-    decisions: fc.array(fc.nat({ max: 7 }), { maxLength: 80 }),
+    decisions: generateDecisions ? fc.array(fc.nat({ max: 7 }), { maxLength: 80 }) : fc.constant([]),
   });
 }

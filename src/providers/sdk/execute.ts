@@ -461,19 +461,22 @@ async function execute(
       tx.annotate(
         effectNote(rt, ex.caller.uid, ex.req.requestId, tool.name, ex.digest, confirmation?.id ?? null),
       );
-      await writeRequest(tx, ex.key, {
-        ...newRequestRecord({
-          uid: ex.caller.uid,
-          requestId: ex.req.requestId,
-          tool: tool.name,
-          argsDigest: ex.digest,
-          state: 'succeeded',
-          createdAtMs: rt.context.currentTimeMillis(),
-        }),
-        terminalAtMs: rt.context.currentTimeMillis(),
-        confirmationId: confirmation?.id ?? null,
-        result: value,
-      });
+      const now = rt.context.currentTimeMillis();
+      await writeRequest(
+        tx,
+        ex.key,
+        newRequestRecord(
+          {
+            uid: ex.caller.uid,
+            requestId: ex.req.requestId,
+            tool: tool.name,
+            argsDigest: ex.digest,
+            state: 'succeeded',
+            createdAtMs: now,
+          },
+          { terminalAtMs: now, confirmationId: confirmation?.id ?? null, result: value },
+        ),
+      );
       return { value };
     });
   } catch (error) {

@@ -119,17 +119,26 @@ export async function writeConfirmation(tx: StoreTransaction, record: Confirmati
 
 export function newRequestRecord(
   init: Pick<RequestRecord, 'uid' | 'requestId' | 'tool' | 'argsDigest' | 'state' | 'createdAtMs'>,
+  rest: Partial<
+    Omit<RequestRecord, 'uid' | 'requestId' | 'tool' | 'argsDigest' | 'state' | 'createdAtMs'>
+  > = {},
 ): RequestRecord {
+  // One literal with a fixed shape (spreads of spreads make slow dictionary-mode objects).
   return {
-    ...init,
-    terminalAtMs: null,
-    confirmationId: null,
-    operationId: null,
-    args: null,
-    callerPackages: null,
-    result: null,
-    error: null,
-    progress: null,
-    cancelRequested: false,
+    uid: init.uid,
+    requestId: init.requestId,
+    tool: init.tool,
+    argsDigest: init.argsDigest,
+    state: init.state,
+    createdAtMs: init.createdAtMs,
+    terminalAtMs: rest.terminalAtMs ?? null,
+    confirmationId: rest.confirmationId ?? null,
+    operationId: rest.operationId ?? null,
+    args: rest.args ?? null,
+    callerPackages: rest.callerPackages ?? null,
+    result: rest.result ?? null,
+    error: rest.error ?? null,
+    progress: rest.progress ?? null,
+    cancelRequested: rest.cancelRequested ?? false,
   };
 }

@@ -50,7 +50,6 @@ export function audit(
     outcome: string;
   },
 ): void {
-  runtime.context.log('I', 'CetpAudit', `${event.tool} ${event.requestId} uid=${event.uid} ${event.outcome}`);
   runtime.context.audit({
     provider: runtime.descriptor.providerId,
     uid: event.uid,

@@ -1,0 +1,59 @@
+/**
+ * Fuzzing benchmarks: scenario runs per second (a fixed ten-step scenario — two actors × five
+ * commands — judged by every checker; target ≥ 2,000/s on one core), and each planted bug's time to
+ * failure with the default strategy portfolio (target: median under 1 s, none over 10 s).
+ */
+import { huntMutant, type MutantResult } from '../properties/hunt.ts';
+import { MUTANTS } from '../properties/mutants.ts';
+import { REFERENCE } from '../properties/scenario/model.ts';
+import { runScenario } from '../properties/scenario/runner.ts';
+import type { BenchCase } from './harness.ts';
+import { BENCH_FIXTURE, TEN_STEP_SCENARIO } from './scenarios.ts';
+
+const SCENARIOS_PER_ITERATION = 50;
+
+export const fuzzCases: BenchCase[] = [
+  {
+    name: 'scenario run (ten steps, all checkers)',
+    unit: 'runs/s',
+    perIteration: SCENARIOS_PER_ITERATION,
+    target: 2_000,
+    fn: async () => {
+      for (let i = 0; i < SCENARIOS_PER_ITERATION; i++)
+        await runScenario(BENCH_FIXTURE, TEN_STEP_SCENARIO, REFERENCE);
+    },
+  },
+];
+
+export interface TimeToFailure {
+  readonly mutants: readonly MutantResult[];
+  readonly medianMs: number | null;
+  readonly maxMs: number | null;
+  readonly meetsTarget: boolean;
+}
+
+/** Hunts every planted bug with the default portfolio and summarises wall time to failure. */
+export async function timeToFailure(seed = 0): Promise<TimeToFailure> {
+  const mutants: MutantResult[] = [];
+  for (const m of MUTANTS) {
+    mutants.push(
+      await huntMutant(m, {
+        seed,
+        runsPerProperty: 2_000,
+        tails: ['fifo', 'random', 'pct'],
+        now: () => performance.now(),
+      }),
+    );
+  }
+  const times = mutants.map((m) => m.msToFailure ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
+  const medianMs = times[Math.floor(times.length / 2)] ?? null;
+  const maxMs = times.at(-1) ?? null;
+  const finite = (x: number | null) => (x !== null && Number.isFinite(x) ? x : null);
+  return {
+    mutants,
+    medianMs: finite(medianMs),
+    maxMs: finite(maxMs),
+    meetsTarget:
+      mutants.every((m) => m.killed) && (medianMs ?? Infinity) < 1_000 && (maxMs ?? Infinity) <= 10_000,
+  };
+}
