@@ -1,0 +1,174 @@
+/**
+ * File results (spec §4.5) as the consumer verifies them: size, digest, schema, a local read limit,
+ * no stable path — and every fd closed, accepted or not.
+ */
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../protocol/index.ts';
+import { HOSTILE_CASES, HOSTILE_PACKAGE, installHostile } from '../providers/hostile/index.ts';
+import type { JsonValue } from '../sim/json.ts';
+import {
+  CONSUMER,
+  consumerWorld,
+  installScripted,
+  PAYMENTS_PACKAGE,
+  runConsumer,
+  SCRIPTED_PACKAGE,
+  type ScriptedCall,
+  success,
+  toolDescriptor,
+} from './testing.ts';
+
+async function hostileFile(id: string) {
+  const world = consumerWorld({ providers: [] });
+  installHostile(world, (HOSTILE_CASES.find((c) => c.id === id) ?? { behaviour: {} }).behaviour);
+  const { value, report } = await runConsumer(world, (b) =>
+    b.execute(HOSTILE_PACKAGE, 'lookup', { query: 'statement' }),
+  );
+  return { value, report, world };
+}
+
+/** A scripted file result: `content` served, `declare` overriding what data says. */
+function fileReply(
+  c: ScriptedCall,
+  content: JsonValue,
+  declare: { size_bytes?: number; sha256?: string } = {},
+) {
+  const bytes = new TextEncoder().encode(JSON.stringify(content));
+  const path = `r-${c.n}.json`;
+  c.context.writeFile(path, bytes);
+  const fd = c.context.openFile(path, 'r');
+  c.context.spawn('close', async () => {
+    await c.context.yield();
+    fd.close();
+  });
+  const reply = success(c.requestId, {
+    kind: 'file',
+    media_type: 'application/json',
+    size_bytes: bytes.length,
+    sha256: sha256Hex(bytes),
+    ...declare,
+  });
+  reply.putParcelFileDescriptor('result_fd', fd);
+  return reply;
+}
+
+function scriptedFiles(answer: (c: ScriptedCall) => ReturnType<typeof success>, consumer = {}) {
+  const world = consumerWorld({ providers: [], consumer });
+  installScripted(world, {
+    tools: [
+      toolDescriptor('export', {
+        output_schema: { type: 'object', properties: { rows: { type: 'array' } }, required: ['rows'] },
+      }),
+    ],
+    answer: (c) => (c.method === 'execute_tool' ? answer(c) : undefined),
+  });
+  return world;
+}
+
+describe('hostile file results', () => {
+  for (const [id, expected] of [
+    ['file-size-wrong', { kind: 'integrity', check: 'size' }],
+    ['file-much-larger-than-declared', { kind: 'integrity', check: 'size' }],
+    ['file-sha256-wrong', { kind: 'integrity', check: 'sha256' }],
+    ['file-sha256-uppercase', { kind: 'invalid_response' }],
+    ['file-fd-writable', { kind: 'integrity', check: 'fd_not_read_only' }],
+    ['file-pipe-never-eof', { kind: 'integrity', check: 'read_error' }],
+    ['file-pipe-writer-dies', { kind: 'integrity', check: 'read_error' }],
+  ] as const) {
+    it(`CETP-4.5-05 CETP-4.5-06 CETP-4.5-08 CETP-4.5-09: ${id} is refused (${'check' in expected ? expected.check : expected.kind}) and its fd closed`, async () => {
+      const { value, report } = await hostileFile(id);
+      expect(value).toMatchObject(expected);
+      // The hostile provider may leak its own fds (a write end held open on purpose); the consumer may not.
+      expect(report.fdLeaks.filter((l) => l.process === CONSUMER)).toEqual([]);
+      expect(report.crashes.filter((c) => c.task.includes(CONSUMER))).toEqual([]);
+    });
+  }
+});
+
+describe('verification', () => {
+  it('CETP-4.5-07: a file with the right size and digest but content that breaks output_schema is refused', async () => {
+    const world = scriptedFiles((c) => fileReply(c, { lines: [] }));
+    const { value, report } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'export', {}));
+    expect(value).toMatchObject({ kind: 'integrity', check: 'output_schema' });
+    expect(report.fdLeaks).toEqual([]);
+  });
+
+  it('CETP-4.5-05 CETP-4.5-06: a file that matches its declaration and schema is accepted', async () => {
+    const world = scriptedFiles((c) => fileReply(c, { rows: [1, 2, 3] }));
+    const { value, report } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'export', {}));
+    expect(value).toMatchObject({ kind: 'ok', untrusted: { transport: 'file', value: { rows: [1, 2, 3] } } });
+    expect(report.fdLeaks).toEqual([]);
+  });
+
+  it('CETP-4.5-08 CETP-2.2-22: a declared size above the local read limit is refused without reading', async () => {
+    const world = scriptedFiles((c) => fileReply(c, { rows: [] }, { size_bytes: 20 * 1_048_576 }));
+    const { value, report } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'export', {}));
+    expect(value).toMatchObject({ kind: 'integrity', check: 'over_local_limit' });
+    expect(report.fdLeaks).toEqual([]);
+  });
+
+  it('CETP-4.5-08: a consumer with a small local limit refuses the reference 12-month statement, keeping no fd', async () => {
+    const world = consumerWorld({
+      providers: ['payments'],
+      consumer: { limits: { maxFileResultBytes: 100_000 } },
+    });
+    const { value, report } = await runConsumer(world, (b, ctx) =>
+      b.execute(PAYMENTS_PACKAGE, 'export_statement', { account: `CHK-${ctx.uid}`, months: 12 }),
+    );
+    expect(value).toMatchObject({ kind: 'integrity', check: 'over_local_limit' });
+    expect(report.fdLeaks).toEqual([]);
+  });
+
+  it('CETP-4.5-10: each file result is read through its own fd; the consumer never opens a path', async () => {
+    const world = consumerWorld({ providers: ['payments'] });
+    const { value } = await runConsumer(world, async (b, ctx) => {
+      const args = { account: `CHK-${ctx.uid}`, months: 13 };
+      return [
+        await b.execute(PAYMENTS_PACKAGE, 'export_statement', args),
+        await b.execute(PAYMENTS_PACKAGE, 'export_statement', args),
+      ];
+    });
+    expect(value.map((o) => (o.kind === 'ok' ? o.untrusted.transport : o.kind))).toEqual(['file', 'file']);
+    const opened = world.trace.ofKind('fd.open').filter((e) => e.data.actor === CONSUMER);
+    const dupped = world.trace.ofKind('fd.dup').filter((e) => e.data.to === CONSUMER);
+    expect(opened).toHaveLength(2);
+    expect(dupped).toHaveLength(2);
+    expect(new Set(dupped.map((e) => e.data.target)).size).toBe(2);
+    expect(world.trace.ofKind('fs.write').filter((e) => e.data.actor === CONSUMER)).toEqual([]);
+  });
+
+  it('CETP-4.5-11 (consumer side): without large_results, a large statement is RESULT_TOO_LARGE, not a file', async () => {
+    const world = consumerWorld({
+      providers: ['payments'],
+      consumer: { capabilities: ['async_operations', 'cancellation'] },
+    });
+    const { value, report } = await runConsumer(world, (b, ctx) =>
+      b.execute(PAYMENTS_PACKAGE, 'export_statement', { account: `CHK-${ctx.uid}`, months: 12 }),
+    );
+    expect(value).toMatchObject({ kind: 'result_too_large', committed: false });
+    expect(report.fdLeaks).toEqual([]);
+  });
+
+  it('a file result without its result_fd, or with extra fds, leaves nothing open', async () => {
+    const world = scriptedFiles((c) => {
+      const reply = fileReply(c, { rows: [] });
+      if (c.n === 1) reply.remove('result_fd');
+      else {
+        c.context.writeFile('extra.json', new Uint8Array([1]));
+        const extra = c.context.openFile('extra.json', 'r');
+        reply.putParcelFileDescriptor('bonus_fd', extra);
+        c.context.spawn('close', async () => {
+          await c.context.yield();
+          extra.close();
+        });
+      }
+      return reply;
+    });
+    const { value, report } = await runConsumer(world, async (b) => [
+      await b.execute(SCRIPTED_PACKAGE, 'export', {}),
+      await b.execute(SCRIPTED_PACKAGE, 'export', {}),
+    ]);
+    expect(value.map((o) => o.kind)).toEqual(['invalid_response', 'ok']);
+    expect(report.fdLeaks).toEqual([]);
+  });
+});

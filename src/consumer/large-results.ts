@@ -1,0 +1,106 @@
+/**
+ * File results (spec §4.5): `data = {kind:"file", media_type, size_bytes, sha256}` beside a
+ * read-only `result_fd`. The consumer:
+ *
+ * - refuses an fd that is not read-only (4.5-04, verified rather than trusted);
+ * - refuses a declared size above its own local read limit without reading (CETP-4.5-08);
+ * - reads at most the declared size plus one byte, so a longer file (or an endless pipe) is caught
+ *   without being held, and gives up on a stream that stalls;
+ * - checks the bytes read against size_bytes (4.5-05) and sha256 (4.5-06), then parses the JSON and
+ *   validates it against the tool's output_schema (4.5-07);
+ * - never keeps or reopens a path: the fd is the result, for this one response (4.5-10).
+ *
+ * Closing is the caller's job and happens on every path, success or not (4.5-09): the engine closes
+ * every fd of every reply once it has handled it (see `settleReply` in execution.ts).
+ */
+import { type FileResult, sha256Hex } from '../protocol/index.ts';
+import type { Bundle } from '../sim/bundle.ts';
+import type { AppContext } from '../sim/context.ts';
+import type { ParcelFileDescriptor } from '../sim/fd.ts';
+import type { JsonValue } from '../sim/json.ts';
+import { TIMED_OUT } from '../sim/scheduler.ts';
+import type { ConsumerTool } from './catalogue.ts';
+import type { ConsumerConfig } from './options.ts';
+import type { IntegrityCheck } from './outcomes.ts';
+import { runWithTimeout } from './transport.ts';
+
+export type FileRead =
+  | { readonly ok: true; readonly value: JsonValue }
+  | { readonly ok: false; readonly check: IntegrityCheck };
+
+/** An absolute ceiling even when the local read limit is ablated, so a run cannot read forever. */
+const HARD_CEILING_BYTES = 256 * 1_048_576;
+
+export async function readFileResult(
+  context: AppContext,
+  bundle: Bundle,
+  descriptor: FileResult,
+  tool: ConsumerTool,
+  config: ConsumerConfig,
+): Promise<FileRead> {
+  const { gates, limits } = config;
+  const fd =
+    bundle.typeOf('result_fd') === 'ParcelFileDescriptor'
+      ? bundle.getParcelFileDescriptor('result_fd')
+      : null;
+  if (fd === null) return { ok: false, check: 'missing_fd' };
+  // 4.5-04 is the provider's duty; a writable fd is a sign of a result that is not what it claims.
+  if (fd.isClosed || fd.mode !== 'r')
+    return { ok: false, check: fd.isClosed ? 'read_error' : 'fd_not_read_only' };
+  if (descriptor.media_type.split(';')[0]?.trim().toLowerCase() !== 'application/json') {
+    return { ok: false, check: 'media_type' };
+  }
+  const localLimit = gates.on('CETP-4.5-08') ? limits.maxFileResultBytes : HARD_CEILING_BYTES;
+  if (descriptor.size_bytes > localLimit) return { ok: false, check: 'over_local_limit' };
+  // Read one byte past the declared size to notice a longer file; never past the local limit.
+  const readLimit = gates.on('CETP-4.5-05') ? descriptor.size_bytes : localLimit;
+  const read = await readBounded(context, fd, readLimit, config);
+  if (read === null) return { ok: false, check: 'read_error' };
+  if (gates.on('CETP-4.5-05') && (read.overLimit || read.bytes.length !== descriptor.size_bytes)) {
+    return { ok: false, check: 'size' };
+  }
+  if (read.overLimit) return { ok: false, check: 'over_local_limit' };
+  if (
+    gates.on('CETP-4.5-06') &&
+    !gates.bug('consumer-skips-sha256') &&
+    sha256Hex(read.bytes) !== descriptor.sha256
+  ) {
+    return { ok: false, check: 'sha256' };
+  }
+  let value: JsonValue;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(read.bytes)) as JsonValue;
+  } catch {
+    return { ok: false, check: 'encoding' };
+  }
+  if (gates.on('CETP-4.5-07', 'CETP-7.3-02') && tool.validateOutput(value).length > 0) {
+    return { ok: false, check: 'output_schema' };
+  }
+  return { ok: true, value };
+}
+
+/** Reads up to `limit` bytes (+1 to detect more) with a stall timeout; null on any read error. */
+async function readBounded(
+  context: AppContext,
+  fd: ParcelFileDescriptor,
+  limit: number,
+  config: ConsumerConfig,
+): Promise<{ bytes: Uint8Array; overLimit: boolean } | null> {
+  const body = async () => {
+    try {
+      const result = await fd.readUpTo(limit);
+      fd.checkError(); // reliable pipes: a writer that died or closed with an error
+      return result;
+    } catch {
+      return null;
+    }
+  };
+  const timeoutMs = config.callTimeoutMs;
+  if (timeoutMs === null) return body();
+  const result = await runWithTimeout(context, 'cetp-read-result', timeoutMs, body, () => {});
+  if (result === TIMED_OUT) {
+    fd.close();
+    return null;
+  }
+  return result;
+}

@@ -1,0 +1,62 @@
+/**
+ * The consumer's retry discipline (spec §5, §6; NOTES 3, 5, 7):
+ *
+ * - an error is retried automatically only when it is retryable (CETP-5-26) — an unknown code never
+ *   is (readFailure in replies.ts decides that);
+ * - authorization, confirmation and argument errors are never retried in a loop, whatever their
+ *   `retryable` says: they need a user action or new input (5-28);
+ * - a retry waits at least retry_after_ms (5-27), and at least an exponential backoff, on the
+ *   virtual clock; a retry_after_ms beyond the consumer's patience ends the execution instead;
+ * - the number of automatic re-sends per call is bounded;
+ * - every re-send keeps the logical execution's request_id (4.1-04, 4.1-15, 6-08): the engine does
+ *   that; this module only says whether and when.
+ */
+import type { ErrorCode } from '../protocol/index.ts';
+import type { ConsumerConfig } from './options.ts';
+import type { ReceivedFailure } from './replies.ts';
+
+/** Errors that need the user or new input: never retried automatically (5-28). */
+export const NO_LOOP_CODES: readonly (ErrorCode | 'UNRECOGNIZED')[] = [
+  'AUTH_REQUIRED',
+  'USER_ACTION_REQUIRED',
+  'INVALID_ARGS',
+  'PERMISSION_DENIED',
+];
+
+export type RetryDecision =
+  | { readonly retry: true; readonly delayMs: number }
+  | {
+      readonly retry: false;
+      readonly why: 'not_retryable' | 'needs_user' | 'exhausted' | 'retry_after_too_long';
+    };
+
+export function backoffMs(config: ConsumerConfig, retriesSoFar: number): number {
+  const { baseBackoffMs, maxBackoffMs } = config.retry;
+  return Math.min(maxBackoffMs, baseBackoffMs * 2 ** Math.max(0, retriesSoFar));
+}
+
+/** Should an error reply be re-sent (same request_id), and after how long? */
+export function decideRetry(
+  error: ReceivedFailure,
+  retriesSoFar: number,
+  config: ConsumerConfig,
+): RetryDecision {
+  const { gates, retry } = config;
+  const retriesAll = gates.bug('consumer-retries-non-retryable');
+  if (!retriesAll) {
+    if (NO_LOOP_CODES.includes(error.code) && gates.on('CETP-5-28'))
+      return { retry: false, why: 'needs_user' };
+    if (!error.retryable && gates.on('CETP-5-26')) return { retry: false, why: 'not_retryable' };
+  }
+  if (retriesSoFar >= retry.maxRetries) return { retry: false, why: 'exhausted' };
+  const honoursAfter = gates.on('CETP-5-27') && !gates.bug('consumer-ignores-retry-after');
+  const after = honoursAfter ? (error.retryAfterMs ?? 0) : 0;
+  if (after > retry.maxRetryAfterMs) return { retry: false, why: 'retry_after_too_long' };
+  return { retry: true, delayMs: Math.max(after, backoffMs(config, retriesSoFar)) };
+}
+
+/** After a transport failure (death, null, timeout): re-send with the same id, bounded (6-08). */
+export function decideTransportRetry(retriesSoFar: number, config: ConsumerConfig): RetryDecision {
+  if (retriesSoFar >= config.retry.maxRetries) return { retry: false, why: 'exhausted' };
+  return { retry: true, delayMs: backoffMs(config, retriesSoFar) };
+}

@@ -1,0 +1,311 @@
+/**
+ * Test helpers for the consumer: a world with the reference consumer app and any of the reference
+ * providers, a runner for agent code inside the consumer's process, readers of what the consumer
+ * sent on the wire (World.contentCalls) and of its audit events, and a scripted provider for
+ * answers no honest provider gives. Not part of the public API.
+ */
+import { ALERTS_PACKAGE, alertsApp, alertsPackage } from '../providers/apps/alerts.ts';
+import { LEGACY_PACKAGE, legacyApp, legacyPackage } from '../providers/apps/legacy.ts';
+import { PAYMENTS_PACKAGE, paymentsApp, paymentsPackage } from '../providers/apps/payments.ts';
+import { CETP_PROVIDER, providerPackage } from '../providers/sdk/manifest.ts';
+import type { ProviderOptions } from '../providers/sdk/types.ts';
+import { Activity, RESULT_OK } from '../sim/activity.ts';
+import { Bundle } from '../sim/bundle.ts';
+import type { ContentCallRecord } from '../sim/content.ts';
+import type { AppContext } from '../sim/context.ts';
+import type { JsonObject, JsonValue } from '../sim/json.ts';
+import type { ActivitySpec, PackageSpec } from '../sim/manifest.ts';
+import { LambdaProvider } from '../sim/testing.ts';
+import { type RunReport, World, type WorldOptions } from '../sim/world.ts';
+import { bridgeIn, CONSUMER_PACKAGE, type ConsumerAppOptions, consumerApp, consumerPackage } from './app.ts';
+import type { ExternalToolBridge } from './bridge.ts';
+
+export const CONSUMER = CONSUMER_PACKAGE;
+export { ALERTS_PACKAGE, LEGACY_PACKAGE, PAYMENTS_PACKAGE };
+
+export type ReferenceProvider = 'alerts' | 'payments' | 'legacy';
+
+export interface ConsumerWorldOptions {
+  readonly providers?: readonly ReferenceProvider[];
+  readonly world?: WorldOptions;
+  readonly consumer?: ConsumerAppOptions;
+  readonly alerts?: Partial<ProviderOptions>;
+  readonly payments?: Partial<ProviderOptions>;
+}
+
+/** A world with the consumer app and the chosen reference providers (default: all three). */
+export function consumerWorld(options: ConsumerWorldOptions = {}): World {
+  const world = new World({ recordContentCalls: true, ...options.world });
+  for (const p of options.providers ?? ['alerts', 'payments', 'legacy']) {
+    if (p === 'alerts') world.install(alertsPackage(), alertsApp(options.alerts));
+    if (p === 'payments') world.install(paymentsPackage(), paymentsApp(options.payments));
+    if (p === 'legacy') world.install(legacyPackage(), legacyApp());
+  }
+  world.install(consumerPackage(), consumerApp(options.consumer));
+  return world;
+}
+
+export interface ConsumerRun<T> {
+  readonly value: T;
+  readonly report: RunReport;
+}
+
+/** Runs `body` on a thread of the consumer's process, then the world to its end. */
+export async function runConsumer<T>(
+  world: World,
+  body: (bridge: ExternalToolBridge, ctx: AppContext) => Promise<T>,
+  thread = 'agent',
+): Promise<ConsumerRun<T>> {
+  let result: { value: T } | null = null;
+  let failure: unknown = null;
+  world.spawnIn(CONSUMER, thread, async (ctx) => {
+    try {
+      result = { value: await body(bridgeIn(ctx), ctx) };
+    } catch (error) {
+      failure = error;
+    }
+  });
+  const report = await world.run();
+  if (failure) throw failure;
+  if (result === null) throw new Error(`the consumer thread did not finish (${report.outcome.kind})`);
+  return { value: (result as { value: T }).value, report };
+}
+
+/** Every ContentProvider.call the consumer made, optionally to one provider package. */
+export function consumerCalls(world: World, provider?: string): ContentCallRecord[] {
+  return (world.contentCalls ?? []).filter(
+    (c) => c.caller === CONSUMER && (provider === undefined || c.provider === provider),
+  );
+}
+
+/** The consumer's audit events (trace kind app.audit), optionally of one event name. */
+export function auditEvents(world: World, event?: string): JsonObject[] {
+  return world.trace
+    .ofKind('app.audit')
+    .filter((e) => e.data.actor === CONSUMER && (event === undefined || e.data.event === event))
+    .map((e) => e.data);
+}
+
+/** Commits in the trace that carry a CETP business effect (the SDK's effect note). */
+export function effectNotes(world: World): { uid: number; request_id: string; tool: string }[] {
+  return world.trace
+    .ofKind('store.commit')
+    .flatMap((e) => (Array.isArray(e.data.notes) ? e.data.notes : []))
+    .filter(
+      (n): n is JsonObject => typeof n === 'object' && n !== null && !Array.isArray(n) && n.cetp === 'effect',
+    )
+    .map((n) => ({ uid: n.uid as number, request_id: n.request_id as string, tool: n.tool as string }));
+}
+
+/** The package spec with its discovery service's meta-data replaced wholesale. */
+export function withMetaData(spec: PackageSpec, metaData: Record<string, string>): PackageSpec {
+  const services = (spec.manifest.services ?? []).map((s) => ({ ...s, metaData }));
+  return { ...spec, manifest: { ...spec.manifest, services } };
+}
+
+/** Kills `process` after `ms` of virtual time (a harness thread). */
+export function killAfter(world: World, process: string, ms: number): void {
+  world.spawn(`kill ${process} after ${ms}ms`, async () => {
+    await world.scheduler.sleep(ms);
+    world.killProcess(process, { kind: 'killed', reason: 'test' });
+  });
+}
+
+// ---- a scripted provider: honest framing, scripted answers ----
+
+export const SCRIPTED_PACKAGE = 'com.example.scripted';
+export const SCRIPTED_AUTHORITY = 'com.example.scripted.clawseed.tools';
+export const SCRIPTED_ACTIVITY = 'ScriptedConfirmActivity';
+
+/** A read tool descriptor (wire form); `patch` overrides fields, `annotations` annotation fields. */
+export function toolDescriptor(
+  name: string,
+  patch: JsonObject = {},
+  annotations: JsonObject = {},
+): JsonObject {
+  return {
+    name,
+    title: `Tool ${name}`,
+    description: `Scripted tool ${name}`,
+    input_schema: { type: 'object' },
+    output_schema: { type: 'object' },
+    scopes: [],
+    annotations: {
+      effect: 'read',
+      risk: 'low',
+      destructive: false,
+      idempotent: true,
+      open_world: false,
+      confirmation: 'never',
+      execution: 'sync',
+      ...annotations,
+    },
+    ...patch,
+  };
+}
+
+export interface ScriptedCall {
+  readonly method: string;
+  readonly extras: Bundle;
+  readonly context: AppContext;
+  /** 1-based count of calls of this method so far. */
+  readonly n: number;
+  readonly requestId: string;
+}
+
+export interface ScriptedSpec {
+  readonly packageName?: string;
+  readonly authority?: string;
+  readonly versions?: readonly number[];
+  readonly metaData?: Readonly<Record<string, string>>;
+  readonly providerId?: string;
+  readonly capabilities?: readonly string[];
+  readonly limits?: Partial<Record<string, number>>;
+  readonly tools?: readonly JsonValue[];
+  readonly revision?: string | ((n: number) => string);
+  readonly providerInfo?: JsonObject;
+  /** Answers any method; return undefined to fall back to the honest default. */
+  readonly answer?: (call: ScriptedCall) => Bundle | null | undefined | Promise<Bundle | null | undefined>;
+  readonly activities?: readonly ActivitySpec[];
+  /** Last word on the package (e.g. meta-data without `versions`, forceQueryable, no service). */
+  readonly patchPackage?: (spec: PackageSpec) => PackageSpec;
+}
+
+/** Installs a provider that frames the protocol honestly and answers as `spec.answer` says. */
+export function installScripted(
+  world: World,
+  spec: ScriptedSpec,
+): { packageName: string; authority: string } {
+  const packageName = spec.packageName ?? SCRIPTED_PACKAGE;
+  const authority = spec.authority ?? SCRIPTED_AUTHORITY;
+  const pkg = providerPackage({
+    packageName,
+    authority,
+    versions: spec.versions ?? [2],
+    activities: [{ name: SCRIPTED_ACTIVITY, exported: false }, ...(spec.activities ?? [])],
+    ...(spec.metaData ? { metaData: spec.metaData } : {}),
+  });
+  world.install(spec.patchPackage ? spec.patchPackage(pkg) : pkg, () => {
+    const counts = new Map<string, number>();
+    const provider = new LambdaProvider(async (self, method, _arg, extras) => {
+      const n = (counts.get(method) ?? 0) + 1;
+      counts.set(method, n);
+      const ex = extras ?? new Bundle();
+      const call: ScriptedCall = {
+        method,
+        extras: ex,
+        context: self.context,
+        n,
+        requestId: ex.getString('request_id') ?? '',
+      };
+      const scripted = await spec.answer?.(call);
+      if (scripted !== undefined) return scripted;
+      return honestAnswer(spec, packageName, call);
+    });
+    return {
+      providers: { [CETP_PROVIDER]: provider },
+      activities: { [SCRIPTED_ACTIVITY]: () => new ApproveAtOnce() },
+    };
+  });
+  return { packageName, authority };
+}
+
+function honestAnswer(spec: ScriptedSpec, packageName: string, call: ScriptedCall): Bundle {
+  const providerId = spec.providerId ?? packageName;
+  switch (call.method) {
+    case 'negotiate':
+      return success(null, {
+        selected_version: 2,
+        provider_id: providerId,
+        provider_name: 'Scripted',
+        session_token: `token-${call.n}`,
+        capabilities: [...(spec.capabilities ?? offered(call.extras))],
+        limits: {
+          max_request_bytes: 65_536,
+          max_inline_result_bytes: 262_144,
+          max_concurrent_requests: 4,
+          idempotency_window_seconds: 86_400,
+          ...spec.limits,
+        },
+      });
+    case 'get_provider_info':
+      return success(
+        call.requestId,
+        spec.providerInfo ?? {
+          provider_id: providerId,
+          provider_name: 'Scripted',
+          description: 'A scripted provider',
+          scopes: [],
+        },
+      );
+    case 'list_tools': {
+      const revision =
+        typeof spec.revision === 'function' ? spec.revision(call.n) : (spec.revision ?? 'rev-1');
+      return success(call.requestId, { revision, tools: [...(spec.tools ?? [toolDescriptor('lookup')])] });
+    }
+    case 'execute_tool':
+      return success(call.requestId, { kind: 'inline', value: {} });
+    default:
+      return errorReply(call.requestId, 'METHOD_NOT_FOUND', { retryable: false });
+  }
+}
+
+function offered(extras: Bundle): string[] {
+  try {
+    return JSON.parse(extras.getString('consumer_capabilities') ?? '[]') as string[];
+  } catch {
+    return [];
+  }
+}
+
+/** A status="success" reply; `requestId` null for negotiate. */
+export function success(requestId: string | null, data: JsonValue): Bundle {
+  const b = new Bundle();
+  b.putString('status', 'success');
+  if (requestId !== null) {
+    b.putInt('protocol_version', 2);
+    b.putString('request_id', requestId);
+  }
+  b.putString('data', JSON.stringify(data));
+  return b;
+}
+
+export function accepted(requestId: string, operationId: string, pollAfterMs = 1_000): Bundle {
+  const b = new Bundle();
+  b.putString('status', 'accepted');
+  b.putInt('protocol_version', 2);
+  b.putString('request_id', requestId);
+  b.putString('data', JSON.stringify({ operation_id: operationId, poll_after_ms: pollAfterMs }));
+  return b;
+}
+
+export interface ErrorInit {
+  readonly retryable: boolean;
+  readonly message?: string;
+  readonly retryAfterMs?: number;
+  readonly details?: JsonValue;
+  readonly resumeToken?: string;
+}
+
+/** An error reply written as given (it may break §5: that is the point of scripting it). */
+export function errorReply(requestId: string, code: string, init: ErrorInit): Bundle {
+  const b = new Bundle();
+  b.putString('status', 'error');
+  b.putString('error_code', code);
+  b.putString('error_message', init.message ?? 'Scripted error.');
+  b.putBoolean('retryable', init.retryable);
+  b.putInt('protocol_version', 2);
+  b.putString('request_id', requestId);
+  if (init.retryAfterMs !== undefined) b.putLong('retry_after_ms', init.retryAfterMs);
+  if (init.details !== undefined) b.putString('error_details', JSON.stringify(init.details));
+  if (init.resumeToken !== undefined) b.putString('resume_token', init.resumeToken);
+  return b;
+}
+
+/** The scripted provider's own confirmation screen: finishes at once with RESULT_OK. */
+class ApproveAtOnce extends Activity {
+  override onCreate(): void {
+    this.setResult(RESULT_OK);
+    this.finish();
+  }
+}
