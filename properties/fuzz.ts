@@ -8,6 +8,12 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { Violation } from '../src/check/checker.ts';
 import { scenarioArb } from './scenario/arbitraries.ts';
+import {
+  type ConsumerRun,
+  type ConsumerScenario,
+  consumerScenarioArb,
+  runConsumerScenario,
+} from './scenario/consumer.ts';
 import type { Scenario, Tail, Variant } from './scenario/model.ts';
 import { REFERENCE } from './scenario/model.ts';
 import { runScenario, type ScenarioRun } from './scenario/runner.ts';
@@ -26,7 +32,8 @@ export interface ReplayFile {
     readonly shrinks: number;
   };
   readonly variant: Variant;
-  readonly scenario: Scenario;
+  /** A raw-driver Scenario or, for consumer-driven properties, a ConsumerScenario. */
+  readonly scenario: Scenario | ConsumerScenario;
   readonly traceHash: string;
   readonly violations: readonly Pick<Violation, 'checker' | 'ruleIds' | 'class' | 'message'>[];
 }
@@ -50,7 +57,7 @@ export interface PropertyResult {
   readonly status: 'passed' | 'failed';
   readonly failure?: {
     readonly replay: ReplayFile;
-    readonly run: ScenarioRun;
+    readonly run: ScenarioRun | ConsumerRun;
   };
 }
 
@@ -59,14 +66,33 @@ export function propertySeed(seed: number, propertyId: string): number {
   return createHash('sha256').update(`${seed}/${propertyId}`).digest().readUInt32BE(0) & 0x7fffffff;
 }
 
+/** The arbitrary and runner of a property, by kind. */
+function engine(def: PropertyDef, options: FuzzOptions) {
+  const tails = options.tails ?? ['fifo'];
+  const decisions = options.generateDecisions ?? true;
+  if (def.kind === 'consumer') {
+    return {
+      arbitrary: consumerScenarioArb(def.shape, tails, decisions) as fc.Arbitrary<
+        Scenario | ConsumerScenario
+      >,
+      run: (s: Scenario | ConsumerScenario, v: Variant) =>
+        runConsumerScenario(def.fixture, s as ConsumerScenario, v),
+    };
+  }
+  return {
+    arbitrary: scenarioArb(def.shape, tails, decisions) as fc.Arbitrary<Scenario | ConsumerScenario>,
+    run: (s: Scenario | ConsumerScenario, v: Variant) => runScenario(def.fixture, s as Scenario, v),
+  };
+}
+
 export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Promise<PropertyResult> {
   const variant = options.variant ?? REFERENCE;
   const seed = propertySeed(options.seed, def.id);
-  const arbitrary = scenarioArb(def.shape, options.tails ?? ['fifo'], options.generateDecisions ?? true);
-  const property = fc.asyncProperty(arbitrary, async (scenario) => {
-    const run = await runScenario(def.fixture, scenario, variant);
-    return run.violations.length === 0;
-  });
+  const { arbitrary, run: runOne } = engine(def, options);
+  const property = fc.asyncProperty(
+    arbitrary,
+    async (scenario) => (await runOne(scenario, variant)).violations.length === 0,
+  );
   const details = await fc.check(property, {
     seed,
     numRuns: options.timeLimitMs !== undefined ? Number.MAX_SAFE_INTEGER : options.runs,
@@ -77,8 +103,8 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   if (!details.failed || details.counterexample === null) {
     return { id: def.id, rules: def.ruleIds, runs: details.numRuns, status: 'passed' };
   }
-  const [scenario] = details.counterexample as [Scenario];
-  const run = await runScenario(def.fixture, scenario, variant);
+  const [scenario] = details.counterexample as [Scenario | ConsumerScenario];
+  const run = await runOne(scenario, variant);
   const replay: ReplayFile = {
     format: REPLAY_FORMAT,
     property: def.id,
@@ -109,6 +135,9 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
 }
 
 /** Re-runs a replay file's scenario bit for bit. */
-export async function replayScenario(def: PropertyDef, replay: ReplayFile): Promise<ScenarioRun> {
-  return runScenario(def.fixture, replay.scenario, replay.variant);
+export async function replayScenario(
+  def: PropertyDef,
+  replay: ReplayFile,
+): Promise<ScenarioRun | ConsumerRun> {
+  return engine(def, { seed: 0, runs: 1 }).run(replay.scenario, replay.variant);
 }

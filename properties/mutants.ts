@@ -9,6 +9,7 @@
  * (6-04) before the token is looked at; a predictable session token — unpredictability cannot be
  * shown by a deterministic simulation (CETP-2.2-07 is marked untestable).
  */
+import { CONSUMER_PLANTED_BUGS, type ConsumerBug } from '../src/consumer/gates.ts';
 import type { RuleId } from '../src/protocol/index.ts';
 import type { Variant } from './scenario/model.ts';
 
@@ -138,7 +139,34 @@ export const PROVIDER_MUTANTS: readonly Mutant[] = [
   ),
 ];
 
-export const MUTANTS: readonly Mutant[] = [...PROVIDER_MUTANTS];
+function consumer(id: ConsumerBug, ruleIds: RuleId[], killers: string[]): Mutant {
+  return {
+    id,
+    component: 'consumer',
+    description: CONSUMER_PLANTED_BUGS[id],
+    ruleIds,
+    killers,
+    variant: { providerBugs: [], consumerBugs: [id], disabledRules: [] },
+  };
+}
+
+/** The reference consumer's planted bugs (src/consumer/gates.ts), run against the reference providers,
+ *  the rate-limited alerts app and the hostile cases. */
+export const CONSUMER_MUTANTS: readonly Mutant[] = [
+  consumer('consumer-retries-non-retryable', ['CETP-5-26', 'CETP-5-28'], ['consumer', 'hostile']),
+  consumer('consumer-new-request-id-on-retry', ['CETP-4.1-04', 'CETP-4.1-16', 'CETP-6-08'], ['consumer']),
+  consumer('consumer-downgrades-to-v1', ['CETP-8-03', 'CETP-8-08', 'CETP-8-09'], ['consumer-versions']),
+  consumer('consumer-skips-sha256', ['CETP-4.5-06'], ['hostile']),
+  consumer('consumer-ignores-retry-after', ['CETP-5-27'], ['consumer']),
+  consumer('consumer-leaks-fd-on-error', ['CETP-4.5-09'], ['hostile']),
+  consumer('consumer-accepts-foreign-pi', ['CETP-4.3-02', 'CETP-7.2-04', 'CETP-7.2-05'], ['hostile']),
+  consumer('consumer-uses-stable-call', ['CETP-6-08', 'CETP-4.1-15'], ['consumer']),
+  consumer('consumer-calls-unnegotiated-method', ['CETP-2.3-04', 'CETP-4-05', 'CETP-4-06'], ['consumer']),
+  consumer('consumer-trusts-unknown-error-retryable', ['CETP-5-26'], ['hostile']),
+  consumer('consumer-forgets-request-id-on-restart', ['CETP-6-08', 'CETP-4.1-16'], ['consumer']),
+];
+
+export const MUTANTS: readonly Mutant[] = [...PROVIDER_MUTANTS, ...CONSUMER_MUTANTS];
 
 export function mutantById(id: string): Mutant | undefined {
   return MUTANTS.find((m) => m.id === id);

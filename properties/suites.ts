@@ -5,6 +5,13 @@
  */
 import type { Checker } from '../src/check/checker.ts';
 import {
+  negotiatedOnly,
+  noDowngrade,
+  requestIdStable,
+  retryDiscipline,
+  verifiedResolutions,
+} from '../src/check/checkers/consumer.ts';
+import {
   approvalBinding,
   authorizedEffect,
   cancelledHasNoEffect,
@@ -23,23 +30,45 @@ import {
   v1ReadOnly,
   wireWellFormed,
 } from '../src/check/checkers/wire.ts';
+import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
+import { HOSTILE_CASES } from '../src/providers/hostile/index.ts';
 import type { Fault } from '../src/sim/faults.ts';
 import type { ScenarioShape } from './scenario/arbitraries.ts';
+import {
+  ALERTS_ONE_AT_A_TIME,
+  type ConsumerFixture,
+  type ConsumerShape,
+  LEGACY,
+} from './scenario/consumer.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
 import type { Fixture } from './scenario/runner.ts';
 
-export interface PropertyDef {
+interface PropertyCommon {
   readonly id: string;
   readonly title: string;
   /** The spec §9 area it covers. */
   readonly area: string;
-  readonly fixture: Fixture;
-  readonly shape: ScenarioShape;
   readonly checkers: readonly Checker[];
   readonly ruleIds: readonly string[];
   /** Runs per property under `npm test` (a CI-sized budget). */
   readonly ciRuns: number;
 }
+
+/** A property whose scenarios drive the providers with the raw (possibly misbehaving) driver. */
+export interface RawPropertyDef extends PropertyCommon {
+  readonly kind: 'raw';
+  readonly fixture: Fixture;
+  readonly shape: ScenarioShape;
+}
+
+/** A property whose scenarios drive the reference consumer's ExternalToolBridge. */
+export interface ConsumerPropertyDef extends PropertyCommon {
+  readonly kind: 'consumer';
+  readonly fixture: ConsumerFixture;
+  readonly shape: ConsumerShape;
+}
+
+export type PropertyDef = RawPropertyDef | ConsumerPropertyDef;
 
 const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
 const CAP_SETS = [ALL_CAPS, ['cancellation', 'large_results'], ['async_operations'], []];
@@ -79,9 +108,10 @@ function def(
   shape: ScenarioShape,
   checkers: readonly Checker[],
   ciRuns = 40,
-): PropertyDef {
+): RawPropertyDef {
   const ruleIds = [...new Set([...checkers.flatMap((c) => c.ruleIds), area])];
   return {
+    kind: 'raw',
     id,
     title,
     area,
@@ -93,7 +123,112 @@ function def(
   };
 }
 
-export const PROPERTIES: readonly PropertyDef[] = [
+function consumerDef(
+  id: string,
+  title: string,
+  area: string,
+  shape: ConsumerShape,
+  checkers: readonly Checker[],
+  extraRules: readonly string[] = [],
+  ciRuns = 25,
+): ConsumerPropertyDef {
+  const ruleIds = [...new Set([...checkers.flatMap((c) => c.ruleIds), ...extraRules, area])];
+  return {
+    kind: 'consumer',
+    id,
+    title,
+    area,
+    fixture: { providers: shape.providers, checkers },
+    shape,
+    checkers,
+    ruleIds,
+    ciRuns,
+  };
+}
+
+const CONSUMER_CHECKS: readonly Checker[] = [
+  retryDiscipline,
+  negotiatedOnly,
+  noDowngrade,
+  requestIdStable,
+  verifiedResolutions,
+  noCrash,
+  noFdLeaks,
+];
+
+const hostileIndex = (id: string): number => HOSTILE_CASES.findIndex((c) => c.id === id);
+const NEGOTIATE_BAIT = [
+  'negotiate-unsupported-version-with-v1-bait',
+  'negotiate-internal-error-with-v1-bait',
+].map(hostileIndex);
+
+export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
+  consumerDef(
+    'consumer',
+    'the reference consumer end to end: retries, confirmations, async polling, cancellation, restarts of either side',
+    'CETP-9-07',
+    {
+      providers: [ALERTS_ONE_AT_A_TIME, PAYMENTS, LEGACY],
+      tools: [
+        'alerts.get_quote',
+        'alerts.create_alert',
+        'alerts.delete_alert',
+        'payments.transfer',
+        'payments.export_statement',
+        'payments.reconcile_accounts',
+        'legacy.get_weather',
+      ],
+      hostileCases: [],
+      maxThreads: 3,
+      maxCommands: 3,
+      restarts: true,
+      faults: [
+        kill(PAYMENTS.packageName),
+        kill(ALERTS.packageName),
+        { kind: 'loseReply', callee: PAYMENTS.packageName, caller: CONSUMER_PACKAGE },
+        { kind: 'loseReply', callee: ALERTS.packageName, caller: CONSUMER_PACKAGE },
+      ],
+      maxFaults: 2,
+    },
+    [...CONSUMER_CHECKS, singleEffect, approvalBinding, authorizedEffect, wireWellFormed],
+  ),
+  consumerDef(
+    'consumer-versions',
+    'v1-only, dual-stack and v2 providers that fail negotiation: v1 only where v2 is not declared, never a downgrade',
+    'CETP-9-02',
+    {
+      providers: [ALERTS, LEGACY],
+      tools: ['alerts.get_quote', 'legacy.get_weather', 'legacy.list_cities', 'hostile.lookup'],
+      hostileCases: NEGOTIATE_BAIT,
+      maxThreads: 2,
+      maxCommands: 3,
+      restarts: false,
+      faults: [],
+      maxFaults: 0,
+    },
+    [...CONSUMER_CHECKS, v1ReadOnly],
+  ),
+  consumerDef(
+    'hostile',
+    'hostile providers: overlong and injected text, unknown error codes, lying files and PendingIntents, oversized replies',
+    'CETP-9-09',
+    {
+      providers: [ALERTS],
+      tools: ['hostile.lookup', 'alerts.get_quote'],
+      hostileCases: HOSTILE_CASES.map((_, i) => i),
+      maxThreads: 2,
+      maxCommands: 2,
+      restarts: false,
+      faults: [],
+      maxFaults: 0,
+    },
+    CONSUMER_CHECKS,
+    ['CETP-4.5-05', 'CETP-4.5-06', 'CETP-4.5-07', 'CETP-7.3-01', 'CETP-7.3-02', 'CETP-4.2-05'],
+    60,
+  ),
+];
+
+const RAW_PROPERTIES: readonly RawPropertyDef[] = [
   def(
     'idempotency',
     'same-id retries, concurrency, id reuse with other args, lost replies, kills and the window',
@@ -239,6 +374,12 @@ export const PROPERTIES: readonly PropertyDef[] = [
   ),
 ];
 
+/** Every property: the raw-driver suites, then the consumer-driven ones. */
+export const ALL_PROPERTIES: readonly PropertyDef[] = [...RAW_PROPERTIES, ...CONSUMER_PROPERTIES];
+
 export function propertyById(id: string): PropertyDef | undefined {
-  return PROPERTIES.find((p) => p.id === id);
+  return ALL_PROPERTIES.find((p) => p.id === id);
 }
+
+/** @deprecated-free alias kept for readability at call sites: every property. */
+export const PROPERTIES: readonly PropertyDef[] = ALL_PROPERTIES;

@@ -29,7 +29,7 @@ export interface ScenarioRun {
 
 export const STEP_BUDGET = 20_000;
 
-function tailStrategy(tail: Tail): StrategySpec {
+export function tailStrategy(tail: Tail): StrategySpec {
   switch (tail) {
     case 'fifo':
       return { kind: 'fifo' };

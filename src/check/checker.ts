@@ -30,6 +30,8 @@ export interface CheckContext {
   readonly toolScopes: ReadonlyMap<string, readonly string[]>;
   /** Scopes the provider's policy grants only after the user agrees (AUTH_REQUIRED), by provider package. */
   readonly userGrantedScopes: ReadonlyMap<string, readonly string[]>;
+  /** Packages that are hostile by design (their own leaks and crashes are not findings). */
+  readonly hostile?: readonly string[];
 }
 
 export interface Checker {

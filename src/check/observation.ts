@@ -12,6 +12,9 @@ import type { JsonObject, JsonValue } from '../sim/json.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { RunReport, World } from '../sim/world.ts';
 
+/** The methods a v1 provider serves (§8): the only calls that can be v1. */
+const V1_METHODS: ReadonlySet<string> = new Set(['list_tools', 'execute_tool']);
+
 export type ReplyView =
   | { readonly kind: 'none' }
   | { readonly kind: 'exception'; readonly name: string }
@@ -37,7 +40,8 @@ export interface CallView {
   readonly method: string;
   readonly step: number;
   readonly t: number;
-  /** protocol_version was an Int 2: a v2 call. Absent: a v1 call. */
+  /** protocol_version was an Int 2: a v2 call. A v1 call is a v1 method (list_tools, execute_tool)
+   *  without protocol_version; negotiate never carries one and is neither. */
   readonly v2: boolean;
   readonly v1: boolean;
   readonly requestId: string | null;
@@ -139,7 +143,7 @@ export function viewCall(record: ContentCallRecord): CallView {
     step: record.step,
     t: record.t,
     v2: pv === 'Int' && e?.getInt('protocol_version') === 2,
-    v1: pv === null,
+    v1: pv === null && V1_METHODS.has(record.method),
     requestId: e ? (str(e, 'request_id')?.toLowerCase() ?? null) : null,
     sessionToken: e ? str(e, 'session_token') : null,
     deadlineAtMs: e?.typeOf('deadline_at_ms') === 'Long' ? e.getLong('deadline_at_ms') : null,

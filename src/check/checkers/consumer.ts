@@ -48,7 +48,7 @@ export const retryDiscipline: Checker = {
         }
         const retryable = prev.reply.retryable === true && isKnownErrorCode(code);
         const renegotiated = code === 'NEGOTIATION_REQUIRED' || code === 'RESULT_TOO_LARGE';
-        if (!retryable && !renegotiated && !RESOLUTIONS.has(code)) {
+        if (!retryable && !renegotiated && !RESOLUTIONS.has(code) && !isQuery(calls, i, code)) {
           out.push(
             violation(this, `request ${next.requestId} re-sent after non-retryable ${code}`, {
               calls: [prev.id, next.id],
@@ -73,6 +73,24 @@ export const retryDiscipline: Checker = {
     return out;
   },
 };
+
+/**
+ * The two same-request_id queries a non-retryable error allows, each once per request: after
+ * DEADLINE_EXCEEDED (5-19 requires it), and — the consumer's reading of NOTES 2 — after an
+ * INVALID_REQUEST refusing a re-sent resume token (its reply was lost), a query without the token.
+ */
+function isQuery(calls: readonly CallView[], i: number, code: string): boolean {
+  const prev = calls[i - 1] as CallView;
+  const next = calls[i] as CallView;
+  // An earlier call answered the same code and was followed by a re-send: the one query is used up.
+  const queriedBefore = calls
+    .slice(0, i - 1)
+    .some((c) => c.reply.kind === 'bundle' && c.reply.errorCode === code);
+  if (code === 'DEADLINE_EXCEEDED') return !queriedBefore;
+  if (code !== 'INVALID_REQUEST' || prev.resumeToken === null || next.resumeToken !== null) return false;
+  const resent = calls.slice(0, i - 1).some((c) => c.resumeToken === prev.resumeToken);
+  return resent && !queriedBefore;
+}
 
 export const negotiatedOnly: Checker = {
   id: 'consumer-negotiated-only',
@@ -132,4 +150,86 @@ export const noDowngrade: Checker = {
   },
 };
 
-export const CONSUMER_CHECKERS: readonly Checker[] = [retryDiscipline, negotiatedOnly, noDowngrade];
+type Audit = { event?: string; execution_id?: string; request_id?: string | null };
+
+export const requestIdStable: Checker = {
+  id: 'consumer-request-id-stable',
+  ruleIds: ['CETP-4.1-04', 'CETP-4.1-16', 'CETP-6-08', 'CETP-4.1-15'],
+  description:
+    'Every attempt of one logical execution — across retries and consumer restarts — carries one request_id.',
+  check(obs, ctx) {
+    const out = [];
+    const rids = new Map<string, Set<string>>();
+    const seqs = new Map<string, number[]>();
+    for (const e of obs.audits) {
+      if (!ctx.consumers.includes(String(e.data.actor))) continue;
+      const a = e.data as Audit;
+      if (!a.execution_id || !a.request_id || !a.event?.startsWith('execution.')) continue;
+      const set = rids.get(a.execution_id) ?? new Set<string>();
+      set.add(a.request_id);
+      rids.set(a.execution_id, set);
+      seqs.set(a.execution_id, [...(seqs.get(a.execution_id) ?? []), e.seq]);
+    }
+    for (const [execution, set] of rids) {
+      if (set.size > 1) {
+        out.push(
+          violation(this, `execution ${execution} used ${set.size} request_ids`, {
+            events: seqs.get(execution) ?? [],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+export const verifiedResolutions: Checker = {
+  id: 'consumer-verifies-resolution',
+  ruleIds: ['CETP-4.3-02', 'CETP-7.2-04', 'CETP-7.2-05', 'CETP-1-01'],
+  description:
+    'The consumer launches only explicit, immutable PendingIntents created by the provider it was calling.',
+  check(obs, ctx) {
+    const out = [];
+    const created = new Map<
+      number,
+      { creator: string; immutable: boolean; explicit: boolean; seq: number }
+    >();
+    for (const e of obs.events) {
+      if (e.kind !== 'pi.create') continue;
+      created.set(Number(e.data.token), {
+        creator: String(e.data.actor),
+        immutable: e.data.immutable === true,
+        explicit: String(e.data.intent).includes('cmp='),
+        seq: e.seq,
+      });
+    }
+    for (const e of obs.events) {
+      if (e.kind !== 'pi.send' || !ctx.consumers.includes(String(e.data.from))) continue;
+      const pi = created.get(Number(e.data.token));
+      const calledCreator = obs.calls.some(
+        (c) => ctx.consumers.includes(c.caller) && c.provider === pi?.creator && c.step <= e.step,
+      );
+      const problems = [
+        ...(pi?.immutable ? [] : ['mutable']),
+        ...(pi?.explicit ? [] : ['implicit']),
+        ...(calledCreator ? [] : [`created by ${pi?.creator ?? 'an unknown app'}, not a provider it called`]),
+      ];
+      if (problems.length > 0) {
+        out.push(
+          violation(this, `the consumer launched a resolution that is ${problems.join(', ')}`, {
+            events: [...(pi ? [pi.seq] : []), e.seq],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+export const CONSUMER_CHECKERS: readonly Checker[] = [
+  retryDiscipline,
+  negotiatedOnly,
+  noDowngrade,
+  requestIdStable,
+  verifiedResolutions,
+];

@@ -9,13 +9,15 @@ export const noFdLeaks: Checker = {
   id: 'no-fd-leaks',
   ruleIds: ['CETP-4.5-09', 'CETP-4.5-04'],
   description: 'No process that is still alive holds a file descriptor at the end of the run.',
-  check(obs) {
-    return obs.report.fdLeaks.map((l) =>
-      violation(
-        this,
-        `${l.process} leaked fd ${l.fd} (${l.target}), opened by ${l.openedBy} at step ${l.openedAtStep}`,
-      ),
-    );
+  check(obs, ctx) {
+    return obs.report.fdLeaks
+      .filter((l) => !(ctx.hostile ?? []).includes(l.process))
+      .map((l) =>
+        violation(
+          this,
+          `${l.process} leaked fd ${l.fd} (${l.target}), opened by ${l.openedBy} at step ${l.openedAtStep}`,
+        ),
+      );
   },
 };
 
@@ -35,6 +37,7 @@ export const noCrash: Checker = {
       );
     }
     for (const c of obs.report.crashes) {
+      if ((ctx.hostile ?? []).some((h) => c.task.startsWith(`${h}:`))) continue;
       out.push(violation(this, `${c.task} crashed: ${c.error}`, { class: 'crash' }));
     }
     for (const e of obs.events) {

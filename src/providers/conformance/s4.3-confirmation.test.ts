@@ -117,6 +117,30 @@ describe('§4.3 resolution errors', () => {
     expect(effects(world)).toEqual([]);
   });
 
+  it('CETP-4.3-13 CETP-4.3-15 CETP-6-08: a denied scope grant re-sent by its own request (its reply was lost) is USER_CANCELLED again, never a new prompt', async () => {
+    const world = alertsWorld({ user: { kind: 'scripted', decisions: ['deny', 'approve'] } });
+    await runAgent(world, async (c) => {
+      await c.negotiate(['cancellation']);
+      const requestId = c.ctx.randomUUID();
+      const args = { symbol: 'AAPL', price: 190 };
+      const reply = await c.execute('create_alert', args, { requestId });
+      expect(status(reply)).toBe('error:AUTH_REQUIRED');
+      await c.resolve(reply);
+      const resumeToken = reply.getString('resume_token') ?? '';
+      for (let attempt = 0; attempt < 2; attempt++) {
+        expect(status(await c.execute('create_alert', args, { requestId, resumeToken }))).toBe(
+          'error:USER_CANCELLED',
+        );
+      }
+      // The token stays bound to its request: another request presenting it is refused.
+      expect(
+        status(await c.execute('create_alert', args, { requestId: c.ctx.randomUUID(), resumeToken })),
+      ).toBe('error:INVALID_REQUEST');
+    });
+    expect(world.user.screensSeen).toHaveLength(1);
+    expect(effects(world)).toEqual([]);
+  });
+
   it('CETP-4.3-15: pressing Back is not an approval: the resume gets USER_CANCELLED', async () => {
     const world = payWorld(['back']);
     await runOnTest(world, async (c) => {

@@ -123,7 +123,8 @@ export async function checkResumeToken(
   token: string,
   binding: TokenBinding,
   gates: Gates,
-  /** Accept an already-used token (a grant: the grant itself persists, so a retried resume may reuse it). */
+  /** Accept an already-used token of this same request (a retried resume after a lost reply, NOTES 2):
+   *  the caller replays the recorded decision and must not consume it again. */
   allowConsumed = false,
 ): Promise<TokenCheck> {
   const id = (await tx.get(TOKENS, token)) as string | undefined;
@@ -156,7 +157,9 @@ export async function checkResumeToken(
 
 /** Marks a confirmation used (single use, 4.3-13). */
 export async function consumeConfirmation(tx: StoreTransaction, record: ConfirmationRecord): Promise<void> {
-  await writeConfirmation(tx, { ...record, state: 'consumed' });
+  if (record.state === 'consumed') return;
+  const decision = record.state === 'approved' ? 'approved' : 'denied';
+  await writeConfirmation(tx, { ...record, state: 'consumed', decision });
   tx.annotate(confirmationNote(record, 'consumed'));
 }
 

@@ -150,7 +150,7 @@ async function settleGrantToken(ex: Execution): Promise<Execution> {
     // fine for a grant, which authorises nothing by itself — authorization was just re-checked.
     const check = await checkResumeToken(tx, token, binding(ex), ex.rt.gates, true);
     if (!check.ok || check.record.kind !== 'grant') return false;
-    if (check.record.state !== 'consumed') await consumeConfirmation(tx, check.record);
+    await consumeConfirmation(tx, check.record);
     return true;
   });
   if (!isGrant) return ex;
@@ -194,7 +194,9 @@ async function resumeUnrecorded(
   const { rt, req } = ex;
   const token = req.resumeToken as string;
   return atomically(rt, 'resume', async (tx) => {
-    const check = await checkResumeToken(tx, token, binding(ex), rt.gates);
+    // A consumed token re-sent by its own request (bound to caller, request, tool and args above) is
+    // a retry after a lost reply: it gets the decision it already had, never a second prompt (NOTES 2).
+    const check = await checkResumeToken(tx, token, binding(ex), rt.gates, true);
     if (!check.ok && 'invalid' in check)
       throw new WireFailure('INVALID_REQUEST', { message: `Invalid resume_token: ${check.invalid}.` });
     if (!check.ok) return 'expired' as const;
@@ -203,8 +205,12 @@ async function resumeUnrecorded(
         message: 'Invalid resume_token: it resolves another step.',
       });
     }
+    const approved =
+      check.record.state === 'consumed'
+        ? check.record.decision === 'approved'
+        : check.record.state === 'approved';
     await consumeConfirmation(tx, check.record);
-    if (check.record.state === 'approved') return 'approved' as const;
+    if (approved) return 'approved' as const;
     audit(rt, { ...who(ex), confirmation: 'denied', outcome: 'USER_CANCELLED' });
     return errorBundle(echo(ex), 'USER_CANCELLED');
   });

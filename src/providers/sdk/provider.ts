@@ -257,7 +257,7 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
     const inFlight = rt.inFlight.get(caller.uid) ?? 0;
     if (rt.gates.on('CETP-5-17') && inFlight >= session.limits.maxConcurrentRequests) {
       return errorBundle({ method: 'execute_tool', requestId: req.requestId }, 'RATE_LIMITED', {
-        retryAfterMs: 250,
+        retryAfterMs: 1_000,
         ...(rt.gates.bug('rate-limited-not-retryable') ? { retryable: false } : {}),
       });
     }

@@ -86,6 +86,9 @@ export interface ConfirmationRecord {
   readonly token: string;
   readonly expiresAtMs: number;
   state: ConfirmationState;
+  /** What the user decided, kept once the token is consumed: a same-request retry after a lost reply
+   *  replays it instead of failing (NOTES 2). Absent until consumed. */
+  readonly decision?: 'approved' | 'denied';
   readonly text: ConfirmationText | null;
   readonly scopes: string[];
 }

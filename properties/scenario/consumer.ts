@@ -1,0 +1,285 @@
+/**
+ * Scenarios that drive the reference consumer (the ExternalToolBridge in its app process) instead of
+ * the raw driver: agent threads asking for tool executions (some cancelled after a while),
+ * consumer restarts that must resume the journal, provider kills, lost replies, the user's answers,
+ * the scheduler's decisions — and optionally one hostile provider case among the reference apps.
+ * The consumer decides its own retries, polls, resumes and fallbacks; the oracles judge them.
+ */
+import fc from 'fast-check';
+import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
+import { runCheckers } from '../../src/check/checkers/index.ts';
+import { type Observation, observe } from '../../src/check/observation.ts';
+import { bridgeIn, CONSUMER_PACKAGE, consumerApp, consumerPackage } from '../../src/consumer/app.ts';
+import { alertsApp, alertsPackage } from '../../src/providers/apps/alerts.ts';
+import {
+  LEGACY_AUTHORITY,
+  LEGACY_PACKAGE,
+  legacyApp,
+  legacyPackage,
+} from '../../src/providers/apps/legacy.ts';
+import { HOSTILE_CASES, installHostile } from '../../src/providers/hostile/index.ts';
+import { HOSTILE_PACKAGE, PEER_PACKAGE } from '../../src/providers/hostile/manifest.ts';
+import { DEFAULT_PROVIDER_OPTIONS } from '../../src/providers/sdk/types.ts';
+import type { Fault, FaultAt } from '../../src/sim/faults.ts';
+import type { JsonValue } from '../../src/sim/json.ts';
+import type { UserDecision } from '../../src/sim/user.ts';
+import { type RunReport, World } from '../../src/sim/world.ts';
+import { ALERTS, type ProviderFixture, providerOptions, UID_PLACEHOLDER } from './fixtures.ts';
+import type { Tail, Variant } from './model.ts';
+import { tailStrategy } from './runner.ts';
+
+export type AgentCommand =
+  | {
+      readonly kind: 'execute';
+      readonly provider: string;
+      readonly tool: string;
+      readonly args: number;
+      /** Cancel the execution after this long (ms), or never. */
+      readonly cancelAfterMs: number | null;
+    }
+  | { readonly kind: 'list' }
+  | { readonly kind: 'wait'; readonly ms: number };
+
+export interface ConsumerScenario {
+  readonly seed: number;
+  readonly tail: Tail;
+  /** Agent threads of the consumer app, each a list of commands run in order. */
+  readonly threads: readonly (readonly AgentCommand[])[];
+  /** Kill the consumer at these virtual times; a new process resumes its journal. */
+  readonly consumerRestartsAtMs: readonly number[];
+  /** Index into HOSTILE_CASES of a hostile provider installed alongside, or null. */
+  readonly hostile: number | null;
+  /** Capabilities the consumer asks for (index into CONSUMER_CAPABILITY_SETS). */
+  readonly consumerCaps: number;
+  readonly user: readonly UserDecision[];
+  readonly faults: readonly FaultAt[];
+  readonly decisions: readonly number[];
+}
+
+/** alerts allowing one request at a time per caller: concurrent agent threads meet RATE_LIMITED. */
+export const ALERTS_ONE_AT_A_TIME: ProviderFixture = {
+  ...ALERTS,
+  install: (world, variant) =>
+    world.install(
+      alertsPackage(),
+      alertsApp({
+        ...providerOptions(variant),
+        limits: { ...DEFAULT_PROVIDER_OPTIONS.limits, maxConcurrentRequests: 1 },
+      }),
+    ),
+};
+
+/** The capability sets a consumer may be configured to ask for. */
+export const CONSUMER_CAPABILITY_SETS: readonly (readonly (
+  | 'async_operations'
+  | 'cancellation'
+  | 'large_results'
+)[])[] = [
+  ['async_operations', 'cancellation', 'large_results'],
+  ['async_operations', 'large_results'],
+  ['async_operations', 'cancellation'],
+  ['cancellation', 'large_results'],
+];
+
+export const LEGACY: ProviderFixture = {
+  name: 'legacy',
+  packageName: LEGACY_PACKAGE,
+  authority: LEGACY_AUTHORITY,
+  install: (world) => world.install(legacyPackage(), legacyApp()),
+  effects: { list_cities: 'read', get_weather: 'read' },
+  scopes: { list_cities: [], get_weather: [] },
+  userGrantedScopes: [],
+  tools: { list_cities: [{}], get_weather: [{ city: 'Berlin' }, { city: 'Atlantis' }] },
+};
+
+const HOSTILE_TOOLS: Readonly<Record<string, readonly JsonValue[]>> = { lookup: [{ query: 'q' }] };
+
+export interface ConsumerShape {
+  readonly providers: readonly ProviderFixture[];
+  /** Tools as `provider.tool` (provider 'hostile' for the hostile one). */
+  readonly tools: readonly string[];
+  readonly hostileCases: readonly number[];
+  readonly maxThreads: number;
+  readonly maxCommands: number;
+  readonly restarts: boolean;
+  readonly faults: readonly Fault[];
+  readonly maxFaults: number;
+}
+
+export function consumerScenarioArb(
+  shape: ConsumerShape,
+  tails: readonly Tail[] = ['fifo'],
+  generateDecisions = true,
+): fc.Arbitrary<ConsumerScenario> {
+  const execute = fc
+    .record({
+      tool: fc.constantFrom(...shape.tools),
+      args: fc.nat({ max: 7 }),
+      cancelAfterMs: fc.constantFrom<number | null>(null, null, 1_000, 6_000, 15_000),
+    })
+    .map(({ tool, args, cancelAfterMs }): AgentCommand => {
+      const [provider, name] = tool.split('.') as [string, string];
+      return { kind: 'execute', provider, tool: name, args, cancelAfterMs };
+    });
+  const command = fc.oneof(
+    { weight: 6, arbitrary: execute },
+    { weight: 1, arbitrary: fc.constant<AgentCommand>({ kind: 'list' }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(1_000, 20_000).map((ms): AgentCommand => ({ kind: 'wait', ms })),
+    },
+  );
+  return fc.record({
+    seed: fc.nat({ max: 1_000_000 }),
+    tail: fc.constantFrom(...tails),
+    threads: fc.array(fc.array(command, { minLength: 1, maxLength: shape.maxCommands }), {
+      minLength: 1,
+      maxLength: shape.maxThreads,
+    }),
+    consumerRestartsAtMs: shape.restarts
+      ? fc.array(fc.integer({ min: 1, max: 30_000 }), { maxLength: 1 })
+      : fc.constant([]),
+    hostile: shape.hostileCases.length > 0 ? fc.constantFrom(...shape.hostileCases) : fc.constant(null),
+    consumerCaps: fc.nat({ max: CONSUMER_CAPABILITY_SETS.length - 1 }),
+    user: fc.array(fc.constantFrom<UserDecision>('approve', 'deny', 'back'), { maxLength: 4 }),
+    faults:
+      shape.faults.length === 0
+        ? fc.constant([])
+        : fc.array(
+            fc.record({ at: fc.integer({ min: 1, max: 400 }), fault: fc.constantFrom(...shape.faults) }),
+            {
+              maxLength: shape.maxFaults,
+            },
+          ),
+    decisions: generateDecisions ? fc.array(fc.nat({ max: 7 }), { maxLength: 80 }) : fc.constant([]),
+  });
+}
+
+export interface ConsumerFixture {
+  readonly providers: readonly ProviderFixture[];
+  readonly checkers: readonly Checker[];
+}
+
+export interface ConsumerRun {
+  readonly world: World;
+  readonly report: RunReport;
+  readonly observation: Observation;
+  readonly violations: readonly Violation[];
+}
+
+function argsFor(pool: readonly JsonValue[], index: number, uid: number): string {
+  return JSON.stringify(pool[index % pool.length] as JsonValue).replaceAll(UID_PLACEHOLDER, String(uid));
+}
+
+export async function runConsumerScenario(
+  fixture: ConsumerFixture,
+  scenario: ConsumerScenario,
+  variant: Variant,
+): Promise<ConsumerRun> {
+  const world = new World({
+    seed: scenario.seed,
+    strategy: { kind: 'replay', decisions: scenario.decisions, after: tailStrategy(scenario.tail) },
+    faults: scenario.faults,
+    user: { kind: 'scripted', decisions: scenario.user, otherwise: 'approve', thinkMs: 1_000 },
+    stepBudget: 60_000,
+    recordContentCalls: true,
+  });
+  for (const p of fixture.providers) p.install(world, variant);
+  const hostileCase =
+    scenario.hostile === null ? null : HOSTILE_CASES[scenario.hostile % HOSTILE_CASES.length];
+  if (hostileCase) installHostile(world, hostileCase.behaviour);
+  const consumerOptions = {
+    plantedBugs: [...variant.consumerBugs],
+    disabledRules: [...variant.disabledRules],
+    capabilities: [...(CONSUMER_CAPABILITY_SETS[scenario.consumerCaps] ?? CONSUMER_CAPABILITY_SETS[0] ?? [])],
+  };
+  world.install(consumerPackage(), consumerApp({ ...consumerOptions, resumeOnStart: true }));
+  const pools = new Map<string, Readonly<Record<string, readonly JsonValue[]>>>(
+    fixture.providers.map((p) => [p.name, p.tools]),
+  );
+  pools.set('hostile', HOSTILE_TOOLS);
+  const packageOf = (name: string) =>
+    name === 'hostile'
+      ? HOSTILE_PACKAGE
+      : (fixture.providers.find((p) => p.name === name)?.packageName ?? name);
+  scenario.threads.forEach((commands, index) => {
+    world.spawnIn(CONSUMER_PACKAGE, `agent-${index}`, async (ctx) => {
+      const bridge = bridgeIn(ctx);
+      for (const c of commands) {
+        if (c.kind === 'wait') await ctx.sleep(c.ms);
+        else if (c.kind === 'list') await bridge.listTools();
+        else {
+          const cancel = c.cancelAfterMs === null ? undefined : bridge.cancellation();
+          if (cancel && c.cancelAfterMs !== null) {
+            const after = c.cancelAfterMs;
+            ctx.spawn('cancel-later', async () => {
+              await ctx.sleep(after);
+              cancel.cancel();
+            });
+          }
+          const pool = pools.get(c.provider)?.[c.tool] ?? [{}];
+          await bridge.executeJson(packageOf(c.provider), c.tool, argsFor(pool, c.args, ctx.uid), {
+            ...(cancel ? { cancel } : {}),
+          });
+        }
+      }
+    });
+  });
+  for (const at of scenario.consumerRestartsAtMs) {
+    world.spawn('restart-consumer', async () => {
+      await world.scheduler.sleep(at);
+      world.killProcess(CONSUMER_PACKAGE, { kind: 'killed', reason: 'scenario: consumer restart' });
+      await world.scheduler.sleep(1_000);
+      // The restarted process resumes its journal on start (resumeOnStart).
+      await world.startProcess(CONSUMER_PACKAGE);
+    });
+  }
+  const report = await world.run();
+  const observation = observe(world, report, null);
+  const toolEffects = new Map<string, string>();
+  const toolScopes = new Map<string, readonly string[]>();
+  for (const p of fixture.providers) {
+    for (const [tool, effect] of Object.entries(p.effects))
+      toolEffects.set(`${p.packageName}|${tool}`, effect);
+    for (const [tool, scopes] of Object.entries(p.scopes)) toolScopes.set(`${p.packageName}|${tool}`, scopes);
+  }
+  const ctx: CheckContext = {
+    providersUnderTest: fixture.providers.map((p) => p.packageName),
+    consumers: [CONSUMER_PACKAGE],
+    toolEffects,
+    toolScopes,
+    userGrantedScopes: new Map(fixture.providers.map((p) => [p.packageName, p.userGrantedScopes])),
+    hostile: [HOSTILE_PACKAGE, PEER_PACKAGE],
+  };
+  const violations = [
+    ...runCheckers(observation, ctx, fixture.checkers),
+    ...hostileOracle(observation, hostileCase?.id),
+  ];
+  return { world, report, observation, violations };
+}
+
+/** Lies about a file result must end the consumer's execution as an integrity failure, never ok. */
+const FILE_LIES = new Set([
+  'file-size-wrong',
+  'file-sha256-wrong',
+  'file-sha256-uppercase',
+  'file-much-larger-than-declared',
+]);
+
+function hostileOracle(obs: Observation, caseId: string | undefined): Violation[] {
+  if (!caseId || !FILE_LIES.has(caseId)) return [];
+  const trusted = obs.audits.filter(
+    (e) => e.data.actor === CONSUMER_PACKAGE && e.data.event === 'execution.end' && e.data.outcome === 'ok',
+  );
+  const lyingCalls = obs.calls.filter((c) => c.provider === HOSTILE_PACKAGE && c.method === 'execute_tool');
+  if (trusted.length === 0 || lyingCalls.length === 0) return [];
+  const ends = trusted.filter((e) => lyingCalls.some((c) => c.requestId === String(e.data.request_id)));
+  return ends.map((e) => ({
+    checker: 'consumer-verifies-file',
+    ruleIds: ['CETP-4.5-05', 'CETP-4.5-06', 'CETP-4.5-07'],
+    class: 'correctness' as const,
+    message: `the consumer accepted a file result that lies (${caseId})`,
+    events: [e.seq],
+    calls: [],
+  }));
+}
