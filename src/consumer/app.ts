@@ -10,7 +10,7 @@
  *   });
  */
 
-import { TOOL_PROVIDER_ACTION } from '../providers/sdk/manifest.ts';
+import { TOOL_PROVIDER_ACTION } from '../protocol/discovery.ts';
 import type { App } from '../sim/app.ts';
 import type { AppContext } from '../sim/context.ts';
 import type { PackageSpec } from '../sim/manifest.ts';

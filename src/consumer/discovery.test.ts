@@ -3,9 +3,9 @@
  * PackageManager. Test titles name the rules they show.
  */
 import { describe, expect, it } from 'vitest';
+import { META_AUTHORITY, META_VERSION, META_VERSIONS } from '../protocol/discovery.ts';
 import { ALERTS_AUTHORITY, alertsApp, alertsPackage } from '../providers/apps/alerts.ts';
 import { legacyApp, legacyPackage } from '../providers/apps/legacy.ts';
-import { META_AUTHORITY, META_VERSION, META_VERSIONS } from '../providers/sdk/manifest.ts';
 import { World } from '../sim/world.ts';
 import { consumerApp, consumerPackage } from './app.ts';
 import { chooseProtocol, declaredVersions, parseVersionList } from './discovery.ts';

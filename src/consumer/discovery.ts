@@ -12,12 +12,7 @@
  *   order PackageManager happened to return (CETP-3.1-08).
  */
 
-import {
-  META_AUTHORITY,
-  META_VERSION,
-  META_VERSIONS,
-  TOOL_PROVIDER_ACTION,
-} from '../providers/sdk/manifest.ts';
+import { META_AUTHORITY, META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../protocol/discovery.ts';
 import type { AppContext } from '../sim/context.ts';
 import type { ConsumerGates } from './gates.ts';
 

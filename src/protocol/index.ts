@@ -8,6 +8,7 @@ export * from './annotations.ts';
 export type { BundleReader, BundleValueType, BundleWriter } from './bundle-types.ts';
 export * from './descriptor-checks.ts';
 export * from './digest.ts';
+export * from './discovery.ts';
 export * from './envelope.ts';
 export * from './error-bundle.ts';
 export * from './error-message.ts';

@@ -402,6 +402,30 @@ describe('Processes', () => {
     expect(state.kind === 'dead' && state.cause.kind).toBe('crash');
   });
 
+  it('a task whose process dies while starting never runs; the launch failure is traced, not a harness error', async () => {
+    const world = new World();
+    world.install(appSpec('com.example.slow', { authority: 'slow' }), () => ({
+      providers: {
+        Provider: new LambdaProvider(
+          () => new Bundle(),
+          async (self) => self.context.sleep(60_000),
+        ),
+      },
+    }));
+    let ran = false;
+    world.spawnIn('com.example.slow', 'main', async () => {
+      ran = true;
+    });
+    const report = await world.run();
+    expect(ran).toBe(false);
+    expect(report.outcome.kind).toBe('completed');
+    expect(report.crashes).toEqual([]);
+    expect(world.trace.ofKind('launch.failed').map((e) => e.data)).toEqual([
+      { actor: 'com.example.slow', task: 'main' },
+    ]);
+    expect(() => world.spawnIn('com.example.unknown', 'main', async () => {})).toThrow(/no app registered/);
+  });
+
   it('a provider that does not publish within 10 s is killed and its authority fails to acquire', async () => {
     const world = new World();
     world.install(appSpec('com.example.stuck', { authority: 'stuck' }), () => ({

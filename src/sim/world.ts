@@ -268,9 +268,13 @@ export class World {
 
   /** Starts the package's process if needed, then runs `body` as a thread of that process. */
   spawnIn(packageName: string, name: string, body: (context: AppContext) => Promise<void>): Task {
+    if (!this.apps.has(packageName)) throw new SimUsageError(`no app registered for ${packageName}`);
     return this.spawn(`launch:${packageName}:${name}`, async () => {
       if (!(await this.startProcess(packageName))) {
-        throw new SimUsageError(`could not start process ${packageName}`);
+        // Killed while starting, or uninstalled meanwhile (a fault, not harness misuse): the task
+        // never runs, as an Android component whose process died before it was scheduled.
+        this.trace.record('launch.failed', { actor: packageName, task: name });
+        return;
       }
       const context = this.process(packageName).context as AppContext;
       context.spawn(name, () => body(context));

@@ -4,8 +4,9 @@
  * a resolution without a user decision; it never uses a capability it did not negotiate; it never
  * falls back to v1 with a provider that declares v2.
  */
+
+import { META_VERSIONS } from '../../protocol/discovery.ts';
 import { isKnownErrorCode } from '../../protocol/index.ts';
-import { META_VERSIONS } from '../../providers/sdk/manifest.ts';
 import { type Checker, groupBy, violation } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
 

@@ -4,14 +4,17 @@
  * provider authority, and the SDK's confirmation Activity (not exported: it is reached only through
  * the provider's own PendingIntents, which run as the provider).
  */
+import {
+  META_AUTHORITY,
+  META_VERSION,
+  META_VERSIONS,
+  TOOL_PROVIDER_ACTION,
+} from '../../protocol/discovery.ts';
 import type { ActivitySpec, ManifestSpec, PackageSpec } from '../../sim/manifest.ts';
 import { certificate } from '../../sim/signing.ts';
 import { CONFIRM_ACTIVITY } from './confirmations.ts';
 
-export const TOOL_PROVIDER_ACTION = 'com.clawseed.action.TOOL_PROVIDER';
-export const META_AUTHORITY = 'com.clawseed.tools.authority';
-export const META_VERSION = 'com.clawseed.tools.version';
-export const META_VERSIONS = 'com.clawseed.tools.versions';
+export { META_AUTHORITY, META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION };
 export const CETP_SERVICE = 'CetpToolService';
 export const CETP_PROVIDER = 'CetpProvider';
 
