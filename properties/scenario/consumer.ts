@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
 import { runCheckers } from '../../src/check/checkers/index.ts';
 import { type Observation, observe } from '../../src/check/observation.ts';
-import { bridgeIn, CONSUMER_PACKAGE, consumerApp, consumerPackage } from '../../src/consumer/app.ts';
+import { type CancelSignal, referenceConsumer } from '../../src/consumer/index.ts';
 import { alertsApp, alertsPackage } from '../../src/providers/apps/alerts.ts';
 import {
   LEGACY_AUTHORITY,
@@ -20,6 +20,7 @@ import {
 import { HOSTILE_CASES, installHostile } from '../../src/providers/hostile/index.ts';
 import { HOSTILE_PACKAGE, PEER_PACKAGE } from '../../src/providers/hostile/manifest.ts';
 import { DEFAULT_PROVIDER_OPTIONS } from '../../src/providers/sdk/types.ts';
+import type { AppContext } from '../../src/sim/context.ts';
 import type { Fault, FaultAt } from '../../src/sim/faults.ts';
 import type { JsonValue } from '../../src/sim/json.ts';
 import type { UserDecision } from '../../src/sim/user.ts';
@@ -155,9 +156,64 @@ export function consumerScenarioArb(
   });
 }
 
+/** A cancellation token of the consumer under test, handed back to it as is. */
+export interface CancellationLike {
+  cancel(): void;
+}
+
+/** The agent-facing API of a consumer, inside its own process. */
+export interface ConsumerAgentApi<C extends CancellationLike = CancellationLike> {
+  listTools(): Promise<unknown>;
+  cancellation(): C;
+  executeJson(
+    providerPackage: string,
+    toolName: string,
+    argsJson: string,
+    options: { readonly cancel?: C },
+  ): Promise<unknown>;
+}
+
+/**
+ * A consumer app the consumer-driven properties can drive: the reference one, or a user's
+ * (`cetp-sim fuzz --consumer MODULE`). Scenarios kill and restart its process: on every start it must
+ * resume the executions it had journaled. The oracles judge it by what it sends on the wire and by
+ * its audit events (src/consumer/audit.ts); a consumer that records none is judged by the wire alone.
+ */
+export interface ConsumerUnderTest<C extends CancellationLike = CancellationLike> {
+  readonly name: string;
+  readonly packageName: string;
+  install(
+    world: World,
+    options: { readonly variant: Variant; readonly capabilities: readonly string[] },
+  ): void;
+  agent(context: AppContext): ConsumerAgentApi<C>;
+}
+
+/** The reference consumer (src/consumer/fixture.ts), resuming its journal on every start. */
+export const REFERENCE_CONSUMER: ConsumerUnderTest = {
+  ...referenceConsumer,
+  agent(context) {
+    const bridge = referenceConsumer.agent(context);
+    return {
+      listTools: () => bridge.listTools(),
+      cancellation: () => bridge.cancellation(),
+      // The token is always one this bridge's cancellation() made: the scenario hands it back as is.
+      executeJson: (provider, tool, args, options) =>
+        bridge.executeJson(
+          provider,
+          tool,
+          args,
+          options.cancel ? { cancel: options.cancel as CancelSignal } : {},
+        ),
+    };
+  },
+};
+
 export interface ConsumerFixture {
   readonly providers: readonly ProviderFixture[];
   readonly checkers: readonly Checker[];
+  /** The consumer the scenarios drive; the reference consumer when absent. */
+  readonly consumer?: ConsumerUnderTest;
 }
 
 export interface ConsumerRun {
@@ -188,12 +244,9 @@ export async function runConsumerScenario(
   const hostileCase =
     scenario.hostile === null ? null : HOSTILE_CASES[scenario.hostile % HOSTILE_CASES.length];
   if (hostileCase) installHostile(world, hostileCase.behaviour);
-  const consumerOptions = {
-    plantedBugs: [...variant.consumerBugs],
-    disabledRules: [...variant.disabledRules],
-    capabilities: [...(CONSUMER_CAPABILITY_SETS[scenario.consumerCaps] ?? CONSUMER_CAPABILITY_SETS[0] ?? [])],
-  };
-  world.install(consumerPackage(), consumerApp({ ...consumerOptions, resumeOnStart: true }));
+  const consumer = fixture.consumer ?? REFERENCE_CONSUMER;
+  const capabilities = CONSUMER_CAPABILITY_SETS[scenario.consumerCaps] ?? CONSUMER_CAPABILITY_SETS[0] ?? [];
+  consumer.install(world, { variant, capabilities: [...capabilities] });
   const pools = new Map<string, Readonly<Record<string, readonly JsonValue[]>>>(
     fixture.providers.map((p) => [p.name, p.tools]),
   );
@@ -203,8 +256,8 @@ export async function runConsumerScenario(
       ? HOSTILE_PACKAGE
       : (fixture.providers.find((p) => p.name === name)?.packageName ?? name);
   scenario.threads.forEach((commands, index) => {
-    world.spawnIn(CONSUMER_PACKAGE, `agent-${index}`, async (ctx) => {
-      const bridge = bridgeIn(ctx);
+    world.spawnIn(consumer.packageName, `agent-${index}`, async (ctx) => {
+      const bridge = consumer.agent(ctx);
       for (const c of commands) {
         if (c.kind === 'wait') await ctx.sleep(c.ms);
         else if (c.kind === 'list') await bridge.listTools();
@@ -228,10 +281,10 @@ export async function runConsumerScenario(
   for (const at of scenario.consumerRestartsAtMs) {
     world.spawn('restart-consumer', async () => {
       await world.scheduler.sleep(at);
-      world.killProcess(CONSUMER_PACKAGE, { kind: 'killed', reason: 'scenario: consumer restart' });
+      world.killProcess(consumer.packageName, { kind: 'killed', reason: 'scenario: consumer restart' });
       await world.scheduler.sleep(1_000);
-      // The restarted process resumes its journal on start (resumeOnStart).
-      await world.startProcess(CONSUMER_PACKAGE);
+      // The restarted process resumes its journal on start.
+      await world.startProcess(consumer.packageName);
     });
   }
   const report = await world.run();
@@ -245,7 +298,7 @@ export async function runConsumerScenario(
   }
   const ctx: CheckContext = {
     providersUnderTest: fixture.providers.map((p) => p.packageName),
-    consumers: [CONSUMER_PACKAGE],
+    consumers: [consumer.packageName],
     toolEffects,
     toolScopes,
     userGrantedScopes: new Map(fixture.providers.map((p) => [p.packageName, p.userGrantedScopes])),
@@ -253,7 +306,7 @@ export async function runConsumerScenario(
   };
   const violations = [
     ...runCheckers(observation, ctx, fixture.checkers),
-    ...hostileOracle(observation, hostileCase?.id),
+    ...hostileOracle(observation, hostileCase?.id, consumer.packageName),
   ];
   return { world, report, observation, violations };
 }
@@ -266,10 +319,10 @@ const FILE_LIES = new Set([
   'file-much-larger-than-declared',
 ]);
 
-function hostileOracle(obs: Observation, caseId: string | undefined): Violation[] {
+function hostileOracle(obs: Observation, caseId: string | undefined, consumerPackage: string): Violation[] {
   if (!caseId || !FILE_LIES.has(caseId)) return [];
   const trusted = obs.audits.filter(
-    (e) => e.data.actor === CONSUMER_PACKAGE && e.data.event === 'execution.end' && e.data.outcome === 'ok',
+    (e) => e.data.actor === consumerPackage && e.data.event === 'execution.end' && e.data.outcome === 'ok',
   );
   const lyingCalls = obs.calls.filter((c) => c.provider === HOSTILE_PACKAGE && c.method === 'execute_tool');
   if (trusted.length === 0 || lyingCalls.length === 0) return [];

@@ -8,15 +8,33 @@ export interface Io {
   err(line: string): void;
   readonly isTty: boolean;
   readonly color: ReturnType<typeof pc.createColors>;
+  /** Where a live progress bar may draw (a terminal on stderr); absent: no bar. */
+  readonly progressStream?: NodeJS.WriteStream;
+}
+
+/**
+ * A closed pipe (`cetp-sim fuzz | head -1`) is not an error of ours: stop quietly, as Unix tools do,
+ * instead of letting the stream's EPIPE surface as an uncaught exception with a stack trace.
+ */
+function onStreamError(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+}
+
+function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  if (!stream.listeners('error').includes(onStreamError)) stream.on('error', onStreamError);
 }
 
 export function processIo(): Io {
+  exitQuietlyOnClosedPipe(process.stdout);
+  exitQuietlyOnClosedPipe(process.stderr);
   const isTty = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   return {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     isTty,
     color: pc.createColors(isTty),
+    ...(process.stderr.isTTY && !process.env.CI ? { progressStream: process.stderr } : {}),
   };
 }
 

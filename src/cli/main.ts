@@ -3,20 +3,41 @@
  * lives in its own module under commands/. Exit codes: 0 ok, 1 failed, 2 bad usage or input,
  * 3 internal error (see errors.ts).
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
+import { parseIntArg, parseSecondsArg, parseShardArg } from './args.ts';
+import { SHORT_CAMPAIGN_FACTOR, STRATEGIES } from './campaign.ts';
+import { type AblateFlags, ablateCommand, DEFAULT_ABLATION_RUNS } from './commands/ablate.ts';
 import { demoCommand } from './commands/demo.ts';
+import { DEFAULT_OUT_DIR, type FuzzFlags, fuzzCommand } from './commands/fuzz.ts';
+import { DEFAULT_MUTANT_RUNS, type MutantsFlags, mutantsCommand } from './commands/mutants.ts';
+import { type ReplayFlags, replayCommand } from './commands/replay.ts';
+import { type RulesFlags, rulesCommand } from './commands/rules.ts';
 import { CliError, EXIT_OK, EXIT_USAGE } from './errors.ts';
 import { type Io, processIo, reportError } from './io.ts';
 
-export function parseIntArg(name: string, min = 0): (value: string) => number {
-  return (value: string) => {
-    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number`);
-    const n = Number(value);
-    if (!Number.isSafeInteger(n) || n < min)
-      throw new InvalidArgumentError(`${name} must be at least ${min}`);
-    return n;
-  };
-}
+export { parseIntArg } from './args.ts';
+
+const seedOption = () =>
+  new Option('--seed <n>', 'campaign seed (each property derives its own from it)')
+    .argParser(parseIntArg('--seed'))
+    .default(0);
+const strategyOption = () =>
+  new Option(
+    '--strategy <name>',
+    'how schedules continue after the generated decisions; portfolio mixes all three',
+  )
+    .choices(STRATEGIES)
+    .default('portfolio');
+const jsonOption = () => new Option('--json', 'print one JSON object on stdout').default(false);
+
+const FUZZ_HELP = `
+Defaults: --seed 0; --runs = each property's CI budget x ${SHORT_CAMPAIGN_FACTOR} (a short campaign);
+--strategy portfolio (fifo, random and pct tails); --out ${DEFAULT_OUT_DIR}.
+--time S shares S seconds of wall time equally among the selected properties (run counts then
+depend on the machine). --shard I/N runs the selected properties whose 0-based index i (in catalogue
+order) has i % N = I-1; each shard is deterministic on its own.
+--provider MODULE fuzzes your own provider apps: a module exporting \`providers\` (see the README).
+Exit codes: 0 every property held, 1 a property failed (replay files written), 2 bad usage or input.`;
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command();
@@ -42,6 +63,101 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--json', 'print one JSON object', false)
     .action(async (opts: { seed: number; runs: number; mermaid: boolean; json: boolean }) => {
       setExit(await demoCommand(io, opts));
+    });
+
+  program
+    .command('fuzz')
+    .description('run the property suites; exit 1 and write replay files when a property fails')
+    .addOption(seedOption())
+    .addOption(
+      new Option('--runs <n>', 'generated scenarios per property')
+        .argParser(parseIntArg('--runs', 1))
+        .conflicts('time'),
+    )
+    .addOption(
+      new Option('--time <seconds>', 'wall-time budget for the whole campaign').argParser(
+        parseSecondsArg('--time'),
+      ),
+    )
+    .addOption(new Option('--property <id...>', 'only these properties (default: all)'))
+    .addOption(strategyOption())
+    .addOption(new Option('--mutant <id>', 'run against this planted bug (see `cetp-sim mutants`)'))
+    .addOption(new Option('--provider <module>', 'fuzz your own provider apps instead of the reference apps'))
+    .addOption(new Option('--consumer <module>', 'load your own consumer for consumer-driven properties'))
+    .addOption(
+      new Option('--shard <I/N>', 'run the I-th of N shards of the selected properties').argParser(
+        parseShardArg,
+      ),
+    )
+    .addOption(new Option('--out <dir>', 'where failures write replay files').default(DEFAULT_OUT_DIR))
+    .addOption(new Option('--junit <file>', 'also write a JUnit XML report'))
+    .addOption(jsonOption())
+    .addHelpText('after', FUZZ_HELP)
+    .action(async (opts: FuzzFlags) => {
+      setExit(await fuzzCommand(io, opts));
+    });
+
+  program
+    .command('replay')
+    .description('re-run a replay file bit for bit; exit 1 if it still fails, 0 if it now passes')
+    .argument('<file>', 'a replay file written by `cetp-sim fuzz`')
+    .option('--mermaid', 'also print the trace as a Mermaid sequence diagram', false)
+    .addOption(new Option('--provider <module>', 'provider module to use (default: the one the file names)'))
+    .addOption(new Option('--consumer <module>', 'consumer module to use (default: the one the file names)'))
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 now passes, 1 still fails, 2 bad file, 3 the trace hash differs from the recorded one.',
+    )
+    .action(async (file: string, opts: ReplayFlags) => {
+      setExit(await replayCommand(io, file, opts));
+    });
+
+  program
+    .command('mutants')
+    .description('hunt every planted bug with its killer properties; exit 1 if one survives')
+    .addOption(new Option('--id <id...>', 'only these planted bugs (default: all)'))
+    .addOption(seedOption())
+    .addOption(
+      new Option('--runs <n>', 'runs per killer property')
+        .argParser(parseIntArg('--runs', 1))
+        .default(DEFAULT_MUTANT_RUNS),
+    )
+    .addOption(strategyOption())
+    .addOption(jsonOption())
+    .addHelpText('after', '\nExit codes: 0 every planted bug killed, 1 one survived, 2 bad usage.')
+    .action(async (opts: MutantsFlags) => {
+      setExit(await mutantsCommand(io, opts));
+    });
+
+  program
+    .command('ablate')
+    .description("switch each rule's enforcement off and list the properties that catch it")
+    .addOption(new Option('--rule <id...>', 'only these rules (default: every ablatable rule)'))
+    .addOption(seedOption())
+    .addOption(
+      new Option('--runs <n>', 'runs per property for each rule')
+        .argParser(parseIntArg('--runs', 1))
+        .default(DEFAULT_ABLATION_RUNS),
+    )
+    .addOption(strategyOption())
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      '\nEvery property runs against every rule switched off: the full sweep takes minutes (narrow it with\n' +
+        '--rule). Exit codes: 0 it ran (rules nothing catches are findings, not failures), 2 bad usage.',
+    )
+    .action(async (opts: AblateFlags) => {
+      setExit(await ablateCommand(io, opts));
+    });
+
+  program
+    .command('rules')
+    .description('the rule catalogue; --coverage: the checkers, properties and tests covering each rule')
+    .option('--coverage', 'show what covers each rule', false)
+    .addOption(jsonOption())
+    .action((opts: RulesFlags) => {
+      setExit(rulesCommand(io, opts));
     });
 
   return program;

@@ -65,19 +65,18 @@ describe('the bridge', () => {
 });
 
 describe('the --consumer module', () => {
-  it('src/consumer/fixture.ts installs the consumer with a variant and executes tools through it', async () => {
+  it('src/consumer/fixture.ts installs the consumer with a variant and its capabilities, and its agent API executes tools', async () => {
     const world = consumerWorld({ providers: ['alerts'] });
     const { consumer } = await import('./fixture.ts');
     const other = new (await import('../sim/world.ts')).World({ seed: 1 });
-    consumer.install(other, { consumerBugs: ['consumer-skips-sha256', 'provider-bug'], disabledRules: [] });
+    consumer.install(other, {
+      variant: { consumerBugs: ['consumer-skips-sha256', 'provider-bug'], disabledRules: [] },
+      capabilities: ['cancellation', 'not-a-capability'],
+    });
     expect(other.pm.getPackageInfo(CONSUMER)).toBeTruthy();
     let outcome: unknown = null;
     world.spawnIn(CONSUMER, 'cli', async (ctx) => {
-      outcome = await consumer.execute(ctx, {
-        provider: ALERTS_PACKAGE,
-        tool: 'get_quote',
-        args: { symbol: 'AAPL' },
-      });
+      outcome = await consumer.agent(ctx).executeJson(ALERTS_PACKAGE, 'get_quote', '{"symbol":"AAPL"}');
     });
     await world.run();
     expect(outcome).toMatchObject({ kind: 'ok' });

@@ -1,38 +1,44 @@
 /**
- * The reference consumer as a `--consumer MODULE` for the command line (src/cli/consumer-module.ts):
- * `install` puts the consumer app into a fresh World with a variant's planted consumer bugs and
- * ablated rules; `execute` asks it, in its own process, to call a tool as an agent would. The shape
- * is structural, so this module does not depend on the CLI.
+ * The reference consumer as a consumer under test (the shape `cetp-sim fuzz --consumer MODULE`
+ * expects, and what the consumer-driven properties install by default): `install` puts the consumer
+ * app into a fresh World with a variant's planted consumer bugs, ablated rules and offered
+ * capabilities, resuming its journal on every process start; `agent` is its ExternalToolBridge in
+ * the consumer's own process. The shape is structural, so this module depends on neither the CLI
+ * nor the property suites.
  */
+import { CAPABILITIES, type Capability } from '../protocol/index.ts';
 import type { AppContext } from '../sim/context.ts';
-import type { JsonValue } from '../sim/json.ts';
 import type { World } from '../sim/world.ts';
 import { bridgeIn, CONSUMER_PACKAGE, consumerApp, consumerPackage } from './app.ts';
+import type { ExternalToolBridge } from './bridge.ts';
 import { isConsumerBug } from './gates.ts';
-import type { ToolOutcome } from './outcomes.ts';
 
 export interface ConsumerVariant {
   readonly consumerBugs: readonly string[];
   readonly disabledRules: readonly string[];
 }
 
+const isCapability = (c: string): c is Capability => (CAPABILITIES as readonly string[]).includes(c);
+
 export const consumer = {
   name: 'reference',
   packageName: CONSUMER_PACKAGE,
-  install(world: World, variant: ConsumerVariant): void {
+  install(
+    world: World,
+    options: { readonly variant: ConsumerVariant; readonly capabilities: readonly string[] },
+  ): void {
     world.install(
       consumerPackage(),
       consumerApp({
         // Bugs of other components (the provider's) are not the consumer's to plant.
-        plantedBugs: variant.consumerBugs.filter(isConsumerBug),
-        disabledRules: [...variant.disabledRules],
+        plantedBugs: options.variant.consumerBugs.filter(isConsumerBug),
+        disabledRules: [...options.variant.disabledRules],
+        capabilities: options.capabilities.filter(isCapability),
+        resumeOnStart: true,
       }),
     );
   },
-  execute(
-    context: AppContext,
-    call: { readonly provider: string; readonly tool: string; readonly args: JsonValue },
-  ): Promise<ToolOutcome> {
-    return bridgeIn(context).execute(call.provider, call.tool, call.args);
+  agent(context: AppContext): ExternalToolBridge {
+    return bridgeIn(context);
   },
 };

@@ -1,0 +1,55 @@
+/**
+ * How a failing property reads on a terminal: what failed and which rules it guards, the first
+ * violations with their evidence, the shrunk run's trace as a story (scheduler noise left out), and
+ * the one line that reproduces it.
+ */
+import type { Violation } from '../check/checker.ts';
+import type { TraceEvent } from '../sim/trace.ts';
+import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
+import type { Io } from './io.ts';
+
+/** Violations shown in full; the rest are counted. */
+export const VIOLATIONS_SHOWN = 3;
+
+export function replayCommand(file: string): string {
+  return `npx cetp-sim replay ${/\s/.test(file) ? JSON.stringify(file) : file}`;
+}
+
+export function printViolations(io: Io, violations: readonly Violation[], indent = '  '): void {
+  const c = io.color;
+  for (const v of violations.slice(0, VIOLATIONS_SHOWN)) {
+    io.out(`${indent}${c.red('✗')} ${c.bold(v.checker)} (${v.class}; ${v.ruleIds.join(' ')})`);
+    io.out(`${indent}  ${v.message}`);
+    if (v.events.length > 0) io.out(`${indent}  ${c.dim(`evidence: trace events #${v.events.join(', #')}`)}`);
+  }
+  if (violations.length > VIOLATIONS_SHOWN)
+    io.out(`${indent}${c.dim(`… and ${violations.length - VIOLATIONS_SHOWN} more violation(s)`)}`);
+}
+
+export function printTrace(io: Io, events: readonly TraceEvent[], indent = ''): void {
+  const text = renderText(events, { omit: QUIET_KINDS });
+  io.out(indent === '' ? text : text.replace(/^/gm, indent));
+}
+
+export interface FailureView {
+  readonly property: string;
+  readonly title: string;
+  readonly rules: readonly string[];
+  readonly violations: readonly Violation[];
+  readonly events: readonly TraceEvent[];
+  readonly runsToFailure: number;
+  readonly shrinks: number;
+  readonly replayFile: string;
+}
+
+export function printFailure(io: Io, f: FailureView): void {
+  const c = io.color;
+  io.out('');
+  io.out(c.red(c.bold(`FAILED ${f.property}`)) + ` — ${f.title}`);
+  io.out(`  rules: ${f.rules.join(' ')}`);
+  io.out(`  found after ${f.runsToFailure} run(s), shrunk ${f.shrinks} time(s)`);
+  printViolations(io, f.violations);
+  io.out(c.bold('  minimal trace:'));
+  printTrace(io, f.events, '    ');
+  io.out(`  reproduce: ${c.bold(replayCommand(f.replayFile))}`);
+}

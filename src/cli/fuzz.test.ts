@@ -1,0 +1,294 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROPERTIES } from '../../properties/suites.ts';
+import { consumerImpact } from './consumer-module.ts';
+import { main } from './main.ts';
+import { memoryIo } from './testing.ts';
+
+interface FuzzJson {
+  seed: number;
+  passed: boolean;
+  properties: {
+    id: string;
+    rules: string[];
+    runs: number;
+    status: string;
+    replayFile?: string;
+    traceHash?: string;
+  }[];
+  consumer?: { module: string; name: string; properties: string[]; note: string };
+}
+
+async function run(args: string[]): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
+  const io = memoryIo();
+  const code = await main(args, io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+function json<T>(lines: readonly string[]): T {
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0] ?? '') as T;
+}
+
+const out = () => mkdtempSync(join(tmpdir(), 'cetp-sim-fuzz-'));
+
+describe('cetp-sim fuzz', () => {
+  it('--json: the same arguments print identical JSON, with no wall-clock fields', async () => {
+    const args = ['fuzz', '--json', '--runs', '5', '--seed', '3', '--property', 'versions', 'malformed'];
+    const a = await run([...args, '--out', out()]);
+    const b = await run([...args, '--out', out()]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toEqual(b.stdout);
+    const parsed = json<FuzzJson>(a.stdout);
+    expect(parsed).toMatchObject({ seed: 3, passed: true });
+    expect(parsed.properties.map((p) => [p.id, p.runs, p.status])).toEqual([
+      ['versions', 5, 'passed'],
+      ['malformed', 5, 'passed'],
+    ]);
+    expect(Object.keys(parsed.properties[0] ?? {})).toEqual(['id', 'rules', 'runs', 'status']);
+  });
+
+  it('a planted bug fails its property: exit 1, a replay file, its trace hash reproduced by replay --json', async () => {
+    const dir = out();
+    const fuzz = await run([
+      'fuzz',
+      '--json',
+      '--mutant',
+      'v1-lists-write-tools',
+      '--property',
+      'versions',
+      '--out',
+      dir,
+    ]);
+    expect(fuzz.code).toBe(1);
+    const [versions] = json<FuzzJson>(fuzz.stdout).properties;
+    expect(versions).toMatchObject({
+      id: 'versions',
+      status: 'failed',
+      replayFile: join(dir, 'versions-0.replay.json'),
+    });
+    expect(versions?.rules).toContain('CETP-2.1-06');
+    const file = JSON.parse(readFileSync(versions?.replayFile ?? '', 'utf8')) as {
+      traceHash: string;
+      format: string;
+    };
+    expect(file.format).toBe('cetp-sim/replay@1');
+    expect(file.traceHash).toBe(versions?.traceHash);
+
+    const replay = await run(['replay', versions?.replayFile ?? '', '--json']);
+    expect(replay.code).toBe(1);
+    expect(json(replay.stdout)).toEqual({ failed: true, traceHash: file.traceHash });
+  });
+
+  it('prints a failure with its rules, violation, minimal trace and replay command; --junit writes a report', async () => {
+    const dir = out();
+    const junit = join(dir, 'report.xml');
+    const r = await run([
+      'fuzz',
+      '--mutant',
+      'v1-lists-write-tools',
+      '--property',
+      'versions',
+      '--out',
+      dir,
+      '--junit',
+      junit,
+    ]);
+    expect(r.code).toBe(1);
+    const text = r.stdout.join('\n');
+    expect(text).toContain('FAILED versions');
+    expect(text).toContain('rules: CETP-2.1-06');
+    expect(text).toContain('v1-read-only');
+    expect(text).toMatch(/binder\.call from=com\.fuzz\.agent\.\w to=com\.example\.alerts/);
+    expect(text).not.toContain(' log ');
+    expect(text).toContain(`npx cetp-sim replay ${join(dir, 'versions-0.replay.json')}`);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toContain('<testcase classname="cetp-sim.fuzz" name="versions"');
+    expect(xml).toContain('<failure message="[v1-read-only] v1 list_tools exposed');
+  });
+
+  it('--shard I/N runs the selected properties whose index i has i % N = I-1', async () => {
+    const r = await run(['fuzz', '--json', '--runs', '1', '--shard', '2/3', '--out', out()]);
+    expect(r.code).toBe(0);
+    const expected = PROPERTIES.map((p) => p.id).filter((_, i) => i % 3 === 1);
+    expect(expected.slice(0, 2)).toEqual(['confirmation', 'large-results']);
+    expect(json<FuzzJson>(r.stdout).properties.map((p) => p.id)).toEqual(expected);
+    const sub = await run([
+      'fuzz',
+      '--json',
+      '--runs',
+      '1',
+      '--shard',
+      '1/2',
+      '--property',
+      'versions',
+      'identity',
+      'malformed',
+      '--out',
+      out(),
+    ]);
+    expect(json<FuzzJson>(sub.stdout).properties.map((p) => p.id)).toEqual(['identity', 'malformed']);
+  });
+
+  it.each([
+    [['--property', 'nope'], 'unknown_property', 'valid: idempotency, confirmation'],
+    [['--mutant', 'nope'], 'unknown_mutant', 'valid: dedup-check-then-insert'],
+    [['--shard', '0/2'], 'invalid_argument', 'I must be between 1 and 2'],
+    [['--shard', 'two'], 'invalid_argument', '--shard must be I/N'],
+    [['--runs', '3', '--time', '1'], 'conflicting_option', "'--runs <n>' cannot be used with option '--time"],
+    [['--strategy', 'dfs'], 'invalid_argument', 'Allowed choices are fifo, random, pct, portfolio'],
+    [['--time', '0'], 'invalid_argument', '--time must be a positive number'],
+    [['--runs', '0'], 'invalid_argument', '--runs must be at least 1'],
+    [['--provider', 'src/cli/testdata/missing.provider.ts'], 'module_not_found', 'no such file'],
+    [
+      ['--provider', 'src/cli/testdata/broken.provider.ts'],
+      'invalid_provider_module',
+      'providers[0].install must be a function',
+    ],
+    [
+      ['--provider', 'src/cli/testdata/wrong-authority.provider.ts'],
+      'invalid_provider_module',
+      'declares no provider with authority',
+    ],
+    [
+      ['--provider', 'src/cli/testdata/throws.provider.ts'],
+      'module_load_failed',
+      'cannot reach the build server',
+    ],
+    [
+      ['--consumer', 'src/cli/testdata/my-alerts.provider.ts'],
+      'invalid_consumer_module',
+      "must export 'consumer'",
+    ],
+  ])('bad usage %j is exit 2 with a one-line JSON error', async (args, code, message) => {
+    const r = await run(['fuzz', '--json', ...args]);
+    expect(r.code).toBe(2);
+    const { error } = json<{ error: { code: string; message: string } }>(r.stdout);
+    expect(error.code).toBe(code);
+    expect(error.message).toContain(message);
+    expect(error.message).not.toMatch(/\n\s+at /);
+  });
+
+  it('an unknown property without --json is one error line on stderr, no stack trace', async () => {
+    const r = await run(['fuzz', '--property', 'nope']);
+    expect(r.code).toBe(2);
+    expect(r.stderr[0]).toMatch(/^error unknown_property: unknown property 'nope'; valid: /);
+    expect(r.stderr.join('\n')).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('cetp-sim fuzz --provider / --consumer', () => {
+  it("fuzzes the user's provider module: a correct one passes, a buggy one fails", async () => {
+    const good = await run([
+      'fuzz',
+      '--json',
+      '--runs',
+      '5',
+      '--property',
+      'versions',
+      'idempotency',
+      '--provider',
+      'src/cli/testdata/my-alerts.provider.ts',
+      '--out',
+      out(),
+    ]);
+    expect(good.code).toBe(0);
+    const dir = out();
+    const bad = await run([
+      'fuzz',
+      '--json',
+      '--runs',
+      '20',
+      '--property',
+      'versions',
+      '--provider',
+      'src/cli/testdata/leaky-alerts.provider.ts',
+      '--out',
+      dir,
+    ]);
+    expect(bad.code).toBe(1);
+    const [versions] = json<FuzzJson>(bad.stdout).properties;
+    const file = JSON.parse(readFileSync(versions?.replayFile ?? '', 'utf8')) as {
+      modules: unknown;
+      scenario: unknown;
+    };
+    expect(file.modules).toEqual({ provider: 'src/cli/testdata/leaky-alerts.provider.ts' });
+    expect(JSON.stringify(file.scenario)).toContain('"provider":"leaky"');
+
+    // The replay file names the module, so replay runs the same provider and reproduces the hash.
+    const replay = await run(['replay', versions?.replayFile ?? '', '--json']);
+    expect(json(replay.stdout)).toEqual({ failed: true, traceHash: versions?.traceHash });
+    // Another module does not install the provider the scenario calls: a clear mismatch.
+    const other = await run([
+      'replay',
+      versions?.replayFile ?? '',
+      '--json',
+      '--provider',
+      'src/cli/testdata/my-alerts.provider.ts',
+    ]);
+    expect(other.code).toBe(2);
+    expect(json<{ error: { code: string } }>(other.stdout).error.code).toBe('replay_mismatch');
+  });
+
+  it('a consumer module replaces the reference consumer in the consumer-driven properties (only those, by default)', async () => {
+    const r = await run([
+      'fuzz',
+      '--json',
+      '--runs',
+      '5',
+      '--consumer',
+      'src/cli/testdata/reference.consumer.ts',
+      '--out',
+      out(),
+    ]);
+    expect(r.code).toBe(0);
+    const report = json<FuzzJson>(r.stdout);
+    const driven = PROPERTIES.filter((d) => d.kind === 'consumer').map((d) => d.id);
+    expect(report.properties.map((p) => p.id)).toEqual(driven);
+    expect(report.consumer).toMatchObject({
+      module: 'src/cli/testdata/reference.consumer.ts',
+      name: 'reference',
+      properties: driven,
+    });
+    // With --property, a raw-driver property runs too, and the module changes nothing there.
+    const mixed = await run([
+      'fuzz',
+      '--runs',
+      '2',
+      '--property',
+      'versions',
+      '--consumer',
+      'src/cli/testdata/reference.consumer.ts',
+      '--out',
+      out(),
+    ]);
+    expect(mixed.stdout.join('\n')).toContain(`loaded; ${consumerImpact([]).note}`);
+  });
+
+  it("a consumer module's own bug is found, and its replay file re-runs that consumer", async () => {
+    const dir = out();
+    const r = await run([
+      'fuzz',
+      '--json',
+      '--property',
+      'consumer',
+      '--runs',
+      '300',
+      '--consumer',
+      'src/cli/testdata/forgetful.consumer.ts',
+      '--out',
+      dir,
+    ]);
+    expect(r.code).toBe(1);
+    const [result] = json<FuzzJson>(r.stdout).properties;
+    expect(result?.status).toBe('failed');
+    const file = result?.replayFile ?? '';
+    const replay = JSON.parse(readFileSync(file, 'utf8')) as { violations: { checker: string }[] };
+    expect(replay.violations.map((v) => v.checker)).toContain('consumer-request-id-stable');
+    const again = await run(['replay', '--json', file]);
+    expect(again.code).toBe(1);
+    expect(json<{ traceHash: string }>(again.stdout).traceHash).toBe(result?.traceHash);
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * Replay files on disk: written by `cetp-sim fuzz` for every failure, read back by `cetp-sim replay`.
+ * Reading validates in the order a human would fix things — readable, JSON, the right format, the
+ * schema's shape, then names that must exist (property, planted bugs, rule ids, providers and tools)
+ * — and reports the first problem as a CliError naming the file and the place.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { REPLAY_FORMAT, type ReplayFile } from '../../properties/fuzz.ts';
+import { MUTANTS } from '../../properties/mutants.ts';
+import type { ConsumerScenario } from '../../properties/scenario/consumer.ts';
+import type { Command, Scenario } from '../../properties/scenario/model.ts';
+import { PROPERTIES, type PropertyDef, propertyById } from '../../properties/suites.ts';
+import { isConsumerBug } from '../consumer/index.ts';
+import { isRuleId } from '../protocol/index.ts';
+import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
+import { CliError } from './errors.ts';
+import { CONSUMER_SCENARIO_SCHEMA, RAW_SCENARIO_SCHEMA, REPLAY_FILE_SCHEMA } from './replay-schema.ts';
+
+/** The user modules a campaign ran with, as given on its command line (paths relative to its cwd). */
+export interface ReplayModules {
+  readonly provider?: string;
+  readonly consumer?: string;
+}
+
+export interface CliReplayFile extends ReplayFile {
+  readonly modules?: ReplayModules;
+}
+
+/** `<out>/<property>-<seed>.replay.json`. */
+export function replayFilePath(outDir: string, propertyId: string, seed: number): string {
+  return join(outDir, `${propertyId}-${seed}.replay.json`);
+}
+
+export function writeReplayFile(path: string, replay: ReplayFile, modules: ReplayModules): void {
+  const file: CliReplayFile =
+    modules.provider !== undefined || modules.consumer !== undefined ? { ...replay, modules } : replay;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
+  } catch (error) {
+    throw new CliError('replay_write_failed', `cannot write ${path}: ${(error as Error).message}`);
+  }
+}
+
+function invalid(path: string, code: string, message: string): CliError {
+  return new CliError(code, `${path}: ${message}`);
+}
+
+function describeAjvError(e: ErrorObject): string {
+  const at = e.instancePath === '' ? '(root)' : e.instancePath;
+  const params = e.params as Record<string, unknown>;
+  if (e.keyword === 'additionalProperties')
+    return `${at}: unexpected property '${params.additionalProperty}'`;
+  if (e.keyword === 'enum') return `${at}: must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
+  if (e.keyword === 'discriminator' && params.error === 'mapping')
+    return `${at}: unknown kind '${params.tagValue}'`;
+  return `${at}: ${e.message ?? e.keyword}`;
+}
+
+function check(path: string, schema: object, raw: unknown, prefix = ''): void {
+  const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, discriminator: true });
+  const validate = ajv.compile(schema);
+  if (validate(raw)) return;
+  const first = validate.errors?.[0];
+  const where = first
+    ? describeAjvError({ ...first, instancePath: prefix + first.instancePath })
+    : 'bad shape';
+  throw invalid(path, 'replay_invalid', where);
+}
+
+function validateNames(path: string, file: CliReplayFile): void {
+  if (!propertyById(file.property))
+    throw invalid(
+      path,
+      'replay_unknown_property',
+      `unknown property '${file.property}'; valid: ${PROPERTIES.map((p) => p.id).join(', ')}`,
+    );
+  const providerBugs = new Set(MUTANTS.flatMap((m) => m.variant.providerBugs));
+
+  for (const bug of file.variant.providerBugs)
+    if (!providerBugs.has(bug))
+      throw invalid(
+        path,
+        'replay_unknown_bug',
+        `unknown planted provider bug '${bug}' in /variant/providerBugs`,
+      );
+  for (const bug of file.variant.consumerBugs)
+    if (!isConsumerBug(bug))
+      throw invalid(
+        path,
+        'replay_unknown_bug',
+        `unknown planted consumer bug '${bug}' in /variant/consumerBugs`,
+      );
+  for (const rule of file.variant.disabledRules)
+    if (!isRuleId(rule))
+      throw invalid(path, 'replay_unknown_rule', `unknown rule id '${rule}' in /variant/disabledRules`);
+}
+
+/** Reads and validates a replay file; every problem is a CliError (exit 2) naming what is wrong. */
+export function readReplayFile(path: string): CliReplayFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new CliError('replay_file_not_found', `no such file: ${path}`);
+    throw new CliError('replay_file_unreadable', `cannot read ${path}: ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw invalid(path, 'replay_invalid_json', `not valid JSON (${(error as Error).message})`);
+  }
+  const format = typeof raw === 'object' && raw !== null ? (raw as { format?: unknown }).format : undefined;
+  if (format !== REPLAY_FORMAT)
+    throw invalid(
+      path,
+      'replay_unknown_format',
+      `expected "format": "${REPLAY_FORMAT}", found ${format === undefined ? 'none' : JSON.stringify(format)}`,
+    );
+  check(path, REPLAY_FILE_SCHEMA, raw);
+  const file = raw as CliReplayFile;
+  validateNames(path, file);
+  const kind = (propertyById(file.property) as PropertyDef).kind;
+  check(
+    path,
+    kind === 'consumer' ? CONSUMER_SCENARIO_SCHEMA : RAW_SCENARIO_SCHEMA,
+    file.scenario,
+    '/scenario',
+  );
+  return file;
+}
+
+/** Provider names a scenario calls, with where: raw commands and consumer agent commands alike. */
+function providerCalls(
+  file: CliReplayFile,
+  kind: PropertyDef['kind'],
+): { where: string; provider: string; tool?: string }[] {
+  const calls: { where: string; provider: string; tool?: string }[] = [];
+  if (kind === 'consumer') {
+    const scenario = file.scenario as ConsumerScenario;
+    scenario.threads.forEach((commands, t) => {
+      commands.forEach((c, i) => {
+        if (c.kind === 'execute')
+          calls.push({ where: `/scenario/threads/${t}/${i}`, provider: c.provider, tool: c.tool });
+      });
+    });
+    return calls;
+  }
+  for (const [actor, commands] of Object.entries((file.scenario as Scenario).actors)) {
+    (commands as readonly Command[]).forEach((c, i) => {
+      const where = `/scenario/actors/${actor}/${i}`;
+      if (c.kind === 'execute') calls.push({ where, provider: c.provider, tool: c.tool });
+      else if (c.kind === 'v1-list' || c.kind === 'malformed') calls.push({ where, provider: c.provider });
+    });
+  }
+  return calls;
+}
+
+/**
+ * Checks that the scenario only names providers and tools the property (as it will be run: with the
+ * reference apps or the user's module) installs; the driver would otherwise misroute or crash.
+ * A consumer-driven property's hostile provider is `hostile`, whatever its case.
+ */
+export function checkScenarioFits(path: string, file: CliReplayFile, def: PropertyDef): void {
+  const providers = new Map(def.fixture.providers.map((p) => [p.name, p]));
+  const available = [...providers.keys()].join(', ');
+  for (const { where, provider, tool } of providerCalls(file, def.kind)) {
+    if (def.kind === 'consumer' && provider === 'hostile') continue;
+    const fixture = providers.get(provider);
+    if (!fixture)
+      throw invalid(
+        path,
+        'replay_mismatch',
+        `${where} names provider '${provider}', which property '${def.id}' does not install here (it has: ${available})`,
+      );
+    if (tool !== undefined && !Object.hasOwn(fixture.tools, tool))
+      throw invalid(
+        path,
+        'replay_mismatch',
+        `${where} calls ${provider}.${tool}, a tool the fixture does not know (it has: ${Object.keys(fixture.tools).join(', ')})`,
+      );
+  }
+}

@@ -1,0 +1,219 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fuzzProperty, type ReplayFile, replayScenario } from '../../properties/fuzz.ts';
+import { type PropertyDef, propertyById } from '../../properties/suites.ts';
+import { main } from './main.ts';
+import { writeReplayFile } from './replay-file.ts';
+import { memoryIo } from './testing.ts';
+
+type Json = Record<string, unknown> & {
+  scenario: { actors: Record<string, Record<string, unknown>[]>; decisions: unknown[]; faults: unknown[] };
+  variant: { providerBugs: string[]; consumerBugs: string[]; disabledRules: string[] };
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-replay-'));
+let good = '';
+let recorded: Json;
+
+async function run(args: string[]) {
+  const io = memoryIo();
+  const code = await main(args, io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+/** A copy of the recorded replay file with one change, written beside it. */
+function variantFile(name: string, change: (f: Json) => unknown): string {
+  const copy = structuredClone(recorded);
+  const replaced = change(copy);
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, typeof replaced === 'string' ? replaced : JSON.stringify(replaced ?? copy));
+  return path;
+}
+
+beforeAll(async () => {
+  const fuzz = await run([
+    'fuzz',
+    '--json',
+    '--mutant',
+    'v1-lists-write-tools',
+    '--property',
+    'versions',
+    '--out',
+    dir,
+  ]);
+  expect(fuzz.code).toBe(1);
+  good = join(dir, 'versions-0.replay.json');
+  recorded = JSON.parse(readFileSync(good, 'utf8')) as Json;
+});
+
+describe('cetp-sim replay', () => {
+  it('prints the trace and the violations, and exits 1 while the bug is there', async () => {
+    const r = await run(['replay', good, '--mermaid']);
+    expect(r.code).toBe(1);
+    const text = r.stdout.join('\n');
+    expect(text).toContain('planted bugs: v1-lists-write-tools');
+    expect(text).toContain('method=list_tools');
+    expect(text).toContain('sequenceDiagram');
+    expect(text).toContain('still fails: 1 violation(s)');
+    expect(text).toContain(`trace hash ${recorded.traceHash}`);
+  });
+
+  it('exits 0 when the scenario now passes (the bug fixed, the file recorded from the fixed code)', async () => {
+    const fixed = { ...recorded, variant: { providerBugs: [], consumerBugs: [], disabledRules: [] } };
+    const run0 = await replayScenario(
+      propertyById('versions') as PropertyDef,
+      fixed as unknown as ReplayFile,
+    );
+    expect(run0.violations).toEqual([]);
+    const path = variantFile('fixed', () => ({ ...fixed, traceHash: run0.report.traceHash }));
+    const r = await run(['replay', path]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.join('\n')).toContain('now passes (recorded: 1 violation(s))');
+  });
+
+  it('the same scenario without the bug has another trace: against the recorded hash, exit 3', async () => {
+    const path = variantFile('unbugged', (f) => {
+      f.variant.providerBugs = [];
+    });
+    const r = await run(['replay', path, '--json']);
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout[0] ?? '{}').error.code).toBe('determinism_break');
+  });
+
+  it('a trace hash that differs from the recorded one is a loud determinism break, exit 3', async () => {
+    const path = variantFile('hash', (f) => {
+      f.traceHash = '0'.repeat(64);
+    });
+    const r = await run(['replay', path]);
+    expect(r.code).toBe(3);
+    expect(r.stderr.join('\n')).toContain('DETERMINISM BREAK');
+    expect(r.stderr.join('\n')).toContain(`recorded ${'0'.repeat(64)}`);
+  });
+
+  it.each<[string, (f: Json) => unknown, string, string]>([
+    ['not-json', () => '{"format": ', 'replay_invalid_json', 'not valid JSON'],
+    [
+      'format',
+      (f) => ({ ...f, format: 'cetp-sim/replay@0' }),
+      'replay_unknown_format',
+      'expected "format": "cetp-sim/replay@1"',
+    ],
+    ['array', () => '[]', 'replay_unknown_format', 'found none'],
+    [
+      'decision',
+      (f) => {
+        f.scenario.decisions = ['x'];
+      },
+      'replay_invalid',
+      '/scenario/decisions/0: must be integer',
+    ],
+    [
+      'kind',
+      (f) => {
+        (f.scenario.actors.a ?? [])[0] = { kind: 'jump' };
+      },
+      'replay_invalid',
+      "/scenario/actors/a/0: unknown kind 'jump'",
+    ],
+    ['extra', (f) => ({ ...f, extra: true }), 'replay_invalid', "unexpected property 'extra'"],
+    [
+      'missing',
+      (f) => {
+        const { scenario: _scenario, ...rest } = f;
+        return rest;
+      },
+      'replay_invalid',
+      "must have required property 'scenario'",
+    ],
+    [
+      'fault',
+      (f) => {
+        f.scenario.faults = [{ at: 1, fault: { kind: 'kill' } }];
+      },
+      'replay_invalid',
+      "/scenario/faults/0/fault: must have required property 'process'",
+    ],
+    ['hash', (f) => ({ ...f, traceHash: 'abc' }), 'replay_invalid', '/traceHash'],
+    [
+      'property',
+      (f) => ({ ...f, property: 'nope' }),
+      'replay_unknown_property',
+      "unknown property 'nope'; valid: idempotency",
+    ],
+    [
+      'bug',
+      (f) => {
+        f.variant.providerBugs = ['nope'];
+      },
+      'replay_unknown_bug',
+      "unknown planted provider bug 'nope'",
+    ],
+    [
+      'consumer-bug',
+      (f) => {
+        f.variant.consumerBugs = ['nope'];
+      },
+      'replay_unknown_bug',
+      "unknown planted consumer bug 'nope'",
+    ],
+    [
+      'rule',
+      (f) => {
+        f.variant.disabledRules = ['CETP-99-01'];
+      },
+      'replay_unknown_rule',
+      "unknown rule id 'CETP-99-01'",
+    ],
+    [
+      'provider',
+      (f) => {
+        f.scenario.actors.a?.push({ kind: 'v1-list', provider: 'payments' });
+      },
+      'replay_mismatch',
+      "names provider 'payments'",
+    ],
+  ])(
+    'a bad file (%s) is exit 2 with a structured error naming what is wrong',
+    async (name, change, code, message) => {
+      const path = variantFile(name, change);
+      const r = await run(['replay', path, '--json']);
+      expect(r.code).toBe(2);
+      const { error } = JSON.parse(r.stdout[0] ?? '{}') as { error: { code: string; message: string } };
+      expect(error.code).toBe(code);
+      expect(error.message).toContain(path);
+      expect(error.message).toContain(message);
+    },
+  );
+
+  it('re-runs a consumer-driven scenario too, and checks its shape against the consumer scenario schema', async () => {
+    const def = propertyById('consumer-versions') as PropertyDef;
+    const variant = { providerBugs: [], consumerBugs: ['consumer-downgrades-to-v1'], disabledRules: [] };
+    const result = await fuzzProperty(def, { seed: 1, runs: 50, tails: ['fifo'], variant });
+    expect(result.status).toBe('failed');
+    const path = join(dir, 'consumer-versions.replay.json');
+    writeReplayFile(path, result.failure?.replay as ReplayFile, {});
+    const r = await run(['replay', path, '--json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout[0] ?? '{}')).toEqual({
+      failed: true,
+      traceHash: result.failure?.replay.traceHash,
+    });
+
+    const broken = JSON.parse(readFileSync(path, 'utf8')) as { scenario: { threads: unknown[][] } };
+    (broken.scenario.threads[0] as unknown[])[0] = { kind: 'jump' };
+    writeFileSync(path, JSON.stringify(broken));
+    const bad = await run(['replay', path, '--json']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout[0] ?? '{}').error.message).toContain(
+      "/scenario/threads/0/0: unknown kind 'jump'",
+    );
+  });
+
+  it('a missing file is exit 2 (replay_file_not_found)', async () => {
+    const r = await run(['replay', join(dir, 'nope.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr[0]).toContain('replay_file_not_found');
+  });
+});
