@@ -4,7 +4,44 @@
  * - The simulated Android world (`World` and what apps see of it): for writing your own provider
  *   or consumer apps and scenarios.
  * - Trace rendering and run reports: for reading what happened.
+ * - The CETP wire vocabulary (`protocol`), the provider SDK and the reference provider apps, the
+ *   reference consumer, and the module types `cetp-sim fuzz --provider/--consumer` expects.
  */
+
+// What `cetp-sim fuzz --provider MODULE` and `--consumer MODULE` expect a module to export.
+export type {
+  CancellationLike,
+  ConsumerAgentApi,
+  ConsumerUnderTest,
+} from '../properties/scenario/consumer.ts';
+export type { ProviderFixture } from '../properties/scenario/fixtures.ts';
+export type { Variant } from '../properties/scenario/model.ts';
+// The reference consumer.
+export {
+  bridgeIn,
+  CancelSignal,
+  CONSUMER_PACKAGE,
+  type ConsumerOptions,
+  consumerApp,
+  consumerPackage,
+  ExternalToolBridge,
+  referenceConsumer,
+  type ToolFailure as ConsumerToolFailure,
+  type ToolOutcome,
+  type ToolSuccess,
+} from './consumer/index.ts';
+// The CETP wire vocabulary (methods, keys, error codes, schemas, the rule catalogue), as a namespace.
+export * as protocol from './protocol/index.ts';
+export { ALERTS_AUTHORITY, ALERTS_PACKAGE, alertsApp, alertsPackage } from './providers/apps/alerts.ts';
+export { LEGACY_AUTHORITY, LEGACY_PACKAGE, legacyApp, legacyPackage } from './providers/apps/legacy.ts';
+export {
+  PAYMENTS_AUTHORITY,
+  PAYMENTS_PACKAGE,
+  paymentsApp,
+  paymentsPackage,
+} from './providers/apps/payments.ts';
+// The provider SDK and the reference provider apps.
+export * from './providers/sdk/index.ts';
 export {
   Activity,
   type ActivityResult,
