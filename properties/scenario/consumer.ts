@@ -24,10 +24,10 @@ import type { AppContext } from '../../src/sim/context.ts';
 import type { Fault, FaultAt } from '../../src/sim/faults.ts';
 import type { JsonValue } from '../../src/sim/json.ts';
 import type { UserDecision } from '../../src/sim/user.ts';
-import { type RunReport, World } from '../../src/sim/world.ts';
+import type { RunReport, World } from '../../src/sim/world.ts';
 import { ALERTS, type ProviderFixture, providerOptions, UID_PLACEHOLDER } from './fixtures.ts';
 import type { Tail, Variant } from './model.ts';
-import { tailStrategy } from './runner.ts';
+import { scenarioWorld } from './runner.ts';
 
 export type AgentCommand =
   | {
@@ -232,14 +232,7 @@ export async function runConsumerScenario(
   scenario: ConsumerScenario,
   variant: Variant,
 ): Promise<ConsumerRun> {
-  const world = new World({
-    seed: scenario.seed,
-    strategy: { kind: 'replay', decisions: scenario.decisions, after: tailStrategy(scenario.tail) },
-    faults: scenario.faults,
-    user: { kind: 'scripted', decisions: scenario.user, otherwise: 'approve', thinkMs: 1_000 },
-    stepBudget: 60_000,
-    recordContentCalls: true,
-  });
+  const world = scenarioWorld(scenario, 60_000);
   for (const p of fixture.providers) p.install(world, variant);
   const hostileCase =
     scenario.hostile === null ? null : HOSTILE_CASES[scenario.hostile % HOSTILE_CASES.length];

@@ -40,19 +40,27 @@ export function tailStrategy(tail: Tail): StrategySpec {
   }
 }
 
+/** The fresh world a scenario runs in: its seed, decisions then tail, faults and user answers. */
+export function scenarioWorld(
+  scenario: Pick<Scenario, 'seed' | 'decisions' | 'tail' | 'faults' | 'user'>,
+  stepBudget: number,
+): World {
+  return new World({
+    seed: scenario.seed,
+    strategy: { kind: 'replay', decisions: scenario.decisions, after: tailStrategy(scenario.tail) },
+    faults: scenario.faults,
+    user: { kind: 'scripted', decisions: scenario.user, otherwise: 'approve', thinkMs: 1_000 },
+    stepBudget,
+    recordContentCalls: true,
+  });
+}
+
 export async function runScenario(
   fixture: Fixture,
   scenario: Scenario,
   variant: Variant,
 ): Promise<ScenarioRun> {
-  const world = new World({
-    seed: scenario.seed,
-    strategy: { kind: 'replay', decisions: scenario.decisions, after: tailStrategy(scenario.tail) },
-    faults: scenario.faults,
-    user: { kind: 'scripted', decisions: scenario.user, otherwise: 'approve', thinkMs: 1_000 },
-    stepBudget: STEP_BUDGET,
-    recordContentCalls: true,
-  });
+  const world = scenarioWorld(scenario, STEP_BUDGET);
   for (const p of fixture.providers) p.install(world, variant);
   const actors = fixture.actors.filter((a) => (scenario.actors[a]?.length ?? 0) > 0);
   installActors(world, actors);
