@@ -9,7 +9,13 @@ import type { PropertyDef } from '../../properties/suites.ts';
 import type { Shard } from './args.ts';
 import { CliError } from './errors.ts';
 import { UserModuleError } from './provider-module.ts';
-import { type ReplayModules, replayFilePath, writeReplayFile } from './replay-file.ts';
+import {
+  diagramFilePath,
+  type ReplayModules,
+  replayFilePath,
+  writeDiagramFile,
+  writeReplayFile,
+} from './replay-file.ts';
 
 /**
  * `npx cetp-sim fuzz` without --runs gives each property its CI budget times this: a short campaign
@@ -90,6 +96,7 @@ export async function runCampaign(
     if (result.failure) {
       replayFile = replayFilePath(options.outDir, def.id, options.seed);
       writeReplayFile(replayFile, result.failure.replay, options.modules);
+      writeDiagramFile(diagramFilePath(replayFile), result.failure.run.world.trace.events);
     }
     const entry = { def, result, replayFile, ms: options.now() - started };
     entries.push(entry);

@@ -1,12 +1,13 @@
 /**
  * How a failing property reads on a terminal: what failed and which rules it guards, the first
- * violations with their evidence, the shrunk run's trace as a story (scheduler noise left out), and
- * the one line that reproduces it.
+ * violations with their evidence, the shrunk run's trace as a story (scheduler noise left out), where
+ * its Mermaid sequence diagram was written, and the one line that reproduces it.
  */
 import type { Violation } from '../check/checker.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
 import type { Io } from './io.ts';
+import { diagramFilePath } from './replay-file.ts';
 
 /** Violations shown in full; the rest are counted. */
 export const VIOLATIONS_SHOWN = 3;
@@ -51,5 +52,6 @@ export function printFailure(io: Io, f: FailureView): void {
   printViolations(io, f.violations);
   io.out(c.bold('  minimal trace:'));
   printTrace(io, f.events, '    ');
+  io.out(`  sequence diagram (Mermaid): ${diagramFilePath(f.replayFile)}`);
   io.out(`  reproduce: ${c.bold(replayCommand(f.replayFile))}`);
 }

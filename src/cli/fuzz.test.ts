@@ -76,6 +76,10 @@ describe('cetp-sim fuzz', () => {
     };
     expect(file.format).toBe('cetp-sim/replay@1');
     expect(file.traceHash).toBe(versions?.traceHash);
+    // Next to it, the shrunk run as a Mermaid sequence diagram.
+    const diagram = readFileSync(join(dir, 'versions-0.mmd'), 'utf8');
+    expect(diagram.startsWith('sequenceDiagram')).toBe(true);
+    expect(diagram).toContain('list_tools');
 
     const replay = await run(['replay', versions?.replayFile ?? '', '--json']);
     expect(replay.code).toBe(1);

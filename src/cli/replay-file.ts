@@ -14,6 +14,8 @@ import { PROPERTIES, type PropertyDef, propertyById } from '../../properties/sui
 import { isConsumerBug } from '../consumer/index.ts';
 import { isRuleId } from '../protocol/index.ts';
 import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
+import type { TraceEvent } from '../sim/trace.ts';
+import { renderMermaid } from '../sim/trace-render.ts';
 import { CliError } from './errors.ts';
 import { CONSUMER_SCENARIO_SCHEMA, RAW_SCENARIO_SCHEMA, REPLAY_FILE_SCHEMA } from './replay-schema.ts';
 
@@ -30,6 +32,20 @@ export interface CliReplayFile extends ReplayFile {
 /** `<out>/<property>-<seed>.replay.json`. */
 export function replayFilePath(outDir: string, propertyId: string, seed: number): string {
   return join(outDir, `${propertyId}-${seed}.replay.json`);
+}
+
+/** The Mermaid sequence diagram written next to a replay file. */
+export function diagramFilePath(replayFile: string): string {
+  return replayFile.replace(/\.replay\.json$/, '.mmd');
+}
+
+/** Writes the shrunk run's trace as a Mermaid sequence diagram (PackageManager noise left out). */
+export function writeDiagramFile(path: string, events: readonly TraceEvent[]): void {
+  try {
+    writeFileSync(path, `${renderMermaid(events, { omit: ['pm'] })}\n`);
+  } catch (error) {
+    throw new CliError('replay_write_failed', `cannot write ${path}: ${(error as Error).message}`);
+  }
 }
 
 export function writeReplayFile(path: string, replay: ReplayFile, modules: ReplayModules): void {
