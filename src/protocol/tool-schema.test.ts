@@ -149,6 +149,17 @@ describe('compiled validators', () => {
     expectIssue(validate({}), { code: 'output_schema_violation', ruleId: 'CETP-4.2-03' });
   });
 
+  it('keep working across the compiler renewing its Ajv instance (a long campaign compiles thousands of schemas)', () => {
+    const long = new ToolSchemaCompiler();
+    const validators = Array.from({ length: 600 }, (_, i) =>
+      okValue(long.compile({ type: 'object', properties: { n: { const: i } }, required: ['n'] }, 'input')),
+    );
+    for (const [i, validate] of validators.entries()) {
+      expect(validate({ n: i })).toEqual([]);
+      expect(validate({ n: i + 1 })).not.toEqual([]);
+    }
+  });
+
   it('refuse to compile an unsafe schema', () => {
     expectIssue(issuesOf(compiler.compile({ $ref: 'https://x/y' }, 'input')), { code: 'external_ref' });
   });

@@ -43,13 +43,26 @@ export function checkSchemaDialect(dialect: string | undefined, path = '/schema_
  * meta-schema once. Schemas are not retained between calls (addUsedSchema off, removed after
  * compile), so one provider's `$id`s can neither collide with nor resolve into another's.
  */
+/**
+ * Compiles per Ajv instance before a fresh one takes over. Ajv's value scope keeps every function it
+ * ever generated, even after removeSchema, so a long-lived compiler fed new schema objects (a fuzz
+ * campaign checks every run's tool list) would grow without bound; validators already handed out keep
+ * their old instance alive only as long as they are used.
+ */
+const COMPILES_PER_AJV = 256;
+
+function newAjv(): Ajv2020Instance {
+  return new Ajv2020({ strict: false, logger: false, addUsedSchema: false, validateFormats: false });
+}
+
 export class ToolSchemaCompiler {
-  private readonly ajv: Ajv2020Instance;
+  private ajv: Ajv2020Instance;
+  private compiles = 0;
   private readonly caps: ToolSchemaCaps;
 
   constructor(caps: Partial<ToolSchemaCaps> = {}) {
     this.caps = { ...DEFAULT_TOOL_SCHEMA_CAPS, ...caps };
-    this.ajv = new Ajv2020({ strict: false, logger: false, addUsedSchema: false, validateFormats: false });
+    this.ajv = newAjv();
   }
 
   /** All issues with `schema`; empty when it is safe to use. */
@@ -63,6 +76,10 @@ export class ToolSchemaCompiler {
     const issues = staticIssues(schema, this.caps, path);
     if (issues.length > 0) return fail(issues);
     const s = schema as object | boolean;
+    if (++this.compiles > COMPILES_PER_AJV) {
+      this.ajv = newAjv();
+      this.compiles = 1;
+    }
     try {
       const validate = this.ajv.compile(s);
       return ok((value: unknown) => (validate(value) ? [] : valueIssues(validate.errors ?? [], role)));
