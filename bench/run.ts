@@ -4,17 +4,18 @@
  *   npm run bench -- kernel fuzz  some suites
  * Suites: kernel (Binder round trip, scheduler step, provider execute_tool), fuzz (scenario runs/s),
  * mutants (each planted bug's time to failure), strategies (runs to expose planted races: PCT vs
- * uniform random vs FIFO).
+ * uniform random vs FIFO), memory (heap after each round of a long campaign: it must plateau).
  */
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fuzzCases, timeToFailure } from './fuzz.bench.ts';
 import { type BenchCase, printFigures, recordResults, runSuite } from './harness.ts';
 import { kernelCases } from './kernel.bench.ts';
+import { campaignMemory } from './memory.bench.ts';
 import { strategyComparison } from './strategies.bench.ts';
 
 const timed: Record<string, BenchCase[]> = { kernel: kernelCases, fuzz: fuzzCases };
-const custom = ['mutants', 'strategies'];
+const custom = ['mutants', 'strategies', 'memory'];
 const all = [...Object.keys(timed), ...custom];
 
 const wanted = process.argv.slice(2);
@@ -66,5 +67,17 @@ if (run('strategies')) {
   writeFileSync(
     resultPath('strategies'),
     `${JSON.stringify({ suite: 'strategies', ...machine(), figures }, null, 2)}\n`,
+  );
+}
+
+if (run('memory')) {
+  console.log('suite memory (heap after a full GC, each round = every property × 100 runs)');
+  const figures = await campaignMemory();
+  console.log(
+    `  heap by round (MB): ${figures.heapMbByRound.join(', ')}; growth over the last third: ${figures.lateGrowthMb} MB`,
+  );
+  writeFileSync(
+    resultPath('memory'),
+    `${JSON.stringify({ suite: 'memory', ...machine(), ...figures }, null, 2)}\n`,
   );
 }
