@@ -125,7 +125,7 @@ export class RawDriver {
 
   private rid(ref: RidRef): string {
     if (ref.kind === 'fresh') {
-      const rid = this.ctx.randomUUID();
+      const rid = this.ctx.seededUuid();
       this.state.rids.push(rid);
       return rid;
     }
@@ -251,7 +251,7 @@ export class RawDriver {
     const b = new Bundle();
     b.putInt('protocol_version', 2);
     b.putString('session_token', await this.session(p));
-    b.putString('request_id', this.ctx.randomUUID());
+    b.putString('request_id', this.ctx.seededUuid());
     b.putLong('deadline_at_ms', this.ctx.currentTimeMillis() + 30_000);
     b.putString('tool_name', tool);
     b.putString('args', this.argsAt(p.tools[tool] ?? [{}], 0));

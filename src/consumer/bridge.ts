@@ -213,11 +213,11 @@ export class ExternalToolBridge {
   ): Promise<ToolOutcome> {
     const client = await this.route(providerId);
     if (client === null || 'unavailable' in client) {
-      const source = { providerId, tool: toolName, executionId: this.context.randomUUID(), requestId: null };
+      const source = { providerId, tool: toolName, executionId: this.context.seededUuid(), requestId: null };
       if (client === null) return failure(source, { kind: 'provider_not_found' });
       return failure(source, { kind: 'provider_unavailable', temporary: client.unavailable === 'temporary' });
     }
-    if (client instanceof LegacyClient) return client.execute(toolName, json, this.context.randomUUID());
+    if (client instanceof LegacyClient) return client.execute(toolName, json, this.context.seededUuid());
     return executeOnClient(client, toolName, json, options);
   }
 

@@ -298,7 +298,7 @@ export class ExecutionRun {
   maybeRenewRequestId(): void {
     const { gates } = this.config;
     if (gates.bug('consumer-new-request-id-on-retry') || !gates.on('CETP-4.1-04', 'CETP-4.1-16')) {
-      this.requestId = this.context.randomUUID();
+      this.requestId = this.context.seededUuid();
     }
   }
 }

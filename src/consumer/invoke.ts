@@ -34,7 +34,7 @@ export async function executeOnClient(
   options: ExecuteOptions = {},
 ): Promise<ToolOutcome> {
   const { context, config } = client;
-  const executionId = context.randomUUID();
+  const executionId = context.seededUuid();
   const providerId = client.providerId ?? client.provider.packageName;
   const source: OutcomeSource = { providerId, tool: toolName, executionId, requestId: null };
   const connected = await client.connectPatiently();
@@ -67,7 +67,7 @@ export async function executeOnClient(
     });
     if (!approved) return failure(source, { kind: 'declined_locally' });
   }
-  const requestId = context.randomUUID();
+  const requestId = context.seededUuid();
   const journaled = a.effect !== 'read' && config.gates.on('CETP-6-08');
   if (journaled) {
     client.journal.hold(executionId);
@@ -112,7 +112,7 @@ export async function resumeOnClient(
 ): Promise<ToolOutcome> {
   const { context } = client;
   // Planted bug: the request_id was never journaled, so the "same" execution gets a new one.
-  const requestId = entry.requestId ?? context.randomUUID();
+  const requestId = entry.requestId ?? context.seededUuid();
   const source: OutcomeSource = {
     providerId: entry.providerId,
     tool: entry.tool,

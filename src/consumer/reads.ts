@@ -23,7 +23,7 @@ export async function readV2(
   session: Session,
   renegotiate: () => Promise<NegotiationResult>,
 ): Promise<ReadResult> {
-  const requestId = context.randomUUID();
+  const requestId = context.seededUuid();
   let retries = 0;
   let current = session;
   for (;;) {

@@ -100,7 +100,7 @@ export class RawClient {
     return reply;
   }
 
-  envelope(requestId = this.ctx.randomUUID(), deadlineAtMs = this.ctx.currentTimeMillis() + 30_000): Bundle {
+  envelope(requestId = this.ctx.seededUuid(), deadlineAtMs = this.ctx.currentTimeMillis() + 30_000): Bundle {
     const b = new Bundle();
     b.putInt('protocol_version', 2);
     b.putString('session_token', this.token);
@@ -134,7 +134,7 @@ export class RawClient {
 
   /** Executes, following AUTH_REQUIRED / USER_ACTION_REQUIRED resolutions with the same request_id. */
   async executeResolving(tool: string, args: unknown, options: ExecuteOptions = {}): Promise<Bundle> {
-    const requestId = options.requestId ?? this.ctx.randomUUID();
+    const requestId = options.requestId ?? this.ctx.seededUuid();
     let reply = await this.execute(tool, args, { ...options, requestId });
     for (let i = 0; i < 4; i++) {
       const code = reply.getString('error_code');

@@ -71,7 +71,8 @@ export class AppContext {
   }
 
   // ---- randomness ----
-  randomUUID(): string {
+  /** A v4 UUID drawn from this process's fork of the world's seeded PRNG: same seed, same UUIDs. */
+  seededUuid(): string {
     return uuidFromRng(this.rng);
   }
 

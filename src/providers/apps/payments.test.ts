@@ -246,7 +246,7 @@ describe('payments: a transfer', () => {
     await run(world, {
       [AGENT]: async (c) => {
         await c.negotiate();
-        const requestId = c.ctx.randomUUID();
+        const requestId = c.ctx.seededUuid();
         const args = transferArgs();
         const first = await c.execute('transfer', args, { requestId });
         expect(status(first)).toBe('error:AUTH_REQUIRED');
@@ -309,7 +309,7 @@ describe('payments: a transfer', () => {
           c,
           'transfer',
           transferArgs({ reference: 'Invoice 2026-17' }),
-          c.ctx.randomUUID(),
+          c.ctx.seededUuid(),
         );
       },
     });
@@ -325,7 +325,7 @@ describe('payments: a transfer', () => {
     await run(world, {
       [AGENT]: async (c) => {
         await c.negotiate();
-        const requestId = c.ctx.randomUUID();
+        const requestId = c.ctx.seededUuid();
         const replies = await executeThroughResolutions(c, 'transfer', transferArgs(), requestId);
         expect(replies.map(status)).toEqual([
           'error:AUTH_REQUIRED',
@@ -346,7 +346,7 @@ describe('payments: a transfer', () => {
     await run(world, {
       [AGENT]: async (c) => {
         await c.negotiate();
-        const requestId = c.ctx.randomUUID();
+        const requestId = c.ctx.seededUuid();
         const accepted = (await executeThroughResolutions(c, 'transfer', transferArgs(), requestId)).at(-1);
         const operationId = String(data(accepted as Bundle).operation_id);
         await c.ctx.sleep(3_000);
@@ -371,7 +371,7 @@ describe('payments: a transfer', () => {
     await run(world, {
       [AGENT]: async (c) => {
         await c.negotiate();
-        const requestId = c.ctx.randomUUID();
+        const requestId = c.ctx.seededUuid();
         const accepted = (await executeThroughResolutions(c, 'transfer', transferArgs(), requestId)).at(-1);
         const operationId = String(data(accepted as Bundle).operation_id);
         expect((await pollToEnd(c, requestId, operationId)).at(-1)?.state).toBe('succeeded');
@@ -389,7 +389,7 @@ describe('payments: a transfer', () => {
     await run(world, {
       [AGENT]: async (c) => {
         await c.negotiate();
-        const requestId = c.ctx.randomUUID();
+        const requestId = c.ctx.seededUuid();
         const args = transferArgs({ from_account: 'DE-SAV-1', amount: 250 });
         const accepted = (await executeThroughResolutions(c, 'transfer', args, requestId)).at(-1) as Bundle;
         expect(status(accepted)).toBe('accepted');
@@ -425,7 +425,7 @@ describe('payments: a transfer', () => {
           c,
           'transfer',
           transferArgs({ amount: 99.99 }),
-          c.ctx.randomUUID(),
+          c.ctx.seededUuid(),
         );
         const last = replies.at(-1) as Bundle;
         expect(status(last)).toBe('success');
@@ -443,7 +443,7 @@ describe('payments: a transfer', () => {
     await run(world, {
       [AGENT]: async (c) => {
         await c.negotiate(NO_ASYNC);
-        const requestId = c.ctx.randomUUID();
+        const requestId = c.ctx.seededUuid();
         const args = transferArgs();
         const grant = await c.execute('transfer', args, { requestId });
         await c.resolve(grant);
@@ -471,7 +471,7 @@ describe('payments: a transfer', () => {
     await run(world, {
       [AGENT]: async (c) => {
         await c.negotiate();
-        const requestId = c.ctx.randomUUID();
+        const requestId = c.ctx.seededUuid();
         const grant = await c.execute('transfer', transferArgs(), { requestId });
         await c.resolve(grant);
         const resumeToken = grant.getString('resume_token') ?? '';
@@ -491,7 +491,7 @@ describe('payments: a transfer', () => {
     await run(world, {
       [AGENT]: async (c) => {
         await c.negotiate();
-        requestId = c.ctx.randomUUID();
+        requestId = c.ctx.seededUuid();
         const args = transferArgs({ amount: 400 });
         const accepted = (await executeThroughResolutions(c, 'transfer', args, requestId)).at(-1) as Bundle;
         const operationId = String(data(accepted).operation_id);
@@ -519,7 +519,7 @@ describe('payments: a transfer', () => {
     await run(world, {
       [AGENT]: async (c) => {
         await c.negotiate();
-        const requestId = c.ctx.randomUUID();
+        const requestId = c.ctx.seededUuid();
         const accepted = (await executeThroughResolutions(c, 'transfer', transferArgs(), requestId)).at(-1);
         const operationId = String(data(accepted as Bundle).operation_id);
         Object.assign(shared, { requestId, operationId });
@@ -604,7 +604,7 @@ describe('payments: statements (large results)', () => {
           c,
           'transfer',
           transferArgs({ reference: 'Deposit' }),
-          c.ctx.randomUUID(),
+          c.ctx.seededUuid(),
         );
         const reply = await c.execute('export_statement', { account: 'DE-CHK-1', months: 2 });
         const d = data(reply) as {
@@ -637,7 +637,7 @@ describe('payments: reconciliation (async without confirmation)', () => {
     await run(world, {
       [AGENT]: async (c) => {
         await c.negotiate();
-        const requestId = c.ctx.randomUUID();
+        const requestId = c.ctx.seededUuid();
         const replies = await executeThroughResolutions(c, 'reconcile_accounts', {}, requestId);
         expect(replies.map(status)).toEqual(['error:AUTH_REQUIRED', 'accepted']);
         const operationId = String(data(replies[1] as Bundle).operation_id);
@@ -662,7 +662,7 @@ describe('payments: reconciliation (async without confirmation)', () => {
     await run(world, {
       [AGENT]: async (c) => {
         await c.negotiate();
-        const requestId = c.ctx.randomUUID();
+        const requestId = c.ctx.seededUuid();
         const accepted = (await executeThroughResolutions(c, 'reconcile_accounts', {}, requestId)).at(-1);
         const operationId = String(data(accepted as Bundle).operation_id);
         await c.ctx.sleep(4_500);

@@ -219,7 +219,7 @@ describe('§2.2 sessions', () => {
       const first = await c.execute('create_alert', { symbol: 'AAPL', price: 190 });
       expect(status(first)).toBe('error:AUTH_REQUIRED');
       expect(first.getPendingIntent('resolution')).not.toBeNull();
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       const done = await c.executeResolving('create_alert', { symbol: 'AAPL', price: 190 }, { requestId });
       const again = await c.execute('create_alert', { symbol: 'AAPL', price: 190 }, { requestId });
       expect(again.getString('data')).toBe(done.getString('data'));

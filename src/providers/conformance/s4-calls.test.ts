@@ -22,7 +22,7 @@ describe('§4 methods and dispatch', () => {
     const world = alertsWorld({ user: { kind: 'scripted', decisions: ['approve'] } });
     await runAgent(world, async (c) => {
       await c.negotiate(['cancellation']);
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       const start = await c.execute('create_alert', { symbol: 'MSFT', price: 410 }, { requestId });
       expect(status(start)).toBe('error:AUTH_REQUIRED');
       await c.resolve(start);
@@ -106,7 +106,7 @@ describe('§4.1 envelope', () => {
     const world = testProviderWorld({ tools: [writeTool('add_row')] });
     await runOnTest(world, async (c) => {
       await c.negotiate();
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       const a = await c.execute('add_row', {}, { requestId });
       const b = await c.execute('add_row', {}, { requestId });
       expect(a.getString('data')).toBe(b.getString('data'));
@@ -142,7 +142,7 @@ describe('§4.2 synchronous success', () => {
     const world = alertsWorld();
     await runAgent(world, async (c) => {
       await c.negotiate();
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       const reply = await c.execute('get_quote', { symbol: 'SAP' }, { requestId });
       expect(reply.getString('status')).toBe('success');
       expect(reply.getInt('protocol_version')).toBe(2);
@@ -187,7 +187,7 @@ describe('§4.2 synchronous success', () => {
     const world = testProviderWorld({ tools: [flaky] });
     await runOnTest(world, async (c) => {
       await c.negotiate();
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       const first = await c.execute('flaky', {}, { requestId });
       expect(status(first)).toBe('error:UNAVAILABLE');
       expect(first.getBoolean('retryable', false)).toBe(true);

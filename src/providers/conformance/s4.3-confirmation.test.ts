@@ -50,7 +50,7 @@ function payWorld(decisions: UserDecision[] = ['approve']) {
   );
 }
 
-async function firstResolution(c: RawClient, args: unknown = { amount: 10 }, requestId = c.ctx.randomUUID()) {
+async function firstResolution(c: RawClient, args: unknown = { amount: 10 }, requestId = c.ctx.seededUuid()) {
   const reply = await c.execute('pay', args, { requestId });
   return { reply, requestId, token: reply.getString('resume_token') ?? '' };
 }
@@ -121,7 +121,7 @@ describe('§4.3 resolution errors', () => {
     const world = alertsWorld({ user: { kind: 'scripted', decisions: ['deny', 'approve'] } });
     await runAgent(world, async (c) => {
       await c.negotiate(['cancellation']);
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       const args = { symbol: 'AAPL', price: 190 };
       const reply = await c.execute('create_alert', args, { requestId });
       expect(status(reply)).toBe('error:AUTH_REQUIRED');
@@ -134,7 +134,7 @@ describe('§4.3 resolution errors', () => {
       }
       // The token stays bound to its request: another request presenting it is refused.
       expect(
-        status(await c.execute('create_alert', args, { requestId: c.ctx.randomUUID(), resumeToken })),
+        status(await c.execute('create_alert', args, { requestId: c.ctx.seededUuid(), resumeToken })),
       ).toBe('error:INVALID_REQUEST');
     });
     expect(world.user.screensSeen).toHaveLength(1);

@@ -56,7 +56,7 @@ async function poll(c: RawClient, requestId: string, operationId: string): Promi
 }
 
 async function start(c: RawClient): Promise<{ requestId: string; operationId: string; reply: Bundle }> {
-  const requestId = c.ctx.randomUUID();
+  const requestId = c.ctx.seededUuid();
   const reply = await c.execute('slow_job', {}, { requestId });
   return { requestId, operationId: String(data(reply).operation_id), reply };
 }
@@ -102,7 +102,7 @@ describe('§4.4 async operations', () => {
     });
     await runOnTest(testProviderWorld({ tools: [failing] }), async (c) => {
       await c.negotiate();
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       const op = String(data(await c.execute('fails_late', {}, { requestId })).operation_id);
       await c.ctx.sleep(1000);
       const status = data(await poll(c, requestId, op));
@@ -179,7 +179,7 @@ describe('§4.4 async operations', () => {
     await runOnTest(opWorld(), async (c) => {
       await c.negotiate();
       const { operationId } = await start(c);
-      expect(status(await poll(c, c.ctx.randomUUID(), operationId))).toBe('error:INVALID_REQUEST');
+      expect(status(await poll(c, c.ctx.seededUuid(), operationId))).toBe('error:INVALID_REQUEST');
     });
   });
 

@@ -35,7 +35,7 @@ describe('§5 the error model', () => {
     const world = testProviderWorld({ tools: [writeTool('w'), readTool('r', () => ({}))] });
     await runOnTest(world, async (c) => {
       await c.negotiate();
-      const ids = [0, 1, 2, 3].map(() => c.ctx.randomUUID());
+      const ids = [0, 1, 2, 3].map(() => c.ctx.seededUuid());
       const id = (i: number) => ids[i] as string;
       const cases: [string, () => Promise<Bundle>][] = [
         ['TOOL_NOT_FOUND', () => c.execute('nope', {}, { requestId: id(0) })],
@@ -61,7 +61,7 @@ describe('§5 the error model', () => {
     const world = testProviderWorld({ tools: [crashy] });
     await runOnTest(world, async (c) => {
       await c.negotiate();
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       const reply = await c.execute('crashy', {}, { requestId });
       expect(status(reply)).toBe('error:INTERNAL_ERROR');
       const text = `${reply.getString('error_message')} ${reply.getString('error_details') ?? ''}`;
@@ -137,7 +137,7 @@ describe('§6 idempotency', () => {
     });
     await runOnTest(testProviderWorld({ tools: [once] }), async (c) => {
       await c.negotiate();
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       const a = await c.execute('once', {}, { requestId });
       const b = await c.execute('once', {}, { requestId });
       expect(status(a)).toBe('error:CONFLICT');
@@ -156,7 +156,7 @@ describe('§6 idempotency', () => {
       world.spawnIn(AGENT, 'burst', async (ctx) => {
         const c = new RawClient(ctx, TEST_AUTHORITY);
         await c.negotiate();
-        const requestId = ctx.randomUUID();
+        const requestId = ctx.seededUuid();
         for (let i = 0; i < 3; i++) {
           ctx.spawn(`dup${i}`, async () => {
             replies.push((await c.execute('w', {}, { requestId })).getString('data') ?? 'none');
@@ -187,7 +187,7 @@ describe('§6 idempotency', () => {
     }) as MutationTool;
     await runOnTest(testProviderWorld({ tools: [asyncWrite] }), async (c) => {
       await c.negotiate();
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       const a = data(await c.execute('aw', {}, { requestId }));
       const b = data(await c.execute('aw', {}, { requestId }));
       expect(b.operation_id).toBe(a.operation_id);
@@ -209,7 +209,7 @@ describe('§6 idempotency', () => {
     const world = testProviderWorld({ tools: [idem] });
     await runOnTest(world, async (c) => {
       await c.negotiate();
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       await c.execute('set_flag', {}, { requestId });
       await c.execute('set_flag', {}, { requestId });
     });
@@ -224,7 +224,7 @@ describe('§6 idempotency', () => {
       );
       world.spawnIn(AGENT, 'retrying', async (ctx) => {
         const c = new RawClient(ctx, TEST_AUTHORITY);
-        const requestId = ctx.randomUUID();
+        const requestId = ctx.seededUuid();
         for (let attempt = 0; attempt < 4; attempt++) {
           try {
             await c.negotiate();

@@ -233,7 +233,7 @@ describe('§10 the SDK base class', () => {
     );
     await runOnTest(world, async (c) => {
       await c.negotiate();
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       const first = await c.execute('confirmed_write', {}, { requestId });
       await c.resolve(first);
       world.killProcess(TEST_PACKAGE, { kind: 'killed', reason: 'test' });

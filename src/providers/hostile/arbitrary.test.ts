@@ -43,7 +43,7 @@ async function probe(c: RawClient): Promise<Probe> {
   const service = c.ctx.packageManager
     .queryIntentServices(TOOL_PROVIDER_ACTION)
     .find((s) => s.packageName === HOSTILE_PACKAGE);
-  const p: Probe = { metaData: { ...service?.metaData }, requestId: c.ctx.randomUUID() };
+  const p: Probe = { metaData: { ...service?.metaData }, requestId: c.ctx.seededUuid() };
   const b = new Bundle();
   b.putIntArray('consumer_versions', [2, 1]);
   b.putString('consumer_capabilities', JSON.stringify(ALL_CAPS));

@@ -147,7 +147,7 @@ const OBSERVATIONS: Readonly<Record<string, Observation>> = {
     expect(reply.getBoolean('retryable', false)).toBe(false);
   },
   'request-id-mismatch': async (c) => {
-    const requestId = c.ctx.randomUUID();
+    const requestId = c.ctx.seededUuid();
     const reply = await lookup(c, requestId);
     expect(reply.getString('status')).toBe('success');
     expect(reply.getString('request_id')).not.toBe(requestId);

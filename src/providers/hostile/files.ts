@@ -54,7 +54,7 @@ function openResultFd(
   switch (kind) {
     case 'read_only':
     case 'writable': {
-      const path = `hostile-results/${context.randomUUID()}.json`;
+      const path = `hostile-results/${context.seededUuid()}.json`;
       context.writeFile(path, bytes);
       const fd = context.openFile(path, kind === 'read_only' ? 'r' : 'rw');
       closeAfterReply(context, fd);

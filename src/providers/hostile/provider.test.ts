@@ -46,7 +46,7 @@ describe('hostile provider, honest parts', () => {
         [],
       ]);
 
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       const reply = await c.execute('lookup', { query: 'weather' }, { requestId });
       const read = readResponseBundle(reply, 'execute_tool', {
         expectedRequestId: requestId,
@@ -73,7 +73,7 @@ describe('hostile provider, honest parts', () => {
   it('CETP-4.4-04: an `accepted` answer is followed by an operation that succeeds', async () => {
     await runHostile({ execute: { kind: 'accepted' } }, async (c) => {
       await c.negotiate();
-      const requestId = c.ctx.randomUUID();
+      const requestId = c.ctx.seededUuid();
       const accepted = await c.execute('lookup', { query: 'later' }, { requestId });
       const operationId = String(data(accepted).operation_id);
       const op = await c.method('get_operation', (b) => b.putString('operation_id', operationId), requestId);

@@ -51,7 +51,7 @@ export class HostileProvider extends ContentProvider {
     const request = extras ?? new Bundle();
     const reply = await this.answer(method, request);
     for (const t of this.behaviour.tamper ?? []) {
-      if (t.method === method) applyTamper(reply, t.lie, this.context.randomUUID());
+      if (t.method === method) applyTamper(reply, t.lie, this.context.seededUuid());
     }
     return reply;
   }

@@ -37,7 +37,7 @@ export function renderResult(
     });
   }
   const bytes = new TextEncoder().encode(JSON.stringify(value));
-  const path = `cetp-results/${context.randomUUID()}.json`;
+  const path = `cetp-results/${context.seededUuid()}.json`;
   context.writeFile(path, bytes);
   const fd = context.openFile(path, 'r');
   if (!gates.bug('provider-fd-leak')) {
