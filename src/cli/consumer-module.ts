@@ -32,10 +32,10 @@ import { ALERTS, PAYMENTS } from '../../properties/scenario/fixtures.ts';
 import { REFERENCE } from '../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../properties/suites.ts';
 import { CONSUMER_PACKAGE } from '../consumer/app.ts';
-import type { Fault } from '../sim/faults.ts';
 import { World } from '../sim/world.ts';
 import { CliError } from './errors.ts';
 import { exported, importUserModule } from './module-loader.ts';
+import { retargetAll } from './provider-module.ts';
 
 export type { ConsumerUnderTest } from '../../properties/scenario/consumer.ts';
 
@@ -54,24 +54,6 @@ export function consumerImpact(defs: readonly PropertyDef[]): { properties: stri
   return { properties: driven, note };
 }
 
-/** Faults aimed at the reference consumer hit the module's consumer instead. */
-function retargetFault(fault: Fault, packageName: string): Fault {
-  const swap = (p: string) => (p === CONSUMER_PACKAGE ? packageName : p);
-  switch (fault.kind) {
-    case 'kill':
-      return { ...fault, process: swap(fault.process) };
-    case 'loseReply':
-    case 'failTransaction':
-      return {
-        ...fault,
-        ...(fault.callee !== undefined ? { callee: swap(fault.callee) } : {}),
-        ...(fault.caller !== undefined ? { caller: swap(fault.caller) } : {}),
-      };
-    default:
-      return fault;
-  }
-}
-
 /** The property as it runs against the module's consumer (a copy; raw-driver properties are unchanged). */
 export function withConsumer(def: PropertyDef, module: ConsumerModule): PropertyDef {
   if (def.kind !== 'consumer') return def;
@@ -79,7 +61,11 @@ export function withConsumer(def: PropertyDef, module: ConsumerModule): Property
   return {
     ...def,
     fixture: { ...def.fixture, consumer },
-    shape: { ...def.shape, faults: def.shape.faults.map((f) => retargetFault(f, consumer.packageName)) },
+    // Faults aimed at the reference consumer hit the module's consumer instead.
+    shape: {
+      ...def.shape,
+      faults: retargetAll(def.shape.faults, new Set([CONSUMER_PACKAGE]), [consumer.packageName]),
+    },
   };
 }
 

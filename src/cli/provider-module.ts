@@ -175,10 +175,15 @@ function retarget(fault: Fault, replaced: ReadonlySet<string>, packages: readonl
     case 'kill':
       return replaced.has(fault.process) ? packages.map((process) => ({ ...fault, process })) : [fault];
     case 'loseReply':
-    case 'failTransaction':
-      return fault.callee !== undefined && replaced.has(fault.callee)
-        ? packages.map((callee) => ({ ...fault, callee }))
-        : [fault];
+    case 'failTransaction': {
+      const callees =
+        fault.callee !== undefined && replaced.has(fault.callee)
+          ? packages.map((callee) => ({ ...fault, callee }))
+          : [fault];
+      return callees.flatMap((f) =>
+        f.caller !== undefined && replaced.has(f.caller) ? packages.map((caller) => ({ ...f, caller })) : [f],
+      );
+    }
     case 'corruptFd':
     case 'truncateFd':
       return fault.process !== undefined && replaced.has(fault.process)
@@ -194,7 +199,8 @@ function retarget(fault: Fault, replaced: ReadonlySet<string>, packages: readonl
   }
 }
 
-function retargetAll(
+/** Faults aimed at the `replaced` packages aimed at each of `packages` instead (deduplicated). */
+export function retargetAll(
   faults: readonly Fault[],
   replaced: ReadonlySet<string>,
   packages: readonly string[],

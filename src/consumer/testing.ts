@@ -7,6 +7,7 @@
 import { ALERTS_PACKAGE, alertsApp, alertsPackage } from '../providers/apps/alerts.ts';
 import { LEGACY_PACKAGE, legacyApp, legacyPackage } from '../providers/apps/legacy.ts';
 import { PAYMENTS_PACKAGE, paymentsApp, paymentsPackage } from '../providers/apps/payments.ts';
+import { v2Accepted as accepted, v2Success as success, v2Error } from '../providers/hostile/wire.ts';
 import { CETP_PROVIDER, providerPackage } from '../providers/sdk/manifest.ts';
 import type { ProviderOptions } from '../providers/sdk/types.ts';
 import { Activity, RESULT_OK } from '../sim/activity.ts';
@@ -258,26 +259,8 @@ function offered(extras: Bundle): string[] {
   }
 }
 
-/** A status="success" reply; `requestId` null for negotiate. */
-export function success(requestId: string | null, data: JsonValue): Bundle {
-  const b = new Bundle();
-  b.putString('status', 'success');
-  if (requestId !== null) {
-    b.putInt('protocol_version', 2);
-    b.putString('request_id', requestId);
-  }
-  b.putString('data', JSON.stringify(data));
-  return b;
-}
-
-export function accepted(requestId: string, operationId: string, pollAfterMs = 1_000): Bundle {
-  const b = new Bundle();
-  b.putString('status', 'accepted');
-  b.putInt('protocol_version', 2);
-  b.putString('request_id', requestId);
-  b.putString('data', JSON.stringify({ operation_id: operationId, poll_after_ms: pollAfterMs }));
-  return b;
-}
+/** Replies of a scripted provider: the hostile providers' wire helpers (src/providers/hostile/wire.ts). */
+export { accepted, success };
 
 export interface ErrorInit {
   readonly retryable: boolean;
@@ -289,17 +272,7 @@ export interface ErrorInit {
 
 /** An error reply written as given (it may break §5: that is the point of scripting it). */
 export function errorReply(requestId: string, code: string, init: ErrorInit): Bundle {
-  const b = new Bundle();
-  b.putString('status', 'error');
-  b.putString('error_code', code);
-  b.putString('error_message', init.message ?? 'Scripted error.');
-  b.putBoolean('retryable', init.retryable);
-  b.putInt('protocol_version', 2);
-  b.putString('request_id', requestId);
-  if (init.retryAfterMs !== undefined) b.putLong('retry_after_ms', init.retryAfterMs);
-  if (init.details !== undefined) b.putString('error_details', JSON.stringify(init.details));
-  if (init.resumeToken !== undefined) b.putString('resume_token', init.resumeToken);
-  return b;
+  return v2Error(requestId, { ...init, code, message: init.message ?? 'Scripted error.' });
 }
 
 /** The scripted provider's own confirmation screen: finishes at once with RESULT_OK. */

@@ -8,17 +8,12 @@
  * broken identity and negotiation, file results that lie, and resolutions that are not the
  * provider's own immutable explicit PendingIntent.
  */
+import { V2_METHOD_NAMES, type V2MethodName } from '../../protocol/methods.ts';
 import type { JsonValue } from '../../sim/json.ts';
 
-export const HOSTILE_METHODS = [
-  'negotiate',
-  'get_provider_info',
-  'list_tools',
-  'execute_tool',
-  'get_operation',
-  'cancel_operation',
-] as const;
-export type HostileMethod = (typeof HOSTILE_METHODS)[number];
+/** A hostile provider can lie in the reply to any v2 method. */
+export const HOSTILE_METHODS = V2_METHOD_NAMES;
+export type HostileMethod = V2MethodName;
 
 /** What the package's manifest declares (read by `installHostile`, not by the provider). */
 export interface DiscoveryLie {

@@ -21,12 +21,12 @@ export function v2Success(requestId: string | null, data: JsonValue): Bundle {
   return b;
 }
 
-export function v2Accepted(requestId: string, operationId: string): Bundle {
+export function v2Accepted(requestId: string, operationId: string, pollAfterMs = 1_000): Bundle {
   const b = new Bundle();
   b.putString('status', 'accepted');
   b.putInt('protocol_version', 2);
   b.putString('request_id', requestId);
-  b.putString('data', JSON.stringify({ operation_id: operationId, poll_after_ms: 1000 }));
+  b.putString('data', JSON.stringify({ operation_id: operationId, poll_after_ms: pollAfterMs }));
   return b;
 }
 

@@ -12,7 +12,13 @@ import { type Bundle, Bundle as BundleClass } from '../../sim/bundle.ts';
 import type { JsonValue } from '../../sim/json.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import type { CompiledTool } from './catalogue.ts';
-import { checkResumeToken, consumeConfirmation, createConfirmation, resolutionFor } from './confirmations.ts';
+import {
+  checkResumeToken,
+  consumeConfirmation,
+  createConfirmation,
+  type ResolutionRequest,
+  resolutionFor,
+} from './confirmations.ts';
 import { identityFingerprint } from './identity.ts';
 import { acceptOperation } from './operations.ts';
 import {
@@ -32,7 +38,14 @@ import { errorBundle, successBundle, WireFailure } from './responses.ts';
 import { renderResult } from './results.ts';
 import { audit, type Runtime } from './runtime.ts';
 import type { Session } from './sessions.ts';
-import { type CallerIdentity, isReadTool, type MutationTool, type ToolCall, ToolFailure } from './types.ts';
+import {
+  type CallerIdentity,
+  type ConfirmationText,
+  isReadTool,
+  type MutationTool,
+  type ToolCall,
+  ToolFailure,
+} from './types.ts';
 
 /** Everything one execute_tool call carries through the pipeline. */
 export interface Execution {
@@ -216,6 +229,27 @@ async function resumeUnrecorded(
   });
 }
 
+/** What a resolution of this call is bound to: caller, identity, request, tool and args (4.3-04 … 4.3-14). */
+function resolutionRequest(
+  ex: Execution,
+  kind: ConfirmationKind,
+  text: ConfirmationText | null,
+  scopes: readonly string[],
+): ResolutionRequest {
+  return {
+    kind,
+    requestKey: ex.key,
+    uid: ex.caller.uid,
+    callerPackages: ex.caller.packages,
+    identity: identityFingerprint(ex.caller),
+    requestId: ex.req.requestId,
+    tool: ex.req.toolName,
+    argsDigest: ex.digest,
+    text,
+    scopes,
+  };
+}
+
 /** Opens a confirmation or grant resolution: USER_ACTION_REQUIRED / AUTH_REQUIRED with a PendingIntent. */
 async function openResolution(
   ex: Execution,
@@ -226,18 +260,12 @@ async function openResolution(
   const { rt } = ex;
   const text = tool ? await tool.describeForConfirmation(ex.call) : null;
   const record = await atomically(rt, `open ${kind}`, (tx) =>
-    createConfirmation(tx, rt.context, rt.options.resumeTokenTtlMs, {
-      kind,
-      requestKey: ex.key,
-      uid: ex.caller.uid,
-      callerPackages: ex.caller.packages,
-      identity: identityFingerprint(ex.caller),
-      requestId: ex.req.requestId,
-      tool: ex.req.toolName,
-      argsDigest: ex.digest,
-      text,
-      scopes,
-    }),
+    createConfirmation(
+      tx,
+      rt.context,
+      rt.options.resumeTokenTtlMs,
+      resolutionRequest(ex, kind, text, scopes),
+    ),
   );
   return resolutionBundle(ex, record);
 }
@@ -397,18 +425,12 @@ async function reserveForConfirmation(ex: Execution, tool: MutationTool, replace
   const outcome = await atomically(rt, 'reserve for confirmation', async (tx) => {
     const existing = await readRequest(tx, ex.key);
     if (existing && !(replace && existing.state === 'pending_confirmation')) return { existing };
-    const confirmation = await createConfirmation(tx, rt.context, rt.options.resumeTokenTtlMs, {
-      kind: 'confirm',
-      requestKey: ex.key,
-      uid: ex.caller.uid,
-      callerPackages: ex.caller.packages,
-      identity: identityFingerprint(ex.caller),
-      requestId: ex.req.requestId,
-      tool: ex.req.toolName,
-      argsDigest: ex.digest,
-      text,
-      scopes: [],
-    });
+    const confirmation = await createConfirmation(
+      tx,
+      rt.context,
+      rt.options.resumeTokenTtlMs,
+      resolutionRequest(ex, 'confirm', text, []),
+    );
     const record =
       existing ??
       newRequestRecord({
