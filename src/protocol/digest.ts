@@ -10,7 +10,8 @@ import { fail, issue, ok, type WireResult } from './issues.ts';
 /** Lowercase hex SHA-256 of bytes, or of a string's UTF-8 encoding. */
 export function sha256Hex(input: Uint8Array | string): string {
   const hash = createHash('sha256');
-  hash.update(typeof input === 'string' ? Buffer.from(input, 'utf8') : input);
+  if (typeof input === 'string') hash.update(input, 'utf8');
+  else hash.update(input);
   return hash.digest('hex');
 }
 

@@ -76,19 +76,24 @@ function checkValue(
   options: EnvelopeOptions,
   issues: ProtocolIssue[],
 ): void {
-  const { key, ruleIds } = req;
-  const bad = (code: IssueCode, message: string) => issues.push(issue(code, message, ruleIds, key));
+  const { key } = req;
   switch (key) {
     case 'protocol_version':
       if (value !== PROTOCOL_VERSION)
-        bad('wrong_protocol_version', `protocol_version must be 2, got ${value}`);
+        bad(req, issues, 'wrong_protocol_version', `protocol_version must be 2, got ${value}`);
       return;
     case 'request_id':
-      if (!isUuid(value as string)) bad('invalid_uuid', `request_id ${JSON.stringify(value)} is not a UUID`);
+      if (!isUuid(value as string))
+        bad(req, issues, 'invalid_uuid', `request_id ${JSON.stringify(value)} is not a UUID`);
       return;
     case 'deadline_at_ms':
       if (!Number.isSafeInteger(value) || (value as number) <= 0) {
-        bad('invalid_deadline', `deadline_at_ms must be a positive epoch millisecond value, got ${value}`);
+        bad(
+          req,
+          issues,
+          'invalid_deadline',
+          `deadline_at_ms must be a positive epoch millisecond value, got ${value}`,
+        );
       }
       return;
     case 'tool_name':
@@ -97,7 +102,7 @@ function checkValue(
           issue(
             'invalid_tool_name',
             `tool_name ${JSON.stringify(value)} is not a valid tool name`,
-            [...ruleIds, 'CETP-3.1-03'],
+            [...req.ruleIds, 'CETP-3.1-03'],
             key,
           ),
         );
@@ -116,8 +121,12 @@ function checkValue(
     }
     default:
       // session_token, resume_token, operation_id: opaque, but never empty.
-      if (value === '') bad('empty_value', `${key} must not be empty`);
+      if (value === '') bad(req, issues, 'empty_value', `${key} must not be empty`);
   }
+}
+
+function bad(req: KeyRequirement, issues: ProtocolIssue[], code: IssueCode, message: string): void {
+  issues.push(issue(code, message, req.ruleIds, req.key));
 }
 
 function checkArgs(

@@ -17,7 +17,7 @@ import {
   retryPolicyOf,
 } from './errors.ts';
 import { issue, type ProtocolIssue, resultOf, type WireResult } from './issues.ts';
-import { type BundleKey, RESPONSE_KEYS, requirementOf } from './keys.ts';
+import { RESPONSE_KEYS, requirementOf } from './keys.ts';
 import type { V2MethodName } from './methods.ts';
 import type { ErrorDetails } from './schemas/operation.ts';
 import { parseWire, validateWire } from './schemas/registry.ts';
@@ -73,14 +73,13 @@ export function checkErrorFields(
   pathPrefix = '',
 ): ProtocolIssue[] {
   const issues: ProtocolIssue[] = [];
-  const at = (key: string) => `${pathPrefix}${key}`;
   if (!isKnownErrorCode(e.code)) {
     issues.push(
       issue(
         'unknown_error_code',
         `unknown error_code ${JSON.stringify(e.code)}`,
         ['CETP-5-01', 'CETP-9-09'],
-        at('error_code'),
+        `${pathPrefix}error_code`,
       ),
     );
   } else if (retryPolicyOf(e.code) !== 'conditional' && e.retryable !== retryableFor(e.code)) {
@@ -89,18 +88,18 @@ export function checkErrorFields(
         'retryable_mismatch',
         `${e.code} must have retryable=${retryableFor(e.code)}`,
         [ERROR_CODE_TABLE[e.code].ruleId],
-        at('retryable'),
+        `${pathPrefix}retryable`,
       ),
     );
   }
-  issues.push(...checkErrorMessage(e.message, e.code, at('error_message')));
+  issues.push(...checkErrorMessage(e.message, e.code, `${pathPrefix}error_message`));
   if (e.retryAfterMs !== undefined && !(Number.isSafeInteger(e.retryAfterMs) && e.retryAfterMs >= 0)) {
     issues.push(
       issue(
         'out_of_range',
         'retry_after_ms must be a non-negative integer',
         ['CETP-5-04'],
-        at('retry_after_ms'),
+        `${pathPrefix}retry_after_ms`,
       ),
     );
   }
@@ -180,8 +179,7 @@ export function readErrorBundle(
 ): WireResult<ReceivedError> {
   const issues: ProtocolIssue[] = [];
   const reqs = options.method === 'negotiate' ? RESPONSE_KEYS.negotiateError : RESPONSE_KEYS.error;
-  const get = <K extends BundleKey>(key: K) => readKey(bundle, requirementOf(reqs, key), issues);
-  const status = get('status');
+  const status = readKey(bundle, requirementOf(reqs, 'status'), issues);
   if (status !== undefined && status !== 'error') {
     issues.push(
       issue(
@@ -192,13 +190,13 @@ export function readErrorBundle(
       ),
     );
   }
-  const code = get('error_code');
-  const message = get('error_message');
-  const retryable = get('retryable');
-  const protocolVersion = get('protocol_version') ?? null;
-  const requestId = get('request_id') ?? null;
-  const retryAfterMs = get('retry_after_ms');
-  const detailsJson = get('error_details');
+  const code = readKey(bundle, requirementOf(reqs, 'error_code'), issues);
+  const message = readKey(bundle, requirementOf(reqs, 'error_message'), issues);
+  const retryable = readKey(bundle, requirementOf(reqs, 'retryable'), issues);
+  const protocolVersion = readKey(bundle, requirementOf(reqs, 'protocol_version'), issues) ?? null;
+  const requestId = readKey(bundle, requirementOf(reqs, 'request_id'), issues) ?? null;
+  const retryAfterMs = readKey(bundle, requirementOf(reqs, 'retry_after_ms'), issues);
+  const detailsJson = readKey(bundle, requirementOf(reqs, 'error_details'), issues);
   const received: ReceivedError = {
     code: (code ?? '') as ErrorCode,
     message: message ?? '',

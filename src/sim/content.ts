@@ -17,7 +17,7 @@
  * - A call into a provider of the caller's own process is a plain method call: same thread, same
  *   Bundle object (no Parcel), and the caller's own identity.
  */
-import { BinderDriver, type CallingIdentity, contentCallRequestBytes } from './binder.ts';
+import { BinderDriver, type CallingIdentity, contentCallRequestBytes, type IncomingCall } from './binder.ts';
 import type { Bundle } from './bundle.ts';
 import type { ContentProvider } from './content-provider.ts';
 import type { AppContext } from './context.ts';
@@ -119,6 +119,20 @@ async function transactCall(
   return outcome;
 }
 
+/** The callee side of one IContentProvider.call transaction. */
+class ProviderCall implements IncomingCall {
+  constructor(
+    private readonly handle: ProviderHandle,
+    private readonly method: string,
+    private readonly arg: string | null,
+    private readonly extras: Bundle | null,
+  ) {}
+
+  invoke(): Promise<Bundle | null> | Bundle | null {
+    return this.handle.provider.call(this.handle.authority, this.method, this.arg, this.extras);
+  }
+}
+
 async function dispatchCall(
   world: World,
   caller: AppContext,
@@ -154,7 +168,7 @@ async function dispatchCall(
     method,
     requestBytes,
     identity,
-    { invoke: () => handle.provider.call(handle.authority, method, arg, delivered) },
+    new ProviderCall(handle, method, arg, delivered),
     stable,
   );
   if (result.kind === 'reply') return { reply: result.reply };

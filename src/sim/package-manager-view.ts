@@ -9,12 +9,18 @@ import type {
   ResolvedProvider,
   ResolvedService,
 } from './package-manager.ts';
+import { apkContentsSigners } from './signing.ts';
 
 export class PackageManagerView {
   constructor(
     private readonly pm: PackageManager,
     readonly callerUid: number,
   ) {}
+
+  /** PackageManager.generation: moves whenever packages, signing or visibility change. */
+  get generation(): number {
+    return this.pm.generation;
+  }
 
   queryIntentServices(action: string): ResolvedService[] {
     return this.pm.queryIntentServices(this.callerUid, action);
@@ -49,7 +55,8 @@ export class PackageManagerView {
   /** The current signers' SHA-256 digests (SigningInfo.getApkContentsSigners), or [] if invisible. */
   getSigningCertificateDigests(packageName: string): string[] {
     if (!this.pm.canSeePackage(this.callerUid, packageName)) return [];
-    return (this.pm.getSigningInfo(packageName)?.apkContentsSigners ?? []).map((c) => c.sha256);
+    const pkg = this.pm.getPackageInfo(packageName);
+    return pkg ? apkContentsSigners(pkg.signing).map((c) => c.sha256) : [];
   }
 
   checkPermission(permission: string, uid: number): boolean {

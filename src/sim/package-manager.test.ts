@@ -630,3 +630,48 @@ describe('determinism', () => {
     expect(script()).toBe(script());
   });
 });
+
+describe('generation (when answers derived from packages, signing and visibility may be reused)', () => {
+  it('moves on install, update, re-sign, uninstall, reboot and a new interaction — and only then', () => {
+    const { pm } = newPm();
+    const moves = (what: () => void): boolean => {
+      const before = pm.generation;
+      what();
+      return pm.generation !== before;
+    };
+    expect(moves(() => pm.install(app('com.example.alerts', ALERTS)))).toBe(true);
+    const client = pm.install(app('com.example.client', CLIENT));
+    const alerts = pm.getPackageInfo('com.example.alerts') as InstalledPackage;
+    expect(moves(() => pm.getPackagesForUid(client.uid))).toBe(false);
+    expect(moves(() => pm.canSeePackage(client.uid, 'com.example.alerts'))).toBe(false);
+    expect(moves(() => pm.recordInteraction(alerts.uid, client.uid))).toBe(true);
+    expect(moves(() => pm.recordInteraction(alerts.uid, client.uid))).toBe(false);
+    expect(
+      moves(() =>
+        pm.update({
+          manifest: { packageName: 'com.example.alerts', versionCode: 2 },
+          signing: signedWith(ALERTS),
+        }),
+      ),
+    ).toBe(true);
+    const before = pm.generation;
+    expect(() => pm.resign('com.example.alerts', signedWith(MALLORY))).toThrow(PackageInstallError);
+    expect(pm.generation).toBe(before);
+    const rotated = certificate('alerts-release-2026');
+    expect(moves(() => pm.resign('com.example.alerts', rotatedSigning([ALERTS, rotated])))).toBe(true);
+    expect(moves(() => pm.uninstall('com.example.client'))).toBe(true);
+    expect(moves(() => pm.reboot())).toBe(true);
+  });
+
+  it('keeps getPackagesForUid in install order across uninstall and reinstall of shared-UID members', () => {
+    const { pm } = newPm();
+    const shared = { sharedUserId: 'com.example.shared' };
+    const one = pm.install(app('com.example.one', CLIENT, shared));
+    pm.install(app('com.example.two', CLIENT, shared));
+    expect(pm.getPackagesForUid(one.uid)).toEqual(['com.example.one', 'com.example.two']);
+    pm.uninstall('com.example.one');
+    expect(pm.getPackagesForUid(one.uid)).toEqual(['com.example.two']);
+    pm.install(app('com.example.one', CLIENT, shared));
+    expect(pm.getPackagesForUid(one.uid)).toEqual(['com.example.two', 'com.example.one']);
+  });
+});

@@ -207,10 +207,15 @@ interface PermissionDefinition {
 
 type Op = 'install' | 'update' | 'resign';
 
+const NO_PACKAGES: readonly InstalledPackage[] = Object.freeze([]);
+
 export class PackageManager {
   private readonly trace: Trace;
   /** Installed packages; Map order is install order (an update keeps its place). */
   private readonly packages = new Map<string, InstalledPackage>();
+  /** Packages by UID, in install order: derived from `packages`, dropped whenever it changes. */
+  private byUid: Map<number, InstalledPackage[]> | null = null;
+  private changes = 0;
   /** The spec each installed package was last installed or updated from. */
   private readonly specs = new Map<string, PackageSpec>();
   private readonly sharedUsers = new Map<string, SharedUser>();
@@ -269,6 +274,7 @@ export class PackageManager {
       }
       const pkg = this.record(manifest, spec.signing, uid, manifest.sharedUserId, this.nextInstallSeq++);
       this.packages.set(name, pkg);
+      this.changed();
       this.specs.set(name, spec);
       for (const p of newDefinitions) this.definitions.set(p.name, { ...p, owner: name });
       this.evaluateGrants(uid);
@@ -309,6 +315,7 @@ export class PackageManager {
   uninstall(packageName: string): void {
     const pkg = this.requirePackage(packageName);
     this.packages.delete(packageName);
+    this.changed();
     this.specs.delete(packageName);
     let uidFreed = true;
     if (pkg.sharedUserId !== null) {
@@ -340,6 +347,7 @@ export class PackageManager {
   reboot(): void {
     this.firstAvailableAppId = FIRST_APPLICATION_UID;
     this.implicitlyVisible.clear();
+    this.changed();
     this.definitions.clear();
     this.definePlatformPermissions();
     for (const pkg of this.packages.values()) {
@@ -353,6 +361,15 @@ export class PackageManager {
   }
 
   // ---- queries ----
+
+  /**
+   * A counter that moves whenever anything a UID's packages, signing or visibility depend on
+   * changes (install, update, re-sign, uninstall, reboot, implicit visibility): answers derived from
+   * those queries may be reused while it stays the same.
+   */
+  get generation(): number {
+    return this.changes;
+  }
 
   getPackageInfo(packageName: string): InstalledPackage | null {
     return this.packages.get(packageName) ?? null;
@@ -486,6 +503,7 @@ export class PackageManager {
     this.implicitlyVisible.set(observerUid, set);
     if (set.has(actorUid)) return;
     set.add(actorUid);
+    this.changed();
     this.trace.record('pm.visibility', { actor: 'system', observerUid, actorUid });
   }
 
@@ -614,6 +632,7 @@ export class PackageManager {
 
       const pkg = this.record(manifest, spec.signing, old.uid, old.sharedUserId, old.installSeq);
       this.packages.set(name, pkg);
+      this.changed();
       this.specs.set(name, spec);
       if (shared && hasAncestor(spec.signing, shared.signing)) shared.signing = spec.signing;
       const removed = this.dropDefinitionsOwnedBy(name, manifest.permissions);
@@ -746,8 +765,22 @@ export class PackageManager {
     this.firstAvailableAppId = Math.max(this.firstAvailableAppId, uid + 1);
   }
 
-  private packagesOfUid(uid: number): InstalledPackage[] {
-    return [...this.packages.values()].filter((p) => p.uid === uid);
+  private changed(): void {
+    this.byUid = null;
+    this.changes++;
+  }
+
+  /** Every package of the UID, in install order (a shared array: never mutate it). */
+  private packagesOfUid(uid: number): readonly InstalledPackage[] {
+    if (this.byUid === null) {
+      this.byUid = new Map();
+      for (const p of this.packages.values()) {
+        const list = this.byUid.get(p.uid);
+        if (list) list.push(p);
+        else this.byUid.set(p.uid, [p]);
+      }
+    }
+    return this.byUid.get(uid) ?? NO_PACKAGES;
   }
 
   // ---- internals: permissions ----
@@ -837,6 +870,7 @@ export class PackageManager {
   private forgetImplicitVisibility(uid: number): void {
     this.implicitlyVisible.delete(uid);
     for (const set of this.implicitlyVisible.values()) set.delete(uid);
+    this.changed();
   }
 
   /** Packages whose components a query may return: visible, and the one named if any. */

@@ -56,7 +56,10 @@ export class Rng {
   /** Lowercase hex string of `n` random bytes (tokens, ids). */
   hex(n: number): string {
     let s = '';
-    for (const b of this.bytes(n)) s += b.toString(16).padStart(2, '0');
+    for (let i = 0; i < n; i++) s += HEX_BYTE[Math.floor(this.next() * 256)];
     return s;
   }
 }
+
+/** Two lowercase hex digits for each byte value. */
+const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));

@@ -39,8 +39,13 @@ export interface TaskOptions {
 export const TIMED_OUT: unique symbol = Symbol('TIMED_OUT');
 export type TimedOut = typeof TIMED_OUT;
 
+/** Shared state values for the hot transitions (states are immutable, so one object each will do). */
+const READY: TaskState = Object.freeze({ kind: 'ready' });
+const RUNNING: TaskState = Object.freeze({ kind: 'running' });
+const DONE: TaskState = Object.freeze({ kind: 'done' });
+
 export class Task {
-  state: TaskState = { kind: 'ready' };
+  state: TaskState = READY;
   /** Value handed to the task's pending `await` when it is next resumed. */
   resumeValue: unknown;
   resolveResume: ((value: unknown) => void) | null = null;
@@ -284,7 +289,7 @@ export class Scheduler {
     } else if (task.state.kind !== 'running') {
       return;
     }
-    task.state = { kind: 'ready' };
+    task.state = READY;
     task.resumeValue = value;
     this.ready.push(task);
   }
@@ -355,7 +360,7 @@ export class Scheduler {
       return;
     }
     this.live.delete(task.id);
-    task.state = failure ? { kind: 'failed', error: failure.error } : { kind: 'done' };
+    task.state = failure ? { kind: 'failed', error: failure.error } : DONE;
     if (this.current === task) this.current = null;
     try {
       if (failure && !this.hooks) {
@@ -411,9 +416,9 @@ export class Scheduler {
         decision = index;
       }
       const readyCount = this.ready.length;
-      const task = this.ready.splice(index, 1)[0] as Task;
+      const task = (index === 0 ? this.ready.shift() : this.ready.splice(index, 1)[0]) as Task;
       this.stepCount++;
-      task.state = { kind: 'running' };
+      task.state = RUNNING;
       this.current = task;
       this.hooks?.onStep(task, readyCount, decision);
       const resume = task.resolveResume;

@@ -42,8 +42,17 @@ export interface SigningDetails {
   readonly lineage?: readonly LineageEntry[];
 }
 
+const certificates = new Map<string, Certificate>();
+
+/** The certificate named `name` (a pure function of the name: one frozen object per name). */
 export function certificate(name: string): Certificate {
-  return { name, sha256: createHash('sha256').update(name, 'utf8').digest('hex') };
+  let cert = certificates.get(name);
+  if (!cert) {
+    cert = Object.freeze({ name, sha256: createHash('sha256').update(name, 'utf8').digest('hex') });
+    if (certificates.size >= 4096) certificates.clear();
+    certificates.set(name, cert);
+  }
+  return cert;
 }
 
 /** Signed by one certificate, no rotation. */

@@ -20,9 +20,17 @@ type Table = Map<string, JsonValue>;
 /** A deep, frozen copy of a JSON value (what the store keeps and hands out). */
 function frozenCopy(value: JsonValue): JsonValue {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as JsonValue;
+  if (Array.isArray(value)) {
+    const items = new Array<JsonValue>(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = frozenCopy(value[i] as JsonValue);
+    return Object.freeze(items) as JsonValue;
+  }
   const out: { [k: string]: JsonValue } = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = frozenCopy(v);
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    const v = value[k];
+    if (v !== undefined) out[k] = frozenCopy(v);
+  }
   return Object.freeze(out);
 }
 
@@ -198,9 +206,9 @@ export class DurableStore {
   }
 
   /** @internal — a scheduling point inside a transaction. */
-  async point(tx: OpenTransaction): Promise<void> {
-    if (!tx.active) throw new SimUsageError(`transaction "${tx.label}" is no longer active`);
-    await this.world.scheduler.yield();
+  point(tx: OpenTransaction): Promise<void> {
+    if (!tx.active) return Promise.reject(new SimUsageError(`transaction "${tx.label}" is no longer active`));
+    return this.world.scheduler.yield();
   }
 
   private async acquire(owner: ProcessRecord): Promise<void> {

@@ -6,9 +6,9 @@
  * mutation executor for every write tool (10-05). A tool that fails is disabled — not listed, not
  * executable — and logged; the rest of the provider keeps working.
  *
- * Compiled validators are memoised per tool object (a pure cache: tools are immutable app constants,
- * and the same schema always compiles to the same validator), so restarting a provider in a fresh
- * world does not recompile its schemas.
+ * Compiled validators are memoised per tool object and by content (a pure cache: tools are immutable
+ * app constants, and the same descriptor always compiles to the same validators and issues), so
+ * restarting a provider in a fresh world does not recompile its schemas.
  */
 import {
   checkProviderInfo,
@@ -39,6 +39,9 @@ export interface Catalogue {
 }
 
 const compiled = new WeakMap<ProviderTool, CompileResult>();
+/** The same, by the descriptor's JSON and the scope catalogue (bounded: cleared when full). */
+const byContent = new Map<string, CompileResult>();
+const CONTENT_CACHE_SIZE = 512;
 let sharedCompiler: ToolSchemaCompiler | null = null;
 
 /** The wire form of a tool's descriptor (snake_case annotations), for a session's capabilities. */
@@ -91,9 +94,17 @@ interface CompileResult {
 function compileTool(tool: ProviderTool, scopeNames: readonly string[]): CompileResult {
   const cached = compiled.get(tool);
   if (cached) return cached;
-  sharedCompiler ??= new ToolSchemaCompiler();
   // Checked as served in a session with every capability, so execution=sync_or_async is allowed here.
-  const checked = checkToolDescriptor(toolDescriptor(tool, ['async_operations']), {
+  const descriptor = toolDescriptor(tool, ['async_operations']);
+  // Tool objects made afresh per app instance (generated providers, tests) hit by content instead.
+  const key = contentKey(descriptor, scopeNames);
+  const same = key === null ? undefined : byContent.get(key);
+  if (same) {
+    compiled.set(tool, same);
+    return same;
+  }
+  sharedCompiler ??= new ToolSchemaCompiler();
+  const checked = checkToolDescriptor(descriptor, {
     negotiatedCapabilities: ['async_operations'],
     scopeNames,
     compiler: sharedCompiler,
@@ -105,7 +116,20 @@ function compileTool(tool: ProviderTool, scopeNames: readonly string[]): Compile
     issues: checked.ok ? [] : checked.issues,
   };
   compiled.set(tool, result);
+  if (key !== null) {
+    if (byContent.size >= CONTENT_CACHE_SIZE) byContent.clear();
+    byContent.set(key, result);
+  }
   return result;
+}
+
+/** The content cache's key; null for a descriptor that is not plain JSON (never cached by content). */
+function contentKey(descriptor: ToolDescriptor, scopeNames: readonly string[]): string | null {
+  try {
+    return JSON.stringify([descriptor, scopeNames]);
+  } catch {
+    return null;
+  }
 }
 
 export function buildCatalogue(

@@ -454,6 +454,9 @@ async function reserveForConfirmation(ex: Execution, tool: MutationTool, replace
   return resolutionBundle(ex, outcome.confirmation);
 }
 
+/** A synchronous execution reports no progress and is never asked to stop. */
+const SYNC_WORK = { progress: async () => false };
+
 /** Runs the effect: async when the session and tool allow it, else synchronously and atomically. */
 async function execute(
   ex: Execution,
@@ -465,9 +468,7 @@ async function execute(
   if (async) return acceptOperation(ex, confirmation);
   const { rt } = ex;
   const { gates } = rt;
-  const prepared = tool.prepare
-    ? await tool.prepare(ex.call, { progress: async () => false }).catch(rethrowToolFailure)
-    : null;
+  const prepared = tool.prepare ? await tool.prepare(ex.call, SYNC_WORK).catch(rethrowToolFailure) : null;
   // A long preparation may outlive the call's deadline: check again right before the effect (4.1-14).
   if (tool.prepare && !gates.bug('deadline-after-effect')) checkDeadline(ex);
   let outcome: { existing: RequestRecord } | { value: JsonValue } | { failure: ToolFailure };

@@ -59,6 +59,11 @@ export interface ProviderConfig {
   };
 }
 
+/** The method and request id an error Bundle echoes. */
+function echoOf(method: V2MethodName, requestId: string): { method: V2MethodName; requestId: string } {
+  return { method, requestId };
+}
+
 export abstract class CetpV2ContentProvider extends ContentProvider {
   private runtime: Runtime | null = null;
 
@@ -164,14 +169,17 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
     const caller = resolveCaller(this.context, uid);
     const rawRequestId =
       extras.typeOf('request_id') === 'String' ? (extras.getString('request_id') ?? '') : '';
-    const echo = (m: V2MethodName) => ({ method: m, requestId: rawRequestId });
     if (rt.catalogue.providerIssues.some((i) => i.ruleIds.length === 0 || rt.gates.on(...i.ruleIds))) {
       // A misconfigured descriptor (provider_id outside the package, bad scope catalogue): no v2 service.
       if (classifyProtocolVersion(extras).kind !== 'absent' || method === 'negotiate') {
-        return errorBundle(echo(method === 'negotiate' ? 'negotiate' : 'list_tools'), 'INTERNAL_ERROR', {
-          retryable: false,
-          message: 'This provider is misconfigured and cannot serve CETP v2.',
-        });
+        return errorBundle(
+          echoOf(method === 'negotiate' ? 'negotiate' : 'list_tools', rawRequestId),
+          'INTERNAL_ERROR',
+          {
+            retryable: false,
+            message: 'This provider is misconfigured and cannot serve CETP v2.',
+          },
+        );
       }
     }
     if (method === 'negotiate') return this.negotiate(rt, caller, extras);
@@ -179,30 +187,35 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
     if (version.kind === 'absent') {
       if (rt.options.versions.includes(1) && rt.gates.on('CETP-4-09'))
         return handleV1(rt, caller, method, extras);
-      return errorBundle(echo('list_tools'), 'UNSUPPORTED_VERSION', {
+      return errorBundle(echoOf('list_tools', rawRequestId), 'UNSUPPORTED_VERSION', {
         message: 'This provider speaks CETP v2 only; send protocol_version=2.',
       });
     }
     if (!(method in V2_METHODS) || method === 'negotiate') {
-      return errorBundle(echo('list_tools'), 'METHOD_NOT_FOUND');
+      return errorBundle(echoOf('list_tools', rawRequestId), 'METHOD_NOT_FOUND');
     }
     const m = method as V2MethodName;
     if (version.kind === 'wrong_type') {
-      return errorBundle(echo(m), 'INVALID_REQUEST', { message: 'protocol_version must be an Int.' });
+      return errorBundle(echoOf(m, rawRequestId), 'INVALID_REQUEST', {
+        message: 'protocol_version must be an Int.',
+      });
     }
-    if (version.version !== 2) return errorBundle(echo(m), 'UNSUPPORTED_VERSION');
+    if (version.version !== 2) return errorBundle(echoOf(m, rawRequestId), 'UNSUPPORTED_VERSION');
     if (extras.typeOf('session_token') !== 'String' || extras.getString('session_token') === '') {
       // A missing session is NEGOTIATION_REQUIRED (5-07), not a malformed envelope.
-      if (rt.gates.on('CETP-2.2-14', 'CETP-5-07')) return errorBundle(echo(m), 'NEGOTIATION_REQUIRED');
+      if (rt.gates.on('CETP-2.2-14', 'CETP-5-07'))
+        return errorBundle(echoOf(m, rawRequestId), 'NEGOTIATION_REQUIRED');
     }
     const read = readEnvelope(extras, m);
     if (!read.ok) {
       const first = read.issues[0];
       if (m === 'execute_tool' && read.issues.every((i) => i.path === 'args' && i.code !== 'missing_key')) {
         // args that are present but not JSON are bad arguments, not a bad envelope.
-        return errorBundle(echo(m), 'INVALID_ARGS', { message: 'The arguments are not valid JSON.' });
+        return errorBundle(echoOf(m, rawRequestId), 'INVALID_ARGS', {
+          message: 'The arguments are not valid JSON.',
+        });
       }
-      return errorBundle(echo(m), 'INVALID_REQUEST', {
+      return errorBundle(echoOf(m, rawRequestId), 'INVALID_REQUEST', {
         message: `Malformed request${first?.path ? ` (${first.path})` : ''}.`,
       });
     }
@@ -210,11 +223,11 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
     const checked = rt.sessions.check(envelope.sessionToken ?? null, uid, identityFingerprint(caller));
     if (!checked.ok && rt.gates.on('CETP-2.2-14', 'CETP-10-04')) {
       if (checked.reason === 'foreign_uid' && rt.options.variants.sessionMisuse === 'invalid_request') {
-        return errorBundle(echo(m), 'INVALID_REQUEST', {
+        return errorBundle(echoOf(m, rawRequestId), 'INVALID_REQUEST', {
           message: 'The session token belongs to another caller.',
         });
       }
-      return errorBundle(echo(m), 'NEGOTIATION_REQUIRED');
+      return errorBundle(echoOf(m, rawRequestId), 'NEGOTIATION_REQUIRED');
     }
     const session = checked.ok ? checked.session : this.anySession(rt, uid);
     const needed = V2_METHODS[m].requires;
@@ -223,7 +236,7 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
       rt.gates.on('CETP-2.3-02', 'CETP-5-06') &&
       !session.capabilities.includes(needed)
     ) {
-      return errorBundle(echo(m), 'UNSUPPORTED_CAPABILITY', {
+      return errorBundle(echoOf(m, rawRequestId), 'UNSUPPORTED_CAPABILITY', {
         message: `${method} needs ${needed}, not negotiated.`,
       });
     }
@@ -242,7 +255,7 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
       case 'cancel_operation':
         return cancelOperation(rt, caller, read.value as OperationRequest);
       default:
-        return errorBundle(echo(m), 'METHOD_NOT_FOUND');
+        return errorBundle(echoOf(m, rawRequestId), 'METHOD_NOT_FOUND');
     }
   }
 
