@@ -345,8 +345,8 @@ export class RawDriver {
 
   /** After the faults: poll every operation this actor started until it ends (bounded). */
   async settle(): Promise<void> {
+    // Sessions are negotiated lazily, with every capability, only with providers holding an operation.
     this.caps = ALL_CAPS;
-    for (const p of this.providers) await this.negotiate(p);
     for (const op of this.state.ops) {
       const p = this.provider(op.provider);
       for (let i = 0; i < 30; i++) {

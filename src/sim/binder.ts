@@ -343,7 +343,13 @@ export class BinderDriver {
     }
     tx.from.bufferUsed += replyBytes;
     const delivered = world.unparcelInto(tx.from, reply);
-    world.trace.record('binder.reply', { ...base, bytes: replyBytes });
+    world.trace.record('binder.reply', {
+      from: base.from,
+      to: base.to,
+      txn: base.txn,
+      method: base.method,
+      bytes: replyBytes,
+    });
     this.complete(tx, { kind: 'reply', reply: delivered, bytes: replyBytes }, null);
   }
 

@@ -110,11 +110,12 @@ async function transactCall(
   const record = world.recordContentCall(caller, handle, method, arg, extras, stable);
   const outcome = await dispatchCall(world, caller, handle, method, arg, extras, stable);
   if (record) {
-    const at = { step: world.scheduler.step, t: world.clock.nowMs() };
+    const step = world.scheduler.step;
+    const t = world.clock.nowMs();
     record.result =
       'reply' in outcome
-        ? { kind: 'reply', reply: snapshotBundle(outcome.reply), ...at }
-        : { kind: 'exception', exception: outcome.error.name, ...at };
+        ? { kind: 'reply', reply: snapshotBundle(outcome.reply), step, t }
+        : { kind: 'exception', exception: outcome.error.name, step, t };
   }
   return outcome;
 }

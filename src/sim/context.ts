@@ -105,7 +105,7 @@ export class AppContext {
 
   /** Records a structured audit event of this app in the trace (the simulation's audit sink). */
   audit(event: JsonObject): void {
-    this.world.trace.record('app.audit', { actor: this.process.name, ...event });
+    this.world.trace.record('app.audit', Object.assign({ actor: this.process.name }, event));
   }
 
   // ---- storage and files ----

@@ -36,7 +36,7 @@ import {
 import { replayRecord } from './replay.ts';
 import { errorBundle, successBundle, WireFailure } from './responses.ts';
 import { renderResult } from './results.ts';
-import { audit, type Runtime } from './runtime.ts';
+import { type AuditSubject, audit, type Runtime } from './runtime.ts';
 import type { Session } from './sessions.ts';
 import {
   type CallerIdentity,
@@ -179,7 +179,7 @@ async function authorizeCall(ex: Execution): Promise<Bundle | null> {
   const decision = await rt.authorize({ caller, tool, scopes: tool.scopes, context: rt.context });
   if (decision.kind === 'allow') return null;
   if (decision.kind === 'deny') {
-    audit(rt, { ...who(ex), authorization: 'denied', outcome: 'PERMISSION_DENIED' });
+    audit(rt, who(ex), { authorization: 'denied', outcome: 'PERMISSION_DENIED' });
     throw new WireFailure('PERMISSION_DENIED', { message: decision.reason });
   }
   // The user can grant the missing scopes in the provider's UI (AUTH_REQUIRED, 4.3-01).
@@ -192,7 +192,7 @@ async function authorizeCall(ex: Execution): Promise<Bundle | null> {
       return resumed;
     }
   }
-  audit(rt, { ...who(ex), authorization: 'auth_required', outcome: 'AUTH_REQUIRED' });
+  audit(rt, who(ex), { authorization: 'auth_required', outcome: 'AUTH_REQUIRED' });
   return openResolution(ex, 'grant', decision.scopes, null);
 }
 
@@ -224,7 +224,7 @@ async function resumeUnrecorded(
         : check.record.state === 'approved';
     await consumeConfirmation(tx, check.record);
     if (approved) return 'approved' as const;
-    audit(rt, { ...who(ex), confirmation: 'denied', outcome: 'USER_CANCELLED' });
+    audit(rt, who(ex), { confirmation: 'denied', outcome: 'USER_CANCELLED' });
     return errorBundle(echo(ex), 'USER_CANCELLED');
   });
 }
@@ -305,7 +305,7 @@ async function runRead(ex: Execution): Promise<Bundle> {
   if (!isReadTool(tool)) throw new WireFailure('INTERNAL_ERROR');
   const value = await tool.read(ex.call).catch(rethrowToolFailure);
   checkOutput(rt, ex.compiled, value);
-  audit(rt, { ...who(ex), authorization: 'allowed', confirmation: 'not_needed', outcome: 'succeeded' });
+  audit(rt, who(ex), { authorization: 'allowed', confirmation: 'not_needed', outcome: 'succeeded' });
   return respondWithValue(ex, value, false);
 }
 
@@ -405,11 +405,11 @@ async function resumeConfirmed(ex: Execution, tool: MutationTool): Promise<Bundl
     throw new WireFailure('INVALID_REQUEST', { message: 'Invalid resume_token: no such pending request.' });
   }
   if ('expired' in verdict) {
-    audit(rt, { ...who(ex), confirmation: 'expired', outcome: 'USER_ACTION_REQUIRED' });
+    audit(rt, who(ex), { confirmation: 'expired', outcome: 'USER_ACTION_REQUIRED' });
     return reserveForConfirmation(ex, tool, true);
   }
   if ('cancelled' in verdict) {
-    audit(rt, { ...who(ex), confirmation: 'denied', outcome: 'user_cancelled' });
+    audit(rt, who(ex), { confirmation: 'denied', outcome: 'user_cancelled' });
     return errorBundle(echo(ex), 'USER_CANCELLED');
   }
   // Approved: the resume call's own deadline, then the effect (consuming the token atomically with it).
@@ -445,8 +445,7 @@ async function reserveForConfirmation(ex: Execution, tool: MutationTool, replace
     return { confirmation };
   });
   if ('existing' in outcome) return handleExisting(ex, tool, outcome.existing);
-  audit(rt, {
-    ...who(ex),
+  audit(rt, who(ex), {
     authorization: 'allowed',
     confirmation: 'requested',
     outcome: 'USER_ACTION_REQUIRED',
@@ -518,8 +517,7 @@ async function execute(
   if ('existing' in outcome) return replayRecord(ex, outcome.existing);
   if ('failure' in outcome) return recordFailure(ex, outcome.failure, confirmation);
   if (gates.bug('deadline-after-effect')) checkDeadline(ex);
-  audit(rt, {
-    ...who(ex),
+  audit(rt, who(ex), {
     authorization: 'allowed',
     confirmation: confirmation ? 'approved' : 'not_needed',
     outcome: 'succeeded',
@@ -558,7 +556,7 @@ async function recordFailure(
     return null;
   });
   if (existing) return replayRecord(ex, existing);
-  audit(rt, { ...who(ex), authorization: 'allowed', outcome: `failed:${failure.code}` });
+  audit(rt, who(ex), { authorization: 'allowed', outcome: `failed:${failure.code}` });
   return errorBundle(echo(ex), failure.code, {
     message: failure.safeMessage,
     retryable: false,
@@ -622,7 +620,7 @@ export function echo(ex: Execution): { method: 'execute_tool'; requestId: string
   return { method: 'execute_tool', requestId: ex.req.requestId };
 }
 
-export function who(ex: Execution) {
+export function who(ex: Execution): AuditSubject {
   return {
     uid: ex.caller.uid,
     packages: ex.caller.packages,

@@ -74,8 +74,7 @@ export async function acceptOperation(
     return null;
   });
   if (existing) return replayRecord(ex, existing);
-  audit(rt, {
-    ...who(ex),
+  audit(rt, who(ex), {
     authorization: 'allowed',
     confirmation: confirmation ? 'approved' : 'not_needed',
     outcome: 'accepted',
@@ -210,13 +209,16 @@ async function runOperation(rt: Runtime, operationId: string): Promise<void> {
   }
   const final = await readCommitted(rt, index.requestKey);
   if (final) {
-    audit(rt, {
-      uid: final.uid,
-      packages: final.callerPackages ?? [],
-      tool: final.tool,
-      requestId: final.requestId,
-      outcome: final.state,
-    });
+    audit(
+      rt,
+      {
+        uid: final.uid,
+        packages: final.callerPackages ?? [],
+        tool: final.tool,
+        requestId: final.requestId,
+      },
+      { outcome: final.state },
+    );
   }
 }
 

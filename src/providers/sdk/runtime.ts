@@ -38,24 +38,26 @@ export interface Runtime {
  * Audit events (7.2-07, 10-14): caller, tool, request id, authorization and confirmation outcome,
  * terminal state — never args or results. Recorded in the trace, the simulation's audit sink.
  */
-export function audit(
-  runtime: Runtime,
-  event: {
-    uid: number;
-    packages: readonly string[];
-    tool: string;
-    requestId: string;
-    authorization?: 'allowed' | 'auth_required' | 'denied';
-    confirmation?: 'not_needed' | 'requested' | 'approved' | 'denied' | 'expired';
-    outcome: string;
-  },
-): void {
+export interface AuditSubject {
+  readonly uid: number;
+  readonly packages: readonly string[];
+  readonly tool: string;
+  readonly requestId: string;
+}
+
+export interface AuditOutcome {
+  readonly authorization?: 'allowed' | 'auth_required' | 'denied';
+  readonly confirmation?: 'not_needed' | 'requested' | 'approved' | 'denied' | 'expired';
+  readonly outcome: string;
+}
+
+export function audit(runtime: Runtime, subject: AuditSubject, event: AuditOutcome): void {
   runtime.context.audit({
     provider: runtime.descriptor.providerId,
-    uid: event.uid,
-    packages: [...event.packages],
-    tool: event.tool,
-    request_id: event.requestId,
+    uid: subject.uid,
+    packages: [...subject.packages],
+    tool: subject.tool,
+    request_id: subject.requestId,
     authorization: event.authorization ?? null,
     confirmation: event.confirmation ?? null,
     outcome: event.outcome,
