@@ -20,6 +20,12 @@ import {
   noCrossUidResults,
   singleEffect,
 } from '../src/check/checkers/effects.ts';
+import {
+  argsSchema,
+  capabilitiesIntersected,
+  capabilityGating,
+  inlineWithinLimit,
+} from '../src/check/checkers/negotiated.ts';
 import { noCrash, noFdLeaks, operationsTerminate } from '../src/check/checkers/runtime.ts';
 import {
   argsBinding,
@@ -248,6 +254,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       authorizedEffect,
       wireWellFormed,
       noCrash,
+      capabilitiesIntersected,
+      capabilityGating,
     ],
   ),
   def(
@@ -302,6 +310,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       approvalBinding,
       authorizedEffect,
       singleEffect,
+      capabilityGating,
     ],
   ),
   def(
@@ -328,6 +337,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       operationIsolation,
       sameTerminalResult,
       wireWellFormed,
+      capabilitiesIntersected,
+      capabilityGating,
     ],
   ),
   def(
@@ -341,7 +352,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       faults: [kill(PAYMENTS.packageName), loseReply(PAYMENTS.packageName)],
       userDecisions: ['approve'],
     },
-    [noFdLeaks, wireWellFormed, sameTerminalResult, noCrash],
+    [noFdLeaks, wireWellFormed, sameTerminalResult, noCrash, inlineWithinLimit, capabilityGating],
   ),
   def(
     'versions',
@@ -370,7 +381,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       maxFaults: 0,
       userDecisions: ['approve'],
     },
-    [wireWellFormed, singleEffect, sameTerminalResult],
+    [wireWellFormed, singleEffect, sameTerminalResult, argsSchema],
   ),
 ];
 

@@ -6,7 +6,7 @@
  * The consumer decides its own retries, polls, resumes and fallbacks; the oracles judge them.
  */
 import fc from 'fast-check';
-import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
+import type { Checker, Violation } from '../../src/check/checker.ts';
 import { runCheckers } from '../../src/check/checkers/index.ts';
 import { type Observation, observe } from '../../src/check/observation.ts';
 import { type CancelSignal, referenceConsumer } from '../../src/consumer/index.ts';
@@ -25,7 +25,7 @@ import type { Fault, FaultAt } from '../../src/sim/faults.ts';
 import type { JsonValue } from '../../src/sim/json.ts';
 import type { UserDecision } from '../../src/sim/user.ts';
 import type { RunReport, World } from '../../src/sim/world.ts';
-import { ALERTS, type ProviderFixture, providerOptions, UID_PLACEHOLDER } from './fixtures.ts';
+import { ALERTS, checkContext, type ProviderFixture, providerOptions, UID_PLACEHOLDER } from './fixtures.ts';
 import type { Tail, Variant } from './model.ts';
 import { scenarioWorld } from './runner.ts';
 
@@ -282,21 +282,10 @@ export async function runConsumerScenario(
   }
   const report = await world.run();
   const observation = observe(world, report, null);
-  const toolEffects = new Map<string, string>();
-  const toolScopes = new Map<string, readonly string[]>();
-  for (const p of fixture.providers) {
-    for (const [tool, effect] of Object.entries(p.effects))
-      toolEffects.set(`${p.packageName}|${tool}`, effect);
-    for (const [tool, scopes] of Object.entries(p.scopes)) toolScopes.set(`${p.packageName}|${tool}`, scopes);
-  }
-  const ctx: CheckContext = {
-    providersUnderTest: fixture.providers.map((p) => p.packageName),
+  const ctx = checkContext(fixture.providers, {
     consumers: [consumer.packageName],
-    toolEffects,
-    toolScopes,
-    userGrantedScopes: new Map(fixture.providers.map((p) => [p.packageName, p.userGrantedScopes])),
     hostile: [HOSTILE_PACKAGE, PEER_PACKAGE],
-  };
+  });
   const violations = [
     ...runCheckers(observation, ctx, fixture.checkers),
     ...hostileOracle(observation, hostileCase?.id, consumer.packageName),

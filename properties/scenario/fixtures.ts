@@ -3,6 +3,8 @@
  * planted bugs and ablated rules), the argument pools their tools are called with, and the actor
  * apps (two UIDs, plus two packages sharing a third UID).
  */
+
+import type { CheckContext } from '../../src/check/checker.ts';
 import {
   ALERT_TOOLS,
   ALERTS_AUTHORITY,
@@ -36,6 +38,8 @@ export interface ProviderFixture {
   readonly scopes: Readonly<Record<string, readonly string[]>>;
   /** Scopes the provider grants only after the user agrees in its UI. */
   readonly userGrantedScopes: readonly string[];
+  /** Each tool's input schema (optional: without it the args-schema oracle skips the provider). */
+  readonly inputSchemas?: Readonly<Record<string, unknown>>;
 }
 
 function effectsOf(tools: readonly ProviderTool[]): Record<string, string> {
@@ -44,6 +48,35 @@ function effectsOf(tools: readonly ProviderTool[]): Record<string, string> {
 
 function scopesOf(tools: readonly ProviderTool[]): Record<string, readonly string[]> {
   return Object.fromEntries(tools.map((t) => [t.name, t.scopes]));
+}
+
+function inputSchemasOf(tools: readonly ProviderTool[]): Record<string, unknown> {
+  return Object.fromEntries(tools.map((t) => [t.name, t.inputSchema]));
+}
+
+/** What the oracles know about the providers under test (their descriptors), keyed by package|tool. */
+export function checkContext(
+  providers: readonly ProviderFixture[],
+  rest: Pick<CheckContext, 'consumers' | 'hostile'>,
+): CheckContext {
+  const toolEffects = new Map<string, string>();
+  const toolScopes = new Map<string, readonly string[]>();
+  const toolInputSchemas = new Map<string, unknown>();
+  for (const p of providers) {
+    for (const [tool, effect] of Object.entries(p.effects))
+      toolEffects.set(`${p.packageName}|${tool}`, effect);
+    for (const [tool, scopes] of Object.entries(p.scopes)) toolScopes.set(`${p.packageName}|${tool}`, scopes);
+    for (const [tool, schema] of Object.entries(p.inputSchemas ?? {}))
+      toolInputSchemas.set(`${p.packageName}|${tool}`, schema);
+  }
+  return {
+    providersUnderTest: providers.map((p) => p.packageName),
+    toolEffects,
+    toolScopes,
+    toolInputSchemas,
+    userGrantedScopes: new Map(providers.map((p) => [p.packageName, p.userGrantedScopes])),
+    ...rest,
+  };
 }
 
 export const ACTOR_PACKAGES: Readonly<Record<ActorName, string>> = {
@@ -75,6 +108,7 @@ export const ALERTS: ProviderFixture = {
   install: (world, variant) => world.install(alertsPackage(), alertsApp(providerOptions(variant))),
   effects: effectsOf(ALERT_TOOLS),
   scopes: scopesOf(ALERT_TOOLS),
+  inputSchemas: inputSchemasOf(ALERT_TOOLS),
   userGrantedScopes: ['alerts.write'],
   tools: {
     get_quote: [{ symbol: 'AAPL' }, { symbol: 'DLST' }, { symbol: 'NOPE' }],
@@ -101,6 +135,7 @@ export const PAYMENTS: ProviderFixture = {
   install: (world, variant) => world.install(paymentsPackage(), paymentsApp(providerOptions(variant))),
   effects: effectsOf(PAYMENT_TOOLS),
   scopes: scopesOf(PAYMENT_TOOLS),
+  inputSchemas: inputSchemasOf(PAYMENT_TOOLS),
   userGrantedScopes: ['payments.transfer', 'payments.admin'],
   tools: {
     get_balance: [{}],

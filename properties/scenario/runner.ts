@@ -4,14 +4,14 @@
  * user answer as scripted, then — once every actor is done and every fault applied — settle (poll
  * every accepted operation to its end), and run the checkers over what happened.
  */
-import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
+import type { Checker, Violation } from '../../src/check/checker.ts';
 import { ALL_CHECKERS, runCheckers } from '../../src/check/checkers/index.ts';
 import { type Observation, observe } from '../../src/check/observation.ts';
 import type { StrategySpec } from '../../src/sim/strategy.ts';
 import type { RunReport } from '../../src/sim/world.ts';
 import { World } from '../../src/sim/world.ts';
 import { type ActorState, newActorState, RawDriver } from './driver.ts';
-import { ACTOR_PACKAGES, installActors, type ProviderFixture } from './fixtures.ts';
+import { ACTOR_PACKAGES, checkContext, installActors, type ProviderFixture } from './fixtures.ts';
 import type { ActorName, Scenario, Tail, Variant } from './model.ts';
 
 export interface Fixture {
@@ -100,22 +100,7 @@ export async function runScenario(
   });
   const report = await world.run();
   const observation = observe(world, report, quietFromStep);
-  const toolEffects = new Map<string, string>();
-  for (const p of fixture.providers) {
-    for (const [tool, effect] of Object.entries(p.effects))
-      toolEffects.set(`${p.packageName}|${tool}`, effect);
-  }
-  const toolScopes = new Map<string, readonly string[]>();
-  for (const p of fixture.providers) {
-    for (const [tool, scopes] of Object.entries(p.scopes)) toolScopes.set(`${p.packageName}|${tool}`, scopes);
-  }
-  const ctx: CheckContext = {
-    providersUnderTest: fixture.providers.map((p) => p.packageName),
-    consumers: [],
-    toolEffects,
-    toolScopes,
-    userGrantedScopes: new Map(fixture.providers.map((p) => [p.packageName, p.userGrantedScopes])),
-  };
+  const ctx = checkContext(fixture.providers, { consumers: [] });
   const violations = runCheckers(observation, ctx, fixture.checkers ?? ALL_CHECKERS);
   void drivers;
   return { world, report, observation, violations };

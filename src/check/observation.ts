@@ -52,6 +52,8 @@ export interface CallView {
   readonly args: string | null;
   readonly resumeToken: string | null;
   readonly operationId: string | null;
+  /** The request extras as sent (a snapshot), for keys not decoded above. */
+  readonly request: Bundle | null;
   readonly reply: ReplyView;
   readonly replyStep: number | null;
   readonly replyT: number | null;
@@ -151,6 +153,7 @@ export function viewCall(record: ContentCallRecord): CallView {
     args,
     resumeToken: e ? str(e, 'resume_token') : null,
     operationId: e ? str(e, 'operation_id') : null,
+    request: e,
     reply: viewReply(record),
     replyStep: record.result?.step ?? null,
     replyT: record.result?.t ?? null,

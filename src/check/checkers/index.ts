@@ -3,12 +3,14 @@ import type { CheckContext, Checker, Violation } from '../checker.ts';
 import type { Observation } from '../observation.ts';
 import { CONSUMER_CHECKERS } from './consumer.ts';
 import { EFFECT_CHECKERS } from './effects.ts';
+import { NEGOTIATED_CHECKERS } from './negotiated.ts';
 import { RUNTIME_CHECKERS } from './runtime.ts';
 import { WIRE_CHECKERS } from './wire.ts';
 
 export const ALL_CHECKERS: readonly Checker[] = [
   ...EFFECT_CHECKERS,
   ...WIRE_CHECKERS,
+  ...NEGOTIATED_CHECKERS,
   ...CONSUMER_CHECKERS,
   ...RUNTIME_CHECKERS,
 ];

@@ -1,0 +1,83 @@
+/**
+ * The negotiated-session oracles (src/check/checkers/negotiated.ts) on hand-written scenarios: each
+ * passes against the reference provider and fails — with the oracle's own violation — once the
+ * rule it guards is switched off in the provider (rule ablation), so every oracle is shown able to
+ * fail on a real protocol breach, not only on synthetic observations.
+ */
+import { describe, expect, it } from 'vitest';
+import { ALL_CHECKERS } from '../src/check/checkers/index.ts';
+import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
+import type { Command, Scenario, Variant } from './scenario/model.ts';
+import { runScenario } from './scenario/runner.ts';
+
+const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
+
+function execute(provider: string, tool: string, args = 0): Command {
+  return {
+    kind: 'execute',
+    provider,
+    tool,
+    args,
+    rid: { kind: 'fresh' },
+    expiredDeadline: false,
+    confirmedFlag: false,
+    resolve: 'honest',
+    duplicates: 0,
+  };
+}
+
+function scenario(commands: readonly Command[]): Scenario {
+  return { seed: 1, tail: 'fifo', actors: { a: commands }, user: ['approve'], faults: [], decisions: [] };
+}
+
+const reference: Variant = { providerBugs: [], consumerBugs: [], disabledRules: [] };
+const without = (rule: string): Variant => ({ ...reference, disabledRules: [rule] });
+
+async function oraclesFiring(commands: readonly Command[], variant: Variant): Promise<string[]> {
+  const run = await runScenario(
+    { providers: [ALERTS, PAYMENTS], actors: ['a'], checkers: ALL_CHECKERS },
+    scenario(commands),
+    variant,
+  );
+  return [...new Set(run.violations.map((v) => v.checker))];
+}
+
+describe('oracles over the negotiated session', () => {
+  it('CETP-2.2-06: capabilities-intersected fails when the provider grants capabilities nobody asked for', async () => {
+    const commands: Command[] = [{ kind: 'negotiate', caps: ['cancellation'] }];
+    expect(await oraclesFiring(commands, reference)).toEqual([]);
+    expect(await oraclesFiring(commands, without('CETP-2.2-06'))).toContain('capabilities-intersected');
+  });
+
+  it('CETP-2.3-02 CETP-5-06: capability-gating fails when an operation is served in a session without the capability', async () => {
+    const commands: Command[] = [
+      { kind: 'negotiate', caps: ALL_CAPS },
+      execute('payments', 'reconcile_accounts'),
+      { kind: 'negotiate', caps: [] },
+      { kind: 'poll', other: false },
+      { kind: 'cancel', other: false, afterMs: 0 },
+    ];
+    expect(await oraclesFiring(commands, reference)).toEqual([]);
+    expect(await oraclesFiring(commands, without('CETP-5-06'))).toContain('capability-gating');
+  });
+
+  it('CETP-4.5-01: inline-within-limit fails when a result over max_inline_result_bytes is inlined', async () => {
+    // export_statement's second args (12 months) is over the 256 KiB inline limit.
+    const commands: Command[] = [
+      { kind: 'negotiate', caps: ALL_CAPS },
+      execute('payments', 'export_statement', 1),
+    ];
+    expect(await oraclesFiring(commands, reference)).toEqual([]);
+    expect(await oraclesFiring(commands, without('CETP-4.5-01'))).toContain('inline-within-limit');
+  });
+
+  it('CETP-5-14: args-schema fails when args outside the input schema are not refused as INVALID_ARGS', async () => {
+    // get_balance has no business validation of its own to fall back on, unlike get_quote.
+    const commands: Command[] = [
+      { kind: 'negotiate', caps: ALL_CAPS },
+      { kind: 'malformed', provider: 'payments', flaw: 'args-schema-mismatch' },
+    ];
+    expect(await oraclesFiring(commands, reference)).toEqual([]);
+    expect(await oraclesFiring(commands, without('CETP-5-14'))).toContain('args-schema');
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * Oracles over what a session negotiated (spec §2.2, §2.3, §4.2, §4.5, §5): the provider grants only
+ * capabilities both sides asked for, never uses one the session lacks (no `accepted`, no file result,
+ * no served get_operation / cancel_operation), never inlines more than the session's
+ * max_inline_result_bytes, and refuses args that break the tool's input schema as INVALID_ARGS.
+ *
+ * A session is known by the negotiate reply that issued its token (to any caller: a stolen token
+ * still carries its session's capabilities). Calls under tokens no negotiate of this run issued are
+ * not judged here (session-binding and wire-well-formed judge those).
+ */
+import { ToolSchemaCompiler, type ToolValueValidator, utf8Length } from '../../protocol/index.ts';
+import { type Checker, violation } from '../checker.ts';
+import type { CallView, Observation } from '../observation.ts';
+
+interface NegotiatedSession {
+  readonly capabilities: readonly string[];
+  readonly maxInlineResultBytes: number | null;
+}
+
+/** Sessions issued in this run, by `${provider}|${token}`. */
+function sessionsOf(obs: Observation): Map<string, NegotiatedSession> {
+  const out = new Map<string, NegotiatedSession>();
+  for (const c of obs.calls) {
+    if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
+    const d = c.reply.data as
+      | { session_token?: unknown; capabilities?: unknown; limits?: { max_inline_result_bytes?: unknown } }
+      | undefined;
+    if (typeof d?.session_token !== 'string' || !Array.isArray(d.capabilities)) continue;
+    const limit = d.limits?.max_inline_result_bytes;
+    out.set(`${c.provider}|${d.session_token}`, {
+      capabilities: d.capabilities.filter((x): x is string => typeof x === 'string'),
+      maxInlineResultBytes: typeof limit === 'number' ? limit : null,
+    });
+  }
+  return out;
+}
+
+function sessionOf(sessions: Map<string, NegotiatedSession>, c: CallView): NegotiatedSession | undefined {
+  return c.sessionToken === null ? undefined : sessions.get(`${c.provider}|${c.sessionToken}`);
+}
+
+function data(c: CallView): Record<string, unknown> | undefined {
+  if (c.reply.kind !== 'bundle') return undefined;
+  const d = c.reply.data;
+  return typeof d === 'object' && d !== null && !Array.isArray(d)
+    ? (d as Record<string, unknown>)
+    : undefined;
+}
+
+function requestedCapabilities(c: CallView): string[] | null {
+  if (c.request?.typeOf('consumer_capabilities') !== 'String') return null;
+  const text = c.request.getString('consumer_capabilities') ?? '';
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === 'string') : null;
+  } catch {
+    return null;
+  }
+}
+
+export const capabilitiesIntersected: Checker = {
+  id: 'capabilities-intersected',
+  ruleIds: ['CETP-2.2-06'],
+  description: 'A negotiated session holds only capabilities the consumer asked for.',
+  check(obs, ctx) {
+    const out = [];
+    for (const c of obs.calls) {
+      if (c.method !== 'negotiate' || !ctx.providersUnderTest.includes(c.provider)) continue;
+      const granted = data(c)?.capabilities;
+      const asked = requestedCapabilities(c);
+      if (c.reply.kind !== 'bundle' || c.reply.status !== 'success' || !Array.isArray(granted) || !asked)
+        continue;
+      const extra = granted.filter((x) => !asked.includes(x as string));
+      if (extra.length > 0) {
+        out.push(
+          violation(this, `negotiate granted ${extra.join(', ')}, which the consumer did not ask for`, {
+            calls: [c.id],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+/** The capability a method needs beyond core (spec §2.3). */
+const METHOD_CAPABILITY: Readonly<Record<string, string>> = {
+  get_operation: 'async_operations',
+  cancel_operation: 'cancellation',
+};
+
+export const capabilityGating: Checker = {
+  id: 'capability-gating',
+  ruleIds: ['CETP-2.3-02', 'CETP-5-06'],
+  description:
+    'In a session without a capability the provider never uses it: no accepted, no file result, no served get_operation or cancel_operation.',
+  check(obs, ctx) {
+    const out = [];
+    const sessions = sessionsOf(obs);
+    // A replay of an async request answers `accepted` again while it runs, in whatever session the
+    // retry came (6-07 over 2.3-02; spec/interpretations.md): only a first answer is judged for it.
+    const accepted = new Set<string>();
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
+      const session = sessionOf(sessions, c);
+      const key = `${c.provider}|${c.callerUid}|${c.requestId}`;
+      const replay = accepted.has(key);
+      if (c.reply.status === 'accepted') accepted.add(key);
+      if (!session) continue;
+      const lacks = (cap: string) => !session.capabilities.includes(cap);
+      const needed = METHOD_CAPABILITY[c.method];
+      if (needed && lacks(needed) && c.reply.status === 'success') {
+        out.push(violation(this, `${c.method} was served in a session without ${needed}`, { calls: [c.id] }));
+      }
+      if (c.method !== 'execute_tool') continue;
+      if (c.reply.status === 'accepted' && lacks('async_operations') && !replay) {
+        out.push(
+          violation(this, 'execute_tool answered accepted in a session without async_operations', {
+            calls: [c.id],
+          }),
+        );
+      }
+      if (c.reply.status === 'success' && data(c)?.kind === 'file' && lacks('large_results')) {
+        out.push(
+          violation(this, 'execute_tool answered with a file result in a session without large_results', {
+            calls: [c.id],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+export const inlineWithinLimit: Checker = {
+  id: 'inline-within-limit',
+  ruleIds: ['CETP-4.5-01', 'CETP-4.5-11'],
+  description:
+    "An inline result is never larger than the session's max_inline_result_bytes (UTF-8 bytes of the data JSON).",
+  check(obs, ctx) {
+    const out = [];
+    const sessions = sessionsOf(obs);
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
+      if (c.reply.status !== 'success') continue;
+      const limit = sessionOf(sessions, c)?.maxInlineResultBytes;
+      if (limit === undefined || limit === null) continue;
+      let bytes: number | null = null;
+      if (c.method === 'execute_tool' && data(c)?.kind === 'inline') {
+        bytes = utf8Length(c.reply.bundle.getString('data') ?? '');
+      } else if (c.method === 'get_operation') {
+        const result = data(c)?.result as { kind?: unknown } | undefined;
+        if (result?.kind === 'inline') bytes = utf8Length(JSON.stringify(result));
+      }
+      if (bytes !== null && bytes > limit) {
+        out.push(
+          violation(this, `${c.method} inlined ${bytes} bytes, over max_inline_result_bytes=${limit}`, {
+            calls: [c.id],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+/** Error codes decided before the args are looked at (envelope, session, method, tool, admission). */
+const BEFORE_ARGS = new Set([
+  'INVALID_REQUEST',
+  'NEGOTIATION_REQUIRED',
+  'UNSUPPORTED_VERSION',
+  'UNSUPPORTED_CAPABILITY',
+  'METHOD_NOT_FOUND',
+  'TOOL_NOT_FOUND',
+  'RATE_LIMITED',
+]);
+
+const compiler = new ToolSchemaCompiler();
+const validators = new WeakMap<object, ToolValueValidator | null>();
+
+function validatorOf(schema: unknown): ToolValueValidator | null {
+  if (typeof schema !== 'object' || schema === null) return null;
+  let v = validators.get(schema);
+  if (v === undefined) {
+    const compiled = compiler.compile(schema, 'input');
+    v = compiled.ok ? compiled.value : null;
+    validators.set(schema, v);
+  }
+  return v;
+}
+
+export const argsSchema: Checker = {
+  id: 'args-schema',
+  ruleIds: ['CETP-5-14'],
+  description: "Args that break the tool's input schema are refused as INVALID_ARGS, never executed.",
+  check(obs, ctx) {
+    const out = [];
+    for (const c of obs.calls) {
+      if (c.method !== 'execute_tool' || !c.v2 || c.args === null || c.reply.kind !== 'bundle') continue;
+      if (!ctx.providersUnderTest.includes(c.provider)) continue;
+      const validate = validatorOf(ctx.toolInputSchemas?.get(`${c.provider}|${c.toolName}`));
+      if (!validate) continue;
+      let args: unknown;
+      try {
+        args = JSON.parse(c.args);
+      } catch {
+        continue; // not JSON: wire-well-formed and the envelope rules judge it
+      }
+      if (validate(args).length === 0) continue;
+      const code = c.reply.errorCode;
+      if (c.reply.status === 'error' && (code === 'INVALID_ARGS' || (code !== null && BEFORE_ARGS.has(code))))
+        continue;
+      out.push(
+        violation(
+          this,
+          `execute_tool ${c.toolName} with args outside its input schema got ${c.reply.status}${code ? ` ${code}` : ''}, not INVALID_ARGS`,
+          { calls: [c.id] },
+        ),
+      );
+    }
+    return out;
+  },
+};
+
+export const NEGOTIATED_CHECKERS: readonly Checker[] = [
+  capabilitiesIntersected,
+  capabilityGating,
+  inlineWithinLimit,
+  argsSchema,
+];
