@@ -80,4 +80,16 @@ describe('oracles over the negotiated session', () => {
     expect(await oraclesFiring(commands, reference)).toEqual([]);
     expect(await oraclesFiring(commands, without('CETP-5-14'))).toContain('args-schema');
   });
+
+  it('CETP-5-22: window-expiry fails when a same-id retry past the idempotency window replays the old result', async () => {
+    // create_alert (after its scope grant, synchronously: no async_operations), then the same request
+    // again a day and an hour later.
+    const commands: Command[] = [
+      { kind: 'negotiate', caps: ['cancellation', 'large_results'] },
+      execute('alerts', 'create_alert'),
+      { kind: 'retry', index: 0, afterMs: 25 * 3_600_000 },
+    ];
+    expect(await oraclesFiring(commands, reference)).toEqual([]);
+    expect(await oraclesFiring(commands, without('CETP-5-22'))).toContain('window-expiry');
+  });
 });

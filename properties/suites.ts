@@ -25,6 +25,7 @@ import {
   capabilitiesIntersected,
   capabilityGating,
   inlineWithinLimit,
+  windowExpiry,
 } from '../src/check/checkers/negotiated.ts';
 import { noCrash, noFdLeaks, operationsTerminate } from '../src/check/checkers/runtime.ts';
 import {
@@ -256,6 +257,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       noCrash,
       capabilitiesIntersected,
       capabilityGating,
+      windowExpiry,
     ],
   ),
   def(
@@ -339,6 +341,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       wireWellFormed,
       capabilitiesIntersected,
       capabilityGating,
+      windowExpiry,
     ],
   ),
   def(

@@ -15,6 +15,7 @@ import type { CallView, Observation } from '../observation.ts';
 interface NegotiatedSession {
   readonly capabilities: readonly string[];
   readonly maxInlineResultBytes: number | null;
+  readonly idempotencyWindowSeconds: number | null;
 }
 
 /** Sessions issued in this run, by `${provider}|${token}`. */
@@ -23,13 +24,19 @@ function sessionsOf(obs: Observation): Map<string, NegotiatedSession> {
   for (const c of obs.calls) {
     if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
     const d = c.reply.data as
-      | { session_token?: unknown; capabilities?: unknown; limits?: { max_inline_result_bytes?: unknown } }
+      | {
+          session_token?: unknown;
+          capabilities?: unknown;
+          limits?: { max_inline_result_bytes?: unknown; idempotency_window_seconds?: unknown };
+        }
       | undefined;
     if (typeof d?.session_token !== 'string' || !Array.isArray(d.capabilities)) continue;
     const limit = d.limits?.max_inline_result_bytes;
+    const window = d.limits?.idempotency_window_seconds;
     out.set(`${c.provider}|${d.session_token}`, {
       capabilities: d.capabilities.filter((x): x is string => typeof x === 'string'),
       maxInlineResultBytes: typeof limit === 'number' ? limit : null,
+      idempotencyWindowSeconds: typeof window === 'number' ? window : null,
     });
   }
   return out;
@@ -164,6 +171,45 @@ export const inlineWithinLimit: Checker = {
   },
 };
 
+export const windowExpiry: Checker = {
+  id: 'window-expiry',
+  ruleIds: ['CETP-5-22'],
+  description:
+    'A same-id retry sent after the idempotency window (counted from the first success it got) is RESULT_EXPIRED, never the old result replayed.',
+  check(obs, ctx) {
+    const out = [];
+    const sessions = sessionsOf(obs);
+    // The first success of each request: the record was terminal by then, so its window ends no
+    // later than this reply's time plus the window (NOTES 11: the window starts at the terminal state).
+    const firstSuccess = new Map<string, CallView>();
+    for (const c of obs.calls) {
+      if (c.method !== 'execute_tool' || !c.v2 || c.requestId === null) continue;
+      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+      // Reads are never recorded: a late retry of one simply reads again.
+      if ((ctx.toolEffects.get(`${c.provider}|${c.toolName}`) ?? 'read') === 'read') continue;
+      const key = `${c.provider}|${c.callerUid}|${c.requestId}|${c.toolName}|${c.args}`;
+      const first = firstSuccess.get(key);
+      const window = sessionOf(sessions, c)?.idempotencyWindowSeconds;
+      if (
+        first?.replyT != null &&
+        window != null &&
+        c.t > first.replyT + window * 1000 &&
+        (c.reply.status === 'success' || c.reply.status === 'accepted')
+      ) {
+        out.push(
+          violation(
+            this,
+            `request ${c.requestId} was answered ${c.reply.status} ${Math.round((c.t - first.replyT) / 3_600_000)} h after its first success, past its ${window} s window`,
+            { calls: [first.id, c.id] },
+          ),
+        );
+      }
+      if (!first && c.reply.status === 'success') firstSuccess.set(key, c);
+    }
+    return out;
+  },
+};
+
 /** Error codes decided before the args are looked at (envelope, session, method, tool, admission). */
 const BEFORE_ARGS = new Set([
   'INVALID_REQUEST',
@@ -227,4 +273,5 @@ export const NEGOTIATED_CHECKERS: readonly Checker[] = [
   capabilityGating,
   inlineWithinLimit,
   argsSchema,
+  windowExpiry,
 ];
