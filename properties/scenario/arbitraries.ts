@@ -79,9 +79,9 @@ function otherArb(kind: Exclude<CommandKind, 'execute'>, shape: ScenarioShape): 
     case 'negotiate':
       return fc.constantFrom(...shape.capabilitySets).map((caps): Command => ({ kind: 'negotiate', caps }));
     case 'retry':
-      // Right away, after a short wait, or after the device slept for hours.
+      // Right away, after a short wait, after the device slept for hours, or past the window (a day).
       return fc
-        .record({ index: fc.nat({ max: 3 }), afterMs: fc.constantFrom(0, 3_000, 7_200_000) })
+        .record({ index: fc.nat({ max: 3 }), afterMs: fc.constantFrom(0, 3_000, 7_200_000, 90_000_000) })
         .map((r): Command => ({ kind: 'retry', ...r }));
     case 'poll':
       return fc.boolean().map((other): Command => ({ kind: 'poll', other }));

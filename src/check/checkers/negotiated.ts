@@ -171,40 +171,45 @@ export const inlineWithinLimit: Checker = {
   },
 };
 
+const TERMINAL_STATES: ReadonlySet<unknown> = new Set(['succeeded', 'failed', 'cancelled']);
+
 export const windowExpiry: Checker = {
   id: 'window-expiry',
   ruleIds: ['CETP-5-22'],
   description:
-    'A same-id retry sent after the idempotency window (counted from the first success it got) is RESULT_EXPIRED, never the old result replayed.',
+    'A same-id retry of a write sent after the idempotency window (counted from when the request was seen terminal) is never answered with a result.',
   check(obs, ctx) {
     const out = [];
     const sessions = sessionsOf(obs);
-    // The first success of each request: the record was terminal by then, so its window ends no
-    // later than this reply's time plus the window (NOTES 11: the window starts at the terminal state).
-    const firstSuccess = new Map<string, CallView>();
+    // When each request was first seen terminal — an execute_tool success, or its operation reported
+    // ended by get_operation (whose request_id is the creating execution's, 4.1-11). Its record was
+    // terminal by then, so its window (NOTES 11) ends no later than that reply's time plus the window.
+    const terminalSeen = new Map<string, CallView>();
     for (const c of obs.calls) {
-      if (c.method !== 'execute_tool' || !c.v2 || c.requestId === null) continue;
-      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+      if (!c.v2 || c.requestId === null || c.reply.kind !== 'bundle') continue;
+      if (!ctx.providersUnderTest.includes(c.provider)) continue;
+      const key = `${c.provider}|${c.callerUid}|${c.requestId}`;
+      const seen = terminalSeen.get(key);
+      if (c.method === 'get_operation') {
+        if (!seen && c.reply.status === 'success' && TERMINAL_STATES.has(data(c)?.state))
+          terminalSeen.set(key, c);
+        continue;
+      }
+      if (c.method !== 'execute_tool') continue;
       // Reads are never recorded: a late retry of one simply reads again.
       if ((ctx.toolEffects.get(`${c.provider}|${c.toolName}`) ?? 'read') === 'read') continue;
-      const key = `${c.provider}|${c.callerUid}|${c.requestId}|${c.toolName}|${c.args}`;
-      const first = firstSuccess.get(key);
       const window = sessionOf(sessions, c)?.idempotencyWindowSeconds;
-      if (
-        first?.replyT != null &&
-        window != null &&
-        c.t > first.replyT + window * 1000 &&
-        (c.reply.status === 'success' || c.reply.status === 'accepted')
-      ) {
+      const answered = c.reply.status === 'success' || c.reply.status === 'accepted';
+      if (seen?.replyT != null && window != null && c.t > seen.replyT + window * 1000 && answered) {
         out.push(
           violation(
             this,
-            `request ${c.requestId} was answered ${c.reply.status} ${Math.round((c.t - first.replyT) / 3_600_000)} h after its first success, past its ${window} s window`,
-            { calls: [first.id, c.id] },
+            `request ${c.requestId} was answered ${c.reply.status} ${Math.round((c.t - seen.replyT) / 3_600_000)} h after it was seen terminal, past its ${window} s window`,
+            { calls: [seen.id, c.id] },
           ),
         );
       }
-      if (!first && c.reply.status === 'success') firstSuccess.set(key, c);
+      if (!seen && c.reply.status === 'success') terminalSeen.set(key, c);
     }
     return out;
   },
