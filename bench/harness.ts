@@ -21,7 +21,10 @@ export interface BenchCase {
 export interface BenchFigure {
   readonly name: string;
   readonly unit: string;
+  /** Units per second from the mean time per iteration (what `meetsTarget` is judged on). */
   readonly value: number;
+  /** Units per second from the median time per iteration (less swayed by GC pauses and host noise). */
+  readonly median: number;
   readonly rme: number;
   readonly samples: number;
   readonly target: number | null;
@@ -41,7 +44,7 @@ export async function runSuite(
     const c = cases.find((x) => x.name === task.name);
     const r = task.result as {
       state: string;
-      latency?: { mean: number; rme: number; samplesCount?: number };
+      latency?: { mean: number; p50?: number; rme: number; samplesCount?: number };
     };
     if (!c || !r.latency) throw new Error(`benchmark ${task.name} did not complete (${r.state})`);
     const value = (c.perIteration * 1000) / r.latency.mean;
@@ -49,6 +52,7 @@ export async function runSuite(
       name: c.name,
       unit: c.unit,
       value: Math.round(value),
+      median: Math.round((c.perIteration * 1000) / (r.latency.p50 ?? r.latency.mean)),
       rme: Math.round(r.latency.rme * 100) / 100,
       samples: r.latency.samplesCount ?? 0,
       target: c.target ?? null,
@@ -77,6 +81,8 @@ export function printFigures(figures: readonly BenchFigure[]): void {
       f.target === null
         ? ''
         : ` (target ${f.target.toLocaleString('en-US')}: ${f.meetsTarget ? 'met' : 'NOT met'})`;
-    console.log(`${f.name}: ${f.value.toLocaleString('en-US')} ${f.unit} ±${f.rme}%${target}`);
+    console.log(
+      `${f.name}: ${f.value.toLocaleString('en-US')} ${f.unit} ±${f.rme}% (median ${f.median.toLocaleString('en-US')})${target}`,
+    );
   }
 }
