@@ -40,6 +40,21 @@ export interface ScenarioShape {
   readonly capabilitySets: readonly (readonly string[])[];
 }
 
+/**
+ * One of `options`, the first (the cooperative one: the honest resolution, the user approving) three
+ * times as likely as each other: most scenarios then get past authorization and confirmation to the
+ * effects whose idempotency, cancellation and identity the oracles judge, while refusals stay common.
+ */
+export function favourFirst<T>(options: readonly T[]): fc.Arbitrary<T> {
+  const [first, ...rest] = options;
+  if (first === undefined) throw new RangeError('favourFirst: no options');
+  if (rest.length === 0) return fc.constant(first);
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constant(first) },
+    ...rest.map((option) => ({ weight: 1, arbitrary: fc.constant(option) })),
+  );
+}
+
 /** Which strategies finish a schedule after the generated decisions (`--strategy`). */
 export function tailArb(tails: readonly Tail[]): fc.Arbitrary<Tail> {
   return fc.constantFrom(...tails);
@@ -65,7 +80,7 @@ function executeArb(shape: ScenarioShape): fc.Arbitrary<Command> {
       rid: ridArb(shape.ridReuse),
       expiredDeadline: shape.expiredDeadlines ? fc.boolean() : fc.constant(false),
       confirmedFlag: shape.confirmedFlags ? fc.boolean() : fc.constant(false),
-      resolve: fc.constantFrom(...shape.resolveModes),
+      resolve: favourFirst(shape.resolveModes),
       duplicates: shape.duplicates ? fc.constantFrom(0, 0, 1, 2) : fc.constant(0),
     })
     .map(({ tool, ...rest }): Command => {
@@ -149,7 +164,7 @@ export function scenarioArb(
     seed: fc.nat({ max: 1_000_000 }),
     tail: tailArb(tails),
     actors,
-    user: fc.array(fc.constantFrom(...shape.userDecisions), { maxLength: 4 }),
+    user: fc.array(favourFirst(shape.userDecisions), { maxLength: 4 }),
     faults: faultsArb(shape),
     decisions: generateDecisions ? fc.array(fc.nat({ max: 7 }), { maxLength: 80 }) : fc.constant([]),
   });
