@@ -38,6 +38,7 @@ describe('--provider modules', () => {
 
   it.each([
     ['broken.provider.ts', 'providers[0].install must be a function'],
+    ['bad-schemas.provider.ts', "providers[0].inputSchemas: 'no_such_tool' is not in tools"],
     ['wrong-authority.provider.ts', 'declares no provider with authority com.example.nowhere'],
     ['throws.provider.ts', 'the module failed to load: cannot reach the build server'],
     ['nothing-here.ts', 'no such file'],

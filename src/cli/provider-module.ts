@@ -16,6 +16,8 @@
  *   effects      by tool name, its declared effect (read, create, update, delete, transaction)
  *   scopes       by tool name, the scopes its descriptor declares
  *   userGrantedScopes  the scopes the provider grants only after the user agrees in its UI
+ *   inputSchemas (optional) by tool name, its input JSON Schema: the args-schema oracle then checks
+ *                that args outside it are refused as INVALID_ARGS (without it, that oracle skips you)
  *
  * Every property then runs against these providers — raw-driver and consumer-driven properties
  * alike: the generated scenarios call their tools (all of them, or the property's list in
@@ -67,7 +69,8 @@ function isStrings(value: unknown): value is string[] {
 
 function checkFixture(raw: unknown, at: string, fail: (message: string) => never): ProviderFixture {
   if (!isRecord(raw)) return fail(`${at} must be an object (a ProviderFixture)`);
-  const { name, packageName, authority, install, tools, effects, scopes, userGrantedScopes } = raw;
+  const { name, packageName, authority, install, tools, effects, scopes, userGrantedScopes, inputSchemas } =
+    raw;
   if (typeof name !== 'string' || !NAME.test(name)) fail(`${at}.name must match ${NAME.source}`);
   if (typeof packageName !== 'string' || packageName === '') fail(`${at}.packageName must be a package name`);
   if (typeof authority !== 'string' || authority === '') fail(`${at}.authority must be an authority`);
@@ -88,6 +91,15 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
   }
   if (!isStrings(userGrantedScopes))
     fail(`${at}.userGrantedScopes must be an array of strings (scopes granted only after the user agrees)`);
+  if (inputSchemas !== undefined) {
+    if (!isRecord(inputSchemas)) fail(`${at}.inputSchemas must map tool names to their input JSON Schemas`);
+    for (const [tool, schema] of Object.entries(inputSchemas as Record<string, unknown>)) {
+      if (!(tool in (tools as Record<string, unknown>)))
+        fail(`${at}.inputSchemas: '${tool}' is not in tools`);
+      if (typeof schema !== 'boolean' && !isRecord(schema))
+        fail(`${at}.inputSchemas.${tool} must be a JSON Schema (an object or a boolean)`);
+    }
+  }
   return raw as unknown as ProviderFixture;
 }
 
