@@ -92,4 +92,10 @@ describe('oracles over the negotiated session', () => {
     expect(await oraclesFiring(commands, reference)).toEqual([]);
     expect(await oraclesFiring(commands, without('CETP-5-22'))).toContain('window-expiry');
   });
+
+  it('CETP-2.2-15: version-agreed fails when a negotiate without a common version succeeds anyway', async () => {
+    const commands: Command[] = [{ kind: 'negotiate', caps: ALL_CAPS, versions: [3] }];
+    expect(await oraclesFiring(commands, reference)).toEqual([]);
+    expect(await oraclesFiring(commands, without('CETP-2.2-15'))).toContain('version-agreed');
+  });
 });

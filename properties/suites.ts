@@ -25,6 +25,7 @@ import {
   capabilitiesIntersected,
   capabilityGating,
   inlineWithinLimit,
+  versionAgreed,
   windowExpiry,
 } from '../src/check/checkers/negotiated.ts';
 import { noCrash, noFdLeaks, operationsTerminate } from '../src/check/checkers/runtime.ts';
@@ -366,11 +367,13 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       providers: [ALERTS],
       tools: ['alerts.get_quote', 'alerts.create_alert'],
       commands: ['negotiate', 'v1-list'],
+      // Today's consumer, a future one (3 and 2), one from the future only, and a v1-only one.
+      versionSets: [[2, 1], [3, 2], [3], [1]],
       faults: [],
       maxFaults: 0,
       userDecisions: ['approve'],
     },
-    [v1ReadOnly, wireWellFormed, singleEffect],
+    [v1ReadOnly, wireWellFormed, singleEffect, versionAgreed],
   ),
   def(
     'malformed',

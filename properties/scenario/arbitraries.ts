@@ -38,6 +38,8 @@ export interface ScenarioShape {
   readonly maxFaults: number;
   readonly userDecisions: readonly UserDecision[];
   readonly capabilitySets: readonly (readonly string[])[];
+  /** consumer_versions a negotiate may offer, first the usual one (default: always [2, 1]). */
+  readonly versionSets?: readonly (readonly number[])[];
 }
 
 /**
@@ -92,7 +94,12 @@ function executeArb(shape: ScenarioShape): fc.Arbitrary<Command> {
 function otherArb(kind: Exclude<CommandKind, 'execute'>, shape: ScenarioShape): fc.Arbitrary<Command> {
   switch (kind) {
     case 'negotiate':
-      return fc.constantFrom(...shape.capabilitySets).map((caps): Command => ({ kind: 'negotiate', caps }));
+      if (!shape.versionSets) {
+        return fc.constantFrom(...shape.capabilitySets).map((caps): Command => ({ kind: 'negotiate', caps }));
+      }
+      return fc
+        .record({ caps: fc.constantFrom(...shape.capabilitySets), versions: favourFirst(shape.versionSets) })
+        .map((r): Command => ({ kind: 'negotiate', ...r }));
     case 'retry':
       // Right away, after a short wait, after the device slept for hours, or past the window (a day).
       return fc

@@ -13,6 +13,9 @@ import { type ProviderFixture, UID_PLACEHOLDER } from './fixtures.ts';
 import type { ActorName, Command, MalformedFlaw, RidRef } from './model.ts';
 
 /** What one actor knows; other actors may read it (that is how misuse is expressed). */
+/** What a v2 consumer offers unless a scenario says otherwise (CETP-2.2-02: descending). */
+const DEFAULT_VERSIONS: readonly number[] = [2, 1];
+
 export interface ActorState {
   readonly name: ActorName;
   readonly rids: string[];
@@ -43,6 +46,7 @@ const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
 export class RawDriver {
   private readonly clients = new Map<string, ContentProviderClient>();
   private caps: readonly string[] = ALL_CAPS;
+  private versions: readonly number[] = DEFAULT_VERSIONS;
 
   constructor(
     readonly ctx: AppContext,
@@ -81,7 +85,7 @@ export class RawDriver {
 
   async negotiate(p: ProviderFixture): Promise<string | null> {
     const b = new Bundle();
-    b.putIntArray('consumer_versions', [2, 1]);
+    b.putIntArray('consumer_versions', [...this.versions]);
     b.putString('consumer_capabilities', JSON.stringify(this.caps));
     const reply = await this.call(p, 'negotiate', b);
     if (reply?.getString('status') !== 'success') return null;
@@ -140,6 +144,7 @@ export class RawDriver {
     switch (command.kind) {
       case 'negotiate':
         this.caps = command.caps;
+        this.versions = command.versions ?? DEFAULT_VERSIONS;
         for (const p of this.providers) await this.negotiate(p);
         return;
       case 'execute':
@@ -347,6 +352,7 @@ export class RawDriver {
   async settle(): Promise<void> {
     // Sessions are negotiated lazily, with every capability, only with providers holding an operation.
     this.caps = ALL_CAPS;
+    this.versions = DEFAULT_VERSIONS;
     for (const op of this.state.ops) {
       const p = this.provider(op.provider);
       for (let i = 0; i < 30; i++) {

@@ -34,7 +34,8 @@ export type ResolveMode =
   | 'foreign'; //    hand the token to the other actor, who resumes it
 
 export type Command =
-  | { readonly kind: 'negotiate'; readonly caps: readonly string[] }
+  /** `versions`: the consumer_versions to offer (default [2, 1]); the versions property varies it. */
+  | { readonly kind: 'negotiate'; readonly caps: readonly string[]; readonly versions?: readonly number[] }
   | {
       readonly kind: 'execute';
       readonly provider: string;

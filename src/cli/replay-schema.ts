@@ -35,27 +35,30 @@ function tagged(branches: Record<string, Record<string, object>>, optional: read
 
 const ridRef = tagged({ fresh: {}, reuse: { index: nat }, other: { index: nat } });
 
-const command = tagged({
-  negotiate: { caps: strings },
-  execute: {
-    provider: text,
-    tool: text,
-    args: nat,
-    rid: ridRef,
-    expiredDeadline: { type: 'boolean' },
-    confirmedFlag: { type: 'boolean' },
-    resolve: { enum: ['none', 'honest', 'skip-ui', 'altered-args', 'other-rid', 'foreign'] },
-    duplicates: nat,
+const command = tagged(
+  {
+    negotiate: { caps: strings, versions: { type: 'array', items: nat, minItems: 1 } },
+    execute: {
+      provider: text,
+      tool: text,
+      args: nat,
+      rid: ridRef,
+      expiredDeadline: { type: 'boolean' },
+      confirmedFlag: { type: 'boolean' },
+      resolve: { enum: ['none', 'honest', 'skip-ui', 'altered-args', 'other-rid', 'foreign'] },
+      duplicates: nat,
+    },
+    retry: { index: nat, afterMs: nat },
+    poll: { other: { type: 'boolean' } },
+    cancel: { other: { type: 'boolean' }, afterMs: nat },
+    'steal-session': {},
+    'resume-foreign': {},
+    'v1-list': { provider: text },
+    malformed: { provider: text, flaw: { enum: [...MALFORMED_FLAWS] } },
+    wait: { ms: nat },
   },
-  retry: { index: nat, afterMs: nat },
-  poll: { other: { type: 'boolean' } },
-  cancel: { other: { type: 'boolean' }, afterMs: nat },
-  'steal-session': {},
-  'resume-foreign': {},
-  'v1-list': { provider: text },
-  malformed: { provider: text, flaw: { enum: [...MALFORMED_FLAWS] } },
-  wait: { ms: nat },
-});
+  ['versions'],
+);
 
 // Optional fields of the fault kinds that have them (caller/callee, process) are listed per kind.
 const fault = {

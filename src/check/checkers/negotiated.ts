@@ -90,6 +90,33 @@ export const capabilitiesIntersected: Checker = {
   },
 };
 
+export const versionAgreed: Checker = {
+  id: 'version-agreed',
+  ruleIds: ['CETP-2.2-15', 'CETP-2.2-16'],
+  description:
+    'A negotiate succeeds only with a version the consumer offered; with no common version it is UNSUPPORTED_VERSION.',
+  check(obs, ctx) {
+    const out = [];
+    for (const c of obs.calls) {
+      if (c.method !== 'negotiate' || !ctx.providersUnderTest.includes(c.provider)) continue;
+      if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
+      if (c.request?.typeOf('consumer_versions') !== 'IntArray') continue;
+      const offered = c.request.getIntArray('consumer_versions') ?? [];
+      const selected = data(c)?.selected_version;
+      if (!offered.includes(selected as number)) {
+        out.push(
+          violation(
+            this,
+            `negotiate selected version ${String(selected)}, which the consumer did not offer ([${offered.join(', ')}])`,
+            { calls: [c.id] },
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};
+
 /** The capability a method needs beyond core (spec §2.3). */
 const METHOD_CAPABILITY: Readonly<Record<string, string>> = {
   get_operation: 'async_operations',
@@ -274,6 +301,7 @@ export const argsSchema: Checker = {
 };
 
 export const NEGOTIATED_CHECKERS: readonly Checker[] = [
+  versionAgreed,
   capabilitiesIntersected,
   capabilityGating,
   inlineWithinLimit,
