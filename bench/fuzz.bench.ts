@@ -5,12 +5,22 @@
  */
 import { huntMutant, type MutantResult } from '../properties/hunt.ts';
 import { MUTANTS } from '../properties/mutants.ts';
-import { REFERENCE } from '../properties/scenario/model.ts';
+import { checkContext } from '../properties/scenario/fixtures.ts';
+import { REFERENCE, type Scenario } from '../properties/scenario/model.ts';
 import { runScenario } from '../properties/scenario/runner.ts';
+import { ALL_CHECKERS, runCheckers } from '../src/check/checkers/index.ts';
+import { observe } from '../src/check/observation.ts';
 import type { BenchCase } from './harness.ts';
 import { BENCH_FIXTURE, TEN_STEP_SCENARIO } from './scenarios.ts';
 
 const SCENARIOS_PER_ITERATION = 50;
+
+/** The same world with no commands: building it, installing the apps, judging an empty run. */
+const NO_COMMANDS: Scenario = { ...TEN_STEP_SCENARIO, actors: {} };
+
+/** A finished ten-step run, for timing the observation and the oracles alone. */
+const finished = await runScenario(BENCH_FIXTURE, TEN_STEP_SCENARIO, REFERENCE);
+const finishedContext = checkContext(BENCH_FIXTURE.providers, { consumers: [] });
 
 export const fuzzCases: BenchCase[] = [
   {
@@ -21,6 +31,33 @@ export const fuzzCases: BenchCase[] = [
     fn: async () => {
       for (let i = 0; i < SCENARIOS_PER_ITERATION; i++)
         await runScenario(BENCH_FIXTURE, TEN_STEP_SCENARIO, REFERENCE);
+    },
+  },
+  // Where a scenario run's time goes (no targets): the fixed part, and the judging part.
+  {
+    name: 'part: the world alone (install, no commands, judged)',
+    unit: 'runs/s',
+    perIteration: SCENARIOS_PER_ITERATION,
+    fn: async () => {
+      for (let i = 0; i < SCENARIOS_PER_ITERATION; i++)
+        await runScenario(BENCH_FIXTURE, NO_COMMANDS, REFERENCE);
+    },
+  },
+  {
+    name: 'part: observing a finished ten-step run',
+    unit: 'observations/s',
+    perIteration: SCENARIOS_PER_ITERATION,
+    fn: () => {
+      for (let i = 0; i < SCENARIOS_PER_ITERATION; i++) observe(finished.world, finished.report, 0);
+    },
+  },
+  {
+    name: 'part: every oracle over a finished ten-step run',
+    unit: 'judgements/s',
+    perIteration: SCENARIOS_PER_ITERATION,
+    fn: () => {
+      for (let i = 0; i < SCENARIOS_PER_ITERATION; i++)
+        runCheckers(finished.observation, finishedContext, ALL_CHECKERS);
     },
   },
 ];
