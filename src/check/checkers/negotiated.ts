@@ -18,8 +18,19 @@ interface NegotiatedSession {
   readonly idempotencyWindowSeconds: number | null;
 }
 
-/** Sessions issued in this run, by `${provider}|${token}`. */
+/** Sessions issued in this run, by `${provider}|${token}` (computed once per observation). */
 function sessionsOf(obs: Observation): Map<string, NegotiatedSession> {
+  let out = sessionTables.get(obs);
+  if (!out) {
+    out = issuedSessions(obs);
+    sessionTables.set(obs, out);
+  }
+  return out;
+}
+
+const sessionTables = new WeakMap<Observation, Map<string, NegotiatedSession>>();
+
+function issuedSessions(obs: Observation): Map<string, NegotiatedSession> {
   const out = new Map<string, NegotiatedSession>();
   for (const c of obs.calls) {
     if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
@@ -141,20 +152,20 @@ export const capabilityGating: Checker = {
       const replay = accepted.has(key);
       if (c.reply.status === 'accepted') accepted.add(key);
       if (!session) continue;
-      const lacks = (cap: string) => !session.capabilities.includes(cap);
+      const caps = session.capabilities;
       const needed = METHOD_CAPABILITY[c.method];
-      if (needed && lacks(needed) && c.reply.status === 'success') {
+      if (needed && !caps.includes(needed) && c.reply.status === 'success') {
         out.push(violation(this, `${c.method} was served in a session without ${needed}`, { calls: [c.id] }));
       }
       if (c.method !== 'execute_tool') continue;
-      if (c.reply.status === 'accepted' && lacks('async_operations') && !replay) {
+      if (c.reply.status === 'accepted' && !caps.includes('async_operations') && !replay) {
         out.push(
           violation(this, 'execute_tool answered accepted in a session without async_operations', {
             calls: [c.id],
           }),
         );
       }
-      if (c.reply.status === 'success' && data(c)?.kind === 'file' && lacks('large_results')) {
+      if (c.reply.status === 'success' && data(c)?.kind === 'file' && !caps.includes('large_results')) {
         out.push(
           violation(this, 'execute_tool answered with a file result in a session without large_results', {
             calls: [c.id],
