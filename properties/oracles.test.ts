@@ -98,4 +98,15 @@ describe('oracles over the negotiated session', () => {
     expect(await oraclesFiring(commands, reference)).toEqual([]);
     expect(await oraclesFiring(commands, without('CETP-2.2-15'))).toContain('version-agreed');
   });
+
+  it('CETP-2.2-11 CETP-2.2-14: session-expiry fails when a session is still served after its announced expiry', async () => {
+    // Two hours after negotiating (sessions last one): the stale token must be refused.
+    const commands: Command[] = [
+      { kind: 'negotiate', caps: ALL_CAPS },
+      { kind: 'wait', ms: 7_200_000 },
+      execute('alerts', 'get_quote'),
+    ];
+    expect(await oraclesFiring(commands, reference)).toEqual([]);
+    expect(await oraclesFiring(commands, without('CETP-2.2-11'))).toContain('session-expiry');
+  });
 });

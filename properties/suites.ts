@@ -25,6 +25,7 @@ import {
   capabilitiesIntersected,
   capabilityGating,
   inlineWithinLimit,
+  sessionExpiry,
   versionAgreed,
   windowExpiry,
 } from '../src/check/checkers/negotiated.ts';
@@ -259,6 +260,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       capabilitiesIntersected,
       capabilityGating,
       windowExpiry,
+      sessionExpiry,
     ],
   ),
   def(
@@ -314,6 +316,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       authorizedEffect,
       singleEffect,
       capabilityGating,
+      sessionExpiry,
     ],
   ),
   def(

@@ -16,6 +16,8 @@ interface NegotiatedSession {
   readonly capabilities: readonly string[];
   readonly maxInlineResultBytes: number | null;
   readonly idempotencyWindowSeconds: number | null;
+  /** expires_at as epoch ms, or null when the provider announced none. */
+  readonly expiresAtMs: number | null;
 }
 
 /** Sessions issued in this run, by `${provider}|${token}` (computed once per observation). */
@@ -38,6 +40,7 @@ function issuedSessions(obs: Observation): Map<string, NegotiatedSession> {
       | {
           session_token?: unknown;
           capabilities?: unknown;
+          expires_at?: unknown;
           limits?: { max_inline_result_bytes?: unknown; idempotency_window_seconds?: unknown };
         }
       | undefined;
@@ -48,6 +51,10 @@ function issuedSessions(obs: Observation): Map<string, NegotiatedSession> {
       capabilities: d.capabilities.filter((x): x is string => typeof x === 'string'),
       maxInlineResultBytes: typeof limit === 'number' ? limit : null,
       idempotencyWindowSeconds: typeof window === 'number' ? window : null,
+      expiresAtMs:
+        typeof d.expires_at === 'string' && !Number.isNaN(Date.parse(d.expires_at))
+          ? Date.parse(d.expires_at)
+          : null,
     });
   }
   return out;
@@ -119,6 +126,33 @@ export const versionAgreed: Checker = {
           violation(
             this,
             `negotiate selected version ${String(selected)}, which the consumer did not offer ([${offered.join(', ')}])`,
+            { calls: [c.id] },
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+export const sessionExpiry: Checker = {
+  id: 'session-expiry',
+  ruleIds: ['CETP-2.2-11', 'CETP-2.2-14'],
+  description:
+    'A session token sent at or after the expires_at its provider announced is refused (NEGOTIATION_REQUIRED), never served.',
+  check(obs, ctx) {
+    const out = [];
+    const sessions = sessionsOf(obs);
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
+      const expiresAtMs = sessionOf(sessions, c)?.expiresAtMs;
+      if (expiresAtMs == null || c.t < expiresAtMs) continue;
+      const status = c.reply.status;
+      if (status === 'success' || status === 'accepted') {
+        out.push(
+          violation(
+            this,
+            `${c.method} was ${status === 'success' ? 'served' : 'accepted'} under a session that expired ${Math.round((c.t - expiresAtMs) / 60_000)} min earlier`,
             { calls: [c.id] },
           ),
         );
@@ -313,6 +347,7 @@ export const argsSchema: Checker = {
 
 export const NEGOTIATED_CHECKERS: readonly Checker[] = [
   versionAgreed,
+  sessionExpiry,
   capabilitiesIntersected,
   capabilityGating,
   inlineWithinLimit,
