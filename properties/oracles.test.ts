@@ -109,4 +109,16 @@ describe('oracles over the negotiated session', () => {
     expect(await oraclesFiring(commands, reference)).toEqual([]);
     expect(await oraclesFiring(commands, without('CETP-2.2-11'))).toContain('session-expiry');
   });
+
+  it('CETP-5-16 CETP-4.4-21: cancel-after-end fails when a finished operation still accepts a cancellation', async () => {
+    const commands: Command[] = [
+      { kind: 'negotiate', caps: ALL_CAPS },
+      execute('payments', 'reconcile_accounts'),
+      { kind: 'wait', ms: 20_000 },
+      { kind: 'poll', other: false },
+      { kind: 'cancel', other: false, afterMs: 0 },
+    ];
+    expect(await oraclesFiring(commands, reference)).toEqual([]);
+    expect(await oraclesFiring(commands, without('CETP-5-16'))).toContain('cancel-after-end');
+  });
 });

@@ -32,6 +32,7 @@ import {
 import { noCrash, noFdLeaks, operationsTerminate } from '../src/check/checkers/runtime.ts';
 import {
   argsBinding,
+  cancelAfterEnd,
   distinctResolutions,
   operationIsolation,
   sameTerminalResult,
@@ -346,6 +347,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       capabilitiesIntersected,
       capabilityGating,
       windowExpiry,
+      cancelAfterEnd,
     ],
   ),
   def(

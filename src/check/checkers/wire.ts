@@ -215,6 +215,47 @@ export const operationIsolation: Checker = {
   },
 };
 
+const ENDED_WITH_OUTCOME: ReadonlySet<unknown> = new Set(['succeeded', 'failed']);
+
+export const cancelAfterEnd: Checker = {
+  id: 'cancel-after-end',
+  ruleIds: ['CETP-5-16', 'CETP-4.4-21'],
+  description:
+    'cancel_operation of an operation already seen succeeded or failed is CONFLICT, never a cancellation accepted.',
+  check(obs, ctx) {
+    const out = [];
+    // When each request was seen ended with an outcome: get_operation reporting it, or a replay's result.
+    const ended = new Map<string, CallView>();
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
+      const key = `${c.provider}|${c.callerUid}|${c.requestId}`;
+      const state = (c.reply.data as { state?: unknown } | undefined)?.state;
+      if (
+        !ended.has(key) &&
+        c.reply.status === 'success' &&
+        ((c.method === 'get_operation' && ENDED_WITH_OUTCOME.has(state)) || c.method === 'execute_tool')
+      ) {
+        ended.set(key, c);
+        continue;
+      }
+      const seen = ended.get(key);
+      // A call sent in the step its predecessor's reply arrived was sent by that task, after it.
+      if (c.method !== 'cancel_operation' || !seen || seen.replyStep === null || c.step < seen.replyStep)
+        continue;
+      if (c.reply.status === 'success') {
+        out.push(
+          violation(
+            this,
+            `cancel_operation of ${c.operationId} was accepted after the operation was seen ended (${seen.method})`,
+            { calls: [seen.id, c.id] },
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};
+
 export const v1ReadOnly: Checker = {
   id: 'v1-read-only',
   ruleIds: ['CETP-2.1-06', 'CETP-8-10', 'CETP-8-04'],
@@ -285,6 +326,7 @@ export const WIRE_CHECKERS: readonly Checker[] = [
   wireWellFormed,
   sessionBinding,
   operationIsolation,
+  cancelAfterEnd,
   v1ReadOnly,
   distinctResolutions,
 ];
