@@ -312,24 +312,37 @@ function validatorOf(schema: unknown): ToolValueValidator | null {
   return v;
 }
 
+/** Whether args conform to the schema; true when there is no schema or the args are not JSON (judged elsewhere). */
+function argsConform(schema: unknown, argsJson: string): boolean {
+  const validate = validatorOf(schema);
+  if (!validate) return true;
+  let args: unknown;
+  try {
+    args = JSON.parse(argsJson);
+  } catch {
+    return true; // not JSON: wire-well-formed and the envelope rules judge it
+  }
+  return validate(args).length === 0;
+}
+
 export const argsSchema: Checker = {
   id: 'args-schema',
   ruleIds: ['CETP-5-14'],
   description: "Args that break the tool's input schema are refused as INVALID_ARGS, never executed.",
   check(obs, ctx) {
     const out = [];
+    const conforming = new Map<string, boolean>(); // by tool and args: the pools repeat
     for (const c of obs.calls) {
       if (c.method !== 'execute_tool' || !c.v2 || c.args === null || c.reply.kind !== 'bundle') continue;
       if (!ctx.providersUnderTest.includes(c.provider)) continue;
-      const validate = validatorOf(ctx.toolInputSchemas?.get(`${c.provider}|${c.toolName}`));
-      if (!validate) continue;
-      let args: unknown;
-      try {
-        args = JSON.parse(c.args);
-      } catch {
-        continue; // not JSON: wire-well-formed and the envelope rules judge it
+      const tool = `${c.provider}|${c.toolName}`;
+      const key = `${tool}|${c.args}`;
+      let fits = conforming.get(key);
+      if (fits === undefined) {
+        fits = argsConform(ctx.toolInputSchemas?.get(tool), c.args);
+        conforming.set(key, fits);
       }
-      if (validate(args).length === 0) continue;
+      if (fits) continue;
       const code = c.reply.errorCode;
       if (c.reply.status === 'error' && (code === 'INVALID_ARGS' || (code !== null && BEFORE_ARGS.has(code))))
         continue;

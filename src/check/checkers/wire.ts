@@ -51,6 +51,7 @@ export const sameTerminalResult: Checker = {
       (c) => `${c.provider}|${c.callerUid}|${c.requestId}|${c.toolName}|${c.args}`,
     );
     for (const calls of byRequest.values()) {
+      if (calls.length < 2) continue; // one answer cannot disagree with itself
       const head = calls[0] as CallView;
       const requested = obs.confirmations.some(
         (n) =>
@@ -86,6 +87,7 @@ export const argsBinding: Checker = {
       (c) => `${c.provider}|${c.callerUid}|${c.requestId}`,
     );
     for (const calls of byRequest.values()) {
+      if (calls.length < 2) continue; // one call cannot be bound to other args
       let bound: CallView | null = null;
       for (const c of calls) {
         const ok =
