@@ -20,8 +20,10 @@ interface NegotiatedSession {
   readonly expiresAtMs: number | null;
 }
 
-/** Sessions issued in this run, by `${provider}|${token}` (computed once per observation). */
-function sessionsOf(obs: Observation): Map<string, NegotiatedSession> {
+/** Sessions issued in this run, by provider, then token (computed once per observation). */
+type SessionTable = Map<string, Map<string, NegotiatedSession>>;
+
+function sessionsOf(obs: Observation): SessionTable {
   let out = sessionTables.get(obs);
   if (!out) {
     out = issuedSessions(obs);
@@ -30,10 +32,10 @@ function sessionsOf(obs: Observation): Map<string, NegotiatedSession> {
   return out;
 }
 
-const sessionTables = new WeakMap<Observation, Map<string, NegotiatedSession>>();
+const sessionTables = new WeakMap<Observation, SessionTable>();
 
-function issuedSessions(obs: Observation): Map<string, NegotiatedSession> {
-  const out = new Map<string, NegotiatedSession>();
+function issuedSessions(obs: Observation): SessionTable {
+  const out: SessionTable = new Map();
   for (const c of obs.calls) {
     if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
     const d = c.reply.data as
@@ -47,7 +49,12 @@ function issuedSessions(obs: Observation): Map<string, NegotiatedSession> {
     if (typeof d?.session_token !== 'string' || !Array.isArray(d.capabilities)) continue;
     const limit = d.limits?.max_inline_result_bytes;
     const window = d.limits?.idempotency_window_seconds;
-    out.set(`${c.provider}|${d.session_token}`, {
+    let ofProvider = out.get(c.provider);
+    if (!ofProvider) {
+      ofProvider = new Map();
+      out.set(c.provider, ofProvider);
+    }
+    ofProvider.set(d.session_token, {
       capabilities: d.capabilities.filter((x): x is string => typeof x === 'string'),
       maxInlineResultBytes: typeof limit === 'number' ? limit : null,
       idempotencyWindowSeconds: typeof window === 'number' ? window : null,
@@ -60,8 +67,8 @@ function issuedSessions(obs: Observation): Map<string, NegotiatedSession> {
   return out;
 }
 
-function sessionOf(sessions: Map<string, NegotiatedSession>, c: CallView): NegotiatedSession | undefined {
-  return c.sessionToken === null ? undefined : sessions.get(`${c.provider}|${c.sessionToken}`);
+function sessionOf(sessions: SessionTable, c: CallView): NegotiatedSession | undefined {
+  return c.sessionToken === null ? undefined : sessions.get(c.provider)?.get(c.sessionToken);
 }
 
 function data(c: CallView): Record<string, unknown> | undefined {

@@ -163,17 +163,24 @@ export const sessionBinding: Checker = {
   description: 'A session token issued to one UID never works for another.',
   check(obs, ctx) {
     const out = [];
-    const issuedTo = new Map<string, number>();
+    // By provider, then token (no key strings built per call: tokens are 64 characters).
+    const issuedTo = new Map<string, Map<string, number>>();
     for (const c of obs.calls) {
       if (c.method === 'negotiate' && c.reply.kind === 'bundle' && c.reply.status === 'success') {
         const token = (c.reply.data as { session_token?: string } | undefined)?.session_token;
-        if (typeof token === 'string') issuedTo.set(`${c.provider}|${token}`, c.callerUid);
+        if (typeof token !== 'string') continue;
+        let ofProvider = issuedTo.get(c.provider);
+        if (!ofProvider) {
+          ofProvider = new Map();
+          issuedTo.set(c.provider, ofProvider);
+        }
+        ofProvider.set(token, c.callerUid);
       }
     }
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider) || !c.sessionToken || c.method === 'negotiate')
         continue;
-      const owner = issuedTo.get(`${c.provider}|${c.sessionToken}`);
+      const owner = issuedTo.get(c.provider)?.get(c.sessionToken);
       if (owner === undefined || owner === c.callerUid) continue;
       if (c.reply.kind === 'bundle' && c.reply.status !== 'error') {
         out.push(
