@@ -54,6 +54,19 @@ function inputSchemasOf(tools: readonly ProviderTool[]): Record<string, unknown>
   return Object.fromEntries(tools.map((t) => [t.name, t.inputSchema]));
 }
 
+/** checkContext's answers for the raw runner (no consumers), by providers list: fixtures are constants. */
+const rawContexts = new WeakMap<readonly ProviderFixture[], CheckContext>();
+
+/** checkContext for raw-driver runs (no consumer under test), built once per providers list. */
+export function rawCheckContext(providers: readonly ProviderFixture[]): CheckContext {
+  let ctx = rawContexts.get(providers);
+  if (!ctx) {
+    ctx = checkContext(providers, { consumers: [] });
+    rawContexts.set(providers, ctx);
+  }
+  return ctx;
+}
+
 /** What the oracles know about the providers under test (their descriptors), keyed by package|tool. */
 export function checkContext(
   providers: readonly ProviderFixture[],

@@ -11,7 +11,7 @@ import type { StrategySpec } from '../../src/sim/strategy.ts';
 import type { RunReport } from '../../src/sim/world.ts';
 import { World } from '../../src/sim/world.ts';
 import { type ActorState, newActorState, RawDriver } from './driver.ts';
-import { ACTOR_PACKAGES, checkContext, installActors, type ProviderFixture } from './fixtures.ts';
+import { ACTOR_PACKAGES, installActors, type ProviderFixture, rawCheckContext } from './fixtures.ts';
 import type { ActorName, Scenario, Tail, Variant } from './model.ts';
 
 export interface Fixture {
@@ -100,7 +100,7 @@ export async function runScenario(
   });
   const report = await world.run();
   const observation = observe(world, report, quietFromStep);
-  const ctx = checkContext(fixture.providers, { consumers: [] });
+  const ctx = rawCheckContext(fixture.providers);
   const violations = runCheckers(observation, ctx, fixture.checkers ?? ALL_CHECKERS);
   void drivers;
   return { world, report, observation, violations };
