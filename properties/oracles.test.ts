@@ -121,4 +121,10 @@ describe('oracles over the negotiated session', () => {
     expect(await oraclesFiring(commands, reference)).toEqual([]);
     expect(await oraclesFiring(commands, without('CETP-5-16'))).toContain('cancel-after-end');
   });
+
+  it('CETP-4-09: dual-stack-v1 fails when a dual-stack provider refuses a v1 call as UNSUPPORTED_VERSION', async () => {
+    const commands: Command[] = [{ kind: 'v1-list', provider: 'alerts' }];
+    expect(await oraclesFiring(commands, reference)).toEqual([]);
+    expect(await oraclesFiring(commands, without('CETP-4-09'))).toContain('dual-stack-v1');
+  });
 });

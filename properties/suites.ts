@@ -34,6 +34,7 @@ import {
   argsBinding,
   cancelAfterEnd,
   distinctResolutions,
+  dualStackV1,
   operationIsolation,
   sameTerminalResult,
   sessionBinding,
@@ -378,7 +379,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       maxFaults: 0,
       userDecisions: ['approve'],
     },
-    [v1ReadOnly, wireWellFormed, singleEffect, versionAgreed],
+    [v1ReadOnly, wireWellFormed, singleEffect, versionAgreed, dualStackV1],
   ),
   def(
     'malformed',

@@ -6,6 +6,7 @@
  * - the provider's commit notes in the trace: business effects and confirmation lifecycle steps;
  * - the reference consumer's audit events; user decisions; process deaths; fd leaks; the outcome.
  */
+import { META_VERSIONS } from '../protocol/discovery.ts';
 import type { Bundle } from '../sim/bundle.ts';
 import type { ContentCallRecord } from '../sim/content.ts';
 import type { JsonObject, JsonValue } from '../sim/json.ts';
@@ -170,6 +171,16 @@ function notes(events: readonly TraceEvent[], cetp: string): { event: TraceEvent
     }
   }
   return out;
+}
+
+/**
+ * The protocol versions a package's manifest declares on its discovery service (meta-data
+ * `versions`, comma-separated): the provider's own published configuration, not its memory.
+ */
+export function declaredVersions(obs: Observation, packageName: string): number[] {
+  const info = obs.world.pm.getPackageInfo(packageName);
+  const listed = info?.manifest.services.flatMap((s) => (s.metaData[META_VERSIONS] ?? '').split(',')) ?? [];
+  return listed.filter((v) => v.trim() !== '').map(Number);
 }
 
 export function observe(world: World, report: RunReport, quietFromStep: number | null = null): Observation {

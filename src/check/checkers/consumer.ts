@@ -5,10 +5,9 @@
  * falls back to v1 with a provider that declares v2.
  */
 
-import { META_VERSIONS } from '../../protocol/discovery.ts';
 import { isKnownErrorCode } from '../../protocol/index.ts';
 import { type Checker, groupBy, violation } from '../checker.ts';
-import type { CallView, Observation } from '../observation.ts';
+import { type CallView, declaredVersions, type Observation } from '../observation.ts';
 
 const RESOLUTIONS = new Set(['AUTH_REQUIRED', 'USER_ACTION_REQUIRED']);
 
@@ -134,14 +133,8 @@ export const noDowngrade: Checker = {
   description: 'The consumer never makes a v1 call to a provider whose manifest declares v2.',
   check(obs, ctx) {
     const out = [];
-    const declaresV2 = (pkg: string): boolean => {
-      const info = obs.world.pm.getPackageInfo(pkg);
-      const versions =
-        info?.manifest.services.flatMap((s) => (s.metaData[META_VERSIONS] ?? '').split(',')) ?? [];
-      return versions.some((v) => Number(v) >= 2);
-    };
     for (const c of consumerCalls(obs, ctx.consumers)) {
-      if (c.v1 && declaresV2(c.provider)) {
+      if (c.v1 && declaredVersions(obs, c.provider).some((v) => v >= 2)) {
         out.push(
           violation(this, `${c.method} sent as v1 to ${c.provider}, which declares v2`, { calls: [c.id] }),
         );

@@ -12,7 +12,7 @@ import {
   type V2MethodName,
 } from '../../protocol/index.ts';
 import { type Checker, groupBy, violation } from '../checker.ts';
-import type { CallView, Observation } from '../observation.ts';
+import { type CallView, declaredVersions, type Observation } from '../observation.ts';
 
 const TERMINAL_ERRORS = new Set(['USER_CANCELLED', 'CANCELLED', 'CONFLICT']);
 
@@ -265,6 +265,34 @@ export const cancelAfterEnd: Checker = {
   },
 };
 
+export const dualStackV1: Checker = {
+  id: 'dual-stack-v1',
+  ruleIds: ['CETP-4-09'],
+  description:
+    'A provider whose manifest declares v1 and v2 answers a call without protocol_version as v1, never UNSUPPORTED_VERSION.',
+  check(obs, ctx) {
+    const out = [];
+    const dualStack = new Map<string, boolean>();
+    for (const c of obs.calls) {
+      if (!c.v1 || !ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+      let dual = dualStack.get(c.provider);
+      if (dual === undefined) {
+        const versions = declaredVersions(obs, c.provider);
+        dual = versions.includes(1) && versions.some((v) => v >= 2);
+        dualStack.set(c.provider, dual);
+      }
+      if (dual && c.reply.errorCode === 'UNSUPPORTED_VERSION') {
+        out.push(
+          violation(this, `a v1 ${c.method} to dual-stack ${c.provider} was refused as UNSUPPORTED_VERSION`, {
+            calls: [c.id],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
 export const v1ReadOnly: Checker = {
   id: 'v1-read-only',
   ruleIds: ['CETP-2.1-06', 'CETP-8-10', 'CETP-8-04'],
@@ -336,6 +364,7 @@ export const WIRE_CHECKERS: readonly Checker[] = [
   sessionBinding,
   operationIsolation,
   cancelAfterEnd,
+  dualStackV1,
   v1ReadOnly,
   distinctResolutions,
 ];
