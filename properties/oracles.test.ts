@@ -127,4 +127,35 @@ describe('oracles over the negotiated session', () => {
     expect(await oraclesFiring(commands, reference)).toEqual([]);
     expect(await oraclesFiring(commands, without('CETP-4-09'))).toContain('dual-stack-v1');
   });
+
+  it('CETP-7.1-06 CETP-2.2-14: resign-ends-session fails when a session outlives a re-signing of its UID', async () => {
+    // Two packages share a UID; one is re-signed (a rotated key) between the other's negotiate and
+    // its next call, which must then be NEGOTIATION_REQUIRED: the session's identity changed.
+    const withSharedUid = async (variant: Variant) => {
+      const run = await runScenario(
+        { providers: [ALERTS, PAYMENTS], actors: ['s1', 's2'], checkers: ALL_CHECKERS },
+        {
+          ...scenario([]),
+          actors: {
+            s1: [{ kind: 'wait', ms: 1 }],
+            s2: [
+              { kind: 'negotiate', caps: ALL_CAPS },
+              { kind: 'wait', ms: 3_000 },
+              execute('payments', 'get_balance'),
+            ],
+          },
+          faults: [
+            {
+              at: 22, // after s2's second negotiate was answered, while it waits
+              fault: { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
+            },
+          ],
+        },
+        variant,
+      );
+      return [...new Set(run.violations.map((v) => v.checker))];
+    };
+    expect(await withSharedUid(reference)).toEqual([]);
+    expect(await withSharedUid(without('CETP-7.1-06'))).toContain('resign-ends-session');
+  });
 });

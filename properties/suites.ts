@@ -36,6 +36,7 @@ import {
   distinctResolutions,
   dualStackV1,
   operationIsolation,
+  resignEndsSession,
   sameTerminalResult,
   sessionBinding,
   v1ReadOnly,
@@ -294,7 +295,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     'CETP-9-04',
     {
       ...base,
-      actors: ['a', 'b', 's1'],
+      actors: ['a', 'b', 's1', 's2'],
       tools: [
         'alerts.create_alert',
         'payments.transfer',
@@ -306,11 +307,14 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       faults: [
         { kind: 'resign', package: 'com.fuzz.agent.a', cert: 'rotated-a', rotate: true },
         { kind: 'resign', package: 'com.fuzz.agent.b', cert: 'attacker-b', rotate: false },
+        // A key rotation of one package of a shared UID: the other package's sessions must end.
+        { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
         { kind: 'clockJump', ms: 2 * 3_600_000 },
       ],
     },
     [
       sessionBinding,
+      resignEndsSession,
       operationIsolation,
       effectAttribution,
       noCrossUidResults,

@@ -174,6 +174,39 @@ function notes(events: readonly TraceEvent[], cetp: string): { event: TraceEvent
 }
 
 /**
+ * The successful negotiate call that issued each session token, by provider then token (tokens are
+ * 64 characters: no key strings are built per lookup). Computed once per observation.
+ */
+export function negotiatedBy(obs: Observation): ReadonlyMap<string, ReadonlyMap<string, CallView>> {
+  let table = issuers.get(obs);
+  if (!table) {
+    table = new Map();
+    for (const c of obs.calls) {
+      if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
+      const token = (c.reply.data as { session_token?: unknown } | undefined)?.session_token;
+      if (typeof token !== 'string') continue;
+      let ofProvider = table.get(c.provider);
+      if (!ofProvider) {
+        ofProvider = new Map();
+        table.set(c.provider, ofProvider);
+      }
+      ofProvider.set(token, c);
+    }
+    issuers.set(obs, table);
+  }
+  return table;
+}
+
+const issuers = new WeakMap<Observation, Map<string, Map<string, CallView>>>();
+
+/** The negotiate call that issued the session token `call` carries, if this run issued it. */
+export function issuerOf(obs: Observation, call: CallView): CallView | undefined {
+  return call.sessionToken === null
+    ? undefined
+    : negotiatedBy(obs).get(call.provider)?.get(call.sessionToken);
+}
+
+/**
  * The protocol versions a package's manifest declares on its discovery service (meta-data
  * `versions`, comma-separated): the provider's own published configuration, not its memory.
  */

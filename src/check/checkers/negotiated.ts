@@ -10,7 +10,8 @@
  */
 import { ToolSchemaCompiler, type ToolValueValidator, utf8Length } from '../../protocol/index.ts';
 import { type Checker, violation } from '../checker.ts';
-import type { CallView, Observation } from '../observation.ts';
+import { type CallView, issuerOf, type Observation } from '../observation.ts';
+import { sessionHonoured } from './wire.ts';
 
 interface NegotiatedSession {
   readonly capabilities: readonly string[];
@@ -20,55 +21,38 @@ interface NegotiatedSession {
   readonly expiresAtMs: number | null;
 }
 
-/** Sessions issued in this run, by provider, then token (computed once per observation). */
-type SessionTable = Map<string, Map<string, NegotiatedSession>>;
-
-function sessionsOf(obs: Observation): SessionTable {
-  let out = sessionTables.get(obs);
-  if (!out) {
-    out = issuedSessions(obs);
-    sessionTables.set(obs, out);
+/** What the negotiate call that issued a session granted (read once per negotiate call); null if unreadable. */
+function grantedBy(negotiate: CallView): NegotiatedSession | null {
+  let session = granted.get(negotiate);
+  if (session === undefined) {
+    const d = negotiate.reply.kind === 'bundle' ? negotiate.reply.data : undefined;
+    const r = (typeof d === 'object' && d !== null ? d : {}) as {
+      capabilities?: unknown;
+      expires_at?: unknown;
+      limits?: { max_inline_result_bytes?: unknown; idempotency_window_seconds?: unknown };
+    };
+    const limit = r.limits?.max_inline_result_bytes;
+    const window = r.limits?.idempotency_window_seconds;
+    const expires = typeof r.expires_at === 'string' ? Date.parse(r.expires_at) : Number.NaN;
+    session = !Array.isArray(r.capabilities)
+      ? null
+      : {
+          capabilities: r.capabilities.filter((x): x is string => typeof x === 'string'),
+          maxInlineResultBytes: typeof limit === 'number' ? limit : null,
+          idempotencyWindowSeconds: typeof window === 'number' ? window : null,
+          expiresAtMs: Number.isNaN(expires) ? null : expires,
+        };
+    granted.set(negotiate, session);
   }
-  return out;
+  return session;
 }
 
-const sessionTables = new WeakMap<Observation, SessionTable>();
+const granted = new WeakMap<CallView, NegotiatedSession | null>();
 
-function issuedSessions(obs: Observation): SessionTable {
-  const out: SessionTable = new Map();
-  for (const c of obs.calls) {
-    if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
-    const d = c.reply.data as
-      | {
-          session_token?: unknown;
-          capabilities?: unknown;
-          expires_at?: unknown;
-          limits?: { max_inline_result_bytes?: unknown; idempotency_window_seconds?: unknown };
-        }
-      | undefined;
-    if (typeof d?.session_token !== 'string' || !Array.isArray(d.capabilities)) continue;
-    const limit = d.limits?.max_inline_result_bytes;
-    const window = d.limits?.idempotency_window_seconds;
-    let ofProvider = out.get(c.provider);
-    if (!ofProvider) {
-      ofProvider = new Map();
-      out.set(c.provider, ofProvider);
-    }
-    ofProvider.set(d.session_token, {
-      capabilities: d.capabilities.filter((x): x is string => typeof x === 'string'),
-      maxInlineResultBytes: typeof limit === 'number' ? limit : null,
-      idempotencyWindowSeconds: typeof window === 'number' ? window : null,
-      expiresAtMs:
-        typeof d.expires_at === 'string' && !Number.isNaN(Date.parse(d.expires_at))
-          ? Date.parse(d.expires_at)
-          : null,
-    });
-  }
-  return out;
-}
-
-function sessionOf(sessions: SessionTable, c: CallView): NegotiatedSession | undefined {
-  return c.sessionToken === null ? undefined : sessions.get(c.provider)?.get(c.sessionToken);
+/** The session `c` was sent under, if a negotiate of this run issued its token. */
+function sessionOf(obs: Observation, c: CallView): NegotiatedSession | undefined {
+  const issuer = issuerOf(obs, c);
+  return (issuer && grantedBy(issuer)) ?? undefined;
 }
 
 function data(c: CallView): Record<string, unknown> | undefined {
@@ -146,24 +130,21 @@ export const sessionExpiry: Checker = {
   id: 'session-expiry',
   ruleIds: ['CETP-2.2-11', 'CETP-2.2-14'],
   description:
-    'A session token sent at or after the expires_at its provider announced is refused (NEGOTIATION_REQUIRED), never served.',
+    'A session token sent at or after the expires_at its provider announced is refused as NEGOTIATION_REQUIRED, never honoured.',
   check(obs, ctx) {
     const out = [];
-    const sessions = sessionsOf(obs);
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
-      const expiresAtMs = sessionOf(sessions, c)?.expiresAtMs;
-      if (expiresAtMs == null || c.t < expiresAtMs) continue;
-      const status = c.reply.status;
-      if (status === 'success' || status === 'accepted') {
-        out.push(
-          violation(
-            this,
-            `${c.method} was ${status === 'success' ? 'served' : 'accepted'} under a session that expired ${Math.round((c.t - expiresAtMs) / 60_000)} min earlier`,
-            { calls: [c.id] },
-          ),
-        );
-      }
+      const expiresAtMs = sessionOf(obs, c)?.expiresAtMs;
+      if (expiresAtMs == null || c.t < expiresAtMs || !sessionHonoured(c)) continue;
+      const answer = c.reply.errorCode ?? c.reply.status;
+      out.push(
+        violation(
+          this,
+          `${c.method} was answered ${answer} under a session that expired ${Math.round((c.t - expiresAtMs) / 60_000)} min earlier, not NEGOTIATION_REQUIRED`,
+          { calls: [c.id] },
+        ),
+      );
     }
     return out;
   },
@@ -182,13 +163,12 @@ export const capabilityGating: Checker = {
     'In a session without a capability the provider never uses it: no accepted, no file result, no served get_operation or cancel_operation.',
   check(obs, ctx) {
     const out = [];
-    const sessions = sessionsOf(obs);
     // A replay of an async request answers `accepted` again while it runs, in whatever session the
     // retry came (6-07 over 2.3-02; spec/interpretations.md): only a first answer is judged for it.
     const accepted = new Set<string>();
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
-      const session = sessionOf(sessions, c);
+      const session = sessionOf(obs, c);
       const key = `${c.provider}|${c.callerUid}|${c.requestId}`;
       const replay = accepted.has(key);
       if (c.reply.status === 'accepted') accepted.add(key);
@@ -225,11 +205,10 @@ export const inlineWithinLimit: Checker = {
     "An inline result is never larger than the session's max_inline_result_bytes (UTF-8 bytes of the data JSON).",
   check(obs, ctx) {
     const out = [];
-    const sessions = sessionsOf(obs);
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
       if (c.reply.status !== 'success') continue;
-      const limit = sessionOf(sessions, c)?.maxInlineResultBytes;
+      const limit = sessionOf(obs, c)?.maxInlineResultBytes;
       if (limit === undefined || limit === null) continue;
       let bytes: number | null = null;
       if (c.method === 'execute_tool' && data(c)?.kind === 'inline') {
@@ -259,7 +238,6 @@ export const windowExpiry: Checker = {
     'A same-id retry of a write sent after the idempotency window (counted from when the request was seen terminal) is never answered with a result.',
   check(obs, ctx) {
     const out = [];
-    const sessions = sessionsOf(obs);
     // When each request was first seen terminal — an execute_tool success, or its operation reported
     // ended by get_operation (whose request_id is the creating execution's, 4.1-11). Its record was
     // terminal by then, so its window (NOTES 11) ends no later than that reply's time plus the window.
@@ -277,7 +255,7 @@ export const windowExpiry: Checker = {
       if (c.method !== 'execute_tool') continue;
       // Reads are never recorded: a late retry of one simply reads again.
       if ((ctx.toolEffects.get(`${c.provider}|${c.toolName}`) ?? 'read') === 'read') continue;
-      const window = sessionOf(sessions, c)?.idempotencyWindowSeconds;
+      const window = sessionOf(obs, c)?.idempotencyWindowSeconds;
       const answered = c.reply.status === 'success' || c.reply.status === 'accepted';
       if (seen?.replyT != null && window != null && c.t > seen.replyT + window * 1000 && answered) {
         out.push(

@@ -11,8 +11,9 @@ import {
   V2_METHODS,
   type V2MethodName,
 } from '../../protocol/index.ts';
-import { type Checker, groupBy, violation } from '../checker.ts';
-import { type CallView, declaredVersions, type Observation } from '../observation.ts';
+import type { TraceEvent } from '../../sim/trace.ts';
+import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
+import { type CallView, declaredVersions, issuerOf, type Observation } from '../observation.ts';
 
 const TERMINAL_ERRORS = new Set(['USER_CANCELLED', 'CANCELLED', 'CONFLICT']);
 
@@ -163,30 +164,82 @@ export const sessionBinding: Checker = {
   description: 'A session token issued to one UID never works for another.',
   check(obs, ctx) {
     const out = [];
-    // By provider, then token (no key strings built per call: tokens are 64 characters).
-    const issuedTo = new Map<string, Map<string, number>>();
-    for (const c of obs.calls) {
-      if (c.method === 'negotiate' && c.reply.kind === 'bundle' && c.reply.status === 'success') {
-        const token = (c.reply.data as { session_token?: string } | undefined)?.session_token;
-        if (typeof token !== 'string') continue;
-        let ofProvider = issuedTo.get(c.provider);
-        if (!ofProvider) {
-          ofProvider = new Map();
-          issuedTo.set(c.provider, ofProvider);
-        }
-        ofProvider.set(token, c.callerUid);
-      }
-    }
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider) || !c.sessionToken || c.method === 'negotiate')
         continue;
-      const owner = issuedTo.get(c.provider)?.get(c.sessionToken);
+      const owner = issuerOf(obs, c)?.callerUid;
       if (owner === undefined || owner === c.callerUid) continue;
       if (c.reply.kind === 'bundle' && c.reply.status !== 'error') {
         out.push(
           violation(this, `uid ${c.callerUid} used uid ${owner}'s session token and got ${c.reply.status}`, {
             calls: [c.id],
           }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+/**
+ * Whether a reply shows the provider honoured the call's session: success or accepted, or any error
+ * the provider decides only after the session check (spec order, §4: envelope, then session).
+ */
+export function sessionHonoured(c: CallView): boolean {
+  if (c.reply.kind !== 'bundle') return false;
+  if (c.reply.status === 'success' || c.reply.status === 'accepted') return true;
+  return c.reply.status === 'error' && !BEFORE_SESSION.has(c.reply.errorCode ?? '');
+}
+
+/** Error codes a provider may answer before it looks at the session. */
+const BEFORE_SESSION: ReadonlySet<string> = new Set([
+  'NEGOTIATION_REQUIRED',
+  'INVALID_REQUEST',
+  'INVALID_ARGS', // args that are not JSON, read with the envelope
+  'UNSUPPORTED_VERSION',
+  'METHOD_NOT_FOUND',
+  'INTERNAL_ERROR', // a misconfigured provider serves no v2 at all
+]);
+
+/** Trace events where a package's signing changed (re-signed, or updated under another key). */
+function signingChanges(obs: Observation): TraceEvent[] {
+  const current = new Map<string, string>();
+  const changes: TraceEvent[] = [];
+  for (const e of obs.events) {
+    if (e.kind !== 'pm.install' && e.kind !== 'pm.update' && e.kind !== 'pm.resign') continue;
+    const pkg = String(e.data.package);
+    const signing = JSON.stringify(e.data.signing ?? null);
+    const before = current.get(pkg);
+    if (e.kind !== 'pm.install' && before !== undefined && before !== signing) changes.push(e);
+    current.set(pkg, signing);
+  }
+  return changes;
+}
+
+export const resignEndsSession: Checker = {
+  id: 'resign-ends-session',
+  ruleIds: ['CETP-7.1-06', 'CETP-2.2-14'],
+  description:
+    "A session negotiated before a package of the caller's UID was re-signed is refused after it (NEGOTIATION_REQUIRED): the identity it was bound to changed.",
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    const resigns = signingChanges(obs);
+    if (resigns.length === 0) return out;
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || !c.sessionToken || !sessionHonoured(c)) continue;
+      const issued = issuerOf(obs, c);
+      if (!issued || issued.callerUid !== c.callerUid || issued.replyStep === null) continue;
+      // After the negotiate's answer arrived (so after the session was made), before this call.
+      const from = issued.replyStep;
+      const resign = resigns.find((e) => e.data.uid === c.callerUid && e.step > from && e.step <= c.step);
+      if (resign) {
+        const answer = c.reply.kind === 'bundle' ? (c.reply.errorCode ?? c.reply.status) : '';
+        out.push(
+          violation(
+            this,
+            `uid ${c.callerUid}'s session from before ${String(resign.data.package)} was re-signed was honoured after it (${answer})`,
+            { calls: [issued.id, c.id], events: [resign.seq] },
+          ),
         );
       }
     }
@@ -362,6 +415,7 @@ export const WIRE_CHECKERS: readonly Checker[] = [
   argsBinding,
   wireWellFormed,
   sessionBinding,
+  resignEndsSession,
   operationIsolation,
   cancelAfterEnd,
   dualStackV1,
