@@ -1,8 +1,10 @@
 /**
- * Oracles over what a session negotiated (spec §2.2, §2.3, §4.2, §4.5, §5): the provider grants only
+ * Oracles over what a session negotiated (spec §2.2, §2.3, §4.2, §4.5, §5, §6): the provider agrees
+ * only on a version the consumer offered, ends the session at the expiry it announced, grants only
  * capabilities both sides asked for, never uses one the session lacks (no `accepted`, no file result,
  * no served get_operation / cancel_operation), never inlines more than the session's
- * max_inline_result_bytes, and refuses args that break the tool's input schema as INVALID_ARGS.
+ * max_inline_result_bytes, refuses args that break the tool's input schema as INVALID_ARGS, and never
+ * replays a result past the session's idempotency window.
  *
  * A session is known by the negotiate reply that issued its token (to any caller: a stolen token
  * still carries its session's capabilities). Calls under tokens no negotiate of this run issued are

@@ -2,7 +2,9 @@
  * Oracles over the wire conversation (every ContentProvider.call and its reply): replays return the
  * same terminal result, an id is bound to its args, every reply of a provider under test is
  * well-formed with the right retryability, sessions and operations stay with the UID that owns
- * them, the v1 path stays read-only, and no two pending confirmations share a PendingIntent.
+ * them and a session ends when its UID is re-signed, a finished operation cannot be cancelled, a
+ * dual-stack provider serves v1 and its v1 path stays read-only, and no two pending confirmations
+ * share a PendingIntent.
  */
 import {
   readErrorBundle,
