@@ -158,4 +158,14 @@ describe('oracles over the negotiated session', () => {
     expect(await withSharedUid(reference)).toEqual([]);
     expect(await withSharedUid(without('CETP-7.1-06'))).toContain('resign-ends-session');
   });
+
+  it('CETP-4.1-11: operation-request-id fails when an operation is served under another request_id', async () => {
+    const commands: Command[] = [
+      { kind: 'negotiate', caps: ALL_CAPS },
+      execute('payments', 'reconcile_accounts'),
+      { kind: 'poll', other: false, wrongRid: true },
+    ];
+    expect(await oraclesFiring(commands, reference)).toEqual([]);
+    expect(await oraclesFiring(commands, without('CETP-4.1-11'))).toContain('operation-request-id');
+  });
 });

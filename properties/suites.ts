@@ -36,6 +36,7 @@ import {
   distinctResolutions,
   dualStackV1,
   operationIsolation,
+  operationRequestId,
   resignEndsSession,
   sameTerminalResult,
   sessionBinding,
@@ -303,6 +304,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         'alerts.list_alerts',
       ],
       commands: ['negotiate', 'steal-session', 'poll', 'cancel', 'resume-foreign'],
+      wrongRidPolls: true,
       resolveModes: ['honest', 'foreign', 'none'],
       faults: [
         { kind: 'resign', package: 'com.fuzz.agent.a', cert: 'rotated-a', rotate: true },
@@ -316,6 +318,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       sessionBinding,
       resignEndsSession,
       operationIsolation,
+      operationRequestId,
       effectAttribution,
       noCrossUidResults,
       approvalBinding,

@@ -38,6 +38,8 @@ export interface ScenarioShape {
   readonly maxFaults: number;
   readonly userDecisions: readonly UserDecision[];
   readonly capabilitySets: readonly (readonly string[])[];
+  /** Whether a poll may name the operation under another request_id than the one that created it. */
+  readonly wrongRidPolls?: boolean;
   /** consumer_versions a negotiate may offer, first the usual one (default: always [2, 1]). */
   readonly versionSets?: readonly (readonly number[])[];
 }
@@ -106,7 +108,10 @@ function otherArb(kind: Exclude<CommandKind, 'execute'>, shape: ScenarioShape): 
         .record({ index: fc.nat({ max: 3 }), afterMs: fc.constantFrom(0, 3_000, 7_200_000, 90_000_000) })
         .map((r): Command => ({ kind: 'retry', ...r }));
     case 'poll':
-      return fc.boolean().map((other): Command => ({ kind: 'poll', other }));
+      if (!shape.wrongRidPolls) return fc.boolean().map((other): Command => ({ kind: 'poll', other }));
+      return fc
+        .record({ other: fc.boolean(), wrongRid: favourFirst([false, true]) })
+        .map((r): Command => ({ kind: 'poll', ...r }));
     case 'cancel':
       // Early (before the commit point), around it, or late (after it).
       return fc

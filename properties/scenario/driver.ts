@@ -8,7 +8,7 @@ import type { ContentProviderClient } from '../../src/sim/content.ts';
 import type { AppContext } from '../../src/sim/context.ts';
 import type { JsonValue } from '../../src/sim/json.ts';
 import type { PendingIntent } from '../../src/sim/pending-intent.ts';
-import { TIMED_OUT } from '../../src/sim/scheduler.ts';
+import { type Task, TIMED_OUT } from '../../src/sim/scheduler.ts';
 import { type ProviderFixture, UID_PLACEHOLDER } from './fixtures.ts';
 import type { ActorName, Command, MalformedFlaw, RidRef } from './model.ts';
 
@@ -26,6 +26,8 @@ export interface ActorState {
   lastOp: { provider: string; operationId: string; rid: string } | null;
   readonly ops: { provider: string; operationId: string; rid: string }[];
   stolenSession: string | null;
+  /** Duplicate sends still racing (spawned tasks): the settle phase waits for them. */
+  readonly duplicates: Task[];
 }
 
 export function newActorState(name: ActorName): ActorState {
@@ -38,6 +40,7 @@ export function newActorState(name: ActorName): ActorState {
     lastOp: null,
     ops: [],
     stolenSession: null,
+    duplicates: [],
   };
 }
 
@@ -169,11 +172,12 @@ export class RawDriver {
         if (command.kind === 'cancel' && command.afterMs > 0) await this.ctx.sleep(command.afterMs);
         const op = command.other ? this.other()?.lastOp : this.state.lastOp;
         if (!op) return;
+        const wrongRid = command.kind === 'poll' && command.wrongRid === true;
         await this.v2(
           this.provider(op.provider),
           command.kind === 'poll' ? 'get_operation' : 'cancel_operation',
           (b) => b.putString('operation_id', op.operationId),
-          op.rid,
+          wrongRid ? this.ctx.seededUuid() : op.rid,
         );
         return;
       }
@@ -220,10 +224,11 @@ export class RawDriver {
     /** Sends once, raced by `duplicates` identical copies (retries after a timeout, still in flight). */
     const raced = (requestId: string, argsJson: string, token: string | null) => {
       for (let i = 0; i < c.duplicates; i++) {
-        this.ctx.spawn(`duplicate-${i}`, async () => {
+        const task = this.ctx.spawn(`duplicate-${i}`, async () => {
           const copy = await send(requestId, argsJson, token);
           if (copy) this.remember(p, requestId, copy);
         });
+        this.state.duplicates.push(task);
       }
       return send(requestId, argsJson, token);
     };

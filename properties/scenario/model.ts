@@ -50,7 +50,8 @@ export type Command =
     }
   /** Re-send one of this actor's earlier executions exactly (same request_id, tool and args). */
   | { readonly kind: 'retry'; readonly index: number; readonly afterMs: number }
-  | { readonly kind: 'poll'; readonly other: boolean }
+  /** get_operation of this (or the other) actor's last operation; `wrongRid`: under a fresh request_id. */
+  | { readonly kind: 'poll'; readonly other: boolean; readonly wrongRid?: boolean }
   /** cancel_operation of this (or the other) actor's last operation, after a delay (a cancellation race). */
   | { readonly kind: 'cancel'; readonly other: boolean; readonly afterMs: number }
   | { readonly kind: 'steal-session' }

@@ -87,6 +87,10 @@ export async function runScenario(
     const lastFault = Math.max(0, ...scenario.faults.map((f) => f.at));
     while (world.scheduler.step <= lastFault) await world.scheduler.yield();
     quietFromStep = world.scheduler.step;
+    // Duplicate sends may still be racing: the operation one of them is answered with is the actor's
+    // to settle too (bounded: a duplicate is one call and its one renegotiation).
+    const racing = () => [...states.values()].some((s) => s.duplicates.some((t) => t.alive));
+    for (let i = 0; i < 60 && racing(); i++) await world.scheduler.sleep(1_000);
     for (const actor of actors) {
       const state = states.get(actor) as ActorState;
       if (state.ops.length === 0) continue;

@@ -49,7 +49,7 @@ const command = tagged(
       duplicates: nat,
     },
     retry: { index: nat, afterMs: nat },
-    poll: { other: { type: 'boolean' } },
+    poll: { other: { type: 'boolean' }, wrongRid: { type: 'boolean' } },
     cancel: { other: { type: 'boolean' }, afterMs: nat },
     'steal-session': {},
     'resume-foreign': {},
@@ -57,7 +57,7 @@ const command = tagged(
     malformed: { provider: text, flaw: { enum: [...MALFORMED_FLAWS] } },
     wait: { ms: nat },
   },
-  ['versions'],
+  ['versions', 'wrongRid'],
 );
 
 // Optional fields of the fault kinds that have them (caller/callee, process) are listed per kind.

@@ -249,6 +249,40 @@ export const resignEndsSession: Checker = {
   },
 };
 
+export const operationRequestId: Checker = {
+  id: 'operation-request-id',
+  ruleIds: ['CETP-4.1-11'],
+  description:
+    'get_operation and cancel_operation are served only under the request_id of the execution that created the operation.',
+  check(obs, ctx) {
+    const out = [];
+    const createdBy = new Map<string, string>(); // provider|operation_id → request_id
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+      if (c.method === 'execute_tool' && c.reply.status === 'accepted' && c.requestId !== null) {
+        const id = (c.reply.data as { operation_id?: unknown } | undefined)?.operation_id;
+        if (typeof id === 'string' && !createdBy.has(`${c.provider}|${id}`))
+          createdBy.set(`${c.provider}|${id}`, c.requestId);
+        continue;
+      }
+      if (c.method !== 'get_operation' && c.method !== 'cancel_operation') continue;
+      const creator = createdBy.get(`${c.provider}|${c.operationId}`);
+      if (creator !== undefined && c.requestId !== creator && c.reply.status === 'success') {
+        out.push(
+          violation(
+            this,
+            `${c.method} of ${c.operationId} was served under request_id ${c.requestId}, not ${creator}`,
+            {
+              calls: [c.id],
+            },
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};
+
 export const operationIsolation: Checker = {
   id: 'operation-isolation',
   ruleIds: ['CETP-4.4-12', 'CETP-4.4-13'],
@@ -419,6 +453,7 @@ export const WIRE_CHECKERS: readonly Checker[] = [
   sessionBinding,
   resignEndsSession,
   operationIsolation,
+  operationRequestId,
   cancelAfterEnd,
   dualStackV1,
   v1ReadOnly,

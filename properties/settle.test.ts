@@ -1,0 +1,74 @@
+/**
+ * The settle phase (properties/scenario/runner.ts) on a run the fuzzer found (operations, seed 6):
+ * the main send of an async execute lost its reply, and the duplicate racing it was answered
+ * `accepted` only after the actors' own commands had ended. Settling used to look at the actors'
+ * operations before that answer arrived, so the operation was never polled and operations-terminate
+ * reported a liveness failure of the reference provider. Settling now waits for racing duplicates.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Scenario } from './scenario/model.ts';
+import { REFERENCE } from './scenario/model.ts';
+import { runScenario } from './scenario/runner.ts';
+import { PROPERTIES } from './suites.ts';
+
+const FOUND: Scenario = {
+  seed: 607173,
+  tail: 'random',
+  actors: {
+    a: [
+      {
+        kind: 'execute',
+        provider: 'payments',
+        tool: 'transfer',
+        args: 0,
+        rid: { kind: 'fresh' },
+        expiredDeadline: false,
+        confirmedFlag: false,
+        resolve: 'honest',
+        duplicates: 2,
+      },
+    ],
+    b: [
+      {
+        kind: 'execute',
+        provider: 'payments',
+        tool: 'reconcile_accounts',
+        args: 0,
+        rid: { kind: 'fresh' },
+        expiredDeadline: false,
+        confirmedFlag: false,
+        resolve: 'honest',
+        duplicates: 1,
+      },
+      { kind: 'poll', other: false },
+    ],
+  },
+  user: [],
+  faults: [
+    { at: 52, fault: { kind: 'clockJump', ms: 90_000_000 } },
+    { at: 149, fault: { kind: 'loseReply', callee: 'com.example.payments' } },
+  ],
+  decisions: [1, 0, 0, 0, 0, 0, 0],
+};
+
+describe('settling a run', () => {
+  it('CETP-4.4-04 CETP-4.4-16: an operation answered to a racing duplicate after the actors finished is still polled to its end', async () => {
+    const operations = PROPERTIES.find((p) => p.id === 'operations');
+    if (operations?.kind !== 'raw') throw new Error('the operations property drives the raw driver');
+    const run = await runScenario(operations.fixture, FOUND, REFERENCE);
+    const accepted = run.observation.calls.filter(
+      (c) => c.reply.kind === 'bundle' && c.reply.status === 'accepted',
+    );
+    expect(accepted.length).toBeGreaterThan(0);
+    const lastAccepted = Math.max(...accepted.map((c) => c.replyStep ?? 0));
+    expect(lastAccepted).toBeGreaterThan(run.observation.quietFromStep ?? Number.POSITIVE_INFINITY);
+    const polledToEnd = run.observation.calls.some(
+      (c) =>
+        c.method === 'get_operation' &&
+        c.reply.kind === 'bundle' &&
+        (c.reply.data as { state?: string } | undefined)?.state === 'succeeded',
+    );
+    expect(polledToEnd).toBe(true);
+    expect(run.violations).toEqual([]);
+  });
+});
