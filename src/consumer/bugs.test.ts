@@ -12,6 +12,7 @@ import { CONSUMER_PLANTED_BUGS, type ConsumerBug, ConsumerGates } from './gates.
 import type { ConsumerOptionsInit } from './options.ts';
 import {
   ALERTS_PACKAGE,
+  approvingUser,
   auditEvents,
   CONSUMER,
   consumerCalls,
@@ -25,19 +26,12 @@ import {
   type ScriptedSpec,
   success,
   toolDescriptor,
+  transferArgs,
 } from './testing.ts';
 
 const hostile = (id: string) => (HOSTILE_CASES.find((c) => c.id === id) ?? { behaviour: {} }).behaviour;
-const approve = (n: number) => ({ user: { kind: 'scripted' as const, decisions: Array(n).fill('approve') } });
 const WRITE = toolDescriptor('write', {}, { effect: 'create', risk: 'low' });
 const executes = (world: World) => consumerCalls(world).filter((c) => c.method === 'execute_tool');
-const transfer = (uid: number) => ({
-  from_account: `CHK-${uid}`,
-  to_iban: 'DE89370400440532013000',
-  amount: 5,
-  currency: 'EUR',
-  reference: 'x',
-});
 
 /** A scenario run with `consumer` options; true = the violation the bug stands for was observed. */
 type Detector = (consumer: ConsumerOptionsInit) => Promise<boolean>;
@@ -50,7 +44,7 @@ async function scriptedWrite(consumer: ConsumerOptionsInit, answer: NonNullable<
 }
 
 async function onHostile(consumer: ConsumerOptionsInit, id: string) {
-  const world = consumerWorld({ providers: [], consumer, world: approve(2) });
+  const world = consumerWorld({ providers: [], consumer, world: approvingUser(2) });
   installHostile(world, hostile(id));
   const { report } = await runConsumer(world, (b) => b.execute(HOSTILE_PACKAGE, 'lookup', { query: 'x' }));
   return { world, report };
@@ -65,7 +59,7 @@ const DETECTORS: Readonly<Record<ConsumerBug, Detector>> = {
   },
   'consumer-new-request-id-on-retry': async (consumer) => {
     // A lost reply on an effectful call: a new id for the retry is a second effect.
-    const world = consumerWorld({ providers: ['alerts'], consumer, world: approve(1) });
+    const world = consumerWorld({ providers: ['alerts'], consumer, world: approvingUser(1) });
     await runConsumer(world, async (b) => {
       await b.execute(ALERTS_PACKAGE, 'create_alert', { symbol: 'AAPL', price: 195 });
       world.applyFault({ kind: 'loseReply', callee: ALERTS_PACKAGE, caller: CONSUMER });
@@ -126,11 +120,11 @@ const DETECTORS: Readonly<Record<ConsumerBug, Detector>> = {
     const world = consumerWorld({
       providers: ['payments'],
       consumer: { ...consumer, capabilities: ['async_operations'] },
-      world: approve(2),
+      world: approvingUser(2),
     });
     await runConsumer(world, (b, ctx) => {
       const cancel = b.cancellation();
-      return b.execute(PAYMENTS_PACKAGE, 'transfer', transfer(ctx.uid), {
+      return b.execute(PAYMENTS_PACKAGE, 'transfer', transferArgs(ctx.uid, 5, 'x'), {
         cancel,
         onProgress: () => cancel.cancel(),
       });
@@ -142,7 +136,7 @@ const DETECTORS: Readonly<Record<ConsumerBug, Detector>> = {
     return executes(world).length > 1;
   },
   'consumer-forgets-request-id-on-restart': async (consumer) => {
-    const world = consumerWorld({ providers: ['payments'], consumer, world: approve(6) });
+    const world = consumerWorld({ providers: ['payments'], consumer, world: approvingUser(6) });
     world.spawn('restart the consumer', async () => {
       while (!(world.contentCalls ?? []).some((c) => c.method === 'get_operation'))
         await world.scheduler.sleep(100);
@@ -152,7 +146,7 @@ const DETECTORS: Readonly<Record<ConsumerBug, Detector>> = {
       });
     });
     world.spawnIn(CONSUMER, 'agent', async (ctx) => {
-      await bridgeIn(ctx).execute(PAYMENTS_PACKAGE, 'transfer', transfer(ctx.uid));
+      await bridgeIn(ctx).execute(PAYMENTS_PACKAGE, 'transfer', transferArgs(ctx.uid, 5, 'x'));
     });
     await world.run();
     const started = auditEvents(world, 'execution.start')[0]?.request_id;
@@ -201,7 +195,7 @@ describe('rule ablation', () => {
     {
       rule: 'CETP-4.4-19',
       detect: async (consumer) => {
-        const world = consumerWorld({ providers: ['payments'], consumer, world: approve(2) });
+        const world = consumerWorld({ providers: ['payments'], consumer, world: approvingUser(2) });
         const { value } = await runConsumer(world, (b) => {
           const cancel = b.cancellation();
           return b.execute(

@@ -10,6 +10,7 @@ import type { World } from '../sim/world.ts';
 import { APPROVAL_ACTIVITY } from './confirmation.ts';
 import {
   ALERTS_PACKAGE,
+  approvingUser,
   auditEvents,
   CONSUMER,
   consumerCalls,
@@ -24,16 +25,8 @@ import {
   type ScriptedCall,
   success,
   toolDescriptor,
+  transferArgs,
 } from './testing.ts';
-
-const approve = (n: number) => ({ user: { kind: 'scripted' as const, decisions: Array(n).fill('approve') } });
-const transfer = (uid: number) => ({
-  from_account: `CHK-${uid}`,
-  to_iban: 'DE89370400440532013000',
-  amount: 10,
-  currency: 'EUR',
-  reference: 'Books',
-});
 
 /** USER_ACTION_REQUIRED with the scripted provider's own explicit, immutable resolution. */
 function needsConfirmation(c: ScriptedCall, token = `token-${c.n}`) {
@@ -58,7 +51,7 @@ function resultSteps(world: World): number[] {
 
 describe('resolutions', () => {
   it('CETP-4.3-07 CETP-8-05: each resume re-sends the same request_id, tool_name and args bytes with the resume_token just received', async () => {
-    const world = consumerWorld({ providers: ['alerts'], world: approve(2) });
+    const world = consumerWorld({ providers: ['alerts'], world: approvingUser(2) });
     const { value } = await runConsumer(world, (b) =>
       b.execute(ALERTS_PACKAGE, 'create_alert', { symbol: 'AAPL', price: 500 }),
     );
@@ -81,8 +74,8 @@ describe('resolutions', () => {
   });
 
   it('CETP-4.3-12: every resume is sent only after the resolution’s Activity result was delivered', async () => {
-    const world = consumerWorld({ providers: ['payments'], world: approve(2) });
-    await runConsumer(world, (b, ctx) => b.execute(PAYMENTS_PACKAGE, 'transfer', transfer(ctx.uid)));
+    const world = consumerWorld({ providers: ['payments'], world: approvingUser(2) });
+    await runConsumer(world, (b, ctx) => b.execute(PAYMENTS_PACKAGE, 'transfer', transferArgs(ctx.uid)));
     const resumes = consumerCalls(world, PAYMENTS_PACKAGE).filter((c) =>
       c.extras?.containsKey('resume_token'),
     );
@@ -95,10 +88,10 @@ describe('resolutions', () => {
   });
 
   it('CETP-4.3-16: no implicit authorize_intent — every launch is a verified PendingIntent created by the provider', async () => {
-    const world = consumerWorld({ providers: ['alerts', 'payments'], world: approve(4) });
+    const world = consumerWorld({ providers: ['alerts', 'payments'], world: approvingUser(4) });
     await runConsumer(world, async (b, ctx) => {
       await b.execute(ALERTS_PACKAGE, 'create_alert', { symbol: 'AAPL', price: 500 });
-      await b.execute(PAYMENTS_PACKAGE, 'transfer', transfer(ctx.uid));
+      await b.execute(PAYMENTS_PACKAGE, 'transfer', transferArgs(ctx.uid));
     });
     expect(JSON.stringify(world.trace.events)).not.toContain('authorize_intent');
     const sends = world.trace.ofKind('pi.send').filter((e) => e.data.from === CONSUMER);
@@ -116,7 +109,7 @@ describe('resolutions', () => {
     'resolution-relayed-pending-intent',
   ]) {
     it(`CETP-4.3-02 CETP-7.2-04 CETP-7.2-05 (verified by the consumer): ${id} is refused, never launched`, async () => {
-      const world = consumerWorld({ providers: [], world: approve(2) });
+      const world = consumerWorld({ providers: [], world: approvingUser(2) });
       installHostile(world, (HOSTILE_CASES.find((c) => c.id === id) ?? { behaviour: {} }).behaviour);
       const { value, report } = await runConsumer(world, (b) =>
         b.execute(HOSTILE_PACKAGE, 'lookup', { query: 'x' }),
@@ -199,7 +192,7 @@ describe('resolutions', () => {
   });
 
   it('NOTES 2 with the reference provider: a lost reply to the scope-grant resume still ends in one effect', async () => {
-    const world = consumerWorld({ providers: ['alerts'], world: approve(3) });
+    const world = consumerWorld({ providers: ['alerts'], world: approvingUser(3) });
     world.spawn('lose the reply to the first resume', async () => {
       while (world.user.screensSeen.length < 1) await world.scheduler.sleep(10);
       world.applyFault({ kind: 'loseReply', callee: ALERTS_PACKAGE, caller: CONSUMER });
@@ -216,7 +209,7 @@ describe('resolutions', () => {
   });
 
   it('a consumer restarted while the user decides picks the execution up again without asking twice; one effect', async () => {
-    const world = consumerWorld({ providers: ['alerts'], world: approve(3) });
+    const world = consumerWorld({ providers: ['alerts'], world: approvingUser(3) });
     world.spawn('kill the consumer during the confirmation', async () => {
       while (world.user.screensSeen.length < 2) await world.scheduler.sleep(10);
       world.killProcess(CONSUMER, { kind: 'killed', reason: 'test' });
@@ -243,11 +236,11 @@ describe('the consumer’s own approval', () => {
   it('CETP-1-02 CETP-4.3-10: approving in the consumer’s dialog does not replace the provider’s confirmation, and nothing of it is sent', async () => {
     const world = consumerWorld({
       providers: ['payments'],
-      world: approve(3),
+      world: approvingUser(3),
       consumer: { localApproval: 'activity' },
     });
     const { value } = await runConsumer(world, (b, ctx) =>
-      b.execute(PAYMENTS_PACKAGE, 'transfer', transfer(ctx.uid)),
+      b.execute(PAYMENTS_PACKAGE, 'transfer', transferArgs(ctx.uid)),
     );
     expect(value.kind).toBe('ok');
     const screens = world.user.screensSeen.map((s) => s.activity.packageName);
@@ -286,7 +279,7 @@ describe('the consumer’s own approval', () => {
       consumer: { localApproval: 'activity' },
     });
     const { value } = await runConsumer(world, (b, ctx) =>
-      b.execute(PAYMENTS_PACKAGE, 'transfer', transfer(ctx.uid)),
+      b.execute(PAYMENTS_PACKAGE, 'transfer', transferArgs(ctx.uid)),
     );
     expect(value.kind).toBe('declined_locally');
     expect(consumerCalls(world, PAYMENTS_PACKAGE).filter((c) => c.method === 'execute_tool')).toEqual([]);
@@ -296,13 +289,13 @@ describe('the consumer’s own approval', () => {
   it('CETP-8-05: the local approval follows risk — a high-risk transfer asks, a moderate create_alert and a read do not', async () => {
     const world = consumerWorld({
       providers: ['alerts', 'payments'],
-      world: approve(6),
+      world: approvingUser(6),
       consumer: { localApproval: 'activity', localApprovalMinRisk: 'high' },
     });
     await runConsumer(world, async (b, ctx) => {
       await b.execute(ALERTS_PACKAGE, 'get_quote', { symbol: 'AAPL' });
       await b.execute(ALERTS_PACKAGE, 'create_alert', { symbol: 'AAPL', price: 195 });
-      await b.execute(PAYMENTS_PACKAGE, 'transfer', transfer(ctx.uid));
+      await b.execute(PAYMENTS_PACKAGE, 'transfer', transferArgs(ctx.uid));
     });
     const local = world.user.screensSeen.filter((s) => s.activity.packageName === CONSUMER);
     expect(local).toHaveLength(1);

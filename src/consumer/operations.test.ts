@@ -8,6 +8,7 @@ import type { JsonValue } from '../sim/json.ts';
 import {
   ALERTS_PACKAGE,
   accepted,
+  approvingUser,
   consumerCalls,
   consumerWorld,
   effectNotes,
@@ -19,17 +20,9 @@ import {
   type ScriptedCall,
   success,
   toolDescriptor,
+  transferArgs,
 } from './testing.ts';
 import type { UntrustedProgress } from './untrusted.ts';
-
-const approve = (n: number) => ({ user: { kind: 'scripted' as const, decisions: Array(n).fill('approve') } });
-const transfer = (uid: number) => ({
-  from_account: `CHK-${uid}`,
-  to_iban: 'DE89370400440532013000',
-  amount: 10,
-  currency: 'EUR',
-  reference: 'Books',
-});
 
 const ASYNC = toolDescriptor('job', {}, { effect: 'update', risk: 'low', execution: 'sync_or_async' });
 
@@ -57,9 +50,9 @@ function asyncProvider(
 
 describe('polling', () => {
   it('CETP-4.4-03 CETP-4.1-10 CETP-4.1-11: get_operation carries the operation_id and the creating request_id, until a terminal state', async () => {
-    const world = consumerWorld({ providers: ['payments'], world: approve(2) });
+    const world = consumerWorld({ providers: ['payments'], world: approvingUser(2) });
     const { value } = await runConsumer(world, (b, ctx) =>
-      b.execute(PAYMENTS_PACKAGE, 'transfer', transfer(ctx.uid)),
+      b.execute(PAYMENTS_PACKAGE, 'transfer', transferArgs(ctx.uid)),
     );
     expect(value.kind).toBe('ok');
     const calls = consumerCalls(world, PAYMENTS_PACKAGE);
@@ -159,7 +152,7 @@ describe('cancellation', () => {
   });
 
   it('CETP-4.4-18: with cancellation negotiated, cancel_operation is accepted for a running operation', async () => {
-    const world = consumerWorld({ providers: ['payments'], world: approve(2) });
+    const world = consumerWorld({ providers: ['payments'], world: approvingUser(2) });
     const { value } = await runConsumer(world, (b) => {
       const cancel = b.cancellation();
       return b.execute(
@@ -180,12 +173,12 @@ describe('cancellation', () => {
   it('CETP-2.3-04 CETP-4-06 CETP-8-06: without cancellation in the session, no cancel_operation is ever sent', async () => {
     const world = consumerWorld({
       providers: ['payments'],
-      world: approve(2),
+      world: approvingUser(2),
       consumer: { capabilities: ['async_operations', 'large_results'] },
     });
     const { value } = await runConsumer(world, (b, ctx) => {
       const cancel = b.cancellation();
-      return b.execute(PAYMENTS_PACKAGE, 'transfer', transfer(ctx.uid), {
+      return b.execute(PAYMENTS_PACKAGE, 'transfer', transferArgs(ctx.uid), {
         cancel,
         onProgress: () => cancel.cancel(),
       });
@@ -201,12 +194,12 @@ describe('capability gating', () => {
   it('CETP-2.3-02 CETP-4-05: a session without async_operations runs tools synchronously and never polls', async () => {
     const world = consumerWorld({
       providers: ['alerts', 'payments'],
-      world: approve(4),
+      world: approvingUser(4),
       consumer: { capabilities: [] },
     });
     const { value } = await runConsumer(world, async (b, ctx) => [
       await b.execute(ALERTS_PACKAGE, 'create_alert', { symbol: 'AAPL', price: 500 }),
-      await b.execute(PAYMENTS_PACKAGE, 'transfer', transfer(ctx.uid)),
+      await b.execute(PAYMENTS_PACKAGE, 'transfer', transferArgs(ctx.uid)),
     ]);
     expect(value.map((o) => o.kind)).toEqual(['ok', 'ok']);
     const calls = consumerCalls(world);

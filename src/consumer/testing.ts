@@ -7,6 +7,7 @@
 import { ALERTS_PACKAGE, alertsApp, alertsPackage } from '../providers/apps/alerts.ts';
 import { LEGACY_PACKAGE, legacyApp, legacyPackage } from '../providers/apps/legacy.ts';
 import { PAYMENTS_PACKAGE, paymentsApp, paymentsPackage } from '../providers/apps/payments.ts';
+import { READ_TOOL_ANNOTATIONS } from '../providers/hostile/payloads.ts';
 import { v2Accepted as accepted, v2Success as success, v2Error } from '../providers/hostile/wire.ts';
 import { CETP_PROVIDER, providerPackage } from '../providers/sdk/manifest.ts';
 import type { ProviderOptions } from '../providers/sdk/types.ts';
@@ -99,6 +100,22 @@ export function effectNotes(world: World): { uid: number; request_id: string; to
 }
 
 /** The package spec with its discovery service's meta-data replaced wholesale. */
+/** A consumer world option: the user approves the next `n` prompts. */
+export function approvingUser(n: number): { user: { kind: 'scripted'; decisions: 'approve'[] } } {
+  return { user: { kind: 'scripted', decisions: Array<'approve'>(n).fill('approve') } };
+}
+
+/** payments.transfer args from the caller's own checking account (payments accounts are per UID). */
+export function transferArgs(uid: number, amount = 10, reference = 'Books') {
+  return {
+    from_account: `CHK-${uid}`,
+    to_iban: 'DE89370400440532013000',
+    amount,
+    currency: 'EUR',
+    reference,
+  };
+}
+
 export function withMetaData(spec: PackageSpec, metaData: Record<string, string>): PackageSpec {
   const services = (spec.manifest.services ?? []).map((s) => ({ ...s, metaData }));
   return { ...spec, manifest: { ...spec.manifest, services } };
@@ -131,16 +148,7 @@ export function toolDescriptor(
     input_schema: { type: 'object' },
     output_schema: { type: 'object' },
     scopes: [],
-    annotations: {
-      effect: 'read',
-      risk: 'low',
-      destructive: false,
-      idempotent: true,
-      open_world: false,
-      confirmation: 'never',
-      execution: 'sync',
-      ...annotations,
-    },
+    annotations: { ...READ_TOOL_ANNOTATIONS, ...annotations },
     ...patch,
   };
 }

@@ -65,6 +65,17 @@ export function sensitiveErrorMessage(packageName: string): string {
 }
 
 /** The honest tool every hostile provider lists by default. */
+/** The wire annotations of a plain, low-risk, synchronous read tool. */
+export const READ_TOOL_ANNOTATIONS = Object.freeze({
+  effect: 'read',
+  risk: 'low',
+  destructive: false,
+  idempotent: true,
+  open_world: false,
+  confirmation: 'never',
+  execution: 'sync',
+});
+
 export function honestTool(): JsonObject {
   return {
     name: 'lookup',
@@ -82,15 +93,7 @@ export function honestTool(): JsonObject {
       required: ['answer'],
     },
     scopes: [],
-    annotations: {
-      effect: 'read',
-      risk: 'low',
-      destructive: false,
-      idempotent: true,
-      open_world: false,
-      confirmation: 'never',
-      execution: 'sync',
-    },
+    annotations: { ...READ_TOOL_ANNOTATIONS },
   };
 }
 
