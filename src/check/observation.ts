@@ -207,6 +207,26 @@ export function issuerOf(obs: Observation, call: CallView): CallView | undefined
 }
 
 /**
+ * Whether a reply shows the provider honoured the call's session: success or accepted, or any error
+ * the provider decides only after the session check (spec order, §4: envelope, then session).
+ */
+export function sessionHonoured(c: CallView): boolean {
+  if (c.reply.kind !== 'bundle') return false;
+  if (c.reply.status === 'success' || c.reply.status === 'accepted') return true;
+  return c.reply.status === 'error' && !BEFORE_SESSION.has(c.reply.errorCode ?? '');
+}
+
+/** Error codes a provider may answer before it looks at the session. */
+const BEFORE_SESSION: ReadonlySet<string> = new Set([
+  'NEGOTIATION_REQUIRED',
+  'INVALID_REQUEST',
+  'INVALID_ARGS', // args that are not JSON, read with the envelope
+  'UNSUPPORTED_VERSION',
+  'METHOD_NOT_FOUND',
+  'INTERNAL_ERROR', // a misconfigured provider serves no v2 at all
+]);
+
+/**
  * The protocol versions a package's manifest declares on its discovery service (meta-data
  * `versions`, comma-separated): the provider's own published configuration, not its memory.
  */

@@ -343,13 +343,8 @@ export class BinderDriver {
     }
     tx.from.bufferUsed += replyBytes;
     const delivered = world.unparcelInto(tx.from, reply);
-    world.trace.record('binder.reply', {
-      from: base.from,
-      to: base.to,
-      txn: base.txn,
-      method: base.method,
-      bytes: replyBytes,
-    });
+    // `base` is this transaction's own record: the reply event takes it over (no copy).
+    world.trace.record('binder.reply', Object.assign(base, { bytes: replyBytes }));
     this.complete(tx, { kind: 'reply', reply: delivered, bytes: replyBytes }, null);
   }
 

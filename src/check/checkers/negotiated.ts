@@ -12,8 +12,7 @@
  */
 import { ToolSchemaCompiler, type ToolValueValidator, utf8Length } from '../../protocol/index.ts';
 import { type Checker, violation } from '../checker.ts';
-import { type CallView, issuerOf, type Observation } from '../observation.ts';
-import { sessionHonoured } from './wire.ts';
+import { type CallView, issuerOf, type Observation, sessionHonoured } from '../observation.ts';
 
 interface NegotiatedSession {
   readonly capabilities: readonly string[];

@@ -15,7 +15,13 @@ import {
 } from '../../protocol/index.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
-import { type CallView, declaredVersions, issuerOf, type Observation } from '../observation.ts';
+import {
+  type CallView,
+  declaredVersions,
+  issuerOf,
+  type Observation,
+  sessionHonoured,
+} from '../observation.ts';
 
 const TERMINAL_ERRORS = new Set(['USER_CANCELLED', 'CANCELLED', 'CONFLICT']);
 
@@ -182,26 +188,6 @@ export const sessionBinding: Checker = {
     return out;
   },
 };
-
-/**
- * Whether a reply shows the provider honoured the call's session: success or accepted, or any error
- * the provider decides only after the session check (spec order, §4: envelope, then session).
- */
-export function sessionHonoured(c: CallView): boolean {
-  if (c.reply.kind !== 'bundle') return false;
-  if (c.reply.status === 'success' || c.reply.status === 'accepted') return true;
-  return c.reply.status === 'error' && !BEFORE_SESSION.has(c.reply.errorCode ?? '');
-}
-
-/** Error codes a provider may answer before it looks at the session. */
-const BEFORE_SESSION: ReadonlySet<string> = new Set([
-  'NEGOTIATION_REQUIRED',
-  'INVALID_REQUEST',
-  'INVALID_ARGS', // args that are not JSON, read with the envelope
-  'UNSUPPORTED_VERSION',
-  'METHOD_NOT_FOUND',
-  'INTERNAL_ERROR', // a misconfigured provider serves no v2 at all
-]);
 
 /** Trace events where a package's signing changed (re-signed, or updated under another key). */
 function signingChanges(obs: Observation): TraceEvent[] {
