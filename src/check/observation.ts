@@ -174,30 +174,44 @@ function notes(events: readonly TraceEvent[], cetp: string): { event: TraceEvent
 }
 
 /**
+ * A value computed once per object and kept on it under a hidden (non-enumerable symbol) property —
+ * not in a WeakMap: V8's young-generation GC keeps a WeakMap entry's key and value alive, so a
+ * WeakMap keyed by per-run objects drags every run's observation into the old generation. A frozen
+ * object just gets the value computed afresh.
+ */
+export function memoOn<T extends object, V>(target: T, slot: symbol, compute: (target: T) => V): V {
+  const known = (target as Record<symbol, V | undefined>)[slot];
+  if (known !== undefined) return known;
+  const value = compute(target);
+  if (Object.isExtensible(target)) Object.defineProperty(target, slot, { value });
+  return value;
+}
+
+/**
  * The successful negotiate call that issued each session token, by provider then token (tokens are
  * 64 characters: no key strings are built per lookup). Computed once per observation.
  */
 export function negotiatedBy(obs: Observation): ReadonlyMap<string, ReadonlyMap<string, CallView>> {
-  let table = issuers.get(obs);
-  if (!table) {
-    table = new Map();
-    for (const c of obs.calls) {
-      if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
-      const token = (c.reply.data as { session_token?: unknown } | undefined)?.session_token;
-      if (typeof token !== 'string') continue;
-      let ofProvider = table.get(c.provider);
-      if (!ofProvider) {
-        ofProvider = new Map();
-        table.set(c.provider, ofProvider);
-      }
-      ofProvider.set(token, c);
+  return memoOn(obs, ISSUERS, issuersOf);
+}
+
+function issuersOf(obs: Observation): Map<string, Map<string, CallView>> {
+  const table = new Map<string, Map<string, CallView>>();
+  for (const c of obs.calls) {
+    if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
+    const token = (c.reply.data as { session_token?: unknown } | undefined)?.session_token;
+    if (typeof token !== 'string') continue;
+    let ofProvider = table.get(c.provider);
+    if (!ofProvider) {
+      ofProvider = new Map();
+      table.set(c.provider, ofProvider);
     }
-    issuers.set(obs, table);
+    ofProvider.set(token, c);
   }
   return table;
 }
 
-const issuers = new WeakMap<Observation, Map<string, Map<string, CallView>>>();
+const ISSUERS: unique symbol = Symbol('cetp.check.issuers');
 
 /** The negotiate call that issued the session token `call` carries, if this run issued it. */
 export function issuerOf(obs: Observation, call: CallView): CallView | undefined {

@@ -205,6 +205,15 @@ interface PermissionDefinition {
   readonly owner: string;
 }
 
+function definedBy(p: PermissionSpec, owner: string): PermissionDefinition {
+  return { name: p.name, protectionLevel: p.protectionLevel, owner };
+}
+
+/** The platform's definitions, shared by every PackageManager (never mutated). */
+const PLATFORM_DEFINITIONS: readonly PermissionDefinition[] = PLATFORM_PERMISSIONS.map((p) =>
+  Object.freeze(definedBy(p, PLATFORM_PACKAGE)),
+);
+
 type Op = 'install' | 'update' | 'resign';
 
 const NO_PACKAGES: readonly InstalledPackage[] = Object.freeze([]);
@@ -276,7 +285,7 @@ export class PackageManager {
       this.packages.set(name, pkg);
       this.changed();
       this.specs.set(name, spec);
-      for (const p of newDefinitions) this.definitions.set(p.name, { ...p, owner: name });
+      for (const p of newDefinitions) this.definitions.set(p.name, definedBy(p, name));
       this.evaluateGrants(uid);
       this.trace.record('pm.install', {
         actor: 'system',
@@ -352,7 +361,7 @@ export class PackageManager {
     this.definePlatformPermissions();
     for (const pkg of this.packages.values()) {
       for (const p of pkg.manifest.permissions) {
-        if (!this.definitions.has(p.name)) this.definitions.set(p.name, { ...p, owner: pkg.packageName });
+        if (!this.definitions.has(p.name)) this.definitions.set(p.name, definedBy(p, pkg.packageName));
       }
     }
     this.evaluateAllGrants();
@@ -636,7 +645,7 @@ export class PackageManager {
       this.specs.set(name, spec);
       if (shared && hasAncestor(spec.signing, shared.signing)) shared.signing = spec.signing;
       const removed = this.dropDefinitionsOwnedBy(name, manifest.permissions);
-      for (const p of newDefinitions) this.definitions.set(p.name, { ...p, owner: name });
+      for (const p of newDefinitions) this.definitions.set(p.name, definedBy(p, name));
       // AppsFilter.removePackage(isReplace): implicit visibility does not survive an update.
       this.forgetImplicitVisibility(old.uid);
       if (removed) this.evaluateAllGrants();
@@ -786,7 +795,7 @@ export class PackageManager {
   // ---- internals: permissions ----
 
   private definePlatformPermissions(): void {
-    for (const p of PLATFORM_PERMISSIONS) this.definitions.set(p.name, { ...p, owner: PLATFORM_PACKAGE });
+    for (const d of PLATFORM_DEFINITIONS) this.definitions.set(d.name, d);
   }
 
   private signingOfDefiner(definition: PermissionDefinition): SigningDetails | null {

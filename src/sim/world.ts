@@ -434,20 +434,39 @@ export class World {
     this.ran = true;
     const outcome = await this.scheduler.run();
     this.trace.record('run.end', { actor: 'system', outcome: outcome.kind, steps: this.scheduler.step });
-    const trace = this.trace;
-    let hash: string | null = null;
-    return {
+    return new Report(
       outcome,
-      steps: this.scheduler.step,
-      decisions: [...this.scheduler.decisions],
-      // Hashing the whole trace costs more than running a short world: compute it on demand.
-      get traceHash(): string {
-        hash ??= trace.hash();
-        return hash;
-      },
-      fdLeaks: this.fds.leaks(this.processes.values()),
-      unappliedFaults: [...this.faults.unapplied],
-      crashes: [...this.crashes],
-    };
+      this.scheduler.step,
+      [...this.scheduler.decisions],
+      this.trace,
+      this.fds.leaks(this.processes.values()),
+      [...this.faults.unapplied],
+      [...this.crashes],
+    );
+  }
+}
+
+/**
+ * A finished run's report. The trace hash is computed on demand (hashing the whole trace costs more
+ * than running a short world) by a getter on the class, not on each report object: V8 gives an object
+ * literal with its own getter a map of its own, and maps live in the old generation, so the getter's
+ * closure — and the whole world it reaches — would survive every young-generation GC.
+ */
+class Report implements RunReport {
+  private hash: string | null = null;
+
+  constructor(
+    readonly outcome: RunOutcome,
+    readonly steps: number,
+    readonly decisions: readonly number[],
+    private readonly trace: Trace,
+    readonly fdLeaks: readonly FdLeak[],
+    readonly unappliedFaults: readonly FaultAt[],
+    readonly crashes: readonly { task: string; error: string }[],
+  ) {}
+
+  get traceHash(): string {
+    this.hash ??= this.trace.hash();
+    return this.hash;
   }
 }

@@ -12,7 +12,7 @@
  */
 import { ToolSchemaCompiler, type ToolValueValidator, utf8Length } from '../../protocol/index.ts';
 import { type Checker, violation } from '../checker.ts';
-import { type CallView, issuerOf, type Observation, sessionHonoured } from '../observation.ts';
+import { type CallView, issuerOf, memoOn, type Observation, sessionHonoured } from '../observation.ts';
 
 interface NegotiatedSession {
   readonly capabilities: readonly string[];
@@ -24,31 +24,30 @@ interface NegotiatedSession {
 
 /** What the negotiate call that issued a session granted (read once per negotiate call); null if unreadable. */
 function grantedBy(negotiate: CallView): NegotiatedSession | null {
-  let session = granted.get(negotiate);
-  if (session === undefined) {
-    const d = negotiate.reply.kind === 'bundle' ? negotiate.reply.data : undefined;
-    const r = (typeof d === 'object' && d !== null ? d : {}) as {
-      capabilities?: unknown;
-      expires_at?: unknown;
-      limits?: { max_inline_result_bytes?: unknown; idempotency_window_seconds?: unknown };
-    };
-    const limit = r.limits?.max_inline_result_bytes;
-    const window = r.limits?.idempotency_window_seconds;
-    const expires = typeof r.expires_at === 'string' ? Date.parse(r.expires_at) : Number.NaN;
-    session = !Array.isArray(r.capabilities)
-      ? null
-      : {
-          capabilities: r.capabilities.filter((x): x is string => typeof x === 'string'),
-          maxInlineResultBytes: typeof limit === 'number' ? limit : null,
-          idempotencyWindowSeconds: typeof window === 'number' ? window : null,
-          expiresAtMs: Number.isNaN(expires) ? null : expires,
-        };
-    granted.set(negotiate, session);
-  }
-  return session;
+  return memoOn(negotiate, GRANTED, readGranted);
 }
 
-const granted = new WeakMap<CallView, NegotiatedSession | null>();
+function readGranted(negotiate: CallView): NegotiatedSession | null {
+  const d = negotiate.reply.kind === 'bundle' ? negotiate.reply.data : undefined;
+  const r = (typeof d === 'object' && d !== null ? d : {}) as {
+    capabilities?: unknown;
+    expires_at?: unknown;
+    limits?: { max_inline_result_bytes?: unknown; idempotency_window_seconds?: unknown };
+  };
+  const limit = r.limits?.max_inline_result_bytes;
+  const window = r.limits?.idempotency_window_seconds;
+  const expires = typeof r.expires_at === 'string' ? Date.parse(r.expires_at) : Number.NaN;
+  return !Array.isArray(r.capabilities)
+    ? null
+    : {
+        capabilities: r.capabilities.filter((x): x is string => typeof x === 'string'),
+        maxInlineResultBytes: typeof limit === 'number' ? limit : null,
+        idempotencyWindowSeconds: typeof window === 'number' ? window : null,
+        expiresAtMs: Number.isNaN(expires) ? null : expires,
+      };
+}
+
+const GRANTED: unique symbol = Symbol('cetp.check.granted');
 
 /** The session `c` was sent under, if a negotiate of this run issued its token. */
 function sessionOf(obs: Observation, c: CallView): NegotiatedSession | undefined {

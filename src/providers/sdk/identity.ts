@@ -8,45 +8,51 @@
 import type { AppContext } from '../../sim/context.ts';
 import type { CallerIdentity } from './types.ts';
 
+/** Resolves `uid` now, uncached (see CallerResolver for the per-app cache). */
 export function resolveCaller(context: AppContext, uid: number): CallerIdentity {
   const pm = context.packageManager;
-  let cache = resolved.get(context);
-  if (!cache || cache.generation !== pm.generation) {
-    cache = { generation: pm.generation, byUid: new Map() };
-    resolved.set(context, cache);
-  }
-  let caller = cache.byUid.get(uid);
-  if (!caller) {
-    const packages = Object.freeze(pm.getPackagesForUid(uid) ?? []);
-    const certDigests: Record<string, readonly string[]> = {};
-    for (const pkg of packages) certDigests[pkg] = Object.freeze(pm.getSigningCertificateDigests(pkg));
-    caller = Object.freeze({ uid, packages, certDigests: Object.freeze(certDigests) });
-    cache.byUid.set(uid, caller);
-  }
-  return caller;
+  const packages = Object.freeze(pm.getPackagesForUid(uid) ?? []);
+  const certDigests: Record<string, readonly string[]> = {};
+  for (const pkg of packages) certDigests[pkg] = Object.freeze(pm.getSigningCertificateDigests(pkg));
+  const caller = { uid, packages, certDigests: Object.freeze(certDigests) };
+  // The fingerprint travels with the frozen identity (no side table: a WeakMap keyed by short-lived
+  // objects keeps its entries through every young-generation GC and costs more than it saves).
+  Object.defineProperty(caller, FINGERPRINT, { value: fingerprintOf(caller) });
+  return Object.freeze(caller);
 }
 
 /**
- * Identities already resolved by this app, valid while the PackageManager's generation stands
+ * Identities already resolved by one app, valid while the PackageManager's generation stands
  * (nothing the answer depends on changed); frozen, since every call of that UID shares one.
+ * Owned by the app's provider instance, so it dies with the process that holds it.
  */
-const resolved = new WeakMap<
-  AppContext,
-  { readonly generation: number; readonly byUid: Map<number, CallerIdentity> }
->();
+export class CallerResolver {
+  private generation = -1;
+  private readonly byUid = new Map<number, CallerIdentity>();
+
+  constructor(private readonly context: AppContext) {}
+
+  resolve(uid: number): CallerIdentity {
+    const generation = this.context.packageManager.generation;
+    if (generation !== this.generation) {
+      this.generation = generation;
+      this.byUid.clear();
+    }
+    let caller = this.byUid.get(uid);
+    if (!caller) {
+      caller = resolveCaller(this.context, uid);
+      this.byUid.set(uid, caller);
+    }
+    return caller;
+  }
+}
+
+const FINGERPRINT: unique symbol = Symbol('cetp.identityFingerprint');
 
 /** A stable fingerprint of who the caller is now: UID, packages and their current certificates. */
 export function identityFingerprint(caller: CallerIdentity): string {
-  let fingerprint = fingerprints.get(caller);
-  if (fingerprint === undefined) {
-    fingerprint = fingerprintOf(caller);
-    fingerprints.set(caller, fingerprint);
-  }
-  return fingerprint;
+  return (caller as { [FINGERPRINT]?: string })[FINGERPRINT] ?? fingerprintOf(caller);
 }
-
-/** Fingerprints by identity object: resolveCaller makes a fresh, never-mutated one per call. */
-const fingerprints = new WeakMap<CallerIdentity, string>();
 
 function fingerprintOf(caller: CallerIdentity): string {
   return JSON.stringify([

@@ -33,7 +33,7 @@ import { buildCatalogue, providerInfo, toolDescriptor } from './catalogue.ts';
 import { CetpConfirmActivity } from './confirmations.ts';
 import { executeTool } from './execute.ts';
 import { Gates } from './gates.ts';
-import { identityFingerprint, resolveCaller } from './identity.ts';
+import { CallerResolver, identityFingerprint } from './identity.ts';
 import { cancelOperation, getOperation, recoverOperations } from './operations.ts';
 import { errorBundle, successBundle } from './responses.ts';
 import type { Runtime } from './runtime.ts';
@@ -66,6 +66,7 @@ function echoOf(method: V2MethodName, requestId: string): { method: V2MethodName
 
 export abstract class CetpV2ContentProvider extends ContentProvider {
   private runtime: Runtime | null = null;
+  private callers: CallerResolver | null = null;
 
   /** The app's descriptor, tools and options. */
   protected abstract config(): ProviderConfig;
@@ -166,7 +167,8 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
   }
 
   private async dispatch(rt: Runtime, uid: number, method: string, extras: Bundle): Promise<Bundle> {
-    const caller = resolveCaller(this.context, uid);
+    this.callers ??= new CallerResolver(this.context);
+    const caller = this.callers.resolve(uid);
     const rawRequestId =
       extras.typeOf('request_id') === 'String' ? (extras.getString('request_id') ?? '') : '';
     if (rt.catalogue.providerIssues.some((i) => i.ruleIds.length === 0 || rt.gates.on(...i.ruleIds))) {
