@@ -49,7 +49,7 @@ export class Intent {
   }
 
   static explicit(packageName: string, className: string, init: IntentInit = {}): Intent {
-    return new Intent({ ...init, component: { packageName, className } });
+    return new Intent(Object.assign({}, init, { component: { packageName, className } }));
   }
 
   /** Explicit: a component is named (a package alone still resolves among that package's activities). */

@@ -152,6 +152,8 @@ export class Scheduler {
   private readonly live = new Map<number, Task>();
   private ready: Task[] = [];
   private readonly timed = new Set<Task>();
+  /** No timed wait ends before this (a lower bound: a cancelled wait may leave it early). */
+  private earliestTimeout = Number.POSITIVE_INFINITY;
   private current: Task | null = null;
   private stepCount = 0;
   private choiceCount = 0;
@@ -272,6 +274,7 @@ export class Scheduler {
       if (timeoutMs !== null) {
         task.timeoutAt = this.clock.elapsedRealtime() + timeoutMs;
         this.timed.add(task);
+        if (task.timeoutAt < this.earliestTimeout) this.earliestTimeout = task.timeoutAt;
       }
     }
     this.pump();
@@ -434,7 +437,15 @@ export class Scheduler {
   private fireDueTimers(): void {
     if (this.timed.size === 0) return;
     const now = this.clock.elapsedRealtime();
-    const due = [...this.timed].filter((t) => (t.timeoutAt ?? Number.POSITIVE_INFINITY) <= now);
+    if (now < this.earliestTimeout) return;
+    const due: Task[] = [];
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const t of this.timed) {
+      const at = t.timeoutAt ?? Number.POSITIVE_INFINITY;
+      if (at <= now) due.push(t);
+      else if (at < earliest) earliest = at;
+    }
+    this.earliestTimeout = earliest;
     due.sort((a, b) => (a.timeoutAt as number) - (b.timeoutAt as number) || a.id - b.id);
     for (const task of due) {
       task.waiting?.markSettled();

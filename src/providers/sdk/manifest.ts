@@ -50,7 +50,7 @@ export function providerPackage(options: ProviderPackageOptions): PackageSpec {
           name: CETP_SERVICE,
           exported: true,
           intentFilters: [{ actions: [TOOL_PROVIDER_ACTION] }],
-          metaData: { ...discoveryMetaData(options.authority, options.versions), ...options.metaData },
+          metaData: Object.assign(discoveryMetaData(options.authority, options.versions), options.metaData),
         },
       ],
       providers: [{ name: CETP_PROVIDER, authorities: [options.authority], exported: true }],
