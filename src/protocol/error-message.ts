@@ -24,8 +24,17 @@ export const UNSAFE_MESSAGE_PATTERNS: readonly LeakPattern[] = Object.freeze([
 
 /** The leaks found in `message`, by description. */
 export function findMessageLeaks(message: string): string[] {
-  return UNSAFE_MESSAGE_PATTERNS.filter((p) => p.re.test(message)).map((p) => p.what);
+  let leaks = leaksByMessage.get(message);
+  if (leaks === undefined) {
+    leaks = Object.freeze(UNSAFE_MESSAGE_PATTERNS.filter((p) => p.re.test(message)).map((p) => p.what));
+    if (leaksByMessage.size >= 512) leaksByMessage.clear();
+    leaksByMessage.set(message, leaks);
+  }
+  return [...leaks];
 }
+
+/** Answers by message: providers send the same few messages again and again (bounded: cleared when full). */
+const leaksByMessage = new Map<string, readonly string[]>();
 
 export function checkErrorMessage(
   message: string,

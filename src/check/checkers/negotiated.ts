@@ -23,8 +23,18 @@ interface NegotiatedSession {
 }
 
 /** What the negotiate call that issued a session granted (read once per negotiate call); null if unreadable. */
-function grantedBy(negotiate: CallView): NegotiatedSession | null {
-  return memoOn(negotiate, GRANTED, readGranted);
+function grantedBy(obs: Observation, negotiate: CallView): NegotiatedSession | null {
+  const read = memoOn(obs, GRANTED, newGrantedTable);
+  let session = read.get(negotiate);
+  if (session === undefined) {
+    session = readGranted(negotiate);
+    read.set(negotiate, session);
+  }
+  return session;
+}
+
+function newGrantedTable(): Map<CallView, NegotiatedSession | null> {
+  return new Map();
 }
 
 function readGranted(negotiate: CallView): NegotiatedSession | null {
@@ -52,7 +62,7 @@ const GRANTED: unique symbol = Symbol('cetp.check.granted');
 /** The session `c` was sent under, if a negotiate of this run issued its token. */
 function sessionOf(obs: Observation, c: CallView): NegotiatedSession | undefined {
   const issuer = issuerOf(obs, c);
-  return (issuer && grantedBy(issuer)) ?? undefined;
+  return (issuer && grantedBy(obs, issuer)) ?? undefined;
 }
 
 function data(c: CallView): Record<string, unknown> | undefined {

@@ -28,6 +28,7 @@ import {
   type V2MethodName,
 } from '../../protocol/index.ts';
 import { Bundle } from '../../sim/bundle.ts';
+import { isoInstant } from '../../sim/clock.ts';
 import { ContentProvider } from '../../sim/content-provider.ts';
 import { buildCatalogue, providerInfo, toolDescriptor } from './catalogue.ts';
 import { CetpConfirmActivity } from './confirmations.ts';
@@ -318,7 +319,7 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
       provider_id: rt.descriptor.providerId,
       provider_name: rt.descriptor.providerName,
       session_token: session.token,
-      expires_at: new Date(session.expiresAtMs).toISOString(),
+      expires_at: isoInstant(session.expiresAtMs),
       capabilities,
       limits: {
         max_request_bytes: limits.maxRequestBytes,
