@@ -54,7 +54,8 @@ export class RawDriver {
   constructor(
     readonly ctx: AppContext,
     readonly state: ActorState,
-    private readonly others: () => ActorState[],
+    /** The other actors (fixed for the run: every actor's state exists before any driver starts). */
+    private readonly others: readonly ActorState[],
     private readonly providers: readonly ProviderFixture[],
   ) {}
 
@@ -63,7 +64,7 @@ export class RawDriver {
   }
 
   private other(): ActorState | null {
-    return this.others()[0] ?? null;
+    return this.others[0] ?? null;
   }
 
   /** One ContentProvider.call through an unstable client; null on a Binder failure. */
@@ -202,37 +203,52 @@ export class RawDriver {
     }
   }
 
+  private send(
+    p: ProviderFixture,
+    c: Extract<Command, { kind: 'execute' }>,
+    requestId: string,
+    argsJson: string,
+    token: string | null,
+  ): Promise<Bundle | null> {
+    return this.v2(
+      p,
+      'execute_tool',
+      (b) => {
+        b.putString('tool_name', c.tool);
+        b.putString('args', argsJson);
+        if (token !== null) b.putString('resume_token', token);
+        if (c.confirmedFlag) b.putBoolean('confirmed', true);
+      },
+      requestId,
+      c.expiredDeadline,
+    );
+  }
+
+  /** Sends once, raced by `duplicates` identical copies (retries after a timeout, still in flight). */
+  private raced(
+    p: ProviderFixture,
+    c: Extract<Command, { kind: 'execute' }>,
+    requestId: string,
+    argsJson: string,
+    token: string | null,
+  ): Promise<Bundle | null> {
+    for (let i = 0; i < c.duplicates; i++) {
+      const task = this.ctx.spawn(`duplicate-${i}`, async () => {
+        const copy = await this.send(p, c, requestId, argsJson, token);
+        if (copy) this.remember(p, requestId, copy);
+      });
+      this.state.duplicates.push(task);
+    }
+    return this.send(p, c, requestId, argsJson, token);
+  }
+
   private async execute(c: Extract<Command, { kind: 'execute' }>): Promise<void> {
     const p = this.provider(c.provider);
     const pool = p.tools[c.tool] ?? [{}];
     const args = this.argsAt(pool, c.args);
     const rid = this.rid(c.rid);
     this.state.sent.push({ provider: p.name, tool: c.tool, rid, args });
-    const send = (requestId: string, argsJson: string, token: string | null) =>
-      this.v2(
-        p,
-        'execute_tool',
-        (b) => {
-          b.putString('tool_name', c.tool);
-          b.putString('args', argsJson);
-          if (token !== null) b.putString('resume_token', token);
-          if (c.confirmedFlag) b.putBoolean('confirmed', true);
-        },
-        requestId,
-        c.expiredDeadline,
-      );
-    /** Sends once, raced by `duplicates` identical copies (retries after a timeout, still in flight). */
-    const raced = (requestId: string, argsJson: string, token: string | null) => {
-      for (let i = 0; i < c.duplicates; i++) {
-        const task = this.ctx.spawn(`duplicate-${i}`, async () => {
-          const copy = await send(requestId, argsJson, token);
-          if (copy) this.remember(p, requestId, copy);
-        });
-        this.state.duplicates.push(task);
-      }
-      return send(requestId, argsJson, token);
-    };
-    let reply = await raced(rid, args, null);
+    let reply = await this.raced(p, c, rid, args, null);
     for (let round = 0; round < 3 && reply; round++) {
       this.remember(p, rid, reply);
       const code = reply.getString('error_code');
@@ -246,7 +262,7 @@ export class RawDriver {
       if (mode === 'foreign') return; // the other actor may resume it (see resumeForeign)
       const resumeRid = mode === 'other-rid' ? this.rid({ kind: 'fresh' }) : rid;
       const resumeArgs = mode === 'altered-args' ? this.argsAt(pool, c.args + 1) : args;
-      reply = await raced(resumeRid, resumeArgs, token);
+      reply = await this.raced(p, c, resumeRid, resumeArgs, token);
       if (mode !== 'honest') {
         if (reply) this.remember(p, resumeRid, reply);
         return;

@@ -40,6 +40,15 @@ export function tailStrategy(tail: Tail): StrategySpec {
   }
 }
 
+function othersThan(states: ReadonlyMap<ActorName, ActorState>, state: ActorState): ActorState[] {
+  return [...states.values()].filter((s) => s !== state);
+}
+
+/** Whether a duplicate send of any actor is still in flight. */
+function racing(states: ReadonlyMap<ActorName, ActorState>): boolean {
+  return [...states.values()].some((s) => s.duplicates.some((t) => t.alive));
+}
+
 /** The fresh world a scenario runs in: its seed, decisions then tail, faults and user answers. */
 export function scenarioWorld(
   scenario: Pick<Scenario, 'seed' | 'decisions' | 'tail' | 'faults' | 'user'>,
@@ -72,8 +81,7 @@ export async function runScenario(
   for (const actor of actors) {
     world.spawnIn(ACTOR_PACKAGES[actor], `actor-${actor}`, async (ctx) => {
       const state = states.get(actor) as ActorState;
-      const others = () => [...states.values()].filter((s) => s !== state);
-      const driver = new RawDriver(ctx, state, others, fixture.providers);
+      const driver = new RawDriver(ctx, state, othersThan(states, state), fixture.providers);
       drivers.push(driver);
       try {
         for (const command of scenario.actors[actor] ?? []) await driver.run(command);
@@ -89,16 +97,14 @@ export async function runScenario(
     quietFromStep = world.scheduler.step;
     // Duplicate sends may still be racing: the operation one of them is answered with is the actor's
     // to settle too (bounded: a duplicate is one call and its one renegotiation).
-    const racing = () => [...states.values()].some((s) => s.duplicates.some((t) => t.alive));
-    for (let i = 0; i < 60 && racing(); i++) await world.scheduler.sleep(1_000);
+    for (let i = 0; i < 60 && racing(states); i++) await world.scheduler.sleep(1_000);
     for (const actor of actors) {
       const state = states.get(actor) as ActorState;
       if (state.ops.length === 0) continue;
       world.spawnIn(ACTOR_PACKAGES[actor], `settle-${actor}`, async (ctx) => {
-        const others = () => [...states.values()].filter((s) => s !== state);
         // Its own sessions: the actor's leftover duplicate sends may still renegotiate theirs.
         const own: ActorState = { ...state, sessions: new Map() };
-        await new RawDriver(ctx, own, others, fixture.providers).settle();
+        await new RawDriver(ctx, own, othersThan(states, state), fixture.providers).settle();
       });
     }
   });

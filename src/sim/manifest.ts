@@ -175,10 +175,43 @@ const DOTTED_NAME = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;
 
 const S = 31;
 
+/**
+ * The running checks of one manifest (methods rather than closures: under tsx's keep-names transform
+ * every closure made per call costs a defineProperty, and a manifest is checked on every install).
+ */
+class ManifestChecks {
+  readonly issues: ManifestIssue[] = [];
+  private readonly seenComponents = new Set<string>();
+
+  constructor(private readonly targetSdk: number) {}
+
+  malformed(code: ManifestIssueCode, path: string, message: string): void {
+    this.issues.push({ code, path, message, installError: 'INSTALL_PARSE_FAILED_MANIFEST_MALFORMED' });
+  }
+
+  checkName(kind: string, index: number, name: string): void {
+    if (name.length === 0) {
+      this.malformed('component-name-empty', `${kind}[${index}].name`, `<${kind}> without android:name`);
+    } else if (this.seenComponents.has(name)) {
+      this.malformed('duplicate-component', `${kind}[${index}].name`, `component ${name} is declared twice`);
+    }
+    this.seenComponents.add(name);
+  }
+
+  checkExported(kind: string, index: number, c: ServiceSpec | ActivitySpec): void {
+    if (this.targetSdk >= S && c.exported === undefined && (c.intentFilters?.length ?? 0) > 0) {
+      this.malformed(
+        'exported-required',
+        `${kind}[${index}].exported`,
+        `Targeting S+ (version 31 and above) requires that an explicit value for android:exported be defined when intent filters are present (${c.name})`,
+      );
+    }
+  }
+}
+
 export function validateManifest(spec: ManifestSpec): ManifestIssue[] {
-  const issues: ManifestIssue[] = [];
-  const malformed = (code: ManifestIssueCode, path: string, message: string) =>
-    issues.push({ code, path, message, installError: 'INSTALL_PARSE_FAILED_MANIFEST_MALFORMED' });
+  const checks = new ManifestChecks(spec.targetSdk ?? DEFAULT_TARGET_SDK);
+  const issues = checks.issues;
 
   if (!DOTTED_NAME.test(spec.packageName)) {
     issues.push({
@@ -197,45 +230,25 @@ export function validateManifest(spec: ManifestSpec): ManifestIssue[] {
     });
   }
   if (spec.versionCode !== undefined && !(Number.isSafeInteger(spec.versionCode) && spec.versionCode >= 0)) {
-    malformed('version-code-invalid', 'versionCode', `versionCode must be a non-negative integer`);
+    checks.malformed('version-code-invalid', 'versionCode', `versionCode must be a non-negative integer`);
   }
   if (spec.targetSdk !== undefined && !(Number.isInteger(spec.targetSdk) && spec.targetSdk >= 1)) {
-    malformed('target-sdk-invalid', 'targetSdk', `targetSdk must be a positive integer`);
+    checks.malformed('target-sdk-invalid', 'targetSdk', `targetSdk must be a positive integer`);
   }
-  const targetSdk = spec.targetSdk ?? DEFAULT_TARGET_SDK;
-
-  const seenComponents = new Set<string>();
-  const checkName = (kind: string, index: number, name: string) => {
-    if (name.length === 0) {
-      malformed('component-name-empty', `${kind}[${index}].name`, `<${kind}> without android:name`);
-    } else if (seenComponents.has(name)) {
-      malformed('duplicate-component', `${kind}[${index}].name`, `component ${name} is declared twice`);
-    }
-    seenComponents.add(name);
-  };
-  const checkExported = (kind: string, index: number, c: ServiceSpec | ActivitySpec) => {
-    if (targetSdk >= S && c.exported === undefined && (c.intentFilters?.length ?? 0) > 0) {
-      malformed(
-        'exported-required',
-        `${kind}[${index}].exported`,
-        `Targeting S+ (version 31 and above) requires that an explicit value for android:exported be defined when intent filters are present (${c.name})`,
-      );
-    }
-  };
 
   spec.services?.forEach((s, i) => {
-    checkName('services', i, s.name);
-    checkExported('services', i, s);
+    checks.checkName('services', i, s.name);
+    checks.checkExported('services', i, s);
   });
   spec.activities?.forEach((a, i) => {
-    checkName('activities', i, a.name);
-    checkExported('activities', i, a);
+    checks.checkName('activities', i, a.name);
+    checks.checkExported('activities', i, a);
   });
   const seenAuthorities = new Set<string>();
   spec.providers?.forEach((p, i) => {
-    checkName('providers', i, p.name);
+    checks.checkName('providers', i, p.name);
     if (p.authorities.length === 0) {
-      malformed(
+      checks.malformed(
         'provider-no-authorities',
         `providers[${i}].authorities`,
         `provider ${p.name} has no authorities`,
@@ -243,9 +256,9 @@ export function validateManifest(spec: ManifestSpec): ManifestIssue[] {
     }
     p.authorities.forEach((a, j) => {
       if (a.length === 0)
-        malformed('authority-empty', `providers[${i}].authorities[${j}]`, 'empty authority');
+        checks.malformed('authority-empty', `providers[${i}].authorities[${j}]`, 'empty authority');
       else if (seenAuthorities.has(a)) {
-        malformed(
+        checks.malformed(
           'duplicate-authority',
           `providers[${i}].authorities[${j}]`,
           `authority ${a} is declared twice`,
@@ -256,7 +269,7 @@ export function validateManifest(spec: ManifestSpec): ManifestIssue[] {
   });
   spec.permissions?.forEach((p, i) => {
     if (p.name.length === 0)
-      malformed('permission-name-empty', `permissions[${i}].name`, '<permission> without a name');
+      checks.malformed('permission-name-empty', `permissions[${i}].name`, '<permission> without a name');
   });
   return issues;
 }
