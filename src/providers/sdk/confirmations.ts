@@ -23,6 +23,7 @@ import {
   GRANTS,
   readConfirmation,
   TOKENS,
+  withChanges,
   writeConfirmation,
 } from './records.ts';
 import type { ConfirmationText, ProviderScope } from './types.ts';
@@ -159,7 +160,7 @@ export async function checkResumeToken(
 export async function consumeConfirmation(tx: StoreTransaction, record: ConfirmationRecord): Promise<void> {
   if (record.state === 'consumed') return;
   const decision = record.state === 'approved' ? 'approved' : 'denied';
-  await writeConfirmation(tx, { ...record, state: 'consumed', decision });
+  await writeConfirmation(tx, withChanges(record, { state: 'consumed', decision }));
   tx.annotate(confirmationNote(record, 'consumed'));
 }
 
@@ -223,7 +224,7 @@ export class CetpConfirmActivity extends Activity {
     await this.context.storage.transaction(`confirmation ${state}`, async (tx) => {
       const current = await readConfirmation(tx, record.id);
       if (current?.state !== 'pending') return;
-      await writeConfirmation(tx, { ...current, state });
+      await writeConfirmation(tx, withChanges(current, { state }));
       tx.annotate(confirmationNote(current, state));
       if (state === 'approved' && current.kind === 'grant') {
         const grants = ((await tx.get(GRANTS, String(current.uid))) as GrantRecord[] | undefined) ?? [];

@@ -31,6 +31,7 @@ import {
   readConfirmation,
   readRequest,
   requestKey,
+  withChanges,
   writeRequest,
 } from './records.ts';
 import { replayRecord } from './replay.ts';
@@ -168,7 +169,7 @@ async function settleGrantToken(ex: Execution): Promise<Execution> {
   });
   if (!isGrant) return ex;
   const { resumeToken: _used, ...req } = ex.req;
-  return { ...ex, req };
+  return withChanges(ex, { req });
 }
 
 /** Scopes and the app's policy, every call (3.4-15, 3.4-16, 7.2-03); grants resume via a token. */
@@ -390,11 +391,11 @@ async function resumeConfirmed(ex: Execution, tool: MutationTool): Promise<Bundl
       return { approved: check.record };
     }
     await consumeConfirmation(tx, check.record);
-    await writeRequest(tx, ex.key, {
-      ...record,
-      state: 'user_cancelled',
-      terminalAtMs: rt.context.currentTimeMillis(),
-    });
+    await writeRequest(
+      tx,
+      ex.key,
+      withChanges(record, { state: 'user_cancelled', terminalAtMs: rt.context.currentTimeMillis() }),
+    );
     return { cancelled: true };
   });
   if ('invalid' in verdict)
@@ -441,7 +442,7 @@ async function reserveForConfirmation(ex: Execution, tool: MutationTool, replace
         state: 'pending_confirmation',
         createdAtMs: now,
       });
-    await writeRequest(tx, ex.key, { ...record, confirmationId: confirmation.id });
+    await writeRequest(tx, ex.key, withChanges(record, { confirmationId: confirmation.id }));
     return { confirmation };
   });
   if ('existing' in outcome) return handleExisting(ex, tool, outcome.existing);

@@ -24,6 +24,7 @@ import {
   REQUESTS,
   type RequestRecord,
   readRequest,
+  withChanges,
   writeRequest,
 } from './records.ts';
 import { replayRecord, windowPassed } from './replay.ts';
@@ -147,7 +148,9 @@ async function runOperation(rt: Runtime, operationId: string): Promise<void> {
     context: rt.context,
   };
   if (!located.inMemory)
-    await update(rt, index.requestKey, (r) => (r.state === 'queued' ? { ...r, state: 'running' } : r));
+    await update(rt, index.requestKey, (r) =>
+      r.state === 'queued' ? withChanges(r, { state: 'running' }) : r,
+    );
   let prepared: JsonValue = null;
   try {
     if (mutation.prepare) {
@@ -155,7 +158,9 @@ async function runOperation(rt: Runtime, operationId: string): Promise<void> {
         progress: async (current, total, message) => {
           if (located.inMemory) return false;
           const r = await update(rt, index.requestKey, (x) =>
-            isTerminal(x.state) ? x : { ...x, progress: { current, total, ...(message ? { message } : {}) } },
+            isTerminal(x.state)
+              ? x
+              : withChanges(x, { progress: { current, total, ...(message ? { message } : {}) } }),
           );
           return r?.cancelRequested ?? false;
         },
@@ -166,19 +171,22 @@ async function runOperation(rt: Runtime, operationId: string): Promise<void> {
       if (!r || isTerminal(r.state)) return;
       const now = rt.context.currentTimeMillis();
       if (r.cancelRequested && rt.gates.on('CETP-4.4-19', 'CETP-4.4-21')) {
-        await writeRequest(tx, index.requestKey, { ...r, state: 'cancelled', terminalAtMs: now });
+        await writeRequest(tx, index.requestKey, withChanges(r, { state: 'cancelled', terminalAtMs: now }));
         return;
       }
       const value = await mutation.mutate(call, tx, prepared);
       checkOutput(rt, tool, value);
       tx.annotate(effectNote(rt, r.uid, r.requestId, mutation.name, r.argsDigest, r.confirmationId));
-      await writeRequest(tx, index.requestKey, {
-        ...r,
-        state: 'succeeded',
-        terminalAtMs: now,
-        result: value,
-        progress: r.progress ? { ...r.progress, current: r.progress.total } : null,
-      });
+      await writeRequest(
+        tx,
+        index.requestKey,
+        withChanges(r, {
+          state: 'succeeded',
+          terminalAtMs: now,
+          result: value,
+          progress: r.progress ? withChanges(r.progress, { current: r.progress.total }) : null,
+        }),
+      );
       if (located.inMemory) await tx.put(OPERATIONS, operationId, index as unknown as JsonValue);
     });
   } catch (error) {
@@ -204,7 +212,7 @@ async function runOperation(rt: Runtime, operationId: string): Promise<void> {
     await update(rt, index.requestKey, (r) =>
       isTerminal(r.state)
         ? r
-        : { ...r, state: 'failed', terminalAtMs: rt.context.currentTimeMillis(), error: failure },
+        : withChanges(r, { state: 'failed', terminalAtMs: rt.context.currentTimeMillis(), error: failure }),
     );
   }
   const final = await readCommitted(rt, index.requestKey);
@@ -305,13 +313,13 @@ export async function cancelOperation(
       const r = await readRequest(tx, index.requestKey);
       if (!r) return 'requested' as const;
       if (r.state === 'queued' || r.state === 'running') {
-        await writeRequest(tx, index.requestKey, { ...r, cancelRequested: true });
+        await writeRequest(tx, index.requestKey, withChanges(r, { cancelRequested: true }));
         return 'requested' as const;
       }
       if (r.state === 'cancelled' || r.state === 'user_cancelled') return 'requested' as const;
       if (rt.gates.bug('cancel-after-commit')) {
         // Planted bug: "cancelled" reported for an operation whose effect is committed.
-        await writeRequest(tx, index.requestKey, { ...r, state: 'cancelled' });
+        await writeRequest(tx, index.requestKey, withChanges(r, { state: 'cancelled' }));
         return 'requested' as const;
       }
       return 'conflict' as const;
