@@ -43,4 +43,13 @@ describe('CETP-5-02 / 5-25 error messages are safe to show', () => {
   it.each(['', '   '])('an empty message (%j) is an issue (CETP-5-02)', (message) => {
     expectIssue(checkErrorMessage(message), { code: 'empty_value', ruleId: 'CETP-5-02' });
   });
+
+  it('answers a repeated message the same way, with a list the caller may change', () => {
+    const message = 'Error: boom\n    at run (/srv/app/main.js:3:7)';
+    const first = findMessageLeaks(message);
+    expect(first.length).toBeGreaterThan(1);
+    first.length = 0;
+    expect(findMessageLeaks(message)).toEqual(findMessageLeaks(`${message}`));
+    expect(findMessageLeaks(message).length).toBeGreaterThan(1);
+  });
 });

@@ -132,6 +132,42 @@ describe('Scheduler', () => {
     expect(clock.elapsedRealtime()).toBe(2000);
   });
 
+  it('fires each timeout at its own time when an earlier timed wait ended early (woken)', async () => {
+    const { scheduler, clock } = makeScheduler();
+    const early = scheduler.waiter<string>('early');
+    const fired: string[] = [];
+    scheduler.spawn('short', async () => {
+      const r = await early.waitFor(100);
+      fired.push(`short:${String(r)}@${clock.elapsedRealtime()}`);
+    });
+    scheduler.spawn('long', async () => {
+      await scheduler.sleep(500);
+      fired.push(`long@${clock.elapsedRealtime()}`);
+    });
+    scheduler.spawn('waker', async () => {
+      await scheduler.yield();
+      early.wake('woken');
+    });
+    scheduler.spawn('ticker', async () => {
+      for (let t = 0; t < 6; t++) {
+        await scheduler.sleep(90);
+        fired.push(`tick@${clock.elapsedRealtime()}`);
+      }
+    });
+    await scheduler.run();
+    // The woken wait leaves a stale earliest timeout (100) behind; no timer may fire before its time.
+    expect(fired).toEqual([
+      'short:woken@0',
+      'tick@90',
+      'tick@180',
+      'tick@270',
+      'tick@360',
+      'tick@450',
+      'long@500',
+      'tick@540',
+    ]);
+  });
+
   it('reports a liveness failure naming each blocked task and what it waits for', async () => {
     const { scheduler } = makeScheduler();
     scheduler.spawn('consumer', async () => {

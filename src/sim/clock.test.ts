@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_START_MS, isoInstant } from './clock.ts';
+
+describe('isoInstant', () => {
+  it('formats like Date.prototype.toISOString, remembered or not', () => {
+    for (const ms of [0, DEFAULT_START_MS, DEFAULT_START_MS + 3_600_000, 1_767_225_601_234]) {
+      expect(isoInstant(ms)).toBe(new Date(ms).toISOString());
+      expect(isoInstant(ms)).toBe(new Date(ms).toISOString());
+    }
+  });
+
+  it('throws for an instant outside the Date range, as toISOString does', () => {
+    expect(() => isoInstant(8.64e15 + 1)).toThrow(RangeError);
+  });
+});
