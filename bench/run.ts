@@ -5,9 +5,12 @@
  * Suites: kernel (Binder round trip, scheduler step, provider execute_tool), fuzz (scenario runs/s),
  * mutants (each planted bug's time to failure), strategies (runs to expose planted races: PCT vs
  * uniform random vs FIFO), memory (heap after each round of a long campaign: it must plateau).
+ * Several suites run one after another, each in a process of its own.
  */
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { fuzzCases, timeToFailure } from './fuzz.bench.ts';
 import { type BenchCase, printFigures, recordResults, runSuite } from './harness.ts';
 import { kernelCases } from './kernel.bench.ts';
@@ -25,7 +28,20 @@ for (const name of wanted) {
     process.exit(2);
   }
 }
-const run = (name: string) => wanted.length === 0 || wanted.includes(name);
+const selected = wanted.length === 0 ? all : wanted;
+if (selected.length > 1) {
+  // One process per suite: a suite's JIT type feedback and heap would otherwise colour the next
+  // (the scenario rate measured ~40% lower right after the kernel suite than in a process of its own).
+  let failed = false;
+  for (const name of selected) {
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], {
+      stdio: 'inherit',
+    });
+    if (child.status !== 0) failed = true;
+  }
+  process.exit(failed ? 1 : 0);
+}
+const run = (name: string) => selected.includes(name);
 const resultPath = (name: string) => new URL(`./results/${name}.json`, import.meta.url).pathname;
 const machine = () => ({
   measuredAt: new Date().toISOString(),

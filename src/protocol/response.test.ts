@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { makeWireError, writeErrorBundle } from './error-bundle.ts';
 import {
+  fitsInline,
   inlineResultBytes,
+  inlineResultBytesOfJson,
   readResponseBundle,
   writeAcceptedBundle,
   writeSuccessBundle,
@@ -166,5 +168,25 @@ describe('error and malformed responses', () => {
     ['status stored as Int', () => MapBundle.of({ status: ['Int', 1] }), 'wrong_bundle_type'],
   ])('%s → %s', (_name, make, code) => {
     expectIssue(issuesOf(readResponseBundle(make(), 'execute_tool')), { code });
+  });
+});
+
+describe('inlineResultBytes (CETP-4.5-01, NOTES 12c)', () => {
+  it('is the UTF-8 length of the inline data string, computed from the value or its JSON', () => {
+    for (const value of [0, 'x', '价格', { a: [1, 'é', null] }, [], 'emoji 😀']) {
+      const expected = Buffer.byteLength(JSON.stringify({ kind: 'inline', value }), 'utf8');
+      expect(inlineResultBytes(value)).toBe(expected);
+      expect(inlineResultBytesOfJson(JSON.stringify(value))).toBe(expected);
+    }
+  });
+
+  it('fitsInline decides exactly at the limit, for ASCII and multi-byte JSON', () => {
+    for (const value of ['a'.repeat(300), '价'.repeat(100), `${'😀'.repeat(40)}x`]) {
+      const json = JSON.stringify(value);
+      const bytes = inlineResultBytesOfJson(json);
+      for (const limit of [0, bytes - 1, bytes, bytes + 1, 3 * bytes]) {
+        expect(fitsInline(json, limit)).toBe(bytes <= limit);
+      }
+    }
   });
 });

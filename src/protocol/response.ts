@@ -41,7 +41,26 @@ export interface ReadResponseOptions {
 
 /** The UTF-8 size of the `data` string an inline result of `value` would occupy. */
 export function inlineResultBytes(value: unknown): number {
-  return utf8Length(JSON.stringify({ kind: 'inline', value }));
+  return inlineResultBytesOfJson(JSON.stringify(value));
+}
+
+/** `{"kind":"inline","value":` and `}` around the value's JSON. */
+const INLINE_WRAPPER_BYTES = utf8Length(JSON.stringify({ kind: 'inline', value: 0 })) - 1;
+
+/** inlineResultBytes from the value's JSON text, when the caller has it already. */
+export function inlineResultBytesOfJson(valueJson: string): number {
+  return INLINE_WRAPPER_BYTES + utf8Length(valueJson);
+}
+
+/**
+ * Whether an inline result with this JSON fits in `limit` bytes (CETP-4.5-01). A UTF-16 code unit
+ * takes one to three UTF-8 bytes, so most answers need no byte count (which for a large result costs
+ * more than serialising it).
+ */
+export function fitsInline(valueJson: string, limit: number): boolean {
+  if (INLINE_WRAPPER_BYTES + valueJson.length > limit) return false;
+  if (INLINE_WRAPPER_BYTES + 3 * valueJson.length <= limit) return true;
+  return inlineResultBytesOfJson(valueJson) <= limit;
 }
 
 /** Writes a status="success" response; refuses (writes nothing) when `data` is not a valid shape. */

@@ -11,7 +11,7 @@
  * METHOD_NOT_FOUND. A v1 provider ignores extras it does not know, so a stray protocol_version
  * changes nothing. Both tools are read-only and deterministic (a hash of city and day, no state).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { App, AppFactory } from '../../sim/app.ts';
 import { Bundle } from '../../sim/bundle.ts';
 import { ContentProvider } from '../../sim/content-provider.ts';
@@ -36,7 +36,7 @@ interface V1Tool {
 const CONDITIONS = ['sunny', 'cloudy', 'rain', 'snow', 'fog', 'windy'] as const;
 
 function hash32(text: string): number {
-  return createHash('sha256').update(text).digest().readUInt32BE(0);
+  return hash('sha256', text, 'buffer').readUInt32BE(0);
 }
 
 function isCity(city: unknown): city is (typeof LEGACY_CITIES)[number] {

@@ -22,7 +22,7 @@
  * (20,000.00 EUR). Account ids are global. Balances live in the durable store once an account has
  * been debited; until then the opening balance applies, so reads never write (3.4-08).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { App, AppFactory } from '../../sim/app.ts';
 import type { AppContext } from '../../sim/context.ts';
 import type { JsonObject } from '../../sim/json.ts';
@@ -324,7 +324,7 @@ const COUNTERPARTIES = [
 
 /** A pure, deterministic 32-bit hash (so a statement is the same bytes on every call). */
 function hash32(text: string): number {
-  return createHash('sha256').update(text).digest().readUInt32BE(0);
+  return hash('sha256', text, 'buffer').readUInt32BE(0);
 }
 
 function statementMonth(nowMs: number, monthsBack: number): { year: number; month: number } {
@@ -333,8 +333,26 @@ function statementMonth(nowMs: number, monthsBack: number): { year: number; mont
   return { year: Math.floor(index / 12), month: (index % 12) + 1 };
 }
 
-/** The generated history of an account: STATEMENT_ENTRIES_PER_MONTH lines per month, newest month first. */
-function generatedEntries(accountId: string, months: number, nowMs: number): JsonObject[] {
+/**
+ * The generated history of an account: STATEMENT_ENTRIES_PER_MONTH lines per month, newest month
+ * first. It depends on the current month only, and generating it hashes every line, so it is
+ * remembered (frozen; bounded: cleared when full) — large-result scenarios ask for it on every call.
+ */
+function generatedEntries(accountId: string, months: number, nowMs: number): readonly JsonObject[] {
+  const { year, month } = statementMonth(nowMs, 0);
+  const key = `${accountId}|${months}|${year}-${month}`;
+  let entries = statements.get(key);
+  if (!entries) {
+    entries = Object.freeze(generateEntries(accountId, months, nowMs).map((e) => Object.freeze(e)));
+    if (statements.size >= 64) statements.clear();
+    statements.set(key, entries);
+  }
+  return entries;
+}
+
+const statements = new Map<string, readonly JsonObject[]>();
+
+function generateEntries(accountId: string, months: number, nowMs: number): JsonObject[] {
   const entries: JsonObject[] = [];
   for (let m = 0; m < months; m++) {
     const { year, month } = statementMonth(nowMs, m);

@@ -6,7 +6,7 @@
  * reply has been sent; without large_results it is RESULT_TOO_LARGE (4.5-11), which says whether an
  * effect was committed (NOTES 12a). The inline size is the UTF-8 length of `data` (NOTES 12c).
  */
-import { type ExecutionResult, inlineResultBytes, sha256Hex } from '../../protocol/index.ts';
+import { type ExecutionResult, fitsInline, sha256Hex } from '../../protocol/index.ts';
 import type { AppContext } from '../../sim/context.ts';
 import type { ParcelFileDescriptor } from '../../sim/fd.ts';
 import type { JsonValue } from '../../sim/json.ts';
@@ -27,7 +27,10 @@ export function renderResult(
   gates: Gates,
 ): RenderedResult {
   const inlineLimit = session.limits.maxInlineResultBytes;
-  if (!gates.on('CETP-4.5-01') || inlineResultBytes(value) <= inlineLimit) {
+  if (!gates.on('CETP-4.5-01')) return { data: { kind: 'inline', value }, fd: null };
+  // One serialisation serves both the size check and, for a large value, the file's bytes.
+  const json = JSON.stringify(value);
+  if (fitsInline(json, inlineLimit)) {
     return { data: { kind: 'inline', value }, fd: null };
   }
   if (!session.capabilities.includes('large_results')) {
@@ -36,7 +39,7 @@ export function renderResult(
       details: { outcome_committed: committed, inline_limit_bytes: inlineLimit },
     });
   }
-  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  const bytes = new TextEncoder().encode(json);
   const path = `cetp-results/${context.seededUuid()}.json`;
   context.writeFile(path, bytes);
   const fd = context.openFile(path, 'r');
