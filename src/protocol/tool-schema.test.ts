@@ -164,3 +164,30 @@ describe('compiled validators', () => {
     expectIssue(issuesOf(compiler.compile({ $ref: 'https://x/y' }, 'input')), { code: 'external_ref' });
   });
 });
+
+describe('ToolSchemaCompiler remembers verdicts by schema text', () => {
+  it('gives a schema seen before the same verdicts, with each call’s own path and role', () => {
+    const compiler = new ToolSchemaCompiler();
+    const schema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+    const first = compiler.compile(schema, 'input');
+    const again = compiler.compile(JSON.parse(JSON.stringify(schema)), 'output');
+    if (!first.ok || !again.ok) throw new Error('expected both to compile');
+    expect(first.value({ n: 1 })).toEqual([]);
+    expect(again.value({ n: 1 })).toEqual([]);
+    expect(first.value({}).map((i) => i.code)).toEqual(['input_schema_violation']);
+    expect(again.value({}).map((i) => i.code)).toEqual(['output_schema_violation']);
+
+    const broken = { type: 'text' };
+    const a = compiler.compile(broken, 'input', '/tools/0/input_schema');
+    const b = compiler.compile(broken, 'input', '/tools/3/output_schema');
+    expect(a.ok || b.ok).toBe(false);
+    if (a.ok || b.ok) return;
+    expect(a.issues.map((i) => [i.code, i.path])).toEqual([
+      ['schema_compile_failed', '/tools/0/input_schema'],
+    ]);
+    expect(b.issues.map((i) => [i.code, i.path])).toEqual([
+      ['schema_compile_failed', '/tools/3/output_schema'],
+    ]);
+    expect(b.issues[0]?.message).toBe(a.issues[0]?.message);
+  });
+});

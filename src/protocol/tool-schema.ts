@@ -59,6 +59,8 @@ export class ToolSchemaCompiler {
   private ajv: Ajv2020Instance;
   private compiles = 0;
   private readonly caps: ToolSchemaCaps;
+  /** Verdicts by schema JSON (bounded like the Ajv instance: cleared when full). */
+  private readonly byJson = new Map<string, Compiled>();
 
   constructor(caps: Partial<ToolSchemaCaps> = {}) {
     this.caps = { ...DEFAULT_TOOL_SCHEMA_CAPS, ...caps };
@@ -73,30 +75,43 @@ export class ToolSchemaCompiler {
 
   /** Checks `schema`, then compiles it into a validator for args (`input`) or results (`output`). */
   compile(schema: unknown, role: ToolSchemaRole, path = ''): WireResult<ToolValueValidator> {
-    const issues = staticIssues(schema, this.caps, path);
-    if (issues.length > 0) return fail(issues);
-    const s = schema as object | boolean;
+    const checked = staticIssues(schema, this.caps, path);
+    if (checked.issues.length > 0) return fail(checked.issues);
+    const compiled = this.compiledFor(schema as object | boolean, checked.json);
+    if ('failure' in compiled) {
+      return fail([
+        issue('schema_compile_failed', `schema does not compile: ${compiled.failure}`, ['CETP-7.3-02'], path),
+      ]);
+    }
+    const validate = compiled.validate;
+    return ok((value: unknown) => (validate(value) ? [] : valueIssues(validate.errors ?? [], role)));
+  }
+
+  /**
+   * Ajv's verdict on a schema, by its JSON text: the same schema is checked again and again (each
+   * catalogue a consumer reads, every app start), and generating a validator costs milliseconds.
+   */
+  private compiledFor(schema: object | boolean, json: string): Compiled {
+    let compiled = this.byJson.get(json);
+    if (compiled) return compiled;
     if (++this.compiles > COMPILES_PER_AJV) {
       this.ajv = newAjv();
       this.compiles = 1;
     }
     try {
-      const validate = this.ajv.compile(s);
-      return ok((value: unknown) => (validate(value) ? [] : valueIssues(validate.errors ?? [], role)));
+      compiled = { validate: this.ajv.compile(schema) };
     } catch (e) {
-      return fail([
-        issue(
-          'schema_compile_failed',
-          `schema does not compile: ${(e as Error).message}`,
-          ['CETP-7.3-02'],
-          path,
-        ),
-      ]);
+      compiled = { failure: (e as Error).message };
     } finally {
-      if (typeof s === 'object') this.ajv.removeSchema(s);
+      if (typeof schema === 'object') this.ajv.removeSchema(schema);
     }
+    if (this.byJson.size >= COMPILES_PER_AJV) this.byJson.clear();
+    this.byJson.set(json, compiled);
+    return compiled;
   }
 }
+
+type Compiled = { readonly validate: ReturnType<Ajv2020Instance['compile']> } | { readonly failure: string };
 
 /** One-off check; hold a ToolSchemaCompiler instead when checking many schemas. */
 export function checkToolSchema(
@@ -128,26 +143,41 @@ function valueIssues(
   );
 }
 
-function staticIssues(schema: unknown, caps: ToolSchemaCaps, path: string): ProtocolIssue[] {
+/** The schema's static issues and, when it is a schema of acceptable depth, its JSON text. */
+function staticIssues(
+  schema: unknown,
+  caps: ToolSchemaCaps,
+  path: string,
+): { readonly issues: ProtocolIssue[]; readonly json: string } {
   if (
     typeof schema !== 'boolean' &&
     (typeof schema !== 'object' || schema === null || Array.isArray(schema))
   ) {
-    return [issue('not_a_schema', 'a JSON Schema must be an object or a boolean', ['CETP-3.2-07'], path)];
+    return {
+      issues: [issue('not_a_schema', 'a JSON Schema must be an object or a boolean', ['CETP-3.2-07'], path)],
+      json: '',
+    };
   }
   const depth = jsonDepth(schema, caps.maxDepth);
   if (depth > caps.maxDepth) {
-    return [issue('schema_too_deep', `schema nests deeper than ${caps.maxDepth}`, ['CETP-7.3-01'], path)];
+    return {
+      issues: [issue('schema_too_deep', `schema nests deeper than ${caps.maxDepth}`, ['CETP-7.3-01'], path)],
+      json: '',
+    };
   }
-  const bytes = utf8Length(JSON.stringify(schema));
+  const json = JSON.stringify(schema);
+  const bytes = utf8Length(json);
   if (bytes > caps.maxBytes) {
-    return [
-      issue('schema_too_large', `schema is ${bytes} bytes, over ${caps.maxBytes}`, ['CETP-7.3-01'], path),
-    ];
+    return {
+      issues: [
+        issue('schema_too_large', `schema is ${bytes} bytes, over ${caps.maxBytes}`, ['CETP-7.3-01'], path),
+      ],
+      json,
+    };
   }
   const issues: ProtocolIssue[] = [];
   visitSchema(schema, path, issues);
-  return issues;
+  return { issues, json };
 }
 
 /** Nesting depth of a JSON value, counted iteratively and abandoned once it passes `limit`. */
