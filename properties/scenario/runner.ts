@@ -103,7 +103,7 @@ export async function runScenario(
       if (state.ops.length === 0) continue;
       world.spawnIn(ACTOR_PACKAGES[actor], `settle-${actor}`, async (ctx) => {
         // Its own sessions: the actor's leftover duplicate sends may still renegotiate theirs.
-        const own: ActorState = { ...state, sessions: new Map() };
+        const own: ActorState = Object.assign({}, state, { sessions: new Map<string, string>() });
         await new RawDriver(ctx, own, othersThan(states, state), fixture.providers).settle();
       });
     }

@@ -45,14 +45,13 @@ export class ExecutionJournal {
   async begin(
     entry: Omit<JournalEntry, 'state' | 'operationId' | 'cancelRequested' | 'outcome'>,
   ): Promise<void> {
-    const stored: JournalEntry = {
-      ...entry,
+    const stored: JournalEntry = Object.assign({}, entry, {
       requestId: this.gates.bug('consumer-forgets-request-id-on-restart') ? null : entry.requestId,
-      state: 'pending',
+      state: 'pending' as const,
       operationId: null,
       cancelRequested: false,
       outcome: null,
-    };
+    });
     await this.context.storage.put(JOURNAL_TABLE, entry.executionId, stored as unknown as JsonValue);
   }
 
@@ -69,7 +68,7 @@ export class ExecutionJournal {
     await this.context.storage.transaction(`journal ${executionId}`, async (tx) => {
       const current = (await tx.get(JOURNAL_TABLE, executionId)) as JournalEntry | undefined;
       if (!current) return;
-      await tx.put(JOURNAL_TABLE, executionId, { ...current, ...change } as unknown as JsonValue);
+      await tx.put(JOURNAL_TABLE, executionId, Object.assign({}, current, change) as unknown as JsonValue);
     });
   }
 

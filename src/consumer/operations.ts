@@ -90,7 +90,7 @@ export async function followOperation(
     const c = classify(
       sent.outcome,
       'get_operation',
-      { ...run.classifyOptions(session), maxDataBytes },
+      Object.assign(run.classifyOptions(session), { maxDataBytes }),
       config,
     );
     let step: PollStep;

@@ -123,7 +123,7 @@ export function explain(body: ToolFailureBody): string {
 }
 
 export function failure(source: OutcomeSource, body: ToolFailureBody): ToolFailure {
-  return { ...body, ...source, explanation: explain(body) } as ToolFailure;
+  return Object.assign({}, body, source, { explanation: explain(body) }) as ToolFailure;
 }
 
 export function success(source: OutcomeSource, untrusted: UntrustedValue): ToolSuccess {

@@ -136,7 +136,7 @@ export function checkToolList(value: unknown, context: DescriptorContext): ToolL
   const rejected: RejectedTool[] = [];
   tools.forEach((tool: unknown, index) => {
     const name = names[index] ?? null;
-    const checked = checkToolDescriptor(tool, { ...context, compiler }, `/tools/${index}`);
+    const checked = checkToolDescriptor(tool, Object.assign({}, context, { compiler }), `/tools/${index}`);
     const issues = checked.ok ? [] : [...checked.issues];
     if (name !== null && names.filter((n) => n === name).length > 1) {
       issues.push(

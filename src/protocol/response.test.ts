@@ -37,6 +37,25 @@ describe('success responses (CETP-4.2-01, 4.2-02)', () => {
     expect(read).toEqual({ status: 'success', data: inline, hasResultFd: false });
   });
 
+  it('reads the same with `data` parsed by the caller (parsedData) as parsing it itself', () => {
+    for (const data of [
+      inline,
+      { kind: 'inline' },
+      { kind: 'file', size_bytes: -1 },
+    ] as WireShape<'execution_result'>[]) {
+      const b = new MapBundle();
+      b.putString('status', 'success');
+      b.putInt('protocol_version', 2);
+      b.putString('request_id', REQUEST_ID);
+      b.putString('data', JSON.stringify(data));
+      const options = { expectedRequestId: REQUEST_ID, negotiatedCapabilities: ALL_CAPS };
+      const parsed = { value: JSON.parse(b.getString('data') as string) as unknown };
+      expect(readResponseBundle(b, 'execute_tool', { ...options, parsedData: parsed })).toEqual(
+        readResponseBundle(b, 'execute_tool', options),
+      );
+    }
+  });
+
   it('negotiate success carries only status and data (CETP-2.2-04)', () => {
     const b = new MapBundle();
     const data = JSON.parse(SPEC_EXAMPLES.negotiate_response.json);

@@ -37,6 +37,8 @@ export interface ReadResponseOptions {
   readonly negotiatedCapabilities?: readonly string[];
   /** When given, an inline `data` above it is an issue (CETP-4.5-01). */
   readonly maxInlineResultBytes?: number;
+  /** `JSON.parse` of this very Bundle's `data` string, when the caller has done it already. */
+  readonly parsedData?: { readonly value: unknown };
 }
 
 /** The UTF-8 size of the `data` string an inline result of `value` would occupy. */
@@ -138,7 +140,7 @@ function readSuccess<M extends V2MethodName>(
   if (method !== 'negotiate') checkEcho(bundle, reqs, options, issues);
   const json = readKey(bundle, requirementOf(reqs, 'data'), issues);
   if (json === undefined) return fail(issues);
-  const data = parseWire(V2_METHODS[method].successShape, json, 'data');
+  const data = parseWire(V2_METHODS[method].successShape, json, 'data', options.parsedData);
   if (!data.ok) return fail([...issues, ...data.issues]);
   const hasResultFd = bundle.typeOf('result_fd') === 'ParcelFileDescriptor';
   const kind = method === 'execute_tool' ? (data.value as { kind?: string }).kind : undefined;
@@ -173,7 +175,7 @@ function readAccepted(
   requireCapability(options, 'async_operations', ['CETP-2.3-03', 'CETP-4.4-01'], issues);
   const json = readKey(bundle, requirementOf(RESPONSE_KEYS.accepted, 'data'), issues);
   if (json === undefined) return fail(issues);
-  const data = parseWire('accepted', json, 'data');
+  const data = parseWire('accepted', json, 'data', options.parsedData);
   if (!data.ok) return fail([...issues, ...data.issues]);
   return resultOf({ status: 'accepted', data: data.value }, issues);
 }

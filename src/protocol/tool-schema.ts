@@ -63,7 +63,7 @@ export class ToolSchemaCompiler {
   private readonly byJson = new Map<string, Compiled>();
 
   constructor(caps: Partial<ToolSchemaCaps> = {}) {
-    this.caps = { ...DEFAULT_TOOL_SCHEMA_CAPS, ...caps };
+    this.caps = Object.assign({}, DEFAULT_TOOL_SCHEMA_CAPS, caps);
     this.ajv = newAjv();
   }
 

@@ -204,10 +204,10 @@ export class ActivityManager {
     // IntentFilter.match: an Intent with a data URI or MIME type matches only filters that declare
     // <data>; simulated intent filters declare none, so such an implicit Intent resolves to nothing.
     if (intent.data !== null || intent.type !== null) return [];
-    const found = this.world.pm.queryIntentActivities(SYSTEM_UID, {
-      ...(intent.action !== null ? { action: intent.action } : {}),
-      ...(intent.categories !== null ? { categories: intent.categories } : {}),
-    });
+    const query: { action?: string; categories?: readonly string[] } = {};
+    if (intent.action !== null) query.action = intent.action;
+    if (intent.categories !== null) query.categories = intent.categories;
+    const found = this.world.pm.queryIntentActivities(SYSTEM_UID, query);
     return found
       .filter((r) => intent.package === null || r.packageName === intent.package)
       .map((r) => ({ packageName: r.packageName, className: r.name }));

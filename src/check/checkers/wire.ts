@@ -155,9 +155,12 @@ export const wireWellFormed: Checker = {
         continue;
       }
       const method = c.method as V2MethodName;
-      const read = readResponseBundle(c.reply.bundle, method, {
-        ...(c.requestId !== null && method !== 'negotiate' ? { expectedRequestId: c.requestId } : {}),
-      });
+      // Set field by field: two conditional spreads would take V8's slow path (Node 20) per reply.
+      const options: { expectedRequestId?: string; parsedData?: { readonly value: unknown } } = {};
+      if (c.requestId !== null && method !== 'negotiate') options.expectedRequestId = c.requestId;
+      // The observation parsed `data` already (undefined: absent or not JSON — the reader says which).
+      if (c.reply.data !== undefined) options.parsedData = { value: c.reply.data };
+      const read = readResponseBundle(c.reply.bundle, method, options);
       if (!read.ok) {
         out.push(violation(this, `malformed ${method} reply: ${read.issues[0]?.message}`, { calls: [c.id] }));
       }

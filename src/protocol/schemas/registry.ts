@@ -105,15 +105,19 @@ export function validateWire<N extends WireShapeName>(shape: N, value: unknown):
   }
 }
 
-/** Parses a Bundle's JSON string and validates it as `shape`; invalid JSON is an issue, not a throw. */
+/**
+ * Parses a Bundle's JSON string and validates it as `shape`; invalid JSON is an issue, not a throw.
+ * `parsed`, when given, is `JSON.parse(json)` done already by the caller (an oracle re-reading a run).
+ */
 export function parseWire<N extends WireShapeName>(
   shape: N,
   json: string,
   path = '',
+  parsed?: { readonly value: unknown },
 ): WireResult<WireShape<N>> {
   let value: unknown;
   try {
-    value = JSON.parse(json);
+    value = parsed ? parsed.value : JSON.parse(json);
   } catch {
     return fail([
       issue('invalid_json', `${shape} is not valid JSON`, WIRE_SCHEMAS[shape]['x-rules'] ?? [], path),

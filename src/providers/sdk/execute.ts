@@ -537,23 +537,29 @@ async function recordFailure(
     const current = await readRequest(tx, ex.key);
     if (current && current.state !== 'pending_confirmation') return current;
     if (confirmation) await consumeConfirmation(tx, confirmation);
-    await writeRequest(tx, ex.key, {
-      ...newRequestRecord({
-        uid: ex.caller.uid,
-        requestId: ex.req.requestId,
-        tool: ex.req.toolName,
-        argsDigest: ex.digest,
-        state: 'failed',
-        createdAtMs: rt.context.currentTimeMillis(),
-      }),
-      terminalAtMs: rt.context.currentTimeMillis(),
-      error: {
-        code: failure.code,
-        message: failure.safeMessage,
-        retryable: false,
-        ...(failure.details ? { details: failure.details } : {}),
-      },
-    });
+    await writeRequest(
+      tx,
+      ex.key,
+      withChanges(
+        newRequestRecord({
+          uid: ex.caller.uid,
+          requestId: ex.req.requestId,
+          tool: ex.req.toolName,
+          argsDigest: ex.digest,
+          state: 'failed',
+          createdAtMs: rt.context.currentTimeMillis(),
+        }),
+        {
+          terminalAtMs: rt.context.currentTimeMillis(),
+          error: {
+            code: failure.code,
+            message: failure.safeMessage,
+            retryable: false,
+            ...(failure.details ? { details: failure.details } : {}),
+          },
+        },
+      ),
+    );
     return null;
   });
   if (existing) return replayRecord(ex, existing);

@@ -46,8 +46,8 @@ export async function acceptOperation(
     const current = live(ex, await readRequest(tx, ex.key));
     if (current && current.state !== 'pending_confirmation') return current;
     if (confirmation) await consumeConfirmation(tx, confirmation);
-    const record: RequestRecord = {
-      ...newRequestRecord({
+    const record: RequestRecord = withChanges(
+      newRequestRecord({
         uid: ex.caller.uid,
         requestId: ex.req.requestId,
         tool: ex.req.toolName,
@@ -55,11 +55,13 @@ export async function acceptOperation(
         state: 'queued',
         createdAtMs: now,
       }),
-      confirmationId: confirmation?.id ?? null,
-      operationId,
-      args: ex.req.args,
-      callerPackages: [...ex.caller.packages],
-    };
+      {
+        confirmationId: confirmation?.id ?? null,
+        operationId,
+        args: ex.req.args,
+        callerPackages: [...ex.caller.packages],
+      },
+    );
     const index: OperationIndex = {
       requestKey: ex.key,
       uid: ex.caller.uid,

@@ -30,10 +30,13 @@ export function replayRecord(ex: Execution, record: RequestRecord): Bundle {
       return respondWithValue(ex, record.result ?? null, true);
     case 'failed': {
       const e = record.error;
-      return errorBundle(echo(ex), (e?.code ?? 'INTERNAL_ERROR') as 'CONFLICT', {
-        ...(e ? { message: e.message, retryable: e.retryable } : { retryable: false }),
-        ...(e?.details ? { details: e.details } : {}),
-      });
+      return errorBundle(
+        echo(ex),
+        (e?.code ?? 'INTERNAL_ERROR') as 'CONFLICT',
+        e
+          ? { message: e.message, retryable: e.retryable, ...(e.details ? { details: e.details } : {}) }
+          : { retryable: false },
+      );
     }
     case 'cancelled':
       return errorBundle(echo(ex), 'CANCELLED');
