@@ -132,7 +132,12 @@ export class ActivityManager {
   private nextId = 1;
 
   constructor(private readonly world: World) {
-    world.pm.addListener({ onPackageRemoved: (name) => this.pendingIntents.removePackage(name) });
+    const pendingIntents = this.pendingIntents;
+    world.pm.addListener({
+      onPackageRemoved(name) {
+        pendingIntents.removePackage(name);
+      },
+    });
   }
 
   // ---- PendingIntents ----

@@ -102,7 +102,18 @@ export class World {
         stepBudget,
       },
     );
-    this.trace = new Trace({ step: () => this.scheduler.step, nowMs: () => this.clock.nowMs() });
+    // Method shorthand, not arrows, in these per-world objects: tsx's keep-names transform gives every
+    // arrow in an object literal a defineProperty, and a fuzz campaign builds a world per run.
+    const world = this;
+    const { scheduler, clock } = this;
+    this.trace = new Trace({
+      step() {
+        return scheduler.step;
+      },
+      nowMs() {
+        return clock.nowMs();
+      },
+    });
     this.pm = new PackageManager(this.trace);
     this.binder = new BinderDriver(this);
     this.fds = new FdSystem(this);
@@ -111,17 +122,23 @@ export class World {
     this.user = new SimulatedUser(this, options.user ?? { kind: 'silent' });
     this.contentCalls = options.recordContentCalls ? [] : null;
     this.pm.addListener({
-      onPackageRemoved: (name) => this.onPackageRemoved(name),
-      onPackageUpdated: (pkg) => {
-        const proc = this.processes.get(pkg.packageName);
-        if (proc?.isAlive) this.killProcess(pkg.packageName, { kind: 'killed', reason: 'package updated' });
+      onPackageRemoved(name) {
+        world.onPackageRemoved(name);
+      },
+      onPackageUpdated(pkg) {
+        const proc = world.processes.get(pkg.packageName);
+        if (proc?.isAlive) world.killProcess(pkg.packageName, { kind: 'killed', reason: 'package updated' });
       },
     });
     this.scheduler.setHooks({
-      beforeStep: (step) => this.faults.applyDue(step, this),
-      onStep: () => {},
-      onTaskFailed: (task, error) => this.onTaskFailed(task, error),
-      onTaskDone: () => {},
+      beforeStep(step) {
+        world.faults.applyDue(step, world);
+      },
+      onStep() {},
+      onTaskFailed(task, error) {
+        world.onTaskFailed(task, error);
+      },
+      onTaskDone() {},
     });
   }
 
@@ -302,9 +319,14 @@ export class World {
     if (bundle === null) return null;
     let target = this.parcelTargets.get(proc);
     if (!target) {
+      const world = this;
       target = {
-        adoptFileDescriptor: (pfd) => this.fds.dup(pfd, proc),
-        warningSink: (message) => this.log(proc, 'W', 'Bundle', message),
+        adoptFileDescriptor(pfd) {
+          return world.fds.dup(pfd, proc);
+        },
+        warningSink(message) {
+          world.log(proc, 'W', 'Bundle', message);
+        },
       };
       this.parcelTargets.set(proc, target);
     }

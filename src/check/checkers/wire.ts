@@ -14,7 +14,7 @@ import {
   type V2MethodName,
 } from '../../protocol/index.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
-import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
+import { type CheckContext, type Checker, groupBy, type Violation, violation } from '../checker.ts';
 import {
   type CallView,
   declaredVersions,
@@ -377,14 +377,13 @@ export const v1ReadOnly: Checker = {
   description: 'A dual-stack provider lists and runs only read tools on its v1 path.',
   check(obs, ctx) {
     const out = [];
-    const effectOf = (provider: string, tool: string) => ctx.toolEffects.get(`${provider}|${tool}`) ?? 'read';
     for (const c of obs.calls) {
       if (!c.v1 || !ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
       if (c.method === 'list_tools') {
         const names = ((c.reply.data as { tools?: { name: string }[] } | undefined)?.tools ?? []).map(
           (t) => t.name,
         );
-        const writes = names.filter((n) => effectOf(c.provider, n) !== 'read');
+        const writes = names.filter((n) => effectOf(ctx, c.provider, n) !== 'read');
         if (writes.length > 0)
           out.push(violation(this, `v1 list_tools exposed ${writes.join(', ')}`, { calls: [c.id] }));
       }
@@ -448,3 +447,8 @@ export const WIRE_CHECKERS: readonly Checker[] = [
   v1ReadOnly,
   distinctResolutions,
 ];
+
+/** The declared effect of a tool of a provider under test ('read' when unknown). */
+function effectOf(ctx: CheckContext, provider: string, tool: string): string {
+  return ctx.toolEffects.get(`${provider}|${tool}`) ?? 'read';
+}

@@ -121,6 +121,7 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
         `tool ${d.name} disabled: ${d.issues.map((i) => i.message).join('; ')}`,
       );
     }
+    const provider = this;
     this.runtime = {
       context: this.context,
       descriptor: config.descriptor,
@@ -129,7 +130,9 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
       gates,
       sessions: new SessionTable(this.context, gates),
       executor,
-      authorize: async (request) => this.authorize(request),
+      async authorize(request) {
+        return provider.authorize(request);
+      },
       inFlight: new Map(),
       workers: new Map(),
       memoryOperations: new Map(),

@@ -160,7 +160,11 @@ export interface MutationExecutor {
 
 /** The reference executor: one transaction of the app's durable store. */
 export function durableMutationExecutor(context: AppContext): MutationExecutor {
-  return { atomically: (label, body) => context.storage.transaction(label, body) };
+  return {
+    atomically(label, body) {
+      return context.storage.transaction(label, body);
+    },
+  };
 }
 
 export interface ProviderLimits {
