@@ -56,3 +56,16 @@ export function isoInstant(ms: number): string {
   }
   return text;
 }
+
+const parsedCache = new Map<string, number>();
+
+/** `Date.parse(text)` (NaN when unparseable), remembered like isoInstant (bounded). */
+export function parseInstant(text: string): number {
+  let ms = parsedCache.get(text);
+  if (ms === undefined) {
+    ms = Date.parse(text);
+    if (parsedCache.size >= 1_024) parsedCache.clear();
+    parsedCache.set(text, ms);
+  }
+  return ms;
+}

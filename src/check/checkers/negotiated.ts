@@ -10,7 +10,9 @@
  * still carries its session's capabilities). Calls under tokens no negotiate of this run issued are
  * not judged here (session-binding and wire-well-formed judge those).
  */
+
 import { ToolSchemaCompiler, type ToolValueValidator, utf8Length } from '../../protocol/index.ts';
+import { parseInstant } from '../../sim/clock.ts';
 import { type Checker, violation } from '../checker.ts';
 import { type CallView, issuerOf, memoOn, type Observation, sessionHonoured } from '../observation.ts';
 
@@ -46,7 +48,7 @@ function readGranted(negotiate: CallView): NegotiatedSession | null {
   };
   const limit = r.limits?.max_inline_result_bytes;
   const window = r.limits?.idempotency_window_seconds;
-  const expires = typeof r.expires_at === 'string' ? Date.parse(r.expires_at) : Number.NaN;
+  const expires = typeof r.expires_at === 'string' ? parseInstant(r.expires_at) : Number.NaN;
   return !Array.isArray(r.capabilities)
     ? null
     : {

@@ -14,11 +14,15 @@ export function resolveCaller(context: AppContext, uid: number): CallerIdentity 
   const packages = Object.freeze(pm.getPackagesForUid(uid) ?? []);
   const certDigests: Record<string, readonly string[]> = {};
   for (const pkg of packages) certDigests[pkg] = Object.freeze(pm.getSigningCertificateDigests(pkg));
-  const caller = { uid, packages, certDigests: Object.freeze(certDigests) };
-  // The fingerprint travels with the frozen identity (no side table: a WeakMap keyed by short-lived
-  // objects keeps its entries through every young-generation GC and costs more than it saves).
-  Object.defineProperty(caller, FINGERPRINT, { value: fingerprintOf(caller) });
-  return Object.freeze(caller);
+  const frozenDigests = Object.freeze(certDigests);
+  // The fingerprint travels with the frozen identity under a symbol key (no side table: a WeakMap
+  // keyed by short-lived objects keeps its entries through every young-generation GC).
+  return Object.freeze({
+    uid,
+    packages,
+    certDigests: frozenDigests,
+    [FINGERPRINT]: fingerprintOf({ uid, packages, certDigests: frozenDigests }),
+  });
 }
 
 /**
