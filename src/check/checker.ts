@@ -58,6 +58,37 @@ export function violation(
   };
 }
 
+/**
+ * Groups items by a tuple of keys, keeping first-seen order. Each key is looked up in its own map
+ * level, so long strings the items already hold (args, ids) are hashed once, not once per lookup
+ * inside a freshly joined key.
+ */
+export function groupByKeys<T>(items: readonly T[], keysOf: (item: T) => readonly unknown[]): T[][] {
+  const root = new Map<unknown, unknown>();
+  const groups: T[][] = [];
+  for (const item of items) {
+    const keys = keysOf(item);
+    let level = root;
+    for (let i = 0; i < keys.length - 1; i++) {
+      let next = level.get(keys[i]) as Map<unknown, unknown> | undefined;
+      if (!next) {
+        next = new Map();
+        level.set(keys[i], next);
+      }
+      level = next;
+    }
+    const last = keys[keys.length - 1];
+    const group = level.get(last) as T[] | undefined;
+    if (group) group.push(item);
+    else {
+      const fresh = [item];
+      level.set(last, fresh);
+      groups.push(fresh);
+    }
+  }
+  return groups;
+}
+
 /** Groups items by a string key, keeping first-seen order. */
 export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();

@@ -58,6 +58,13 @@ export interface CallView {
   readonly reply: ReplyView;
   readonly replyStep: number | null;
   readonly replyT: number | null;
+  /**
+   * `provider|callerUid|requestId`, `provider|toolName` and `provider|operationId`: the keys the
+   * oracles index calls by, built once per call (a key built afresh for each lookup is hashed afresh).
+   */
+  readonly requestKey: string;
+  readonly toolKey: string;
+  readonly operationKey: string;
 }
 
 export interface EffectNote {
@@ -136,6 +143,9 @@ export function viewCall(record: ContentCallRecord): CallView {
   const e = record.extras;
   const pv = e?.typeOf('protocol_version') ?? null;
   const args = e ? str(e, 'args') : null;
+  const requestId = e ? (str(e, 'request_id')?.toLowerCase() ?? null) : null;
+  const toolName = e ? str(e, 'tool_name') : null;
+  const operationId = e ? str(e, 'operation_id') : null;
   return {
     id: record.id,
     caller: record.caller,
@@ -147,17 +157,20 @@ export function viewCall(record: ContentCallRecord): CallView {
     t: record.t,
     v2: pv === 'Int' && e?.getInt('protocol_version') === 2,
     v1: pv === null && V1_METHODS.has(record.method),
-    requestId: e ? (str(e, 'request_id')?.toLowerCase() ?? null) : null,
+    requestId,
     sessionToken: e ? str(e, 'session_token') : null,
     deadlineAtMs: e?.typeOf('deadline_at_ms') === 'Long' ? e.getLong('deadline_at_ms') : null,
-    toolName: e ? str(e, 'tool_name') : null,
+    toolName,
     args,
     resumeToken: e ? str(e, 'resume_token') : null,
-    operationId: e ? str(e, 'operation_id') : null,
+    operationId,
     request: e,
     reply: viewReply(record),
     replyStep: record.result?.step ?? null,
     replyT: record.result?.t ?? null,
+    requestKey: `${record.provider}|${record.callerUid}|${requestId}`,
+    toolKey: `${record.provider}|${toolName}`,
+    operationKey: `${record.provider}|${operationId}`,
   };
 }
 

@@ -76,7 +76,7 @@ export const noCrossUidResults: Checker = {
     const out = [];
     for (const c of executeCalls(obs)) {
       if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
-      if ((ctx.toolEffects.get(`${c.provider}|${c.toolName}`) ?? 'read') === 'read') continue;
+      if ((ctx.toolEffects.get(c.toolKey) ?? 'read') === 'read') continue;
       const mine = obs.effects.some(
         (e) => e.provider === c.provider && e.uid === c.callerUid && e.requestId === c.requestId,
       );

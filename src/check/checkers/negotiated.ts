@@ -181,7 +181,7 @@ export const capabilityGating: Checker = {
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
       const session = sessionOf(obs, c);
-      const key = `${c.provider}|${c.callerUid}|${c.requestId}`;
+      const key = c.requestKey;
       const replay = accepted.has(key);
       if (c.reply.status === 'accepted') accepted.add(key);
       if (!session) continue;
@@ -257,7 +257,7 @@ export const windowExpiry: Checker = {
     for (const c of obs.calls) {
       if (!c.v2 || c.requestId === null || c.reply.kind !== 'bundle') continue;
       if (!ctx.providersUnderTest.includes(c.provider)) continue;
-      const key = `${c.provider}|${c.callerUid}|${c.requestId}`;
+      const key = c.requestKey;
       const seen = terminalSeen.get(key);
       if (c.method === 'get_operation') {
         if (!seen && c.reply.status === 'success' && TERMINAL_STATES.has(data(c)?.state))
@@ -266,7 +266,7 @@ export const windowExpiry: Checker = {
       }
       if (c.method !== 'execute_tool') continue;
       // Reads are never recorded: a late retry of one simply reads again.
-      if ((ctx.toolEffects.get(`${c.provider}|${c.toolName}`) ?? 'read') === 'read') continue;
+      if ((ctx.toolEffects.get(c.toolKey) ?? 'read') === 'read') continue;
       const window = sessionOf(obs, c)?.idempotencyWindowSeconds;
       const answered = c.reply.status === 'success' || c.reply.status === 'accepted';
       if (seen?.replyT != null && window != null && c.t > seen.replyT + window * 1000 && answered) {
@@ -328,16 +328,21 @@ export const argsSchema: Checker = {
   description: "Args that break the tool's input schema are refused as INVALID_ARGS, never executed.",
   check(obs, ctx) {
     const out = [];
-    const conforming = new Map<string, boolean>(); // by tool and args: the pools repeat
+    // By tool, then args (the pools repeat); two levels, so the args string is hashed only once.
+    const conforming = new Map<string, Map<string, boolean>>();
     for (const c of obs.calls) {
       if (c.method !== 'execute_tool' || !c.v2 || c.args === null || c.reply.kind !== 'bundle') continue;
       if (!ctx.providersUnderTest.includes(c.provider)) continue;
-      const tool = `${c.provider}|${c.toolName}`;
-      const key = `${tool}|${c.args}`;
-      let fits = conforming.get(key);
+      const tool = c.toolKey;
+      let ofTool = conforming.get(tool);
+      if (!ofTool) {
+        ofTool = new Map();
+        conforming.set(tool, ofTool);
+      }
+      let fits = ofTool.get(c.args);
       if (fits === undefined) {
         fits = argsConform(ctx.toolInputSchemas?.get(tool), c.args);
-        conforming.set(key, fits);
+        ofTool.set(c.args, fits);
       }
       if (fits) continue;
       const code = c.reply.errorCode;

@@ -83,7 +83,7 @@ export const operationsTerminate: Checker = {
       // A terminal state, or RESULT_EXPIRED (the window has passed: the operation is definitively over).
       const terminal = obs.calls.some(
         (c) =>
-          `${c.provider}|${c.operationId}` === key &&
+          c.operationKey === key &&
           c.method === 'get_operation' &&
           c.reply.kind === 'bundle' &&
           ((c.reply.status === 'success' &&

@@ -14,7 +14,14 @@ import {
   type V2MethodName,
 } from '../../protocol/index.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
-import { type CheckContext, type Checker, groupBy, type Violation, violation } from '../checker.ts';
+import {
+  type CheckContext,
+  type Checker,
+  groupBy,
+  groupByKeys,
+  type Violation,
+  violation,
+} from '../checker.ts';
 import {
   type CallView,
   declaredVersions,
@@ -55,11 +62,11 @@ export const sameTerminalResult: Checker = {
     'Every terminal answer to the same (UID, provider, request_id, tool, args) is the same result (compared by digest).',
   check(obs, ctx) {
     const out = [];
-    const byRequest = groupBy(
+    const byRequest = groupByKeys(
       executes(obs).filter((c) => ctx.providersUnderTest.includes(c.provider)),
-      (c) => `${c.provider}|${c.callerUid}|${c.requestId}|${c.toolName}|${c.args}`,
+      (c) => [c.requestKey, c.toolName, c.args],
     );
-    for (const calls of byRequest.values()) {
+    for (const calls of byRequest) {
       if (calls.length < 2) continue; // one answer cannot disagree with itself
       const head = calls[0] as CallView;
       const requested = obs.confirmations.some(
@@ -93,7 +100,7 @@ export const argsBinding: Checker = {
     const out = [];
     const byRequest = groupBy(
       executes(obs).filter((c) => ctx.providersUnderTest.includes(c.provider)),
-      (c) => `${c.provider}|${c.callerUid}|${c.requestId}`,
+      (c) => c.requestKey,
     );
     for (const calls of byRequest.values()) {
       if (calls.length < 2) continue; // one call cannot be bound to other args
@@ -102,7 +109,7 @@ export const argsBinding: Checker = {
         const ok =
           c.reply.kind === 'bundle' && (c.reply.status === 'success' || c.reply.status === 'accepted');
         if (!ok) continue;
-        const write = (ctx.toolEffects.get(`${c.provider}|${c.toolName}`) ?? 'read') !== 'read';
+        const write = (ctx.toolEffects.get(c.toolKey) ?? 'read') !== 'read';
         if (bound && (c.toolName !== bound.toolName || c.args !== bound.args)) {
           out.push(
             violation(
@@ -255,7 +262,7 @@ export const operationRequestId: Checker = {
         continue;
       }
       if (c.method !== 'get_operation' && c.method !== 'cancel_operation') continue;
-      const creator = createdBy.get(`${c.provider}|${c.operationId}`);
+      const creator = createdBy.get(c.operationKey);
       if (creator !== undefined && c.requestId !== creator && c.reply.status === 'success') {
         out.push(
           violation(
@@ -288,7 +295,7 @@ export const operationIsolation: Checker = {
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider)) continue;
       if (c.method !== 'get_operation' && c.method !== 'cancel_operation') continue;
-      const owner = creator.get(`${c.provider}|${c.operationId}`);
+      const owner = creator.get(c.operationKey);
       if (owner === undefined || owner === c.callerUid) continue;
       if (c.reply.kind === 'bundle' && c.reply.status === 'success') {
         out.push(
@@ -315,7 +322,7 @@ export const cancelAfterEnd: Checker = {
     const ended = new Map<string, CallView>();
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
-      const key = `${c.provider}|${c.callerUid}|${c.requestId}`;
+      const key = c.requestKey;
       const state = (c.reply.data as { state?: unknown } | undefined)?.state;
       if (
         !ended.has(key) &&
