@@ -14,6 +14,16 @@ describe('sha256Hex (CETP-4.5-03: lowercase hex)', () => {
   it('hashes strings as UTF-8', () => {
     expect(sha256Hex('价')).toBe(sha256Hex(Uint8Array.from([0xe4, 0xbb, 0xb7])));
   });
+
+  it('gives the same digest for a string seen before, short or long', () => {
+    const long = 'x'.repeat(5_000);
+    for (const input of ['abc', '{"n":1}', long]) {
+      const bytes = new TextEncoder().encode(input);
+      expect(sha256Hex(input)).toBe(sha256Hex(bytes));
+      expect(sha256Hex(input)).toBe(sha256Hex(bytes));
+    }
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
 });
 
 describe('utf8Length (CETP-4.1-08 measures args in UTF-8 bytes)', () => {

@@ -22,7 +22,9 @@ export function selectVersion(
 
 /** CETP-2.2-06: the optional capabilities both sides support, in §2.3 order; unknown names dropped. */
 export function selectCapabilities(consumer: readonly string[], provider: readonly string[]): Capability[] {
-  return CAPABILITIES.filter((c) => consumer.includes(c) && provider.includes(c));
+  const selected: Capability[] = [];
+  for (const c of CAPABILITIES) if (consumer.includes(c) && provider.includes(c)) selected.push(c);
+  return selected;
 }
 
 /**
