@@ -45,10 +45,12 @@ export function newActorState(name: ActorName): ActorState {
 }
 
 const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
+const ALL_CAPS_JSON = JSON.stringify(ALL_CAPS);
 
 export class RawDriver {
   private readonly clients = new Map<string, ContentProviderClient>();
-  private caps: readonly string[] = ALL_CAPS;
+  /** The capabilities this client offers, as the JSON it sends in every negotiate. */
+  private capsJson = ALL_CAPS_JSON;
   private versions: readonly number[] = DEFAULT_VERSIONS;
 
   constructor(
@@ -90,7 +92,7 @@ export class RawDriver {
   async negotiate(p: ProviderFixture): Promise<string | null> {
     const b = new Bundle();
     b.putIntArray('consumer_versions', [...this.versions]);
-    b.putString('consumer_capabilities', JSON.stringify(this.caps));
+    b.putString('consumer_capabilities', this.capsJson);
     const reply = await this.call(p, 'negotiate', b);
     if (reply?.getString('status') !== 'success') return null;
     const token =
@@ -147,7 +149,7 @@ export class RawDriver {
   async run(command: Command): Promise<void> {
     switch (command.kind) {
       case 'negotiate':
-        this.caps = command.caps;
+        this.capsJson = JSON.stringify(command.caps);
         this.versions = command.versions ?? DEFAULT_VERSIONS;
         for (const p of this.providers) await this.negotiate(p);
         return;
@@ -334,10 +336,7 @@ export class RawDriver {
 
   /** The pool's args at `index` (modulo), with this actor's UID filled in. */
   private argsAt(pool: readonly JsonValue[], index: number): string {
-    return JSON.stringify(pool[index % pool.length] as JsonValue).replaceAll(
-      UID_PLACEHOLDER,
-      String(this.ctx.uid),
-    );
+    return jsonOf(pool[index % pool.length] as JsonValue).replaceAll(UID_PLACEHOLDER, String(this.ctx.uid));
   }
 
   private remember(p: ProviderFixture, rid: string, reply: Bundle): void {
@@ -372,7 +371,7 @@ export class RawDriver {
   /** After the faults: poll every operation this actor started until it ends (bounded). */
   async settle(): Promise<void> {
     // Sessions are negotiated lazily, with every capability, only with providers holding an operation.
-    this.caps = ALL_CAPS;
+    this.capsJson = ALL_CAPS_JSON;
     this.versions = DEFAULT_VERSIONS;
     for (const op of this.state.ops) {
       const p = this.provider(op.provider);
@@ -392,4 +391,17 @@ export class RawDriver {
       }
     }
   }
+}
+
+/** JSON of the fixtures' args (constants, shared by every run): serialised once each. */
+const argsJson = new WeakMap<object, string>();
+
+function jsonOf(value: JsonValue): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  let json = argsJson.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    argsJson.set(value, json);
+  }
+  return json;
 }

@@ -174,16 +174,21 @@ export function viewCall(record: ContentCallRecord): CallView {
   };
 }
 
-function notes(events: readonly TraceEvent[], cetp: string): { event: TraceEvent; note: JsonObject }[] {
-  const out: { event: TraceEvent; note: JsonObject }[] = [];
+type Noted = { event: TraceEvent; note: JsonObject };
+
+/** The effect and confirmation notes of the run's commits, in one pass over the trace. */
+function notes(events: readonly TraceEvent[]): { effect: Noted[]; confirmation: Noted[] } {
+  const effect: Noted[] = [];
+  const confirmation: Noted[] = [];
   for (const event of events) {
     if (event.kind !== 'store.commit' || !Array.isArray(event.data.notes)) continue;
     for (const n of event.data.notes) {
-      if (typeof n === 'object' && n !== null && !Array.isArray(n) && n.cetp === cetp)
-        out.push({ event, note: n });
+      if (typeof n !== 'object' || n === null || Array.isArray(n)) continue;
+      if (n.cetp === 'effect') effect.push({ event, note: n });
+      else if (n.cetp === 'confirmation') confirmation.push({ event, note: n });
     }
   }
-  return out;
+  return { effect, confirmation };
 }
 
 /**
@@ -265,12 +270,13 @@ export function declaredVersions(obs: Observation, packageName: string): number[
 
 export function observe(world: World, report: RunReport, quietFromStep: number | null = null): Observation {
   const events = world.trace.events;
+  const noted = notes(events);
   return {
     world,
     report,
     events,
     calls: (world.contentCalls ?? []).map(viewCall),
-    effects: notes(events, 'effect').map(({ event, note }) => ({
+    effects: noted.effect.map(({ event, note }) => ({
       seq: event.seq,
       step: event.step,
       t: event.t,
@@ -282,7 +288,7 @@ export function observe(world: World, report: RunReport, quietFromStep: number |
       declaredConfirmation: String(note.declared_confirmation ?? 'never'),
       confirmationId: typeof note.confirmation_id === 'string' ? note.confirmation_id : null,
     })),
-    confirmations: notes(events, 'confirmation').map(({ event, note }) => ({
+    confirmations: noted.confirmation.map(({ event, note }) => ({
       seq: event.seq,
       step: event.step,
       provider: String(event.data.actor),
