@@ -44,6 +44,17 @@ export function newActorState(name: ActorName): ActorState {
   };
 }
 
+type ExecuteCommand = Extract<Command, { kind: 'execute' }>;
+
+/** One execute_tool send of an execute command: the request id, args and resume token it carries. */
+interface Sending {
+  readonly p: ProviderFixture;
+  readonly c: ExecuteCommand;
+  readonly requestId: string;
+  readonly argsJson: string;
+  readonly token: string | null;
+}
+
 const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
 const ALL_CAPS_JSON = JSON.stringify(ALL_CAPS);
 
@@ -205,52 +216,41 @@ export class RawDriver {
     }
   }
 
-  private send(
-    p: ProviderFixture,
-    c: Extract<Command, { kind: 'execute' }>,
-    requestId: string,
-    argsJson: string,
-    token: string | null,
-  ): Promise<Bundle | null> {
+  private send(s: Sending): Promise<Bundle | null> {
+    const { c } = s;
     return this.v2(
-      p,
+      s.p,
       'execute_tool',
       (b) => {
         b.putString('tool_name', c.tool);
-        b.putString('args', argsJson);
-        if (token !== null) b.putString('resume_token', token);
+        b.putString('args', s.argsJson);
+        if (s.token !== null) b.putString('resume_token', s.token);
         if (c.confirmedFlag) b.putBoolean('confirmed', true);
       },
-      requestId,
+      s.requestId,
       c.expiredDeadline,
     );
   }
 
   /** Sends once, raced by `duplicates` identical copies (retries after a timeout, still in flight). */
-  private raced(
-    p: ProviderFixture,
-    c: Extract<Command, { kind: 'execute' }>,
-    requestId: string,
-    argsJson: string,
-    token: string | null,
-  ): Promise<Bundle | null> {
-    for (let i = 0; i < c.duplicates; i++) {
+  private raced(s: Sending): Promise<Bundle | null> {
+    for (let i = 0; i < s.c.duplicates; i++) {
       const task = this.ctx.spawn(`duplicate-${i}`, async () => {
-        const copy = await this.send(p, c, requestId, argsJson, token);
-        if (copy) this.remember(p, requestId, copy);
+        const copy = await this.send(s);
+        if (copy) this.remember(s.p, s.requestId, copy);
       });
       this.state.duplicates.push(task);
     }
-    return this.send(p, c, requestId, argsJson, token);
+    return this.send(s);
   }
 
-  private async execute(c: Extract<Command, { kind: 'execute' }>): Promise<void> {
+  private async execute(c: ExecuteCommand): Promise<void> {
     const p = this.provider(c.provider);
     const pool = p.tools[c.tool] ?? [{}];
     const args = this.argsAt(pool, c.args);
     const rid = this.rid(c.rid);
     this.state.sent.push({ provider: p.name, tool: c.tool, rid, args });
-    let reply = await this.raced(p, c, rid, args, null);
+    let reply = await this.raced({ p, c, requestId: rid, argsJson: args, token: null });
     for (let round = 0; round < 3 && reply; round++) {
       this.remember(p, rid, reply);
       const code = reply.getString('error_code');
@@ -264,7 +264,7 @@ export class RawDriver {
       if (mode === 'foreign') return; // the other actor may resume it (see resumeForeign)
       const resumeRid = mode === 'other-rid' ? this.rid({ kind: 'fresh' }) : rid;
       const resumeArgs = mode === 'altered-args' ? this.argsAt(pool, c.args + 1) : args;
-      reply = await this.raced(p, c, resumeRid, resumeArgs, token);
+      reply = await this.raced({ p, c, requestId: resumeRid, argsJson: resumeArgs, token });
       if (mode !== 'honest') {
         if (reply) this.remember(p, resumeRid, reply);
         return;

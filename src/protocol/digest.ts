@@ -5,24 +5,24 @@
  */
 import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { BoundedMemo } from '../sim/memo.ts';
 import { fail, issue, ok, type WireResult } from './issues.ts';
 
 /** Lowercase hex SHA-256 of bytes, or of a string's UTF-8 encoding. */
 export function sha256Hex(input: Uint8Array | string): string {
-  if (typeof input !== 'string' || input.length > MEMO_MAX_CHARS) return hash('sha256', input, 'hex');
-  // Short strings (args, small results) recur run after run: remember them (bounded).
-  let digest = digests.get(input);
-  if (digest === undefined) {
-    // crypto.hash: the one-shot form (Node ≥ 20.12), much cheaper than a Hash object for short input.
-    digest = hash('sha256', input, 'hex');
-    if (digests.size >= 4_096) digests.clear();
-    digests.set(input, digest);
-  }
-  return digest;
+  // Short strings (args, small results) recur run after run: remember them.
+  return typeof input === 'string' && input.length <= MEMO_MAX_CHARS
+    ? digests.get(input, hexDigest)
+    : hexDigest(input);
 }
 
 const MEMO_MAX_CHARS = 1_024;
-const digests = new Map<string, string>();
+const digests = new BoundedMemo<string, string>(4_096);
+
+function hexDigest(input: Uint8Array | string): string {
+  // crypto.hash: the one-shot form (Node ≥ 20.12), much cheaper than a Hash object for short input.
+  return hash('sha256', input, 'hex');
+}
 
 /** The UTF-8 byte length of a string (a lone surrogate encodes as U+FFFD, 3 bytes). */
 export function utf8Length(value: string): number {

@@ -3,6 +3,7 @@
  * internals (CETP-5-25)? A heuristic: it looks for what leaks in practice — exception headers, stack
  * frames, file-system paths and source locations.
  */
+import { BoundedMemo } from '../sim/memo.ts';
 import type { ErrorCode } from './errors.ts';
 import { issue, type ProtocolIssue } from './issues.ts';
 
@@ -24,17 +25,15 @@ export const UNSAFE_MESSAGE_PATTERNS: readonly LeakPattern[] = Object.freeze([
 
 /** The leaks found in `message`, by description. */
 export function findMessageLeaks(message: string): string[] {
-  let leaks = leaksByMessage.get(message);
-  if (leaks === undefined) {
-    leaks = Object.freeze(UNSAFE_MESSAGE_PATTERNS.filter((p) => p.re.test(message)).map((p) => p.what));
-    if (leaksByMessage.size >= 512) leaksByMessage.clear();
-    leaksByMessage.set(message, leaks);
-  }
-  return [...leaks];
+  return [...leaksByMessage.get(message, leaksIn)];
 }
 
-/** Answers by message: providers send the same few messages again and again (bounded: cleared when full). */
-const leaksByMessage = new Map<string, readonly string[]>();
+/** Answers by message: providers send the same few messages again and again. */
+const leaksByMessage = new BoundedMemo<string, readonly string[]>(512);
+
+function leaksIn(message: string): readonly string[] {
+  return Object.freeze(UNSAFE_MESSAGE_PATTERNS.filter((p) => p.re.test(message)).map((p) => p.what));
+}
 
 export function checkErrorMessage(
   message: string,

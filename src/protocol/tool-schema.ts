@@ -7,6 +7,7 @@
  * - bounded size and depth, then it compiles with Ajv2020 (no loader, so nothing is ever fetched).
  * `format` is an annotation, as in Draft 2020-12's default vocabulary.
  */
+import { BoundedMemo } from '../sim/memo.ts';
 import { utf8Length } from './digest.ts';
 import { fail, issue, ok, type ProtocolIssue, pointerToken, type WireResult } from './issues.ts';
 import { Ajv2020, type Ajv2020Instance } from './schemas/ajv.ts';
@@ -59,8 +60,8 @@ export class ToolSchemaCompiler {
   private ajv: Ajv2020Instance;
   private compiles = 0;
   private readonly caps: ToolSchemaCaps;
-  /** Verdicts by schema JSON (bounded like the Ajv instance: cleared when full). */
-  private readonly byJson = new Map<string, Compiled>();
+  /** Verdicts by schema JSON (bounded like the Ajv instance). */
+  private readonly byJson = new BoundedMemo<string, Compiled>(COMPILES_PER_AJV);
 
   constructor(caps: Partial<ToolSchemaCaps> = {}) {
     this.caps = Object.assign({}, DEFAULT_TOOL_SCHEMA_CAPS, caps);
@@ -92,22 +93,21 @@ export class ToolSchemaCompiler {
    * catalogue a consumer reads, every app start), and generating a validator costs milliseconds.
    */
   private compiledFor(schema: object | boolean, json: string): Compiled {
-    let compiled = this.byJson.get(json);
-    if (compiled) return compiled;
+    return this.byJson.get(json, () => this.compileNow(schema));
+  }
+
+  private compileNow(schema: object | boolean): Compiled {
     if (++this.compiles > COMPILES_PER_AJV) {
       this.ajv = newAjv();
       this.compiles = 1;
     }
     try {
-      compiled = { validate: this.ajv.compile(schema) };
+      return { validate: this.ajv.compile(schema) };
     } catch (e) {
-      compiled = { failure: (e as Error).message };
+      return { failure: (e as Error).message };
     } finally {
       if (typeof schema === 'object') this.ajv.removeSchema(schema);
     }
-    if (this.byJson.size >= COMPILES_PER_AJV) this.byJson.clear();
-    this.byJson.set(json, compiled);
-    return compiled;
   }
 }
 

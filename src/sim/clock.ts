@@ -7,6 +7,8 @@
  * clock-jump fault moves only the wall clock, as on a device; sleeping tasks still wake on time.
  */
 
+import { BoundedMemo } from './memo.ts';
+
 /** 2026-01-01T00:00:00Z — the default wall time at the start of every simulated run. */
 export const DEFAULT_START_MS = Date.UTC(2026, 0, 1);
 
@@ -41,31 +43,22 @@ export class VirtualClock {
   }
 }
 
-const isoCache = new Map<number, string>();
+const isoTexts = new BoundedMemo<number, string>(1_024);
+const instants = new BoundedMemo<string, number>(1_024);
 
 /**
  * `new Date(ms).toISOString()`, remembered: Date formatting costs about a microsecond, and virtual
- * time makes every run stamp the same instants (bounded: cleared when full).
+ * time makes every run stamp the same instants.
  */
 export function isoInstant(ms: number): string {
-  let text = isoCache.get(ms);
-  if (text === undefined) {
-    text = new Date(ms).toISOString();
-    if (isoCache.size >= 1_024) isoCache.clear();
-    isoCache.set(ms, text);
-  }
-  return text;
+  return isoTexts.get(ms, formatInstant);
 }
 
-const parsedCache = new Map<string, number>();
-
-/** `Date.parse(text)` (NaN when unparseable), remembered like isoInstant (bounded). */
+/** `Date.parse(text)` (NaN when unparseable), remembered like isoInstant. */
 export function parseInstant(text: string): number {
-  let ms = parsedCache.get(text);
-  if (ms === undefined) {
-    ms = Date.parse(text);
-    if (parsedCache.size >= 1_024) parsedCache.clear();
-    parsedCache.set(text, ms);
-  }
-  return ms;
+  return instants.get(text, Date.parse);
+}
+
+function formatInstant(ms: number): string {
+  return new Date(ms).toISOString();
 }

@@ -27,6 +27,7 @@ import type { App, AppFactory } from '../../sim/app.ts';
 import type { AppContext } from '../../sim/context.ts';
 import type { JsonObject } from '../../sim/json.ts';
 import type { PackageSpec } from '../../sim/manifest.ts';
+import { BoundedMemo } from '../../sim/memo.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import type { World } from '../../sim/world.ts';
 import { CONFIRM_ACTIVITY } from '../sdk/confirmations.ts';
@@ -340,17 +341,12 @@ function statementMonth(nowMs: number, monthsBack: number): { year: number; mont
  */
 function generatedEntries(accountId: string, months: number, nowMs: number): readonly JsonObject[] {
   const { year, month } = statementMonth(nowMs, 0);
-  const key = `${accountId}|${months}|${year}-${month}`;
-  let entries = statements.get(key);
-  if (!entries) {
-    entries = Object.freeze(generateEntries(accountId, months, nowMs).map((e) => Object.freeze(e)));
-    if (statements.size >= 64) statements.clear();
-    statements.set(key, entries);
-  }
-  return entries;
+  return statements.get(`${accountId}|${months}|${year}-${month}`, () =>
+    Object.freeze(generateEntries(accountId, months, nowMs).map((e) => Object.freeze(e))),
+  );
 }
 
-const statements = new Map<string, readonly JsonObject[]>();
+const statements = new BoundedMemo<string, readonly JsonObject[]>(64);
 
 function generateEntries(accountId: string, months: number, nowMs: number): JsonObject[] {
   const entries: JsonObject[] = [];
