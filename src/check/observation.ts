@@ -106,10 +106,24 @@ export interface Observation {
   readonly audits: readonly TraceEvent[];
   /** Step after which the scenario promised no more faults (for liveness), or null. */
   readonly quietFromStep: number | null;
+  /** Values derived from this observation, computed once by whichever oracle asks first (`memoOn`). */
+  readonly memo: Map<symbol, unknown>;
 }
 
+/** A String value of `b` (one lookup; a value of another type is null, without a type warning). */
 function str(b: Bundle, key: string): string | null {
-  return b.typeOf(key) === 'String' ? b.getString(key) : null;
+  const e = b.getEntry(key);
+  return e?.type === 'String' ? e.value : null;
+}
+
+function bool(b: Bundle, key: string): boolean | null {
+  const e = b.getEntry(key);
+  return e?.type === 'Boolean' ? e.value : null;
+}
+
+function long(b: Bundle, key: string): number | null {
+  const e = b.getEntry(key);
+  return e?.type === 'Long' ? e.value : null;
 }
 
 function parseJson(text: string | null): JsonValue | undefined {
@@ -132,8 +146,8 @@ function viewReply(record: ContentCallRecord): ReplyView {
     bundle: b,
     status: str(b, 'status'),
     errorCode: str(b, 'error_code'),
-    retryable: b.typeOf('retryable') === 'Boolean' ? b.getBoolean('retryable') : null,
-    retryAfterMs: b.typeOf('retry_after_ms') === 'Long' ? b.getLong('retry_after_ms') : null,
+    retryable: bool(b, 'retryable'),
+    retryAfterMs: long(b, 'retry_after_ms'),
     data: parseJson(str(b, 'data')),
     requestId: str(b, 'request_id'),
   };
@@ -141,7 +155,7 @@ function viewReply(record: ContentCallRecord): ReplyView {
 
 export function viewCall(record: ContentCallRecord): CallView {
   const e = record.extras;
-  const pv = e?.typeOf('protocol_version') ?? null;
+  const pv = e?.getEntry('protocol_version');
   const args = e ? str(e, 'args') : null;
   const requestId = e ? (str(e, 'request_id')?.toLowerCase() ?? null) : null;
   const toolName = e ? str(e, 'tool_name') : null;
@@ -155,11 +169,11 @@ export function viewCall(record: ContentCallRecord): CallView {
     method: record.method,
     step: record.step,
     t: record.t,
-    v2: pv === 'Int' && e?.getInt('protocol_version') === 2,
-    v1: pv === null && V1_METHODS.has(record.method),
+    v2: pv?.type === 'Int' && pv.value === 2,
+    v1: pv === undefined && V1_METHODS.has(record.method),
     requestId,
     sessionToken: e ? str(e, 'session_token') : null,
-    deadlineAtMs: e?.typeOf('deadline_at_ms') === 'Long' ? e.getLong('deadline_at_ms') : null,
+    deadlineAtMs: e ? long(e, 'deadline_at_ms') : null,
     toolName,
     args,
     resumeToken: e ? str(e, 'resume_token') : null,
@@ -191,17 +205,12 @@ function notes(events: readonly TraceEvent[]): { effect: Noted[]; confirmation: 
   return { effect, confirmation };
 }
 
-/**
- * A value computed once per object and kept on it under a hidden (non-enumerable symbol) property —
- * not in a WeakMap: V8's young-generation GC keeps a WeakMap entry's key and value alive, so a
- * WeakMap keyed by per-run objects drags every run's observation into the old generation. A frozen
- * object just gets the value computed afresh.
- */
-export function memoOn<T extends object, V>(target: T, slot: symbol, compute: (target: T) => V): V {
-  const known = (target as Record<symbol, V | undefined>)[slot];
+/** A value computed once per observation and kept in its `memo` under `slot`. */
+export function memoOn<V>(obs: Observation, slot: symbol, compute: (obs: Observation) => V): V {
+  const known = obs.memo.get(slot) as V | undefined;
   if (known !== undefined) return known;
-  const value = compute(target);
-  if (Object.isExtensible(target)) Object.defineProperty(target, slot, { value });
+  const value = compute(obs);
+  obs.memo.set(slot, value);
   return value;
 }
 
@@ -303,6 +312,7 @@ export function observe(world: World, report: RunReport, quietFromStep: number |
     })),
     audits: events.filter((e) => e.kind === 'app.audit'),
     quietFromStep,
+    memo: new Map(),
   };
 }
 

@@ -31,7 +31,12 @@ describe('writeRequest / readEnvelope round trip', () => {
       ...ENVELOPE,
       toolName: 'create_alert',
       args: '{"symbol":"X","price":1}',
+      // Parsed once while checking; the provider takes it instead of parsing the bytes again.
+      argsValue: { symbol: 'X', price: 1 },
     });
+    b.putString('args', '{"symbol":');
+    expect(readEnvelope(b, 'execute_tool').ok).toBe(false);
+    b.putString('args', '{"symbol":"X","price":1}');
     b.putString('resume_token', 'rt-1');
     expect(okValue(readEnvelope(b, 'execute_tool')).resumeToken).toBe('rt-1');
   });

@@ -32,6 +32,11 @@ export interface ExecuteToolRequest extends V2Envelope {
   /** The exact args JSON string: resume tokens and dedup digests bind its bytes (NOTES 6). */
   args: string;
   resumeToken?: string;
+  /**
+   * `JSON.parse(args)`, when the request was read from a Bundle with valid JSON args (readEnvelope
+   * parses them to check them; the provider takes this value instead of parsing the bytes again).
+   */
+  argsValue?: unknown;
 }
 
 export interface OperationRequest extends V2Envelope {
@@ -60,14 +65,21 @@ export function readEnvelope<M extends V2MethodName>(
 ): WireResult<RequestByMethod[M]> {
   const issues: ProtocolIssue[] = [];
   const fields: Partial<Record<BundleKey, unknown>> = {};
+  const parsed: ParsedValues = {};
   for (const req of REQUEST_KEYS[method]) {
     const value = readKey(bundle, req, issues);
     if (value === undefined) continue;
     const before = issues.length;
-    checkValue(req, value, options, issues);
+    checkValue(req, value, options, issues, parsed);
     if (issues.length === before) fields[req.key] = value;
   }
-  return resultOf(toRequest(method, fields) as RequestByMethod[M], issues);
+  return resultOf(toRequest(method, fields, parsed) as RequestByMethod[M], issues);
+}
+
+/** JSON values that checking a request parsed already, kept so nothing parses them twice. */
+interface ParsedValues {
+  args?: { readonly value: unknown };
+  consumerCapabilities?: { readonly value: unknown };
 }
 
 function checkValue(
@@ -75,6 +87,7 @@ function checkValue(
   value: unknown,
   options: EnvelopeOptions,
   issues: ProtocolIssue[],
+  parsed: ParsedValues,
 ): void {
   const { key } = req;
   switch (key) {
@@ -109,14 +122,15 @@ function checkValue(
       }
       return;
     case 'args':
-      checkArgs(value as string, req, options, issues);
+      checkArgs(value as string, req, options, issues, parsed);
       return;
     case 'consumer_versions':
       checkVersions(value as number[], req, issues);
       return;
     case 'consumer_capabilities': {
-      const parsed = parseWire('consumer_capabilities', value as string);
-      if (!parsed.ok) issues.push(...parsed.issues.map((i) => ({ ...i, path: `${key}${i.path ?? ''}` })));
+      const caps = parseWire('consumer_capabilities', value as string);
+      if (caps.ok) parsed.consumerCapabilities = { value: caps.value };
+      else issues.push(...caps.issues.map((i) => ({ ...i, path: `${key}${i.path ?? ''}` })));
       return;
     }
     default:
@@ -134,9 +148,10 @@ function checkArgs(
   req: KeyRequirement,
   options: EnvelopeOptions,
   issues: ProtocolIssue[],
+  parsed: ParsedValues,
 ): void {
   try {
-    JSON.parse(args);
+    parsed.args = { value: JSON.parse(args) };
   } catch {
     issues.push(issue('invalid_json', 'args is not valid JSON', req.ruleIds, 'args'));
   }
@@ -168,11 +183,18 @@ function checkVersions(versions: number[], req: KeyRequirement, issues: Protocol
   }
 }
 
-function toRequest(method: V2MethodName, f: Partial<Record<BundleKey, unknown>>): unknown {
+function toRequest(
+  method: V2MethodName,
+  f: Partial<Record<BundleKey, unknown>>,
+  parsed: ParsedValues,
+): unknown {
   if (method === 'negotiate') {
     return {
       consumerVersions: f.consumer_versions,
-      consumerCapabilities: JSON.parse((f.consumer_capabilities as string | undefined) ?? '[]'),
+      consumerCapabilities:
+        f.consumer_capabilities !== undefined && parsed.consumerCapabilities
+          ? parsed.consumerCapabilities.value
+          : JSON.parse((f.consumer_capabilities as string | undefined) ?? '[]'),
     };
   }
   const request: Record<string, unknown> = {
@@ -184,6 +206,7 @@ function toRequest(method: V2MethodName, f: Partial<Record<BundleKey, unknown>>)
   if (method === 'execute_tool') {
     request.toolName = f.tool_name;
     request.args = f.args;
+    if (f.args !== undefined && parsed.args) request.argsValue = parsed.args.value;
     if (f.resume_token !== undefined) request.resumeToken = f.resume_token;
   }
   if (method === 'get_operation' || method === 'cancel_operation') request.operationId = f.operation_id;

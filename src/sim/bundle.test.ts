@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Bundle } from './bundle.ts';
-import { bundleParcelSize, string16Size, unparcelBundle } from './parcel.ts';
+import { bundleParcelSize, snapshotBundle, string16Size, unparcelBundle } from './parcel.ts';
 
 const noFds = {
   adoptFileDescriptor: () => {
@@ -86,5 +86,39 @@ describe('Parcel (a deep copy with Android size accounting)', () => {
     expect(copy.getBundle('inner')?.getString('k')).toBe('v');
     expect(copy.getIntArray('versions')).toEqual([2, 1]);
     expect(copy.getBundle('inner')).not.toBe(inner);
+  });
+
+  it('a flat Bundle is shared copy-on-write: a write on either side never reaches the other', () => {
+    const b = new Bundle();
+    b.putString('status', 'success');
+    b.putIntArray('versions', [2, 1]);
+    const copy = unparcelBundle(b, noFds) as Bundle;
+    const snap = snapshotBundle(b) as Bundle;
+    b.putString('status', 'error');
+    b.remove('versions');
+    expect(copy.getString('status')).toBe('success');
+    expect(snap.getIntArray('versions')).toEqual([2, 1]);
+    copy.putInt('extra', 1);
+    copy.clear();
+    expect(snap.keySet()).toEqual(['status', 'versions']);
+    expect(b.keySet()).toEqual(['status']);
+    // A copy of a copy stays independent too, and reads never write.
+    const again = snapshotBundle(snap) as Bundle;
+    expect(again.getIntArray('versions')).toEqual([2, 1]);
+    snap.putAll(b);
+    expect(again.getString('status')).toBe('success');
+    expect(snap.getString('status')).toBe('error');
+  });
+
+  it("the receiver of a shared Bundle warns into its own sink, not the sender's", () => {
+    const sent: string[] = [];
+    const received: string[] = [];
+    const b = new Bundle();
+    b.warningSink = (m) => sent.push(m);
+    b.putString('n', 'not an int');
+    const copy = unparcelBundle(b, { ...noFds, warningSink: (m) => received.push(m) }) as Bundle;
+    expect(copy.getInt('n')).toBe(0);
+    expect(received).toHaveLength(1);
+    expect(sent).toHaveLength(0);
   });
 });

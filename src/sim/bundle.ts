@@ -60,7 +60,12 @@ export function toJavaLong(value: number): number {
 }
 
 export class Bundle {
-  private readonly map = new Map<string, BundleEntry>();
+  private map = new Map<string, BundleEntry>();
+  /**
+   * The entry map may be shared with other Bundles (see `sharingEntriesOf`): the first write takes
+   * a private copy. Entries themselves are immutable, so sharing them is never observable.
+   */
+  private shared = false;
   /** Set by the simulation when the Bundle is unparcelled in a process. */
   warningSink: BundleWarningSink | null = null;
 
@@ -68,43 +73,65 @@ export class Bundle {
     if (entries) for (const [k, v] of entries) this.map.set(k, v);
   }
 
+  /**
+   * A Bundle with the same entries as `source`, sharing its entry map copy-on-write: a later write to
+   * either Bundle leaves the other as it was. Only for Bundles whose values are all immutable — no
+   * nested Bundle, no file descriptor (parcel.ts checks); it saves copying the map on every hop.
+   */
+  static sharingEntriesOf(source: Bundle): Bundle {
+    const copy = new Bundle();
+    copy.map = source.map;
+    copy.shared = true;
+    source.shared = true;
+    return copy;
+  }
+
+  /** The entry map, made private to this Bundle first if it is shared. */
+  private own(): Map<string, BundleEntry> {
+    if (this.shared) {
+      this.map = new Map(this.map);
+      this.shared = false;
+    }
+    return this.map;
+  }
+
   // ---- writers ----
   putInt(key: string, value: number): void {
-    this.map.set(key, { type: 'Int', value: toJavaInt(value) });
+    this.own().set(key, { type: 'Int', value: toJavaInt(value) });
   }
   putLong(key: string, value: number): void {
-    this.map.set(key, { type: 'Long', value: toJavaLong(value) });
+    this.own().set(key, { type: 'Long', value: toJavaLong(value) });
   }
   putString(key: string, value: string | null): void {
-    this.map.set(key, { type: 'String', value });
+    this.own().set(key, { type: 'String', value });
   }
   putIntArray(key: string, value: readonly number[] | null): void {
-    this.map.set(key, { type: 'IntArray', value: value === null ? null : value.map(toJavaInt) });
+    this.own().set(key, { type: 'IntArray', value: value === null ? null : value.map(toJavaInt) });
   }
   putBoolean(key: string, value: boolean): void {
-    this.map.set(key, { type: 'Boolean', value });
+    this.own().set(key, { type: 'Boolean', value });
   }
   putBundle(key: string, value: Bundle | null): void {
-    this.map.set(key, { type: 'Bundle', value });
+    this.own().set(key, { type: 'Bundle', value });
   }
   putPendingIntent(key: string, value: PendingIntent | null): void {
-    this.map.set(key, { type: 'PendingIntent', value });
+    this.own().set(key, { type: 'PendingIntent', value });
   }
   putParcelFileDescriptor(key: string, value: ParcelFileDescriptor | null): void {
-    this.map.set(key, { type: 'ParcelFileDescriptor', value });
+    this.own().set(key, { type: 'ParcelFileDescriptor', value });
   }
   /** Raw entry write (parcelling, hostile peers that send odd types). */
   putEntry(key: string, entry: BundleEntry): void {
-    this.map.set(key, entry);
+    this.own().set(key, entry);
   }
   putAll(other: Bundle): void {
-    for (const [k, v] of other.entries()) this.map.set(k, v);
+    for (const [k, v] of other.entries()) this.own().set(k, v);
   }
   remove(key: string): void {
-    this.map.delete(key);
+    this.own().delete(key);
   }
   clear(): void {
-    this.map.clear();
+    this.own().clear();
   }
 
   // ---- readers (Android's lenient semantics) ----

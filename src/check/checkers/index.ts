@@ -25,5 +25,7 @@ export function runCheckers(
   ctx: CheckContext,
   checkers: readonly Checker[] = ALL_CHECKERS,
 ): Violation[] {
-  return checkers.flatMap((c) => c.check(obs, ctx));
+  const out: Violation[] = [];
+  for (const c of checkers) for (const v of c.check(obs, ctx)) out.push(v);
+  return out;
 }

@@ -13,6 +13,7 @@
 
 import { ToolSchemaCompiler, type ToolValueValidator, utf8Length } from '../../protocol/index.ts';
 import { parseInstant } from '../../sim/clock.ts';
+import { BoundedMemo } from '../../sim/memo.ts';
 import { type Checker, violation } from '../checker.ts';
 import { type CallView, issuerOf, memoOn, type Observation, sessionHonoured } from '../observation.ts';
 
@@ -75,12 +76,20 @@ function data(c: CallView): Record<string, unknown> | undefined {
     : undefined;
 }
 
-function requestedCapabilities(c: CallView): string[] | null {
+function requestedCapabilities(c: CallView): readonly string[] | null {
   if (c.request?.typeOf('consumer_capabilities') !== 'String') return null;
-  const text = c.request.getString('consumer_capabilities') ?? '';
+  return capabilitiesIn.get(c.request.getString('consumer_capabilities') ?? '', parseCapabilities);
+}
+
+/** The capability strings of a consumer_capabilities JSON text (the texts recur: remembered). */
+const capabilitiesIn = new BoundedMemo<string, readonly string[] | null>(256);
+
+function parseCapabilities(text: string): readonly string[] | null {
   try {
     const parsed = JSON.parse(text) as unknown;
-    return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === 'string') : null;
+    return Array.isArray(parsed)
+      ? Object.freeze(parsed.filter((x): x is string => typeof x === 'string'))
+      : null;
   } catch {
     return null;
   }
@@ -296,30 +305,38 @@ const BEFORE_ARGS = new Set([
 ]);
 
 const compiler = new ToolSchemaCompiler();
-const validators = new WeakMap<object, ToolValueValidator | null>();
+const judges = new WeakMap<object, ArgsJudge | null>();
 
-function validatorOf(schema: unknown): ToolValueValidator | null {
+/** A tool input schema's validator and its verdicts by args text (the args pools recur run after run). */
+interface ArgsJudge {
+  readonly validate: ToolValueValidator;
+  readonly verdicts: BoundedMemo<string, boolean>;
+}
+
+function judgeOf(schema: unknown): ArgsJudge | null {
   if (typeof schema !== 'object' || schema === null) return null;
-  let v = validators.get(schema);
-  if (v === undefined) {
+  let judge = judges.get(schema);
+  if (judge === undefined) {
     const compiled = compiler.compile(schema, 'input');
-    v = compiled.ok ? compiled.value : null;
-    validators.set(schema, v);
+    judge = compiled.ok ? { validate: compiled.value, verdicts: new BoundedMemo(1024) } : null;
+    judges.set(schema, judge);
   }
-  return v;
+  return judge;
 }
 
 /** Whether args conform to the schema; true when there is no schema or the args are not JSON (judged elsewhere). */
 function argsConform(schema: unknown, argsJson: string): boolean {
-  const validate = validatorOf(schema);
-  if (!validate) return true;
-  let args: unknown;
-  try {
-    args = JSON.parse(argsJson);
-  } catch {
-    return true; // not JSON: wire-well-formed and the envelope rules judge it
-  }
-  return validate(args).length === 0;
+  const judge = judgeOf(schema);
+  if (!judge) return true;
+  return judge.verdicts.get(argsJson, (text) => {
+    let args: unknown;
+    try {
+      args = JSON.parse(text);
+    } catch {
+      return true; // not JSON: wire-well-formed and the envelope rules judge it
+    }
+    return judge.validate(args).length === 0;
+  });
 }
 
 export const argsSchema: Checker = {
@@ -328,23 +345,10 @@ export const argsSchema: Checker = {
   description: "Args that break the tool's input schema are refused as INVALID_ARGS, never executed.",
   check(obs, ctx) {
     const out = [];
-    // By tool, then args (the pools repeat); two levels, so the args string is hashed only once.
-    const conforming = new Map<string, Map<string, boolean>>();
     for (const c of obs.calls) {
       if (c.method !== 'execute_tool' || !c.v2 || c.args === null || c.reply.kind !== 'bundle') continue;
       if (!ctx.providersUnderTest.includes(c.provider)) continue;
-      const tool = c.toolKey;
-      let ofTool = conforming.get(tool);
-      if (!ofTool) {
-        ofTool = new Map();
-        conforming.set(tool, ofTool);
-      }
-      let fits = ofTool.get(c.args);
-      if (fits === undefined) {
-        fits = argsConform(ctx.toolInputSchemas?.get(tool), c.args);
-        ofTool.set(c.args, fits);
-      }
-      if (fits) continue;
+      if (argsConform(ctx.toolInputSchemas?.get(c.toolKey), c.args)) continue;
       const code = c.reply.errorCode;
       if (c.reply.status === 'error' && (code === 'INVALID_ARGS' || (code !== null && BEFORE_ARGS.has(code))))
         continue;

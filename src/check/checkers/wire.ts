@@ -201,14 +201,16 @@ export const sessionBinding: Checker = {
 
 /** Trace events where a package's signing changed (re-signed, or updated under another key). */
 function signingChanges(obs: Observation): TraceEvent[] {
-  const current = new Map<string, string>();
+  // The signing record of each package's latest install/update; serialised only to compare.
+  const current = new Map<string, unknown>();
   const changes: TraceEvent[] = [];
   for (const e of obs.events) {
     if (e.kind !== 'pm.install' && e.kind !== 'pm.update' && e.kind !== 'pm.resign') continue;
     const pkg = String(e.data.package);
-    const signing = JSON.stringify(e.data.signing ?? null);
+    const signing = e.data.signing ?? null;
     const before = current.get(pkg);
-    if (e.kind !== 'pm.install' && before !== undefined && before !== signing) changes.push(e);
+    if (e.kind !== 'pm.install' && before !== undefined && JSON.stringify(before) !== JSON.stringify(signing))
+      changes.push(e);
     current.set(pkg, signing);
   }
   return changes;

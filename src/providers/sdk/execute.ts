@@ -116,7 +116,7 @@ async function runPipeline(
   }
   let args: JsonValue;
   try {
-    args = JSON.parse(req.args) as JsonValue;
+    args = (req.argsValue !== undefined ? req.argsValue : JSON.parse(req.args)) as JsonValue;
   } catch {
     throw new WireFailure('INVALID_ARGS', { message: 'The arguments are not valid JSON.' });
   }
