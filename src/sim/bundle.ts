@@ -192,6 +192,9 @@ export class Bundle {
   entries(): IterableIterator<[string, BundleEntry]> {
     return this.map.entries();
   }
+  values(): IterableIterator<BundleEntry> {
+    return this.map.values();
+  }
 
   /** A readable one-line rendering for traces: `{status="error", retryable=false, ...}`. */
   toString(): string {

@@ -117,7 +117,7 @@ function copyEntry(e: BundleEntry, target: ParcelTarget): BundleEntry {
  * immutable record (int[] values are copied on put and on get), so a copy may share them.
  */
 function holdsOnlyImmutableValues(b: Bundle): boolean {
-  for (const [, e] of b.entries()) {
+  for (const e of b.values()) {
     if (e.type === 'Bundle' || e.type === 'ParcelFileDescriptor') return false;
   }
   return true;

@@ -9,11 +9,16 @@ import seedrandom from 'seedrandom';
 
 export class Rng {
   readonly seed: string;
-  private readonly next: seedrandom.PRNG;
+  /** Seeded on the first draw: seeding costs more than most streams draw, and many never draw. */
+  private stream: seedrandom.PRNG | null = null;
 
   constructor(seed: string | number) {
     this.seed = String(seed);
-    this.next = seedrandom.alea(this.seed);
+  }
+
+  private next(): number {
+    this.stream ??= seedrandom.alea(this.seed);
+    return this.stream();
   }
 
   /** A child stream named by `label`; the same label always yields the same stream. */

@@ -20,6 +20,7 @@ import {
   type ToolValueValidator,
 } from '../../protocol/index.ts';
 import { DRAFT_2020_12 } from '../../protocol/schemas/core.ts';
+import { BoundedMemo } from '../../sim/memo.ts';
 import type { Gates } from './gates.ts';
 import type { CetpProviderDescriptor, ProviderTool } from './types.ts';
 
@@ -132,6 +133,26 @@ function contentKey(descriptor: ToolDescriptor, scopeNames: readonly string[]): 
   }
 }
 
+/** The descriptor's issues for a package, judged once per (descriptor, package): every process start asks. */
+function providerIssuesOf(
+  descriptor: CetpProviderDescriptor,
+  info: ProviderInfo,
+  packageName: string,
+): readonly ProtocolIssue[] {
+  let byPackage = infoIssues.get(descriptor);
+  if (!byPackage) {
+    byPackage = new BoundedMemo(64);
+    infoIssues.set(descriptor, byPackage);
+  }
+  return byPackage.get(packageName, () => {
+    const checked = checkProviderInfo(info, { packageName });
+    return checked.ok ? [] : checked.issues;
+  });
+}
+
+/** Descriptors are an app's constant configuration (long-lived keys: a WeakMap costs no GC here). */
+const infoIssues = new WeakMap<CetpProviderDescriptor, BoundedMemo<string, readonly ProtocolIssue[]>>();
+
 export function buildCatalogue(
   descriptor: CetpProviderDescriptor,
   packageName: string,
@@ -140,8 +161,7 @@ export function buildCatalogue(
   gates: Gates,
 ): Catalogue {
   const info = providerInfo(descriptor);
-  const checkedInfo = checkProviderInfo(info, { packageName });
-  const providerIssues = checkedInfo.ok ? [] : checkedInfo.issues;
+  const providerIssues = providerIssuesOf(descriptor, info, packageName);
   const scopeNames = descriptor.scopes.map((s) => s.name);
   const map = new Map<string, CompiledTool>();
   const disabled: { name: string; issues: readonly ProtocolIssue[] }[] = [];
@@ -175,8 +195,14 @@ export function buildCatalogue(
     const { validators, issues } = compileTool(tool, scopeNames);
     // Rule ablation: an issue whose every rule is switched off no longer disables the tool.
     const live = issues.filter((i) => i.ruleIds.length === 0 || gates.on(...i.ruleIds));
-    if (validators && live.length === 0) map.set(tool.name, { tool, ...validators });
-    else disabled.push({ name: tool.name, issues: validators ? live : issues });
+    if (validators && live.length === 0) {
+      // Field by field: a literal with a spread after its first key takes V8's slow path (Node 20).
+      map.set(tool.name, {
+        tool,
+        validateInput: validators.validateInput,
+        validateOutput: validators.validateOutput,
+      });
+    } else disabled.push({ name: tool.name, issues: validators ? live : issues });
   }
   return { info, tools: map, disabled, providerIssues };
 }

@@ -46,15 +46,17 @@ export class WireFailure extends Error {
 }
 
 export function errorBundle(echo: Echo, code: ErrorCode, init: ErrorInit = {}): Bundle {
-  const error = makeWireError(code, {
+  // Set field by field, in this order: conditional spreads would take V8's slow path (Node 20).
+  const options: Parameters<typeof makeWireError>[1] = {
     protocolVersion: 2,
     requestId: echo.method === 'negotiate' ? null : echo.requestId,
-    ...(init.message !== undefined ? { message: init.message } : {}),
-    ...(init.details !== undefined ? { details: init.details } : {}),
-    ...(init.retryAfterMs !== undefined ? { retryAfterMs: init.retryAfterMs } : {}),
-    ...(init.retryable !== undefined ? { conditionHint: init.retryable } : {}),
-    ...(init.resumeToken !== undefined ? { resumeToken: init.resumeToken } : {}),
-  });
+  };
+  if (init.message !== undefined) options.message = init.message;
+  if (init.details !== undefined) options.details = init.details;
+  if (init.retryAfterMs !== undefined) options.retryAfterMs = init.retryAfterMs;
+  if (init.retryable !== undefined) options.conditionHint = init.retryable;
+  if (init.resumeToken !== undefined) options.resumeToken = init.resumeToken;
+  const error = makeWireError(code, options);
   const bundle = new Bundle();
   const issues = writeErrorBundle(bundle, error, { method: echo.method });
   if (issues.length > 0) return internalError(echo, issues);
