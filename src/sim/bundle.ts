@@ -59,8 +59,11 @@ export function toJavaLong(value: number): number {
   return Math.max(Number.MIN_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, t));
 }
 
+/** The entry map a Bundle under construction adopts instead of a fresh one (set only by `sharingEntriesOf`). */
+let adopted: Map<string, BundleEntry> | null = null;
+
 export class Bundle {
-  private map = new Map<string, BundleEntry>();
+  private map: Map<string, BundleEntry> = adopted ?? new Map();
   /**
    * The entry map may be shared with other Bundles (see `sharingEntriesOf`): the first write takes
    * a private copy. Entries themselves are immutable, so sharing them is never observable.
@@ -79,11 +82,21 @@ export class Bundle {
    * nested Bundle, no file descriptor (parcel.ts checks); it saves copying the map on every hop.
    */
   static sharingEntriesOf(source: Bundle): Bundle {
-    const copy = new Bundle();
-    copy.map = source.map;
+    adopted = source.map;
+    let copy: Bundle;
+    try {
+      copy = new Bundle();
+    } finally {
+      adopted = null;
+    }
     copy.shared = true;
     source.shared = true;
     return copy;
+  }
+
+  /** Calls `visit` with each entry, in insertion order (no entry tuples allocated). */
+  forEachEntry(visit: (entry: BundleEntry, key: string) => void): void {
+    this.map.forEach(visit);
   }
 
   /** The entry map, made private to this Bundle first if it is shared. */

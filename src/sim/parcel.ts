@@ -65,7 +65,9 @@ function entrySize(e: BundleEntry): number {
 export function bundleParcelSize(b: Bundle | null): number {
   if (b === null || b.isEmpty()) return INT_SIZE;
   let size = INT_SIZE /* length */ + INT_SIZE /* 'BNDL' */ + INT_SIZE; /* count */
-  for (const [key, e] of b.entries()) size += string16Size(key) + entrySize(e);
+  b.forEachEntry((e, key) => {
+    size += string16Size(key) + entrySize(e);
+  });
   return size;
 }
 

@@ -10,6 +10,15 @@ describe('Rng (determinism law: seeded, forked by label)', () => {
     expect(Array.from({ length: 20 }, () => a.float())).toEqual(Array.from({ length: 20 }, () => b.float()));
   });
 
+  it('hex draws one byte per two lowercase digits, long strings included', () => {
+    const r = new Rng('hex');
+    const bytes = new Rng('hex').bytes(5000);
+    const text = r.hex(5000);
+    expect(text).toMatch(/^[0-9a-f]{10000}$/);
+    expect(text).toBe(Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(''));
+    expect(new Rng('hex').hex(0)).toBe('');
+  });
+
   it('different seeds yield different streams', () => {
     expect(new Rng(1).hex(16)).not.toBe(new Rng(2).hex(16));
   });
