@@ -97,7 +97,9 @@ export class Bundle {
   /** Calls `visit` with each entry, in insertion order (no entry tuples allocated). */
   forEachEntry(visit: (entry: BundleEntry, key: string) => void): void {
     // Not `forEach(visit)`: Map#forEach hands its callback the map itself, which may be shared.
-    this.map.forEach((entry, key) => visit(entry, key));
+    this.map.forEach((entry, key) => {
+      visit(entry, key);
+    });
   }
 
   /** The entry map, made private to this Bundle first if it is shared. */
