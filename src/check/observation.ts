@@ -7,7 +7,7 @@
  * - the reference consumer's audit events; user decisions; process deaths; fd leaks; the outcome.
  */
 import { META_VERSIONS } from '../protocol/discovery.ts';
-import type { Bundle } from '../sim/bundle.ts';
+import type { Bundle, BundleEntry } from '../sim/bundle.ts';
 import type { ContentCallRecord } from '../sim/content.ts';
 import type { JsonObject, JsonValue } from '../sim/json.ts';
 import type { TraceEvent } from '../sim/trace.ts';
@@ -110,20 +110,17 @@ export interface Observation {
   readonly memo: Map<symbol, unknown>;
 }
 
-/** A String value of `b` (one lookup; a value of another type is null, without a type warning). */
+/** The value type of a Bundle entry of type `T`. */
+type EntryValue<T extends BundleEntry['type']> = { [E in BundleEntry as E['type']]: E['value'] }[T];
+
+/** `b`'s value under `key` if it has type `type` (one lookup; any other type is null, without a warning). */
+function typedValue<T extends BundleEntry['type']>(b: Bundle, key: string, type: T): EntryValue<T> | null {
+  const e = b.getEntry(key);
+  return e?.type === type ? (e.value as unknown as EntryValue<T>) : null;
+}
+
 function str(b: Bundle, key: string): string | null {
-  const e = b.getEntry(key);
-  return e?.type === 'String' ? e.value : null;
-}
-
-function bool(b: Bundle, key: string): boolean | null {
-  const e = b.getEntry(key);
-  return e?.type === 'Boolean' ? e.value : null;
-}
-
-function long(b: Bundle, key: string): number | null {
-  const e = b.getEntry(key);
-  return e?.type === 'Long' ? e.value : null;
+  return typedValue(b, key, 'String');
 }
 
 function parseJson(text: string | null): JsonValue | undefined {
@@ -146,8 +143,8 @@ function viewReply(record: ContentCallRecord): ReplyView {
     bundle: b,
     status: str(b, 'status'),
     errorCode: str(b, 'error_code'),
-    retryable: bool(b, 'retryable'),
-    retryAfterMs: long(b, 'retry_after_ms'),
+    retryable: typedValue(b, 'retryable', 'Boolean'),
+    retryAfterMs: typedValue(b, 'retry_after_ms', 'Long'),
     data: parseJson(str(b, 'data')),
     requestId: str(b, 'request_id'),
   };
@@ -173,7 +170,7 @@ export function viewCall(record: ContentCallRecord): CallView {
     v1: pv === undefined && V1_METHODS.has(record.method),
     requestId,
     sessionToken: e ? str(e, 'session_token') : null,
-    deadlineAtMs: e ? long(e, 'deadline_at_ms') : null,
+    deadlineAtMs: e ? typedValue(e, 'deadline_at_ms', 'Long') : null,
     toolName,
     args,
     resumeToken: e ? str(e, 'resume_token') : null,

@@ -191,10 +191,8 @@ function toRequest(
   if (method === 'negotiate') {
     return {
       consumerVersions: f.consumer_versions,
-      consumerCapabilities:
-        f.consumer_capabilities !== undefined && parsed.consumerCapabilities
-          ? parsed.consumerCapabilities.value
-          : JSON.parse((f.consumer_capabilities as string | undefined) ?? '[]'),
+      // Parsed exactly when the key was accepted (its only check is that parse).
+      consumerCapabilities: parsed.consumerCapabilities?.value ?? [],
     };
   }
   const request: Record<string, unknown> = {

@@ -78,10 +78,14 @@ export class Bundle {
 
   /**
    * A Bundle with the same entries as `source`, sharing its entry map copy-on-write: a later write to
-   * either Bundle leaves the other as it was. Only for Bundles whose values are all immutable — no
-   * nested Bundle, no file descriptor (parcel.ts checks); it saves copying the map on every hop.
+   * either Bundle leaves the other as it was. Null when a value must not be shared — a nested Bundle
+   * (mutable) or a file descriptor (dup'ed into the receiver); every other entry is an immutable
+   * record (int[] values are copied on put and on get). It saves copying the map on every hop.
    */
-  static sharingEntriesOf(source: Bundle): Bundle {
+  static sharingEntriesOf(source: Bundle): Bundle | null {
+    for (const e of source.map.values()) {
+      if (e.type === 'Bundle' || e.type === 'ParcelFileDescriptor') return null;
+    }
     adopted = source.map;
     let copy: Bundle;
     try {
@@ -207,9 +211,6 @@ export class Bundle {
   }
   entries(): IterableIterator<[string, BundleEntry]> {
     return this.map.entries();
-  }
-  values(): IterableIterator<BundleEntry> {
-    return this.map.values();
   }
 
   /** A readable one-line rendering for traces: `{status="error", retryable=false, ...}`. */

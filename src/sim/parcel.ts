@@ -86,9 +86,9 @@ export interface ParcelTarget {
  */
 export function unparcelBundle(b: Bundle | null, target: ParcelTarget): Bundle | null {
   if (b === null) return null;
-  if (holdsOnlyImmutableValues(b)) {
-    // Nothing to dup or copy deeply: the receiver's Bundle shares the entries until either side writes.
-    const shared = Bundle.sharingEntriesOf(b);
+  // Nothing to dup or copy deeply: the receiver's Bundle shares the entries until either side writes.
+  const shared = Bundle.sharingEntriesOf(b);
+  if (shared) {
     shared.warningSink = target.warningSink;
     return shared;
   }
@@ -114,17 +114,6 @@ function copyEntry(e: BundleEntry, target: ParcelTarget): BundleEntry {
   }
 }
 
-/**
- * No nested Bundle (mutable) and no file descriptor (dup'ed on the way): every other entry is an
- * immutable record (int[] values are copied on put and on get), so a copy may share them.
- */
-function holdsOnlyImmutableValues(b: Bundle): boolean {
-  for (const e of b.values()) {
-    if (e.type === 'Bundle' || e.type === 'ParcelFileDescriptor') return false;
-  }
-  return true;
-}
-
 /** Every file descriptor inside a Bundle, depth first (for closing and leak accounting). */
 export function fileDescriptorsIn(
   b: Bundle | null,
@@ -145,7 +134,8 @@ export function fileDescriptorsIn(
  */
 export function snapshotBundle(b: Bundle | null): Bundle | null {
   if (b === null) return null;
-  if (holdsOnlyImmutableValues(b)) return Bundle.sharingEntriesOf(b);
+  const shared = Bundle.sharingEntriesOf(b);
+  if (shared) return shared;
   const copy = new Bundle();
   for (const [key, e] of b.entries()) {
     if (e.type === 'Bundle') copy.putEntry(key, { type: 'Bundle', value: snapshotBundle(e.value) });

@@ -60,19 +60,7 @@ export class Rng {
 
   /** Lowercase hex string of `n` random bytes (tokens, ids). */
   hex(n: number): string {
-    // Character codes, then one string: concatenating 2-digit pieces builds a rope of n parts.
-    const codes = new Array<number>(2 * n);
-    for (let i = 0; i < n; i++) {
-      const byte = Math.floor(this.next() * 256);
-      codes[2 * i] = HEX_CODE[byte >> 4] as number;
-      codes[2 * i + 1] = HEX_CODE[byte & 15] as number;
-    }
-    if (codes.length <= 8192) return String.fromCharCode(...codes);
-    let s = '';
-    for (let i = 0; i < codes.length; i += 8192) s += String.fromCharCode(...codes.slice(i, i + 8192));
-    return s;
+    const bytes = this.bytes(n);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
   }
 }
-
-/** Character codes of the lowercase hex digits. */
-const HEX_CODE: readonly number[] = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
