@@ -5,20 +5,20 @@
  * (or drawing more numbers in one) never shifts another component's stream. A fork's seed depends
  * only on the root seed and the label path, never on how much the parent has been used.
  */
-import seedrandom from 'seedrandom';
+import { Alea } from './alea.ts';
 
 export class Rng {
   readonly seed: string;
   /** Seeded on the first draw: seeding costs more than most streams draw, and many never draw. */
-  private stream: seedrandom.PRNG | null = null;
+  private stream: Alea | null = null;
 
   constructor(seed: string | number) {
     this.seed = String(seed);
   }
 
   private next(): number {
-    this.stream ??= seedrandom.alea(this.seed);
-    return this.stream();
+    this.stream ??= new Alea(this.seed);
+    return this.stream.next();
   }
 
   /** A child stream named by `label`; the same label always yields the same stream. */

@@ -23,6 +23,7 @@ import { CetpV2ContentProvider, type ProviderConfig } from '../sdk/provider.ts';
 import {
   type AccessDecision,
   type AuthorizationRequest,
+  type CetpProviderDescriptor,
   durableMutationExecutor,
   type MutationExecutor,
   type MutationTool,
@@ -244,6 +245,29 @@ export const deleteAlert: MutationTool = {
 
 export const ALERT_TOOLS = [getQuote, listAlerts, createAlert, deleteAlert] as const;
 
+/** The provider's descriptor: one constant object, so what is judged per descriptor is judged once. */
+const ALERTS_DESCRIPTOR: CetpProviderDescriptor = {
+  providerId: ALERTS_PACKAGE,
+  providerName: 'Example App',
+  description: '管理价格提醒和自选列表',
+  scopes: [
+    {
+      name: 'alerts.read',
+      title: '查看价格提醒',
+      description: '读取价格提醒',
+      access: 'read',
+      sensitivity: 'financial',
+    },
+    {
+      name: 'alerts.write',
+      title: '管理价格提醒',
+      description: '创建、修改和删除提醒',
+      access: 'write',
+      sensitivity: 'financial',
+    },
+  ],
+};
+
 export class AlertToolProvider extends CetpV2ContentProvider {
   private readonly policy = new ScopeGrantPolicy({
     freeScopes: ['alerts.read'],
@@ -256,27 +280,7 @@ export class AlertToolProvider extends CetpV2ContentProvider {
 
   protected override config(): ProviderConfig {
     return {
-      descriptor: {
-        providerId: ALERTS_PACKAGE,
-        providerName: 'Example App',
-        description: '管理价格提醒和自选列表',
-        scopes: [
-          {
-            name: 'alerts.read',
-            title: '查看价格提醒',
-            description: '读取价格提醒',
-            access: 'read',
-            sensitivity: 'financial',
-          },
-          {
-            name: 'alerts.write',
-            title: '管理价格提醒',
-            description: '创建、修改和删除提醒',
-            access: 'write',
-            sensitivity: 'financial',
-          },
-        ],
-      },
+      descriptor: ALERTS_DESCRIPTOR,
       tools: ALERT_TOOLS,
       options: this.options,
     };

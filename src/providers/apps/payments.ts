@@ -37,6 +37,7 @@ import { CetpV2ContentProvider, type ProviderConfig } from '../sdk/provider.ts';
 import {
   type AccessDecision,
   type AuthorizationRequest,
+  type CetpProviderDescriptor,
   durableMutationExecutor,
   type MutationExecutor,
   type MutationTool,
@@ -486,6 +487,36 @@ export const reconcileAccounts: MutationTool = {
 
 export const PAYMENT_TOOLS = [getBalance, transfer, exportStatement, reconcileAccounts] as const;
 
+/** The provider's descriptor: one constant object, so what is judged per descriptor is judged once. */
+const PAYMENTS_DESCRIPTOR: CetpProviderDescriptor = {
+  providerId: PAYMENTS_PACKAGE,
+  providerName: 'Example Bank',
+  description: 'Balances, transfers and statements of your Example Bank accounts',
+  scopes: [
+    {
+      name: 'payments.read',
+      title: 'View accounts',
+      description: 'Read balances and statements',
+      access: 'read',
+      sensitivity: 'financial',
+    },
+    {
+      name: 'payments.transfer',
+      title: 'Send money',
+      description: 'Transfer money from your accounts; every transfer is confirmed in the bank app',
+      access: 'write',
+      sensitivity: 'financial',
+    },
+    {
+      name: 'payments.admin',
+      title: 'Reconcile accounts',
+      description: 'Reconcile booked transfers with the clearing house',
+      access: 'write',
+      sensitivity: 'financial',
+    },
+  ],
+};
+
 export class PaymentsToolProvider extends CetpV2ContentProvider {
   private readonly policy = new ScopeGrantPolicy({
     freeScopes: ['payments.read'],
@@ -498,34 +529,7 @@ export class PaymentsToolProvider extends CetpV2ContentProvider {
 
   protected override config(): ProviderConfig {
     return {
-      descriptor: {
-        providerId: PAYMENTS_PACKAGE,
-        providerName: 'Example Bank',
-        description: 'Balances, transfers and statements of your Example Bank accounts',
-        scopes: [
-          {
-            name: 'payments.read',
-            title: 'View accounts',
-            description: 'Read balances and statements',
-            access: 'read',
-            sensitivity: 'financial',
-          },
-          {
-            name: 'payments.transfer',
-            title: 'Send money',
-            description: 'Transfer money from your accounts; every transfer is confirmed in the bank app',
-            access: 'write',
-            sensitivity: 'financial',
-          },
-          {
-            name: 'payments.admin',
-            title: 'Reconcile accounts',
-            description: 'Reconcile booked transfers with the clearing house',
-            access: 'write',
-            sensitivity: 'financial',
-          },
-        ],
-      },
+      descriptor: PAYMENTS_DESCRIPTOR,
       tools: PAYMENT_TOOLS,
       options: { versions: [2], ...this.options },
     };
