@@ -125,4 +125,30 @@ describe('DurableStore (SQLite-like: atomic across a kill, serialised writers)',
     expect(done).toEqual(['after']);
     expect([...world.storage('com.example.app').snapshot('t').keys()]).toEqual(['z']);
   });
+
+  it('stored values are deep-frozen copies: no writer object, frozen or not, can change them later', async () => {
+    const world = storageWorld();
+    const inner = { n: 1 };
+    const shallowFrozen = Object.freeze({ inner, list: [1, 2] });
+    const reads: unknown[] = [];
+    world.spawnIn('com.example.app', 'w', async (ctx) => {
+      await ctx.storage.put('t', 'a', shallowFrozen);
+      const stored = (await ctx.storage.get('t', 'a')) as { inner: { n: number }; list: number[] };
+      // Written back with one change: the untouched (deep-frozen) parts may be shared, never mutable.
+      await ctx.storage.put('t', 'b', { ...stored, extra: true });
+      inner.n = 2;
+      (shallowFrozen.list as number[]).push(3);
+      reads.push(await ctx.storage.get('t', 'a'), await ctx.storage.get('t', 'b'));
+    });
+    await world.run();
+    expect(reads).toEqual([
+      { inner: { n: 1 }, list: [1, 2] },
+      { inner: { n: 1 }, list: [1, 2], extra: true },
+    ]);
+    const b = reads[1] as { inner: { n: number }; list: number[] };
+    expect(Object.isFrozen(b) && Object.isFrozen(b.inner) && Object.isFrozen(b.list)).toBe(true);
+    expect(() => {
+      b.inner.n = 3;
+    }).toThrow(TypeError);
+  });
 });
