@@ -97,6 +97,18 @@ describe('faults as data (applied before their step, recorded in the trace)', ()
     expect(world.storage('com.example.app').peek('t', 'k')).toBeUndefined();
   });
 
+  it('"rotating" to the key that already signs a package is an ordinary update: the signing does not change', async () => {
+    const world = new World();
+    world.install(appSpec('com.example.app', { cert: 'old' }), () => ({}));
+    world.resign('com.example.app', 'new', true);
+    const before = world.pm.getPackageInfo('com.example.app')?.signing;
+    world.resign('com.example.app', 'new', true);
+    expect(world.pm.getPackageInfo('com.example.app')?.signing).toEqual(before);
+    expect(before?.lineage?.map((e) => e.cert.name)).toEqual(['old', 'new']);
+    // Still an update: it was installed again (the process of an updated app is killed).
+    expect(world.trace.ofKind('pm.update')).toHaveLength(2);
+  });
+
   it('uninstall kills the process and a later call finds an unknown authority', async () => {
     const { world } = faultWorld([]);
     const out: string[] = [];

@@ -141,6 +141,9 @@ describe('signingProblems', () => {
     expect(signingProblems(rotatedSigning([A, B]))).toEqual([]);
     expect(signingProblems({ signers: [] })).toHaveLength(1);
     expect(signingProblems({ signers: [B], lineage: [{ cert: B }, { cert: A }] })).toHaveLength(1);
+    expect(signingProblems({ signers: [B], lineage: [{ cert: A }, { cert: B }, { cert: B }] })).toEqual([
+      `lineage lists ${B.name} twice`,
+    ]);
     expect(signingProblems({ signers: [A, B], lineage: [{ cert: A }, { cert: B }] }).length).toBeGreaterThan(
       0,
     );

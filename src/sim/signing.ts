@@ -88,6 +88,11 @@ export function signingProblems(details: SigningDetails): string[] {
     if (last && current && last.cert.sha256 !== current.sha256) {
       problems.push(`lineage ends with ${last.cert.name}, not the current signer ${current.name}`);
     }
+    const seen = new Set<string>();
+    for (const e of lineage) {
+      if (seen.has(e.cert.sha256)) problems.push(`lineage lists ${e.cert.name} twice`);
+      seen.add(e.cert.sha256);
+    }
   }
   return problems;
 }

@@ -411,6 +411,12 @@ export class World {
     const old = entry.spec.signing;
     if (rotate) {
       const current = old.signers[0];
+      if (current?.sha256 === cert.sha256) {
+        // "Rotating" to the key that already signs it: an ordinary update under the same key
+        // (a lineage cannot list a certificate twice; apksigner refuses such a rotation).
+        this.update(entry.spec, entry.factory);
+        return;
+      }
       const lineage = old.lineage ?? (current ? [{ cert: current }] : []);
       const spec: PackageSpec = {
         ...entry.spec,

@@ -37,7 +37,7 @@ const TERMINAL_ERRORS = new Set(['USER_CANCELLED', 'CANCELLED', 'CONFLICT']);
  * keyed by the SHA-256 of its JSON bytes, so an inline value and the same value sent as a file (in
  * a session with large_results) compare equal.
  */
-function terminalOf(c: CallView, confirmationRequested: boolean): string | null {
+function terminalOf(c: CallView, cancellationIsTerminal: boolean): string | null {
   if (c.reply.kind !== 'bundle') return null;
   if (c.reply.status === 'success') {
     const d = c.reply.data as { kind?: string; value?: unknown; sha256?: string } | undefined;
@@ -47,12 +47,30 @@ function terminalOf(c: CallView, confirmationRequested: boolean): string | null 
   const code = c.reply.errorCode;
   if (c.reply.status !== 'error' || !code || !TERMINAL_ERRORS.has(code)) return null;
   // A refused scope grant is not recorded; a denied confirmation is the request's terminal result.
-  if (code === 'USER_CANCELLED' && !confirmationRequested) return null;
+  if (code === 'USER_CANCELLED' && !cancellationIsTerminal) return null;
   return `error:${code}`;
 }
 
 function executes(obs: Observation): CallView[] {
   return obs.calls.filter((c) => c.method === 'execute_tool' && c.v2 && c.requestId !== null);
+}
+
+/**
+ * Whether a USER_CANCELLED answer ends a confirmation (the request's terminal result, 4.3-14) rather
+ * than a refused scope grant (not recorded: the same request_id may be sent again). Told by the last
+ * confirmation event of that caller's request before the answer: a refused grant is the grant's
+ * event, a denied confirmation the confirmation's. (A confirmation requested *later* for the same
+ * request_id — after the grant was asked again and given — says nothing about this answer.)
+ */
+function cancelsConfirmation(obs: Observation, c: CallView): boolean {
+  if (c.reply.kind !== 'bundle' || c.reply.errorCode !== 'USER_CANCELLED' || c.replyStep === null)
+    return false;
+  let last: string | null = null;
+  for (const n of obs.confirmations) {
+    if (n.step > c.replyStep) break;
+    if (n.provider === c.provider && n.uid === c.callerUid && n.requestId === c.requestId) last = n.kind;
+  }
+  return last === 'confirm';
 }
 
 export const sameTerminalResult: Checker = {
@@ -68,15 +86,9 @@ export const sameTerminalResult: Checker = {
     );
     for (const calls of byRequest) {
       if (calls.length < 2) continue; // one answer cannot disagree with itself
-      const head = calls[0] as CallView;
-      const requested = obs.confirmations.some(
-        (n) =>
-          n.kind === 'confirm' &&
-          n.event === 'requested' &&
-          n.uid === head.callerUid &&
-          n.requestId === head.requestId,
-      );
-      const terminal = calls.map((c) => ({ c, t: terminalOf(c, requested) })).filter((x) => x.t !== null);
+      const terminal = calls
+        .map((c) => ({ c, t: terminalOf(c, cancelsConfirmation(obs, c)) }))
+        .filter((x) => x.t !== null);
       const first = terminal[0];
       const other = terminal.find((x) => x.t !== first?.t);
       if (first && other) {
