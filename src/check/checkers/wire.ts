@@ -117,12 +117,17 @@ export const argsBinding: Checker = {
     for (const calls of byRequest.values()) {
       if (calls.length < 2) continue; // one call cannot be bound to other args
       let bound: CallView | null = null;
-      for (const c of calls) {
+      // In the order the answers came: a request_id is bound when its first write is answered.
+      for (const c of [...calls].sort(byAnswer)) {
         const ok =
           c.reply.kind === 'bundle' && (c.reply.status === 'success' || c.reply.status === 'accepted');
         if (!ok) continue;
         const write = (ctx.toolEffects.get(c.toolKey) ?? 'read') !== 'read';
-        if (bound && (c.toolName !== bound.toolName || c.args !== bound.args)) {
+        // Two writes under one request_id each reserve it, so any second one is a breach, raced or
+        // not. A read is not recorded: one checked before the write was bound may still be answered
+        // after it, so only a read sent once the binding had been answered is held to it.
+        const heldToBinding = bound !== null && (write || c.step > (bound.replyStep ?? Infinity));
+        if (bound && heldToBinding && (c.toolName !== bound.toolName || c.args !== bound.args)) {
           out.push(
             violation(
               this,
@@ -140,6 +145,11 @@ export const argsBinding: Checker = {
     return out;
   },
 };
+
+/** Calls in the order their answers came (unanswered last), ties in the order they were made. */
+function byAnswer(a: CallView, b: CallView): number {
+  return (a.replyStep ?? Infinity) - (b.replyStep ?? Infinity) || a.id - b.id;
+}
 
 const V1_SHAPE_METHODS = new Set(['list_tools', 'execute_tool']);
 
