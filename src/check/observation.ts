@@ -20,16 +20,18 @@ export type ReplyView =
   | { readonly kind: 'none' }
   | { readonly kind: 'exception'; readonly name: string }
   | { readonly kind: 'null' }
-  | {
-      readonly kind: 'bundle';
-      readonly bundle: Bundle;
-      readonly status: string | null;
-      readonly errorCode: string | null;
-      readonly retryable: boolean | null;
-      readonly retryAfterMs: number | null;
-      readonly data: JsonValue | undefined;
-      readonly requestId: string | null;
-    };
+  | BundleReplyView;
+
+export interface BundleReplyView {
+  readonly kind: 'bundle';
+  readonly bundle: Bundle;
+  readonly status: string | null;
+  readonly errorCode: string | null;
+  readonly retryable: boolean | null;
+  readonly retryAfterMs: number | null;
+  readonly data: JsonValue | undefined;
+  readonly requestId: string | null;
+}
 
 /** One call, decoded. Request fields are present when the request carried them with the right type. */
 export interface CallView {
@@ -56,6 +58,11 @@ export interface CallView {
   /** The request extras as sent (a snapshot), for keys not decoded above. */
   readonly request: Bundle | null;
   readonly reply: ReplyView;
+  /**
+   * The provider's answer when it answered but the reply never reached the caller (a lost reply):
+   * what the provider decided, which the caller never saw. Null otherwise.
+   */
+  readonly lostAnswer: BundleReplyView | null;
   readonly replyStep: number | null;
   readonly replyT: number | null;
   /**
@@ -136,8 +143,10 @@ function viewReply(record: ContentCallRecord): ReplyView {
   const r = record.result;
   if (!r) return { kind: 'none' };
   if (r.kind === 'exception') return { kind: 'exception', name: r.exception };
-  const b = r.reply;
-  if (b === null) return { kind: 'null' };
+  return r.reply === null ? { kind: 'null' } : viewBundleReply(r.reply);
+}
+
+function viewBundleReply(b: Bundle): BundleReplyView {
   return {
     kind: 'bundle',
     bundle: b,
@@ -148,6 +157,11 @@ function viewReply(record: ContentCallRecord): ReplyView {
     data: parseJson(str(b, 'data')),
     requestId: str(b, 'request_id'),
   };
+}
+
+function viewLostAnswer(record: ContentCallRecord): BundleReplyView | null {
+  const r = record.result;
+  return r?.kind === 'exception' && r.undelivered ? viewBundleReply(r.undelivered) : null;
 }
 
 export function viewCall(record: ContentCallRecord): CallView {
@@ -177,6 +191,7 @@ export function viewCall(record: ContentCallRecord): CallView {
     operationId,
     request: e,
     reply: viewReply(record),
+    lostAnswer: viewLostAnswer(record),
     replyStep: record.result?.step ?? null,
     replyT: record.result?.t ?? null,
     requestKey: `${record.provider}|${record.callerUid}|${requestId}`,

@@ -57,7 +57,12 @@ export interface CallingIdentity {
 export type TransactionResult =
   | { readonly kind: 'reply'; readonly reply: Bundle | null; readonly bytes: number }
   | { readonly kind: 'exception'; readonly error: AndroidException }
-  | { readonly kind: 'failed' }
+  /**
+   * The transaction failed. `undelivered` is the callee's answer when it did answer but the reply
+   * never reached the caller (a lost reply, a full caller buffer): the callee's side of the story,
+   * for oracles — the caller sees only the failure.
+   */
+  | { readonly kind: 'failed'; readonly undelivered?: Bundle | null }
   | { readonly kind: 'dead' };
 
 /** The callee side of a transaction: runs on a Binder thread of the target process. */
@@ -329,7 +334,7 @@ export class BinderDriver {
     const replyBytes = contentCallReplyBytes(reply);
     if (world.faults.takeLostReply(to.name, tx.from.name)) {
       world.trace.record('binder.reply.lost', { ...base, bytes: replyBytes, reason: 'fault: lost reply' });
-      this.complete(tx, { kind: 'failed' }, null);
+      this.complete(tx, { kind: 'failed', undelivered: reply }, null);
       return;
     }
     if (tx.from.bufferUsed + replyBytes > BINDER_BUFFER_BYTES) {
@@ -338,7 +343,7 @@ export class BinderDriver {
         bytes: replyBytes,
         reason: `caller buffer full (${tx.from.bufferUsed} + ${replyBytes} > ${BINDER_BUFFER_BYTES})`,
       });
-      this.complete(tx, { kind: 'failed' }, null);
+      this.complete(tx, { kind: 'failed', undelivered: reply }, null);
       return;
     }
     tx.from.bufferUsed += replyBytes;

@@ -52,7 +52,14 @@ export interface ContentCallRecord {
 
 export type ContentCallResult =
   | { readonly kind: 'reply'; readonly reply: Bundle | null; readonly step: number; readonly t: number }
-  | { readonly kind: 'exception'; readonly exception: string; readonly step: number; readonly t: number };
+  | {
+      readonly kind: 'exception';
+      readonly exception: string;
+      readonly step: number;
+      readonly t: number;
+      /** The provider's answer, if it did answer and the reply was lost on the way (a snapshot). */
+      readonly undelivered?: Bundle | null;
+    };
 
 /** A resolved, started provider: the handle a Binder proxy stands for. */
 export interface ProviderHandle {
@@ -106,16 +113,19 @@ async function transactCall(
   arg: string | null,
   extras: Bundle | null,
   stable: boolean,
-): Promise<{ reply: Bundle | null } | { error: RemoteException | Error }> {
+): Promise<CallOutcome> {
   const record = world.recordContentCall(caller, handle, method, arg, extras, stable);
   const outcome = await dispatchCall(world, caller, handle, method, arg, extras, stable);
   if (record) {
     const step = world.scheduler.step;
     const t = world.clock.nowMs();
-    record.result =
-      'reply' in outcome
-        ? { kind: 'reply', reply: snapshotBundle(outcome.reply), step, t }
-        : { kind: 'exception', exception: outcome.error.name, step, t };
+    if ('reply' in outcome) record.result = { kind: 'reply', reply: snapshotBundle(outcome.reply), step, t };
+    else if (outcome.undelivered === undefined)
+      record.result = { kind: 'exception', exception: outcome.error.name, step, t };
+    else {
+      const undelivered = snapshotBundle(outcome.undelivered);
+      record.result = { kind: 'exception', exception: outcome.error.name, step, t, undelivered };
+    }
   }
   return outcome;
 }
@@ -142,7 +152,7 @@ async function dispatchCall(
   arg: string | null,
   extras: Bundle | null,
   stable: boolean,
-): Promise<{ reply: Bundle | null } | { error: RemoteException | Error }> {
+): Promise<CallOutcome> {
   const from = caller.process;
   const to = handle.process;
   if (from === to) {
@@ -173,8 +183,14 @@ async function dispatchCall(
     stable,
   );
   if (result.kind === 'reply') return { reply: result.reply };
-  return { error: BinderDriver.exceptionFor(result, requestBytes) as Error };
+  const error = BinderDriver.exceptionFor(result, requestBytes) as Error;
+  return result.kind === 'failed' && result.undelivered !== undefined
+    ? { error, undelivered: result.undelivered }
+    : { error };
 }
+
+/** A call's reply, or the exception the caller got (with the callee's answer if it was lost on the way). */
+type CallOutcome = { reply: Bundle | null } | { error: RemoteException | Error; undelivered?: Bundle | null };
 
 export class ContentResolver {
   constructor(

@@ -7,13 +7,15 @@ import { appSpec, clientSpec, LambdaProvider } from './testing.ts';
 import { World } from './world.ts';
 
 function faultWorld(faults: { at: number; fault: Fault }[]) {
-  const world = new World({ faults });
+  const world = new World({ faults, recordContentCalls: true });
   let effects = 0;
   world.install(appSpec('com.example.p', { authority: 'p' }), () => ({
     providers: {
       Provider: new LambdaProvider(() => {
         effects++;
-        return new Bundle();
+        const reply = new Bundle();
+        reply.putInt('effect', effects);
+        return reply;
       }),
     },
   }));
@@ -44,6 +46,12 @@ describe('faults as data (applied before their step, recorded in the trace)', ()
     expect(await callTwice(world)).toEqual(['DeadObject', 'ok']);
     expect(effects()).toBe(2);
     expect(world.trace.ofKind('binder.reply.lost')).toHaveLength(1);
+    // The wire log keeps the provider's side: what it answered, though the caller never got it.
+    const results = (world.contentCalls ?? []).map((c) => c.result);
+    expect(results.map((r) => r?.kind)).toEqual(['exception', 'reply']);
+    const lost = results[0];
+    expect(lost?.kind === 'exception' && lost.undelivered?.getInt('effect')).toBe(1);
+    expect(results[1]?.kind === 'reply' && results[1].reply?.getInt('effect')).toBe(2);
   });
 
   it('a failed transaction never reaches the provider', async () => {

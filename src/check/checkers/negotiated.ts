@@ -69,8 +69,10 @@ function sessionOf(obs: Observation, c: CallView): NegotiatedSession | undefined
 }
 
 function data(c: CallView): Record<string, unknown> | undefined {
-  if (c.reply.kind !== 'bundle') return undefined;
-  const d = c.reply.data;
+  return c.reply.kind === 'bundle' ? objectOf(c.reply.data) : undefined;
+}
+
+function objectOf(d: unknown): Record<string, unknown> | undefined {
   return typeof d === 'object' && d !== null && !Array.isArray(d)
     ? (d as Record<string, unknown>)
     : undefined;
@@ -186,28 +188,36 @@ export const capabilityGating: Checker = {
     const out = [];
     // A replay of an async request answers `accepted` again while it runs, in whatever session the
     // retry came (6-07 over 2.3-02; spec/interpretations.md): only a first answer is judged for it.
+    // What the provider answered is judged, delivered or not: a first answer whose reply was lost
+    // on the way is still the first (and the retry that follows is a replay).
     const accepted = new Set<string>();
     for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
+      if (!ctx.providersUnderTest.includes(c.provider) || !c.v2) continue;
+      const answer = c.reply.kind === 'bundle' ? c.reply : c.lostAnswer;
+      if (!answer) continue;
       const session = sessionOf(obs, c);
       const key = c.requestKey;
       const replay = accepted.has(key);
-      if (c.reply.status === 'accepted') accepted.add(key);
+      if (answer.status === 'accepted') accepted.add(key);
       if (!session) continue;
       const caps = session.capabilities;
       const needed = METHOD_CAPABILITY[c.method];
-      if (needed && !caps.includes(needed) && c.reply.status === 'success') {
+      if (needed && !caps.includes(needed) && answer.status === 'success') {
         out.push(violation(this, `${c.method} was served in a session without ${needed}`, { calls: [c.id] }));
       }
       if (c.method !== 'execute_tool') continue;
-      if (c.reply.status === 'accepted' && !caps.includes('async_operations') && !replay) {
+      if (answer.status === 'accepted' && !caps.includes('async_operations') && !replay) {
         out.push(
           violation(this, 'execute_tool answered accepted in a session without async_operations', {
             calls: [c.id],
           }),
         );
       }
-      if (c.reply.status === 'success' && data(c)?.kind === 'file' && !caps.includes('large_results')) {
+      if (
+        answer.status === 'success' &&
+        objectOf(answer.data)?.kind === 'file' &&
+        !caps.includes('large_results')
+      ) {
         out.push(
           violation(this, 'execute_tool answered with a file result in a session without large_results', {
             calls: [c.id],
