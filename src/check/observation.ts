@@ -217,6 +217,15 @@ function notes(events: readonly TraceEvent[]): { effect: Noted[]; confirmation: 
   return { effect, confirmation };
 }
 
+/**
+ * Orders calls by when they were answered (a lost reply counts when it was lost; unanswered calls
+ * last), ties by when they were made. Oracles that ask "which answer came first" — not "which call
+ * was made first" — sort with it: a call made earlier may be answered later.
+ */
+export function byAnswer(a: CallView, b: CallView): number {
+  return (a.replyStep ?? Infinity) - (b.replyStep ?? Infinity) || a.id - b.id;
+}
+
 /** A value computed once per observation and kept in its `memo` under `slot`. */
 export function memoOn<V>(obs: Observation, slot: symbol, compute: (obs: Observation) => V): V {
   const known = obs.memo.get(slot) as V | undefined;

@@ -15,7 +15,14 @@ import { ToolSchemaCompiler, type ToolValueValidator, utf8Length } from '../../p
 import { parseInstant } from '../../sim/clock.ts';
 import { BoundedMemo } from '../../sim/memo.ts';
 import { type Checker, violation } from '../checker.ts';
-import { type CallView, issuerOf, memoOn, type Observation, sessionHonoured } from '../observation.ts';
+import {
+  byAnswer,
+  type CallView,
+  issuerOf,
+  memoOn,
+  type Observation,
+  sessionHonoured,
+} from '../observation.ts';
 
 interface NegotiatedSession {
   readonly capabilities: readonly string[];
@@ -189,9 +196,10 @@ export const capabilityGating: Checker = {
     // A replay of an async request answers `accepted` again while it runs, in whatever session the
     // retry came (6-07 over 2.3-02; spec/interpretations.md): only a first answer is judged for it.
     // What the provider answered is judged, delivered or not: a first answer whose reply was lost
-    // on the way is still the first (and the retry that follows is a replay).
+    // on the way is still the first (and the retry that follows is a replay). "First" is by when the
+    // answers came: a send made earlier may be answered later, as a replay of a racing duplicate.
     const accepted = new Set<string>();
-    for (const c of obs.calls) {
+    for (const c of [...obs.calls].sort(byAnswer)) {
       if (!ctx.providersUnderTest.includes(c.provider) || !c.v2) continue;
       const answer = c.reply.kind === 'bundle' ? c.reply : c.lostAnswer;
       if (!answer) continue;

@@ -23,6 +23,7 @@ import {
   violation,
 } from '../checker.ts';
 import {
+  byAnswer,
   type CallView,
   declaredVersions,
   issuerOf,
@@ -145,11 +146,6 @@ export const argsBinding: Checker = {
     return out;
   },
 };
-
-/** Calls in the order their answers came (unanswered last), ties in the order they were made. */
-function byAnswer(a: CallView, b: CallView): number {
-  return (a.replyStep ?? Infinity) - (b.replyStep ?? Infinity) || a.id - b.id;
-}
 
 const V1_SHAPE_METHODS = new Set(['list_tools', 'execute_tool']);
 
