@@ -87,7 +87,9 @@ export const sameTerminalResult: Checker = {
     );
     for (const calls of byRequest) {
       if (calls.length < 2) continue; // one answer cannot disagree with itself
-      const terminal = calls
+      // In the order the answers came, so "answered X and later Y" says which came first.
+      const terminal = [...calls]
+        .sort(byAnswer)
         .map((c) => ({ c, t: terminalOf(c, cancelsConfirmation(obs, c)) }))
         .filter((x) => x.t !== null);
       const first = terminal[0];
