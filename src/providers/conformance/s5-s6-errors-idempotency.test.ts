@@ -169,6 +169,51 @@ describe('§6 idempotency', () => {
     }
   });
 
+  it('CETP-6-03 CETP-6-04: a request_id reserved for confirmation is never taken over by concurrent other args (many interleavings)', async () => {
+    // Found by a fuzz campaign (properties/pending-reservation.test.ts): both calls look the id up,
+    // find nothing, and race to their transactions; the one that needs no confirmation used to
+    // write over the other's reservation and commit an effect under the id.
+    const policy = writeTool('w', {
+      annotations: {
+        effect: 'create',
+        risk: 'low',
+        destructive: false,
+        idempotent: false,
+        openWorld: false,
+        confirmation: 'provider_policy',
+        execution: 'sync',
+      },
+      needsConfirmation: (call) => (call.args as { big?: boolean }).big === true,
+    });
+    const outcomes = new Set<string>();
+    for (let seed = 0; seed < 40; seed++) {
+      const world = testProviderWorld({ tools: [policy] }, { seed, strategy: { kind: 'random' } });
+      const replies: string[] = [];
+      world.spawnIn(AGENT, 'race', async (ctx) => {
+        const c = new RawClient(ctx, TEST_AUTHORITY);
+        await c.negotiate();
+        const requestId = ctx.seededUuid();
+        for (const big of [true, false]) {
+          ctx.spawn(big ? 'needs-confirmation' : 'plain', async () => {
+            replies.push(`${big ? 'big' : 'plain'} ${status(await c.execute('w', { big }, { requestId }))}`);
+          });
+        }
+      });
+      await world.run();
+      replies.sort();
+      outcomes.add(replies.join(', '));
+      // Whoever wins the id, the other args are refused: never an effect while a confirmation waits.
+      expect(replies, `seed ${seed}`).toContainEqual(expect.stringMatching(/error:INVALID_REQUEST$/));
+      const reserved = replies.includes('big error:USER_ACTION_REQUIRED');
+      expect(effects(world), `seed ${seed}`).toHaveLength(reserved ? 0 : 1);
+    }
+    // Both orders were reached.
+    expect([...outcomes].sort()).toEqual([
+      'big error:INVALID_REQUEST, plain success',
+      'big error:USER_ACTION_REQUIRED, plain error:INVALID_REQUEST',
+    ]);
+  });
+
   it('CETP-6-07: a duplicate of an in-flight async request gets the same operation', async () => {
     const asyncWrite = writeTool('aw', {
       annotations: {

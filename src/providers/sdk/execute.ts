@@ -343,19 +343,44 @@ async function runMutation(ex: Execution, tool: MutationTool): Promise<Bundle> {
   return execute(ex, tool, null);
 }
 
-/** The same request again (6-04 … 6-07, NOTES 1–3, 10, 11). */
-async function handleExisting(ex: Execution, tool: MutationTool, record: RequestRecord): Promise<Bundle> {
-  const { rt } = ex;
-  const { gates } = rt;
-  if (
-    gates.on('CETP-6-04', 'CETP-6-03') &&
-    !gates.bug('dedup-ignores-args') &&
-    (record.tool !== ex.req.toolName || record.argsDigest !== ex.digest)
-  ) {
+/** Whether `record` is this very request: the same tool and args (6-03, 6-04 — unless they are off). */
+function sameRequest(ex: Execution, record: RequestRecord): boolean {
+  const { gates } = ex.rt;
+  if (!gates.on('CETP-6-04', 'CETP-6-03') || gates.bug('dedup-ignores-args')) return true;
+  return record.tool === ex.req.toolName && record.argsDigest === ex.digest;
+}
+
+function refuseOtherRequest(ex: Execution, record: RequestRecord): void {
+  if (!sameRequest(ex, record)) {
     throw new WireFailure('INVALID_REQUEST', {
       message: 'This request_id was already used with a different tool or arguments.',
     });
   }
+}
+
+/**
+ * Whether a transaction of this call may write its own record over `existing`: only over this
+ * request's own reservation for confirmation (its approved resume). Another call under the same
+ * request_id may have reserved it — with other args — between this call's first look and its
+ * transaction; that reservation stands.
+ */
+export function mayReplace(ex: Execution, existing: RequestRecord): boolean {
+  return existing.state === 'pending_confirmation' && sameRequest(ex, existing);
+}
+
+/**
+ * The answer when this call's transaction found a record another call made first: refused if that
+ * is another request under the same id (6-04), else that request's answer (replayRecord).
+ */
+export function answerExisting(ex: Execution, record: RequestRecord): Bundle {
+  refuseOtherRequest(ex, record);
+  return replayRecord(ex, record);
+}
+
+/** The same request again (6-04 … 6-07, NOTES 1–3, 10, 11). */
+async function handleExisting(ex: Execution, tool: MutationTool, record: RequestRecord): Promise<Bundle> {
+  const { rt } = ex;
+  refuseOtherRequest(ex, record);
   if (isTerminal(record.state) || record.state === 'queued' || record.state === 'running') {
     return replayRecord(ex, record);
   }
@@ -402,7 +427,7 @@ async function resumeConfirmed(ex: Execution, tool: MutationTool): Promise<Bundl
     throw new WireFailure('INVALID_REQUEST', { message: `Invalid resume_token: ${verdict.invalid}.` });
   if ('again' in verdict) {
     const record = await committedRecord(ex);
-    if (record) return replayRecord(ex, record);
+    if (record) return answerExisting(ex, record);
     throw new WireFailure('INVALID_REQUEST', { message: 'Invalid resume_token: no such pending request.' });
   }
   if ('expired' in verdict) {
@@ -425,7 +450,7 @@ async function reserveForConfirmation(ex: Execution, tool: MutationTool, replace
   const text = await tool.describeForConfirmation(ex.call);
   const outcome = await atomically(rt, 'reserve for confirmation', async (tx) => {
     const existing = await readRequest(tx, ex.key);
-    if (existing && !(replace && existing.state === 'pending_confirmation')) return { existing };
+    if (existing && !(replace && mayReplace(ex, existing))) return { existing };
     const confirmation = await createConfirmation(
       tx,
       rt.context,
@@ -476,7 +501,7 @@ async function execute(
     outcome = await atomically(rt, `execute ${tool.name}`, async (tx) => {
       if (!gates.bug('dedup-check-then-insert')) {
         const existing = live(ex, await readRequest(tx, ex.key));
-        if (existing && existing.state !== 'pending_confirmation') return { existing };
+        if (existing && !mayReplace(ex, existing)) return { existing };
       }
       if (confirmation) {
         const current = await readConfirmation(tx, confirmation.id);
@@ -515,7 +540,7 @@ async function execute(
       throw new WireFailure(error.code, { message: error.safeMessage, retryable: true });
     outcome = { failure: error };
   }
-  if ('existing' in outcome) return replayRecord(ex, outcome.existing);
+  if ('existing' in outcome) return answerExisting(ex, outcome.existing);
   if ('failure' in outcome) return recordFailure(ex, outcome.failure, confirmation);
   if (gates.bug('deadline-after-effect')) checkDeadline(ex);
   audit(rt, who(ex), {
@@ -535,7 +560,7 @@ async function recordFailure(
   const { rt } = ex;
   const existing = await atomically(rt, 'record failure', async (tx) => {
     const current = await readRequest(tx, ex.key);
-    if (current && current.state !== 'pending_confirmation') return current;
+    if (current && !mayReplace(ex, current)) return current;
     if (confirmation) await consumeConfirmation(tx, confirmation);
     await writeRequest(
       tx,
@@ -562,7 +587,7 @@ async function recordFailure(
     );
     return null;
   });
-  if (existing) return replayRecord(ex, existing);
+  if (existing) return answerExisting(ex, existing);
   audit(rt, who(ex), { authorization: 'allowed', outcome: `failed:${failure.code}` });
   return errorBundle(echo(ex), failure.code, {
     message: failure.safeMessage,

@@ -14,7 +14,16 @@ import { type OperationRequest, type OperationStatus, retryableFor } from '../..
 import type { Bundle } from '../../sim/bundle.ts';
 import type { JsonValue } from '../../sim/json.ts';
 import { consumeConfirmation } from './confirmations.ts';
-import { atomically, checkOutput, type Execution, effectNote, live, who } from './execute.ts';
+import {
+  answerExisting,
+  atomically,
+  checkOutput,
+  type Execution,
+  effectNote,
+  live,
+  mayReplace,
+  who,
+} from './execute.ts';
 import {
   type ConfirmationRecord,
   isTerminal,
@@ -27,7 +36,7 @@ import {
   withChanges,
   writeRequest,
 } from './records.ts';
-import { replayRecord, windowPassed } from './replay.ts';
+import { windowPassed } from './replay.ts';
 import { acceptedBundle, errorBundle, successBundle, WireFailure } from './responses.ts';
 import { renderResult } from './results.ts';
 import { audit, type Runtime } from './runtime.ts';
@@ -44,7 +53,7 @@ export async function acceptOperation(
   const now = rt.context.currentTimeMillis();
   const existing = await atomically(rt, `accept ${ex.req.toolName}`, async (tx) => {
     const current = live(ex, await readRequest(tx, ex.key));
-    if (current && current.state !== 'pending_confirmation') return current;
+    if (current && !mayReplace(ex, current)) return current;
     if (confirmation) await consumeConfirmation(tx, confirmation);
     const record: RequestRecord = withChanges(
       newRequestRecord({
@@ -76,7 +85,7 @@ export async function acceptOperation(
     await tx.put(OPERATIONS, operationId, index as unknown as JsonValue);
     return null;
   });
-  if (existing) return replayRecord(ex, existing);
+  if (existing) return answerExisting(ex, existing);
   audit(rt, who(ex), {
     authorization: 'allowed',
     confirmation: confirmation ? 'approved' : 'not_needed',
