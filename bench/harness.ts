@@ -3,10 +3,15 @@
  * recorded figure is units per second (e.g. round trips/s), with the target it is held to. Results
  * go to bench/results/<suite>.json with the machine they were measured on. Wall time is fine here:
  * benchmarks are outside the determinism law (DESIGN.md).
+ *
+ * A case measured in rounds (`rounds`) is timed by the harness itself instead: fixed-length rounds,
+ * each followed by the host probe (host-probe.ts), so the record shows how fast the host was while
+ * the case ran, round by round.
  */
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Bench } from 'tinybench';
+import { probeHost, QUIET_REFERENCE } from './host-probe.ts';
 
 export interface BenchCase {
   readonly name: string;
@@ -21,7 +26,28 @@ export interface BenchCase {
    * thousand runs to optimise them all, far longer than tinybench's own warm-up.
    */
   readonly warmupMs?: number;
+  /**
+   * Measure in `count` rounds of `ms` each, every round followed by the host probe; the figure is
+   * the median round (a single GC pause or a one-second stall of the host moves it little, and the
+   * record keeps every round with the probe beside it).
+   */
+  readonly rounds?: { readonly count: number; readonly ms: number };
   fn(): Promise<void> | void;
+}
+
+/** One measured round of a case with `rounds`, and the host probe's rate right after it. */
+export interface BenchRound {
+  readonly value: number;
+  readonly hostProbe: number;
+}
+
+/** The host probe over a case's rounds, against the recording machine's quiet-host rate. */
+export interface HostProbeFigure {
+  /** Median probe rate over the rounds (items/s). */
+  readonly median: number;
+  readonly quietReference: number;
+  /** median / quietReference: ~1 on a quiet recording host, ~0.5 in its slow stretches. */
+  readonly ratio: number;
 }
 
 export interface BenchFigure {
@@ -35,6 +61,70 @@ export interface BenchFigure {
   readonly samples: number;
   readonly target: number | null;
   readonly meetsTarget: boolean | null;
+  /** Cases measured in rounds: every round, slowest to fastest is not implied (in the order run). */
+  readonly rounds?: readonly BenchRound[];
+  readonly hostProbe?: HostProbeFigure;
+}
+
+export const median = (xs: readonly number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+/** Runs `c.fn` for at least `ms`; units per second. */
+async function rateOver(c: BenchCase, ms: number): Promise<{ rate: number; calls: number }> {
+  const started = performance.now();
+  let calls = 0;
+  while (performance.now() - started < ms) {
+    await c.fn();
+    calls++;
+  }
+  return { rate: (calls * c.perIteration * 1000) / (performance.now() - started), calls };
+}
+
+/** A case measured in rounds, each followed by the host probe; the figure is the median round. */
+async function measureRounds(
+  c: BenchCase,
+  rounds: { readonly count: number; readonly ms: number },
+): Promise<BenchFigure> {
+  const measured: BenchRound[] = [];
+  for (let i = 0; i < rounds.count; i++) {
+    const { rate } = await rateOver(c, rounds.ms);
+    measured.push({ value: Math.round(rate), hostProbe: Math.round(await probeHost(500)) });
+  }
+  return roundsFigure(c, measured);
+}
+
+/** The figure of a case measured in `rounds` (at least one): the median round, judged on the target. */
+export function roundsFigure(
+  c: Pick<BenchCase, 'name' | 'unit' | 'target'>,
+  rounds: readonly BenchRound[],
+  quietReference = QUIET_REFERENCE.itemsPerSecond,
+): BenchFigure {
+  if (rounds.length === 0) throw new RangeError(`${c.name}: no rounds to summarise`);
+  const values = rounds.map((r) => r.value);
+  const value = median(values);
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const sd = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / Math.max(1, values.length - 1));
+  const probe = median(rounds.map((r) => r.hostProbe));
+  return {
+    name: c.name,
+    unit: c.unit,
+    value: Math.round(value),
+    median: Math.round(value),
+    // Relative margin of error of the mean round (95%, normal approximation), as tinybench reports it.
+    rme: Math.round(((1.96 * sd) / Math.sqrt(values.length) / mean) * 10_000) / 100,
+    samples: values.length,
+    target: c.target ?? null,
+    meetsTarget: c.target === undefined ? null : value >= c.target,
+    rounds,
+    hostProbe: {
+      median: Math.round(probe),
+      quietReference,
+      ratio: Math.round((probe / quietReference) * 100) / 100,
+    },
+  };
 }
 
 export async function runSuite(
@@ -43,15 +133,14 @@ export async function runSuite(
   timeMs = 3000,
 ): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
+  // Warm-up and rounds first, each case right after its own warm-up (before other cases' code can
+  // colour V8's type feedback); then tinybench for the rest.
   for (const c of cases) {
-    if (c.warmupMs === undefined) continue;
-    const started = performance.now();
-    let calls = 0;
-    while (performance.now() - started < c.warmupMs) {
-      await c.fn();
-      calls++;
+    if (c.warmupMs === undefined) {
+      if (c.rounds !== undefined) figures.push(await measureRounds(c, c.rounds));
+      continue;
     }
-    const rate = (calls * c.perIteration * 1000) / (performance.now() - started);
+    const { rate, calls } = await rateOver(c, c.warmupMs);
     figures.push({
       name: `${c.name}, cold: the first ${Math.round(c.warmupMs / 1000)} s`,
       unit: c.unit,
@@ -62,9 +151,10 @@ export async function runSuite(
       target: null,
       meetsTarget: null,
     });
+    if (c.rounds !== undefined) figures.push(await measureRounds(c, c.rounds));
   }
   const bench = new Bench({ name: suite, time: timeMs, iterations: 5, warmup: true });
-  for (const c of cases) bench.add(c.name, c.fn);
+  for (const c of cases) if (c.rounds === undefined) bench.add(c.name, c.fn);
   await bench.run();
   for (const task of bench.tasks) {
     const c = cases.find((x) => x.name === task.name);
@@ -101,14 +191,23 @@ export function recordResults(file: string, suite: string, figures: readonly Ben
   writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
 }
 
+const n = (x: number) => x.toLocaleString('en-US');
+
 export function printFigures(figures: readonly BenchFigure[]): void {
   for (const f of figures) {
-    const target =
-      f.target === null
-        ? ''
-        : ` (target ${f.target.toLocaleString('en-US')}: ${f.meetsTarget ? 'met' : 'NOT met'})`;
+    const target = f.target === null ? '' : ` (target ${n(f.target)}: ${f.meetsTarget ? 'met' : 'NOT met'})`;
+    if (f.rounds === undefined || f.hostProbe === undefined) {
+      console.log(`${f.name}: ${n(f.value)} ${f.unit} ±${f.rme}% (median ${n(f.median)})${target}`);
+      continue;
+    }
+    const values = f.rounds.map((r) => r.value);
     console.log(
-      `${f.name}: ${f.value.toLocaleString('en-US')} ${f.unit} ±${f.rme}% (median ${f.median.toLocaleString('en-US')})${target}`,
+      `${f.name}: ${n(f.value)} ${f.unit}, the median of ${f.rounds.length} rounds ` +
+        `(slowest ${n(Math.min(...values))}, fastest ${n(Math.max(...values))})${target}`,
+    );
+    console.log(
+      `  host probe beside it: ${n(f.hostProbe.median)} items/s, ${f.hostProbe.ratio}× the recording ` +
+        `machine's quiet rate (${n(f.hostProbe.quietReference)}; ~0.5 in its slow stretches)`,
     );
   }
 }
