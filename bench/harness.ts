@@ -46,7 +46,7 @@ export interface HostProbeFigure {
   /** Median probe rate over the rounds (items/s). */
   readonly median: number;
   readonly quietReference: number;
-  /** median / quietReference: ~1 on a quiet recording host, ~0.5 in its slow stretches. */
+  /** median / quietReference: ~1 on the recording machine when its host is quiet. */
   readonly ratio: number;
 }
 
@@ -207,7 +207,7 @@ export function printFigures(figures: readonly BenchFigure[]): void {
     );
     console.log(
       `  host probe beside it: ${n(f.hostProbe.median)} items/s, ${f.hostProbe.ratio}× the recording ` +
-        `machine's quiet rate (${n(f.hostProbe.quietReference)}; ~0.5 in its slow stretches)`,
+        `machine's quiet rate (${n(f.hostProbe.quietReference)})`,
     );
   }
 }
