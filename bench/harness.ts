@@ -53,7 +53,10 @@ export interface HostProbeFigure {
 export interface BenchFigure {
   readonly name: string;
   readonly unit: string;
-  /** Units per second from the mean time per iteration (what `meetsTarget` is judged on). */
+  /**
+   * Units per second, what `meetsTarget` is judged on: from the mean time per iteration, or for a
+   * case measured in rounds, the median round.
+   */
   readonly value: number;
   /** Units per second from the median time per iteration (less swayed by GC pauses and host noise). */
   readonly median: number;
@@ -61,7 +64,7 @@ export interface BenchFigure {
   readonly samples: number;
   readonly target: number | null;
   readonly meetsTarget: boolean | null;
-  /** Cases measured in rounds: every round, slowest to fastest is not implied (in the order run). */
+  /** A case measured in rounds: every round, in the order they ran. */
   readonly rounds?: readonly BenchRound[];
   readonly hostProbe?: HostProbeFigure;
 }
