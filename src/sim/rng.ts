@@ -7,6 +7,9 @@
  */
 import { Alea } from './alea.ts';
 
+/** The two hex digits of each byte value. */
+const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 export class Rng {
   readonly seed: string;
   /** Seeded on the first draw: seeding costs more than most streams draw, and many never draw. */
@@ -58,9 +61,10 @@ export class Rng {
     return out;
   }
 
-  /** Lowercase hex string of `n` random bytes (tokens, ids). */
+  /** Lowercase hex string of `n` random bytes (tokens, ids): the same bytes `bytes(n)` would draw. */
   hex(n: number): string {
-    const bytes = this.bytes(n);
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
+    let out = '';
+    for (let i = 0; i < n; i++) out += HEX_BYTE[Math.floor(this.next() * 256)];
+    return out;
   }
 }
