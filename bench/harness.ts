@@ -37,7 +37,13 @@ export interface BenchCase {
 
 /** One measured round of a case with `rounds`, and the host probe's rate right after it. */
 export interface BenchRound {
+  /** Units per second of wall time. */
   readonly value: number;
+  /**
+   * Units per second of the process's CPU time (every thread: GC and compiler helpers included). Far
+   * above `value` when other processes had the CPU; about equal when the round had a core to itself.
+   */
+  readonly perCpuSecond: number;
   readonly hostProbe: number;
 }
 
@@ -75,15 +81,25 @@ export const median = (xs: readonly number[]): number => {
   return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
 
-/** Runs `c.fn` for at least `ms`; units per second. */
-async function rateOver(c: BenchCase, ms: number): Promise<{ rate: number; calls: number }> {
+/** Runs `c.fn` for at least `ms`; units per second of wall time and of the process's CPU time. */
+async function rateOver(
+  c: BenchCase,
+  ms: number,
+): Promise<{ rate: number; perCpuSecond: number; calls: number }> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   let calls = 0;
   while (performance.now() - started < ms) {
     await c.fn();
     calls++;
   }
-  return { rate: (calls * c.perIteration * 1000) / (performance.now() - started), calls };
+  const units = calls * c.perIteration;
+  const used = process.cpuUsage(cpu);
+  return {
+    rate: (units * 1000) / (performance.now() - started),
+    perCpuSecond: (units * 1e6) / Math.max(1, used.user + used.system),
+    calls,
+  };
 }
 
 /** A case measured in rounds, each followed by the host probe; the figure is the median round. */
@@ -93,8 +109,12 @@ async function measureRounds(
 ): Promise<BenchFigure> {
   const measured: BenchRound[] = [];
   for (let i = 0; i < rounds.count; i++) {
-    const { rate } = await rateOver(c, rounds.ms);
-    measured.push({ value: Math.round(rate), hostProbe: Math.round(await probeHost(500)) });
+    const { rate, perCpuSecond } = await rateOver(c, rounds.ms);
+    measured.push({
+      value: Math.round(rate),
+      perCpuSecond: Math.round(perCpuSecond),
+      hostProbe: Math.round(await probeHost(500)),
+    });
   }
   return roundsFigure(c, measured);
 }
@@ -207,6 +227,10 @@ export function printFigures(figures: readonly BenchFigure[]): void {
     console.log(
       `${f.name}: ${n(f.value)} ${f.unit}, the median of ${f.rounds.length} rounds ` +
         `(slowest ${n(Math.min(...values))}, fastest ${n(Math.max(...values))})${target}`,
+    );
+    console.log(
+      `  per second of the process's CPU time (all threads), median round: ` +
+        `${n(Math.round(median(f.rounds.map((r) => r.perCpuSecond))))}`,
     );
     console.log(
       `  host probe beside it: ${n(f.hostProbe.median)} items/s, ${f.hostProbe.ratio}× the recording ` +
