@@ -11,7 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Bench } from 'tinybench';
-import { probeHost, QUIET_REFERENCE } from './host-probe.ts';
+import { probeHost, QUIET_PROBE_RATE } from './host-probe.ts';
 
 export interface BenchCase {
   readonly name: string;
@@ -123,7 +123,7 @@ async function measureRounds(
 export function roundsFigure(
   c: Pick<BenchCase, 'name' | 'unit' | 'target'>,
   rounds: readonly BenchRound[],
-  quietReference = QUIET_REFERENCE.itemsPerSecond,
+  quietReference = QUIET_PROBE_RATE,
 ): BenchFigure {
   if (rounds.length === 0) throw new RangeError(`${c.name}: no rounds to summarise`);
   const values = rounds.map((r) => r.value);
@@ -159,21 +159,19 @@ export async function runSuite(
   // Warm-up and rounds first, each case right after its own warm-up (before other cases' code can
   // colour V8's type feedback); then tinybench for the rest.
   for (const c of cases) {
-    if (c.warmupMs === undefined) {
-      if (c.rounds !== undefined) figures.push(await measureRounds(c, c.rounds));
-      continue;
+    if (c.warmupMs !== undefined) {
+      const { rate, calls } = await rateOver(c, c.warmupMs);
+      figures.push({
+        name: `${c.name}, cold: the first ${Math.round(c.warmupMs / 1000)} s`,
+        unit: c.unit,
+        value: Math.round(rate),
+        median: Math.round(rate),
+        rme: 0,
+        samples: calls,
+        target: null,
+        meetsTarget: null,
+      });
     }
-    const { rate, calls } = await rateOver(c, c.warmupMs);
-    figures.push({
-      name: `${c.name}, cold: the first ${Math.round(c.warmupMs / 1000)} s`,
-      unit: c.unit,
-      value: Math.round(rate),
-      median: Math.round(rate),
-      rme: 0,
-      samples: calls,
-      target: null,
-      meetsTarget: null,
-    });
     if (c.rounds !== undefined) figures.push(await measureRounds(c, c.rounds));
   }
   const bench = new Bench({ name: suite, time: timeMs, iterations: 5, warmup: true });

@@ -8,26 +8,16 @@
  * churn, short strings, a promise hop every few items — not a pure arithmetic loop.
  */
 
-export interface ProbeReference {
-  /** Probe items per second on the recording machine when the host was quiet. */
-  readonly itemsPerSecond: number;
-  readonly machine: string;
-  readonly measured: string;
-}
-
 /**
- * The probe's rate on the machine the committed results were recorded on, in a quiet stretch (one-
- * second probes between scenario rounds, 2026-12-02 ~22:00 UTC, pinned to one core or not: 770,000 –
- * 845,000). On another machine the ratio only says how that machine compares. What the probe tracks
- * is a slower CPU — in a slow stretch of this host it read 0.61× while the scenario rate fell to
- * 0.56× of its quiet figure — but it moves little when a neighbour competes for caches and memory
- * (another busy process on the second core took 3 – 6% off the probe and 10 – 25% off the scenario).
+ * Probe items per second on the machine the committed results were recorded on (AMD EPYC, 2 cores,
+ * Node 20.20.2), in a quiet stretch (one-second probes between scenario rounds, 2026-12-02 ~22:00
+ * UTC, pinned to one core or not: 770,000 – 845,000). On another machine the ratio only says how that
+ * machine compares. What the probe tracks is a slower CPU — in a slow stretch of this host it read
+ * 0.61× while the scenario rate fell to 0.56× of its quiet figure — but it moves little when a
+ * neighbour competes for caches and memory (another busy process on the second core took 3 – 6% off
+ * the probe and 10 – 25% off the scenario).
  */
-export const QUIET_REFERENCE: ProbeReference = {
-  itemsPerSecond: 800_000,
-  machine: 'AMD EPYC, 2 cores, Node 20.20.2 (the recording VM)',
-  measured: '2026-12-02',
-};
+export const QUIET_PROBE_RATE = 800_000;
 
 const BATCH = 2_000;
 
