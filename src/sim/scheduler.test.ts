@@ -181,6 +181,54 @@ describe('Scheduler', () => {
     });
   });
 
+  it('ends a run whose task awaits a promise outside the simulation as stalled, naming the task', async () => {
+    const { scheduler } = makeScheduler();
+    const log: string[] = [];
+    scheduler.spawn(
+      'worker',
+      async () => {
+        await scheduler.yield();
+        log.push('awaiting forever');
+        await new Promise<void>(() => {});
+        log.push('never');
+      },
+      { owner: 'com.example.app' },
+    );
+    scheduler.spawn('other', async () => {
+      for (let i = 0; i < 3; i++) await scheduler.yield();
+    });
+    const outcome = await scheduler.run();
+    expect(outcome).toEqual({ kind: 'stalled', task: 'worker', owner: 'com.example.app', steps: 3 });
+    expect(log).toEqual(['awaiting forever']);
+  });
+
+  it('a task that awaits settled promises outside the simulation (microtasks only) does not stall', async () => {
+    const { scheduler } = makeScheduler();
+    scheduler.spawn('worker', async () => {
+      for (let i = 0; i < 3; i++) {
+        await Promise.resolve(i);
+        await scheduler.yield();
+      }
+    });
+    expect((await scheduler.run()).kind).toBe('completed');
+  });
+
+  it('a task coming back after its run stalled changes nothing', async () => {
+    const { scheduler } = makeScheduler();
+    let release: () => void = () => {};
+    scheduler.spawn('late', async () => {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await scheduler.yield();
+    });
+    expect((await scheduler.run()).kind).toBe('stalled');
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(scheduler.finished).toBe(true);
+    expect(scheduler.step).toBe(1);
+  });
+
   it('stops at the step budget', async () => {
     const { scheduler } = makeScheduler({ kind: 'fifo' }, 50);
     scheduler.spawn('spinner', async () => {

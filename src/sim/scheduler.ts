@@ -15,6 +15,13 @@
  *
  * Rule: a task blocks on at most one primitive at a time (no `Promise.all` over simulation
  * primitives — spawn a task per branch instead). Breaking it throws a SimUsageError.
+ *
+ * Because a step is only microtasks, a whole run completes inside the macrotask that started it. A
+ * run still unfinished when the next macrotask comes has a task awaiting something the simulation
+ * does not control (a promise that never settles, a real timer, real I/O): the run ends at once with
+ * a `stalled` outcome naming that task, instead of leaving its caller awaiting forever (an emptied
+ * event loop would end the process with exit 13 and no word). The check observes; it decides
+ * nothing a deterministic run depends on.
  */
 import type { VirtualClock } from './clock.ts';
 import { SimUsageError } from './errors.ts';
@@ -141,6 +148,8 @@ export type RunOutcome =
       readonly blocked: readonly { task: string; on: string; owner: string | null }[];
     }
   | { readonly kind: 'budget'; readonly steps: number }
+  /** The running task awaited something outside the simulation and never came back to it. */
+  | { readonly kind: 'stalled'; readonly task: string; readonly owner: string | null; readonly steps: number }
   | { readonly kind: 'crash'; readonly task: string; readonly error: unknown };
 
 export interface SchedulerOptions {
@@ -228,7 +237,23 @@ export class Scheduler {
       this.resolveRun = resolve;
     });
     this.pump();
+    if (this.outcome === null) this.watchForStall();
     return done;
+  }
+
+  /** Ends the run as `stalled` if it has not finished by the next macrotask (see the header). */
+  private watchForStall(): void {
+    const stalled = () => {
+      if (this.outcome !== null) return;
+      const task = this.current;
+      this.finish({
+        kind: 'stalled',
+        task: task?.name ?? '(none)',
+        owner: task?.owner ?? null,
+        steps: this.stepCount,
+      });
+    };
+    setImmediate(stalled); // determinism-ok: only a run that left the simulation is still going then
   }
 
   /** Ends the run early with a crash outcome (an unexpected harness failure). */
@@ -354,6 +379,8 @@ export class Scheduler {
   }
 
   private endTask(task: Task, failure: { error: unknown } | null): void {
+    // A task that comes back after the run ended (it had stalled on a foreign promise) changes nothing.
+    if (this.outcome !== null) return;
     if (task.state.kind === 'killed') {
       // The task was killed while it was running (its own process died under it): drop it.
       if (this.current === task) {
