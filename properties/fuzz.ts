@@ -7,6 +7,9 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { Violation } from '../src/check/checker.ts';
+import { type Exercised, ExerciseTally, exercisedIn } from '../src/check/exercised.ts';
+import type { CallView } from '../src/check/observation.ts';
+import type { TraceEvent } from '../src/sim/trace.ts';
 import { scenarioArb } from './scenario/arbitraries.ts';
 import {
   type ConsumerRun,
@@ -16,7 +19,7 @@ import {
 } from './scenario/consumer.ts';
 import type { Scenario, Tail, Variant } from './scenario/model.ts';
 import { REFERENCE } from './scenario/model.ts';
-import { runScenario, type ScenarioRun } from './scenario/runner.ts';
+import { type RunHooks, runScenario, type ScenarioRun } from './scenario/runner.ts';
 import type { PropertyDef } from './suites.ts';
 
 export const REPLAY_FORMAT = 'cetp-sim/replay@1';
@@ -36,6 +39,12 @@ export interface ReplayFile {
   readonly scenario: Scenario | ConsumerScenario;
   readonly traceHash: string;
   readonly violations: readonly Pick<Violation, 'checker' | 'ruleIds' | 'class' | 'message'>[];
+  /**
+   * For a campaign-level verdict (`tool-never-succeeds`): the tool (`provider|tool`) whose failure
+   * this run witnesses. Replaying judges the run again by that verdict: the tool executed, not once
+   * successfully.
+   */
+  readonly campaign?: { readonly checker: typeof TOOL_NEVER_SUCCEEDS.checker; readonly tool: string };
 }
 
 export interface FuzzOptions {
@@ -48,18 +57,60 @@ export interface FuzzOptions {
   readonly variant?: Variant;
   /** Generate scheduler decisions (default) or leave the whole schedule to the tail strategy. */
   readonly generateDecisions?: boolean;
+  /** Watching the campaign from outside (the CLI's watchdog); nothing it does changes a verdict. */
+  readonly probe?: FuzzProbe;
 }
+
+/**
+ * Lets a watchdog follow a campaign run by run. Runs are numbered from 0 in the order fast-check makes
+ * them (generated, then shrinking); the same options give the same numbering, so a run that hung can
+ * be found again by its number in a fresh process and watched there.
+ */
+export interface FuzzProbe {
+  /** Called as run `index` starts. */
+  readonly started?: (index: number) => void;
+  /** Run `index` is watched: its scenario is handed over before it runs, then each trace event. */
+  readonly watch?: {
+    readonly index: number;
+    readonly scenario: (scenario: Scenario | ConsumerScenario) => void;
+    readonly event: (event: TraceEvent) => void;
+  };
+}
+
+/**
+ * `passed` only when the runs judged something: `vacuous` when nothing reached the implementation
+ * under test (no call, or no call answered), `failed` when a run broke a rule — or when the campaign
+ * as a whole shows a tool that never works (`tool-never-succeeds`).
+ */
+export type PropertyStatus = 'passed' | 'failed' | 'vacuous';
 
 export interface PropertyResult {
   readonly id: string;
   readonly rules: readonly string[];
   readonly runs: number;
-  readonly status: 'passed' | 'failed';
+  readonly status: PropertyStatus;
+  /** What the runs (up to the first failure) exercised of the implementations under test. */
+  readonly exercised: Exercised;
+  /** For `vacuous`: why the campaign judged nothing. */
+  readonly vacuity?: string;
   readonly failure?: {
     readonly replay: ReplayFile;
     readonly run: ScenarioRun | ConsumerRun;
   };
 }
+
+/**
+ * A tool executed this often in fault-free runs of one campaign without one success does not work:
+ * the generators offer valid args (most pools start with them), approving users and honest
+ * resolutions far more often than not, so a working tool succeeds long before.
+ */
+export const NEVER_SUCCEEDS_AFTER = 20;
+
+/** The campaign-level verdict on a tool that never succeeded (it names the rules of answering a call). */
+export const TOOL_NEVER_SUCCEEDS = {
+  checker: 'tool-never-succeeds',
+  ruleIds: ['CETP-4-04', 'CETP-4.2-01', 'CETP-4.4-02'],
+} as const;
 
 /** A per-property seed derived from the campaign seed, so running a subset changes nothing. */
 export function propertySeed(seed: number, propertyId: string): number {
@@ -75,24 +126,46 @@ function engine(def: PropertyDef, options: FuzzOptions) {
       arbitrary: consumerScenarioArb(def.shape, tails, decisions) as fc.Arbitrary<
         Scenario | ConsumerScenario
       >,
-      run: (s: Scenario | ConsumerScenario, v: Variant) =>
-        runConsumerScenario(def.fixture, s as ConsumerScenario, v),
+      run: (s: Scenario | ConsumerScenario, v: Variant, hooks?: RunHooks) =>
+        runConsumerScenario(def.fixture, s as ConsumerScenario, v, hooks),
+      faultFree: (s: Scenario | ConsumerScenario) =>
+        s.faults.length === 0 && (s as ConsumerScenario).consumerRestartsAtMs.length === 0,
     };
   }
   return {
     arbitrary: scenarioArb(def.shape, tails, decisions) as fc.Arbitrary<Scenario | ConsumerScenario>,
-    run: (s: Scenario | ConsumerScenario, v: Variant) => runScenario(def.fixture, s as Scenario, v),
+    run: (s: Scenario | ConsumerScenario, v: Variant, hooks?: RunHooks) =>
+      runScenario(def.fixture, s as Scenario, v, hooks),
+    faultFree: (s: Scenario | ConsumerScenario) => s.faults.length === 0,
   };
 }
 
 export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Promise<PropertyResult> {
   const variant = options.variant ?? REFERENCE;
   const seed = propertySeed(options.seed, def.id);
-  const { arbitrary, run: runOne } = engine(def, options);
-  const property = fc.asyncProperty(
-    arbitrary,
-    async (scenario) => (await runOne(scenario, variant)).violations.length === 0,
-  );
+  const { arbitrary, run: runOne, faultFree } = engine(def, options);
+  const tally = new ExerciseTally();
+  /** The first fault-free scenario in which each tool was executed without success. */
+  const witnesses = new Map<string, Scenario | ConsumerScenario>();
+  let counting = true;
+  let index = 0;
+  const probe = options.probe;
+  const property = fc.asyncProperty(arbitrary, async (scenario) => {
+    const run = await runOne(scenario, variant, probe ? watching(probe, index++, scenario) : undefined);
+    const held = run.violations.length === 0;
+    if (counting) {
+      // Only the runs up to the first failure: shrinking re-runs variations of the failing one.
+      const exercised = exercisedIn(run.observation, run.context, faultFree(scenario));
+      tally.add(exercised);
+      for (const [tool, t] of exercised.tools) {
+        if (t.succeeded > 0) continue;
+        for (const key of [tool, `${tool.slice(0, tool.indexOf('|'))}|*`])
+          if (!witnesses.has(key)) witnesses.set(key, scenario);
+      }
+      counting = held;
+    }
+    return held;
+  });
   const details = await fc.check(property, {
     seed,
     numRuns: options.timeLimitMs !== undefined ? Number.MAX_SAFE_INTEGER : options.runs,
@@ -100,44 +173,126 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
       ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false }
       : {}),
   });
-  if (!details.failed || details.counterexample === null) {
-    return { id: def.id, rules: def.ruleIds, runs: details.numRuns, status: 'passed' };
+  const common = { id: def.id, rules: def.ruleIds, runs: details.numRuns, exercised: tally.exercised };
+  const fuzz = {
+    seed,
+    path: details.counterexamplePath ?? '',
+    runsToFailure: details.numRuns,
+    shrinks: details.numShrinks,
+  };
+  if (details.failed && details.counterexample !== null) {
+    const [scenario] = details.counterexample as [Scenario | ConsumerScenario];
+    const run = await runOne(scenario, variant);
+    const replay = replayOf(def, variant, scenario, run, fuzz, run.violations);
+    return { ...common, status: 'failed', failure: { replay, run } };
   }
-  const [scenario] = details.counterexample as [Scenario | ConsumerScenario];
-  const run = await runOne(scenario, variant);
-  const replay: ReplayFile = {
+  const vacuity = vacuityOf(tally.exercised, details.numRuns);
+  if (vacuity !== null) return { ...common, status: 'vacuous', vacuity };
+  const [broken] = tally.neverSucceeded(NEVER_SUCCEEDS_AFTER);
+  const witness = broken ? witnesses.get(broken.tool) : undefined;
+  if (!broken || !witness) return { ...common, status: 'passed' };
+  // The campaign's verdict, witnessed by the first fault-free run that executed the tool in vain.
+  const run = await runOne(witness, variant);
+  const verdict: Violation = {
+    ...TOOL_NEVER_SUCCEEDS,
+    class: 'liveness',
+    message: `${whatOf(broken.tool)} never succeeded: ${broken.calls} executions in fault-free runs, not one answered success or accepted`,
+    events: [],
+    calls: executionsOf(run, broken.tool).map((c) => c.id),
+  };
+  const violations = [verdict, ...run.violations];
+  const replay = {
+    ...replayOf(def, variant, witness, run, { ...fuzz, path: '' }, violations),
+    campaign: { checker: TOOL_NEVER_SUCCEEDS.checker, tool: broken.tool },
+  };
+  return { ...common, status: 'failed', failure: { replay, run: { ...run, violations } } };
+}
+
+/** `provider|tool` or `provider|*` in words. */
+function whatOf(key: string): string {
+  const [provider, tool] = key.split('|');
+  return tool === '*' ? `no tool of ${provider}` : `${tool} on ${provider}`;
+}
+
+/** The executions of a tool (`provider|tool`) or of any tool of a provider (`provider|*`) in a run. */
+function executionsOf(run: ScenarioRun | ConsumerRun, key: string): CallView[] {
+  const provider = key.slice(0, key.indexOf('|'));
+  const any = key.endsWith('|*');
+  return run.observation.calls.filter(
+    (c) => c.method === 'execute_tool' && (any ? c.provider === provider : c.toolKey === key),
+  );
+}
+
+/** The witnessed tool's executions in a run, when none of them succeeded (the campaign verdict holds). */
+function stillNeverSucceeds(run: ScenarioRun | ConsumerRun, key: string): Violation | null {
+  const calls = executionsOf(run, key);
+  const ok = calls.some(
+    (c) => c.reply.kind === 'bundle' && (c.reply.status === 'success' || c.reply.status === 'accepted'),
+  );
+  if (calls.length === 0 || ok) return null;
+  return {
+    ...TOOL_NEVER_SUCCEEDS,
+    class: 'liveness',
+    message: `${whatOf(key)} succeeded in none of ${calls.length} execution(s) in this run (the campaign saw it never succeed)`,
+    events: [],
+    calls: calls.map((c) => c.id),
+  };
+}
+
+/** The run hooks that let a probe see run `index` start (and watch it, if it is the one). */
+function watching(probe: FuzzProbe, index: number, scenario: Scenario | ConsumerScenario): RunHooks {
+  probe.started?.(index);
+  const watch = probe.watch;
+  if (watch?.index !== index) return {};
+  watch.scenario(scenario);
+  return {
+    world(world) {
+      world.trace.onRecord = watch.event;
+    },
+  };
+}
+
+/** Why a campaign judged nothing, or null when it exercised the implementation under test. */
+function vacuityOf(exercised: Exercised, runs: number): string | null {
+  if (runs === 0) return 'no run finished in the time given';
+  if (exercised.calls === 0) return `${runs} runs sent no call to the implementation under test`;
+  if (exercised.answered === 0)
+    return `${exercised.calls} calls reached the implementation under test and none was answered with a Bundle`;
+  return null;
+}
+
+function replayOf(
+  def: PropertyDef,
+  variant: Variant,
+  scenario: Scenario | ConsumerScenario,
+  run: ScenarioRun | ConsumerRun,
+  fuzz: ReplayFile['fuzz'],
+  violations: readonly Violation[],
+): ReplayFile {
+  return {
     format: REPLAY_FORMAT,
     property: def.id,
     rules: def.ruleIds,
-    fuzz: {
-      seed,
-      path: details.counterexamplePath ?? '',
-      runsToFailure: details.numRuns,
-      shrinks: details.numShrinks,
-    },
+    fuzz,
     variant,
     scenario,
     traceHash: run.report.traceHash,
-    violations: run.violations.map(({ checker, ruleIds, class: cls, message }) => ({
+    violations: violations.map(({ checker, ruleIds, class: cls, message }) => ({
       checker,
       ruleIds,
       class: cls,
       message,
     })),
   };
-  return {
-    id: def.id,
-    rules: def.ruleIds,
-    runs: details.numRuns,
-    status: 'failed',
-    failure: { replay, run },
-  };
 }
 
-/** Re-runs a replay file's scenario bit for bit. */
+/** Re-runs a replay file's scenario bit for bit and judges it again (with its campaign verdict, if any). */
 export async function replayScenario(
   def: PropertyDef,
-  replay: ReplayFile,
+  replay: Pick<ReplayFile, 'scenario' | 'variant' | 'campaign'>,
+  hooks: RunHooks = {},
 ): Promise<ScenarioRun | ConsumerRun> {
-  return engine(def, { seed: 0, runs: 1 }).run(replay.scenario, replay.variant);
+  const run = await engine(def, { seed: 0, runs: 1 }).run(replay.scenario, replay.variant, hooks);
+  const campaign = replay.campaign ? stillNeverSucceeds(run, replay.campaign.tool) : null;
+  return campaign ? { ...run, violations: [campaign, ...run.violations] } : run;
 }

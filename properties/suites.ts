@@ -29,7 +29,7 @@ import {
   versionAgreed,
   windowExpiry,
 } from '../src/check/checkers/negotiated.ts';
-import { noCrash, noFdLeaks, operationsTerminate } from '../src/check/checkers/runtime.ts';
+import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
 import {
   argsBinding,
   cancelAfterEnd,
@@ -114,14 +114,24 @@ const base = {
   capabilitySets: CAP_SETS,
 } as const satisfies ScenarioShape;
 
+/**
+ * Progress is judged in every property (a run must end because its work is done), and in every
+ * raw-driver property every accepted operation must finish: an implementation that hangs, spins or
+ * awaits forever fails whichever property reaches it.
+ */
+function withProgress(checkers: readonly Checker[], extra: readonly Checker[]): Checker[] {
+  return [...checkers, ...[runProgress, ...extra].filter((c) => !checkers.includes(c))];
+}
+
 function def(
   id: string,
   title: string,
   area: string,
   shape: ScenarioShape,
-  checkers: readonly Checker[],
+  propertyCheckers: readonly Checker[],
   ciRuns = 40,
 ): RawPropertyDef {
+  const checkers = withProgress(propertyCheckers, [operationsTerminate]);
   const ruleIds = [...new Set([...checkers.flatMap((c) => c.ruleIds), area])];
   return {
     kind: 'raw',
@@ -141,10 +151,11 @@ function consumerDef(
   title: string,
   area: string,
   shape: ConsumerShape,
-  checkers: readonly Checker[],
+  propertyCheckers: readonly Checker[],
   extraRules: readonly string[] = [],
   ciRuns = 25,
 ): ConsumerPropertyDef {
+  const checkers = withProgress(propertyCheckers, []);
   const ruleIds = [...new Set([...checkers.flatMap((c) => c.ruleIds), ...extraRules, area])];
   return {
     kind: 'consumer',

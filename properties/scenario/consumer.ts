@@ -6,7 +6,7 @@
  * The consumer decides its own retries, polls, resumes and fallbacks; the oracles judge them.
  */
 import fc from 'fast-check';
-import type { Checker, Violation } from '../../src/check/checker.ts';
+import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
 import { runCheckers } from '../../src/check/checkers/index.ts';
 import { type Observation, observe } from '../../src/check/observation.ts';
 import { type CancelSignal, referenceConsumer } from '../../src/consumer/index.ts';
@@ -25,9 +25,9 @@ import type { Fault, FaultAt } from '../../src/sim/faults.ts';
 import type { JsonValue } from '../../src/sim/json.ts';
 import type { UserDecision } from '../../src/sim/user.ts';
 import type { RunReport, World } from '../../src/sim/world.ts';
-import { ALERTS, checkContext, type ProviderFixture, providerOptions, UID_PLACEHOLDER } from './fixtures.ts';
+import { ALERTS, checkContext, fillArgs, type ProviderFixture, providerOptions } from './fixtures.ts';
 import type { Tail, Variant } from './model.ts';
-import { scenarioWorld } from './runner.ts';
+import { type RunHooks, scenarioWorld } from './runner.ts';
 
 export type AgentCommand =
   | {
@@ -220,19 +220,23 @@ export interface ConsumerRun {
   readonly world: World;
   readonly report: RunReport;
   readonly observation: Observation;
+  /** What the oracles knew: the implementations under test. */
+  readonly context: CheckContext;
   readonly violations: readonly Violation[];
 }
 
 function argsFor(pool: readonly JsonValue[], index: number, uid: number): string {
-  return JSON.stringify(pool[index % pool.length] as JsonValue).replaceAll(UID_PLACEHOLDER, String(uid));
+  return fillArgs(JSON.stringify(pool[index % pool.length] as JsonValue), uid);
 }
 
 export async function runConsumerScenario(
   fixture: ConsumerFixture,
   scenario: ConsumerScenario,
   variant: Variant,
+  hooks: RunHooks = {},
 ): Promise<ConsumerRun> {
   const world = scenarioWorld(scenario, 60_000);
+  hooks.world?.(world);
   for (const p of fixture.providers) p.install(world, variant);
   const hostileCase =
     scenario.hostile === null ? null : HOSTILE_CASES[scenario.hostile % HOSTILE_CASES.length];
@@ -290,7 +294,7 @@ export async function runConsumerScenario(
     ...runCheckers(observation, ctx, fixture.checkers),
     ...hostileOracle(observation, hostileCase?.id, consumer.packageName),
   ];
-  return { world, report, observation, violations };
+  return { world, report, observation, context: ctx, violations };
 }
 
 /** Lies about a file result must end the consumer's execution as an integrity failure, never ok. */

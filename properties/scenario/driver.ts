@@ -9,7 +9,7 @@ import type { AppContext } from '../../src/sim/context.ts';
 import type { JsonValue } from '../../src/sim/json.ts';
 import type { PendingIntent } from '../../src/sim/pending-intent.ts';
 import { type Task, TIMED_OUT } from '../../src/sim/scheduler.ts';
-import { type ProviderFixture, UID_PLACEHOLDER } from './fixtures.ts';
+import { fillArgs, type ProviderFixture } from './fixtures.ts';
 import type { ActorName, Command, MalformedFlaw, RidRef } from './model.ts';
 
 /** What one actor knows; other actors may read it (that is how misuse is expressed). */
@@ -28,6 +28,8 @@ export interface ActorState {
   stolenSession: string | null;
   /** Duplicate sends still racing (spawned tasks): the settle phase waits for them. */
   readonly duplicates: Task[];
+  /** String fields of the actor's successful results, latest first wins (for `$OWN:field` args). */
+  readonly own: Map<string, string>;
 }
 
 export function newActorState(name: ActorName): ActorState {
@@ -41,6 +43,7 @@ export function newActorState(name: ActorName): ActorState {
     ops: [],
     stolenSession: null,
     duplicates: [],
+    own: new Map(),
   };
 }
 
@@ -336,10 +339,13 @@ export class RawDriver {
 
   /** The pool's args at `index` (modulo), with this actor's UID filled in. */
   private argsAt(pool: readonly JsonValue[], index: number): string {
-    return jsonOf(pool[index % pool.length] as JsonValue).replaceAll(UID_PLACEHOLDER, String(this.ctx.uid));
+    return fillArgs(jsonOf(pool[index % pool.length] as JsonValue), this.ctx.uid, (field) =>
+      this.state.own.get(field),
+    );
   }
 
   private remember(p: ProviderFixture, rid: string, reply: Bundle): void {
+    if (reply.getString('status') === 'success') this.rememberOwn(reply);
     if (reply.getString('status') !== 'accepted') return;
     const operationId = (JSON.parse(reply.getString('data') ?? '{}') as { operation_id?: string })
       .operation_id;
@@ -347,6 +353,13 @@ export class RawDriver {
     const op = { provider: p.name, operationId, rid };
     this.state.lastOp = op;
     if (!this.state.ops.some((o) => o.operationId === operationId)) this.state.ops.push(op);
+  }
+
+  /** Keeps the string fields of a successful result as the actor's own (for `$OWN:field` args). */
+  private rememberOwn(reply: Bundle): void {
+    const data = parseObject(reply.getString('data'));
+    for (const [field, value] of Object.entries(data))
+      if (typeof value === 'string') this.state.own.set(field, value);
   }
 
   /** Launches a resolution and waits (at most a minute of virtual time) for the Activity's result. */
@@ -390,6 +403,17 @@ export class RawDriver {
         await this.ctx.sleep(2_000);
       }
     }
+  }
+}
+
+function parseObject(text: string | null): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text ?? '{}');
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
   }
 }
 

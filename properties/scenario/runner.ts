@@ -4,7 +4,7 @@
  * user answer as scripted, then — once every actor is done and every fault applied — settle (poll
  * every accepted operation to its end), and run the checkers over what happened.
  */
-import type { Checker, Violation } from '../../src/check/checker.ts';
+import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
 import { ALL_CHECKERS, runCheckers } from '../../src/check/checkers/index.ts';
 import { type Observation, observe } from '../../src/check/observation.ts';
 import type { StrategySpec } from '../../src/sim/strategy.ts';
@@ -24,6 +24,8 @@ export interface ScenarioRun {
   readonly world: World;
   readonly report: RunReport;
   readonly observation: Observation;
+  /** What the oracles knew: the implementations under test. */
+  readonly context: CheckContext;
   readonly violations: readonly Violation[];
 }
 
@@ -64,12 +66,19 @@ export function scenarioWorld(
   });
 }
 
+/** Optional hooks into a run: `world` sees the world before anything is installed (to watch it). */
+export interface RunHooks {
+  readonly world?: (world: World) => void;
+}
+
 export async function runScenario(
   fixture: Fixture,
   scenario: Scenario,
   variant: Variant,
+  hooks: RunHooks = {},
 ): Promise<ScenarioRun> {
   const world = scenarioWorld(scenario, STEP_BUDGET);
+  hooks.world?.(world);
   for (const p of fixture.providers) p.install(world, variant);
   const actors = fixture.actors.filter((a) => (scenario.actors[a]?.length ?? 0) > 0);
   installActors(world, actors);
@@ -113,5 +122,5 @@ export async function runScenario(
   const ctx = rawCheckContext(fixture.providers);
   const violations = runCheckers(observation, ctx, fixture.checkers ?? ALL_CHECKERS);
   void drivers;
-  return { world, report, observation, violations };
+  return { world, report, observation, context: ctx, violations };
 }

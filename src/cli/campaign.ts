@@ -1,14 +1,22 @@
 /**
- * A fuzz campaign: the selected properties, one after another, each with its own seed derived from
- * the campaign seed (so a subset or a shard runs exactly what the full campaign would for those
- * properties), and a replay file written for every failure.
+ * A fuzz campaign: the selected properties, each with its own seed derived from the campaign seed (so
+ * a subset or a shard runs exactly what the full campaign would for those properties), spread over
+ * worker threads (`--workers`: by property, merged back in catalogue order, so the results do not
+ * depend on how many there were), and a replay file written for every failure.
+ *
+ * The user's modules run only in the workers, under the watchdog (worker/pool.ts): a run that blocks
+ * its thread or never ends is stopped, found again by its number in a fresh worker that streams its
+ * trace, and reported as a failure of its property with a replay file — never a hang of the CLI.
  */
-import { fuzzProperty, type PropertyResult } from '../../properties/fuzz.ts';
+import { availableParallelism } from 'node:os';
+import { propertySeed, REPLAY_FORMAT, type ReplayFile } from '../../properties/fuzz.ts';
 import type { Tail, Variant } from '../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../properties/suites.ts';
+import type { Violation } from '../check/checker.ts';
+import { runProgress } from '../check/checkers/runtime.ts';
+import { NOTHING_EXERCISED } from '../check/exercised.ts';
+import type { TraceEvent } from '../sim/trace.ts';
 import type { Shard } from './args.ts';
-import { CliError } from './errors.ts';
-import { UserModuleError } from './provider-module.ts';
 import {
   diagramFilePath,
   type ReplayModules,
@@ -16,12 +24,23 @@ import {
   writeDiagramFile,
   writeReplayFile,
 } from './replay-file.ts';
+import { type JobEnd, WorkerHost } from './worker/pool.ts';
+import type { FuzzJob, PropertyOutcome, WorkerMessage } from './worker/protocol.ts';
 
 /**
  * `npx cetp-sim fuzz` without --runs gives each property its CI budget times this: a short campaign
  * (measured on 2 cores: 14–20 s for the ten properties), five times deeper than `npm test`.
  */
 export const SHORT_CAMPAIGN_FACTOR = 5;
+
+/** Wall-clock seconds one run may take before the watchdog stops it (`--watchdog`). */
+export const DEFAULT_WATCHDOG_SECONDS = 10;
+
+/** A run that hung is watched again for at most this long, to show its trace up to its last step. */
+const DIAGNOSIS_MS = 3_000;
+
+/** Worker threads by default: one per core the process may use. */
+export const DEFAULT_WORKERS = availableParallelism();
 
 export const STRATEGIES = ['fifo', 'random', 'pct', 'portfolio'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
@@ -46,7 +65,11 @@ export interface CampaignOptions {
   readonly tails: readonly Tail[];
   readonly variant: Variant;
   readonly outDir: string;
+  /** The user's modules, as given on the command line, resolved against `cwd`. */
   readonly modules: ReplayModules;
+  readonly cwd: string;
+  readonly workers: number;
+  readonly watchdogMs: number;
   readonly now: () => number;
   readonly onStart?: (def: PropertyDef) => void;
   readonly onResult?: (entry: CampaignEntry) => void;
@@ -54,7 +77,7 @@ export interface CampaignOptions {
 
 export interface CampaignEntry {
   readonly def: PropertyDef;
-  readonly result: PropertyResult;
+  readonly result: PropertyOutcome;
   /** Where the failure's replay file was written. */
   readonly replayFile: string | null;
   readonly ms: number;
@@ -64,43 +87,133 @@ export function runsFor(def: PropertyDef, runs: number | undefined): number {
   return runs ?? def.ciRuns * SHORT_CAMPAIGN_FACTOR;
 }
 
-async function fuzzOne(def: PropertyDef, options: CampaignOptions, timeLimitMs: number | undefined) {
-  try {
-    return await fuzzProperty(def, {
-      seed: options.seed,
-      runs: runsFor(def, options.runs),
-      tails: options.tails,
-      variant: options.variant,
-      ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
-    });
-  } catch (error) {
-    if (error instanceof UserModuleError) throw new CliError('provider_module_failed', error.message);
-    throw error;
-  }
+/** The watchdog's verdict on a run that never finished. */
+function watchdogViolation(run: number, reason: string, events: readonly TraceEvent[]): Violation {
+  const last = events.at(-1);
+  return {
+    checker: 'watchdog',
+    ruleIds: runProgress.ruleIds,
+    class: 'liveness',
+    message: `run ${run + 1} of the campaign never finished: ${reason}${last ? ` (its last trace event: #${last.seq} ${last.kind} at step ${last.step})` : ' (it recorded no trace event)'}`,
+    events: last ? [last.seq] : [],
+    calls: [],
+  };
+}
+
+/**
+ * A property whose run `end.run` hung: that run is found again in a fresh worker (same options, same
+ * run numbering) and watched — its scenario handed over, its trace streamed — for a short while.
+ */
+async function diagnose(
+  host: WorkerHost,
+  def: PropertyDef,
+  job: FuzzJob,
+  end: Extract<JobEnd<PropertyOutcome>, { kind: 'hung' }>,
+  watchdogMs: number,
+): Promise<PropertyOutcome> {
+  let scenario: ReplayFile['scenario'] | null = null;
+  const events: TraceEvent[] = [];
+  const watch = (message: WorkerMessage) => {
+    if (message.type === 'scenario') scenario = message.scenario;
+    else if (message.type === 'event') events.push(message.event);
+  };
+  const { timeLimitMs: _, ...again } = job;
+  await host.run(
+    { ...again, watch: end.run },
+    { budgetMs: Math.min(watchdogMs, DIAGNOSIS_MS), onMessage: watch },
+  );
+  const violation = watchdogViolation(end.run, end.reason, events);
+  const common = { id: def.id, runs: end.run + 1, status: 'failed' as const, exercised: NOTHING_EXERCISED };
+  if (scenario === null) return { ...common, reason: violation.message };
+  const replay: ReplayFile = {
+    format: REPLAY_FORMAT,
+    property: def.id,
+    rules: def.ruleIds,
+    fuzz: { seed: propertySeed(job.seed, def.id), path: '', runsToFailure: end.run + 1, shrinks: 0 },
+    variant: job.variant,
+    scenario,
+    traceHash: '',
+    violations: [
+      {
+        checker: violation.checker,
+        ruleIds: violation.ruleIds,
+        class: violation.class,
+        message: violation.message,
+      },
+    ],
+  };
+  return { ...common, failure: { replay, violations: [violation], events, steps: events.at(-1)?.step ?? 0 } };
+}
+
+async function fuzzOne(
+  host: WorkerHost,
+  def: PropertyDef,
+  options: CampaignOptions,
+  timeLimitMs: number | undefined,
+): Promise<PropertyOutcome> {
+  const job: FuzzJob = {
+    kind: 'fuzz',
+    property: def.id,
+    seed: options.seed,
+    runs: runsFor(def, options.runs),
+    tails: options.tails,
+    variant: options.variant,
+    modules: options.modules,
+    cwd: options.cwd,
+    ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
+  };
+  const end = await host.run<PropertyOutcome>(job, { budgetMs: options.watchdogMs });
+  return end.kind === 'done' ? end.result : diagnose(host, def, job, end, options.watchdogMs);
+}
+
+function writeFailure(def: PropertyDef, outcome: PropertyOutcome, options: CampaignOptions): string | null {
+  const failure = outcome.failure;
+  if (!failure) return null;
+  const file = replayFilePath(options.outDir, def.id, options.seed);
+  writeReplayFile(file, failure.replay, options.modules, options.cwd);
+  writeDiagramFile(diagramFilePath(file), failure.events);
+  return file;
 }
 
 export async function runCampaign(
   defs: readonly PropertyDef[],
   options: CampaignOptions,
 ): Promise<CampaignEntry[]> {
+  const slots = Math.max(1, Math.min(options.workers, defs.length));
+  // With --time, each property gets its share of the wall time on each of the workers.
   const timeLimitMs =
     options.timeSeconds !== undefined && defs.length > 0
-      ? Math.max(1, Math.floor((options.timeSeconds * 1000) / defs.length))
+      ? Math.max(1, Math.floor((options.timeSeconds * 1000 * slots) / defs.length))
       : undefined;
-  const entries: CampaignEntry[] = [];
-  for (const def of defs) {
-    options.onStart?.(def);
-    const started = options.now();
-    const result = await fuzzOne(def, options, timeLimitMs);
-    let replayFile: string | null = null;
-    if (result.failure) {
-      replayFile = replayFilePath(options.outDir, def.id, options.seed);
-      writeReplayFile(replayFile, result.failure.replay, options.modules);
-      writeDiagramFile(diagramFilePath(replayFile), result.failure.run.world.trace.events);
+  const hosts = Array.from({ length: slots }, () => new WorkerHost());
+  const entries: (CampaignEntry | undefined)[] = defs.map(() => undefined);
+  let next = 0;
+  let reported = 0;
+  const report = () => {
+    for (let entry = entries[reported]; entry !== undefined; entry = entries[reported]) {
+      options.onResult?.(entry);
+      reported++;
     }
-    const entry = { def, result, replayFile, ms: options.now() - started };
-    entries.push(entry);
-    options.onResult?.(entry);
+  };
+  const serve = async (host: WorkerHost) => {
+    for (let i = next++; i < defs.length; i = next++) {
+      const def = defs[i] as PropertyDef;
+      options.onStart?.(def);
+      const started = options.now();
+      const result = await fuzzOne(host, def, options, timeLimitMs);
+      entries[i] = {
+        def,
+        result,
+        replayFile: writeFailure(def, result, options),
+        ms: options.now() - started,
+      };
+      report();
+    }
+  };
+  try {
+    await Promise.all(hosts.map(serve));
+  } finally {
+    await Promise.all(hosts.map((h) => h.close()));
   }
-  return entries;
+  return entries as CampaignEntry[];
 }

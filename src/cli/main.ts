@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { parseIntArg, parseSecondsArg, parseShardArg } from './args.ts';
-import { SHORT_CAMPAIGN_FACTOR, STRATEGIES } from './campaign.ts';
+import { DEFAULT_WATCHDOG_SECONDS, DEFAULT_WORKERS, SHORT_CAMPAIGN_FACTOR, STRATEGIES } from './campaign.ts';
 import { type AblateFlags, ablateCommand, DEFAULT_ABLATION_RUNS } from './commands/ablate.ts';
 import { demoCommand } from './commands/demo.ts';
 import { DEFAULT_OUT_DIR, type FuzzFlags, fuzzCommand } from './commands/fuzz.ts';
@@ -29,6 +29,14 @@ const strategyOption = () =>
     .choices(STRATEGIES)
     .default('portfolio');
 const jsonOption = () => new Option('--json', 'print one JSON object on stdout').default(false);
+const workersOption = () =>
+  new Option('--workers <n>', 'worker threads (results are the same for any number)')
+    .argParser(parseIntArg('--workers', 1))
+    .default(DEFAULT_WORKERS);
+const watchdogOption = () =>
+  new Option('--watchdog <seconds>', 'wall-clock seconds one run may take before it is stopped and failed')
+    .argParser(parseSecondsArg('--watchdog'))
+    .default(DEFAULT_WATCHDOG_SECONDS);
 
 const FUZZ_HELP = `
 Defaults: --seed 0; --runs = each property's CI budget x ${SHORT_CAMPAIGN_FACTOR} (a short campaign);
@@ -37,7 +45,13 @@ Defaults: --seed 0; --runs = each property's CI budget x ${SHORT_CAMPAIGN_FACTOR
 depend on the machine). --shard I/N runs the selected properties whose 0-based index i (in catalogue
 order) has i % N = I-1; each shard is deterministic on its own.
 --provider MODULE fuzzes your own provider apps: a module exporting \`providers\` (see the README).
-Exit codes: 0 every property held, 1 a property failed (replay files written), 2 bad usage or input.`;
+User modules run in worker threads (--workers, default: one per core; the results do not depend
+on it) under a watchdog: a run that takes more than --watchdog seconds of wall time (default
+${DEFAULT_WATCHDOG_SECONDS}) — a blocked thread, an endless loop — fails its property with a replay file.
+Each property reports what it exercised (calls, answers, successes, effects, confirmations,
+finished operations); one that exercised nothing fails as vacuous.
+Exit codes: 0 every property held, 1 a property failed or exercised nothing (replay files
+written), 2 bad usage or input.`;
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command();
@@ -91,6 +105,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .addOption(new Option('--out <dir>', 'where failures write replay files').default(DEFAULT_OUT_DIR))
     .addOption(new Option('--junit <file>', 'also write a JUnit XML report'))
+    .addOption(workersOption())
+    .addOption(watchdogOption())
     .addOption(jsonOption())
     .addHelpText('after', FUZZ_HELP)
     .action(async (opts: FuzzFlags) => {
@@ -102,12 +118,21 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description('re-run a replay file bit for bit; exit 1 if it still fails, 0 if it now passes')
     .argument('<file>', 'a replay file written by `cetp-sim fuzz`')
     .option('--mermaid', 'also print the trace as a Mermaid sequence diagram', false)
-    .addOption(new Option('--provider <module>', 'provider module to use (default: the one the file names)'))
-    .addOption(new Option('--consumer <module>', 'consumer module to use (default: the one the file names)'))
+    .addOption(
+      new Option('--provider <module>', 'load this provider module (a replay file never loads one itself)'),
+    )
+    .addOption(
+      new Option('--consumer <module>', 'load this consumer module (a replay file never loads one itself)'),
+    )
+    .addOption(watchdogOption())
     .addOption(jsonOption())
     .addHelpText(
       'after',
-      '\nExit codes: 0 now passes, 1 still fails, 2 bad file, 3 the trace hash differs from the recorded one.',
+      '\nA replay file is data: the modules its campaign used are named in it, but only modules given here\n' +
+        'are loaded (replay tells you which to pass). After a fix, replay it with your fixed module.\n' +
+        'Exit codes: 0 now passes, 1 still fails, 2 bad file or usage, 3 determinism break: the same code\n' +
+        '(content hashes recorded in the file) gave a different trace. A changed module or cetp-sim\n' +
+        'may change the trace: then the verdict alone decides.',
     )
     .action(async (file: string, opts: ReplayFlags) => {
       setExit(await replayCommand(io, file, opts));

@@ -4,7 +4,7 @@
  * schema's shape, then names that must exist (property, planted bugs, rule ids, providers and tools)
  * — and reports the first problem as a CliError naming the file and the place.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { REPLAY_FORMAT, type ReplayFile } from '../../properties/fuzz.ts';
 import { MUTANTS } from '../../properties/mutants.ts';
@@ -16,8 +16,14 @@ import { isRuleId } from '../protocol/index.ts';
 import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { renderMermaid } from '../sim/trace-render.ts';
+import { type CodeIdentity, codeIdentity } from './code-identity.ts';
 import { CliError } from './errors.ts';
-import { CONSUMER_SCENARIO_SCHEMA, RAW_SCENARIO_SCHEMA, REPLAY_FILE_SCHEMA } from './replay-schema.ts';
+import {
+  CONSUMER_SCENARIO_SCHEMA,
+  MAX_REPLAY_FILE_BYTES,
+  RAW_SCENARIO_SCHEMA,
+  REPLAY_FILE_SCHEMA,
+} from './replay-schema.ts';
 
 /** The user modules a campaign ran with, as given on its command line (paths relative to its cwd). */
 export interface ReplayModules {
@@ -25,8 +31,14 @@ export interface ReplayModules {
   readonly consumer?: string;
 }
 
+/**
+ * A replay file as the CLI writes it. `modules` names the user modules the campaign ran with — a
+ * hint for the person replaying, never loaded from the file (`replay` loads only what its own command
+ * line names). `code` hashes the code the run was recorded with (code-identity.ts).
+ */
 export interface CliReplayFile extends ReplayFile {
   readonly modules?: ReplayModules;
+  readonly code?: CodeIdentity;
 }
 
 /** `<out>/<property>-<seed>.replay.json`. */
@@ -48,9 +60,9 @@ export function writeDiagramFile(path: string, events: readonly TraceEvent[]): v
   }
 }
 
-export function writeReplayFile(path: string, replay: ReplayFile, modules: ReplayModules): void {
-  const file: CliReplayFile =
-    modules.provider !== undefined || modules.consumer !== undefined ? { ...replay, modules } : replay;
+export function writeReplayFile(path: string, replay: ReplayFile, modules: ReplayModules, cwd: string): void {
+  const named = modules.provider !== undefined || modules.consumer !== undefined;
+  const file: CliReplayFile = { ...replay, ...(named ? { modules } : {}), code: codeIdentity(modules, cwd) };
   try {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
@@ -117,8 +129,16 @@ function validateNames(path: string, file: CliReplayFile): void {
 export function readReplayFile(path: string): CliReplayFile {
   let text: string;
   try {
+    const size = statSync(path).size;
+    if (size > MAX_REPLAY_FILE_BYTES)
+      throw invalid(
+        path,
+        'replay_too_large',
+        `${size} bytes; a replay file is at most ${MAX_REPLAY_FILE_BYTES} bytes (a shrunk run is a few KiB)`,
+      );
     text = readFileSync(path, 'utf8');
   } catch (error) {
+    if (error instanceof CliError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new CliError('replay_file_not_found', `no such file: ${path}`);
     throw new CliError('replay_file_unreadable', `cannot read ${path}: ${(error as Error).message}`);

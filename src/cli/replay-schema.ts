@@ -4,12 +4,34 @@
  * is a raw-driver or a consumer-driven one, by the property's kind. Every field a re-run reads is
  * constrained here, so a hand-edited or truncated file is refused with the path of
  * the first bad value instead of failing somewhere inside the simulation.
+ *
+ * A replay file is data from anywhere (attached to a bug report): every array, string and number has
+ * an upper bound, far above what a shrunk run needs and low enough that no file can make a replay run
+ * for long — and the file itself is at most MAX_REPLAY_FILE_BYTES.
  */
 import { ACTORS, MALFORMED_FLAWS } from '../../properties/scenario/model.ts';
 
-const nat = { type: 'integer', minimum: 0 } as const;
-const text = { type: 'string', minLength: 1 } as const;
-const strings = { type: 'array', items: { type: 'string' } } as const;
+/** The bounds (a shrunk run uses a small fraction of each). */
+export const MAX_REPLAY_FILE_BYTES = 4 * 1024 * 1024;
+const MAX_COMMANDS = 64;
+const MAX_THREADS = 16;
+const MAX_FAULTS = 64;
+const MAX_DECISIONS = 20_000;
+const MAX_INDEX = 1_000;
+const MAX_DUPLICATES = 16;
+/** Ten years of virtual time, in ms. */
+const MAX_MS = 10 * 365 * 24 * 3_600_000;
+const MAX_SEED = 2 ** 31 - 1;
+const MAX_TEXT = 4_096;
+const MAX_LIST = 256;
+
+const nat = { type: 'integer', minimum: 0, maximum: MAX_SEED } as const;
+const index = { type: 'integer', minimum: 0, maximum: MAX_INDEX } as const;
+const ms = { type: 'integer', minimum: 0, maximum: MAX_MS } as const;
+const text = { type: 'string', minLength: 1, maxLength: MAX_TEXT } as const;
+const anyText = { type: 'string', maxLength: MAX_TEXT } as const;
+const strings = { type: 'array', maxItems: MAX_LIST, items: anyText } as const;
+const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 
 /** A closed object: every listed property required unless named in `optional`. */
 function object(properties: Record<string, object>, optional: readonly string[] = []): object {
@@ -33,29 +55,29 @@ function tagged(branches: Record<string, Record<string, object>>, optional: read
   };
 }
 
-const ridRef = tagged({ fresh: {}, reuse: { index: nat }, other: { index: nat } });
+const ridRef = tagged({ fresh: {}, reuse: { index }, other: { index } });
 
 const command = tagged(
   {
-    negotiate: { caps: strings, versions: { type: 'array', items: nat, minItems: 1 } },
+    negotiate: { caps: strings, versions: { type: 'array', items: index, minItems: 1, maxItems: 16 } },
     execute: {
       provider: text,
       tool: text,
-      args: nat,
+      args: index,
       rid: ridRef,
       expiredDeadline: { type: 'boolean' },
       confirmedFlag: { type: 'boolean' },
       resolve: { enum: ['none', 'honest', 'skip-ui', 'altered-args', 'other-rid', 'foreign'] },
-      duplicates: nat,
+      duplicates: { type: 'integer', minimum: 0, maximum: MAX_DUPLICATES },
     },
-    retry: { index: nat, afterMs: nat },
+    retry: { index, afterMs: ms },
     poll: { other: { type: 'boolean' }, wrongRid: { type: 'boolean' } },
-    cancel: { other: { type: 'boolean' }, afterMs: nat },
+    cancel: { other: { type: 'boolean' }, afterMs: ms },
     'steal-session': {},
     'resume-foreign': {},
     'v1-list': { provider: text },
     malformed: { provider: text, flaw: { enum: [...MALFORMED_FLAWS] } },
-    wait: { ms: nat },
+    wait: { ms },
   },
   ['versions', 'wrongRid'],
 );
@@ -69,19 +91,40 @@ const fault = {
     object({ kind: { const: 'kill' }, process: text }),
     object({ kind: { const: 'loseReply' }, callee: text, caller: text }, ['callee', 'caller']),
     object({ kind: { const: 'failTransaction' }, caller: text, callee: text }, ['callee', 'caller']),
-    object({ kind: { const: 'clockJump' }, ms: { type: 'integer' } }),
+    object({ kind: { const: 'clockJump' }, ms: { type: 'integer', minimum: -MAX_MS, maximum: MAX_MS } }),
     object({ kind: { const: 'corruptFd' }, process: text }, ['process']),
     object({ kind: { const: 'truncateFd' }, process: text, keepBytes: nat }, ['process']),
     object({ kind: { const: 'resign' }, package: text, cert: text, rotate: { type: 'boolean' } }),
     object({ kind: { const: 'reinstall' }, package: text }),
     object({ kind: { const: 'uninstall' }, package: text }),
-    object({ kind: { const: 'custom' }, name: text, args: { type: 'object' } }, ['args']),
+    object(
+      {
+        kind: { const: 'custom' },
+        name: text,
+        args: {
+          type: 'object',
+          maxProperties: 32,
+          additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+        },
+      },
+      ['args'],
+    ),
   ],
 };
 
-const user = { type: 'array', items: { enum: ['approve', 'deny', 'back', 'ignore'] } };
-const faults = { type: 'array', items: object({ at: nat, fault }) };
-const decisions = { type: 'array', items: nat };
+const user = {
+  type: 'array',
+  maxItems: MAX_COMMANDS,
+  items: { enum: ['approve', 'deny', 'back', 'ignore'] },
+};
+/** `at`: the scheduler step a fault is due at (a run has at most the step budget's 60,000). */
+const faults = {
+  type: 'array',
+  maxItems: MAX_FAULTS,
+  items: object({ at: { type: 'integer', minimum: 0, maximum: 100_000 }, fault }),
+};
+const decisions = { type: 'array', maxItems: MAX_DECISIONS, items: index };
+const commands = (items: object) => ({ type: 'array', maxItems: MAX_COMMANDS, items });
 const tail = { enum: ['fifo', 'random', 'pct'] };
 
 /** A raw-driver scenario (properties/scenario/model.ts `Scenario`). */
@@ -91,7 +134,7 @@ export const RAW_SCENARIO_SCHEMA = object({
   actors: {
     type: 'object',
     propertyNames: { enum: [...ACTORS] },
-    additionalProperties: { type: 'array', items: command },
+    additionalProperties: commands(command),
   },
   user,
   faults,
@@ -99,19 +142,19 @@ export const RAW_SCENARIO_SCHEMA = object({
 });
 
 const agentCommand = tagged({
-  execute: { provider: text, tool: text, args: nat, cancelAfterMs: { anyOf: [nat, { type: 'null' }] } },
+  execute: { provider: text, tool: text, args: index, cancelAfterMs: { anyOf: [ms, { type: 'null' }] } },
   list: {},
-  wait: { ms: nat },
+  wait: { ms },
 });
 
 /** A consumer-driven scenario (properties/scenario/consumer.ts `ConsumerScenario`). */
 export const CONSUMER_SCENARIO_SCHEMA = object({
   seed: nat,
   tail,
-  threads: { type: 'array', items: { type: 'array', items: agentCommand } },
-  consumerRestartsAtMs: { type: 'array', items: nat },
-  hostile: { anyOf: [nat, { type: 'null' }] },
-  consumerCaps: nat,
+  threads: { type: 'array', maxItems: MAX_THREADS, items: commands(agentCommand) },
+  consumerRestartsAtMs: { type: 'array', maxItems: MAX_FAULTS, items: ms },
+  hostile: { anyOf: [index, { type: 'null' }] },
+  consumerCaps: index,
   user,
   faults,
   decisions,
@@ -126,21 +169,30 @@ export const REPLAY_FILE_SCHEMA = {
       format: { const: 'cetp-sim/replay@1' },
       property: text,
       rules: strings,
-      fuzz: object({ seed: nat, path: { type: 'string' }, runsToFailure: nat, shrinks: nat }),
+      fuzz: object({
+        seed: nat,
+        path: { type: 'string', maxLength: 65_536, pattern: '^[0-9:]*$' },
+        runsToFailure: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        shrinks: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+      }),
       variant: object({ providerBugs: strings, consumerBugs: strings, disabledRules: strings }),
       scenario: { type: 'object' },
-      traceHash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      // Empty: the run never finished (the watchdog stopped it), so it has no trace hash.
+      traceHash: { type: 'string', pattern: '^([0-9a-f]{64})?$' },
       violations: {
         type: 'array',
+        maxItems: MAX_LIST,
         items: object({
-          checker: { type: 'string' },
+          checker: anyText,
           ruleIds: strings,
           class: { enum: ['correctness', 'liveness', 'crash'] },
-          message: { type: 'string' },
+          message: anyText,
         }),
       },
+      campaign: object({ checker: { const: 'tool-never-succeeds' }, tool: text }),
       modules: object({ provider: text, consumer: text }, ['provider', 'consumer']),
+      code: object({ cetpSim: sha256, provider: sha256, consumer: sha256 }, ['provider', 'consumer']),
     },
-    ['modules'],
+    ['modules', 'campaign', 'code'],
   ),
 };

@@ -193,7 +193,7 @@ describe('cetp-sim replay', () => {
     const result = await fuzzProperty(def, { seed: 1, runs: 50, tails: ['fifo'], variant });
     expect(result.status).toBe('failed');
     const path = join(dir, 'consumer-versions.replay.json');
-    writeReplayFile(path, result.failure?.replay as ReplayFile, {});
+    writeReplayFile(path, result.failure?.replay as ReplayFile, {}, process.cwd());
     const r = await run(['replay', path, '--json']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout[0] ?? '{}')).toEqual({

@@ -32,6 +32,11 @@ export interface TraceClock {
 export class Trace {
   private readonly list: TraceEvent[] = [];
   private readonly clock: TraceClock;
+  /**
+   * Called with every event as it is recorded (null: nobody listens). For watching a run that may
+   * never finish: the CLI streams the trace of a run that hung, to show it up to its last step.
+   */
+  onRecord: ((event: TraceEvent) => void) | null = null;
 
   constructor(clock: TraceClock) {
     this.clock = clock;
@@ -46,6 +51,7 @@ export class Trace {
       data,
     };
     this.list.push(event);
+    this.onRecord?.(event);
     return event;
   }
 

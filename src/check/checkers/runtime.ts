@@ -1,9 +1,12 @@
 /**
- * Oracles over how the run ended: no file descriptor leaked in any live process (CloseGuard), no
- * process crashed or died with a provider it depended on, and — once faults stopped — every
- * accepted operation was seen reaching a terminal state, and no task was left blocked.
+ * Oracles over how the run ended: it ended because the work was done — not on a task blocked
+ * forever, a step budget spent while calls were still in flight, or a task that awaited something
+ * outside the simulation — no file descriptor leaked in any live process (CloseGuard), no process
+ * crashed or died with a provider it depended on, and — once faults stopped — every accepted
+ * operation was seen reaching a terminal state.
  */
-import { type Checker, violation } from '../checker.ts';
+import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
+import type { CallView, Observation } from '../observation.ts';
 
 export const noFdLeaks: Checker = {
   id: 'no-fd-leaks',
@@ -56,27 +59,107 @@ export const noCrash: Checker = {
   },
 };
 
+/** Calls still waiting for their reply when the run ended, to or from an implementation under test. */
+function inFlight(obs: Observation, ctx: CheckContext): CallView[] {
+  return obs.calls.filter(
+    (c) =>
+      c.reply.kind === 'none' &&
+      (ctx.providersUnderTest.includes(c.provider) || ctx.consumers.includes(c.caller)),
+  );
+}
+
+function describeCalls(calls: readonly CallView[]): string {
+  const shown = calls
+    .slice(0, 3)
+    .map(
+      (c) =>
+        `${c.method}${c.toolName ? ` ${c.toolName}` : ''} ${c.caller} → ${c.provider} (since step ${c.step})`,
+    );
+  return calls.length > 3 ? `${shown.join('; ')}; and ${calls.length - 3} more` : shown.join('; ');
+}
+
+export const runProgress: Checker = {
+  id: 'run-progress',
+  ruleIds: ['CETP-4-01', 'CETP-4-03', 'CETP-4-04', 'CETP-4.2-01', 'CETP-5-01'],
+  description:
+    'The run ends because the work is done: every call is answered, no task blocks forever, the step budget is not spent on calls still in flight, and no task awaits anything outside the simulation.',
+  check(obs, ctx) {
+    const outcome = obs.report.outcome;
+    const pending = inFlight(obs, ctx);
+    const calls = pending.map((c) => c.id);
+    switch (outcome.kind) {
+      case 'stalled':
+        return [
+          violation(
+            this,
+            `task ${outcome.task}${outcome.owner ? ` of ${outcome.owner}` : ''} awaited something outside the simulation (a promise that never settles, a real timer or real I/O) at step ${outcome.steps}, and the run could not go on${pending.length > 0 ? `; unanswered: ${describeCalls(pending)}` : ''}`,
+            { calls, class: 'liveness' },
+          ),
+        ];
+      case 'budget':
+        return [
+          violation(
+            this,
+            pending.length > 0
+              ? `the step budget (${outcome.steps} steps) ran out with calls still unanswered: ${describeCalls(pending)}`
+              : `the step budget (${outcome.steps} steps) ran out: tasks kept running without finishing their work`,
+            { calls, class: 'liveness' },
+          ),
+        ];
+      case 'liveness': {
+        const blocked = outcome.blocked.map((b) => `${b.task} (on ${b.on})`).join('; ');
+        return [
+          violation(
+            this,
+            `tasks blocked forever: ${blocked}${pending.length > 0 ? `; unanswered: ${describeCalls(pending)}` : ''}`,
+            { calls, class: 'liveness' },
+          ),
+        ];
+      }
+      default:
+        return [];
+    }
+  },
+};
+
+/**
+ * Packages whose calling identity a fault ended: re-signed with an unrelated key, reinstalled or
+ * uninstalled. Their operations can no longer be queried by anyone, so their end is not observable.
+ */
+function identitiesEnded(obs: Observation): Set<string> {
+  const ended = new Set<string>();
+  for (const e of obs.events) {
+    if (e.kind !== 'fault') continue;
+    const f = e.data.fault as { kind?: string; package?: string; rotate?: boolean } | undefined;
+    if (f?.package === undefined) continue;
+    if ((f.kind === 'resign' && f.rotate !== true) || f.kind === 'reinstall' || f.kind === 'uninstall')
+      ended.add(f.package);
+  }
+  return ended;
+}
+
 const TERMINAL_STATES = new Set(['succeeded', 'failed', 'cancelled']);
 
 export const operationsTerminate: Checker = {
   id: 'operations-terminate',
   ruleIds: ['CETP-4.4-04', 'CETP-4.4-16', 'CETP-4.4-17'],
-  description:
-    'Once faults stop, every accepted operation is seen reaching a terminal state; no task stays blocked.',
+  description: 'Once faults stop, every accepted operation is seen reaching a terminal state.',
   check(obs, ctx) {
-    const out = [];
-    if (obs.report.outcome.kind === 'liveness') {
-      const blocked = obs.report.outcome.blocked.map((b) => `${b.task} (on ${b.on})`).join('; ');
-      out.push(violation(this, `tasks blocked forever: ${blocked}`, { class: 'liveness' }));
-    }
+    const out: Violation[] = [];
     if (obs.quietFromStep === null) return out;
-    const accepted = new Map<string, { provider: string; id: number; operationId: string }>();
+    const accepted = new Map<string, { provider: string; id: number; operationId: string; caller: string }>();
+    const ended = identitiesEnded(obs);
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider)) continue;
       if (c.method === 'execute_tool' && c.reply.kind === 'bundle' && c.reply.status === 'accepted') {
         const operationId = (c.reply.data as { operation_id?: string } | undefined)?.operation_id;
         if (operationId)
-          accepted.set(`${c.provider}|${operationId}`, { provider: c.provider, id: c.id, operationId });
+          accepted.set(`${c.provider}|${operationId}`, {
+            provider: c.provider,
+            id: c.id,
+            operationId,
+            caller: c.caller,
+          });
       }
     }
     for (const [key, op] of accepted) {
@@ -90,7 +173,8 @@ export const operationsTerminate: Checker = {
             TERMINAL_STATES.has(String((c.reply.data as { state?: string } | undefined)?.state))) ||
             c.reply.errorCode === 'RESULT_EXPIRED'),
       );
-      if (!terminal) {
+      // Its creator's identity ended (a new key, a reinstall): nobody may ask about it any more (7.1-01).
+      if (!terminal && !ended.has(op.caller)) {
         out.push(
           violation(this, `operation ${op.operationId} on ${op.provider} never reached a terminal state`, {
             calls: [op.id],
@@ -103,4 +187,4 @@ export const operationsTerminate: Checker = {
   },
 };
 
-export const RUNTIME_CHECKERS: readonly Checker[] = [noFdLeaks, noCrash, operationsTerminate];
+export const RUNTIME_CHECKERS: readonly Checker[] = [runProgress, noFdLeaks, noCrash, operationsTerminate];

@@ -1,12 +1,17 @@
 /**
  * `cetp-sim fuzz`: runs the property suites (all, or --property …) against the reference apps, a
- * planted bug (--mutant) or the user's own providers (--provider), and reports each property with
- * the rules it guards. A failure writes `<out>/<property>-<seed>.replay.json` and prints its minimal
- * trace and the replay command. `--json` prints one object with no wall-clock fields, so the same
- * arguments print the same bytes (except with --time, whose run counts depend on speed).
+ * planted bug (--mutant) or the user's own providers and consumer (--provider, --consumer), and
+ * reports each property with what it exercised of the implementations under test — calls, answers,
+ * successes, effects, confirmations, finished operations — so a green line is seen to mean something.
+ * A property that exercised nothing is `vacuous`, not passed. A failure writes
+ * `<out>/<property>-<seed>.replay.json` and prints its violations, minimal trace and replay command.
+ * `--json` prints one object with no wall-clock fields: the same arguments print the same bytes
+ * (except with --time, whose run counts depend on speed), whatever `--workers` is.
  */
+
 import { REFERENCE } from '../../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../../properties/suites.ts';
+import type { Exercised } from '../../check/exercised.ts';
 import type { Shard } from '../args.ts';
 import {
   type CampaignEntry,
@@ -17,14 +22,14 @@ import {
   shardOf,
   tailsOf,
 } from '../campaign.ts';
-import { type ConsumerModule, consumerImpact, loadConsumerModule, withConsumer } from '../consumer-module.ts';
+import { consumerImpact } from '../consumer-module.ts';
 import { EXIT_FAILED, EXIT_OK } from '../errors.ts';
 import { printFailure } from '../failure-report.ts';
 import type { Io } from '../io.ts';
 import { writeJunitReport } from '../junit.ts';
 import { startProgress } from '../progress.ts';
-import { loadProviderModule, withProviders } from '../provider-module.ts';
 import { selectMutant, selectProperties } from '../selection.ts';
+import { loadModules } from '../user-modules.ts';
 
 export const DEFAULT_OUT_DIR = '.cetp-sim/failures';
 
@@ -40,39 +45,61 @@ export interface FuzzFlags {
   readonly shard?: Shard;
   readonly out: string;
   readonly junit?: string;
+  readonly workers: number;
+  readonly watchdog: number;
   readonly json: boolean;
 }
 
-interface PropertyJson {
-  id: string;
-  rules: readonly string[];
-  runs: number;
-  status: 'passed' | 'failed';
-  replayFile?: string;
-  traceHash?: string;
-}
-
-function propertyJson({ def, result, replayFile }: CampaignEntry): PropertyJson {
+function propertyJson({ def, result, replayFile }: CampaignEntry) {
+  const failure = result.failure;
   return {
     id: def.id,
     rules: def.ruleIds,
     runs: result.runs,
     status: result.status,
+    exercised: result.exercised,
+    ...(result.reason !== undefined ? { reason: result.reason } : {}),
     ...(replayFile !== null ? { replayFile } : {}),
-    ...(result.failure ? { traceHash: result.failure.run.report.traceHash } : {}),
+    ...(failure
+      ? {
+          traceHash: failure.replay.traceHash,
+          violations: failure.violations.map((v) => ({
+            checker: v.checker,
+            ruleIds: v.ruleIds,
+            class: v.class,
+            message: v.message,
+            evidence: { events: v.events, calls: v.calls },
+          })),
+        }
+      : {}),
   };
 }
 
-function consumerJson(consumer: ConsumerModule, defs: readonly PropertyDef[]) {
-  return { module: consumer.specifier, name: consumer.consumer.name, ...consumerImpact(defs) };
+/** `3,455 calls · 406 succeeded · …`: what a property exercised, in one line. */
+export function exercisedLine(e: Exercised): string {
+  const n = (count: number) => count.toLocaleString('en-US');
+  return [
+    `${n(e.calls)} calls`,
+    `${n(e.answered)} answered`,
+    `${n(e.succeeded)} succeeded`,
+    `${n(e.effects)} effects`,
+    `${n(e.confirmations)} confirmations`,
+    `${n(e.operationsFinished)} operations finished`,
+  ].join(' · ');
 }
 
 function resultLine(io: Io, { def, result, ms }: CampaignEntry, width: number): string {
   const c = io.color;
-  const seconds = `${(ms / 1000).toFixed(1)}s`;
-  return result.status === 'passed'
-    ? `  ${c.green('✓')} ${def.id.padEnd(width)} ${String(result.runs).padStart(6)} runs  ${c.dim(seconds)}`
-    : `  ${c.red('✗')} ${def.id.padEnd(width)} failed after ${result.runs} run(s)  ${c.dim(seconds)}`;
+  const seconds = c.dim(`${(ms / 1000).toFixed(1)}s`);
+  const id = def.id.padEnd(width);
+  switch (result.status) {
+    case 'passed':
+      return `  ${c.green('✓')} ${id} ${String(result.runs).padStart(6)} runs  ${c.dim(exercisedLine(result.exercised))}  ${seconds}`;
+    case 'vacuous':
+      return `  ${c.yellow('∅')} ${id} ${c.yellow(`exercised nothing: ${result.reason ?? ''}`)}  ${seconds}`;
+    case 'failed':
+      return `  ${c.red('✗')} ${id} failed after ${result.runs} run(s)${result.reason ? `: ${result.reason}` : ''}  ${seconds}`;
+  }
 }
 
 function runsSummary(defs: readonly PropertyDef[]): string {
@@ -98,19 +125,21 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
   const c = io.color;
   let defs = selectProperties(flags.property);
   const mutant = flags.mutant !== undefined ? selectMutant(flags.mutant) : null;
-  const providers =
-    flags.provider !== undefined ? await loadProviderModule(flags.provider, process.cwd()) : null;
-  const consumer =
-    flags.consumer !== undefined ? await loadConsumerModule(flags.consumer, process.cwd()) : null;
+  const modules = {
+    ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
+    ...(flags.consumer !== undefined ? { consumer: flags.consumer } : {}),
+  };
+  const cwd = process.cwd();
+  const watchdogMs = flags.watchdog * 1000;
+  const loaded = await loadModules(modules, cwd, watchdogMs);
   // Fuzzing a consumer: by default only the properties that drive one.
-  if (consumer && (flags.property ?? []).length === 0) defs = defs.filter((d) => d.kind === 'consumer');
-  if (providers) defs = defs.map((d) => withProviders(d, providers));
-  if (consumer) defs = defs.map((d) => withConsumer(d, consumer));
+  if (loaded.consumer && (flags.property ?? []).length === 0)
+    defs = defs.filter((d) => d.kind === 'consumer');
   defs = shardOf(defs, flags.shard);
 
   const target = [
-    providers
-      ? `--provider ${providers.specifier} (${providers.providers.map((p) => p.name).join(', ')})`
+    loaded.provider
+      ? `--provider ${loaded.provider.specifier} (${loaded.provider.names.join(', ')})`
       : 'the reference apps',
     mutant ? `with planted bug ${mutant.id}` : '',
   ]
@@ -118,10 +147,10 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
     .join(' ');
   if (!flags.json) {
     io.out(c.bold(header(flags, defs, target)));
-    if (consumer)
+    if (loaded.consumer)
       io.out(
         c.yellow(
-          `  --consumer ${consumer.specifier} (${consumer.consumer.name}) loaded; ${consumerImpact(defs).note}`,
+          `  --consumer ${loaded.consumer.specifier} (${loaded.consumer.name}) loaded; ${consumerImpact(defs).note}`,
         ),
       );
     if (defs.length === 0) io.out('  this shard selects no property');
@@ -139,10 +168,10 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
       tails: tailsOf(flags.strategy),
       variant: mutant?.variant ?? REFERENCE,
       outDir: flags.out,
-      modules: {
-        ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
-        ...(flags.consumer !== undefined ? { consumer: flags.consumer } : {}),
-      },
+      modules,
+      cwd,
+      workers: flags.workers,
+      watchdogMs,
       now: () => performance.now(),
       onStart: (def) => progress.begin(def.id),
       onResult: (entry) => progress.done(resultLine(io, entry, width)),
@@ -153,16 +182,26 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
   if (flags.junit !== undefined) writeJunitReport(flags.junit, entries, flags.seed);
 
   const failed = entries.filter((e) => e.result.status === 'failed');
+  const vacuous = entries.filter((e) => e.result.status === 'vacuous');
+  const held = failed.length === 0 && vacuous.length === 0;
   if (flags.json) {
     io.out(
       JSON.stringify({
         seed: flags.seed,
-        passed: failed.length === 0,
+        passed: held,
         properties: entries.map(propertyJson),
-        ...(consumer ? { consumer: consumerJson(consumer, defs) } : {}),
+        ...(loaded.consumer
+          ? {
+              consumer: {
+                module: loaded.consumer.specifier,
+                name: loaded.consumer.name,
+                ...consumerImpact(defs),
+              },
+            }
+          : {}),
       }),
     );
-    return failed.length === 0 ? EXIT_OK : EXIT_FAILED;
+    return held ? EXIT_OK : EXIT_FAILED;
   }
   for (const { def, result, replayFile } of failed) {
     const failure = result.failure;
@@ -171,19 +210,25 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
       property: def.id,
       title: def.title,
       rules: def.ruleIds,
-      violations: failure.run.violations,
-      events: failure.run.world.trace.events,
+      violations: failure.violations,
+      events: failure.events,
       runsToFailure: failure.replay.fuzz.runsToFailure,
       shrinks: failure.replay.fuzz.shrinks,
       replayFile,
     });
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const summary = `${entries.length - failed.length} passed, ${failed.length} failed in ${seconds}s (seed ${flags.seed})`;
+  const passed = entries.length - failed.length - vacuous.length;
+  const counts = `${passed} passed, ${failed.length} failed${vacuous.length > 0 ? `, ${vacuous.length} exercised nothing` : ''}`;
+  const summary = `${counts} in ${seconds}s (seed ${flags.seed})`;
   io.out('');
-  io.out(
-    failed.length === 0 ? c.green(`All properties held: ${summary}`) : c.red(c.bold(`FAILED: ${summary}`)),
-  );
+  io.out(held ? c.green(`All properties held: ${summary}`) : c.red(c.bold(`FAILED: ${summary}`)));
+  if (vacuous.length > 0)
+    io.out(
+      c.yellow(
+        '  a property that exercised nothing judged nothing: check that your module installs its package, answers negotiate and list_tools, and that propertyTools names your tools',
+      ),
+    );
   if (flags.junit !== undefined) io.out(c.dim(`JUnit report: ${flags.junit}`));
-  return failed.length === 0 ? EXIT_OK : EXIT_FAILED;
+  return held ? EXIT_OK : EXIT_FAILED;
 }

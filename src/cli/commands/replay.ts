@@ -1,82 +1,138 @@
 /**
  * `cetp-sim replay FILE`: re-runs a replay file's scenario bit for bit — same seed, decisions,
- * faults, user answers, variant, and the same provider module when the campaign used one — prints
- * the trace and judges it again. Exit 1 if it still fails, 0 if it now passes, 2 for a bad file, 3
- * when the re-run's trace hash differs from the recorded one: either the code under test changed
- * since the file was written, or determinism is broken; both deserve a loud message.
+ * faults, user answers, variant — prints the trace and judges it again.
+ *
+ * A replay file is data, never code: it may name the modules its campaign ran with, but only the
+ * modules named on this command line (`--provider`, `--consumer`) are loaded, and the file's names
+ * are shown as a hint. The run happens in a worker thread under the watchdog, like a campaign's.
+ *
+ * Exit 0 if it now passes, 1 if it still fails, 2 for a bad file or usage, 3 when the same code gives
+ * a different trace than the recorded one — a determinism break. The file records content hashes of
+ * the code it was recorded with (code-identity.ts): after a fix (of the module, or of cetp-sim) a
+ * different trace is expected, and the verdict alone decides.
  */
-import { replayScenario } from '../../../properties/fuzz.ts';
-import { type PropertyDef, propertyById } from '../../../properties/suites.ts';
+import type { Violation } from '../../check/checker.ts';
+import { runProgress } from '../../check/checkers/runtime.ts';
+import type { TraceEvent } from '../../sim/trace.ts';
 import { renderMermaid } from '../../sim/trace-render.ts';
-import { loadConsumerModule, withConsumer } from '../consumer-module.ts';
+import { codeChanges, codeIdentity } from '../code-identity.ts';
 import { CliError, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK } from '../errors.ts';
 import { printTrace, printViolations } from '../failure-report.ts';
 import type { Io } from '../io.ts';
-import { loadProviderModule, UserModuleError, withProviders } from '../provider-module.ts';
-import { type CliReplayFile, checkScenarioFits, readReplayFile } from '../replay-file.ts';
+import { type CliReplayFile, type ReplayModules, readReplayFile } from '../replay-file.ts';
+import { WorkerHost } from '../worker/pool.ts';
+import type { ReplayOutcome, WorkerMessage } from '../worker/protocol.ts';
 
 export interface ReplayFlags {
   readonly mermaid: boolean;
   readonly json: boolean;
   readonly provider?: string;
   readonly consumer?: string;
+  readonly watchdog: number;
 }
 
-/** Loads a module the file names (not one given on the command line), saying where the name came from. */
-async function fromFile<T>(flag: string, given: string | undefined, load: () => Promise<T>): Promise<T> {
-  try {
-    return await load();
-  } catch (error) {
-    if (given !== undefined || !(error instanceof CliError)) throw error;
+/** The modules this replay runs with: the command line's only; a module the file names but the command line does not is refused, with the flag to pass. */
+function modulesFor(path: string, file: CliReplayFile, flags: ReplayFlags): ReplayModules {
+  const missing: string[] = [];
+  for (const flag of ['provider', 'consumer'] as const) {
+    const recorded = file.modules?.[flag];
+    if (recorded !== undefined && flags[flag] === undefined) missing.push(`--${flag} ${recorded}`);
+  }
+  if (missing.length > 0)
     throw new CliError(
-      error.code,
-      `${error.message} (the replay file was recorded with this ${flag}, relative to the directory fuzz ran in; run replay from there or pass ${flag})`,
+      'replay_needs_module',
+      `${path} was recorded with ${missing.join(' and ')}; a replay file never loads code by itself — pass ${missing.length > 1 ? 'them' : 'it'} to re-run: npx cetp-sim replay ${path} ${missing.join(' ')}`,
     );
+  return {
+    ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
+    ...(flags.consumer !== undefined ? { consumer: flags.consumer } : {}),
+  };
+}
+
+/** The replay in a worker under the watchdog; a run that never finishes ends as a watchdog violation. */
+async function rerun(path: string, file: CliReplayFile, modules: ReplayModules, budgetMs: number) {
+  const events: TraceEvent[] = [];
+  const host = new WorkerHost();
+  try {
+    const end = await host.run<ReplayOutcome>(
+      {
+        kind: 'replay',
+        path,
+        property: file.property,
+        replay: file,
+        modules,
+        cwd: process.cwd(),
+        stream: true,
+      },
+      {
+        budgetMs,
+        onMessage: (m: WorkerMessage) => {
+          if (m.type === 'event') events.push(m.event);
+        },
+      },
+    );
+    if (end.kind === 'done') return { ...end.result, finished: true };
+    const last = events.at(-1);
+    const violation: Violation = {
+      checker: 'watchdog',
+      ruleIds: runProgress.ruleIds,
+      class: 'liveness',
+      message: `the run never finished: ${end.reason}${last ? ` (its last trace event: #${last.seq} ${last.kind} at step ${last.step})` : ''}`,
+      events: last ? [last.seq] : [],
+      calls: [],
+    };
+    return { violations: [violation], traceHash: '', events, finished: false };
+  } finally {
+    await host.close();
   }
 }
 
-async function propertyFor(path: string, file: CliReplayFile, flags: ReplayFlags): Promise<PropertyDef> {
-  const def = propertyById(file.property) as PropertyDef;
-  const providerSpec = flags.provider ?? file.modules?.provider;
-  const consumerSpec = flags.consumer ?? file.modules?.consumer;
-  let fitted =
-    providerSpec !== undefined
-      ? withProviders(
-          def,
-          await fromFile('--provider', flags.provider, () => loadProviderModule(providerSpec, process.cwd())),
-        )
-      : def;
-  if (consumerSpec !== undefined)
-    fitted = withConsumer(
-      fitted,
-      await fromFile('--consumer', flags.consumer, () => loadConsumerModule(consumerSpec, process.cwd())),
-    );
-  checkScenarioFits(path, file, fitted);
-  return fitted;
+function violationsJson(violations: readonly Violation[]) {
+  return violations.map((v) => ({
+    checker: v.checker,
+    ruleIds: v.ruleIds,
+    class: v.class,
+    message: v.message,
+    evidence: { events: v.events, calls: v.calls },
+  }));
 }
 
 export async function replayCommand(io: Io, path: string, flags: ReplayFlags): Promise<number> {
   const c = io.color;
   const file = readReplayFile(path);
-  const def = await propertyFor(path, file, flags);
-  let run: Awaited<ReturnType<typeof replayScenario>>;
-  try {
-    run = await replayScenario(def, file);
-  } catch (error) {
-    if (error instanceof UserModuleError) throw new CliError('provider_module_failed', error.message);
-    throw error;
-  }
+  const modules = modulesFor(path, file, flags);
+  const run = await rerun(path, file, modules, flags.watchdog * 1000);
   const failed = run.violations.length > 0;
-  const hash = run.report.traceHash;
-  const diverged = hash !== file.traceHash;
+  const hash = run.traceHash;
+  const changed = file.code ? codeChanges(file.code, codeIdentity(modules, process.cwd())) : null;
+  // A run that never finished has no trace hash, now or when it was recorded: nothing to compare.
+  const comparable = run.finished && file.traceHash !== '';
+  const diverged = comparable && hash !== file.traceHash;
+  const determinismBreak = diverged && changed !== null && changed.length === 0;
   const divergence =
-    `DETERMINISM BREAK: the re-run's trace hash ${hash} differs from the recorded ${file.traceHash}. ` +
-    'Either the code under test changed since the file was written (re-run the campaign for a fresh ' +
-    'replay file), or a run is no longer reproducible from its inputs — a bug in cetp-sim.';
+    `DETERMINISM BREAK: the re-run's trace hash ${hash} differs from the recorded ${file.traceHash}, ` +
+    'with the same code (cetp-sim and the modules hash as they did): a run is no longer reproducible ' +
+    'from its inputs. This is a bug — in cetp-sim, or nondeterminism in a module (real time, Math.random, state kept between runs).';
+  const note = !diverged
+    ? null
+    : changed === null
+      ? 'the trace differs from the recorded one; the file does not say what code it was recorded with, so this may be a change of code'
+      : changed.length > 0
+        ? `the trace differs from the recorded one, as expected: ${changed.join(' and ')} changed since the file was recorded`
+        : null;
   if (flags.json) {
-    if (diverged) throw new CliError('determinism_break', divergence, EXIT_INTERNAL);
-    const mermaid = flags.mermaid ? { mermaid: renderMermaid(run.world.trace.events, { omit: ['pm'] }) } : {};
-    io.out(JSON.stringify({ failed, traceHash: hash, ...mermaid }));
+    if (determinismBreak) throw new CliError('determinism_break', divergence, EXIT_INTERNAL);
+    const mermaid = flags.mermaid ? { mermaid: renderMermaid(run.events, { omit: ['pm'] }) } : {};
+    io.out(
+      JSON.stringify({
+        failed,
+        traceHash: hash,
+        recordedTraceHash: file.traceHash,
+        codeChanged: changed,
+        violations: violationsJson(run.violations),
+        ...mermaid,
+      }),
+    );
     return failed ? EXIT_FAILED : EXIT_OK;
   }
   io.out(c.bold(`cetp-sim replay ${path}`));
@@ -85,11 +141,13 @@ export async function replayCommand(io: Io, path: string, flags: ReplayFlags): P
   if (bugs.length > 0) io.out(`  planted bugs: ${bugs.join(', ')}`);
   if (file.variant.disabledRules.length > 0)
     io.out(`  rules switched off: ${file.variant.disabledRules.join(' ')}`);
+  for (const flag of ['provider', 'consumer'] as const)
+    if (modules[flag] !== undefined) io.out(`  --${flag} ${modules[flag]}`);
   io.out(c.bold('trace:'));
-  printTrace(io, run.world.trace.events);
+  printTrace(io, run.events);
   if (flags.mermaid) {
     io.out(c.bold('\nMermaid:'));
-    io.out(renderMermaid(run.world.trace.events, { omit: ['pm'] }));
+    io.out(renderMermaid(run.events, { omit: ['pm'] }));
   }
   io.out('');
   if (failed) {
@@ -98,8 +156,9 @@ export async function replayCommand(io: Io, path: string, flags: ReplayFlags): P
   } else {
     io.out(c.green(`now passes (recorded: ${file.violations.length} violation(s))`));
   }
-  io.out(c.dim(`trace hash ${hash}`));
-  if (diverged) {
+  if (hash !== '') io.out(c.dim(`trace hash ${hash}`));
+  if (note) io.out(c.yellow(note));
+  if (determinismBreak) {
     io.err(c.red(c.bold(divergence)));
     return EXIT_INTERNAL;
   }

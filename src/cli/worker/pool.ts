@@ -1,0 +1,112 @@
+/**
+ * The CLI's side of its worker threads, with the watchdog. A job runs in a worker; while it runs, the
+ * worker bumps a shared counter as each run of a campaign starts. If the counter stands still for
+ * longer than the watchdog's budget — one run took that long of wall time: a thread blocked by a
+ * synchronous loop, or work far too slow — the worker is terminated and the job ends `hung`, naming
+ * the run. A worker that dies (an uncaught error in user code, `process.exit`) ends its job the
+ * same way. Either way the CLI keeps control and says what happened; nothing hangs, nothing ends
+ * silently.
+ *
+ * Plain `node:worker_threads`: a pool library would add queueing we do not need and hide the one
+ * thing we do — terminating exactly the worker whose run stopped, while reading its heartbeat.
+ * Wall-clock time is allowed here (src/cli); it decides only when to give up, never a verdict.
+ */
+import { Worker } from 'node:worker_threads';
+import { CliError } from '../errors.ts';
+import type { Job, WorkerMessage } from './protocol.ts';
+
+const BOOT = new URL('./boot.mjs', import.meta.url);
+/** How often the watchdog looks at the heartbeat. */
+const TICK_MS = 100;
+
+/** How a job ended: its answer, or the run (numbered from 0) that never finished, and why. */
+export type JobEnd<T> =
+  | { readonly kind: 'done'; readonly result: T }
+  | { readonly kind: 'hung'; readonly run: number; readonly reason: string };
+
+export interface JobWatch {
+  /** Wall-clock ms one run (or a job without runs) may take. */
+  readonly budgetMs: number;
+  /** Scenario and trace events a watched run streams. */
+  readonly onMessage?: (message: WorkerMessage) => void;
+}
+
+/** One worker thread, started on first use and again after a watchdog ended it. */
+export class WorkerHost {
+  private worker: Worker | null = null;
+  private heartbeat = new Int32Array(new SharedArrayBuffer(4));
+
+  private start(): Worker {
+    this.heartbeat = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(BOOT, {
+      workerData: { heartbeat: this.heartbeat.buffer },
+      // What user code prints goes to stderr: stdout is the CLI's (and may be --json).
+      stdout: true,
+      stderr: true,
+    });
+    worker.stdout.pipe(process.stderr, { end: false });
+    worker.stderr.pipe(process.stderr, { end: false });
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>> {
+    const worker = this.worker ?? this.start();
+    const heartbeat = this.heartbeat;
+    Atomics.store(heartbeat, 0, 0);
+    return new Promise<JobEnd<T>>((resolve, reject) => {
+      let seen = 0;
+      let lastChange = Date.now();
+      const finish = (end: () => void) => {
+        clearInterval(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        end();
+      };
+      const hung = (reason: string) => {
+        const run = Math.max(0, Atomics.load(heartbeat, 0) - 1);
+        this.worker = null;
+        void worker.terminate();
+        finish(() => resolve({ kind: 'hung', run, reason }));
+      };
+      const timer = setInterval(() => {
+        const now = Date.now();
+        const count = Atomics.load(heartbeat, 0);
+        if (count !== seen) {
+          seen = count;
+          lastChange = now;
+        } else if (now - lastChange > watch.budgetMs) {
+          hung(`it did not finish within the watchdog's ${watch.budgetMs / 1000} s of wall time`);
+        }
+      }, TICK_MS);
+      const onMessage = (message: WorkerMessage) => {
+        if (message.type === 'result') finish(() => resolve({ kind: 'done', result: message.result as T }));
+        else if (message.type === 'error')
+          finish(() => reject(new CliError(message.code, message.message, message.exit)));
+        else watch.onMessage?.(message);
+      };
+      const onError = (error: Error) => {
+        this.worker = null;
+        hung(`its thread died: ${error.message.split('\n')[0]}`);
+      };
+      const onExit = (code: number) => {
+        this.worker = null;
+        hung(`its thread exited with code ${code} (process.exit or an uncaught error in the module)`);
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.ref();
+      worker.postMessage(job);
+    }).finally(() => this.worker?.unref());
+  }
+
+  /** Ends the worker (the CLI is done with it). */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) await worker.terminate();
+  }
+}

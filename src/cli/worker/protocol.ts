@@ -1,0 +1,85 @@
+/**
+ * What the CLI and its worker threads say to each other. User code (a `--provider` or `--consumer`
+ * module) runs only in a worker, so the CLI keeps control whatever that code does: a run that blocks
+ * its thread or never finishes is stopped by the watchdog (pool.ts), and its verdict is still written.
+ *
+ * Everything here crosses a thread boundary by structured clone: plain data, no functions, no worlds.
+ */
+
+import type { PropertyStatus, ReplayFile } from '../../../properties/fuzz.ts';
+import type { Tail, Variant } from '../../../properties/scenario/model.ts';
+import type { Violation } from '../../check/checker.ts';
+import type { Exercised } from '../../check/exercised.ts';
+import type { TraceEvent } from '../../sim/trace.ts';
+import type { ReplayModules } from '../replay-file.ts';
+
+/** The user modules of a job, as given on the command line, and the directory they resolve from. */
+export interface ModuleSpecs {
+  readonly modules: ReplayModules;
+  readonly cwd: string;
+}
+
+export interface FuzzJob extends ModuleSpecs {
+  readonly kind: 'fuzz';
+  readonly property: string;
+  readonly seed: number;
+  readonly runs: number;
+  readonly timeLimitMs?: number;
+  readonly tails: readonly Tail[];
+  readonly variant: Variant;
+  /** Watch this run (by its number): hand over its scenario and stream its trace. */
+  readonly watch?: number;
+}
+
+export interface ReplayJob extends ModuleSpecs {
+  readonly kind: 'replay';
+  /** The replay file's path (for messages). */
+  readonly path: string;
+  readonly property: string;
+  readonly replay: ReplayFile;
+  /** Stream the trace as the run goes (a replay that may hang). */
+  readonly stream: boolean;
+}
+
+/** Loads and checks the modules; answers what they are (names for the header). */
+export interface LoadJob extends ModuleSpecs {
+  readonly kind: 'load';
+}
+
+export type Job = FuzzJob | ReplayJob | LoadJob;
+
+/** A failing run, as plain data: its replay file (without modules), violations and trace. */
+export interface FailureData {
+  readonly replay: ReplayFile;
+  readonly violations: readonly Violation[];
+  readonly events: readonly TraceEvent[];
+  readonly steps: number;
+}
+
+export interface PropertyOutcome {
+  readonly id: string;
+  readonly runs: number;
+  readonly status: PropertyStatus;
+  readonly exercised: Exercised;
+  /** One line on why it did not pass (vacuous, or a failure without a replayable run). */
+  readonly reason?: string;
+  readonly failure?: FailureData;
+}
+
+export interface ReplayOutcome {
+  readonly violations: readonly Violation[];
+  readonly traceHash: string;
+  readonly events: readonly TraceEvent[];
+}
+
+export interface LoadOutcome {
+  readonly provider?: { readonly specifier: string; readonly names: readonly string[] };
+  readonly consumer?: { readonly specifier: string; readonly name: string };
+}
+
+/** Worker → CLI. `error` carries a CliError's code, message and exit code (or an internal error). */
+export type WorkerMessage =
+  | { readonly type: 'result'; readonly result: PropertyOutcome | ReplayOutcome | LoadOutcome }
+  | { readonly type: 'error'; readonly code: string; readonly message: string; readonly exit: 2 | 3 }
+  | { readonly type: 'scenario'; readonly scenario: ReplayFile['scenario'] }
+  | { readonly type: 'event'; readonly event: TraceEvent };
