@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { Violation } from '../src/check/checker.ts';
-import { type Exercised, ExerciseTally, exercisedIn } from '../src/check/exercised.ts';
+import { type Exercised, ExerciseTally, exercisedIn, successTest } from '../src/check/exercised.ts';
 import type { CallView } from '../src/check/observation.ts';
 import type { TraceEvent } from '../src/sim/trace.ts';
 import { scenarioArb } from './scenario/arbitraries.ts';
@@ -157,11 +157,10 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
       // Only the runs up to the first failure: shrinking re-runs variations of the failing one.
       const exercised = exercisedIn(run.observation, run.context, faultFree(scenario));
       tally.add(exercised);
-      for (const [tool, t] of exercised.tools) {
-        if (t.succeeded > 0) continue;
-        for (const key of [tool, `${tool.slice(0, tool.indexOf('|'))}|*`])
-          if (!witnesses.has(key)) witnesses.set(key, scenario);
-      }
+      for (const [tool, t] of exercised.tools)
+        if (t.succeeded === 0 && !witnesses.has(tool)) witnesses.set(tool, scenario);
+      for (const [provider, t] of exercised.providers)
+        if (t.succeeded === 0 && !witnesses.has(`${provider}|*`)) witnesses.set(`${provider}|*`, scenario);
       counting = held;
     }
     return held;
@@ -196,7 +195,9 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   const verdict: Violation = {
     ...TOOL_NEVER_SUCCEEDS,
     class: 'liveness',
-    message: `${whatOf(broken.tool)} never succeeded: ${broken.calls} executions in fault-free runs, not one answered success or accepted`,
+    message: broken.tool.endsWith('|*')
+      ? `no tool of ${broken.tool.slice(0, -2)} ever succeeded: ${broken.calls} executions, not one answered success (or accepted with its operation seen succeeding)`
+      : `${whatOf(broken.tool)} never succeeded: ${broken.calls} executions in fault-free runs, not one answered success (or accepted with its operation seen succeeding)`,
     events: [],
     calls: executionsOf(run, broken.tool).map((c) => c.id),
   };
@@ -226,9 +227,7 @@ function executionsOf(run: ScenarioRun | ConsumerRun, key: string): CallView[] {
 /** The witnessed tool's executions in a run, when none of them succeeded (the campaign verdict holds). */
 function stillNeverSucceeds(run: ScenarioRun | ConsumerRun, key: string): Violation | null {
   const calls = executionsOf(run, key);
-  const ok = calls.some(
-    (c) => c.reply.kind === 'bundle' && (c.reply.status === 'success' || c.reply.status === 'accepted'),
-  );
+  const ok = calls.some(successTest(run.observation));
   if (calls.length === 0 || ok) return null;
   return {
     ...TOOL_NEVER_SUCCEEDS,

@@ -22,7 +22,7 @@ export interface Exercised {
   readonly calls: number;
   /** Of those, answered with a Bundle that reached the caller. */
   readonly answered: number;
-  /** execute_tool calls answered `success` or `accepted`. */
+  /** execute_tool calls answered `success`, or `accepted` with their operation seen succeeding. */
   readonly succeeded: number;
   /** Business effects committed by a provider under test. */
   readonly effects: number;
@@ -45,9 +45,9 @@ type MutableTally = { -readonly [K in keyof ToolTally]: number };
 export interface RunExercise extends Exercised {
   /** By `provider|tool`; only fault-free runs count (see the header). */
   readonly tools: ReadonlyMap<string, ToolTally>;
+  /** By provider package, every run: executions and successes (a provider that never succeeds at all). */
+  readonly providers: ReadonlyMap<string, ToolTally>;
 }
-
-const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
 export const NOTHING_EXERCISED: Exercised = Object.freeze({
   calls: 0,
@@ -58,53 +58,70 @@ export const NOTHING_EXERCISED: Exercised = Object.freeze({
   operationsFinished: 0,
 });
 
-function succeeded(c: CallView): boolean {
-  return (
-    c.method === 'execute_tool' &&
-    c.reply.kind === 'bundle' &&
-    (c.reply.status === 'success' || c.reply.status === 'accepted')
-  );
-}
-
 /** Answers of a provider's own failing: it broke, or said it was broken (not the caller's doing). */
 const PROVIDER_FAULT_CODES: ReadonlySet<string> = new Set(['INTERNAL_ERROR', 'UNAVAILABLE']);
 
-function blamesProvider(c: CallView): boolean {
-  if (c.reply.kind !== 'bundle') return true;
-  const status = c.reply.status;
-  if (status === 'success' || status === 'accepted') return false;
-  return status !== 'error' || PROVIDER_FAULT_CODES.has(c.reply.errorCode ?? '');
+/** How an execution ended, as far as the run saw: success, or a failure the provider is to blame for. */
+type Verdict = 'succeeded' | 'provider-failed' | 'other';
+
+/** Terminal operation states seen, by `provider|operation_id`: 'succeeded', or the failure's code. */
+function operationEnds(obs: Observation): Map<string, string> {
+  const ends = new Map<string, string>();
+  for (const c of obs.calls) {
+    if (c.method !== 'get_operation' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
+    const data = c.reply.data as { state?: unknown; error?: { error_code?: unknown } } | undefined;
+    const state = data?.state;
+    if (state === 'succeeded') ends.set(c.operationKey, 'succeeded');
+    else if (state === 'failed') ends.set(c.operationKey, String(data?.error?.error_code ?? 'failed'));
+    else if (state === 'cancelled') ends.set(c.operationKey, 'cancelled');
+  }
+  return ends;
 }
 
-function finishedOperation(c: CallView): string | null {
-  if (c.method !== 'get_operation' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') return null;
-  const state = (c.reply.data as { state?: unknown } | undefined)?.state;
-  return typeof state === 'string' && TERMINAL.has(state) ? c.operationKey : null;
+/**
+ * An execution succeeded when it was answered `success`, or `accepted` and its operation was seen
+ * succeeding; the provider is to blame when it answered no CETP reply, INTERNAL_ERROR or UNAVAILABLE,
+ * or its operation failed so.
+ */
+function verdictOf(c: CallView, ends: ReadonlyMap<string, string>): Verdict {
+  if (c.reply.kind !== 'bundle') return 'provider-failed';
+  const { status, errorCode } = c.reply;
+  if (status === 'success') return 'succeeded';
+  if (status === 'accepted') {
+    const operationId = (c.reply.data as { operation_id?: unknown } | undefined)?.operation_id;
+    const end = ends.get(`${c.provider}|${String(operationId)}`);
+    if (end === 'succeeded') return 'succeeded';
+    return end !== undefined && PROVIDER_FAULT_CODES.has(end) ? 'provider-failed' : 'other';
+  }
+  return status !== 'error' || PROVIDER_FAULT_CODES.has(errorCode ?? '') ? 'provider-failed' : 'other';
+}
+
+/** Whether each execution of a run succeeded (see verdictOf): the campaign verdict's test in replays. */
+export function successTest(obs: Observation): (c: CallView) => boolean {
+  const ends = operationEnds(obs);
+  return (c) => verdictOf(c, ends) === 'succeeded';
 }
 
 /** What one run exercised; `faultFree`: whether the scenario injected no fault (tools count then). */
 export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: boolean): RunExercise {
   const providers = new Set(ctx.providersUnderTest);
   const consumers = new Set(ctx.consumers);
+  const ends = operationEnds(obs);
   let calls = 0;
   let answered = 0;
   let ok = 0;
-  const finished = new Set<string>();
   const tools = new Map<string, MutableTally>();
+  const byProvider = new Map<string, MutableTally>();
   for (const c of obs.calls) {
     if (!providers.has(c.provider) && !consumers.has(c.caller)) continue;
     calls++;
     if (c.reply.kind === 'bundle') answered++;
-    const success = succeeded(c);
-    if (success) ok++;
-    const operation = finishedOperation(c);
-    if (operation !== null) finished.add(operation);
-    if (faultFree && c.method === 'execute_tool' && c.toolName !== null && providers.has(c.provider)) {
-      const tally = tools.get(c.toolKey) ?? { calls: 0, succeeded: 0, providerFailed: 0 };
-      tally.calls++;
-      if (success) tally.succeeded++;
-      if (blamesProvider(c)) tally.providerFailed++;
-      tools.set(c.toolKey, tally);
+    if (c.method !== 'execute_tool') continue;
+    const verdict = verdictOf(c, ends);
+    if (verdict === 'succeeded') ok++;
+    if (providers.has(c.provider)) count(byProvider, c.provider, verdict);
+    if (faultFree && c.toolName !== null && providers.has(c.provider)) {
+      count(tools, c.toolKey, verdict);
     }
   }
   let confirmations = 0;
@@ -113,21 +130,43 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
     const pkg = String(e.data.activity).split('/')[0] ?? '';
     if (providers.has(pkg)) confirmations++;
   }
+  let finished = 0;
+  for (const key of ends.keys()) if (providers.has(key.slice(0, key.indexOf('|')))) finished++;
   return {
     calls,
     answered,
     succeeded: ok,
     effects: obs.effects.filter((e) => providers.has(e.provider)).length,
     confirmations,
-    operationsFinished: finished.size,
+    operationsFinished: finished,
     tools,
+    providers: byProvider,
   };
+}
+
+function count(tallies: Map<string, MutableTally>, key: string, verdict: Verdict): void {
+  const tally = tallies.get(key) ?? { calls: 0, succeeded: 0, providerFailed: 0 };
+  tally.calls++;
+  if (verdict === 'succeeded') tally.succeeded++;
+  else if (verdict === 'provider-failed') tally.providerFailed++;
+  tallies.set(key, tally);
+}
+
+function addTallies(into: Map<string, MutableTally>, from: ReadonlyMap<string, ToolTally>): void {
+  for (const [key, tally] of from) {
+    const sum = into.get(key) ?? { calls: 0, succeeded: 0, providerFailed: 0 };
+    sum.calls += tally.calls;
+    sum.succeeded += tally.succeeded;
+    sum.providerFailed += tally.providerFailed;
+    into.set(key, sum);
+  }
 }
 
 /** Sums what a campaign's runs exercised. */
 export class ExerciseTally {
   private total = { ...NOTHING_EXERCISED };
   private readonly tools = new Map<string, MutableTally>();
+  private readonly providers = new Map<string, MutableTally>();
 
   add(run: RunExercise): void {
     const t = this.total;
@@ -137,13 +176,8 @@ export class ExerciseTally {
     t.effects += run.effects;
     t.confirmations += run.confirmations;
     t.operationsFinished += run.operationsFinished;
-    for (const [key, tally] of run.tools) {
-      const sum = this.tools.get(key) ?? { calls: 0, succeeded: 0, providerFailed: 0 };
-      sum.calls += tally.calls;
-      sum.succeeded += tally.succeeded;
-      sum.providerFailed += tally.providerFailed;
-      this.tools.set(key, sum);
-    }
+    addTallies(this.tools, run.tools);
+    addTallies(this.providers, run.providers);
   }
 
   get exercised(): Exercised {
@@ -151,20 +185,12 @@ export class ExerciseTally {
   }
 
   /**
-   * What never succeeded after at least `minCalls` fault-free executions: a provider (`provider|*`)
-   * none of whose tools ever did, then each tool (`provider|tool`) that never did and failed that many
-   * times by the provider's own fault. Sorted by key.
+   * What never succeeded: a provider (`provider|*`) none of whose at least `minCalls` executions (in
+   * any run) ever did, then each tool (`provider|tool`) that never did in fault-free runs and failed
+   * at least `minCalls` times there by the provider's own fault. Sorted by key.
    */
   neverSucceeded(minCalls: number): { tool: string; calls: number }[] {
-    const byProvider = new Map<string, MutableTally>();
-    for (const [key, t] of this.tools) {
-      const provider = key.slice(0, key.indexOf('|'));
-      const sum = byProvider.get(provider) ?? { calls: 0, succeeded: 0, providerFailed: 0 };
-      sum.calls += t.calls;
-      sum.succeeded += t.succeeded;
-      byProvider.set(provider, sum);
-    }
-    const providers = [...byProvider]
+    const providers = [...this.providers]
       .filter(([, t]) => t.calls >= minCalls && t.succeeded === 0)
       .map(([provider, t]) => ({ tool: `${provider}|*`, calls: t.calls }));
     const tools = [...this.tools]

@@ -18,6 +18,8 @@ import type { Job, WorkerMessage } from './protocol.ts';
 const BOOT = new URL('./boot.mjs', import.meta.url);
 /** How often the watchdog looks at the heartbeat. */
 const TICK_MS = 100;
+/** See JobWatch.startupMs. */
+export const STARTUP_MS = 60_000;
 
 /** How a job ended: its answer, or the run (numbered from 0) that never finished, and why. */
 export type JobEnd<T> =
@@ -27,6 +29,12 @@ export type JobEnd<T> =
 export interface JobWatch {
   /** Wall-clock ms one run (or a job without runs) may take. */
   readonly budgetMs: number;
+  /**
+   * Wall-clock ms before the first run starts: starting a worker and loading cetp-sim and the user's
+   * modules (compiled on the fly) takes seconds on a busy machine. Default STARTUP_MS, or the budget
+   * if that is longer.
+   */
+  readonly startupMs?: number;
   /** Scenario and trace events a watched run streams. */
   readonly onMessage?: (message: WorkerMessage) => void;
 }
@@ -55,6 +63,7 @@ export class WorkerHost {
     const worker = this.worker ?? this.start();
     const heartbeat = this.heartbeat;
     Atomics.store(heartbeat, 0, 0);
+    const startupMs = Math.max(watch.startupMs ?? STARTUP_MS, watch.budgetMs);
     return new Promise<JobEnd<T>>((resolve, reject) => {
       let seen = 0;
       let lastChange = Date.now();
@@ -77,8 +86,12 @@ export class WorkerHost {
         if (count !== seen) {
           seen = count;
           lastChange = now;
-        } else if (now - lastChange > watch.budgetMs) {
-          hung(`it did not finish within the watchdog's ${watch.budgetMs / 1000} s of wall time`);
+        } else if (now - lastChange > (count === 0 ? startupMs : watch.budgetMs)) {
+          hung(
+            count === 0
+              ? `the worker did not even start the first run within ${startupMs / 1000} s (loading the module, or the module's top level, never finished)`
+              : `it did not finish within the watchdog's ${watch.budgetMs / 1000} s of wall time`,
+          );
         }
       }, TICK_MS);
       const onMessage = (message: WorkerMessage) => {
