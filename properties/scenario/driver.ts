@@ -173,8 +173,9 @@ export class RawDriver {
         const prior = this.state.sent[command.index % Math.max(1, this.state.sent.length)];
         if (!prior) return;
         if (command.afterMs > 0) await this.ctx.sleep(command.afterMs);
-        await this.v2(
-          this.provider(prior.provider),
+        const p = this.provider(prior.provider);
+        const reply = await this.v2(
+          p,
           'execute_tool',
           (b) => {
             b.putString('tool_name', prior.tool);
@@ -182,6 +183,8 @@ export class RawDriver {
           },
           prior.rid,
         );
+        // A retry may be the send that starts the operation (the first one's answer was lost): settle it too.
+        if (reply) this.remember(p, prior.rid, reply);
         return;
       }
       case 'poll':

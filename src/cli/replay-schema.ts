@@ -104,7 +104,14 @@ const fault = {
         args: {
           type: 'object',
           maxProperties: 32,
-          additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+          additionalProperties: {
+            anyOf: [
+              { type: 'string', maxLength: MAX_TEXT },
+              { type: 'number' },
+              { type: 'boolean' },
+              { type: 'null' },
+            ],
+          },
         },
       },
       ['args'],
