@@ -24,7 +24,7 @@ import {
   writeDiagramFile,
   writeReplayFile,
 } from './replay-file.ts';
-import { type JobEnd, WorkerHost } from './worker/pool.ts';
+import { type Host, hostFor, type JobEnd } from './worker/pool.ts';
 import type { FuzzJob, PropertyOutcome, WorkerMessage } from './worker/protocol.ts';
 
 /**
@@ -105,7 +105,7 @@ function watchdogViolation(run: number, reason: string, events: readonly TraceEv
  * run numbering) and watched — its scenario handed over, its trace streamed — for a short while.
  */
 async function diagnose(
-  host: WorkerHost,
+  host: Host,
   def: PropertyDef,
   job: FuzzJob,
   end: Extract<JobEnd<PropertyOutcome>, { kind: 'hung' }>,
@@ -146,7 +146,7 @@ async function diagnose(
 }
 
 async function fuzzOne(
-  host: WorkerHost,
+  host: Host,
   def: PropertyDef,
   options: CampaignOptions,
   timeLimitMs: number | undefined,
@@ -185,7 +185,8 @@ export async function runCampaign(
     options.timeSeconds !== undefined && defs.length > 0
       ? Math.max(1, Math.floor((options.timeSeconds * 1000 * slots) / defs.length))
       : undefined;
-  const hosts = Array.from({ length: slots }, () => new WorkerHost());
+  const userCode = options.modules.provider !== undefined || options.modules.consumer !== undefined;
+  const hosts = Array.from({ length: slots }, () => hostFor(userCode, slots));
   const entries: (CampaignEntry | undefined)[] = defs.map(() => undefined);
   let next = 0;
   let reported = 0;
@@ -195,7 +196,7 @@ export async function runCampaign(
       reported++;
     }
   };
-  const serve = async (host: WorkerHost) => {
+  const serve = async (host: Host) => {
     for (let i = next++; i < defs.length; i = next++) {
       const def = defs[i] as PropertyDef;
       options.onStart?.(def);

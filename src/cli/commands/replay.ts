@@ -20,7 +20,7 @@ import { CliError, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK } from '../errors.ts';
 import { printTrace, printViolations } from '../failure-report.ts';
 import type { Io } from '../io.ts';
 import { type CliReplayFile, type ReplayModules, readReplayFile } from '../replay-file.ts';
-import { WorkerHost } from '../worker/pool.ts';
+import { hostFor } from '../worker/pool.ts';
 import type { ReplayOutcome, WorkerMessage } from '../worker/protocol.ts';
 
 export interface ReplayFlags {
@@ -52,7 +52,7 @@ function modulesFor(path: string, file: CliReplayFile, flags: ReplayFlags): Repl
 /** The replay in a worker under the watchdog; a run that never finishes ends as a watchdog violation. */
 async function rerun(path: string, file: CliReplayFile, modules: ReplayModules, budgetMs: number) {
   const events: TraceEvent[] = [];
-  const host = new WorkerHost();
+  const host = hostFor(modules.provider !== undefined || modules.consumer !== undefined, 1);
   try {
     const end = await host.run<ReplayOutcome>(
       {

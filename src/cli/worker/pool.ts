@@ -13,6 +13,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { CliError } from '../errors.ts';
+import { errorMessage, ModuleCache, runJob } from './jobs.ts';
 import type { Job, WorkerMessage } from './protocol.ts';
 
 const BOOT = new URL('./boot.mjs', import.meta.url);
@@ -39,8 +40,39 @@ export interface JobWatch {
   readonly onMessage?: (message: WorkerMessage) => void;
 }
 
+/** Where jobs run: a worker thread under the watchdog, or the CLI's own thread. */
+export interface Host {
+  run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Jobs in the CLI's own thread: only for cetp-sim's own code (no user module), when one thread was
+ * asked for — there is nothing to guard against, and no worker to start. Same jobs, same results.
+ */
+export class InProcessHost implements Host {
+  private readonly modules = new ModuleCache();
+
+  async run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>> {
+    const channel = { started: () => {}, post: (m: WorkerMessage) => watch.onMessage?.(m) };
+    try {
+      return { kind: 'done', result: (await runJob(this.modules, job, channel)) as T };
+    } catch (error) {
+      const message = errorMessage(error);
+      throw new CliError(message.code, message.message, message.exit);
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** A host for a command's jobs: a worker thread whenever user code runs, or more than one is wanted. */
+export function hostFor(userCode: boolean, threads: number): Host {
+  return userCode || threads > 1 ? new WorkerHost() : new InProcessHost();
+}
+
 /** One worker thread, started on first use and again after a watchdog ended it. */
-export class WorkerHost {
+export class WorkerHost implements Host {
   private worker: Worker | null = null;
   private heartbeat = new Int32Array(new SharedArrayBuffer(4));
 

@@ -1,0 +1,171 @@
+/**
+ * The jobs the CLI runs — one property's campaign, a replay, loading the user's modules to check
+ * them — as functions of plain data to plain data (protocol.ts). A worker thread runs them for user
+ * code (worker.ts, under the watchdog); the CLI runs them in its own thread when there is no user code
+ * to guard against and one thread was asked for.
+ */
+import { fuzzProperty, replayScenario } from '../../../properties/fuzz.ts';
+import { type PropertyDef, propertyById } from '../../../properties/suites.ts';
+import type { TraceEvent } from '../../sim/trace.ts';
+import { type ConsumerModule, loadConsumerModule, withConsumer } from '../consumer-module.ts';
+import { CliError } from '../errors.ts';
+import {
+  loadProviderModule,
+  type ProviderModule,
+  UserModuleError,
+  withProviders,
+} from '../provider-module.ts';
+import { checkScenarioFits } from '../replay-file.ts';
+import type {
+  FuzzJob,
+  Job,
+  LoadOutcome,
+  ModuleSpecs,
+  PropertyOutcome,
+  ReplayJob,
+  ReplayOutcome,
+  WorkerMessage,
+} from './protocol.ts';
+
+/** How a job reports while it runs: a run started (the heartbeat), a watched run's scenario and trace. */
+export interface JobChannel {
+  started(runs: number): void;
+  post(message: WorkerMessage): void;
+}
+
+/** Loaded modules, by kind, directory and specifier (a worker serves one command's jobs). */
+export class ModuleCache {
+  private readonly loaded = new Map<string, Promise<ProviderModule | ConsumerModule>>();
+
+  provider(specs: ModuleSpecs): Promise<ProviderModule> | null {
+    const specifier = specs.modules.provider;
+    if (specifier === undefined) return null;
+    return this.once(`provider\0${specs.cwd}\0${specifier}`, () =>
+      loadProviderModule(specifier, specs.cwd),
+    ) as Promise<ProviderModule>;
+  }
+
+  consumer(specs: ModuleSpecs): Promise<ConsumerModule> | null {
+    const specifier = specs.modules.consumer;
+    if (specifier === undefined) return null;
+    return this.once(`consumer\0${specs.cwd}\0${specifier}`, () =>
+      loadConsumerModule(specifier, specs.cwd),
+    ) as Promise<ConsumerModule>;
+  }
+
+  private once<T extends ProviderModule | ConsumerModule>(key: string, load: () => Promise<T>): Promise<T> {
+    let module = this.loaded.get(key);
+    if (!module) {
+      module = load();
+      this.loaded.set(key, module);
+    }
+    return module as Promise<T>;
+  }
+}
+
+async function propertyFor(
+  modules: ModuleCache,
+  job: ModuleSpecs & { readonly property: string },
+): Promise<PropertyDef> {
+  let def = propertyById(job.property);
+  if (!def) throw new CliError('unknown_property', `unknown property '${job.property}'`);
+  const provider = modules.provider(job);
+  if (provider) def = withProviders(def, await provider);
+  const consumer = modules.consumer(job);
+  if (consumer) def = withConsumer(def, await consumer);
+  return def;
+}
+
+async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Promise<PropertyOutcome> {
+  const def = await propertyFor(modules, job);
+  const watch = job.watch;
+  const result = await fuzzProperty(def, {
+    seed: job.seed,
+    runs: job.runs,
+    tails: job.tails,
+    variant: job.variant,
+    ...(job.timeLimitMs !== undefined ? { timeLimitMs: job.timeLimitMs } : {}),
+    probe: {
+      started: (index) => channel.started(index + 1),
+      ...(watch !== undefined
+        ? {
+            watch: {
+              index: watch,
+              scenario: (scenario) => channel.post({ type: 'scenario', scenario }),
+              event: (event: TraceEvent) => channel.post({ type: 'event', event }),
+            },
+          }
+        : {}),
+    },
+  });
+  const failure = result.failure;
+  return {
+    id: result.id,
+    runs: result.runs,
+    status: result.status,
+    exercised: result.exercised,
+    ...(result.vacuity !== undefined ? { reason: result.vacuity } : {}),
+    ...(failure
+      ? {
+          failure: {
+            replay: failure.replay,
+            violations: failure.run.violations,
+            events: failure.run.world.trace.events,
+            steps: failure.run.report.steps,
+          },
+        }
+      : {}),
+  };
+}
+
+async function replay(modules: ModuleCache, job: ReplayJob, channel: JobChannel): Promise<ReplayOutcome> {
+  const def = await propertyFor(modules, job);
+  checkScenarioFits(job.path, job.replay, def);
+  channel.started(1);
+  const hooks = job.stream
+    ? {
+        world(world: { trace: { onRecord: ((e: TraceEvent) => void) | null } }) {
+          world.trace.onRecord = (event) => channel.post({ type: 'event', event });
+        },
+      }
+    : {};
+  const run = await replayScenario(def, job.replay, hooks);
+  return { violations: run.violations, traceHash: run.report.traceHash, events: run.world.trace.events };
+}
+
+async function load(modules: ModuleCache, job: ModuleSpecs): Promise<LoadOutcome> {
+  const provider = await modules.provider(job);
+  const consumer = await modules.consumer(job);
+  return {
+    ...(provider
+      ? { provider: { specifier: provider.specifier, names: provider.providers.map((p) => p.name) } }
+      : {}),
+    ...(consumer ? { consumer: { specifier: consumer.specifier, name: consumer.consumer.name } } : {}),
+  };
+}
+
+export function runJob(
+  modules: ModuleCache,
+  job: Job,
+  channel: JobChannel,
+): Promise<PropertyOutcome | ReplayOutcome | LoadOutcome> {
+  switch (job.kind) {
+    case 'fuzz':
+      return fuzz(modules, job, channel);
+    case 'replay':
+      return replay(modules, job, channel);
+    case 'load':
+      return load(modules, job);
+  }
+}
+
+/** A job's error as the message that carries it (a CliError keeps its code and exit code). */
+export function errorMessage(error: unknown): Extract<WorkerMessage, { type: 'error' }> {
+  if (error instanceof CliError)
+    return { type: 'error', code: error.code, message: error.message, exit: error.exitCode };
+  if (error instanceof UserModuleError)
+    return { type: 'error', code: 'provider_module_failed', message: error.message, exit: 2 };
+  const message = error instanceof Error ? error.message : String(error);
+  const stack = process.env.CETP_SIM_DEBUG && error instanceof Error ? `\n${error.stack ?? ''}` : '';
+  return { type: 'error', code: 'internal_error', message: `${message}${stack}`, exit: 3 };
+}
