@@ -15,15 +15,19 @@ interface FuzzJson {
     rules: string[];
     runs: number;
     status: string;
+    exercised: Record<string, number>;
     replayFile?: string;
     traceHash?: string;
+    violations?: { checker: string; ruleIds: string[]; message: string; evidence: unknown }[];
   }[];
   consumer?: { module: string; name: string; properties: string[]; note: string };
 }
 
+/** Runs the CLI in-process; a campaign on one thread unless the test says otherwise (no worker start-up). */
 async function run(args: string[]): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
   const io = memoryIo();
-  const code = await main(args, io);
+  const oneThread = args[0] === 'fuzz' && !args.includes('--workers') ? ['--workers', '1'] : [];
+  const code = await main([...args, ...oneThread], io);
   return { code, stdout: io.stdout, stderr: io.stderr };
 }
 
@@ -35,19 +39,33 @@ function json<T>(lines: readonly string[]): T {
 const out = () => mkdtempSync(join(tmpdir(), 'cetp-sim-fuzz-'));
 
 describe('cetp-sim fuzz', () => {
-  it('--json: the same arguments print identical JSON, with no wall-clock fields', async () => {
+  it('--json: the same arguments print identical JSON, with no wall-clock fields, for any --workers', async () => {
     const args = ['fuzz', '--json', '--runs', '5', '--seed', '3', '--property', 'versions', 'malformed'];
-    const a = await run([...args, '--out', out()]);
-    const b = await run([...args, '--out', out()]);
+    const a = await run([...args, '--workers', '1', '--out', out()]);
+    const b = await run([...args, '--workers', '1', '--out', out()]);
+    const threads = await run([...args, '--workers', '2', '--out', out()]);
     expect(a.code).toBe(0);
     expect(a.stdout).toEqual(b.stdout);
+    expect(threads.stdout).toEqual(a.stdout);
     const parsed = json<FuzzJson>(a.stdout);
     expect(parsed).toMatchObject({ seed: 3, passed: true });
     expect(parsed.properties.map((p) => [p.id, p.runs, p.status])).toEqual([
       ['versions', 5, 'passed'],
       ['malformed', 5, 'passed'],
     ]);
-    expect(Object.keys(parsed.properties[0] ?? {})).toEqual(['id', 'rules', 'runs', 'status']);
+    expect(Object.keys(parsed.properties[0] ?? {})).toEqual(['id', 'rules', 'runs', 'status', 'exercised']);
+    // What the runs exercised of the implementations under test is reported, and was not nothing.
+    const exercised = parsed.properties[0]?.exercised ?? {};
+    expect(Object.keys(exercised)).toEqual([
+      'calls',
+      'answered',
+      'succeeded',
+      'effects',
+      'confirmations',
+      'operationsFinished',
+    ]);
+    expect(exercised.calls).toBeGreaterThan(0);
+    expect(exercised.succeeded).toBeGreaterThan(0);
   });
 
   it('a planted bug fails its property: exit 1, a replay file, its trace hash reproduced by replay --json', async () => {
@@ -64,6 +82,10 @@ describe('cetp-sim fuzz', () => {
     ]);
     expect(fuzz.code).toBe(1);
     const [versions] = json<FuzzJson>(fuzz.stdout).properties;
+    // The JSON carries each violation with its checker, rules, message and evidence.
+    expect(versions?.violations?.[0]).toMatchObject({ checker: 'v1-read-only' });
+    expect(versions?.violations?.[0]?.ruleIds).toContain('CETP-2.1-06');
+    expect(versions?.violations?.[0]?.evidence).toHaveProperty('calls');
     expect(versions).toMatchObject({
       id: 'versions',
       status: 'failed',
@@ -83,7 +105,7 @@ describe('cetp-sim fuzz', () => {
 
     const replay = await run(['replay', versions?.replayFile ?? '', '--json']);
     expect(replay.code).toBe(1);
-    expect(json(replay.stdout)).toEqual({ failed: true, traceHash: file.traceHash });
+    expect(json(replay.stdout)).toMatchObject({ failed: true, traceHash: file.traceHash, codeChanged: [] });
   });
 
   it('prints a failure with its rules, violation, minimal trace and replay command; --junit writes a report', async () => {
@@ -221,9 +243,22 @@ describe('cetp-sim fuzz --provider / --consumer', () => {
     expect(file.modules).toEqual({ provider: 'src/cli/testdata/leaky-alerts.provider.ts' });
     expect(JSON.stringify(file.scenario)).toContain('"provider":"leaky"');
 
-    // The replay file names the module, so replay runs the same provider and reproduces the hash.
-    const replay = await run(['replay', versions?.replayFile ?? '', '--json']);
-    expect(json(replay.stdout)).toEqual({ failed: true, traceHash: versions?.traceHash });
+    // The replay file names the module, but loads nothing by itself: replay says which flag to pass.
+    const bare = await run(['replay', versions?.replayFile ?? '', '--json']);
+    expect(bare.code).toBe(2);
+    expect(json<{ error: { code: string; message: string } }>(bare.stdout).error).toMatchObject({
+      code: 'replay_needs_module',
+      message: expect.stringContaining('--provider src/cli/testdata/leaky-alerts.provider.ts'),
+    });
+    // Named on the command line, the same module runs again and reproduces the hash.
+    const replay = await run([
+      'replay',
+      versions?.replayFile ?? '',
+      '--json',
+      '--provider',
+      'src/cli/testdata/leaky-alerts.provider.ts',
+    ]);
+    expect(json(replay.stdout)).toMatchObject({ failed: true, traceHash: versions?.traceHash, codeChanged: [] });
     // Another module does not install the provider the scenario calls: a clear mismatch.
     const other = await run([
       'replay',
@@ -291,7 +326,7 @@ describe('cetp-sim fuzz --provider / --consumer', () => {
     const file = result?.replayFile ?? '';
     const replay = JSON.parse(readFileSync(file, 'utf8')) as { violations: { checker: string }[] };
     expect(replay.violations.map((v) => v.checker)).toContain('consumer-request-id-stable');
-    const again = await run(['replay', '--json', file]);
+    const again = await run(['replay', '--json', file, '--consumer', 'src/cli/testdata/forgetful.consumer.ts']);
     expect(again.code).toBe(1);
     expect(json<{ traceHash: string }>(again.stdout).traceHash).toBe(result?.traceHash);
   });

@@ -4,10 +4,11 @@
  * TypeScript modules load as well as JavaScript ones: the cetp-sim binary runs under tsx.
  * Every way this can go wrong is a CliError (exit 2) naming the flag and the module.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { transformSync } from 'esbuild';
 import { CliError } from './errors.ts';
 
 function looksLikePath(specifier: string): boolean {
@@ -41,8 +42,43 @@ export async function importUserModule(
   try {
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new CliError('module_load_failed', `${flag} ${specifier}: the module failed to load: ${message}`);
+    throw new CliError(
+      'module_load_failed',
+      `${flag} ${specifier}: the module failed to load: ${loadFailure(error, file)}`,
+    );
+  }
+}
+
+/**
+ * Why a module failed to load, in one line a user can act on: for a syntax error, the file, line,
+ * column and what the parser expected (esbuild's own message for TypeScript; for JavaScript, whose
+ * SyntaxError carries no position, the same parser run over the file to find it).
+ */
+export function loadFailure(error: unknown, file: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const located = message.split('\n').find((line) => /:\d+:\d+: ERROR: /.test(line));
+  if (located) return `syntax error at ${located.replace(': ERROR: ', ': ')}`;
+  if (error instanceof SyntaxError) return syntaxErrorAt(file) ?? message.split('\n')[0] ?? message;
+  return message.split('\n')[0] ?? message;
+}
+
+function syntaxErrorAt(file: string): string | null {
+  try {
+    transformSync(readFileSync(file, 'utf8'), {
+      loader: /\.[cm]?ts$/.test(file) ? 'ts' : 'js',
+      sourcefile: file,
+      format: 'esm',
+    });
+    return null;
+  } catch (error) {
+    const first = (
+      error as {
+        errors?: { text: string; location: { file: string; line: number; column: number } | null }[];
+      }
+    ).errors?.[0];
+    if (!first?.location) return null;
+    const { line, column } = first.location;
+    return `syntax error at ${file}:${line}:${column}: ${first.text}`;
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +136,60 @@ describe('cetp-sim replay', () => {
       "/scenario/faults/0/fault: must have required property 'process'",
     ],
     ['hash', (f) => ({ ...f, traceHash: 'abc' }), 'replay_invalid', '/traceHash'],
+    // Crafted files: every array and number has an upper bound, and nesting cannot blow the stack.
+    [
+      'huge-count',
+      (f) => {
+        f.scenario.actors.a = [
+          {
+            kind: 'execute',
+            provider: 'alerts',
+            tool: 'get_quote',
+            args: 0,
+            rid: { kind: 'fresh' },
+            expiredDeadline: false,
+            confirmedFlag: false,
+            resolve: 'none',
+            duplicates: 3_000_000,
+          },
+        ];
+      },
+      'replay_invalid',
+      '/scenario/actors/a/0/duplicates: must be <= 16',
+    ],
+    [
+      'many-decisions',
+      (f) => {
+        f.scenario.decisions = Array.from({ length: 30_000 }, () => 0);
+      },
+      'replay_invalid',
+      '/scenario/decisions: must NOT have more than 20000 items',
+    ],
+    [
+      'many-commands',
+      (f) => {
+        f.scenario.actors.a = Array.from({ length: 100 }, () => ({ kind: 'wait', ms: 1 }));
+      },
+      'replay_invalid',
+      '/scenario/actors/a: must NOT have more than 64 items',
+    ],
+    [
+      'long-wait',
+      (f) => {
+        f.scenario.actors.a = [{ kind: 'wait', ms: 1e15 }];
+      },
+      'replay_invalid',
+      '/scenario/actors/a/0/ms: must be <=',
+    ],
+    [
+      'deep-nesting',
+      (f) => {
+        const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+        return JSON.stringify(f).replace('"decisions":[', `"decisions":[${deep},`);
+      },
+      'replay_invalid_json',
+      'not valid JSON',
+    ],
     [
       'property',
       (f) => ({ ...f, property: 'nope' }),
@@ -196,7 +250,7 @@ describe('cetp-sim replay', () => {
     writeReplayFile(path, result.failure?.replay as ReplayFile, {}, process.cwd());
     const r = await run(['replay', path, '--json']);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout[0] ?? '{}')).toEqual({
+    expect(JSON.parse(r.stdout[0] ?? '{}')).toMatchObject({
       failed: true,
       traceHash: result.failure?.replay.traceHash,
     });
@@ -209,6 +263,32 @@ describe('cetp-sim replay', () => {
     expect(JSON.parse(bad.stdout[0] ?? '{}').error.message).toContain(
       "/scenario/threads/0/0: unknown kind 'jump'",
     );
+  });
+
+  it('a 50 MB file is refused before it is read (exit 2, replay_too_large)', async () => {
+    const path = variantFile('huge', (f) => `${JSON.stringify(f)}${' '.repeat(50 * 1024 * 1024)}`);
+    const r = await run(['replay', path, '--json']);
+    expect(r.code).toBe(2);
+    const { error } = JSON.parse(r.stdout[0] ?? '{}') as { error: { code: string; message: string } };
+    expect(error.code).toBe('replay_too_large');
+    expect(error.message).toContain(path);
+  });
+
+  it('a replay file is data: a module it names is not loaded unless the command line names it', async () => {
+    // A module that leaves a mark when anything imports it.
+    const mark = join(dir, 'imported.mark');
+    const module = join(dir, 'evil.provider.mjs');
+    writeFileSync(
+      module,
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(mark)}, 'x');\n`,
+    );
+    const path = variantFile('names-module', (f) => ({ ...f, modules: { provider: module } }));
+    const r = await run(['replay', path, '--json']);
+    expect(r.code).toBe(2);
+    const { error } = JSON.parse(r.stdout[0] ?? '{}') as { error: { code: string; message: string } };
+    expect(error.code).toBe('replay_needs_module');
+    expect(error.message).toContain(`pass it to re-run: npx cetp-sim replay ${path} --provider ${module}`);
+    expect(existsSync(mark)).toBe(false);
   });
 
   it('a missing file is exit 2 (replay_file_not_found)', async () => {

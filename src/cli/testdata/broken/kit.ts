@@ -90,9 +90,9 @@ const PACKAGE = providerPackage({
   cert: 'broken',
 });
 
-/** A fixture of the alerts tools, every handler replaced by `misbehave`. */
-export function brokenTools(misbehave: Misbehaviour): ProviderFixture {
-  const tools = ALERT_TOOLS.map((t) => broken(t, misbehave));
+/** A fixture of the alerts tools, every handler replaced by `misbehave` (null: the tools as they are). */
+export function brokenTools(misbehave: Misbehaviour | null): ProviderFixture {
+  const tools = ALERT_TOOLS.map((t) => (misbehave ? broken(t, misbehave) : t));
   return {
     ...ALERTS,
     name: 'broken',
