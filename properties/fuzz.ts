@@ -104,7 +104,7 @@ export interface PropertyResult {
  * the generators offer valid args (most pools start with them), approving users and honest
  * resolutions far more often than not, so a working tool succeeds long before.
  */
-export const NEVER_SUCCEEDS_AFTER = 20;
+export const NEVER_SUCCEEDS_AFTER = 10;
 
 /** The campaign-level verdict on a tool that never succeeded (it names the rules of answering a call). */
 export const TOOL_NEVER_SUCCEEDS = {
@@ -159,8 +159,8 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
       tally.add(exercised);
       for (const [tool, t] of exercised.tools)
         if (t.succeeded === 0 && !witnesses.has(tool)) witnesses.set(tool, scenario);
-      for (const [provider, t] of exercised.providers)
-        if (t.succeeded === 0 && !witnesses.has(`${provider}|*`)) witnesses.set(`${provider}|*`, scenario);
+      for (const [key, t] of exercised.providers)
+        if (t.succeeded === 0 && !witnesses.has(key)) witnesses.set(key, scenario);
       counting = held;
     }
     return held;
@@ -195,9 +195,7 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   const verdict: Violation = {
     ...TOOL_NEVER_SUCCEEDS,
     class: 'liveness',
-    message: broken.tool.endsWith('|*')
-      ? `no tool of ${broken.tool.slice(0, -2)} ever succeeded: ${broken.calls} executions, not one answered success (or accepted with its operation seen succeeding)`
-      : `${whatOf(broken.tool)} never succeeded: ${broken.calls} executions in fault-free runs, not one answered success (or accepted with its operation seen succeeding)`,
+    message: `${whatOf(broken.tool)} never succeeded: ${broken.calls} ${broken.tool.endsWith('|**') ? 'calls (negotiate, list_tools, execute_tool, …)' : broken.tool.endsWith('|*') ? 'executions' : 'executions in fault-free runs'}, not one answered success (or accepted with its operation seen succeeding)`,
     events: [],
     calls: executionsOf(run, broken.tool).map((c) => c.id),
   };
@@ -209,25 +207,29 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   return { ...common, status: 'failed', failure: { replay, run: { ...run, violations } } };
 }
 
-/** `provider|tool` or `provider|*` in words. */
+/** `provider|tool`, `provider|*` (its executions) or `provider|**` (its calls) in words. */
 function whatOf(key: string): string {
   const [provider, tool] = key.split('|');
+  if (tool === '**') return `${provider} (any method)`;
   return tool === '*' ? `no tool of ${provider}` : `${tool} on ${provider}`;
 }
 
-/** The executions of a tool (`provider|tool`) or of any tool of a provider (`provider|*`) in a run. */
+/** The calls a verdict key names in a run: a tool's executions, a provider's executions or all its calls. */
 function executionsOf(run: ScenarioRun | ConsumerRun, key: string): CallView[] {
-  const provider = key.slice(0, key.indexOf('|'));
-  const any = key.endsWith('|*');
-  return run.observation.calls.filter(
-    (c) => c.method === 'execute_tool' && (any ? c.provider === provider : c.toolKey === key),
-  );
+  const [provider, tool] = key.split('|');
+  if (tool === '**') return run.observation.calls.filter((c) => c.provider === provider);
+  if (tool === '*')
+    return run.observation.calls.filter((c) => c.provider === provider && c.method === 'execute_tool');
+  return run.observation.calls.filter((c) => c.method === 'execute_tool' && c.toolKey === key);
 }
 
 /** The witnessed tool's executions in a run, when none of them succeeded (the campaign verdict holds). */
 function stillNeverSucceeds(run: ScenarioRun | ConsumerRun, key: string): Violation | null {
   const calls = executionsOf(run, key);
-  const ok = calls.some(successTest(run.observation));
+  const succeeded = successTest(run.observation);
+  const ok = calls.some((c) =>
+    c.method === 'execute_tool' ? succeeded(c) : c.reply.kind === 'bundle' && c.reply.status === 'success',
+  );
   if (calls.length === 0 || ok) return null;
   return {
     ...TOOL_NEVER_SUCCEEDS,

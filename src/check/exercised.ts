@@ -45,7 +45,10 @@ type MutableTally = { -readonly [K in keyof ToolTally]: number };
 export interface RunExercise extends Exercised {
   /** By `provider|tool`; only fault-free runs count (see the header). */
   readonly tools: ReadonlyMap<string, ToolTally>;
-  /** By provider package, every run: executions and successes (a provider that never succeeds at all). */
+  /**
+   * By provider, every run: `provider|*` its executions, `provider|**` its calls of any method (a
+   * provider that never succeeds at all).
+   */
   readonly providers: ReadonlyMap<string, ToolTally>;
 }
 
@@ -102,6 +105,10 @@ export function successTest(obs: Observation): (c: CallView) => boolean {
   return (c) => verdictOf(c, ends) === 'succeeded';
 }
 
+function answeredSuccess(c: CallView): boolean {
+  return c.reply.kind === 'bundle' && c.reply.status === 'success';
+}
+
 /** What one run exercised; `faultFree`: whether the scenario injected no fault (tools count then). */
 export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: boolean): RunExercise {
   const providers = new Set(ctx.providersUnderTest);
@@ -116,10 +123,17 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
     if (!providers.has(c.provider) && !consumers.has(c.caller)) continue;
     calls++;
     if (c.reply.kind === 'bundle') answered++;
-    if (c.method !== 'execute_tool') continue;
+    const judged = providers.has(c.provider);
+    if (c.method !== 'execute_tool') {
+      if (judged) count(byProvider, `${c.provider}|**`, answeredSuccess(c) ? 'succeeded' : 'other');
+      continue;
+    }
     const verdict = verdictOf(c, ends);
     if (verdict === 'succeeded') ok++;
-    if (providers.has(c.provider)) count(byProvider, c.provider, verdict);
+    if (judged) {
+      count(byProvider, `${c.provider}|**`, verdict);
+      count(byProvider, `${c.provider}|*`, verdict);
+    }
     if (faultFree && c.toolName !== null && providers.has(c.provider)) {
       count(tools, c.toolKey, verdict);
     }
@@ -185,14 +199,15 @@ export class ExerciseTally {
   }
 
   /**
-   * What never succeeded: a provider (`provider|*`) none of whose at least `minCalls` executions (in
-   * any run) ever did, then each tool (`provider|tool`) that never did in fault-free runs and failed
-   * at least `minCalls` times there by the provider's own fault. Sorted by key.
+   * What never succeeded: a provider none of whose at least `minCalls` calls of any method
+   * (`provider|**`), or executions (`provider|*`), in any run ever succeeded; then each tool
+   * (`provider|tool`) that never did in fault-free runs and failed at least `minCalls` times there by
+   * the provider's own fault. Sorted by key.
    */
   neverSucceeded(minCalls: number): { tool: string; calls: number }[] {
     const providers = [...this.providers]
       .filter(([, t]) => t.calls >= minCalls && t.succeeded === 0)
-      .map(([provider, t]) => ({ tool: `${provider}|*`, calls: t.calls }));
+      .map(([key, t]) => ({ tool: key, calls: t.calls }));
     const tools = [...this.tools]
       .filter(([, t]) => t.providerFailed >= minCalls && t.succeeded === 0)
       .map(([tool, t]) => ({ tool, calls: t.calls }));

@@ -1,0 +1,168 @@
+/**
+ * Honest verdicts: deliberately broken providers (src/cli/testdata/broken/) — one that always throws,
+ * spins, deadlocks every write, never resolves, blocks its thread, answers nothing, answers garbage —
+ * fail every property that calls them, each with exit 1, a replay file and a one-line reason; the CLI
+ * keeps control throughout (the watchdog stops what never returns). And the "did my fix work?" flow:
+ * a failure replayed with the fixed module exits 0, with the broken one 1, and only the same code
+ * giving another trace is a determinism break (3).
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROPERTIES } from '../../properties/suites.ts';
+import { main } from './main.ts';
+import { memoryIo } from './testing.ts';
+
+interface PropertyJson {
+  id: string;
+  status: string;
+  reason?: string;
+  replayFile?: string;
+  violations?: { checker: string; ruleIds: string[]; message: string }[];
+}
+
+async function run(args: string[]) {
+  const io = memoryIo();
+  const code = await main(args, io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+const BROKEN = 'src/cli/testdata/broken';
+const module = (name: string) => `${BROKEN}/${name}.provider.ts`;
+
+/** The checkers that may name each misbehaviour (a property sees it through whichever comes first). */
+const EXPECTED: Record<string, readonly string[]> = {
+  throws: ['tool-never-succeeds', 'wire-well-formed'],
+  spins: ['run-progress', 'operations-terminate', 'tool-never-succeeds'],
+  deadlocks: ['run-progress', 'operations-terminate', 'tool-never-succeeds'],
+  'never-resolves': ['run-progress'],
+  blocks: ['watchdog'],
+  'answers-nothing': ['wire-well-formed', 'tool-never-succeeds', 'run-progress', 'consumer-no-downgrade'],
+  'answers-garbage': ['wire-well-formed', 'tool-never-succeeds', 'run-progress', 'consumer-no-downgrade'],
+};
+
+describe('deliberately broken providers fail every property that calls them', () => {
+  it.each(Object.keys(EXPECTED))(
+    '%s: exit 1, every property failed with a replay file and a reason',
+    async (name) => {
+      const out = mkdtempSync(join(tmpdir(), `cetp-sim-broken-${name}-`));
+      const r = await run([
+        'fuzz',
+        '--json',
+        '--runs',
+        '20',
+        '--watchdog',
+        '2',
+        '--provider',
+        module(name),
+        '--out',
+        out,
+      ]);
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.stdout[0] ?? '{}') as { passed: boolean; properties: PropertyJson[] };
+      expect(report.passed).toBe(false);
+      expect(report.properties.map((p) => p.id)).toEqual(PROPERTIES.map((p) => p.id));
+      for (const p of report.properties) {
+        expect(p.status, `${name}: ${p.id}`).toBe('failed');
+        expect(existsSync(p.replayFile ?? ''), `${name}: ${p.id} wrote a replay file`).toBe(true);
+        const [first] = p.violations ?? [];
+        expect(first?.message.length, `${name}: ${p.id} says why`).toBeGreaterThan(0);
+        expect(first?.ruleIds.length, `${name}: ${p.id} names its rules`).toBeGreaterThan(0);
+        expect(
+          (p.violations ?? []).some((v) => EXPECTED[name]?.includes(v.checker)),
+          `${name}: ${p.id} failed by ${(p.violations ?? []).map((v) => v.checker).join(', ')}`,
+        ).toBe(true);
+      }
+    },
+  );
+});
+
+describe('replay after a fix', () => {
+  it('exits 1 with the broken module, 0 with the fixed one; 3 only when the same code gives another trace', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'cetp-sim-fix-'));
+    const broken = module('never-resolves');
+    const fuzz = await run([
+      'fuzz',
+      '--json',
+      '--runs',
+      '20',
+      '--property',
+      'versions',
+      '--provider',
+      broken,
+      '--out',
+      out,
+    ]);
+    expect(fuzz.code).toBe(1);
+    const file =
+      (JSON.parse(fuzz.stdout[0] ?? '{}') as { properties: PropertyJson[] }).properties[0]?.replayFile ?? '';
+
+    const still = await run(['replay', file, '--json', '--provider', broken]);
+    expect(still.code).toBe(1);
+    expect(JSON.parse(still.stdout[0] ?? '{}')).toMatchObject({ failed: true, codeChanged: [] });
+
+    const fixed = await run(['replay', file, '--json', '--provider', module('fixed')]);
+    expect(fixed.code).toBe(0);
+    expect(JSON.parse(fixed.stdout[0] ?? '{}')).toMatchObject({
+      failed: false,
+      codeChanged: ['the --provider module'],
+    });
+
+    // The same module, a recorded hash that no run of it gives: a determinism break.
+    const tampered = join(out, 'tampered.replay.json');
+    writeFileSync(
+      tampered,
+      JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), traceHash: 'f'.repeat(64) }),
+    );
+    const broke = await run(['replay', tampered, '--json', '--provider', broken]);
+    expect(broke.code).toBe(3);
+    expect(JSON.parse(broke.stdout[0] ?? '{}').error.code).toBe('determinism_break');
+  });
+
+  it('a run that blocked its thread replays under the watchdog too: exit 1, not a hang', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'cetp-sim-blocked-'));
+    const blocks = module('blocks');
+    const fuzz = await run([
+      'fuzz',
+      '--json',
+      '--runs',
+      '5',
+      '--watchdog',
+      '1',
+      '--property',
+      'versions',
+      '--provider',
+      blocks,
+      '--out',
+      out,
+    ]);
+    const file =
+      (JSON.parse(fuzz.stdout[0] ?? '{}') as { properties: PropertyJson[] }).properties[0]?.replayFile ?? '';
+    const replay = await run(['replay', file, '--json', '--watchdog', '1', '--provider', blocks]);
+    expect(replay.code).toBe(1);
+    const verdict = JSON.parse(replay.stdout[0] ?? '{}') as { violations: { checker: string }[] };
+    expect(verdict.violations.map((v) => v.checker)).toEqual(['watchdog']);
+  });
+});
+
+describe('a module with a syntax error', () => {
+  it.each([
+    [
+      'bad.ts',
+      'export const providers = [\n  { name: "x"\n  this is not typescript\n];\n',
+      ':3:2: Expected "}"',
+    ],
+    ['bad.mjs', 'export const providers = [\n  this is not js\n];\n', ':2:7: Expected "]"'],
+  ])('%s: exit 2 naming the file, line, column and reason', async (name, text, where) => {
+    const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-syntax-'));
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
+    const r = await run(['fuzz', '--json', '--runs', '1', '--provider', path]);
+    expect(r.code).toBe(2);
+    const { error } = JSON.parse(r.stdout[0] ?? '{}') as { error: { code: string; message: string } };
+    expect(error.code).toBe('module_load_failed');
+    expect(error.message).toContain(`syntax error at ${path}${where}`);
+  });
+});
