@@ -152,11 +152,18 @@ function otherArb(kind: Exclude<CommandKind, 'execute'>, shape: ScenarioShape): 
   }
 }
 
+/**
+ * Twice as likely as the other side commands: polls and cancels (operations and their races), and
+ * negotiations (a session without async_operations makes the same tool run synchronously, the path
+ * where concurrent duplicates race the dedup record: measured in bench/mutant-depth.ts).
+ */
+const FREQUENT_COMMANDS: readonly CommandKind[] = ['poll', 'cancel', 'negotiate'];
+
 export function commandArb(shape: ScenarioShape): fc.Arbitrary<Command> {
   return fc.oneof(
     { weight: 6, arbitrary: executeArb(shape) },
     ...shape.commands.map((kind) => ({
-      weight: kind === 'poll' || kind === 'cancel' ? 2 : 1,
+      weight: FREQUENT_COMMANDS.includes(kind) ? 2 : 1,
       arbitrary: otherArb(kind, shape),
     })),
   );
