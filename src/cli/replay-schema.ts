@@ -33,7 +33,7 @@ function tagged(branches: Record<string, Record<string, object>>, optional: read
   };
 }
 
-const ridRef = tagged({ fresh: {}, reuse: { index: nat }, other: { index: nat } });
+const ridRef = tagged({ fresh: {}, reuse: { index: nat }, other: { index: nat }, shared: { index: nat } });
 
 const command = tagged(
   {
