@@ -3,8 +3,9 @@
  * seeds (0..9), with the CLI's defaults (portfolio strategy, DEFAULT_MUTANT_RUNS per killer
  * property). Runs to failure count every run of every killer tried, as `cetp-sim mutants` reports
  * them. Target: every bug killed at every seed, and each bug's median ≤ 200 runs — so the default
- * budget kills each with room to spare rather than by luck of the seed. Counts, not times: the
- * figures are the same on every machine.
+ * budget kills each with room to spare rather than by luck of the seed. Beside it, the median size
+ * (scheduler steps) of the shrunk failing run, to see that generators which find a bug sooner still
+ * shrink it well. Counts, not times: the figures are the same on every machine.
  */
 import { huntMutant } from '../properties/hunt.ts';
 import { MUTANTS, type Mutant } from '../properties/mutants.ts';
@@ -25,6 +26,8 @@ export interface MutantDepth {
   readonly max: number | null;
   /** The property (and checker) that killed it, at each seed that did. */
   readonly killedBy: readonly string[];
+  /** The median scheduler steps of the shrunk failing run over the seeds that killed it. */
+  readonly shrunkStepsMedian: number | null;
 }
 
 export interface DepthFigures {
@@ -38,11 +41,14 @@ export interface DepthFigures {
 
 async function depthOf(mutant: Mutant, seeds: number, runsPerProperty: number): Promise<MutantDepth> {
   const runsBySeed: (number | null)[] = [];
+  const shrunkSteps: number[] = [];
   const killedBy = new Set<string>();
   for (let seed = 0; seed < seeds; seed++) {
     const result = await huntMutant(mutant, { seed, runsPerProperty, tails: tailsOf('portfolio') });
     runsBySeed.push(result.runsToFailure);
-    if (result.killed) killedBy.add(`${result.killedBy}/${result.checker}`);
+    if (!result.killed) continue;
+    killedBy.add(`${result.killedBy}/${result.checker}`);
+    if (result.shrunkSteps !== null) shrunkSteps.push(result.shrunkSteps);
   }
   const survived = runsBySeed.includes(null);
   return {
@@ -51,6 +57,7 @@ async function depthOf(mutant: Mutant, seeds: number, runsPerProperty: number): 
     median: median(runsBySeed),
     max: survived ? null : Math.max(...(runsBySeed as number[])),
     killedBy: [...killedBy].sort(),
+    shrunkStepsMedian: median(shrunkSteps),
   };
 }
 
@@ -65,7 +72,7 @@ export async function mutantDepth(
     if (ids.length > 0 && !ids.includes(mutant.id)) continue;
     const depth = await depthOf(mutant, seeds, runsPerProperty);
     console.log(
-      `  ${depth.id.padEnd(40)} median ${String(depth.median ?? '—').padStart(4)}  max ${String(depth.max ?? '—').padStart(4)}  [${depth.runsBySeed.map((r) => r ?? '✗').join(' ')}]  ${depth.killedBy.join(', ')}`,
+      `  ${depth.id.padEnd(40)} median ${String(depth.median ?? '—').padStart(4)}  max ${String(depth.max ?? '—').padStart(4)}  shrunk ${String(depth.shrunkStepsMedian ?? '—').padStart(4)}  [${depth.runsBySeed.map((r) => r ?? '✗').join(' ')}]  ${depth.killedBy.join(', ')}`,
     );
     mutants.push(depth);
   }
