@@ -29,6 +29,7 @@ export interface ScenarioShape {
   /** Tools executed, as `provider.tool`; default: every tool of every provider. */
   readonly tools?: readonly string[];
   readonly resolveModes: readonly ResolveMode[];
+  /** Whether an execute may use a request id it did not just make up (see RidRef and ridArb). */
   readonly ridReuse: boolean;
   readonly expiredDeadlines: boolean;
   readonly confirmedFlags: boolean;
