@@ -3,7 +3,8 @@
  *   npm run bench                 every suite
  *   npm run bench -- kernel fuzz  some suites
  * Suites: kernel (Binder round trip, scheduler step, provider execute_tool), fuzz (scenario runs/s),
- * mutants (each planted bug's time to failure), strategies (runs to expose planted races: PCT vs
+ * mutants (each planted bug's time to failure), mutant-depth (each planted bug's runs to failure over ten
+ * seeds with the CLI's defaults), strategies (runs to expose planted races: PCT vs
  * uniform random vs FIFO), memory (heap after each round of a long campaign: it must plateau).
  * Several suites run one after another, each in a process of its own.
  */
@@ -15,10 +16,11 @@ import { fuzzCases, timeToFailure } from './fuzz.bench.ts';
 import { type BenchCase, printFigures, recordResults, runSuite } from './harness.ts';
 import { kernelCases } from './kernel.bench.ts';
 import { campaignMemory } from './memory.bench.ts';
+import { DEPTH_MEDIAN_TARGET, mutantDepth } from './mutant-depth.ts';
 import { strategyComparison } from './strategies.bench.ts';
 
 const timed: Record<string, BenchCase[]> = { kernel: kernelCases, fuzz: fuzzCases };
-const custom = ['mutants', 'strategies', 'memory'];
+const custom = ['mutants', 'mutant-depth', 'strategies', 'memory'];
 const all = [...Object.keys(timed), ...custom];
 
 const wanted = process.argv.slice(2);
@@ -72,6 +74,18 @@ if (run('mutants')) {
   writeFileSync(
     resultPath('mutants'),
     `${JSON.stringify({ suite: 'mutants', ...machine(), ...ttf }, null, 2)}\n`,
+  );
+}
+
+if (run('mutant-depth')) {
+  console.log('suite mutant-depth (runs to failure over seeds 0..9, `cetp-sim mutants` defaults)');
+  const figures = await mutantDepth();
+  console.log(
+    `every bug killed at every seed and each median ≤ ${DEPTH_MEDIAN_TARGET} runs: ${figures.meetsTarget ? 'met' : `NOT met (survivors: ${figures.survivors.join(', ') || 'none'}; over: ${figures.overTarget.join(', ') || 'none'})`}`,
+  );
+  writeFileSync(
+    resultPath('mutant-depth'),
+    `${JSON.stringify({ suite: 'mutant-depth', ...machine(), ...figures }, null, 2)}\n`,
   );
 }
 

@@ -18,7 +18,7 @@ export interface StrategyFigure {
   readonly median: number | null;
 }
 
-function median(values: readonly (number | null)[]): number | null {
+export function median(values: readonly (number | null)[]): number | null {
   const sorted = [...values].map((v) => v ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
   const m = sorted[Math.floor(sorted.length / 2)] ?? Number.POSITIVE_INFINITY;
   return Number.isFinite(m) ? m : null;

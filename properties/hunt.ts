@@ -18,7 +18,10 @@ export interface HuntOptions {
   /** Runs given to each killer property. */
   readonly runsPerProperty: number;
   readonly tails: readonly Tail[];
-  /** Wall-clock source for msToFailure (the CLI passes performance.now; tests pass nothing). */
+  /**
+   * Wall-clock source for msToFailure (the CLI's text table and bench/ pass performance.now; tests
+   * pass nothing). Never part of `--json`: identical arguments must print identical bytes.
+   */
   readonly now?: () => number;
 }
 

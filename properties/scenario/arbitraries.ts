@@ -15,6 +15,7 @@ import {
   type ResolveMode,
   type RidRef,
   type Scenario,
+  SHARED_REQUEST_IDS,
   type Tail,
 } from './model.ts';
 
@@ -28,6 +29,7 @@ export interface ScenarioShape {
   /** Tools executed, as `provider.tool`; default: every tool of every provider. */
   readonly tools?: readonly string[];
   readonly resolveModes: readonly ResolveMode[];
+  /** Whether an execute may use a request id it did not just make up (see RidRef and ridArb). */
   readonly ridReuse: boolean;
   readonly expiredDeadlines: boolean;
   readonly confirmedFlags: boolean;
@@ -64,6 +66,12 @@ export function tailArb(tails: readonly Tail[]): fc.Arbitrary<Tail> {
   return fc.constantFrom(...tails);
 }
 
+/**
+ * An execute's request id (see RidRef): fresh first (the simplest), then the collision cases —
+ * reusing its own, taking another actor's, or a shared one. Shared ids are weighted high: together
+ * with mirrored actors (actorsArb) they make one request_id from several UIDs to several providers
+ * a common case rather than a lucky one.
+ */
 function ridArb(reuse: boolean): fc.Arbitrary<RidRef> {
   const fresh = fc.constant<RidRef>({ kind: 'fresh' });
   if (!reuse) return fresh;
@@ -71,6 +79,12 @@ function ridArb(reuse: boolean): fc.Arbitrary<RidRef> {
     { weight: 4, arbitrary: fresh },
     { weight: 2, arbitrary: fc.nat({ max: 3 }).map((index): RidRef => ({ kind: 'reuse', index })) },
     { weight: 1, arbitrary: fc.nat({ max: 3 }).map((index): RidRef => ({ kind: 'other', index })) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .nat({ max: SHARED_REQUEST_IDS.length - 1 })
+        .map((index): RidRef => ({ kind: 'shared', index })),
+    },
   );
 }
 
@@ -139,11 +153,18 @@ function otherArb(kind: Exclude<CommandKind, 'execute'>, shape: ScenarioShape): 
   }
 }
 
+/**
+ * Twice as likely as the other side commands: polls and cancels (operations and their races), and
+ * negotiations (a session without async_operations makes the same tool run synchronously, the path
+ * where concurrent duplicates race the dedup record: measured in bench/mutant-depth.ts).
+ */
+const FREQUENT_COMMANDS: readonly CommandKind[] = ['poll', 'cancel', 'negotiate'];
+
 export function commandArb(shape: ScenarioShape): fc.Arbitrary<Command> {
   return fc.oneof(
     { weight: 6, arbitrary: executeArb(shape) },
     ...shape.commands.map((kind) => ({
-      weight: kind === 'poll' || kind === 'cancel' ? 2 : 1,
+      weight: FREQUENT_COMMANDS.includes(kind) ? 2 : 1,
       arbitrary: otherArb(kind, shape),
     })),
   );
@@ -157,6 +178,33 @@ export function faultsArb(shape: ScenarioShape): fc.Arbitrary<FaultAt[]> {
 }
 
 /**
+ * Each actor's commands. Every actor after the first runs commands of its own or, a quarter of the
+ * time, the first actor's very list: the same app logic under another UID (two apps on one agent
+ * SDK, one app in two profiles). Their requests then match tool for tool and args for args, so
+ * where both use a shared request id (see RidRef) they are the same request from two callers: the
+ * cross-tenant collision a provider must keep apart (CETP-6-02).
+ */
+function actorsArb(shape: ScenarioShape): fc.Arbitrary<Partial<Record<ActorName, Command[]>>> {
+  const commands = fc.array(commandArb(shape), { minLength: 1, maxLength: shape.maxCommands });
+  const [first, ...rest] = shape.actors;
+  if (first === undefined) return fc.constant({});
+  const ownOrMirrored = fc.oneof(
+    { weight: 3, arbitrary: commands },
+    { weight: 1, arbitrary: fc.constant(MIRRORED) },
+  );
+  return fc.tuple(commands, ...rest.map(() => ownOrMirrored)).map(([firsts, ...others]) => {
+    const actors: Partial<Record<ActorName, Command[]>> = { [first]: firsts };
+    rest.forEach((actor, i) => {
+      const own = others[i];
+      actors[actor] = own === MIRRORED || own === undefined ? firsts : own;
+    });
+    return actors;
+  });
+}
+
+const MIRRORED = 'mirrored' as const;
+
+/**
  * `generateDecisions: false` leaves the whole schedule to the tail strategy (used to compare
  * strategies: PCT against uniform random on the same commands).
  */
@@ -165,17 +213,10 @@ export function scenarioArb(
   tails: readonly Tail[] = ['fifo'],
   generateDecisions = true,
 ): fc.Arbitrary<Scenario> {
-  const actorCommands = fc.array(commandArb(shape), { minLength: 1, maxLength: shape.maxCommands });
-  const actors = fc.record(
-    Object.fromEntries(shape.actors.map((a) => [a, actorCommands])) as Record<
-      ActorName,
-      fc.Arbitrary<Command[]>
-    >,
-  );
   return fc.record({
     seed: fc.nat({ max: 1_000_000 }),
     tail: tailArb(tails),
-    actors,
+    actors: actorsArb(shape),
     user: fc.array(favourFirst(shape.userDecisions), { maxLength: 4 }),
     faults: faultsArb(shape),
     decisions: generateDecisions ? fc.array(fc.nat({ max: 7 }), { maxLength: 80 }) : fc.constant([]),

@@ -10,7 +10,13 @@ import type { JsonValue } from '../../src/sim/json.ts';
 import type { PendingIntent } from '../../src/sim/pending-intent.ts';
 import { type Task, TIMED_OUT } from '../../src/sim/scheduler.ts';
 import { fillArgs, type ProviderFixture } from './fixtures.ts';
-import type { ActorName, Command, MalformedFlaw, RidRef } from './model.ts';
+import {
+  type ActorName,
+  type Command,
+  type MalformedFlaw,
+  type RidRef,
+  SHARED_REQUEST_IDS,
+} from './model.ts';
 
 /** What one actor knows; other actors may read it (that is how misuse is expressed). */
 /** What a v2 consumer offers unless a scenario says otherwise (CETP-2.2-02: descending). */
@@ -153,10 +159,16 @@ export class RawDriver {
       this.state.rids.push(rid);
       return rid;
     }
-    const pool = ref.kind === 'reuse' ? this.state.rids : (this.other()?.rids ?? []);
+    const pool: readonly string[] =
+      ref.kind === 'reuse'
+        ? this.state.rids
+        : ref.kind === 'shared'
+          ? SHARED_REQUEST_IDS
+          : this.others.flatMap((o) => o.rids);
     if (pool.length === 0) return this.rid({ kind: 'fresh' });
     const rid = pool[ref.index % pool.length] as string;
-    if (ref.kind === 'other') this.state.rids.push(rid);
+    // An id this actor did not make up is one of its own from now on (for `reuse`).
+    if (!this.state.rids.includes(rid)) this.state.rids.push(rid);
     return rid;
   }
 

@@ -15,11 +15,23 @@ import type { UserDecision } from '../../src/sim/user.ts';
 export const ACTORS = ['a', 'b', 's1', 's2'] as const;
 export type ActorName = (typeof ACTORS)[number];
 
-/** Which request_id an execute uses: a fresh one, or one this actor (or the other) used before. */
+/**
+ * Which request_id an execute uses: a fresh one; one this actor used before; one another actor used
+ * before (a leaked or copied id); or one of SHARED_REQUEST_IDS, which every actor sends to every
+ * provider — apps whose ids come from a counter or a constant, the cause of real cross-tenant
+ * idempotency leaks, collide whatever order they run in.
+ */
 export type RidRef =
   | { readonly kind: 'fresh' }
   | { readonly kind: 'reuse'; readonly index: number }
-  | { readonly kind: 'other'; readonly index: number };
+  | { readonly kind: 'other'; readonly index: number }
+  | { readonly kind: 'shared'; readonly index: number };
+
+/** The request ids `shared` picks from (valid v4 UUIDs, easy to spot in a trace). */
+export const SHARED_REQUEST_IDS = [
+  '00000000-0000-4000-8000-000000000001',
+  '00000000-0000-4000-8000-000000000002',
+] as const;
 
 /**
  * How the driver answers a confirmation (USER_ACTION_REQUIRED). A scope grant (AUTH_REQUIRED) is

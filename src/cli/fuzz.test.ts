@@ -258,7 +258,11 @@ describe('cetp-sim fuzz --provider / --consumer', () => {
       '--provider',
       'src/cli/testdata/leaky-alerts.provider.ts',
     ]);
-    expect(json(replay.stdout)).toMatchObject({ failed: true, traceHash: versions?.traceHash, codeChanged: [] });
+    expect(json(replay.stdout)).toMatchObject({
+      failed: true,
+      traceHash: versions?.traceHash,
+      codeChanged: [],
+    });
     // Another module does not install the provider the scenario calls: a clear mismatch.
     const other = await run([
       'replay',
@@ -326,7 +330,13 @@ describe('cetp-sim fuzz --provider / --consumer', () => {
     const file = result?.replayFile ?? '';
     const replay = JSON.parse(readFileSync(file, 'utf8')) as { violations: { checker: string }[] };
     expect(replay.violations.map((v) => v.checker)).toContain('consumer-request-id-stable');
-    const again = await run(['replay', '--json', file, '--consumer', 'src/cli/testdata/forgetful.consumer.ts']);
+    const again = await run([
+      'replay',
+      '--json',
+      file,
+      '--consumer',
+      'src/cli/testdata/forgetful.consumer.ts',
+    ]);
     expect(again.code).toBe(1);
     expect(json<{ traceHash: string }>(again.stdout).traceHash).toBe(result?.traceHash);
   });

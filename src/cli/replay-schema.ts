@@ -55,7 +55,7 @@ function tagged(branches: Record<string, Record<string, object>>, optional: read
   };
 }
 
-const ridRef = tagged({ fresh: {}, reuse: { index }, other: { index } });
+const ridRef = tagged({ fresh: {}, reuse: { index }, other: { index }, shared: { index } });
 
 const command = tagged(
   {
