@@ -55,6 +55,8 @@ export interface BoundaryResults {
   readonly bufferBytes: number;
   readonly replySizes: readonly ReplySize[];
   readonly concurrency: readonly ConcurrencyCell[];
+  /** The same at 256 KiB with the write tool `archive`: a lost reply's retry gets the recorded result. */
+  readonly writes: readonly ConcurrencyCell[];
   readonly singleCall: readonly ConcurrencyCell[];
   readonly secondsTaken: { readonly cost: number; readonly memory: number; readonly concurrency: number };
 }
@@ -82,35 +84,42 @@ function memoryOfVerification(sizeBytes: number): MemoryFigures {
   return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as MemoryFigures;
 }
 
+interface CellOptions {
+  readonly maxInlineResultBytes?: number;
+  readonly write?: boolean;
+}
+
 async function cell(
   concurrency: number,
   sizeBytes: number,
   strategy: StrategyName,
   seeds: readonly number[],
-  maxInlineResultBytes?: number,
+  options: CellOptions = {},
 ): Promise<ConcurrencyCell> {
   const runs = [];
   for (const seed of seeds) {
-    const spec = { concurrency, sizeBytes, seed, strategy };
-    const run = await replayConcurrentRun(
-      maxInlineResultBytes === undefined ? spec : { ...spec, maxInlineResultBytes },
-    );
+    const run = await replayConcurrentRun({ concurrency, sizeBytes, seed, strategy, ...options });
     runs.push({ ...run, seed });
   }
   return summariseCell({ concurrency, sizeBytes, strategy }, runs);
 }
 
-async function concurrencySweep(log: (line: string) => void): Promise<ConcurrencyCell[]> {
+async function concurrencySweep(
+  sizes: readonly number[],
+  log: (line: string) => void,
+  options: CellOptions = {},
+): Promise<ConcurrencyCell[]> {
   const cells: ConcurrencyCell[] = [];
-  for (const sizeBytes of CONCURRENCY_SIZES) {
+  for (const sizeBytes of sizes) {
     for (const concurrency of CONCURRENCY_LEVELS) {
       for (const [strategy, seeds] of Object.entries(CONCURRENCY_SEEDS) as [StrategyName, number[]][]) {
-        const c = await cell(concurrency, sizeBytes, strategy, seeds);
+        const c = await cell(concurrency, sizeBytes, strategy, seeds, options);
         cells.push(c);
         log(
           `  ${String(sizeBytes / KIB).padStart(4)} KiB × ${String(concurrency).padStart(2)} ${strategy.padEnd(6)} ` +
             `failing runs ${c.runsWithFailure}/${c.runs}, failed transactions ${c.failedTransactions}/${c.transactions}, ` +
-            `calls not ok ${Math.round(c.failedCallShare * 100)}% ${JSON.stringify(c.outcomes)}`,
+            `calls not ok ${Math.round(c.failedCallShare * 100)}% ${JSON.stringify(c.outcomes)}` +
+            (options.write ? `, effects ${c.effects}` : ''),
         );
       }
     }
@@ -130,9 +139,12 @@ export async function boundaryBenchmark(log: (line: string) => void = console.lo
   log(`  ${JSON.stringify(memory)}`);
   const t2 = performance.now();
   log('concurrent inline results against the shared Binder buffer (deterministic runs)');
-  const concurrency = await concurrencySweep(log);
+  const concurrency = await concurrencySweep(CONCURRENCY_SIZES, log);
+  log('the same with the write tool archive (256 KiB)');
+  const writes = await concurrencySweep([256 * KIB], log, { write: true });
   const singleCall: ConcurrencyCell[] = [];
-  for (const size of SINGLE_CALL_SIZES) singleCall.push(await cell(1, size, 'fifo', [1], MIB));
+  for (const size of SINGLE_CALL_SIZES)
+    singleCall.push(await cell(1, size, 'fifo', [1], { maxInlineResultBytes: MIB }));
   log(
     `  one call, max_inline_result_bytes = 1 MiB: ${singleCall.map((c) => `${c.sizeBytes / KIB} KiB ${c.outcomes.ok ? 'ok' : 'FAILS'}`).join(', ')}`,
   );
@@ -148,6 +160,7 @@ export async function boundaryBenchmark(log: (line: string) => void = console.lo
       return { sizeBytes, replyParcelBytes, fitAtOnce: repliesThatFit(replyParcelBytes) };
     }),
     concurrency,
+    writes,
     singleCall,
     secondsTaken: {
       cost: Math.round((t1 - t0) / 1000),

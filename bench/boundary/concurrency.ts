@@ -12,13 +12,21 @@
  * admitted and the buffer alone decides (CETP-2.2-19, CETP-5-17).
  */
 import type { ToolOutcome } from '../../src/consumer/outcomes.ts';
+import { effects } from '../../src/providers/testing.ts';
 import { contentCallReplyBytes } from '../../src/sim/binder.ts';
 import { Bundle } from '../../src/sim/bundle.ts';
 import { BINDER_BUFFER_BYTES } from '../../src/sim/process.ts';
 import type { StrategySpec } from '../../src/sim/strategy.ts';
 import type { World } from '../../src/sim/world.ts';
 import { statementOfSize } from './payload.ts';
-import { boundaryWorld, CONSUMER_PACKAGE, EXPORT_TOOL, runInConsumer, TEST_PACKAGE } from './world.ts';
+import {
+  ARCHIVE_TOOL,
+  boundaryWorld,
+  CONSUMER_PACKAGE,
+  EXPORT_TOOL,
+  runInConsumer,
+  TEST_PACKAGE,
+} from './world.ts';
 
 export type StrategyName = 'fifo' | 'random' | 'pct';
 
@@ -29,6 +37,8 @@ export interface ConcurrentRunSpec {
   readonly strategy: StrategyName;
   /** The provider's max_inline_result_bytes, when raised above the protocol minimum. */
   readonly maxInlineResultBytes?: number;
+  /** Call the write tool `archive` instead of the read tool `export` (default). */
+  readonly write?: boolean;
 }
 
 export interface ConcurrentRun {
@@ -44,6 +54,8 @@ export interface ConcurrentRun {
   readonly failedRequests: number;
   /** Virtual ms from the first concurrent send to the last outcome. */
   readonly elapsedMs: number;
+  /** Business effects committed (write tool only; CETP-6-01: one per request_id). */
+  readonly effects: number;
 }
 
 function strategySpec(name: StrategyName): StrategySpec {
@@ -66,7 +78,7 @@ export async function replayConcurrentRun(spec: ConcurrentRunSpec): Promise<Conc
     const done = world.scheduler.waiter<void>('all concurrent calls answered');
     for (let i = 0; i < spec.concurrency; i++) {
       ctx.spawn(`call-${i}`, async () => {
-        outcomes[i] = await bridge.execute(TEST_PACKAGE, EXPORT_TOOL, {});
+        outcomes[i] = await bridge.execute(TEST_PACKAGE, spec.write ? ARCHIVE_TOOL : EXPORT_TOOL, {});
         if (--pending === 0) done.wake();
       });
     }
@@ -84,6 +96,7 @@ export async function replayConcurrentRun(spec: ConcurrentRunSpec): Promise<Conc
     failedReplies: ofKind('binder.reply.failed'),
     failedRequests: ofKind('binder.failed'),
     elapsedMs: endedMs - startedMs,
+    effects: effects(world).length,
   };
 }
 

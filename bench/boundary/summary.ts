@@ -14,6 +14,8 @@ export interface RunTally {
   readonly failedRequests: number;
   readonly outcomes: readonly Pick<ToolOutcome, 'kind'>[];
   readonly elapsedMs: number;
+  /** Business effects committed (a write tool's; 0 for reads). */
+  readonly effects: number;
 }
 
 export interface ConcurrencyCell {
@@ -38,6 +40,8 @@ export interface ConcurrencyCell {
   readonly meanElapsedMs: number;
   /** The lowest seed whose run had a failed transaction (replay it with replayConcurrentRun). */
   readonly firstFailingSeed: number | null;
+  /** Business effects committed over all runs: for a write tool, one per call whatever failed (CETP-6-01). */
+  readonly effects: number;
 }
 
 const share = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 1000);
@@ -70,5 +74,6 @@ export function summariseCell(
     failedCallShare: share(calls - (outcomes.ok ?? 0), calls),
     meanElapsedMs: Math.round(runs.reduce((a, r) => a + r.elapsedMs, 0) / runs.length),
     firstFailingSeed: failing.length === 0 ? null : Math.min(...failing.map((r) => r.seed)),
+    effects: runs.reduce((a, r) => a + r.effects, 0),
   };
 }

@@ -9,13 +9,15 @@
 import { bridgeIn, CONSUMER_PACKAGE, consumerApp, consumerPackage } from '../../src/consumer/app.ts';
 import type { ExternalToolBridge } from '../../src/consumer/bridge.ts';
 import type { ToolOutcome } from '../../src/consumer/outcomes.ts';
-import { readTool, TEST_PACKAGE, testProviderWorld } from '../../src/providers/testing.ts';
+import { readTool, TEST_PACKAGE, testProviderWorld, writeTool } from '../../src/providers/testing.ts';
 import type { AppContext } from '../../src/sim/context.ts';
 import type { JsonValue } from '../../src/sim/json.ts';
 import type { World, WorldOptions } from '../../src/sim/world.ts';
 import { STATEMENT_SCHEMA } from './payload.ts';
 
 export const EXPORT_TOOL = 'export';
+/** A write tool answering with the same statement: its result is recorded, and replayed to a retry. */
+export const ARCHIVE_TOOL = 'archive';
 /** A tiny result, for the call that negotiates and lists tools before anything is measured. */
 export const PING_TOOL = 'ping';
 
@@ -27,7 +29,10 @@ export interface BoundaryWorldOptions {
   readonly maxInlineResultBytes?: number;
 }
 
-/** A world whose provider answers `export` with `value` (the same object every call). */
+/**
+ * A world whose provider answers `export` (a read) and `archive` (a write: one row per execution)
+ * with `value`, the same object every call.
+ */
 export function boundaryWorld(value: JsonValue, options: BoundaryWorldOptions = {}): World {
   const limits = {
     ...(options.maxConcurrentRequests === undefined
@@ -41,6 +46,13 @@ export function boundaryWorld(value: JsonValue, options: BoundaryWorldOptions = 
     {
       tools: [
         readTool(EXPORT_TOOL, () => value, { outputSchema: STATEMENT_SCHEMA }),
+        writeTool(ARCHIVE_TOOL, {
+          outputSchema: STATEMENT_SCHEMA,
+          mutate: async (_call, tx) => {
+            await tx.put('archives', String((await tx.keys('archives')).length + 1), true);
+            return value;
+          },
+        }),
         readTool(PING_TOOL, () => ({ pong: true })),
       ],
       options: { limits },
