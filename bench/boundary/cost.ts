@@ -50,7 +50,7 @@ export interface CostBudget {
 
 export const DEFAULT_COST_BUDGET: CostBudget = {
   msPerSize: 3_000,
-  minSamples: 5,
+  minSamples: 9,
   maxSamples: 200,
   warmupCalls: 5,
 };
