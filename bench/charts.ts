@@ -191,8 +191,8 @@ export function memorySpec(r: BoundaryResults): TopLevelSpec {
   const values = [
     { what: 'the file itself', mb: fileMb },
     { what: 'peak RSS growth while verifying', mb: m.peakRssGrowthMb },
-    { what: 'heap + buffers held after (value kept)', mb: m.heldGrowthMb },
-    { what: 'left after the value is dropped, GC', mb: m.leftGrowthMb },
+    { what: 'held right after (value kept)', mb: m.heldGrowthMb },
+    { what: 'left after the run (value gone), GC', mb: m.leftGrowthMb },
   ];
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',

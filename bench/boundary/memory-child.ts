@@ -14,7 +14,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { bridgeIn } from '../../src/consumer/app.ts';
-import type { ToolOutcome } from '../../src/consumer/outcomes.ts';
 import {
   CONSUMER,
   consumerWorld,
@@ -41,7 +40,10 @@ export interface MemoryFigures {
   readonly peakRssGrowthMb: number;
   /** heapUsed + arrayBuffers growth right after the call, the verified value still held. */
   readonly heldGrowthMb: number;
-  /** The same after the value is dropped and a full GC: what the verification leaves behind. */
+  /**
+   * The same after the run, the agent's frame (and with it the value) gone and a full GC, the world
+   * still alive: what the verification leaves behind in the consumer, provider and simulation.
+   */
   readonly leftGrowthMb: number;
   /** peakRssGrowth / file size: the issue's goal is ≤ 3. */
   readonly peakPerFileByte: number;
@@ -81,35 +83,38 @@ export async function measureVerification(sizeBytes: number): Promise<MemoryFigu
       return reply;
     },
   });
-  let figures: MemoryFigures | null = null;
+  let measured: Omit<MemoryFigures, 'leftGrowthMb'> | null = null;
+  let baselineHeld = 0;
   world.spawnIn(CONSUMER, 'agent', async (ctx) => {
     const bridge = bridgeIn(ctx);
     expectOk(await bridge.execute(SCRIPTED_PACKAGE, 'ping', {}), 'ping');
     gc();
     const before = used();
     const maxRssBefore = maxRss();
-    let outcome: ToolOutcome | null = await bridge.execute(SCRIPTED_PACKAGE, 'export', {});
+    const outcome = await bridge.execute(SCRIPTED_PACKAGE, 'export', {});
     const held = used();
     const maxRssAfter = maxRss();
     if (expectOk(outcome, 'export') !== 'file') throw new Error('the statement did not come as a file');
-    outcome = null;
-    gc();
-    const left = used();
-    figures = {
+    baselineHeld = before.held;
+    measured = {
       fileBytes,
       baselineRssMb: mb(before.rss),
       maxRssBeforeMb: mb(maxRssBefore),
       maxRssAfterMb: mb(maxRssAfter),
       peakRssGrowthMb: mb(maxRssAfter - before.rss),
       heldGrowthMb: mb(held.held - before.held),
-      leftGrowthMb: mb(left.held - before.held),
       peakPerFileByte: Math.round(((maxRssAfter - before.rss) / fileBytes) * 100) / 100,
     };
   });
   const report = await world.run();
-  if (report.outcome.kind !== 'completed' || figures === null)
+  if (report.outcome.kind !== 'completed' || measured === null)
     throw new Error(`memory world ended ${report.outcome.kind}`);
-  return figures;
+  // The agent's frame is gone, the world (consumer, provider, trace, disk) is still alive.
+  gc();
+  return {
+    ...(measured as Omit<MemoryFigures, 'leftGrowthMb'>),
+    leftGrowthMb: mb(used().held - baselineHeld),
+  };
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) {
