@@ -22,7 +22,6 @@ import { statementOfSize } from './payload.ts';
 import {
   ARCHIVE_TOOL,
   boundaryWorld,
-  CONSUMER_PACKAGE,
   EXPORT_TOOL,
   runInConsumer,
   TEST_PACKAGE,
@@ -115,4 +114,3 @@ export function repliesThatFit(replyBytes: number): number {
   return Math.floor(BINDER_BUFFER_BYTES / replyBytes);
 }
 
-export { CONSUMER_PACKAGE };

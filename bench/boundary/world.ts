@@ -89,4 +89,4 @@ export function expectOk(outcome: ToolOutcome, what: string): 'inline' | 'file' 
   return outcome.untrusted.transport;
 }
 
-export { CONSUMER_PACKAGE, TEST_PACKAGE };
+export { TEST_PACKAGE };
