@@ -5,13 +5,17 @@
  * Suites: kernel (Binder round trip, scheduler step, provider execute_tool), fuzz (scenario runs/s),
  * mutants (each planted bug's time to failure), mutant-depth (each planted bug's runs to failure over ten
  * seeds with the CLI's defaults), strategies (runs to expose planted races: PCT vs
- * uniform random vs FIFO), memory (heap after each round of a long campaign: it must plateau).
+ * uniform random vs FIFO), memory (heap after each round of a long campaign: it must plateau),
+ * boundary (the inline/file result boundary: cost against the bytes' floor, memory of a 16 MiB file
+ * result, concurrent inline results against Binder's shared buffer; also draws its SVG charts).
  * Several suites run one after another, each in a process of its own.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { boundaryBenchmark } from './boundary.bench.ts';
+import { renderCharts } from './charts.ts';
 import { fuzzCases, timeToFailure } from './fuzz.bench.ts';
 import { type BenchCase, printFigures, recordResults, runSuite } from './harness.ts';
 import { kernelCases } from './kernel.bench.ts';
@@ -20,7 +24,7 @@ import { DEPTH_MEDIAN_TARGET, mutantDepth } from './mutant-depth.ts';
 import { strategyComparison } from './strategies.bench.ts';
 
 const timed: Record<string, BenchCase[]> = { kernel: kernelCases, fuzz: fuzzCases };
-const custom = ['mutants', 'mutant-depth', 'strategies', 'memory'];
+const custom = ['mutants', 'mutant-depth', 'strategies', 'memory', 'boundary'];
 const all = [...Object.keys(timed), ...custom];
 
 const wanted = process.argv.slice(2);
@@ -110,4 +114,15 @@ if (run('memory')) {
     resultPath('memory'),
     `${JSON.stringify({ suite: 'memory', ...machine(), ...figures }, null, 2)}\n`,
   );
+}
+
+if (run('boundary')) {
+  console.log('suite boundary (the inline/file result boundary; bench/README.md)');
+  const results = await boundaryBenchmark();
+  writeFileSync(
+    resultPath('boundary'),
+    `${JSON.stringify({ suite: 'boundary', ...machine(), ...results }, null, 2)}\n`,
+  );
+  for (const path of await renderCharts(results, new URL('./results/', import.meta.url)))
+    console.log(`  wrote ${path}`);
 }

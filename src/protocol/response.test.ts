@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeWireError, writeErrorBundle } from './error-bundle.ts';
 import {
   fitsInline,
+  inlineDataJson,
   inlineResultBytes,
   inlineResultBytesOfJson,
   readResponseBundle,
@@ -196,6 +197,12 @@ describe('inlineResultBytes (CETP-4.5-01, NOTES 12c)', () => {
       const expected = Buffer.byteLength(JSON.stringify({ kind: 'inline', value }), 'utf8');
       expect(inlineResultBytes(value)).toBe(expected);
       expect(inlineResultBytesOfJson(JSON.stringify(value))).toBe(expected);
+    }
+  });
+
+  it('inlineDataJson wraps the JSON of a value into exactly the data string JSON.stringify would write', () => {
+    for (const value of [0, null, 'x', '价格', { kind: 'file', a: [1, 'é', null] }, [], 'emoji 😀']) {
+      expect(inlineDataJson(JSON.stringify(value))).toBe(JSON.stringify({ kind: 'inline', value }));
     }
   });
 

@@ -49,6 +49,14 @@ export function inlineResultBytes(value: unknown): number {
 /** `{"kind":"inline","value":` and `}` around the value's JSON. */
 const INLINE_WRAPPER_BYTES = utf8Length(JSON.stringify({ kind: 'inline', value: 0 })) - 1;
 
+/**
+ * The `data` string of an inline result from the value's JSON text: the very string
+ * `JSON.stringify({ kind: 'inline', value })` gives, without serialising the value a second time.
+ */
+export function inlineDataJson(valueJson: string): string {
+  return `{"kind":"inline","value":${valueJson}}`;
+}
+
 /** inlineResultBytes from the value's JSON text, when the caller has it already. */
 export function inlineResultBytesOfJson(valueJson: string): number {
   return INLINE_WRAPPER_BYTES + utf8Length(valueJson);
@@ -65,11 +73,15 @@ export function fitsInline(valueJson: string, limit: number): boolean {
   return inlineResultBytesOfJson(valueJson) <= limit;
 }
 
-/** Writes a status="success" response; refuses (writes nothing) when `data` is not a valid shape. */
+/**
+ * Writes a status="success" response; refuses (writes nothing) when `data` is not a valid shape.
+ * `dataJson`, when given, is `JSON.stringify(data)` already done by the caller (a large inline result
+ * is serialised once, for its size check and its Bundle alike).
+ */
 export function writeSuccessBundle<M extends V2MethodName>(
   bundle: BundleWriter,
   method: M,
-  response: { requestId: string; data: ResponseByMethod[M] },
+  response: { requestId: string; data: ResponseByMethod[M]; dataJson?: string },
 ): ProtocolIssue[] {
   const checked = validateWire(V2_METHODS[method].successShape, response.data);
   if (!checked.ok) return checked.issues.map((i) => ({ ...i, path: `data${i.path ?? ''}` }));
@@ -78,7 +90,7 @@ export function writeSuccessBundle<M extends V2MethodName>(
     bundle.putInt('protocol_version', PROTOCOL_VERSION);
     bundle.putString('request_id', response.requestId);
   }
-  bundle.putString('data', JSON.stringify(response.data));
+  bundle.putString('data', response.dataJson ?? JSON.stringify(response.data));
   return [];
 }
 

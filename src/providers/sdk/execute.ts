@@ -598,7 +598,8 @@ async function recordFailure(
 
 export function respondWithValue(ex: Execution, value: JsonValue, committed: boolean): Bundle {
   const rendered = renderResult(ex.rt.context, ex.session, value, committed, ex.rt.gates);
-  const bundle = successBundle({ method: 'execute_tool', requestId: ex.req.requestId }, rendered.data);
+  const echoed = { method: 'execute_tool', requestId: ex.req.requestId } as const;
+  const bundle = successBundle(echoed, rendered.data, rendered.dataJson ?? undefined);
   if (rendered.fd) bundle.putParcelFileDescriptor('result_fd', rendered.fd);
   return bundle;
 }

@@ -68,12 +68,19 @@ export function failureBundle(echo: Echo, failure: WireFailure): Bundle {
   return errorBundle(echo, failure.code, failure.init);
 }
 
+/** `dataJson`: `JSON.stringify(data)`, when the caller has it already (see writeSuccessBundle). */
 export function successBundle<M extends V2MethodName>(
   echo: Echo & { method: M },
   data: ResponseByMethod[M],
+  dataJson?: string,
 ): Bundle {
   const bundle = new Bundle();
-  const issues = writeSuccessBundle(bundle, echo.method, { requestId: echo.requestId ?? '', data });
+  const requestId = echo.requestId ?? '';
+  const issues = writeSuccessBundle(
+    bundle,
+    echo.method,
+    dataJson === undefined ? { requestId, data } : { requestId, data, dataJson },
+  );
   return issues.length > 0 ? internalError(echo, issues) : bundle;
 }
 

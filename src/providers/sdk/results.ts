@@ -6,7 +6,7 @@
  * reply has been sent; without large_results it is RESULT_TOO_LARGE (4.5-11), which says whether an
  * effect was committed (NOTES 12a). The inline size is the UTF-8 length of `data` (NOTES 12c).
  */
-import { type ExecutionResult, fitsInline, sha256Hex } from '../../protocol/index.ts';
+import { type ExecutionResult, fitsInline, inlineDataJson, sha256Hex } from '../../protocol/index.ts';
 import type { AppContext } from '../../sim/context.ts';
 import type { ParcelFileDescriptor } from '../../sim/fd.ts';
 import type { JsonValue } from '../../sim/json.ts';
@@ -17,6 +17,8 @@ import type { Session } from './sessions.ts';
 export interface RenderedResult {
   readonly data: ExecutionResult;
   readonly fd: ParcelFileDescriptor | null;
+  /** `JSON.stringify(data)` when rendering produced it anyway (an inline value it had to measure). */
+  readonly dataJson: string | null;
 }
 
 export function renderResult(
@@ -27,11 +29,11 @@ export function renderResult(
   gates: Gates,
 ): RenderedResult {
   const inlineLimit = session.limits.maxInlineResultBytes;
-  if (!gates.on('CETP-4.5-01')) return { data: { kind: 'inline', value }, fd: null };
+  if (!gates.on('CETP-4.5-01')) return { data: { kind: 'inline', value }, fd: null, dataJson: null };
   // One serialisation serves both the size check and, for a large value, the file's bytes.
   const json = JSON.stringify(value);
   if (fitsInline(json, inlineLimit)) {
-    return { data: { kind: 'inline', value }, fd: null };
+    return { data: { kind: 'inline', value }, fd: null, dataJson: inlineDataJson(json) };
   }
   if (!session.capabilities.includes('large_results')) {
     throw new WireFailure('RESULT_TOO_LARGE', {
@@ -59,5 +61,6 @@ export function renderResult(
       sha256: sha256Hex(bytes),
     },
     fd,
+    dataJson: null,
   };
 }
