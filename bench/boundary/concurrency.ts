@@ -19,13 +19,7 @@ import { BINDER_BUFFER_BYTES } from '../../src/sim/process.ts';
 import type { StrategySpec } from '../../src/sim/strategy.ts';
 import type { World } from '../../src/sim/world.ts';
 import { statementOfSize } from './payload.ts';
-import {
-  ARCHIVE_TOOL,
-  boundaryWorld,
-  EXPORT_TOOL,
-  runInConsumer,
-  TEST_PACKAGE,
-} from './world.ts';
+import { ARCHIVE_TOOL, boundaryWorld, EXPORT_TOOL, runInConsumer, TEST_PACKAGE } from './world.ts';
 
 export type StrategyName = 'fifo' | 'random' | 'pct';
 
@@ -113,4 +107,3 @@ export function inlineReplyParcelBytes(sizeBytes: number, requestId: string): nu
 export function repliesThatFit(replyBytes: number): number {
   return Math.floor(BINDER_BUFFER_BYTES / replyBytes);
 }
-
