@@ -107,7 +107,10 @@ function matchMatcher(
     if (present) at.fail(path, `expected no value, got ${show(value)}`);
     return;
   }
-  if (!present) return at.fail(path, `missing (expected ${m.$match} matcher)`);
+  if (!present) {
+    at.fail(path, `missing (expected ${m.$match} matcher)`);
+    return;
+  }
   const str = typeof value === 'string' ? value : null;
   switch (m.$match) {
     case 'any':
@@ -142,7 +145,8 @@ function matchMatcher(
         try {
           json = JSON.parse(str);
         } catch {
-          return at.fail(path, 'expected JSON text');
+          at.fail(path, 'expected JSON text');
+          return;
         }
       }
       const validate = schemaValidator(m.schema);
@@ -171,8 +175,8 @@ function matchMatcher(
 }
 
 function matchJson(e: JsonExpect, actual: unknown, present: boolean, path: string, at: Attempt): void {
-  if (isMatcher(e))
-    return matchMatcher(
+  if (isMatcher(e)) {
+    matchMatcher(
       e,
       present,
       actual,
@@ -181,17 +185,27 @@ function matchJson(e: JsonExpect, actual: unknown, present: boolean, path: strin
       at,
       (x, child) => matchJson(x, actual, present, path, child),
     );
-  if (!present) return at.fail(path, `missing (expected ${show(e)})`);
+    return;
+  }
+  if (!present) {
+    at.fail(path, `missing (expected ${show(e)})`);
+    return;
+  }
   if (Array.isArray(e)) {
-    if (!Array.isArray(actual) || actual.length !== e.length)
-      return at.fail(path, `expected an array of ${e.length}, got ${show(actual)}`);
+    if (!Array.isArray(actual) || actual.length !== e.length) {
+      at.fail(path, `expected an array of ${e.length}, got ${show(actual)}`);
+      return;
+    }
     e.forEach((item, i) => {
       matchJson(item, actual[i], true, `${path}[${i}]`, at);
     });
     return;
   }
   if (typeof e === 'object' && e !== null) {
-    if (jsonType(actual) !== 'object') return at.fail(path, `expected an object, got ${show(actual)}`);
+    if (jsonType(actual) !== 'object') {
+      at.fail(path, `expected an object, got ${show(actual)}`);
+      return;
+    }
     const obj = actual as Record<string, unknown>;
     for (const [k, v] of Object.entries(e)) matchJson(v, obj[k], Object.hasOwn(obj, k), `${path}.${k}`, at);
     return;
@@ -202,7 +216,7 @@ function matchJson(e: JsonExpect, actual: unknown, present: boolean, path: strin
 function matchTyped(e: Expect, actual: Actual | undefined, path: string, at: Attempt): void {
   if (isMatcher(e)) {
     const value = actual === undefined ? undefined : payload(actual);
-    return matchMatcher(
+    matchMatcher(
       e,
       actual !== undefined,
       value,
@@ -211,9 +225,16 @@ function matchTyped(e: Expect, actual: Actual | undefined, path: string, at: Att
       at,
       (x, child) => matchTyped(x as Expect, actual, path, child),
     );
+    return;
   }
-  if (actual === undefined) return at.fail(path, `missing (expected ${e.type})`);
-  if (actual.type !== e.type) return at.fail(path, `expected a ${e.type}, got a ${actual.type}`);
+  if (actual === undefined) {
+    at.fail(path, `missing (expected ${e.type})`);
+    return;
+  }
+  if (actual.type !== e.type) {
+    at.fail(path, `expected a ${e.type}, got a ${actual.type}`);
+    return;
+  }
   if (e.type === 'bundle' && actual.type === 'bundle') {
     for (const [k, v] of Object.entries(e.value)) matchTyped(v, actual.value[k], `${path}.${k}`, at);
     return;
@@ -223,9 +244,11 @@ function matchTyped(e: Expect, actual: Actual | undefined, path: string, at: Att
     try {
       parsed = JSON.parse(String(payload(actual)));
     } catch {
-      return at.fail(path, 'expected JSON text');
+      at.fail(path, 'expected JSON text');
+      return;
     }
-    return matchJson(e.json, parsed, true, `${path}<json>`, at);
+    matchJson(e.json, parsed, true, `${path}<json>`, at);
+    return;
   }
   const { type: _e, ...want } = e as Record<string, unknown>;
   const { type: _a, ...got } = actual as Record<string, unknown>;

@@ -88,6 +88,7 @@ const matcher = {
       ] as const
     ).map(([name, properties, required]) => ({
       if: { properties: { $match: { const: name } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited
       then: closed({ $match: { const: name }, ...properties }, ['$match', ...required]),
     })),
   ],
@@ -198,6 +199,7 @@ const step = {
     ] as const
   ).map(([op, properties, required]) => ({
     if: { properties: { op: { const: op } } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited
     then: closed({ op: { const: op }, ...properties }, ['op', ...required]),
   })),
 };

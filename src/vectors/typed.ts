@@ -66,24 +66,40 @@ export function unsupportedTypes(extras: Readonly<Record<string, SendValue>> | n
 
 /** Puts one typed value into `b` with the Bundle.putX its type names. */
 function put(b: Bundle, key: string, v: SendValue, ctx: ResolveContext): void {
-  if ('ref' in v) return b.putString(key, String(lookup(ctx.vars, v.ref)));
-  if ('parts' in v) return b.putString(key, composed(v.parts, ctx.vars));
-  if ('now_plus_ms' in v) return b.putLong(key, ctx.nowMs() + v.now_plus_ms);
+  if ('ref' in v) {
+    b.putString(key, String(lookup(ctx.vars, v.ref)));
+    return;
+  }
+  if ('parts' in v) {
+    b.putString(key, composed(v.parts, ctx.vars));
+    return;
+  }
+  if ('now_plus_ms' in v) {
+    b.putLong(key, ctx.nowMs() + v.now_plus_ms);
+    return;
+  }
   switch (v.type) {
     case 'int':
-      return b.putInt(key, v.value);
+      b.putInt(key, v.value);
+      return;
     case 'long':
-      return b.putLong(key, Number(v.value));
+      b.putLong(key, Number(v.value));
+      return;
     case 'boolean':
-      return b.putBoolean(key, v.value);
+      b.putBoolean(key, v.value);
+      return;
     case 'string':
-      return b.putString(key, v.value);
+      b.putString(key, v.value);
+      return;
     case 'int[]':
-      return b.putIntArray(key, v.value);
+      b.putIntArray(key, v.value);
+      return;
     case 'null':
-      return b.putString(key, null);
+      b.putString(key, null);
+      return;
     case 'bundle':
-      return b.putBundle(key, toBundle(v.value, ctx));
+      b.putBundle(key, toBundle(v.value, ctx));
+      return;
     default:
       throw new Error(`the simulated Bundle has no ${v.type} values`);
   }
