@@ -30,6 +30,8 @@ import { type Check, expandSteps, type SourceFile, type SourceStep, type SourceV
 import type { Actual, Vars } from './typed.ts';
 
 export const SOURCES_DIR = new URL('./sources/', import.meta.url);
+/** Files of the sources folder that are registries, not vector sources. */
+const REGISTRIES: ReadonlySet<string> = new Set(['flags.json', 'uncovered.json']);
 export const SPEC_VERSION = 'CETP v2 (experimental), rules of spec/rules.json';
 const GENERATOR_VERSION = '0.1.0';
 
@@ -155,7 +157,7 @@ export function loadSources(dir: URL = SOURCES_DIR): {
   const flagsIndex = names.indexOf('flags.json');
   const flags = flagsIndex < 0 ? {} : (JSON.parse(texts[flagsIndex] as string) as Record<string, FlagInfo>);
   const files = names.flatMap((n, i) =>
-    n === 'flags.json' ? [] : [JSON.parse(texts[i] as string) as SourceFile],
+    REGISTRIES.has(n) ? [] : [JSON.parse(texts[i] as string) as SourceFile],
   );
   return { files, flags, digest };
 }

@@ -315,8 +315,29 @@ export const MANIFEST_SCHEMA = {
   ),
 } as const;
 
+/** A runner's expected failures: vector ids with the reason each is known to fail. */
+export const BASELINE_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://cetp-sim.dev/vectors/schemas/baseline.schema.json',
+  title: 'Expected failures of a CETP v2 vector run',
+  ...closed(
+    {
+      format: { const: 'cetp-vectors-baseline/1' },
+      expected_failures: {
+        type: 'array',
+        items: closed({ id: { type: 'string', pattern: ID }, reason: { type: 'string', minLength: 1 } }, [
+          'id',
+          'reason',
+        ]),
+      },
+    },
+    ['format', 'expected_failures'],
+  ),
+} as const;
+
 /** Schema files by their name under vectors/schemas/. */
 export const SCHEMA_FILES: Readonly<Record<string, unknown>> = {
   'vector-file.schema.json': VECTOR_FILE_SCHEMA,
   'manifest.schema.json': MANIFEST_SCHEMA,
+  'baseline.schema.json': BASELINE_SCHEMA,
 };
