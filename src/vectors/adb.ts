@@ -48,9 +48,9 @@ function quote(s: string): string {
 }
 
 function binding(key: string, v: SendValue): string {
-  const escape = (s: string) => s.replace(/\\/g, '\\\\').replace(/:/g, '\\:');
-  const value = v.type === 'null' ? '' : escape(String('value' in v ? v.value : ''));
-  return `${escape(key)}:${LETTER[v.type]}:${value}`;
+  const escaped = (s: string) => s.replace(/\\/g, '\\\\').replace(/:/g, '\\:');
+  const value = v.type === 'null' ? '' : escaped(String('value' in v ? v.value : ''));
+  return `${escaped(key)}:${LETTER[v.type]}:${value}`;
 }
 
 /** The literal top-level expectations of a reply, as `key=value` for a comment. */

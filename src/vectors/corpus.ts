@@ -136,12 +136,14 @@ function checkHashes(dir: string, manifest: Manifest, issues: CorpusIssue[]): vo
   listed.forEach((entry, i) => {
     const key = i < manifest.files.length ? `files[${i}]` : `schemas[${i - manifest.files.length}]`;
     const full = join(dir, entry.path);
-    if (!existsSync(full))
-      return void issues.push({
+    if (!existsSync(full)) {
+      issues.push({
         file: 'manifest.json',
         path: `$.${key}.path`,
         message: `${entry.path} is missing`,
       });
+      return;
+    }
     const actual = sha256Hex(readFileSync(full));
     if (actual !== entry.sha256)
       issues.push({
