@@ -74,16 +74,9 @@ class Generaliser {
         };
       case 'string': {
         const text = actual.value as string;
-        const chosen = this.choice(key, text);
-        if (chosen) return chosen;
-        if (text.startsWith('{') || text.startsWith('[')) {
-          try {
-            return { type: 'string', json: this.json(JSON.parse(text), key) };
-          } catch {
-            // not JSON after all: a literal
-          }
-        }
-        return { type: 'string', value: text };
+        const json = /^[[{]/.test(text) ? parseJson(text) : undefined;
+        if (json !== undefined) return { type: 'string', json: this.json(json, key) };
+        return this.choice(key, text) ?? { type: 'string', value: text };
       }
       case 'long':
         return isTimeKey(key)
@@ -100,6 +93,14 @@ class Generaliser {
       default:
         return actual;
     }
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

@@ -26,7 +26,14 @@ import {
 import { generalise, override } from './generalise.ts';
 import { isMatcher, matchJsonValue } from './matchers.ts';
 import { SCHEMA_FILES } from './schemas.ts';
-import { type Check, expandSteps, type SourceFile, type SourceStep, type SourceVector } from './source.ts';
+import {
+  type Check,
+  expandSteps,
+  type SourceFile,
+  type SourceStep,
+  type SourceVector,
+  sessionVariable,
+} from './source.ts';
 import type { Actual, Vars } from './typed.ts';
 
 export const SOURCES_DIR = new URL('./sources/', import.meta.url);
@@ -70,9 +77,20 @@ function checkReply(id: string, index: number, check: Check | undefined, actual:
   }
 }
 
+/** A second caller's session token is its own variable (so both callers keep theirs). */
+const SECOND_SESSION = { 'data.session_token': { $match: 'capture', as: sessionVariable('second') } };
+
 function refine(step: SourceStep, e: Expect): Expect {
-  const overrides = 'override' in step ? (step.override ?? {}) : {};
+  const own = 'override' in step ? (step.override ?? {}) : {};
+  const overrides =
+    step.op === 'negotiate' && step.caller === 'second' && isSuccess(e) ? { ...SECOND_SESSION, ...own } : own;
   return Object.entries(overrides).reduce((acc, [path, value]) => override(acc, path, value), e);
+}
+
+function isSuccess(e: Expect): boolean {
+  if (isMatcher(e) || e.type !== 'bundle') return false;
+  const status = e.value.status;
+  return status !== undefined && 'value' in status && status.value === 'success';
 }
 
 /** The judge that records: generalises each answer, checks it against the source, refines it. */

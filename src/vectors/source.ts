@@ -40,6 +40,8 @@ export type SourceCall =
       readonly method: string;
       readonly arg?: string;
       readonly envelope?: boolean;
+      /** Send the operation_id captured from the last accepted reply. */
+      readonly operation?: boolean;
     } & EnvelopeFields)
   | ({
       readonly op: 'execute';
@@ -98,6 +100,11 @@ export interface SourceFile {
 }
 
 const DEFAULT_DEADLINE_MS = 30_000;
+
+/** The variable holding a caller's session token (captured from its negotiate reply). */
+export function sessionVariable(caller: Caller | undefined): string {
+  return caller === 'second' ? 'second_session_token' : 'session_token';
+}
 const ANY: Expect = { $match: 'any' };
 
 /** Expands shorthand calls; collects the fresh request-id variables they use. */
@@ -109,7 +116,7 @@ class Expander {
     this.fresh.add(request);
     const all: Record<string, SendValue> = {
       protocol_version: { type: 'int', value: 2 },
-      session_token: { type: 'string', ref: 'session_token' },
+      session_token: { type: 'string', ref: sessionVariable(f.caller) },
       request_id: { type: 'string', ref: request },
       deadline_at_ms: { type: 'long', now_plus_ms: DEFAULT_DEADLINE_MS },
     };
@@ -131,7 +138,12 @@ class Expander {
       };
     }
     if (s.op === 'call') {
-      const extras = s.envelope ? { ...this.envelope(index, s), ...s.extras } : (s.extras ?? null);
+      const operation: Record<string, SendValue> = s.operation
+        ? { operation_id: { type: 'string', ref: 'operation_id' } }
+        : {};
+      const extras = s.envelope
+        ? { ...this.envelope(index, s), ...operation, ...s.extras }
+        : (s.extras ?? null);
       return { caller, method: s.method, arg: s.arg ?? null, extras };
     }
     const args = s.raw_args ? String(s.args) : JSON.stringify(s.args);
