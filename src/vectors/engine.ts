@@ -82,6 +82,8 @@ class StepFailed extends Error {
 class VectorSession {
   private readonly clients = new Map<AppContext, ContentProviderClient>();
   private last: Bundle | null = null;
+  /** The app that made the last call: a `user` step launches its resolution from there. */
+  private lastCaller: AppContext;
 
   constructor(
     private readonly world: World,
@@ -90,7 +92,9 @@ class VectorSession {
     private readonly judge: Judge,
     private readonly primary: AppContext,
     readonly vars: Vars,
-  ) {}
+  ) {
+    this.lastCaller = primary;
+  }
 
   private expectOk(index: number, e: Expect, actual: Actual | undefined, path = '$'): void {
     const mismatches = match(e, actual, this.vars, path);
@@ -98,6 +102,7 @@ class VectorSession {
   }
 
   private async send(ctx: AppContext, spec: CallSpec): Promise<Bundle | null> {
+    this.lastCaller = ctx;
     const extras =
       spec.extras === null
         ? null

@@ -112,7 +112,7 @@ class Expander {
   readonly fresh = new Set<string>();
 
   private envelope(index: number, f: EnvelopeFields): Record<string, SendValue> {
-    const request = f.request ?? `r${index}`;
+    const request = f.request ?? `step${index}_request`;
     this.fresh.add(request);
     const all: Record<string, SendValue> = {
       protocol_version: { type: 'int', value: 2 },
