@@ -4,7 +4,6 @@
  * sources/uncovered.json). `vectors generate` writes the result to vectors/uncovered.md.
  */
 import { readFileSync } from 'node:fs';
-import { isTestableMust } from '../cli/coverage.ts';
 import { allRules, ERROR_CODES, type Rule } from '../protocol/index.ts';
 import type { Vector } from './format.ts';
 
@@ -17,8 +16,13 @@ export interface VectorCoverage {
   readonly codesMissing: readonly string[];
 }
 
+/** A MUST / MUST NOT a provider (or the SDK, or both sides) must keep that the simulation can test. */
 export function isProviderSideMust(rule: Rule): boolean {
-  return isTestableMust(rule) && rule.actor !== 'consumer';
+  return (
+    (rule.level === 'MUST' || rule.level === 'MUST NOT') &&
+    rule.testableInSimulation &&
+    rule.actor !== 'consumer'
+  );
 }
 
 export function loadReasons(url: URL): Record<string, string> {

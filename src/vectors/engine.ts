@@ -189,17 +189,13 @@ class VectorSession {
   private async user(step: Extract<Step, { op: 'user' }>): Promise<void> {
     const pi = this.last?.getPendingIntent('resolution');
     if (!pi) throw new Error('a user step needs a reply with a resolution PendingIntent');
+    const launcher = this.lastCaller;
     if (step.answer === 'never') {
-      this.primary.spawn(
-        'vector-unanswered',
-        async () => void (await this.primary.startIntentSenderForResult(pi)),
-        {
-          daemon: true,
-        },
-      );
+      const launch = async () => void (await launcher.startIntentSenderForResult(pi));
+      this.primary.spawn('vector-unanswered', launch, { daemon: true });
       return;
     }
-    await this.primary.startIntentSenderForResult(pi);
+    await launcher.startIntentSenderForResult(pi);
   }
 
   private async readFd(index: number, step: Extract<Step, { op: 'read-fd' }>): Promise<void> {

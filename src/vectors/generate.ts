@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { ProviderFixture } from '../../properties/scenario/fixtures.ts';
 import { REFERENCE } from '../../properties/scenario/model.ts';
 import { sha256Hex } from '../protocol/digest.ts';
+import { loadReasons, uncoveredMarkdown, type VectorCoverage, vectorCoverage } from './coverage.ts';
 import { type EngineResult, type Judge, runVectorInWorld, vectorJudge } from './engine.ts';
 import { fixtureInfo, REFERENCE_FIXTURES } from './fixtures.ts';
 import {
@@ -185,12 +186,14 @@ export type Corpus = Map<string, string>;
 
 const text = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
-export interface GenerateOptions {
-  /** Extra files to add (coverage report). */
-  readonly extra?: (vectors: readonly Vector[]) => Record<string, string>;
+export interface Generated {
+  readonly corpus: Corpus;
+  readonly vectors: number;
+  readonly coverage: VectorCoverage;
 }
 
-export async function generateCorpus(options: GenerateOptions = {}): Promise<Corpus> {
+/** The whole corpus: vector files, schemas, uncovered.md and the manifest, as bytes by path. */
+export async function generateCorpus(): Promise<Generated> {
   const { files, flags, digest } = loadSources();
   const corpus: Corpus = new Map();
   const all: Vector[] = [];
@@ -228,7 +231,8 @@ export async function generateCorpus(options: GenerateOptions = {}): Promise<Cor
     ),
     blobs: [],
   };
-  for (const [path, content] of Object.entries(options.extra?.(all) ?? {})) corpus.set(path, content);
+  const coverage = vectorCoverage(all, loadReasons(new URL('uncovered.json', SOURCES_DIR)));
+  corpus.set('uncovered.md', uncoveredMarkdown(coverage));
   corpus.set('manifest.json', text(manifest));
-  return corpus;
+  return { corpus, vectors: all.length, coverage };
 }

@@ -253,7 +253,8 @@ function matchTyped(e: Expect, actual: Actual | undefined, path: string, at: Att
   const { type: _e, ...want } = e as Record<string, unknown>;
   const { type: _a, ...got } = actual as Record<string, unknown>;
   for (const [k, v] of Object.entries(want))
-    if (!isDeepStrictEqual(v, got[k])) at.fail(path, `expected ${k} ${show(v)}, got ${show(got[k])}`);
+    if (!isDeepStrictEqual(v, got[k]))
+      at.fail(path, `expected ${k === 'value' ? '' : `${k} `}${show(v)}, got ${show(got[k])}`);
 }
 
 /** Matches `actual` (undefined: absent); on success binds the captures into `vars`. */

@@ -1,0 +1,49 @@
+/**
+ * `vectors generate` reproduces the committed corpus byte for byte (the simulation, the reference
+ * apps or the sources changed without regenerating: run `npx cetp-sim vectors generate`), and a
+ * source whose check the reference contradicts is refused instead of recorded.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_VECTORS_DIR } from '../cli/commands/vectors.ts';
+import { fillVector, GenerationError, generateCorpus } from './generate.ts';
+
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)],
+  );
+}
+
+describe('vectors generate', () => {
+  it('regenerating changes no byte of the committed corpus (run `npx cetp-sim vectors generate` if this fails)', async () => {
+    const { corpus, coverage } = await generateCorpus();
+    const stale = [...corpus].filter(
+      ([path, text]) =>
+        !existsSync(join(DEFAULT_VECTORS_DIR, path)) ||
+        readFileSync(join(DEFAULT_VECTORS_DIR, path), 'utf8') !== text,
+    );
+    expect(stale.map(([path]) => path)).toEqual([]);
+    expect(
+      filesUnder(DEFAULT_VECTORS_DIR).filter((p) => !corpus.has(p) && !p.startsWith('baselines')),
+    ).toEqual([]);
+    expect(coverage.uncovered.filter((u) => u.reason === null).map((u) => u.id)).toEqual([]);
+  });
+
+  it('refuses to record a vector whose check the reference contradicts', async () => {
+    const source = {
+      id: 'bad-check',
+      title: 'expects success from an unknown method',
+      since: '1.0',
+      level: 'MUST',
+      result: 'valid',
+      rules: ['CETP-4-07'],
+      flags: [],
+      requires: ['core'],
+      provider: 'alerts',
+      steps: [{ op: 'call', method: 'nope', extras: {}, check: { status: 'success' } }],
+    } as const;
+    await expect(fillVector(source)).rejects.toThrow(GenerationError);
+    await expect(fillVector(source)).rejects.toThrow(/step 0.*status/);
+  });
+});
