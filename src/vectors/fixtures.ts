@@ -5,6 +5,7 @@
  */
 import { ALERTS, PAYMENTS, type ProviderFixture } from '../../properties/scenario/fixtures.ts';
 import { LEGACY_AUTHORITY, LEGACY_PACKAGE, legacyApp, legacyPackage } from '../providers/apps/legacy.ts';
+import { DEFAULTS } from './defaults-app.ts';
 import type { FixtureInfo } from './format.ts';
 
 const LEGACY: ProviderFixture = {
@@ -18,7 +19,7 @@ const LEGACY: ProviderFixture = {
   userGrantedScopes: [],
 };
 
-export const REFERENCE_FIXTURES: readonly ProviderFixture[] = [ALERTS, PAYMENTS, LEGACY];
+export const REFERENCE_FIXTURES: readonly ProviderFixture[] = [ALERTS, PAYMENTS, LEGACY, DEFAULTS];
 
 const DESCRIPTIONS: Readonly<Record<string, string>> = {
   alerts:
@@ -26,6 +27,8 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   payments:
     'a payments provider (src/providers/apps/payments.ts): get_balance, transfer (high risk, async), export_statement (large results), reconcile_accounts (async)',
   legacy: 'a v1-only provider (src/providers/apps/legacy.ts): manifest version=1, read-only tools',
+  defaults:
+    'a v2-only provider keeping every SDK default (src/vectors/defaults-app.ts): no authorization policy, no mutation executor; tools echo (read) and add_note (write)',
 };
 
 /** The manifest's description of each fixture a device suite must build. */
