@@ -7,6 +7,7 @@ import { ALERTS, PAYMENTS, type ProviderFixture } from '../../properties/scenari
 import { LEGACY_AUTHORITY, LEGACY_PACKAGE, legacyApp, legacyPackage } from '../providers/apps/legacy.ts';
 import { DEFAULTS } from './defaults-app.ts';
 import type { FixtureInfo } from './format.ts';
+import { OUTAGE } from './outage-app.ts';
 
 const LEGACY: ProviderFixture = {
   name: 'legacy',
@@ -19,7 +20,7 @@ const LEGACY: ProviderFixture = {
   userGrantedScopes: [],
 };
 
-export const REFERENCE_FIXTURES: readonly ProviderFixture[] = [ALERTS, PAYMENTS, LEGACY, DEFAULTS];
+export const REFERENCE_FIXTURES: readonly ProviderFixture[] = [ALERTS, PAYMENTS, LEGACY, DEFAULTS, OUTAGE];
 
 const DESCRIPTIONS: Readonly<Record<string, string>> = {
   alerts:
@@ -29,6 +30,8 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   legacy: 'a v1-only provider (src/providers/apps/legacy.ts): manifest version=1, read-only tools',
   defaults:
     'a v2-only provider keeping every SDK default (src/vectors/defaults-app.ts): no authorization policy, no mutation executor; tools echo (read) and add_note (write)',
+  outage:
+    'a v2-only provider whose backend is down (src/vectors/outage-app.ts): sync_inbox always fails UNAVAILABLE',
 };
 
 /** The manifest's description of each fixture a device suite must build. */
