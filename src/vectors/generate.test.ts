@@ -15,9 +15,16 @@ function filesUnder(dir: string, prefix = ''): string[] {
   );
 }
 
+/** Generated once for the file's tests. */
+let generated: ReturnType<typeof generateCorpus> | undefined;
+const generate = () => {
+  generated ??= generateCorpus();
+  return generated;
+};
+
 describe('vectors generate', () => {
   it('regenerating changes no byte of the committed corpus (run `npx cetp-sim vectors generate` if this fails)', async () => {
-    const { corpus, coverage } = await generateCorpus();
+    const { corpus, coverage } = await generate();
     const stale = [...corpus].filter(
       ([path, text]) =>
         !existsSync(join(DEFAULT_VECTORS_DIR, path)) ||
@@ -28,6 +35,13 @@ describe('vectors generate', () => {
       filesUnder(DEFAULT_VECTORS_DIR).filter((p) => !corpus.has(p) && !p.startsWith('baselines')),
     ).toEqual([]);
     expect(coverage.uncovered.filter((u) => u.reason === null).map((u) => u.id)).toEqual([]);
+  });
+
+  it('CETP-5-01: every error code is produced by some vector; >= 90% of provider-side testable MUST / MUST NOT rules are covered', async () => {
+    const { coverage } = await generate();
+    expect(coverage.codesMissing).toEqual([]);
+    expect(coverage.percent).toBeGreaterThanOrEqual(90);
+    expect(coverage.covered.length + coverage.uncovered.length).toBe(coverage.rules.length);
   });
 
   it('refuses to record a vector whose check the reference contradicts', async () => {
