@@ -9,9 +9,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { sha256Hex } from '../protocol/digest.ts';
 import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
+import { CONSUMER_FORMAT_ID, type ConsumerVector, type ConsumerVectorFile } from './consumer-format.ts';
 import type { Manifest, SendValue, Vector, VectorFile } from './format.ts';
 import { isMatcher } from './matchers.ts';
-import { MANIFEST_SCHEMA, VECTOR_FILE_SCHEMA } from './schemas.ts';
+import { CONSUMER_FILE_SCHEMA, MANIFEST_SCHEMA, VECTOR_FILE_SCHEMA } from './schemas.ts';
 
 export interface CorpusIssue {
   readonly file: string;
@@ -23,6 +24,7 @@ export interface Corpus {
   readonly dir: string;
   readonly manifest: Manifest;
   readonly files: readonly { readonly path: string; readonly content: VectorFile }[];
+  readonly consumerFiles: readonly { readonly path: string; readonly content: ConsumerVectorFile }[];
 }
 
 export class CorpusError extends Error {
@@ -35,6 +37,7 @@ export class CorpusError extends Error {
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const validateManifest = ajv.compile(MANIFEST_SCHEMA);
 const validateVectorFile = ajv.compile(VECTOR_FILE_SCHEMA);
+const validateConsumerFile = ajv.compile(CONSUMER_FILE_SCHEMA);
 
 /** `/vectors/0/steps/2` → `$.vectors[0].steps[2]`. */
 function jsonPath(pointer: string): string {
@@ -98,6 +101,43 @@ function* regexes(e: unknown): Generator<{ pattern: string; path: string }> {
     }
   };
   yield* walk(e, '$');
+}
+
+/** Fds a vector refers to whose blob is missing or of another size. */
+function blobProblems(dir: string, values: Readonly<Record<string, SendValue>> | null): string[] {
+  const problems: string[] = [];
+  for (const value of sentValues(values))
+    if (value.type === 'fd' && 'sha256' in value) {
+      const blob = join(dir, 'blobs', value.sha256);
+      if (!existsSync(blob)) problems.push(`blob ${value.sha256} is missing from blobs/`);
+      else if (statSync(blob).size !== value.size)
+        problems.push(`blob ${value.sha256} is not ${value.size} bytes`);
+    }
+  return problems;
+}
+
+/** What the schema cannot check in one consumer vector. */
+function consumerIssues(
+  dir: string,
+  file: string,
+  at: string,
+  v: ConsumerVector,
+  manifest: Manifest,
+): CorpusIssue[] {
+  const issues: CorpusIssue[] = [];
+  v.flags.forEach((f, i) => {
+    if (!(f in manifest.flags))
+      issues.push({
+        file,
+        path: `${at}.flags[${i}]`,
+        message: `flag '${f}' is not in the manifest's flag registry`,
+      });
+  });
+  v.replies.forEach((r, i) => {
+    for (const problem of blobProblems(dir, r.reply))
+      issues.push({ file, path: `${at}.replies[${i}]`, message: problem });
+  });
+  return issues;
 }
 
 /** What the schema cannot check in one vector. */
@@ -185,26 +225,40 @@ export function verifyCorpus(dir: string): { issues: CorpusIssue[]; corpus: Corp
   const manifest = m.value as unknown as Manifest;
   checkHashes(dir, manifest, issues);
   const files: { path: string; content: VectorFile }[] = [];
+  const consumerFiles: { path: string; content: ConsumerVectorFile }[] = [];
   const ids = new Map<string, string>();
+  const seenId = (path: string, at: string, id: string) => {
+    const other = ids.get(id);
+    if (other) issues.push({ file: path, path: `${at}.id`, message: `id ${id} is also used in ${other}` });
+    ids.set(id, path);
+  };
   for (const entry of manifest.files) {
     const f = readJson(dir, entry.path, issues);
     if (!f) continue;
-    if (!validateVectorFile(f.value)) {
-      issues.push({ file: entry.path, ...bestError(validateVectorFile.errors ?? []) });
+    const consumer = (f.value as { format?: unknown } | null)?.format === CONSUMER_FORMAT_ID;
+    const validate = consumer ? validateConsumerFile : validateVectorFile;
+    if (!validate(f.value)) {
+      issues.push({ file: entry.path, ...bestError(validate.errors ?? []) });
+      continue;
+    }
+    if (consumer) {
+      const content = f.value as unknown as ConsumerVectorFile;
+      content.vectors.forEach((v, i) => {
+        seenId(entry.path, `$.vectors[${i}]`, v.id);
+        issues.push(...consumerIssues(dir, entry.path, `$.vectors[${i}]`, v, manifest));
+      });
+      consumerFiles.push({ path: entry.path, content });
       continue;
     }
     const content = f.value as unknown as VectorFile;
     content.vectors.forEach((v, i) => {
       const at = `$.vectors[${i}]`;
-      const other = ids.get(v.id);
-      if (other)
-        issues.push({ file: entry.path, path: `${at}.id`, message: `id ${v.id} is also used in ${other}` });
-      ids.set(v.id, entry.path);
+      seenId(entry.path, at, v.id);
       issues.push(...vectorIssues(dir, entry.path, at, v, manifest));
     });
     files.push({ path: entry.path, content });
   }
-  return { issues, corpus: { dir, manifest, files } };
+  return { issues, corpus: { dir, manifest, files, consumerFiles } };
 }
 
 /** The corpus in `dir`, or a CorpusError listing its problems. */
@@ -214,6 +268,22 @@ export function loadCorpus(dir: string): Corpus {
   return corpus;
 }
 
-export function vectorsOf(corpus: Corpus): Vector[] {
-  return corpus.files.flatMap((f) => f.content.vectors);
+/** Every vector id of the corpus, provider and consumer side. */
+export function vectorIds(corpus: Corpus): string[] {
+  return [...corpus.files, ...corpus.consumerFiles].flatMap((f) => f.content.vectors.map((v) => v.id));
+}
+
+/** The corpus as the runner takes it: each file's provider or consumer vectors. */
+export function runInputs(
+  corpus: Corpus,
+): { path: string; vectors?: readonly Vector[]; consumerVectors?: readonly ConsumerVector[] }[] {
+  return [
+    ...corpus.files.map((f) => ({ path: f.path, vectors: f.content.vectors })),
+    ...corpus.consumerFiles.map((f) => ({ path: f.path, consumerVectors: f.content.vectors })),
+  ];
+}
+
+/** Reads a blob of the corpus (verified against the manifest when the corpus was loaded). */
+export function blobReader(corpus: Corpus): (sha256: string) => Uint8Array {
+  return (sha256) => readFileSync(join(corpus.dir, 'blobs', sha256));
 }

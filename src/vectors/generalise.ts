@@ -25,7 +25,10 @@ class Generaliser {
   /** Captures made so far in this expectation (value → name), beside the run's variables. */
   private readonly pending = new Map<string, unknown>();
 
-  constructor(private readonly vars: Vars) {}
+  constructor(
+    private readonly vars: Vars,
+    private readonly captured: ReadonlySet<string>,
+  ) {}
 
   private refFor(value: string): string | null {
     if (value.length < 16) return null;
@@ -43,7 +46,7 @@ class Generaliser {
   private choice(key: string, value: string): Expect | null {
     const ref = this.refFor(value);
     if (ref !== null) return { $match: 'ref', name: ref };
-    if (CAPTURED.has(key)) {
+    if (this.captured.has(key)) {
       this.pending.set(key, value);
       return { $match: 'capture', as: key };
     }
@@ -104,9 +107,12 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The expectation recorded for a reply the reference gave. */
-export function generalise(actual: Actual, vars: Vars): Expect {
-  return new Generaliser(vars).typed(actual, '');
+/**
+ * The expectation recorded for a reply the reference gave (or a request the reference consumer
+ * sent: then `alsoCaptured` adds the keys the consumer chooses, such as request_id).
+ */
+export function generalise(actual: Actual, vars: Vars, alsoCaptured: readonly string[] = []): Expect {
+  return new Generaliser(vars, new Set([...CAPTURED, ...alsoCaptured])).typed(actual, '');
 }
 
 /**

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { ProviderFixture } from '../../properties/scenario/fixtures.ts';
 import { REFERENCE } from '../../properties/scenario/model.ts';
 import { sha256Hex } from '../protocol/digest.ts';
+import { CONSUMER_FORMAT_ID, type ConsumerVector, type ConsumerVectorFile } from './consumer-format.ts';
 import { loadReasons, uncoveredMarkdown, type VectorCoverage, vectorCoverage } from './coverage.ts';
 import { type EngineResult, type Judge, runVectorInWorld, vectorJudge } from './engine.ts';
 import { fixtureInfo, REFERENCE_FIXTURES } from './fixtures.ts';
@@ -25,6 +26,7 @@ import {
   type VectorFile,
 } from './format.ts';
 import { generalise, override } from './generalise.ts';
+import { type Blobs, type ConsumerSource, fillConsumerVector } from './generate-consumer.ts';
 import { isMatcher, matchJsonValue } from './matchers.ts';
 import { SCHEMA_FILES } from './schemas.ts';
 import {
@@ -132,6 +134,14 @@ function failed(id: string, what: string, result: EngineResult): never {
   throw new GenerationError(`${id}: ${what} at step ${f?.step}: ${f?.path} ${f?.message}`);
 }
 
+async function fillConsumer(source: ConsumerSource, blobs: Blobs): Promise<ConsumerVector> {
+  try {
+    return await fillConsumerVector(source, blobs);
+  } catch (error) {
+    throw new GenerationError((error as Error).message);
+  }
+}
+
 export function fixtureNamed(
   name: string,
   fixtures: readonly ProviderFixture[] = REFERENCE_FIXTURES,
@@ -197,25 +207,49 @@ export async function generateCorpus(): Promise<Generated> {
   const { files, flags, digest } = loadSources();
   const corpus: Corpus = new Map();
   const all: Vector[] = [];
+  let consumerCount = 0;
   const seen = new Set<string>();
+  const blobs: Blobs = new Map();
+  const checkSource = (source: { id: string; flags: readonly string[] }) => {
+    if (seen.has(source.id)) throw new GenerationError(`vector id ${source.id} is used twice`);
+    seen.add(source.id);
+    const unknown = source.flags.filter((f) => !(f in flags));
+    if (unknown.length > 0)
+      throw new GenerationError(`${source.id}: flags not in flags.json: ${unknown.join(', ')}`);
+  };
   for (const file of files) {
+    const path = join(file.area, `${file.area}.json`);
+    if (file.side === 'consumer') {
+      const vectors: ConsumerVector[] = [];
+      for (const source of file.vectors as readonly ConsumerSource[]) {
+        checkSource(source);
+        vectors.push(await fillConsumer(source, blobs));
+      }
+      consumerCount += vectors.length;
+      const out: ConsumerVectorFile = {
+        format: CONSUMER_FORMAT_ID,
+        area: file.area,
+        description: file.description,
+        vectors,
+      };
+      corpus.set(path, text(out));
+      continue;
+    }
     const vectors: Vector[] = [];
-    for (const source of file.vectors) {
-      if (seen.has(source.id)) throw new GenerationError(`vector id ${source.id} is used twice`);
-      seen.add(source.id);
-      const unknown = source.flags.filter((f) => !(f in flags));
-      if (unknown.length > 0)
-        throw new GenerationError(`${source.id}: flags not in flags.json: ${unknown.join(', ')}`);
+    for (const source of file.vectors as readonly SourceVector[]) {
+      checkSource(source);
       vectors.push(await fillVector(source));
     }
     all.push(...vectors);
     const out: VectorFile = { format: FORMAT_ID, area: file.area, description: file.description, vectors };
-    corpus.set(join(file.area, `${file.area}.json`), text(out));
+    corpus.set(path, text(out));
   }
+  const blobList = [...blobs].sort(([a], [b]) => (a < b ? -1 : 1));
+  for (const [sha256, bytes] of blobList) corpus.set(join('blobs', sha256), new TextDecoder().decode(bytes));
   for (const [name, schema] of Object.entries(SCHEMA_FILES)) corpus.set(join('schemas', name), text(schema));
   const entries = (paths: string[], count: (p: string) => number) =>
     paths.map((path) => ({ path, sha256: sha256Hex(corpus.get(path) as string), vectors: count(path) }));
-  const vectorFiles = [...corpus.keys()].filter((p) => !p.startsWith('schemas'));
+  const vectorFiles = [...corpus.keys()].filter((p) => !p.startsWith('schemas') && !p.startsWith('blobs'));
   const manifest: Manifest = {
     format: FORMAT_ID,
     format_version: FORMAT_VERSION,
@@ -229,10 +263,10 @@ export async function generateCorpus(): Promise<Generated> {
       [...corpus.keys()].filter((p) => p.startsWith('schemas')),
       () => 0,
     ),
-    blobs: [],
+    blobs: blobList.map(([sha256, bytes]) => ({ sha256, size: bytes.length })),
   };
   const coverage = vectorCoverage(all, loadReasons(new URL('uncovered.json', SOURCES_DIR)));
   corpus.set('uncovered.md', uncoveredMarkdown(coverage));
   corpus.set('manifest.json', text(manifest));
-  return { corpus, vectors: all.length, coverage };
+  return { corpus, vectors: all.length + consumerCount, coverage };
 }

@@ -1,13 +1,13 @@
 /**
- * Which vector kills which planted provider bug (`cetp-sim mutants --vectors`): the corpus runs
+ * Which vector kills which planted bug (`cetp-sim mutants --vectors`): the corpus runs
  * against each planted-bug variant of the reference apps; a vector that fails there sees the bug
  * from outside, as a device runner would. A planted bug only the simulation's ground truth can see
  * is listed with the reason, not counted as a survivor.
  */
 import type { Mutant } from '../../properties/mutants.ts';
 import { REFERENCE_FIXTURES } from './fixtures.ts';
-import { PROFILES, type Vector } from './format.ts';
-import { runVectors } from './run.ts';
+import { PROFILES } from './format.ts';
+import { type RunInput, runVectors } from './run.ts';
 
 /** Planted bugs no observer outside the provider's process can see, and why. */
 export const NOT_VISIBLE_FROM_OUTSIDE: Readonly<Record<string, string>> = {
@@ -17,14 +17,16 @@ export const NOT_VISIBLE_FROM_OUTSIDE: Readonly<Record<string, string>> = {
 
 export interface KillRow {
   readonly id: string;
+  readonly component: 'provider' | 'consumer';
   readonly rules: readonly string[];
   readonly killedBy: readonly string[];
   readonly invisible: string | null;
 }
 
 export async function killMatrix(
-  files: readonly { readonly path: string; readonly vectors: readonly Vector[] }[],
+  files: readonly RunInput[],
   mutants: readonly Mutant[],
+  blob: (sha256: string) => Uint8Array,
 ): Promise<KillRow[]> {
   const rows: KillRow[] = [];
   for (const mutant of mutants) {
@@ -32,9 +34,11 @@ export async function killMatrix(
       fixtures: REFERENCE_FIXTURES,
       profiles: PROFILES,
       variant: mutant.variant,
+      blob,
     });
     rows.push({
       id: mutant.id,
+      component: mutant.component,
       rules: mutant.ruleIds,
       killedBy: summary.outcomes.filter((o) => o.status === 'fail').map((o) => o.id),
       invisible: NOT_VISIBLE_FROM_OUTSIDE[mutant.id] ?? null,

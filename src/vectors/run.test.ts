@@ -10,22 +10,22 @@ import { mutantById } from '../../properties/mutants.ts';
 import { DEFAULT_VECTORS_DIR } from '../cli/commands/vectors.ts';
 import { main } from '../cli/main.ts';
 import { memoryIo } from '../cli/testing.ts';
-import { loadCorpus } from './corpus.ts';
+import { blobReader, loadCorpus, runInputs, vectorIds } from './corpus.ts';
 import { REFERENCE_FIXTURES } from './fixtures.ts';
 import { PROFILES } from './format.ts';
 import { ctrfReport, junitXml, runJson } from './reports.ts';
 import { type RunOptions, runVectors } from './run.ts';
 
 const corpus = loadCorpus(DEFAULT_VECTORS_DIR);
-const files = corpus.files.map((f) => ({ path: f.path, vectors: f.content.vectors }));
-const base: RunOptions = { fixtures: REFERENCE_FIXTURES, profiles: PROFILES };
+const files = runInputs(corpus);
+const base: RunOptions = { fixtures: REFERENCE_FIXTURES, profiles: PROFILES, blob: blobReader(corpus) };
 const ARGS_BUG = 'idem-reuse-id-other-args';
 
 describe('vectors run', () => {
   it('the reference apps pass every vector, and every profile claim is met', async () => {
     const summary = await runVectors(files, base);
     expect(summary.outcomes.filter((o) => o.status !== 'pass')).toEqual([]);
-    expect(summary.outcomes.length).toBe(corpus.files.reduce((n, f) => n + f.content.vectors.length, 0));
+    expect(summary.outcomes.length).toBe(vectorIds(corpus).length);
     expect(summary.claims).toEqual({
       core: 'met',
       async: 'met',

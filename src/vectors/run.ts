@@ -10,6 +10,8 @@
 import type { ProviderFixture } from '../../properties/scenario/fixtures.ts';
 import { REFERENCE, type Variant } from '../../properties/scenario/model.ts';
 import type { Baseline } from './baseline.ts';
+import { consumerVectorJudge, runConsumerVector } from './consumer-engine.ts';
+import type { ConsumerVector } from './consumer-format.ts';
 import { runVectorInWorld, type StepFailure, vectorJudge } from './engine.ts';
 import { type Ability, type Profile, profileOf, type Step, type Vector } from './format.ts';
 import { unsupportedTypes } from './typed.ts';
@@ -49,6 +51,8 @@ export interface RunOptions {
   readonly baseline?: Baseline;
   /** Only these vector ids (default: all). */
   readonly ids?: readonly string[];
+  /** A blob of the corpus by SHA-256 (consumer vectors' file results). */
+  readonly blob?: (sha256: string) => Uint8Array;
   readonly now?: () => number;
 }
 
@@ -70,6 +74,59 @@ function skipReason(vector: Vector, options: RunOptions): string | null {
   return null;
 }
 
+/** One vector file's vectors: provider-side, consumer-side or both. */
+export interface RunInput {
+  readonly path: string;
+  readonly vectors?: readonly Vector[];
+  readonly consumerVectors?: readonly ConsumerVector[];
+}
+
+/** Runs a consumer vector against the reference consumer (with the variant's consumer bugs). */
+async function runConsumerOne(
+  file: string,
+  vector: ConsumerVector,
+  options: RunOptions,
+): Promise<VectorOutcome> {
+  const base = {
+    id: vector.id,
+    title: vector.title,
+    file,
+    level: vector.level,
+    profile: profileOf(vector),
+    rules: vector.rules,
+  };
+  const missing = vector.requires.filter((a) => options.lacks?.includes(a));
+  if (vector.deprecated || missing.length > 0)
+    return {
+      ...base,
+      status: 'skip',
+      reason: vector.deprecated ? `deprecated: ${vector.deprecated.reason}` : `needs ${missing.join(', ')}`,
+      ms: 0,
+    };
+  const now = options.now ?? (() => 0);
+  const started = now();
+  const { failures } = await runConsumerVector(vector, {
+    variant: options.variant ?? REFERENCE,
+    judge: consumerVectorJudge(vector),
+    blob: options.blob ?? (() => new Uint8Array()),
+  });
+  return judged(base, failures, Math.round(now() - started), options);
+}
+
+function judged(
+  base: Omit<VectorOutcome, 'status' | 'ms'>,
+  failures: readonly StepFailure[],
+  ms: number,
+  options: RunOptions,
+): VectorOutcome {
+  const expected = options.baseline?.get(base.id);
+  if (expected !== undefined)
+    return failures.length > 0
+      ? { ...base, status: 'xfail', reason: expected, failures, ms }
+      : { ...base, status: 'stale', reason: `passes now; remove it from the baseline (${expected})`, ms };
+  return failures.length > 0 ? { ...base, status: 'fail', failures, ms } : { ...base, status: 'pass', ms };
+}
+
 async function runOne(file: string, vector: Vector, options: RunOptions): Promise<VectorOutcome> {
   const now = options.now ?? (() => 0);
   const base = {
@@ -89,13 +146,7 @@ async function runOne(file: string, vector: Vector, options: RunOptions): Promis
     variant: options.variant ?? REFERENCE,
     judge: vectorJudge(vector),
   });
-  const ms = Math.round(now() - started);
-  const expected = options.baseline?.get(vector.id);
-  if (expected !== undefined)
-    return failures.length > 0
-      ? { ...base, status: 'xfail', reason: expected, failures, ms }
-      : { ...base, status: 'stale', reason: `passes now; remove it from the baseline (${expected})`, ms };
-  return failures.length > 0 ? { ...base, status: 'fail', failures, ms } : { ...base, status: 'pass', ms };
+  return judged(base, failures, Math.round(now() - started), options);
 }
 
 function claim(outcomes: readonly VectorOutcome[], profile: Profile): ClaimStatus {
@@ -109,20 +160,20 @@ function claim(outcomes: readonly VectorOutcome[], profile: Profile): ClaimStatu
 }
 
 /** Runs the vectors of `files` (path → vectors) that belong to the selected profiles. */
-export async function runVectors(
-  files: readonly { readonly path: string; readonly vectors: readonly Vector[] }[],
-  options: RunOptions,
-): Promise<RunSummary> {
+export async function runVectors(files: readonly RunInput[], options: RunOptions): Promise<RunSummary> {
   const outcomes: VectorOutcome[] = [];
-  const all = files.flatMap((f) => f.vectors.map((v) => ({ file: f.path, vector: v })));
-  for (const { file, vector } of all) {
-    if (!options.profiles.includes(profileOf(vector))) continue;
-    if (options.ids && !options.ids.includes(vector.id)) continue;
-    outcomes.push(await runOne(file, vector, options));
+  const selected = (v: Vector | ConsumerVector) =>
+    options.profiles.includes(profileOf(v)) && (!options.ids || options.ids.includes(v.id));
+  for (const f of files) {
+    for (const vector of f.vectors ?? [])
+      if (selected(vector)) outcomes.push(await runOne(f.path, vector, options));
+    for (const vector of f.consumerVectors ?? [])
+      if (selected(vector)) outcomes.push(await runConsumerOne(f.path, vector, options));
   }
+  const all = files.flatMap((f) => [...(f.vectors ?? []), ...(f.consumerVectors ?? [])]);
   const counts = { pass: 0, fail: 0, skip: 0, xfail: 0, stale: 0 };
   for (const o of outcomes) counts[o.status]++;
-  const known = new Set(all.map((a) => a.vector.id));
+  const known = new Set(all.map((v) => v.id));
   const unknownBaselineIds = [...(options.baseline?.keys() ?? [])].filter((id) => !known.has(id));
   const claims = Object.fromEntries(options.profiles.map((p) => [p, claim(outcomes, p)]));
   return {

@@ -4,6 +4,7 @@
  * and every load validate against them. Every object is closed (`additionalProperties: false`), so a
  * misspelt key or an unknown matcher is an error with its JSON path, never a silently ignored field.
  */
+import { CONSUMER_FORMAT_ID } from './consumer-format.ts';
 import { ABILITIES, FORMAT_ID, LEVELS, MATCHERS, RESULTS } from './format.ts';
 
 const ID = '^[a-z0-9][a-z0-9-]{1,63}$';
@@ -248,6 +249,63 @@ export const VECTOR_FILE_SCHEMA = {
   },
 } as const;
 
+const { steps: _steps, fresh: _fresh, ...vectorMeta } = vector.properties;
+
+const consumerVector = closed(
+  {
+    ...vectorMeta,
+    provider: closed(
+      { versions: { type: 'array', items: { type: 'integer' }, minItems: 1 }, tools: { type: 'array' } },
+      ['versions', 'tools'],
+    ),
+    task: closed({ tool: { type: 'string' }, args: {} }, ['tool', 'args']),
+    replies: {
+      type: 'array',
+      items: closed(
+        {
+          method: { type: 'string' },
+          n: { type: 'integer', minimum: 1 },
+          reply: { type: 'object', additionalProperties: { $ref: '#/$defs/sendValue' } },
+        },
+        ['method', 'n', 'reply'],
+      ),
+    },
+    requests: { type: 'object', additionalProperties: { type: 'array', items: { $ref: '#/$defs/expect' } } },
+    outcome: {},
+  },
+  [
+    'id',
+    'title',
+    'since',
+    'level',
+    'result',
+    'rules',
+    'flags',
+    'requires',
+    'provider',
+    'task',
+    'replies',
+    'requests',
+    'outcome',
+  ],
+);
+
+export const CONSUMER_FILE_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://cetp-sim.dev/vectors/schemas/consumer-vector-file.schema.json',
+  title: 'A file of CETP v2 consumer test vectors (a scripted provider and what the consumer must send)',
+  ...closed(
+    {
+      format: { const: CONSUMER_FORMAT_ID },
+      area: { type: 'string', pattern: NAME },
+      description: { type: 'string' },
+      vectors: { type: 'array', items: { $ref: '#/$defs/consumerVector' } },
+    },
+    ['format', 'area', 'description', 'vectors'],
+  ),
+  $defs: { sendValue, matcher, expect, consumerVector },
+} as const;
+
 const fileEntry = closed(
   {
     path: { type: 'string' },
@@ -340,4 +398,5 @@ export const SCHEMA_FILES: Readonly<Record<string, unknown>> = {
   'vector-file.schema.json': VECTOR_FILE_SCHEMA,
   'manifest.schema.json': MANIFEST_SCHEMA,
   'baseline.schema.json': BASELINE_SCHEMA,
+  'consumer-vector-file.schema.json': CONSUMER_FILE_SCHEMA,
 };

@@ -5,6 +5,7 @@
  * generator records the full answer, generalised (generalise.ts), and refined by `override`.
  * Sources are data, not code: nothing in them is evaluated.
  */
+
 import type {
   Ability,
   Caller,
@@ -16,6 +17,7 @@ import type {
   UserAnswer,
   VectorResult,
 } from './format.ts';
+import type { ConsumerSource } from './generate-consumer.ts';
 
 /** What the reference's reply must hold: dot paths (into JSON text too) to literals or matchers. */
 export type Check = Readonly<Record<string, unknown>>;
@@ -94,9 +96,11 @@ export interface SourceVector {
 }
 
 export interface SourceFile {
+  /** Consumer sources (generate-consumer.ts) say so; provider sources leave it out. */
+  readonly side?: 'consumer';
   readonly area: string;
   readonly description: string;
-  readonly vectors: readonly SourceVector[];
+  readonly vectors: readonly SourceVector[] | readonly ConsumerSource[];
 }
 
 const DEFAULT_DEADLINE_MS = 30_000;

@@ -26,6 +26,8 @@ export type Actual =
 export interface ResolveContext {
   readonly vars: Vars;
   nowMs(): number;
+  /** Opens a blob of the corpus read-only (a scripted provider's file result); absent: no fds. */
+  openBlob?(sha256: string, size: number): ParcelFileDescriptor;
 }
 
 export class UnboundVariable extends Error {
@@ -99,6 +101,10 @@ function put(b: Bundle, key: string, v: SendValue, ctx: ResolveContext): void {
       return;
     case 'bundle':
       b.putBundle(key, toBundle(v.value, ctx));
+      return;
+    case 'fd':
+      if (!ctx.openBlob) throw new Error('this runner sends no file descriptors');
+      b.putParcelFileDescriptor(key, ctx.openBlob(v.sha256, v.size));
       return;
     default:
       throw new Error(`the simulated Bundle has no ${v.type} values`);

@@ -8,10 +8,18 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { PROVIDER_MUTANTS } from '../../../properties/mutants.ts';
+import { MUTANTS } from '../../../properties/mutants.ts';
 import { exportAdb } from '../../vectors/adb.ts';
 import { type Baseline, loadBaseline } from '../../vectors/baseline.ts';
-import { type Corpus, CorpusError, loadCorpus, vectorsOf, verifyCorpus } from '../../vectors/corpus.ts';
+import {
+  blobReader,
+  type Corpus,
+  CorpusError,
+  loadCorpus,
+  runInputs,
+  vectorIds,
+  verifyCorpus,
+} from '../../vectors/corpus.ts';
 import { REFERENCE_FIXTURES } from '../../vectors/fixtures.ts';
 import { ABILITIES, type Ability, PROFILES, type Profile } from '../../vectors/format.ts';
 import { GenerationError, generateCorpus } from '../../vectors/generate.ts';
@@ -106,7 +114,7 @@ export interface VerifyFlags {
 
 export function vectorsVerifyCommand(io: Io, flags: VerifyFlags): number {
   const { issues, corpus } = verifyCorpus(flags.dir);
-  const vectors = corpus ? vectorsOf(corpus).length : 0;
+  const vectors = corpus ? vectorIds(corpus).length : 0;
   if (flags.json) io.out(JSON.stringify({ ok: issues.length === 0, vectors, issues }));
   else if (issues.length === 0)
     io.out(io.color.green(`${flags.dir}: ${vectors} vectors; schemas and hashes verify.`));
@@ -150,21 +158,19 @@ export async function vectorsRunCommand(io: Io, flags: RunFlags): Promise<number
   const fixtures = flags.provider
     ? (await loadProviderModule(flags.provider, process.cwd())).providers
     : REFERENCE_FIXTURES;
-  const known = new Set(vectorsOf(corpus).map((v) => v.id));
+  const known = new Set(vectorIds(corpus));
   const unknown = (flags.id ?? []).filter((id) => !known.has(id));
   if (unknown.length > 0) throw new CliError('unknown_vector', `no vector with id ${unknown.join(', ')}`);
   const start = Date.now();
-  const summary = await runVectors(
-    corpus.files.map((f) => ({ path: f.path, vectors: f.content.vectors })),
-    {
-      fixtures,
-      profiles: profilesOf(flags.profile),
-      ...(flags.lacks ? { lacks: flags.lacks } : {}),
-      ...(baseline ? { baseline } : {}),
-      ...(flags.id ? { ids: flags.id } : {}),
-      now: () => performance.now(),
-    },
-  );
+  const summary = await runVectors(runInputs(corpus), {
+    fixtures,
+    profiles: profilesOf(flags.profile),
+    blob: blobReader(corpus),
+    ...(flags.lacks ? { lacks: flags.lacks } : {}),
+    ...(baseline ? { baseline } : {}),
+    ...(flags.id ? { ids: flags.id } : {}),
+    now: () => performance.now(),
+  });
   const stop = Date.now();
   if (flags.junit) write(flags.junit, junitXml(summary), 'junit');
   if (flags.ctrf)
@@ -225,26 +231,29 @@ export interface MutantVectorsFlags {
 
 export async function mutantsVectorsCommand(io: Io, flags: MutantVectorsFlags): Promise<number> {
   const corpus = corpusAt(DEFAULT_VECTORS_DIR);
-  const mutants = PROVIDER_MUTANTS.filter((m) => !flags.id || flags.id.includes(m.id));
-  const rows = await killMatrix(
-    corpus.files.map((f) => ({ path: f.path, vectors: f.content.vectors })),
-    mutants,
+  const mutants = MUTANTS.filter((m) => !flags.id || flags.id.includes(m.id));
+  const rows = await killMatrix(runInputs(corpus), mutants, blobReader(corpus));
+  // Only provider bugs must die: the consumer side has a handful of vectors, reported for what they catch.
+  const survivors = rows.filter(
+    (r) => r.component === 'provider' && r.killedBy.length === 0 && r.invisible === null,
   );
-  const survivors = rows.filter((r) => r.killedBy.length === 0 && r.invisible === null);
   if (flags.json) {
     io.out(JSON.stringify({ mutants: rows }));
     return survivors.length === 0 ? EXIT_OK : EXIT_FAILED;
   }
   const c = io.color;
   const lines = table(
-    ['planted bug', 'killed by vectors', 'rules'],
+    ['planted bug', 'side', 'killed by vectors', 'rules'],
     rows.map((r) => [
       r.id,
+      r.component,
       r.killedBy.length > 0
         ? r.killedBy.join(' ')
         : r.invisible !== null
           ? c.yellow(`not visible from outside: ${r.invisible}`)
-          : c.red('SURVIVED'),
+          : r.component === 'consumer'
+            ? c.yellow('no consumer vector')
+            : c.red('SURVIVED'),
       r.rules.join(' '),
     ]),
   );
@@ -252,7 +261,7 @@ export async function mutantsVectorsCommand(io: Io, flags: MutantVectorsFlags): 
   io.out(
     survivors.length === 0
       ? c.green(
-          `Every planted provider bug visible from outside fails at least one vector (${rows.length} planted bugs).`,
+          `Every planted provider bug visible from outside fails at least one vector (${rows.filter((r) => r.component === 'provider').length} provider bugs).`,
         )
       : c.red(
           `${survivors.length} planted bug(s) no vector catches: ${survivors.map((s) => s.id).join(', ')}`,
