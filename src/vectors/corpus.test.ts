@@ -98,6 +98,18 @@ describe('vectors verify', () => {
     ]);
   });
 
+  it('a blob altered after generation is refused', () => {
+    const dir = copy();
+    const { corpus } = verifyCorpus(dir);
+    const sha = corpus?.manifest.blobs[0]?.sha256 ?? '';
+    writeFileSync(join(dir, 'blobs', sha), 'tampered');
+    expect(verifyCorpus(dir).issues).toContainEqual({
+      file: 'manifest.json',
+      path: '$.blobs[0]',
+      message: `blob ${sha} is missing or altered`,
+    });
+  });
+
   it('a manifest that is not JSON is refused; the CLI exits 2 naming file and path, no stack trace', async () => {
     const dir = copy();
     writeFileSync(join(dir, 'manifest.json'), '{"format": ');

@@ -117,6 +117,15 @@ describe('vectors run', () => {
     expect(JSON.parse(readFileSync(out, 'utf8')).results.summary.passed).toBe(1);
   });
 
+  it('consumer vectors: the reference consumer passes; one that retries with a new request_id fails on the ref', async () => {
+    const ids = ['cons-retry-keeps-request-id'];
+    expect((await runVectors(files, { ...base, ids })).outcomes.map((o) => o.status)).toEqual(['pass']);
+    const variant = mutantById('consumer-new-request-id-on-retry')?.variant as never;
+    const [outcome] = (await runVectors(files, { ...base, ids, variant })).outcomes;
+    expect(outcome?.status).toBe('fail');
+    expect(outcome?.failures?.[0]?.path).toBe('$.requests.execute_tool[1].request_id');
+  });
+
   it('mutants --vectors names the vector that kills a planted bug', async () => {
     const io = memoryIo();
     expect(await main(['mutants', '--vectors', '--id', 'dedup-ignores-args', '--json'], io)).toBe(0);
