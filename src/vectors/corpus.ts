@@ -171,6 +171,9 @@ function vectorIssues(dir: string, file: string, at: string, v: Vector, manifest
   return issues;
 }
 
+/** Folders of a corpus that hold no vector files (baselines are the user's, outside the manifest). */
+const NOT_VECTOR_FOLDERS: ReadonlySet<string> = new Set(['schemas', 'blobs', 'baselines']);
+
 function checkHashes(dir: string, manifest: Manifest, issues: CorpusIssue[]): void {
   const listed = [...manifest.files, ...manifest.schemas];
   listed.forEach((entry, i) => {
@@ -203,7 +206,7 @@ function checkHashes(dir: string, manifest: Manifest, issues: CorpusIssue[]): vo
   });
   const known = new Set(listed.map((e) => e.path));
   for (const area of readdirSync(dir, { withFileTypes: true }))
-    if (area.isDirectory() && area.name !== 'schemas' && area.name !== 'blobs')
+    if (area.isDirectory() && !NOT_VECTOR_FOLDERS.has(area.name))
       for (const f of readdirSync(join(dir, area.name)))
         if (f.endsWith('.json') && !known.has(join(area.name, f)))
           issues.push({

@@ -126,6 +126,50 @@ describe('vectors run', () => {
     expect(outcome?.failures?.[0]?.path).toBe('$.requests.execute_tool[1].request_id');
   });
 
+  it("--provider MODULE --fixture alerts holds a user's provider to the alerts vectors (here one that leaks write tools to v1)", async () => {
+    const io = memoryIo();
+    const module = 'src/cli/testdata/leaky-alerts.provider.ts';
+    const ids = ['--id', 'desc-v1-list-read-only', 'env-success', 'op-cancel'];
+    expect(
+      await main(['vectors', 'run', '--provider', module, '--fixture', 'alerts', ...ids, '--json'], io),
+    ).toBe(1);
+    const statuses = JSON.parse(io.stdout[0] ?? '{}').vectors.map((v: { id: string; status: string }) => [
+      v.id,
+      v.status,
+    ]);
+    expect(statuses).toEqual([
+      ['desc-v1-list-read-only', 'fail'],
+      ['env-success', 'pass'],
+      ['op-cancel', 'skip'],
+    ]);
+  });
+
+  it('--baseline FILE: the example baseline turns the leaky module into a pass; on the reference its entries are stale; a malformed one exits 2', async () => {
+    const module = 'src/cli/testdata/leaky-alerts.provider.ts';
+    const baseline = `${DEFAULT_VECTORS_DIR}/baselines/example.baseline.json`;
+    const ids = ['--id', 'desc-v1-list-read-only', 'desc-v1-execute-write-tool'];
+    const leaky = [
+      'vectors',
+      'run',
+      '--provider',
+      module,
+      '--fixture',
+      'alerts',
+      '--baseline',
+      baseline,
+      ...ids,
+    ];
+    expect(await main(leaky, memoryIo())).toBe(0);
+    const reference = memoryIo();
+    expect(await main(['vectors', 'run', '--baseline', baseline, ...ids, '--json'], reference)).toBe(1);
+    expect(JSON.parse(reference.stdout[0] ?? '{}').counts.stale).toBe(2);
+    const bad = memoryIo();
+    expect(await main(['vectors', 'run', '--baseline', `${DEFAULT_VECTORS_DIR}/manifest.json`], bad)).toBe(2);
+    expect(bad.stderr.join('\n')).toMatch(
+      /invalid_baseline: .*manifest\.json: \$: must have required property 'expected_failures'|invalid_baseline: .*manifest\.json: \$/,
+    );
+  });
+
   it('mutants --vectors names the vector that kills a planted bug', async () => {
     const io = memoryIo();
     expect(await main(['mutants', '--vectors', '--id', 'dedup-ignores-args', '--json'], io)).toBe(0);

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { MUTANTS } from '../../../properties/mutants.ts';
+import type { ProviderFixture } from '../../../properties/scenario/fixtures.ts';
 import { exportAdb } from '../../vectors/adb.ts';
 import { type Baseline, loadBaseline } from '../../vectors/baseline.ts';
 import {
@@ -129,6 +130,7 @@ export function vectorsVerifyCommand(io: Io, flags: VerifyFlags): number {
 export interface RunFlags {
   readonly dir: string;
   readonly provider?: string;
+  readonly fixture?: string;
   readonly profile: readonly string[];
   readonly lacks?: readonly Ability[];
   readonly id?: readonly string[];
@@ -152,12 +154,31 @@ function baselineAt(path: string | undefined): Baseline | undefined {
   }
 }
 
+/** The reference fixtures, or the module's — one of them standing for a corpus fixture with --fixture. */
+async function fixturesFor(flags: RunFlags, corpus: Corpus): Promise<readonly ProviderFixture[]> {
+  if (!flags.provider) {
+    if (flags.fixture) throw new CliError('invalid_usage', '--fixture needs --provider');
+    return REFERENCE_FIXTURES;
+  }
+  const { providers } = await loadProviderModule(flags.provider, process.cwd());
+  if (flags.fixture === undefined) return providers;
+  if (!(flags.fixture in corpus.manifest.fixtures))
+    throw new CliError(
+      'unknown_fixture',
+      `--fixture ${flags.fixture}: the corpus has the fixtures ${Object.keys(corpus.manifest.fixtures).join(', ')}`,
+    );
+  if (providers.length !== 1)
+    throw new CliError(
+      'invalid_usage',
+      `--fixture needs a module with one provider; ${flags.provider} has ${providers.length}`,
+    );
+  return [{ ...(providers[0] as ProviderFixture), name: flags.fixture }];
+}
+
 export async function vectorsRunCommand(io: Io, flags: RunFlags): Promise<number> {
   const corpus = corpusAt(flags.dir);
   const baseline = baselineAt(flags.baseline);
-  const fixtures = flags.provider
-    ? (await loadProviderModule(flags.provider, process.cwd())).providers
-    : REFERENCE_FIXTURES;
+  const fixtures = await fixturesFor(flags, corpus);
   const known = new Set(vectorIds(corpus));
   const unknown = (flags.id ?? []).filter((id) => !known.has(id));
   if (unknown.length > 0) throw new CliError('unknown_vector', `no vector with id ${unknown.join(', ')}`);
@@ -275,7 +296,8 @@ export async function mutantsVectorsCommand(io: Io, flags: MutantVectorsFlags): 
 const RUN_HELP = `
 Runs the corpus in the simulation: against the reference apps (they must pass 100%), or against the
 provider apps of --provider MODULE (the fuzz command's module interface; a vector runs against the
-module's fixture of the same name, else it is skipped). --lacks ABILITY skips the vectors a device
+module's fixture of the same name, else it is skipped; --fixture NAME makes a module's single
+provider stand for the corpus fixture NAME). --lacks ABILITY skips the vectors a device
 runner without that ability could not run. --baseline FILE lists expected failures by vector id with
 a reason (vectors/schemas/baseline.schema.json); an entry that passes is stale and fails the run.
 A profile claim is met only if every MUST / MUST NOT vector of the profile passes.
@@ -313,6 +335,12 @@ export function registerVectorsCommand(program: Command, io: Io, setExit: (code:
     .description('replay the corpus in the simulation and report each vector')
     .addOption(dir())
     .addOption(new Option('--provider <module>', 'run against your own provider apps'))
+    .addOption(
+      new Option(
+        '--fixture <name>',
+        "the corpus fixture your module's one provider stands for (e.g. alerts)",
+      ),
+    )
     .addOption(
       new Option('--profile <profile...>', 'conformance profiles to run')
         .choices([...PROFILES, 'all'])
