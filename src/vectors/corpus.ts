@@ -59,10 +59,11 @@ export function bestError(errors: readonly ErrorObject[]): { path: string; messa
   });
   const e = ranked.find((x) => !COMPOSITE.has(x.keyword)) ?? ranked[0];
   if (!e) return { path: '$', message: 'invalid' };
-  const params = e.params as { allowedValues?: unknown; additionalProperty?: string };
+  const params = e.params as { allowedValues?: unknown; allowedValue?: unknown; additionalProperty?: string };
+  const allowed = params.allowedValues ?? params.allowedValue;
   const detail =
-    params.allowedValues !== undefined
-      ? ` (${JSON.stringify(params.allowedValues)})`
+    allowed !== undefined
+      ? ` (${JSON.stringify(allowed)})`
       : params.additionalProperty !== undefined
         ? ` ('${params.additionalProperty}')`
         : '';
