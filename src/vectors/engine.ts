@@ -17,8 +17,8 @@ import type { ContentProviderClient } from '../sim/content.ts';
 import type { AppContext } from '../sim/context.ts';
 import type { UserDecision } from '../sim/user.ts';
 import { World } from '../sim/world.ts';
-import type { CallSpec, Expect, SendValue, Step, Vector } from './format.ts';
-import { type Mismatch, match } from './matchers.ts';
+import type { CallSpec, Expect, FdExpect, SendValue, Step, Vector } from './format.ts';
+import { type Mismatch, match, matchJsonValue } from './matchers.ts';
 import { type Actual, fromBundle, toBundle, type Vars } from './typed.ts';
 
 export interface FdDigest {
@@ -34,7 +34,7 @@ export interface Judge {
     actuals: readonly Actual[],
     vars: Vars,
   ): readonly { count: number; reply: Expect }[];
-  fd(index: number, got: FdDigest): FdDigest;
+  fd(index: number, got: FdDigest, vars: Vars): FdExpect;
 }
 
 export interface StepFailure extends Mismatch {
@@ -213,15 +213,8 @@ class VectorSession {
     }
     const bytes = Buffer.concat(chunks);
     const got = { size: bytes.length, sha256: sha256Hex(bytes) };
-    const want = this.judge.fd(index, got);
-    if (want.size !== got.size || want.sha256 !== got.sha256)
-      throw new StepFailed([
-        {
-          step: index,
-          path: `$.${step.key}`,
-          message: `file: expected ${want.size} bytes ${want.sha256}, got ${got.size} bytes ${got.sha256}`,
-        },
-      ]);
+    const mismatches = matchJsonValue(this.judge.fd(index, got, this.vars), got, this.vars, `$.${step.key}`);
+    if (mismatches.length > 0) throw new StepFailed(mismatches.map((m) => ({ ...m, step: index })));
   }
 
   private async pollUntil(index: number, step: Extract<Step, { op: 'poll-until' }>): Promise<void> {

@@ -113,6 +113,12 @@ export type Expect =
 /** A JSON expectation: literals (objects as subsets, arrays element by element) or matchers. */
 export type JsonExpect = unknown;
 
+/** What a read file must be: its size and SHA-256, each literal or compared with a captured value. */
+export interface FdExpect {
+  readonly size: number | Matcher;
+  readonly sha256: string | Matcher;
+}
+
 export type Caller = 'primary' | 'second';
 
 export interface CallSpec {
@@ -145,7 +151,7 @@ export type Step =
   | {
       readonly op: 'read-fd';
       readonly key: string;
-      readonly expect: { readonly size: number; readonly sha256: string };
+      readonly expect: FdExpect;
     }
   | {
       readonly op: 'poll-until';

@@ -10,8 +10,11 @@ import type { Expect, JsonExpect } from './format.ts';
 import { isMatcher } from './matchers.ts';
 import type { Actual, Vars } from './typed.ts';
 
-/** Keys whose values are provider-chosen secrets or handles, captured under the key's name. */
-const CAPTURED = new Set(['session_token', 'resume_token', 'operation_id']);
+/**
+ * Keys whose values are provider-chosen secrets or handles, captured under the key's name — and a
+ * file result's declared size and digest, which a later read-fd compares with the bytes.
+ */
+const CAPTURED = new Set(['session_token', 'resume_token', 'operation_id', 'sha256', 'size_bytes']);
 /** Keys whose text is the provider's wording: any string. */
 const WORDING = new Set(['error_message', 'message', 'revision', 'description_for_user']);
 
@@ -59,7 +62,10 @@ class Generaliser {
       if (isTimeKey(key)) return { $match: 'type', type: 'string' };
       return this.choice(key, value) ?? value;
     }
-    if (typeof value === 'number') return isTimeKey(key) ? { $match: 'type', type: 'integer' } : value;
+    if (typeof value === 'number') {
+      if (this.captured.has(key)) return { $match: 'capture', as: key };
+      return isTimeKey(key) ? { $match: 'type', type: 'integer' } : value;
+    }
     if (Array.isArray(value)) return value.map((v) => this.json(v, key));
     if (typeof value === 'object' && value !== null) {
       if (isMatcher(value)) throw new Error(`a reply contains an object with a '$match' key (${key})`);

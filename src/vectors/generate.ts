@@ -17,6 +17,7 @@ import { fixtureInfo, REFERENCE_FIXTURES } from './fixtures.ts';
 import {
   BUILTIN_VARIABLES,
   type Expect,
+  type FdExpect,
   type FlagInfo,
   FORMAT_ID,
   FORMAT_VERSION,
@@ -122,9 +123,15 @@ function recordingJudge(source: SourceVector, steps: Step[]): Judge {
       steps[i] = { ...(steps[i] as Step), expect } as Step;
       return expect;
     },
-    fd: (i, got) => {
-      steps[i] = { ...(steps[i] as Step), expect: got } as Step;
-      return got;
+    fd: (i, got, vars) => {
+      // The digest and size the reply declared (captured) are what the bytes must match (4.5-03).
+      const bound = (name: string, value: unknown) => vars.get(name) === value;
+      const expect: FdExpect = {
+        size: bound('size_bytes', got.size) ? { $match: 'ref', name: 'size_bytes' } : got.size,
+        sha256: bound('sha256', got.sha256) ? { $match: 'ref', name: 'sha256' } : got.sha256,
+      };
+      steps[i] = { ...(steps[i] as Step), expect } as Step;
+      return expect;
     },
   };
 }

@@ -181,7 +181,10 @@ const step = {
         {
           key: { type: 'string' },
           expect: closed(
-            { size: { type: 'integer', minimum: 0 }, sha256: { type: 'string', pattern: SHA256 } },
+            {
+              size: { anyOf: [{ type: 'integer', minimum: 0 }, { $ref: '#/$defs/matcher' }] },
+              sha256: { anyOf: [{ type: 'string', pattern: SHA256 }, { $ref: '#/$defs/matcher' }] },
+            },
             ['size', 'sha256'],
           ),
         },
