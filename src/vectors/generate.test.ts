@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VECTORS_DIR } from '../cli/commands/vectors.ts';
-import { fillVector, GenerationError, generateCorpus } from './generate.ts';
+import { droppedIds, fillVector, GenerationError, generateCorpus } from './generate.ts';
 
 function filesUnder(dir: string, prefix = ''): string[] {
   return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
@@ -43,6 +43,17 @@ describe('vectors generate', () => {
     expect(coverage.codesMissing).toEqual([]);
     expect(coverage.percent).toBeGreaterThanOrEqual(90);
     expect(coverage.covered.length + coverage.uncovered.length).toBe(coverage.rules.length);
+  });
+
+  it('a vector id may not leave the sources (ids are never reused; retire with deprecated)', async () => {
+    const { corpus } = await generate();
+    expect(droppedIds(DEFAULT_VECTORS_DIR, corpus)).toEqual([]);
+    const without = new Map(corpus);
+    const path = join('envelope', 'envelope.json');
+    const file = JSON.parse(without.get(path) ?? '{}');
+    file.vectors = file.vectors.filter((v: { id: string }) => v.id !== 'env-success');
+    without.set(path, JSON.stringify(file));
+    expect(droppedIds(DEFAULT_VECTORS_DIR, without)).toEqual(['env-success']);
   });
 
   it('refuses to record a vector whose check the reference contradicts', async () => {

@@ -5,7 +5,7 @@
  * written. Output is deterministic (seeded worlds, ordered keys, no times), so regenerating on a
  * clean tree changes no byte; the manifest carries every file's SHA-256.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProviderFixture } from '../../properties/scenario/fixtures.ts';
 import { REFERENCE } from '../../properties/scenario/model.ts';
@@ -276,4 +276,30 @@ export async function generateCorpus(): Promise<Generated> {
   corpus.set('uncovered.md', uncoveredMarkdown(coverage));
   corpus.set('manifest.json', text(manifest));
   return { corpus, vectors: all.length + consumerCount, coverage };
+}
+
+/**
+ * Ids in the corpus already at `dir` that the new corpus no longer has. Ids are never reused: a
+ * vector is retired by marking it `deprecated` in its source, never by deleting it.
+ */
+export function droppedIds(dir: string, corpus: Corpus): string[] {
+  const ids = (texts: Iterable<string>) =>
+    new Set(
+      [...texts].flatMap((t) => {
+        const file = JSON.parse(t) as { vectors?: { id: string }[] };
+        return (file.vectors ?? []).map((v) => v.id);
+      }),
+    );
+  const vectorFile = (path: string) => /^[a-z_]+\/[a-z_]+\.json$/.test(path);
+  const previous = existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory() && e.name !== 'schemas')
+        .flatMap((e) =>
+          readdirSync(join(dir, e.name))
+            .filter((f) => vectorFile(join(e.name, f)))
+            .map((f) => readFileSync(join(dir, e.name, f), 'utf8')),
+        )
+    : [];
+  const now = ids([...corpus].filter(([path]) => vectorFile(path)).map(([, text]) => text));
+  return [...ids(previous)].filter((id) => !now.has(id));
 }

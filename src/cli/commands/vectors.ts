@@ -23,7 +23,7 @@ import {
 } from '../../vectors/corpus.ts';
 import { REFERENCE_FIXTURES } from '../../vectors/fixtures.ts';
 import { ABILITIES, type Ability, PROFILES, type Profile } from '../../vectors/format.ts';
-import { GenerationError, generateCorpus } from '../../vectors/generate.ts';
+import { droppedIds, GenerationError, generateCorpus } from '../../vectors/generate.ts';
 import { killMatrix } from '../../vectors/kills.ts';
 import { ctrfReport, junitXml, runJson } from '../../vectors/reports.ts';
 import { runVectors } from '../../vectors/run.ts';
@@ -80,6 +80,12 @@ export async function vectorsGenerateCommand(io: Io, flags: GenerateFlags): Prom
     throw error;
   }
   const { corpus, vectors, coverage: c } = generated;
+  const dropped = droppedIds(flags.out, corpus);
+  if (dropped.length > 0)
+    throw new CliError(
+      'vector_removed',
+      `${dropped.join(', ')} left the sources: ids are never reused; keep the vector and mark it "deprecated" instead`,
+    );
   removeStale(flags.out, new Set(corpus.keys()));
   for (const [path, content] of corpus) write(join(flags.out, path), content, 'corpus');
   if (flags.json) {
