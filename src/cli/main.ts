@@ -126,7 +126,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .addOption(strategyOption())
     .addOption(jsonOption())
-    .option('--vectors', 'report which shared test vector kills each planted provider bug instead', false)
+    .option('--vectors', 'instead of hunting, report which shared test vectors kill each planted bug', false)
     .addHelpText('after', '\nExit codes: 0 every planted bug killed, 1 one survived, 2 bad usage.')
     .action(async (opts: MutantsFlags & { vectors: boolean }) => {
       setExit(opts.vectors ? await mutantsVectorsCommand(io, opts) : await mutantsCommand(io, opts));
