@@ -54,6 +54,26 @@ describe('vectors run', () => {
     expect(summary.claims).toEqual({ core: 'unverified' });
   });
 
+  it('a deprecated vector, or one sending a Java type the simulated Bundle lacks, is skipped with the reason', async () => {
+    const [vector] = corpus.files.flatMap((f) => f.content.vectors).filter((v) => v.id === 'env-success');
+    if (!vector) throw new Error('env-success is missing');
+    const deprecated = { ...vector, id: 'x-old', deprecated: { since: '1.1', reason: 'superseded' } };
+    const step = vector.steps[1] as Extract<(typeof vector.steps)[number], { op: 'call' }>;
+    const asDouble = {
+      ...vector,
+      id: 'x-double',
+      steps: [
+        vector.steps[0],
+        { ...step, extras: { ...step.extras, protocol_version: { type: 'double', value: 2 } } },
+      ],
+    } as typeof vector;
+    const summary = await runVectors([{ path: 'x/x.json', vectors: [deprecated, asDouble] }], base);
+    expect(summary.outcomes.map((o) => [o.status, o.reason])).toEqual([
+      ['skip', 'deprecated since 1.1: superseded'],
+      ['skip', 'sends double values, which the simulated Bundle cannot hold'],
+    ]);
+  });
+
   it('a baseline entry that fails is xfail; one that passes, or names no vector, is stale and fails the run', async () => {
     const variant = mutantById('dedup-ignores-args')?.variant as never;
     const ids = [ARGS_BUG, 'env-success'];
