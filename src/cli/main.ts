@@ -12,6 +12,7 @@ import { DEFAULT_OUT_DIR, type FuzzFlags, fuzzCommand } from './commands/fuzz.ts
 import { DEFAULT_MUTANT_RUNS, type MutantsFlags, mutantsCommand } from './commands/mutants.ts';
 import { type ReplayFlags, replayCommand } from './commands/replay.ts';
 import { type RulesFlags, rulesCommand } from './commands/rules.ts';
+import { mutantsVectorsCommand, registerVectorsCommand } from './commands/vectors.ts';
 import { CliError, EXIT_OK, EXIT_USAGE } from './errors.ts';
 import { type Io, processIo, reportError } from './io.ts';
 
@@ -150,9 +151,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .addOption(strategyOption())
     .addOption(jsonOption())
+    .option('--vectors', 'instead of hunting, report which shared test vectors kill each planted bug', false)
     .addHelpText('after', '\nExit codes: 0 every planted bug killed, 1 one survived, 2 bad usage.')
-    .action(async (opts: MutantsFlags) => {
-      setExit(await mutantsCommand(io, opts));
+    .action(async (opts: MutantsFlags & { vectors: boolean }) => {
+      setExit(opts.vectors ? await mutantsVectorsCommand(io, opts) : await mutantsCommand(io, opts));
     });
 
   program
@@ -184,6 +186,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .action((opts: RulesFlags) => {
       setExit(rulesCommand(io, opts));
     });
+
+  registerVectorsCommand(program, io, setExit);
 
   return program;
 }

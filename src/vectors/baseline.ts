@@ -1,0 +1,35 @@
+/**
+ * A baseline of expected failures (`vectors run --baseline FILE`): vector ids a known-incomplete
+ * implementation fails today, each with a reason. An entry that passes — or names no vector — is
+ * stale and fails the run, so the baseline only ever shrinks (the MCP conformance kit's rule).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { Ajv2020 } from '../protocol/schemas/ajv.ts';
+import { bestError, CorpusError } from './corpus.ts';
+import { BASELINE_SCHEMA } from './schemas.ts';
+
+/** Expected failures: vector id → reason. */
+export type Baseline = ReadonlyMap<string, string>;
+
+const validate = new Ajv2020({ strict: false, allErrors: true }).compile(BASELINE_SCHEMA);
+
+export function loadBaseline(path: string): Baseline {
+  if (!existsSync(path)) throw new CorpusError([{ file: path, path: '$', message: 'file is missing' }]);
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new CorpusError([{ file: path, path: '$', message: `not JSON: ${(error as Error).message}` }]);
+  }
+  if (!validate(value)) throw new CorpusError([{ file: path, ...bestError(validate.errors ?? []) }]);
+  const entries = (value as { expected_failures: { id: string; reason: string }[] }).expected_failures;
+  const baseline = new Map<string, string>();
+  entries.forEach((e, i) => {
+    if (baseline.has(e.id))
+      throw new CorpusError([
+        { file: path, path: `$.expected_failures[${i}].id`, message: `${e.id} is listed twice` },
+      ]);
+    baseline.set(e.id, e.reason);
+  });
+  return baseline;
+}

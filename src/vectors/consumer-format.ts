@@ -1,0 +1,46 @@
+/**
+ * Consumer-side vectors: a scripted provider answers as the vector says (hostile answers included)
+ * and the vector says what a conforming consumer sends and what it hands its agent. A device suite
+ * builds the scripted provider as an app that replays `replies` and records the requests it gets;
+ * the consumer under test performs `task`. Unscripted calls get honest default answers (a
+ * negotiate selecting v2, the declared tools, an inline `{}` success).
+ */
+import type { Ability, Expect, JsonExpect, Level, SendValue, VectorResult } from './format.ts';
+
+export const CONSUMER_FORMAT_ID = 'cetp-consumer-vectors/1';
+
+export interface ScriptedReply {
+  readonly method: string;
+  /** The n-th call of that method (1-based) gets this reply. */
+  readonly n: number;
+  /** The reply Bundle; `{"type": "string", "ref": "request_id"}` echoes the request's id. */
+  readonly reply: Readonly<Record<string, SendValue>>;
+}
+
+export interface ConsumerVector {
+  readonly id: string;
+  readonly title: string;
+  readonly since: string;
+  readonly deprecated?: { readonly since: string; readonly reason: string };
+  readonly level: Level;
+  readonly result: VectorResult;
+  readonly rules: readonly string[];
+  readonly flags: readonly string[];
+  readonly requires: readonly Ability[];
+  /** The scripted provider: its manifest versions and its tool descriptors (wire JSON). */
+  readonly provider: { readonly versions: readonly number[]; readonly tools: readonly unknown[] };
+  /** What the agent asks the consumer to do. */
+  readonly task: { readonly tool: string; readonly args: unknown };
+  readonly replies: readonly ScriptedReply[];
+  /** By method: every request the consumer sends, in order (exactly that many). */
+  readonly requests: Readonly<Record<string, readonly Expect[]>>;
+  /** What the consumer hands its agent: `{kind, code?}`. */
+  readonly outcome: JsonExpect;
+}
+
+export interface ConsumerVectorFile {
+  readonly format: typeof CONSUMER_FORMAT_ID;
+  readonly area: string;
+  readonly description: string;
+  readonly vectors: readonly ConsumerVector[];
+}

@@ -1,0 +1,312 @@
+/**
+ * Runs one vector's steps in a fresh simulated world: the provider fixture and two agent apps (the
+ * primary caller and a second UID), a scripted user who answers the confirmations in the order the
+ * vector's `user` steps give. Every step goes over simulated Binder exactly as a device runner's
+ * would; nothing calls the provider's objects.
+ *
+ * A `Judge` supplies each step's expectation: the vector's own when running, a generalisation of
+ * what the reference answered when generating (generalise.ts). Both paths then match the reply the
+ * same way, which is also how captures get bound.
+ */
+import type { ProviderFixture } from '../../properties/scenario/fixtures.ts';
+import type { Variant } from '../../properties/scenario/model.ts';
+import { sha256Hex } from '../protocol/digest.ts';
+import { AGENT, agentPackage, OTHER_AGENT } from '../providers/testing.ts';
+import type { Bundle } from '../sim/bundle.ts';
+import type { ContentProviderClient } from '../sim/content.ts';
+import type { AppContext } from '../sim/context.ts';
+import type { UserDecision } from '../sim/user.ts';
+import { World } from '../sim/world.ts';
+import type { CallSpec, Expect, FdExpect, SendValue, Step, Vector } from './format.ts';
+import { type Mismatch, match, matchJsonValue } from './matchers.ts';
+import { type Actual, fromBundle, toBundle, type Vars } from './typed.ts';
+
+export interface FdDigest {
+  readonly size: number;
+  readonly sha256: string;
+}
+
+/** Where each step's expectation comes from. */
+export interface Judge {
+  reply(index: number, actual: Actual, vars: Vars): Expect;
+  parallel(
+    index: number,
+    actuals: readonly Actual[],
+    vars: Vars,
+  ): readonly { count: number; reply: Expect }[];
+  fd(index: number, got: FdDigest, vars: Vars): FdExpect;
+}
+
+export interface StepFailure extends Mismatch {
+  readonly step: number;
+}
+
+export interface EngineResult {
+  /** Empty: every step matched. */
+  readonly failures: readonly StepFailure[];
+}
+
+/** The judge of `vectors run`: each step's recorded expectation. */
+export function vectorJudge(vector: Vector): Judge {
+  const step = (i: number) => vector.steps[i] as Step;
+  return {
+    reply: (i) => {
+      const s = step(i);
+      return 'expect' in s && !Array.isArray(s.expect) ? (s.expect as Expect) : { $match: 'any' };
+    },
+    parallel: (i) => {
+      const s = step(i);
+      return s.op === 'parallel' ? s.expect : [];
+    },
+    fd: (i) => {
+      const s = step(i);
+      return s.op === 'read-fd' ? s.expect : { size: -1, sha256: '' };
+    },
+  };
+}
+
+const ANSWERS: Readonly<Record<string, UserDecision>> = {
+  approve: 'approve',
+  deny: 'deny',
+  back: 'back',
+  never: 'ignore',
+};
+
+class StepFailed extends Error {
+  constructor(readonly failures: StepFailure[]) {
+    super(failures[0]?.message ?? 'step failed');
+  }
+}
+
+/** The running state of one vector in its world. */
+class VectorSession {
+  private readonly clients = new Map<AppContext, ContentProviderClient>();
+  private last: Bundle | null = null;
+  /** The app that made the last call: a `user` step launches its resolution from there. */
+  private lastCaller: AppContext;
+
+  constructor(
+    private readonly world: World,
+    private readonly fixture: ProviderFixture,
+    private readonly vector: Vector,
+    private readonly judge: Judge,
+    private readonly primary: AppContext,
+    readonly vars: Vars,
+  ) {
+    this.lastCaller = primary;
+  }
+
+  private expectOk(index: number, e: Expect, actual: Actual | undefined, path = '$'): void {
+    const mismatches = match(e, actual, this.vars, path);
+    if (mismatches.length > 0) throw new StepFailed(mismatches.map((m) => ({ ...m, step: index })));
+  }
+
+  private async send(ctx: AppContext, spec: CallSpec): Promise<Bundle | null> {
+    this.lastCaller = ctx;
+    const extras =
+      spec.extras === null
+        ? null
+        : toBundle(spec.extras, { vars: this.vars, nowMs: () => ctx.currentTimeMillis() });
+    let client = this.clients.get(ctx);
+    if (!client) {
+      client =
+        (await ctx.contentResolver.acquireUnstableContentProviderClient(this.fixture.authority)) ?? undefined;
+      if (!client) throw new Error(`cannot acquire ${this.fixture.authority}`);
+      this.clients.set(ctx, client);
+    }
+    try {
+      return await client.call(spec.method, spec.arg, extras);
+    } catch (error) {
+      this.clients.delete(ctx);
+      throw error;
+    }
+  }
+
+  /** Sends `spec` as its caller: the second UID's calls run in that app's process. */
+  private async call(spec: CallSpec): Promise<Bundle | null> {
+    if (spec.caller !== 'second') return this.send(this.primary, spec);
+    const done = this.primary.waiter<{ reply: Bundle | null } | { error: unknown }>('second caller');
+    this.world.spawnIn(OTHER_AGENT, 'vector-second', async (ctx) => {
+      try {
+        done.wake({ reply: await this.send(ctx, spec) });
+      } catch (error) {
+        done.wake({ error });
+      }
+    });
+    const outcome = await done.wait();
+    if ('error' in outcome) throw outcome.error;
+    return outcome.reply;
+  }
+
+  private read(reply: Bundle | null): Actual {
+    return fromBundle(reply, { providerPackage: this.fixture.packageName });
+  }
+
+  private async callAndJudge(index: number, spec: CallSpec): Promise<void> {
+    const reply = await this.call(spec);
+    this.last = reply;
+    const actual = this.read(reply);
+    this.expectOk(index, this.judge.reply(index, actual, this.vars), actual);
+  }
+
+  private callOf(index: number, step: Extract<Step, { op: 'repeat' }>): CallSpec {
+    const earlier = this.vector.steps[step.step];
+    if (earlier?.op !== 'call')
+      throw new Error(`step ${index} repeats step ${step.step}, which is not a call`);
+    const extras: Record<string, SendValue> | null = earlier.extras
+      ? { ...earlier.extras, ...step.set }
+      : null;
+    return { ...earlier, caller: step.caller ?? earlier.caller ?? 'primary', extras };
+  }
+
+  private async parallel(index: number, step: Extract<Step, { op: 'parallel' }>): Promise<void> {
+    const actuals: Actual[] = [];
+    const waiters = Array.from({ length: step.count }, (_, i) => {
+      const done = this.primary.waiter<null>(`parallel ${i}`);
+      this.primary.spawn(`vector-parallel-${i}`, async () => {
+        const reply = await this.call(step.call);
+        this.last = reply;
+        actuals.push(this.read(reply));
+        done.wake(null);
+      });
+      return done;
+    });
+    for (const w of waiters) await w.wait();
+    const groups = this.judge.parallel(index, actuals, this.vars);
+    const left = groups.map((g) => g.count);
+    actuals.forEach((actual, n) => {
+      const g = groups.findIndex(
+        (group, i) => (left[i] ?? 0) > 0 && match(group.reply, actual, this.vars).length === 0,
+      );
+      if (g < 0)
+        throw new StepFailed([
+          { step: index, path: `$[${n}]`, message: 'an answer matches no expected group (or too many do)' },
+        ]);
+      left[g] = (left[g] ?? 0) - 1;
+    });
+  }
+
+  private async user(step: Extract<Step, { op: 'user' }>): Promise<void> {
+    const pi = this.last?.getPendingIntent('resolution');
+    if (!pi) throw new Error('a user step needs a reply with a resolution PendingIntent');
+    const launcher = this.lastCaller;
+    if (step.answer === 'never') {
+      const launch = async () => void (await launcher.startIntentSenderForResult(pi));
+      this.primary.spawn('vector-unanswered', launch, { daemon: true });
+      return;
+    }
+    await launcher.startIntentSenderForResult(pi);
+  }
+
+  private async readFd(index: number, step: Extract<Step, { op: 'read-fd' }>): Promise<void> {
+    const pfd = this.last?.getParcelFileDescriptor(step.key);
+    if (!pfd)
+      throw new StepFailed([
+        { step: index, path: `$.${step.key}`, message: 'no file descriptor in the reply' },
+      ]);
+    const chunks: Uint8Array[] = [];
+    try {
+      for (let chunk = await pfd.read(1 << 16); chunk.length > 0; chunk = await pfd.read(1 << 16))
+        chunks.push(chunk);
+    } finally {
+      pfd.close();
+    }
+    const bytes = Buffer.concat(chunks);
+    const got = { size: bytes.length, sha256: sha256Hex(bytes) };
+    const mismatches = matchJsonValue(this.judge.fd(index, got, this.vars), got, this.vars, `$.${step.key}`);
+    if (mismatches.length > 0) throw new StepFailed(mismatches.map((m) => ({ ...m, step: index })));
+  }
+
+  private async pollUntil(index: number, step: Extract<Step, { op: 'poll-until' }>): Promise<void> {
+    for (let poll = 0; poll < step.max_polls; poll++) {
+      const reply = await this.call(step.call);
+      const actual = this.read(reply);
+      if (match(step.until, actual, new Map(this.vars)).length === 0) {
+        this.last = reply;
+        return this.expectOk(index, this.judge.reply(index, actual, this.vars), actual);
+      }
+      await this.primary.sleep(pollAfterMs(reply));
+    }
+    throw new StepFailed([
+      { step: index, path: '$', message: `the condition did not hold within ${step.max_polls} polls` },
+    ]);
+  }
+
+  async step(index: number, step: Step): Promise<void> {
+    switch (step.op) {
+      case 'call':
+        return this.callAndJudge(index, step);
+      case 'repeat':
+        return this.callAndJudge(index, this.callOf(index, step));
+      case 'parallel':
+        return this.parallel(index, step);
+      case 'user':
+        return this.user(step);
+      case 'kill':
+        this.clients.clear();
+        return this.world.killProcess(this.fixture.packageName, {
+          kind: 'killed',
+          reason: 'vector kill step',
+        });
+      case 'advance-clock':
+        return this.primary.sleep(step.ms);
+      case 'read-fd':
+        return this.readFd(index, step);
+      case 'poll-until':
+        return this.pollUntil(index, step);
+    }
+  }
+}
+
+/** The poll interval a reply asks for (data.poll_after_ms), else one second. */
+function pollAfterMs(reply: Bundle | null): number {
+  try {
+    const data = JSON.parse(reply?.getString('data') ?? 'null') as { poll_after_ms?: unknown } | null;
+    const ms = data?.poll_after_ms;
+    return typeof ms === 'number' && ms > 0 && ms <= 60_000 ? ms : 1_000;
+  } catch {
+    return 1_000;
+  }
+}
+
+export interface EngineOptions {
+  readonly fixture: ProviderFixture;
+  readonly variant: Variant;
+  readonly judge: Judge;
+}
+
+/** Runs `vector` in a fresh world; deterministic (the world is seeded by the vector id). */
+export async function runVectorInWorld(vector: Vector, options: EngineOptions): Promise<EngineResult> {
+  const decisions = vector.steps.flatMap((s) => (s.op === 'user' ? [ANSWERS[s.answer] ?? 'ignore'] : []));
+  const world = new World({ seed: `vector:${vector.id}`, user: { kind: 'scripted', decisions } });
+  options.fixture.install(world, options.variant);
+  world.install(agentPackage(AGENT), () => ({}));
+  world.install(agentPackage(OTHER_AGENT), () => ({}));
+  let failures: StepFailure[] = [];
+  let finished = false;
+  world.spawnIn(AGENT, 'vector', async (ctx) => {
+    const vars: Vars = new Map<string, unknown>([['caller_uid', String(ctx.uid)]]);
+    for (const name of vector.fresh) vars.set(name, ctx.seededUuid());
+    const session = new VectorSession(world, options.fixture, vector, options.judge, ctx, vars);
+    let index = 0;
+    try {
+      for (; index < vector.steps.length; index++) await session.step(index, vector.steps[index] as Step);
+    } catch (error) {
+      failures =
+        error instanceof StepFailed
+          ? error.failures
+          : [
+              {
+                step: index,
+                path: '$',
+                message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+              },
+            ];
+    }
+    finished = true;
+  });
+  await world.run();
+  if (!finished && failures.length === 0)
+    failures = [{ step: -1, path: '$', message: 'the vector never finished (a call was never answered)' }];
+  return { failures };
+}
