@@ -78,6 +78,37 @@ describe('deliberately broken providers fail every property that calls them', ()
   );
 });
 
+describe('a consumer that does nothing', () => {
+  it('is reported as having exercised nothing — not as passed — in text, JSON and JUnit', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'cetp-sim-idle-'));
+    const junit = join(out, 'report.xml');
+    const idle = 'src/cli/testdata/idle.consumer.ts';
+    const json = await run([
+      'fuzz',
+      '--json',
+      '--runs',
+      '10',
+      '--consumer',
+      idle,
+      '--out',
+      out,
+      '--junit',
+      junit,
+    ]);
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout[0] ?? '{}') as { passed: boolean; properties: PropertyJson[] };
+    expect(report.passed).toBe(false);
+    for (const p of report.properties) {
+      expect(p.status, p.id).toBe('vacuous');
+      expect(p.reason).toMatch(/sent no call to the implementation under test/);
+    }
+    expect(readFileSync(junit, 'utf8')).toContain('exercised nothing');
+    const text = await run(['fuzz', '--runs', '10', '--consumer', idle, '--out', out]);
+    expect(text.code).toBe(1);
+    expect(text.stdout.join('\n')).toMatch(/FAILED: 0 passed, 0 failed, 3 exercised nothing/);
+  });
+});
+
 describe('replay after a fix', () => {
   it('exits 1 with the broken module, 0 with the fixed one; 3 only when the same code gives another trace', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cetp-sim-fix-'));

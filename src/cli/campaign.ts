@@ -12,11 +12,10 @@ import { availableParallelism } from 'node:os';
 import { propertySeed, REPLAY_FORMAT, type ReplayFile } from '../../properties/fuzz.ts';
 import type { Tail, Variant } from '../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../properties/suites.ts';
-import type { Violation } from '../check/checker.ts';
-import { runProgress } from '../check/checkers/runtime.ts';
 import { NOTHING_EXERCISED } from '../check/exercised.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { Shard } from './args.ts';
+import { watchdogViolation } from './failure-report.ts';
 import {
   diagramFilePath,
   type ReplayModules,
@@ -87,19 +86,6 @@ export function runsFor(def: PropertyDef, runs: number | undefined): number {
   return runs ?? def.ciRuns * SHORT_CAMPAIGN_FACTOR;
 }
 
-/** The watchdog's verdict on a run that never finished. */
-function watchdogViolation(run: number, reason: string, events: readonly TraceEvent[]): Violation {
-  const last = events.at(-1);
-  return {
-    checker: 'watchdog',
-    ruleIds: runProgress.ruleIds,
-    class: 'liveness',
-    message: `run ${run + 1} of the campaign never finished: ${reason}${last ? ` (its last trace event: #${last.seq} ${last.kind} at step ${last.step})` : ' (it recorded no trace event)'}`,
-    events: last ? [last.seq] : [],
-    calls: [],
-  };
-}
-
 /**
  * A property whose run `end.run` hung: that run is found again in a fresh worker (same options, same
  * run numbering) and watched — its scenario handed over, its trace streamed — for a short while.
@@ -122,7 +108,7 @@ async function diagnose(
     { ...again, watch: end.run },
     { budgetMs: Math.min(watchdogMs, DIAGNOSIS_MS), onMessage: watch },
   );
-  const violation = watchdogViolation(end.run, end.reason, events);
+  const violation = watchdogViolation(`run ${end.run + 1} of the campaign`, end.reason, events);
   const common = { id: def.id, runs: end.run + 1, status: 'failed' as const, exercised: NOTHING_EXERCISED };
   if (scenario === null) return { ...common, reason: violation.message };
   const replay: ReplayFile = {

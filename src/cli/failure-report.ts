@@ -4,6 +4,7 @@
  * its Mermaid sequence diagram was written, and the one line that reproduces it.
  */
 import type { Violation } from '../check/checker.ts';
+import { runProgress } from '../check/checkers/runtime.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
 import type { Io } from './io.ts';
@@ -11,6 +12,33 @@ import { diagramFilePath } from './replay-file.ts';
 
 /** Violations shown in full; the rest are counted. */
 export const VIOLATIONS_SHOWN = 3;
+
+/** Violations as `--json` prints them: checker, rules, class, message and the evidence. */
+export function violationsJson(violations: readonly Violation[]) {
+  return violations.map((v) => ({
+    checker: v.checker,
+    ruleIds: v.ruleIds,
+    class: v.class,
+    message: v.message,
+    evidence: { events: v.events, calls: v.calls },
+  }));
+}
+
+/**
+ * The watchdog's verdict on a run that never finished (`what`: which run), naming the last trace
+ * event it recorded — what it was doing when it stopped.
+ */
+export function watchdogViolation(what: string, reason: string, events: readonly TraceEvent[]): Violation {
+  const last = events.at(-1);
+  return {
+    checker: 'watchdog',
+    ruleIds: runProgress.ruleIds,
+    class: 'liveness',
+    message: `${what} never finished: ${reason}${last ? ` (its last trace event: #${last.seq} ${last.kind} at step ${last.step})` : ' (it recorded no trace event)'}`,
+    events: last ? [last.seq] : [],
+    calls: [],
+  };
+}
 
 export function replayCommand(file: string): string {
   return `npx cetp-sim replay ${/\s/.test(file) ? JSON.stringify(file) : file}`;

@@ -26,10 +26,17 @@ export function junitReport(entries: readonly CampaignEntry[], seed: number): st
       .property('title', def.title)
       .property('area', def.area)
       .property('rules', def.ruleIds.join(' '))
-      .property('runs', String(result.runs));
+      .property('runs', String(result.runs))
+      .property('exercised', JSON.stringify(result.exercised));
     const first = result.failure?.replay.violations[0];
-    if (result.status === 'failed') {
-      test.failure(first ? `[${first.checker}] ${first.message}` : 'the property failed', first?.class);
+    if (result.status === 'vacuous') {
+      test.failure(
+        `exercised nothing: ${result.reason ?? 'no call reached the implementation under test'}`,
+        'vacuous',
+      );
+    } else if (result.status === 'failed') {
+      const why = first ? `[${first.checker}] ${first.message}` : (result.reason ?? 'the property failed');
+      test.failure(why, first?.class);
       if (replayFile) test.standardOutput(replayCommand(replayFile));
     }
   }

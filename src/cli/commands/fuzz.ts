@@ -24,7 +24,7 @@ import {
 } from '../campaign.ts';
 import { consumerImpact } from '../consumer-module.ts';
 import { EXIT_FAILED, EXIT_OK } from '../errors.ts';
-import { printFailure } from '../failure-report.ts';
+import { printFailure, violationsJson } from '../failure-report.ts';
 import type { Io } from '../io.ts';
 import { writeJunitReport } from '../junit.ts';
 import { startProgress } from '../progress.ts';
@@ -63,13 +63,7 @@ function propertyJson({ def, result, replayFile }: CampaignEntry) {
     ...(failure
       ? {
           traceHash: failure.replay.traceHash,
-          violations: failure.violations.map((v) => ({
-            checker: v.checker,
-            ruleIds: v.ruleIds,
-            class: v.class,
-            message: v.message,
-            evidence: { events: v.events, calls: v.calls },
-          })),
+          violations: violationsJson(failure.violations),
         }
       : {}),
   };

@@ -11,13 +11,11 @@
  * the code it was recorded with (code-identity.ts): after a fix (of the module, or of cetp-sim) a
  * different trace is expected, and the verdict alone decides.
  */
-import type { Violation } from '../../check/checker.ts';
-import { runProgress } from '../../check/checkers/runtime.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import { renderMermaid } from '../../sim/trace-render.ts';
 import { codeChanges, codeIdentity } from '../code-identity.ts';
 import { CliError, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK } from '../errors.ts';
-import { printTrace, printViolations } from '../failure-report.ts';
+import { printTrace, printViolations, violationsJson, watchdogViolation } from '../failure-report.ts';
 import type { Io } from '../io.ts';
 import { type CliReplayFile, type ReplayModules, readReplayFile } from '../replay-file.ts';
 import { hostFor } from '../worker/pool.ts';
@@ -72,29 +70,15 @@ async function rerun(path: string, file: CliReplayFile, modules: ReplayModules, 
       },
     );
     if (end.kind === 'done') return { ...end.result, finished: true };
-    const last = events.at(-1);
-    const violation: Violation = {
-      checker: 'watchdog',
-      ruleIds: runProgress.ruleIds,
-      class: 'liveness',
-      message: `the run never finished: ${end.reason}${last ? ` (its last trace event: #${last.seq} ${last.kind} at step ${last.step})` : ''}`,
-      events: last ? [last.seq] : [],
-      calls: [],
+    return {
+      violations: [watchdogViolation('the run', end.reason, events)],
+      traceHash: '',
+      events,
+      finished: false,
     };
-    return { violations: [violation], traceHash: '', events, finished: false };
   } finally {
     await host.close();
   }
-}
-
-function violationsJson(violations: readonly Violation[]) {
-  return violations.map((v) => ({
-    checker: v.checker,
-    ruleIds: v.ruleIds,
-    class: v.class,
-    message: v.message,
-    evidence: { events: v.events, calls: v.calls },
-  }));
 }
 
 export async function replayCommand(io: Io, path: string, flags: ReplayFlags): Promise<number> {
