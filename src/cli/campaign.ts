@@ -103,9 +103,12 @@ async function diagnose(
     if (message.type === 'scenario') scenario = message.scenario;
     else if (message.type === 'event') events.push(message.event);
   };
-  const { timeLimitMs: _, ...again } = job;
+  // A --time campaign ran runs until its time was up: run as many again, without the clock, so the
+  // same numbering reaches the run that hung.
+  const { timeLimitMs, ...again } = job;
+  const runs = timeLimitMs !== undefined ? Number.MAX_SAFE_INTEGER : job.runs;
   await host.run(
-    { ...again, watch: end.run },
+    { ...again, runs, watch: end.run },
     { budgetMs: Math.min(watchdogMs, DIAGNOSIS_MS), onMessage: watch },
   );
   const violation = watchdogViolation(`run ${end.run + 1} of the campaign`, end.reason, events);
