@@ -145,7 +145,7 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   const seed = propertySeed(options.seed, def.id);
   const { arbitrary, run: runOne, faultFree } = engine(def, options);
   const tally = new ExerciseTally();
-  /** The first fault-free scenario in which each tool was executed without success. */
+  /** By verdict key (see ExerciseTally.neverSucceeded): the first scenario that called it in vain. */
   const witnesses = new Map<string, Scenario | ConsumerScenario>();
   let counting = true;
   let index = 0;
@@ -195,7 +195,7 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   const verdict: Violation = {
     ...TOOL_NEVER_SUCCEEDS,
     class: 'liveness',
-    message: `${whatOf(broken.tool)} never succeeded: ${broken.calls} ${broken.tool.endsWith('|**') ? 'calls (negotiate, list_tools, execute_tool, …)' : broken.tool.endsWith('|*') ? 'executions' : 'executions in fault-free runs'}, not one answered success (or accepted with its operation seen succeeding)`,
+    message: neverSucceededMessage(broken.tool, broken.calls),
     events: [],
     calls: executionsOf(run, broken.tool).map((c) => c.id),
   };
@@ -207,11 +207,14 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   return { ...common, status: 'failed', failure: { replay, run: { ...run, violations } } };
 }
 
-/** `provider|tool`, `provider|*` (its executions) or `provider|**` (its calls) in words. */
-function whatOf(key: string): string {
+/** The campaign verdict in words, for `provider|tool`, `provider|*` (executions) or `provider|**` (calls). */
+function neverSucceededMessage(key: string, calls: number): string {
   const [provider, tool] = key.split('|');
-  if (tool === '**') return `${provider} (any method)`;
-  return tool === '*' ? `no tool of ${provider}` : `${tool} on ${provider}`;
+  if (tool === '**')
+    return `${provider} never answered success: ${calls} calls (negotiate, list_tools, execute_tool, …), not one succeeded`;
+  if (tool === '*')
+    return `no tool of ${provider} ever succeeded: ${calls} executions, not one answered success (or accepted with its operation seen succeeding)`;
+  return `${tool} on ${provider} never succeeded in fault-free runs: ${calls} executions, not one answered success (or accepted with its operation seen succeeding), at least ${NEVER_SUCCEEDS_AFTER} of them failing by the provider's own fault`;
 }
 
 /** The calls a verdict key names in a run: a tool's executions, a provider's executions or all its calls. */
@@ -234,7 +237,7 @@ function stillNeverSucceeds(run: ScenarioRun | ConsumerRun, key: string): Violat
   return {
     ...TOOL_NEVER_SUCCEEDS,
     class: 'liveness',
-    message: `${whatOf(key)} succeeded in none of ${calls.length} execution(s) in this run (the campaign saw it never succeed)`,
+    message: `${neverSucceededMessage(key, calls.length)} (in this run; the campaign saw it never succeed)`,
     events: [],
     calls: calls.map((c) => c.id),
   };
