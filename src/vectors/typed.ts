@@ -4,7 +4,9 @@
  * the tagged form the matchers compare. The simulated Bundle holds the types CETP uses (Int, Long,
  * String, int[], Boolean, Bundle, PendingIntent, ParcelFileDescriptor); a vector that sends another
  * Java type (double, bytes, string[]…) needs a device runner — `unsupportedTypes` names them so the
- * simulation runner skips such a vector instead of sending something else.
+ * simulation runner skips such a vector instead of sending something else. A consumer vector's
+ * scripted reply may also carry a PendingIntent, which only its runner can create (with the helper
+ * app): `ResolveContext.pendingIntent` hands over the token made for that value.
  */
 import { Bundle } from '../sim/bundle.ts';
 import type { ParcelFileDescriptor } from '../sim/fd.ts';
