@@ -69,10 +69,12 @@ describe('vectors verify', () => {
     expect(issue?.message).toMatch(/allowed values.*regex/);
   });
 
-  it('a scripted PendingIntent is a closed value: an unknown target, or a key the format lacks, is refused at the reply', () => {
+  it('a scripted PendingIntent is a closed value: an unknown target, a key the format lacks or a token Android cannot create is refused at the reply', () => {
     for (const resolution of [
       { type: 'pending_intent', creator: 'provider', target: 'system', immutable: true },
       { type: 'pending_intent', creator: 'provider', target: 'provider', immutable: true, flags: [] },
+      // Android 14 refuses to create a mutable PendingIntent with an implicit Intent.
+      { type: 'pending_intent', creator: 'provider', target: 'implicit', immutable: false },
     ]) {
       const dir = copy();
       edit(

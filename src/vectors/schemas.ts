@@ -68,20 +68,24 @@ const sendValue = {
 
 /**
  * A value in a consumer vector's scripted reply: anything a runner sends, or a PendingIntent the
- * provider (or the helper app, `other`) creates — its target and mutability as the vector says.
+ * provider (or the helper app, `other`) creates — its target and mutability as the vector says. A
+ * mutable token with an implicit Intent is left out: Android 14 refuses to create one (target 34).
  */
 const replyValue = {
   oneOf: [
     { $ref: '#/$defs/sendValue' },
-    closed(
-      {
-        type: tag('pending_intent'),
-        creator: { enum: ['provider', 'other'] },
-        target: { enum: ['provider', 'other', 'implicit'] },
-        immutable: { type: 'boolean' },
-      },
-      ['type', 'creator', 'target', 'immutable'],
-    ),
+    {
+      ...closed(
+        {
+          type: tag('pending_intent'),
+          creator: { enum: ['provider', 'other'] },
+          target: { enum: ['provider', 'other', 'implicit'] },
+          immutable: { type: 'boolean' },
+        },
+        ['type', 'creator', 'target', 'immutable'],
+      ),
+      not: { properties: { target: tag('implicit'), immutable: { const: false } } },
+    },
   ],
 };
 
