@@ -51,7 +51,7 @@ function withBlobs(source: ConsumerSource, blobs: Blobs): ScriptedReply[] {
 function recordingJudge(
   source: ConsumerSource,
   requests: Record<string, Expect[]>,
-  recorded: { launches: readonly LaunchedApp[]; outcome: unknown },
+  seen: { launches: readonly LaunchedApp[]; outcome: unknown },
 ): ConsumerJudge {
   return {
     requests: (method, actuals, vars) => {
@@ -71,7 +71,7 @@ function recordingJudge(
         throw new Error(
           `${source.id}: the reference consumer opened [${actual.join(', ')}], the source says [${want.join(', ')}]`,
         );
-      recorded.launches = actual;
+      seen.launches = actual;
       return actual;
     },
     outcome: (actual) => {
@@ -84,7 +84,7 @@ function recordingJudge(
             `${source.id}: the reference consumer's outcome contradicts the source: ${key} ${mismatches[0]?.message}`,
           );
       }
-      recorded.outcome = actual;
+      seen.outcome = actual;
       return actual;
     },
   };
