@@ -1,27 +1,45 @@
 /**
  * Runs one consumer vector in a fresh world: the reference consumer app (with the variant's planted
  * bugs) and a scripted provider (src/consumer/testing.ts) that answers the vector's `replies` and
- * frames everything else honestly. The consumer performs the task; its requests on the wire (the
- * world's record of content calls) and the outcome it hands its agent are then matched against the
- * vector — by a judge, as for provider vectors, so generating and running share one path.
+ * frames everything else honestly, beside the helper app that mints the PendingIntents a reply
+ * says another app created (helper-app.ts). The consumer performs the task; its requests on the
+ * wire (the world's record of content calls), whose screens it opened through a PendingIntent (the
+ * trace's activity starts) and the outcome it hands its agent are then matched against the vector —
+ * by a judge, as for provider vectors, so generating and running share one path.
  */
 import type { Variant } from '../../properties/scenario/model.ts';
 import type { ToolOutcome } from '../consumer/outcomes.ts';
-import { consumerCalls, consumerWorld, installScripted, runConsumer } from '../consumer/testing.ts';
+import {
+  CONSUMER,
+  consumerCalls,
+  consumerWorld,
+  installScripted,
+  runConsumer,
+  SCRIPTED_ACTIVITY,
+  type ScriptedCall,
+} from '../consumer/testing.ts';
 import type { Bundle } from '../sim/bundle.ts';
-import type { ConsumerVector } from './consumer-format.ts';
+import type { PendingIntent } from '../sim/pending-intent.ts';
+import type { World } from '../sim/world.ts';
+import type { ConsumerVector, LaunchedApp, ScriptedReply } from './consumer-format.ts';
 import type { EngineResult, StepFailure } from './engine.ts';
-import type { Expect, JsonExpect } from './format.ts';
+import type { Expect, JsonExpect, PendingIntentValue } from './format.ts';
+import { createPendingIntent, HELPER_PACKAGE, installHelper, seeingHelper } from './helper-app.ts';
 import { match, matchJsonValue } from './matchers.ts';
 import { type Actual, fromBundle, toBundle, type Vars } from './typed.ts';
 
 export interface ConsumerJudge {
   requests(method: string, actuals: readonly Actual[], vars: Vars): readonly Expect[];
+  launches(actual: readonly LaunchedApp[]): readonly LaunchedApp[];
   outcome(actual: unknown): JsonExpect;
 }
 
 export function consumerVectorJudge(vector: ConsumerVector): ConsumerJudge {
-  return { requests: (method) => vector.requests[method] ?? [], outcome: () => vector.outcome };
+  return {
+    requests: (method) => vector.requests[method] ?? [],
+    launches: () => vector.launches,
+    outcome: () => vector.outcome,
+  };
 }
 
 /** What the agent got, as the vector states it. */
@@ -49,25 +67,23 @@ export async function runConsumerVector(
       user: { kind: 'scripted', decisions: [], otherwise: 'approve' },
     },
   });
+  const scriptedActivity = { packageName: PROVIDER, activity: SCRIPTED_ACTIVITY };
+  let tokens = 0;
   installScripted(world, {
     packageName: PROVIDER,
     versions: vector.provider.versions,
     tools: vector.provider.tools as never,
-    answer: (call) => {
+    patchPackage: seeingHelper,
+    answer: async (call) => {
       const scripted = vector.replies.find((r) => r.method === call.method && r.n === call.n);
       if (!scripted) return undefined;
-      let serial = 0;
-      return toBundle(scripted.reply, {
-        vars: new Map([['request_id', call.requestId]]),
-        nowMs: () => call.context.currentTimeMillis(),
-        openBlob: (sha256) => {
-          const path = `vector-blob-${++serial}-${sha256}`;
-          call.context.writeFile(path, options.blob(sha256));
-          return call.context.openFile(path, 'r');
-        },
-      });
+      const minted = new Map<PendingIntentValue, PendingIntent>();
+      for (const v of pendingIntentsOf(scripted))
+        minted.set(v, await createPendingIntent(call.context, v, ++tokens, scriptedActivity));
+      return scriptedBundle(scripted, call, minted, options.blob);
     },
   });
+  installHelper(world, scriptedActivity);
   const { value } = await runConsumer(world, (bridge) =>
     bridge.execute(PROVIDER, vector.task.tool, vector.task.args as never),
   );
@@ -91,10 +107,50 @@ export async function runConsumerVector(
           failures.push({ ...m, step: -1 });
       });
   }
+  const launched = launchesOf(world);
+  const launches = options.judge.launches(launched);
+  if (launched.join() !== launches.join())
+    failures.push({
+      step: -1,
+      path: '$.launches',
+      message: `opened [${launched.join(', ')}], expected [${launches.join(', ')}]`,
+    });
   const got = outcomeJson(value);
   for (const m of matchJsonValue(options.judge.outcome(got), got, vars, '$.outcome'))
     failures.push({ ...m, step: -1 });
   return { failures };
+}
+
+function pendingIntentsOf(scripted: ScriptedReply): PendingIntentValue[] {
+  return Object.values(scripted.reply).filter((v): v is PendingIntentValue => v.type === 'pending_intent');
+}
+
+/** The scripted reply as a Bundle: the request's id, clock, blobs and the tokens created for it. */
+function scriptedBundle(
+  scripted: ScriptedReply,
+  call: ScriptedCall,
+  minted: ReadonlyMap<PendingIntentValue, PendingIntent>,
+  blob: (sha256: string) => Uint8Array,
+): Bundle {
+  let serial = 0;
+  return toBundle(scripted.reply, {
+    vars: new Map([['request_id', call.requestId]]),
+    nowMs: () => call.context.currentTimeMillis(),
+    openBlob: (sha256) => {
+      const path = `vector-blob-${++serial}-${sha256}`;
+      call.context.writeFile(path, blob(sha256));
+      return call.context.openFile(path, 'r');
+    },
+    pendingIntent: (v) => minted.get(v) as PendingIntent,
+  });
+}
+
+/** Whose Activities the consumer started through a PendingIntent, in order. */
+function launchesOf(world: World): LaunchedApp[] {
+  return world.trace
+    .ofKind('activity.start')
+    .filter((e) => e.data.from === CONSUMER && e.data.via === 'pendingIntent')
+    .map((e) => (e.data.to === HELPER_PACKAGE ? 'other' : 'provider'));
 }
 
 function methodsOf(calls: readonly { method: string }[]): string[] {

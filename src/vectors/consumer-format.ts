@@ -3,9 +3,11 @@
  * and the vector says what a conforming consumer sends and what it hands its agent. A device suite
  * builds the scripted provider as an app that replays `replies` and records the requests it gets;
  * the consumer under test performs `task`. Unscripted calls get honest default answers (a
- * negotiate selecting v2, the declared tools, an inline `{}` success).
+ * negotiate selecting v2, the declared tools, an inline `{}` success). A reply may carry a
+ * PendingIntent (a resolution) created by the provider or by a second app, the helper
+ * (helper-app.ts); the vector says whose screens the consumer opened through one (`launches`).
  */
-import type { Ability, Expect, JsonExpect, Level, SendValue, VectorResult } from './format.ts';
+import type { Ability, Expect, JsonExpect, Level, ReplyValue, VectorResult } from './format.ts';
 
 export const CONSUMER_FORMAT_ID = 'cetp-consumer-vectors/1';
 
@@ -13,9 +15,15 @@ export interface ScriptedReply {
   readonly method: string;
   /** The n-th call of that method (1-based) gets this reply. */
   readonly n: number;
-  /** The reply Bundle; `{"type": "string", "ref": "request_id"}` echoes the request's id. */
-  readonly reply: Readonly<Record<string, SendValue>>;
+  /**
+   * The reply Bundle; `{"type": "string", "ref": "request_id"}` echoes the request's id, a
+   * `pending_intent` value is a token the provider (or the helper app) creates for this reply.
+   */
+  readonly reply: Readonly<Record<string, ReplyValue>>;
 }
+
+/** An app whose Activity a consumer opened: the scripted provider or the helper app. */
+export type LaunchedApp = 'provider' | 'other';
 
 export interface ConsumerVector {
   readonly id: string;
@@ -34,6 +42,11 @@ export interface ConsumerVector {
   readonly replies: readonly ScriptedReply[];
   /** By method: every request the consumer sends, in order (exactly that many). */
   readonly requests: Readonly<Record<string, readonly Expect[]>>;
+  /**
+   * Whose confirmation Activity the consumer opened through a resolution PendingIntent, in order:
+   * `provider` (the scripted provider's) or `other` (the helper app's). Exactly these.
+   */
+  readonly launches: readonly LaunchedApp[];
   /** What the consumer hands its agent: `{kind, code?}`. */
   readonly outcome: JsonExpect;
 }

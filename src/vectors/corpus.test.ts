@@ -26,17 +26,18 @@ function copy(): string {
 }
 
 const FILE = join('envelope', 'envelope.json');
+const CONSUMER_FILE = join('consumer', 'consumer.json');
 
 /** Edits a vector file and re-hashes it in the manifest (so only the edit is wrong). */
-function edit(dir: string, change: (file: { vectors: Record<string, unknown>[] }) => void): void {
-  const path = join(dir, FILE);
+function edit(dir: string, change: (file: { vectors: Record<string, unknown>[] }) => void, at = FILE): void {
+  const path = join(dir, at);
   const file = JSON.parse(readFileSync(path, 'utf8'));
   change(file);
   const text = `${JSON.stringify(file, null, 2)}\n`;
   writeFileSync(path, text);
   const manifestPath = join(dir, 'manifest.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-  for (const entry of manifest.files) if (entry.path === FILE) entry.sha256 = sha256Hex(text);
+  for (const entry of manifest.files) if (entry.path === at) entry.sha256 = sha256Hex(text);
   writeFileSync(manifestPath, JSON.stringify(manifest));
 }
 
@@ -66,6 +67,36 @@ describe('vectors verify', () => {
     const [issue] = verifyCorpus(dir).issues;
     expect(issue).toMatchObject({ file: FILE, path: '$.vectors[0].steps[1].expect.$match' });
     expect(issue?.message).toMatch(/allowed values.*regex/);
+  });
+
+  it('a scripted PendingIntent is a closed value: an unknown target, a key the format lacks or a token Android cannot create is refused at the reply', () => {
+    for (const resolution of [
+      { type: 'pending_intent', creator: 'provider', target: 'system', immutable: true },
+      { type: 'pending_intent', creator: 'provider', target: 'provider', immutable: true, flags: [] },
+      // Android 14 refuses to create a mutable PendingIntent with an implicit Intent.
+      { type: 'pending_intent', creator: 'provider', target: 'implicit', immutable: false },
+    ]) {
+      const dir = copy();
+      edit(
+        dir,
+        (f) => {
+          const [reply] = (
+            f.vectors.find((v) => v.id === 'cons-resolution-own-pi-resumes') as {
+              replies: { reply: Record<string, unknown> }[];
+            }
+          ).replies;
+          if (reply) reply.reply.resolution = resolution;
+        },
+        CONSUMER_FILE,
+      );
+      const { issues } = verifyCorpus(dir);
+      expect(issues.length).toBeGreaterThan(0);
+      for (const issue of issues)
+        expect(issue).toMatchObject({
+          file: CONSUMER_FILE,
+          path: expect.stringMatching(/^\$\.vectors\[\d+\]\.replies\[0\]\.reply\.resolution/),
+        });
+    }
   });
 
   it('a file changed after generation fails its manifest hash', () => {

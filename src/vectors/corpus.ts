@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { sha256Hex } from '../protocol/digest.ts';
 import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
 import { CONSUMER_FORMAT_ID, type ConsumerVector, type ConsumerVectorFile } from './consumer-format.ts';
-import type { Manifest, SendValue, Vector, VectorFile } from './format.ts';
+import type { Manifest, ReplyValue, Vector, VectorFile } from './format.ts';
 import { isMatcher } from './matchers.ts';
 import { CONSUMER_FILE_SCHEMA, MANIFEST_SCHEMA, VECTOR_FILE_SCHEMA } from './schemas.ts';
 
@@ -85,7 +85,7 @@ function readJson(dir: string, file: string, issues: CorpusIssue[]): { text: str
   }
 }
 
-function* sentValues(values: Readonly<Record<string, SendValue>> | null | undefined): Generator<SendValue> {
+function* sentValues(values: Readonly<Record<string, ReplyValue>> | null | undefined): Generator<ReplyValue> {
   for (const v of Object.values(values ?? {})) {
     yield v;
     if (v.type === 'bundle' && 'value' in v) yield* sentValues(v.value);
@@ -105,7 +105,7 @@ function* regexes(e: unknown): Generator<{ pattern: string; path: string }> {
 }
 
 /** Fds a vector refers to whose blob is missing or of another size. */
-function blobProblems(dir: string, values: Readonly<Record<string, SendValue>> | null): string[] {
+function blobProblems(dir: string, values: Readonly<Record<string, ReplyValue>> | null): string[] {
   const problems: string[] = [];
   for (const value of sentValues(values))
     if (value.type === 'fd' && 'sha256' in value) {

@@ -66,6 +66,25 @@ export type SendValue =
   | { readonly type: 'string'; readonly parts: readonly StringPart[] }
   | { readonly type: 'long'; readonly now_plus_ms: number };
 
+/** What a scripted reply's PendingIntent targets: that app's confirmation Activity, or an action only. */
+export type PiTarget = 'provider' | 'other' | 'implicit';
+
+/**
+ * A PendingIntent a consumer vector's scripted provider puts in a reply (a resolution): created by
+ * the provider itself or by the helper app (`other`) and relayed, its Intent explicit to the
+ * provider's or the helper's confirmation Activity or `implicit` (the action
+ * `org.cetp.vectors.action.CONFIRM`, which only the helper declares), FLAG_IMMUTABLE or FLAG_MUTABLE.
+ */
+export interface PendingIntentValue {
+  readonly type: 'pending_intent';
+  readonly creator: 'provider' | 'other';
+  readonly target: PiTarget;
+  readonly immutable: boolean;
+}
+
+/** A value in a scripted reply: anything a runner sends, or a PendingIntent. */
+export type ReplyValue = SendValue | PendingIntentValue;
+
 export const MATCHERS = [
   'any',
   'absent',

@@ -115,10 +115,17 @@ function parseJson(text: string): unknown {
 
 /**
  * The expectation recorded for a reply the reference gave (or a request the reference consumer
- * sent: then `alsoCaptured` adds the keys the consumer chooses, such as request_id).
+ * sent: then `alsoCaptured` adds the keys the consumer chooses, such as request_id, and `literal`
+ * the keys whose value a scripted reply fixed, such as the resume_token it must echo).
  */
-export function generalise(actual: Actual, vars: Vars, alsoCaptured: readonly string[] = []): Expect {
-  return new Generaliser(vars, new Set([...CAPTURED, ...alsoCaptured])).typed(actual, '');
+export function generalise(
+  actual: Actual,
+  vars: Vars,
+  alsoCaptured: readonly string[] = [],
+  literal: readonly string[] = [],
+): Expect {
+  const captured = [...CAPTURED, ...alsoCaptured].filter((key) => !literal.includes(key));
+  return new Generaliser(vars, new Set(captured)).typed(actual, '');
 }
 
 /**

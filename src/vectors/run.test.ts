@@ -10,6 +10,7 @@ import { mutantById } from '../../properties/mutants.ts';
 import { DEFAULT_VECTORS_DIR } from '../cli/commands/vectors.ts';
 import { main } from '../cli/main.ts';
 import { memoryIo } from '../cli/testing.ts';
+import type { ScriptedReply } from './consumer-format.ts';
 import { blobReader, loadCorpus, runInputs, vectorIds } from './corpus.ts';
 import { REFERENCE_FIXTURES } from './fixtures.ts';
 import { PROFILES } from './format.ts';
@@ -146,6 +147,65 @@ describe('vectors run', () => {
     expect(outcome?.failures?.[0]?.path).toBe('$.requests.execute_tool[1].request_id');
   });
 
+  it('CETP-4.3-02 CETP-7.2-04 CETP-7.2-05: resolution vectors pass on the reference consumer; one that launches any PendingIntent opens the foreign, mutable, implicit and foreign-target tokens and resumes', async () => {
+    const all = corpus.consumerFiles.flatMap((f) => f.content.vectors).map((v) => v.id);
+    const ids = all.filter((id) => id.startsWith('cons-resolution-'));
+    // Whose screen the buggy consumer opens for each token the reference refuses.
+    const opened: Record<string, string> = {
+      'cons-resolution-foreign-creator': 'other',
+      'cons-resolution-mutable': 'provider',
+      'cons-resolution-implicit': 'other',
+      'cons-resolution-foreign-target': 'other',
+    };
+    expect(ids.filter((id) => !id.endsWith('-resumes'))).toEqual(Object.keys(opened));
+    const reference = await runVectors(files, { ...base, ids });
+    expect(reference.outcomes.map((o) => [o.id, o.status])).toEqual(ids.map((id) => [id, 'pass']));
+    const variant = mutantById('consumer-accepts-foreign-pi')?.variant as never;
+    const buggy = await runVectors(files, { ...base, ids, variant });
+    for (const o of buggy.outcomes) {
+      const app = opened[o.id];
+      if (app === undefined) {
+        expect(o.status).toBe('pass');
+        continue;
+      }
+      expect(o.status).toBe('fail');
+      expect(o.failures?.map((f) => f.path)).toEqual([
+        '$.requests.execute_tool',
+        '$.launches',
+        '$.outcome.kind',
+      ]);
+      expect(o.failures?.[1]?.message).toBe(`opened [${app}], expected []`);
+    }
+  });
+
+  it("CETP-4.3-07: the own-resolution vector fails when its token is another app's (the reference then refuses it: nothing launched, no resume)", async () => {
+    const file = corpus.consumerFiles[0]?.content;
+    const vector = file?.vectors.find((v) => v.id === 'cons-resolution-own-pi-resumes');
+    if (!file || !vector) throw new Error('cons-resolution-own-pi-resumes is missing');
+    const [reply] = vector.replies;
+    const swapped = {
+      ...vector,
+      replies: [
+        {
+          ...(reply as ScriptedReply),
+          reply: {
+            ...reply?.reply,
+            resolution: { type: 'pending_intent', creator: 'other', target: 'other', immutable: true },
+          },
+        } as ScriptedReply,
+      ],
+    };
+    const [outcome] = (
+      await runVectors([{ path: 'consumer/consumer.json', consumerVectors: [swapped] }], base)
+    ).outcomes;
+    expect(outcome?.status).toBe('fail');
+    expect(outcome?.failures?.map((f) => f.path)).toEqual([
+      '$.requests.execute_tool',
+      '$.launches',
+      '$.outcome.kind',
+    ]);
+  });
+
   it("--provider MODULE --fixture alerts holds a user's provider to the alerts vectors (here one that leaks write tools to v1)", async () => {
     const io = memoryIo();
     const module = 'src/cli/testdata/leaky-alerts.provider.ts';
@@ -195,5 +255,18 @@ describe('vectors run', () => {
     expect(await main(['mutants', '--vectors', '--id', 'dedup-ignores-args', '--json'], io)).toBe(0);
     const [row] = JSON.parse(io.stdout[0] ?? '{}').mutants;
     expect(row.killedBy).toContain(ARGS_BUG);
+  });
+
+  it('mutants --vectors: the consumer bug that launches any PendingIntent is killed by the four refusal vectors', async () => {
+    const io = memoryIo();
+    expect(await main(['mutants', '--vectors', '--id', 'consumer-accepts-foreign-pi', '--json'], io)).toBe(0);
+    const [row] = JSON.parse(io.stdout[0] ?? '{}').mutants;
+    expect(row).toMatchObject({ component: 'consumer', invisible: null });
+    expect(row.killedBy).toEqual([
+      'cons-resolution-foreign-creator',
+      'cons-resolution-mutable',
+      'cons-resolution-implicit',
+      'cons-resolution-foreign-target',
+    ]);
   });
 });

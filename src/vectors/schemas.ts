@@ -66,6 +66,29 @@ const sendValue = {
   ],
 };
 
+/**
+ * A value in a consumer vector's scripted reply: anything a runner sends, or a PendingIntent the
+ * provider (or the helper app, `other`) creates — its target and mutability as the vector says. A
+ * mutable token with an implicit Intent is left out: Android 14 refuses to create one (target 34).
+ */
+const replyValue = {
+  oneOf: [
+    { $ref: '#/$defs/sendValue' },
+    {
+      ...closed(
+        {
+          type: tag('pending_intent'),
+          creator: { enum: ['provider', 'other'] },
+          target: { enum: ['provider', 'other', 'implicit'] },
+          immutable: { type: 'boolean' },
+        },
+        ['type', 'creator', 'target', 'immutable'],
+      ),
+      not: { properties: { target: tag('implicit'), immutable: { const: false } } },
+    },
+  ],
+};
+
 /** One matcher; `$match` picks the branch, so an unknown name fails on `$match` itself. */
 const matcher = {
   type: 'object',
@@ -268,12 +291,13 @@ const consumerVector = closed(
         {
           method: { type: 'string' },
           n: { type: 'integer', minimum: 1 },
-          reply: { type: 'object', additionalProperties: { $ref: '#/$defs/sendValue' } },
+          reply: { type: 'object', additionalProperties: { $ref: '#/$defs/replyValue' } },
         },
         ['method', 'n', 'reply'],
       ),
     },
     requests: { type: 'object', additionalProperties: { type: 'array', items: { $ref: '#/$defs/expect' } } },
+    launches: { type: 'array', items: { enum: ['provider', 'other'] } },
     outcome: {},
   },
   [
@@ -289,6 +313,7 @@ const consumerVector = closed(
     'task',
     'replies',
     'requests',
+    'launches',
     'outcome',
   ],
 );
@@ -306,7 +331,7 @@ export const CONSUMER_FILE_SCHEMA = {
     },
     ['format', 'area', 'description', 'vectors'],
   ),
-  $defs: { sendValue, matcher, expect, consumerVector },
+  $defs: { sendValue, replyValue, matcher, expect, consumerVector },
 } as const;
 
 const fileEntry = closed(

@@ -4,12 +4,14 @@
  * the tagged form the matchers compare. The simulated Bundle holds the types CETP uses (Int, Long,
  * String, int[], Boolean, Bundle, PendingIntent, ParcelFileDescriptor); a vector that sends another
  * Java type (double, bytes, string[]…) needs a device runner — `unsupportedTypes` names them so the
- * simulation runner skips such a vector instead of sending something else.
+ * simulation runner skips such a vector instead of sending something else. A consumer vector's
+ * scripted reply may also carry a PendingIntent, which only its runner can create (with the helper
+ * app): `ResolveContext.pendingIntent` hands over the token made for that value.
  */
 import { Bundle } from '../sim/bundle.ts';
 import type { ParcelFileDescriptor } from '../sim/fd.ts';
 import type { PendingIntent } from '../sim/pending-intent.ts';
-import type { SendValue, StringPart } from './format.ts';
+import type { PendingIntentValue, ReplyValue, SendValue, StringPart } from './format.ts';
 
 /** Variables bound during a vector run: fresh UUIDs, built-ins and captured values. */
 export type Vars = Map<string, unknown>;
@@ -28,6 +30,8 @@ export interface ResolveContext {
   nowMs(): number;
   /** Opens a blob of the corpus read-only (a scripted provider's file result); absent: no fds. */
   openBlob?(sha256: string, size: number): ParcelFileDescriptor;
+  /** The token a scripted reply's PendingIntent value stands for (created beforehand); absent: none. */
+  pendingIntent?(value: PendingIntentValue): PendingIntent;
 }
 
 export class UnboundVariable extends Error {
@@ -67,7 +71,7 @@ export function unsupportedTypes(extras: Readonly<Record<string, SendValue>> | n
 }
 
 /** Puts one typed value into `b` with the Bundle.putX its type names. */
-function put(b: Bundle, key: string, v: SendValue, ctx: ResolveContext): void {
+function put(b: Bundle, key: string, v: ReplyValue, ctx: ResolveContext): void {
   if ('ref' in v) {
     b.putString(key, String(lookup(ctx.vars, v.ref)));
     return;
@@ -106,12 +110,16 @@ function put(b: Bundle, key: string, v: SendValue, ctx: ResolveContext): void {
       if (!ctx.openBlob) throw new Error('this runner sends no file descriptors');
       b.putParcelFileDescriptor(key, ctx.openBlob(v.sha256, v.size));
       return;
+    case 'pending_intent':
+      if (!ctx.pendingIntent) throw new Error('this runner sends no PendingIntents');
+      b.putPendingIntent(key, ctx.pendingIntent(v));
+      return;
     default:
       throw new Error(`the simulated Bundle has no ${v.type} values`);
   }
 }
 
-export function toBundle(extras: Readonly<Record<string, SendValue>>, ctx: ResolveContext): Bundle {
+export function toBundle(extras: Readonly<Record<string, ReplyValue>>, ctx: ResolveContext): Bundle {
   const b = new Bundle();
   for (const [key, v] of Object.entries(extras)) put(b, key, v, ctx);
   return b;
