@@ -71,6 +71,58 @@ export function hostFor(userCode: boolean, threads: number): Host {
   return userCode || threads > 1 ? new WorkerHost() : new InProcessHost();
 }
 
+/** How a command spreads its items (properties, planted bugs, rules, vector files) over hosts. */
+export interface Spread<T, R> {
+  readonly workers: number;
+  /** Whether the jobs run user code (then always in worker threads, under the watchdog). */
+  readonly userCode: boolean;
+  readonly run: (host: Host, item: T) => Promise<R>;
+  readonly onStart?: (item: T) => void;
+  /** Each result, in item order, as soon as it and every one before it are in. */
+  readonly onResult?: (result: R, item: T) => void;
+}
+
+/**
+ * Runs `items` on up to `workers` hosts, each taking the next item when it is free. Which host runs
+ * an item depends on timing; nothing else does: every item is a job of its own (seeded by itself),
+ * and the results come back in item order. One host and no user code: the CLI's own thread.
+ */
+export async function runSpread<T, R>(items: readonly T[], spread: Spread<T, R>): Promise<R[]> {
+  const slots = Math.max(1, Math.min(spread.workers, items.length));
+  const hosts = Array.from({ length: slots }, () => hostFor(spread.userCode, slots));
+  const results: { value: R }[] = [];
+  let next = 0;
+  let reported = 0;
+  const report = () => {
+    for (let done = results[reported]; done !== undefined; done = results[reported]) {
+      spread.onResult?.(done.value, items[reported] as T);
+      reported++;
+    }
+  };
+  const serve = async (host: Host) => {
+    for (let i = next++; i < items.length; i = next++) {
+      const item = items[i] as T;
+      spread.onStart?.(item);
+      results[i] = { value: await spread.run(host, item) };
+      report();
+    }
+  };
+  try {
+    await Promise.all(hosts.map(serve));
+  } finally {
+    await Promise.all(hosts.map((h) => h.close()));
+  }
+  return results.map((r) => r.value);
+}
+
+/** A job of cetp-sim's own code that must finish: one that hung is an internal error (exit 3). */
+export async function mustFinish<T>(host: Host, job: Job, budgetMs: number): Promise<T> {
+  const end = await host.run<T>(job, { budgetMs });
+  if (end.kind === 'hung')
+    throw new CliError('job_hung', `the ${job.kind} job never finished: ${end.reason}`, 3);
+  return end.result;
+}
+
 /** One worker thread, started on first use and again after a watchdog ended it. */
 export class WorkerHost implements Host {
   private worker: Worker | null = null;
