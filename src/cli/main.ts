@@ -9,6 +9,7 @@ import { DEFAULT_WATCHDOG_SECONDS, DEFAULT_WORKERS, SHORT_CAMPAIGN_FACTOR, STRAT
 import { type AblateFlags, ablateCommand, DEFAULT_ABLATION_RUNS } from './commands/ablate.ts';
 import { demoCommand } from './commands/demo.ts';
 import { DEFAULT_OUT_DIR, type FuzzFlags, fuzzCommand } from './commands/fuzz.ts';
+import { type MergeFlags, mergeCommand } from './commands/merge.ts';
 import { DEFAULT_MUTANT_RUNS, type MutantsFlags, mutantsCommand } from './commands/mutants.ts';
 import { type ReplayFlags, replayCommand } from './commands/replay.ts';
 import { type RulesFlags, rulesCommand } from './commands/rules.ts';
@@ -197,6 +198,22 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(jsonOption())
     .action((opts: RulesFlags) => {
       setExit(rulesCommand(io, opts));
+    });
+
+  program
+    .command('merge')
+    .description('join the --json reports of the --shard jobs of one fuzz, mutants or ablate run')
+    .argument('<file...>', "each shard's --json output")
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      '\nPrints the report one run over all the shards would have printed (same shape, catalogue order).\n' +
+        'Reports of different commands or seeds, or shards that overlap, are refused. See docs/ci-matrix.md.\n' +
+        'Exit codes: 0 merged and every shard held, 1 a shard failed (a property failed, a planted bug\n' +
+        'survived), 2 an invalid or mismatched report (file and field named).',
+    )
+    .action((files: string[], opts: MergeFlags) => {
+      setExit(mergeCommand(io, files, opts));
     });
 
   registerVectorsCommand(program, io, setExit);
