@@ -42,6 +42,8 @@ export interface JobWatch {
 
 /** Where jobs run: a worker thread under the watchdog, or the CLI's own thread. */
 export interface Host {
+  /** Resolves when the host takes a job at once (a worker thread has loaded cetp-sim), or died trying. */
+  ready(): Promise<void>;
   run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>>;
   close(): Promise<void>;
 }
@@ -52,6 +54,8 @@ export interface Host {
  */
 export class InProcessHost implements Host {
   private readonly modules = new ModuleCache();
+
+  async ready(): Promise<void> {}
 
   async run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>> {
     const channel = { started: () => {}, post: (m: WorkerMessage) => watch.onMessage?.(m) };
@@ -85,11 +89,15 @@ export interface Spread<T, R> {
 /**
  * Runs `items` on up to `workers` hosts, each taking the next item when it is free. Which host runs
  * an item depends on timing; nothing else does: every item is a job of its own (seeded by itself),
- * and the results come back in item order. One host and no user code: the CLI's own thread.
+ * and the results come back in item order. Without user code the CLI's own thread is one of the
+ * hosts: it starts at once, where a worker thread takes seconds to start (tsx compiles cetp-sim
+ * anew in each; measured 6–9 s on the loaded 2-core host, bench/results/scaling.json).
  */
 export async function runSpread<T, R>(items: readonly T[], spread: Spread<T, R>): Promise<R[]> {
   const slots = Math.max(1, Math.min(spread.workers, items.length));
-  const hosts = Array.from({ length: slots }, () => hostFor(spread.userCode, slots));
+  const hosts: Host[] = Array.from({ length: slots }, (_, i) =>
+    spread.userCode || i > 0 ? new WorkerHost() : new InProcessHost(),
+  );
   const results: { value: R }[] = [];
   let next = 0;
   let reported = 0;
@@ -99,8 +107,15 @@ export async function runSpread<T, R>(items: readonly T[], spread: Spread<T, R>)
       reported++;
     }
   };
+  // A host still starting when every item is taken has nothing to wait for.
+  let allTaken = () => {};
+  const taken = new Promise<void>((resolve) => {
+    allTaken = resolve;
+  });
   const serve = async (host: Host) => {
+    await Promise.race([host.ready(), taken]);
     for (let i = next++; i < items.length; i = next++) {
+      if (i === items.length - 1) allTaken();
       const item = items[i] as T;
       spread.onStart?.(item);
       results[i] = { value: await spread.run(host, item) };
@@ -127,6 +142,12 @@ export async function mustFinish<T>(host: Host, job: Job, budgetMs: number): Pro
 export class WorkerHost implements Host {
   private worker: Worker | null = null;
   private heartbeat = new Int32Array(new SharedArrayBuffer(4));
+  private loaded: Promise<void> = Promise.resolve();
+
+  ready(): Promise<void> {
+    if (!this.worker) this.start();
+    return this.loaded;
+  }
 
   private start(): Worker {
     this.heartbeat = new Int32Array(new SharedArrayBuffer(4));
@@ -138,8 +159,18 @@ export class WorkerHost implements Host {
     });
     worker.stdout.pipe(process.stderr, { end: false });
     worker.stderr.pipe(process.stderr, { end: false });
-    worker.unref();
     this.worker = worker;
+    // Referenced while it loads (the CLI waits for it), then only while it runs a job.
+    this.loaded = new Promise<void>((resolve) => {
+      const onMessage = (message: WorkerMessage) => {
+        if (message.type !== 'ready') return;
+        worker.off('message', onMessage);
+        resolve();
+      };
+      worker.on('message', onMessage);
+      worker.once('error', () => resolve());
+      worker.once('exit', () => resolve());
+    }).finally(() => worker.unref());
     return worker;
   }
 
@@ -179,6 +210,7 @@ export class WorkerHost implements Host {
         }
       }, TICK_MS);
       const onMessage = (message: WorkerMessage) => {
+        if (message.type === 'ready') return;
         if (message.type === 'result') finish(() => resolve({ kind: 'done', result: message.result as T }));
         else if (message.type === 'error')
           finish(() => reject(new CliError(message.code, message.message, message.exit)));

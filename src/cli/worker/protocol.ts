@@ -122,8 +122,9 @@ export type JobResult =
   | AblationResult
   | readonly VectorOutcome[];
 
-/** Worker → CLI. `error` carries a CliError's code, message and exit code (or an internal error). */
+/** Worker → CLI. `ready`: its modules are loaded, it takes jobs at once. `error` carries a CliError's code, message and exit code (or an internal error). */
 export type WorkerMessage =
+  | { readonly type: 'ready' }
   | { readonly type: 'result'; readonly result: JobResult }
   | { readonly type: 'error'; readonly code: string; readonly message: string; readonly exit: 2 | 3 }
   | { readonly type: 'scenario'; readonly scenario: ReplayFile['scenario'] }
