@@ -87,17 +87,16 @@ export interface Spread<T, R> {
 }
 
 /**
- * Runs `items` on up to `workers` hosts, each taking the next item when it is free. Which host runs
- * an item depends on timing; nothing else does: every item is a job of its own (seeded by itself),
- * and the results come back in item order. Without user code the CLI's own thread is one of the
- * hosts: it starts at once, where a worker thread takes seconds to start (tsx compiles cetp-sim
- * anew in each; measured 6–9 s on the loaded 2-core host, bench/results/scaling.json).
+ * Runs `items` on up to `workers` hosts, each taking the next item once it is loaded and free. Which
+ * host runs an item depends on timing; nothing else does: every item is a job of its own (seeded by
+ * itself), and the results come back in item order. One host and no user code: the CLI's own thread.
+ * More than one: worker threads only — the CLI's thread is no host then, because a campaign running
+ * on it (fast-check's loop awaits only settled promises) would keep it from hearing the workers
+ * until it finished (measured: a `--time` campaign took twice its budget, the workers idle).
  */
 export async function runSpread<T, R>(items: readonly T[], spread: Spread<T, R>): Promise<R[]> {
   const slots = Math.max(1, Math.min(spread.workers, items.length));
-  const hosts: Host[] = Array.from({ length: slots }, (_, i) =>
-    spread.userCode || i > 0 ? new WorkerHost() : new InProcessHost(),
-  );
+  const hosts = Array.from({ length: slots }, () => hostFor(spread.userCode, slots));
   const results: { value: R }[] = [];
   let next = 0;
   let reported = 0;
