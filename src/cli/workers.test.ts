@@ -4,6 +4,8 @@
  * threads) print the same --json bytes and exit with the same code — including when something fails.
  */
 import { describe, expect, it } from 'vitest';
+import { loadCorpus, runInputs } from '../vectors/corpus.ts';
+import { DEFAULT_VECTORS_DIR } from './commands/vectors.ts';
 import { main } from './main.ts';
 import { memoryIo } from './testing.ts';
 
@@ -70,6 +72,10 @@ describe('--workers: identical results for any number of workers', () => {
     expect(failing.two.code).toBe(1);
     expect(failing.two.stdout).toEqual(failing.one.stdout);
     const { vectors } = JSON.parse(failing.one.stdout[0] ?? '{}') as { vectors: { id: string }[] };
-    expect(vectors.map((v) => v.id)).toHaveLength(3);
+    const corpusOrder = runInputs(loadCorpus(DEFAULT_VECTORS_DIR))
+      .flatMap((f) => (f.vectors ?? []).map((v) => v.id))
+      .filter((id) => ids.includes(id));
+    expect(vectors.map((v) => v.id)).toEqual(corpusOrder);
+    expect(corpusOrder).toHaveLength(3);
   });
 });
