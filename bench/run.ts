@@ -7,7 +7,8 @@
  * seeds with the CLI's defaults), strategies (runs to expose planted races: PCT vs
  * uniform random vs FIFO), memory (heap after each round of a long campaign: it must plateau),
  * boundary (the inline/file result boundary: cost against the bytes' floor, memory of a 16 MiB file
- * result, concurrent inline results against Binder's shared buffer; also draws its SVG charts).
+ * result, concurrent inline results against Binder's shared buffer; also draws its SVG charts),
+ * scaling (`--workers 1` vs `--workers 2`: a --time fuzz campaign's runs, mutants and ablate wall time).
  * Several suites run one after another, each in a process of its own.
  */
 import { spawnSync } from 'node:child_process';
@@ -21,10 +22,11 @@ import { type BenchCase, printFigures, recordResults, runSuite } from './harness
 import { kernelCases } from './kernel.bench.ts';
 import { campaignMemory } from './memory.bench.ts';
 import { DEPTH_MEDIAN_TARGET, mutantDepth } from './mutant-depth.ts';
+import { scalingBenchmark } from './scaling.bench.ts';
 import { strategyComparison } from './strategies.bench.ts';
 
 const timed: Record<string, BenchCase[]> = { kernel: kernelCases, fuzz: fuzzCases };
-const custom = ['mutants', 'mutant-depth', 'strategies', 'memory', 'boundary'];
+const custom = ['mutants', 'mutant-depth', 'strategies', 'memory', 'boundary', 'scaling'];
 const all = [...Object.keys(timed), ...custom];
 
 const wanted = process.argv.slice(2);
@@ -125,4 +127,17 @@ if (run('boundary')) {
   );
   for (const path of await renderCharts(results, new URL('./results/', import.meta.url)))
     console.log(`  wrote ${path}`);
+}
+
+if (run('scaling')) {
+  console.log('suite scaling (--workers 1 vs 2, side by side; bench/scaling.bench.ts)');
+  const results = await scalingBenchmark();
+  const f = results.figures;
+  console.log(
+    `  fuzz runs ×${f.fuzzRunsRatio} (per wall second ×${f.fuzzRunsPerWallSecondRatio}), mutants ×${f.mutantsSpeedup} sooner, ablate ×${f.ablateSpeedup} sooner (goals 1.8, 1.7, 1.7: ${results.meetsGoals ? 'met' : 'NOT met'}); load ${JSON.stringify(results.host.before.loadAverage)} → ${JSON.stringify(results.host.after.loadAverage)}`,
+  );
+  writeFileSync(
+    resultPath('scaling'),
+    `${JSON.stringify({ suite: 'scaling', ...machine(), ...results }, null, 2)}\n`,
+  );
 }

@@ -23,7 +23,7 @@ import {
   writeDiagramFile,
   writeReplayFile,
 } from './replay-file.ts';
-import { type Host, hostFor, type JobEnd } from './worker/pool.ts';
+import { type Host, type JobEnd, runSpread } from './worker/pool.ts';
 import type { FuzzJob, PropertyOutcome, WorkerMessage } from './worker/protocol.ts';
 
 /**
@@ -175,35 +175,15 @@ export async function runCampaign(
       ? Math.max(1, Math.floor((options.timeSeconds * 1000 * slots) / defs.length))
       : undefined;
   const userCode = options.modules.provider !== undefined || options.modules.consumer !== undefined;
-  const hosts = Array.from({ length: slots }, () => hostFor(userCode, slots));
-  const entries: (CampaignEntry | undefined)[] = defs.map(() => undefined);
-  let next = 0;
-  let reported = 0;
-  const report = () => {
-    for (let entry = entries[reported]; entry !== undefined; entry = entries[reported]) {
-      options.onResult?.(entry);
-      reported++;
-    }
-  };
-  const serve = async (host: Host) => {
-    for (let i = next++; i < defs.length; i = next++) {
-      const def = defs[i] as PropertyDef;
-      options.onStart?.(def);
+  return runSpread(defs, {
+    workers: slots,
+    userCode,
+    run: async (host, def): Promise<CampaignEntry> => {
       const started = options.now();
       const result = await fuzzOne(host, def, options, timeLimitMs);
-      entries[i] = {
-        def,
-        result,
-        replayFile: writeFailure(def, result, options),
-        ms: options.now() - started,
-      };
-      report();
-    }
-  };
-  try {
-    await Promise.all(hosts.map(serve));
-  } finally {
-    await Promise.all(hosts.map((h) => h.close()));
-  }
-  return entries as CampaignEntry[];
+      return { def, result, replayFile: writeFailure(def, result, options), ms: options.now() - started };
+    },
+    ...(options.onStart ? { onStart: options.onStart } : {}),
+    ...(options.onResult ? { onResult: options.onResult } : {}),
+  });
 }

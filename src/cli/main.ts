@@ -9,6 +9,7 @@ import { DEFAULT_WATCHDOG_SECONDS, DEFAULT_WORKERS, SHORT_CAMPAIGN_FACTOR, STRAT
 import { type AblateFlags, ablateCommand, DEFAULT_ABLATION_RUNS } from './commands/ablate.ts';
 import { demoCommand } from './commands/demo.ts';
 import { DEFAULT_OUT_DIR, type FuzzFlags, fuzzCommand } from './commands/fuzz.ts';
+import { type MergeFlags, mergeCommand } from './commands/merge.ts';
 import { DEFAULT_MUTANT_RUNS, type MutantsFlags, mutantsCommand } from './commands/mutants.ts';
 import { type ReplayFlags, replayCommand } from './commands/replay.ts';
 import { type RulesFlags, rulesCommand } from './commands/rules.ts';
@@ -34,6 +35,8 @@ const workersOption = () =>
   new Option('--workers <n>', 'worker threads (results are the same for any number)')
     .argParser(parseIntArg('--workers', 1))
     .default(DEFAULT_WORKERS);
+const shardOption = (what: string) =>
+  new Option('--shard <I/N>', `run the I-th of N shards of the selected ${what}`).argParser(parseShardArg);
 const watchdogOption = () =>
   new Option('--watchdog <seconds>', 'wall-clock seconds one run may take before it is stopped and failed')
     .argParser(parseSecondsArg('--watchdog'))
@@ -53,6 +56,20 @@ Each property reports what it exercised (calls, answers, successes, effects, con
 finished operations); one that exercised nothing fails as vacuous.
 Exit codes: 0 every property held, 1 a property failed or exercised nothing (replay files
 written), 2 bad usage or input.`;
+
+const MUTANTS_HELP = `
+The planted bugs are hunted in parallel, one per job, on --workers threads (default: one per core;
+--workers 1 runs in this thread); the report is in catalogue order and --json is identical for any
+number of workers. --shard I/N hunts the selected bugs whose 0-based index i has i % N = I-1 (one
+job of a CI matrix; join the shards' --json with \`cetp-sim merge\`).
+Exit codes: 0 every planted bug killed, 1 one survived, 2 bad usage.`;
+
+const ABLATE_HELP = `
+Every property runs against every rule switched off: the full sweep takes minutes (narrow it with
+--rule, spread it with --workers: one rule per job, default one thread per core, --json identical for
+any number). --shard I/N ablates the selected rules whose 0-based index i has i % N = I-1 (join the
+shards' --json with \`cetp-sim merge\`).
+Exit codes: 0 it ran (rules nothing catches are findings, not failures), 2 bad usage.`;
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command();
@@ -99,11 +116,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('--mutant <id>', 'run against this planted bug (see `cetp-sim mutants`)'))
     .addOption(new Option('--provider <module>', 'fuzz your own provider apps instead of the reference apps'))
     .addOption(new Option('--consumer <module>', 'load your own consumer for consumer-driven properties'))
-    .addOption(
-      new Option('--shard <I/N>', 'run the I-th of N shards of the selected properties').argParser(
-        parseShardArg,
-      ),
-    )
+    .addOption(shardOption('properties'))
     .addOption(new Option('--out <dir>', 'where failures write replay files').default(DEFAULT_OUT_DIR))
     .addOption(new Option('--junit <file>', 'also write a JUnit XML report'))
     .addOption(workersOption())
@@ -150,9 +163,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         .default(DEFAULT_MUTANT_RUNS),
     )
     .addOption(strategyOption())
+    .addOption(shardOption('planted bugs'))
+    .addOption(workersOption())
     .addOption(jsonOption())
     .option('--vectors', 'instead of hunting, report which shared test vectors kill each planted bug', false)
-    .addHelpText('after', '\nExit codes: 0 every planted bug killed, 1 one survived, 2 bad usage.')
+    .addHelpText('after', MUTANTS_HELP)
     .action(async (opts: MutantsFlags & { vectors: boolean }) => {
       setExit(opts.vectors ? await mutantsVectorsCommand(io, opts) : await mutantsCommand(io, opts));
     });
@@ -168,12 +183,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         .default(DEFAULT_ABLATION_RUNS),
     )
     .addOption(strategyOption())
+    .addOption(shardOption('rules'))
+    .addOption(workersOption())
     .addOption(jsonOption())
-    .addHelpText(
-      'after',
-      '\nEvery property runs against every rule switched off: the full sweep takes minutes (narrow it with\n' +
-        '--rule). Exit codes: 0 it ran (rules nothing catches are findings, not failures), 2 bad usage.',
-    )
+    .addHelpText('after', ABLATE_HELP)
     .action(async (opts: AblateFlags) => {
       setExit(await ablateCommand(io, opts));
     });
@@ -185,6 +198,22 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(jsonOption())
     .action((opts: RulesFlags) => {
       setExit(rulesCommand(io, opts));
+    });
+
+  program
+    .command('merge')
+    .description('join the --json reports of the --shard jobs of one fuzz, mutants or ablate run')
+    .argument('<file...>', "each shard's --json output")
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      '\nPrints the report one run over all the shards would have printed (same shape, catalogue order).\n' +
+        'Reports of different commands or seeds, or shards that overlap, are refused. See docs/ci-matrix.md.\n' +
+        'Exit codes: 0 merged and every shard held, 1 a shard failed (a property failed, a planted bug\n' +
+        'survived), 2 an invalid or mismatched report (file and field named).',
+    )
+    .action((files: string[], opts: MergeFlags) => {
+      setExit(mergeCommand(io, files, opts));
     });
 
   registerVectorsCommand(program, io, setExit);

@@ -288,6 +288,6 @@ export function runInputs(
 }
 
 /** Reads a blob of the corpus (verified against the manifest when the corpus was loaded). */
-export function blobReader(corpus: Corpus): (sha256: string) => Uint8Array {
+export function blobReader(corpus: Pick<Corpus, 'dir'>): (sha256: string) => Uint8Array {
   return (sha256) => readFileSync(join(corpus.dir, 'blobs', sha256));
 }

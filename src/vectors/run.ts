@@ -159,17 +159,31 @@ function claim(outcomes: readonly VectorOutcome[], profile: Profile): ClaimStatu
   return 'met';
 }
 
-/** Runs the vectors of `files` (path → vectors) that belong to the selected profiles. */
-export async function runVectors(files: readonly RunInput[], options: RunOptions): Promise<RunSummary> {
+/** The outcomes of one vector file's vectors that belong to the selected profiles, in file order. */
+export async function runVectorFile(file: RunInput, options: RunOptions): Promise<VectorOutcome[]> {
   const outcomes: VectorOutcome[] = [];
-  const selected = (v: Vector | ConsumerVector) =>
-    options.profiles.includes(profileOf(v)) && (!options.ids || options.ids.includes(v.id));
-  for (const f of files) {
-    for (const vector of f.vectors ?? [])
-      if (selected(vector)) outcomes.push(await runOne(f.path, vector, options));
-    for (const vector of f.consumerVectors ?? [])
-      if (selected(vector)) outcomes.push(await runConsumerOne(f.path, vector, options));
-  }
+  for (const vector of file.vectors ?? [])
+    if (selected(vector, options)) outcomes.push(await runOne(file.path, vector, options));
+  for (const vector of file.consumerVectors ?? [])
+    if (selected(vector, options)) outcomes.push(await runConsumerOne(file.path, vector, options));
+  return outcomes;
+}
+
+function selected(vector: Vector | ConsumerVector, options: Pick<RunOptions, 'profiles' | 'ids'>): boolean {
+  return options.profiles.includes(profileOf(vector)) && (!options.ids || options.ids.includes(vector.id));
+}
+
+/** Whether any vector of `file` is selected (a file with none need not be run at all). */
+export function selectsAny(file: RunInput, options: Pick<RunOptions, 'profiles' | 'ids'>): boolean {
+  return [...(file.vectors ?? []), ...(file.consumerVectors ?? [])].some((v) => selected(v, options));
+}
+
+/** The run's verdict from its outcomes (in file order): counts, profile claims, stale baseline ids. */
+export function summarize(
+  files: readonly RunInput[],
+  outcomes: readonly VectorOutcome[],
+  options: Pick<RunOptions, 'profiles' | 'baseline'>,
+): RunSummary {
   const all = files.flatMap((f) => [...(f.vectors ?? []), ...(f.consumerVectors ?? [])]);
   const counts = { pass: 0, fail: 0, skip: 0, xfail: 0, stale: 0 };
   for (const o of outcomes) counts[o.status]++;
@@ -183,4 +197,11 @@ export async function runVectors(files: readonly RunInput[], options: RunOptions
     unknownBaselineIds,
     ok: counts.fail === 0 && counts.stale === 0 && unknownBaselineIds.length === 0,
   };
+}
+
+/** Runs the vectors of `files` (path → vectors) that belong to the selected profiles. */
+export async function runVectors(files: readonly RunInput[], options: RunOptions): Promise<RunSummary> {
+  const outcomes: VectorOutcome[] = [];
+  for (const f of files) outcomes.push(...(await runVectorFile(f, options)));
+  return summarize(files, outcomes, options);
 }

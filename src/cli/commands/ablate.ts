@@ -3,12 +3,15 @@
  * and the consumer alike) and runs every property against it. The properties that fail are the ones
  * that guard the rule. A rule no property catches is a finding for spec authors: either the rule has
  * no consequence our properties can observe, or an oracle is missing. Findings are reported, not
- * failed on: the command exits 0 when it ran.
+ * failed on: the command exits 0 when it ran. The rules are spread over `--workers` threads, one rule
+ * per job, and reported in catalogue order (the results do not depend on the number of workers);
+ * `--shard I/N` ablates every N-th rule (for a CI matrix, merged with `cetp-sim merge`).
  */
-import { type AblationResult, ablatableRules, ablateRule } from '../../../properties/hunt.ts';
+import { type AblationResult, ablatableRules } from '../../../properties/hunt.ts';
 import { PROPERTIES } from '../../../properties/suites.ts';
 import { isRuleId } from '../../protocol/index.ts';
-import { type Strategy, tailsOf } from '../campaign.ts';
+import type { Shard } from '../args.ts';
+import { type Strategy, shardOf, tailsOf } from '../campaign.ts';
 import { CliError, EXIT_OK } from '../errors.ts';
 import { gateSites } from '../gate-sites.ts';
 import type { Io } from '../io.ts';
@@ -16,6 +19,8 @@ import { startProgress } from '../progress.ts';
 import { PACKAGE_ROOT } from '../root.ts';
 import { selectRules } from '../selection.ts';
 import { table } from '../table.ts';
+import { mustFinish, runSpread } from '../worker/pool.ts';
+import { HUNT_BUDGET_MS } from './mutants.ts';
 
 /** Runs per property for each ablated rule (measured on 2 cores: the 75-rule sweep takes about 10 min). */
 export const DEFAULT_ABLATION_RUNS = 100;
@@ -25,6 +30,8 @@ export interface AblateFlags {
   readonly seed: number;
   readonly runs: number;
   readonly strategy: Strategy;
+  readonly shard?: Shard;
+  readonly workers: number;
   readonly json: boolean;
 }
 
@@ -42,32 +49,41 @@ function validRules(ids: readonly string[] | undefined, ablatable: readonly stri
 export async function ablateCommand(io: Io, flags: AblateFlags): Promise<number> {
   const c = io.color;
   const ablatable = ablatableRules(PACKAGE_ROOT);
-  const rules = validRules(flags.rule, ablatable);
+  const rules = shardOf(validRules(flags.rule, ablatable), flags.shard);
   const sites = gateSites(PACKAGE_ROOT);
   const consumerDriven = PROPERTIES.some((p) => p.kind === 'consumer');
   if (!flags.json)
     io.out(
       c.bold(
-        `cetp-sim ablate: ${rules.length} rule(s), each switched off against every property (seed ${flags.seed}, ${flags.runs} runs per property)`,
+        `cetp-sim ablate: ${rules.length} rule(s)${flags.shard ? `, shard ${flags.shard.index}/${flags.shard.count}` : ''}, each switched off against every property (seed ${flags.seed}, ${flags.runs} runs per property)`,
       ),
     );
   const progress = startProgress(io, rules.length, { json: flags.json, noun: 'ablate' });
-  const results: AblationResult[] = [];
+  let results: AblationResult[];
   try {
-    for (const rule of rules) {
-      progress.begin(rule);
-      const result = await ablateRule(rule, {
-        seed: flags.seed,
-        runsPerProperty: flags.runs,
-        tails: tailsOf(flags.strategy),
-      });
-      results.push(result);
-      progress.done(
-        result.caughtBy.length > 0
-          ? `  ${rule} caught by ${result.caughtBy.map((x) => x.property).join(', ')}`
-          : `  ${c.yellow(`${rule} not caught`)}`,
-      );
-    }
+    results = await runSpread(rules, {
+      workers: flags.workers,
+      userCode: false,
+      onStart: (rule) => progress.begin(rule),
+      run: (host, rule) =>
+        mustFinish<AblationResult>(
+          host,
+          {
+            kind: 'ablate',
+            rule,
+            seed: flags.seed,
+            runsPerProperty: flags.runs,
+            tails: tailsOf(flags.strategy),
+          },
+          HUNT_BUDGET_MS,
+        ),
+      onResult: (result, rule) =>
+        progress.done(
+          result.caughtBy.length > 0
+            ? `  ${rule} caught by ${result.caughtBy.map((x) => x.property).join(', ')}`
+            : `  ${c.yellow(`${rule} not caught`)}`,
+        ),
+    });
   } finally {
     progress.finish();
   }

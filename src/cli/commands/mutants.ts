@@ -2,15 +2,20 @@
  * `cetp-sim mutants`: hunts each planted bug (properties/mutants.ts) with its killer properties, in
  * order, until one fails; reports which property and checker killed it, after how many runs (and, in
  * the text table, how much wall time), and how small the shrunk failing run is. A survivor is a hole
- * in the suites: exit 1.
+ * in the suites: exit 1. The planted bugs are spread over `--workers` threads, one bug per job, and
+ * reported in catalogue order: the results do not depend on the number of workers; `--shard I/N`
+ * hunts every N-th bug (for a CI matrix, merged with `cetp-sim merge`).
  */
-import { huntMutant, type MutantResult } from '../../../properties/hunt.ts';
-import { type Strategy, tailsOf } from '../campaign.ts';
+import type { MutantResult } from '../../../properties/hunt.ts';
+import type { Mutant } from '../../../properties/mutants.ts';
+import type { Shard } from '../args.ts';
+import { type Strategy, shardOf, tailsOf } from '../campaign.ts';
 import { EXIT_FAILED, EXIT_OK } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { startProgress } from '../progress.ts';
 import { selectMutants } from '../selection.ts';
 import { table } from '../table.ts';
+import { mustFinish, runSpread } from '../worker/pool.ts';
 
 /**
  * Runs each killer property gets. Enough with room to spare: over seeds 0..9 every planted bug's
@@ -19,11 +24,16 @@ import { table } from '../table.ts';
  */
 export const DEFAULT_MUTANT_RUNS = 500;
 
+/** Wall-clock ms one planted bug's hunt may take before it counts as hung (it is cetp-sim's own code). */
+export const HUNT_BUDGET_MS = 10 * 60_000;
+
 export interface MutantsFlags {
   readonly id?: readonly string[];
   readonly seed: number;
   readonly runs: number;
   readonly strategy: Strategy;
+  readonly shard?: Shard;
+  readonly workers: number;
   readonly json: boolean;
 }
 
@@ -41,31 +51,40 @@ function mutantJson(r: MutantResult) {
 
 export async function mutantsCommand(io: Io, flags: MutantsFlags): Promise<number> {
   const c = io.color;
-  const mutants = selectMutants(flags.id);
+  const mutants = shardOf(selectMutants(flags.id), flags.shard);
   const progress = startProgress(io, mutants.length, { json: flags.json, noun: 'mutants' });
+  const shard = flags.shard ? `, shard ${flags.shard.index}/${flags.shard.count}` : '';
   if (!flags.json)
     io.out(
       c.bold(
-        `cetp-sim mutants: ${mutants.length} planted bug(s), seed ${flags.seed}, up to ${flags.runs} runs per killer property, strategy ${flags.strategy}`,
+        `cetp-sim mutants: ${mutants.length} planted bug(s)${shard}, seed ${flags.seed}, up to ${flags.runs} runs per killer property, strategy ${flags.strategy}`,
       ),
     );
-  const results: MutantResult[] = [];
+  let results: MutantResult[];
   try {
-    for (const mutant of mutants) {
-      progress.begin(mutant.id);
-      const result = await huntMutant(mutant, {
-        seed: flags.seed,
-        runsPerProperty: flags.runs,
-        tails: tailsOf(flags.strategy),
-        now: () => performance.now(),
-      });
-      results.push(result);
-      progress.done(
-        result.killed
-          ? `  ${c.green('killed')}   ${mutant.id} by ${result.killedBy}`
-          : `  ${c.red('SURVIVED')} ${mutant.id} (tried ${mutant.killers.join(', ')})`,
-      );
-    }
+    results = await runSpread(mutants, {
+      workers: flags.workers,
+      userCode: false,
+      onStart: (mutant) => progress.begin(mutant.id),
+      run: (host, mutant: Mutant) =>
+        mustFinish<MutantResult>(
+          host,
+          {
+            kind: 'mutant',
+            mutant: mutant.id,
+            seed: flags.seed,
+            runsPerProperty: flags.runs,
+            tails: tailsOf(flags.strategy),
+          },
+          HUNT_BUDGET_MS,
+        ),
+      onResult: (result, mutant) =>
+        progress.done(
+          result.killed
+            ? `  ${c.green('killed')}   ${mutant.id} by ${result.killedBy}`
+            : `  ${c.red('SURVIVED')} ${mutant.id} (tried ${mutant.killers.join(', ')})`,
+        ),
+    });
   } finally {
     progress.finish();
   }

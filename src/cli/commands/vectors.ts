@@ -4,12 +4,13 @@
  * running the reference apps; verify checks a corpus against its schemas and hashes; run replays it
  * in the simulation against the reference, a user's provider module or a planted bug; export writes
  * adb smoke-test scripts. A malformed corpus or baseline is a CliError (exit 2) naming file and path.
+ * `run` spreads the corpus over `--workers` threads one vector file per job (a `--provider` module
+ * loads only in the workers) and joins the outcomes in corpus order: the same report for any number.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { MUTANTS } from '../../../properties/mutants.ts';
-import type { ProviderFixture } from '../../../properties/scenario/fixtures.ts';
 import { exportAdb } from '../../vectors/adb.ts';
 import { type Baseline, loadBaseline } from '../../vectors/baseline.ts';
 import {
@@ -21,17 +22,19 @@ import {
   vectorIds,
   verifyCorpus,
 } from '../../vectors/corpus.ts';
-import { REFERENCE_FIXTURES } from '../../vectors/fixtures.ts';
 import { ABILITIES, type Ability, PROFILES, type Profile } from '../../vectors/format.ts';
 import { droppedIds, GenerationError, generateCorpus } from '../../vectors/generate.ts';
 import { killMatrix } from '../../vectors/kills.ts';
 import { ctrfReport, junitXml, runJson } from '../../vectors/reports.ts';
-import { runVectors } from '../../vectors/run.ts';
+import { type RunOptions, selectsAny, summarize, type VectorOutcome } from '../../vectors/run.ts';
+import { parseIntArg } from '../args.ts';
+import { DEFAULT_WORKERS } from '../campaign.ts';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../errors.ts';
 import type { Io } from '../io.ts';
-import { loadProviderModule } from '../provider-module.ts';
 import { PACKAGE_ROOT } from '../root.ts';
 import { table } from '../table.ts';
+import { mustFinish, runSpread } from '../worker/pool.ts';
+import type { VectorFileJob } from '../worker/protocol.ts';
 
 export const DEFAULT_VECTORS_DIR = join(PACKAGE_ROOT, 'vectors');
 const VERSION = '0.1.0';
@@ -144,7 +147,11 @@ export interface RunFlags {
   readonly json: boolean;
   readonly junit?: string;
   readonly ctrf?: string;
+  readonly workers: number;
 }
+
+/** Wall-clock ms one vector file may take (its vectors take well under a second): past it, a hang. */
+const VECTOR_FILE_BUDGET_MS = 60_000;
 
 function profilesOf(flag: readonly string[]): Profile[] {
   return flag.includes('all') ? ['core', 'async', 'cancellation', 'large-results'] : (flag as Profile[]);
@@ -160,44 +167,52 @@ function baselineAt(path: string | undefined): Baseline | undefined {
   }
 }
 
-/** The reference fixtures, or the module's — one of them standing for a corpus fixture with --fixture. */
-async function fixturesFor(flags: RunFlags, corpus: Corpus): Promise<readonly ProviderFixture[]> {
-  if (!flags.provider) {
-    if (flags.fixture) throw new CliError('invalid_usage', '--fixture needs --provider');
-    return REFERENCE_FIXTURES;
-  }
-  const { providers } = await loadProviderModule(flags.provider, process.cwd());
-  if (flags.fixture === undefined) return providers;
+/** Checks --fixture against the corpus (the module itself loads in the workers: worker/jobs.ts). */
+function checkFixture(flags: RunFlags, corpus: Corpus): void {
+  if (flags.fixture === undefined) return;
+  if (!flags.provider) throw new CliError('invalid_usage', '--fixture needs --provider');
   if (!(flags.fixture in corpus.manifest.fixtures))
     throw new CliError(
       'unknown_fixture',
       `--fixture ${flags.fixture}: the corpus has the fixtures ${Object.keys(corpus.manifest.fixtures).join(', ')}`,
     );
-  if (providers.length !== 1)
-    throw new CliError(
-      'invalid_usage',
-      `--fixture needs a module with one provider; ${flags.provider} has ${providers.length}`,
-    );
-  return [{ ...(providers[0] as ProviderFixture), name: flags.fixture }];
 }
 
 export async function vectorsRunCommand(io: Io, flags: RunFlags): Promise<number> {
   const corpus = corpusAt(flags.dir);
   const baseline = baselineAt(flags.baseline);
-  const fixtures = await fixturesFor(flags, corpus);
+  checkFixture(flags, corpus);
   const known = new Set(vectorIds(corpus));
   const unknown = (flags.id ?? []).filter((id) => !known.has(id));
   if (unknown.length > 0) throw new CliError('unknown_vector', `no vector with id ${unknown.join(', ')}`);
-  const start = Date.now();
-  const summary = await runVectors(runInputs(corpus), {
-    fixtures,
+  const selection: Pick<RunOptions, 'profiles' | 'ids' | 'baseline'> = {
     profiles: profilesOf(flags.profile),
-    blob: blobReader(corpus),
-    ...(flags.lacks ? { lacks: flags.lacks } : {}),
-    ...(baseline ? { baseline } : {}),
     ...(flags.id ? { ids: flags.id } : {}),
-    now: () => performance.now(),
+    ...(baseline ? { baseline } : {}),
+  };
+  const inputs = runInputs(corpus);
+  const job = (file: (typeof inputs)[number]): VectorFileJob => ({
+    kind: 'vectors',
+    file,
+    dir: corpus.dir,
+    profiles: selection.profiles,
+    modules: flags.provider !== undefined ? { provider: flags.provider } : {},
+    cwd: process.cwd(),
+    ...(flags.fixture !== undefined ? { fixture: flags.fixture } : {}),
+    ...(flags.lacks ? { lacks: flags.lacks } : {}),
+    ...(flags.id ? { ids: flags.id } : {}),
+    ...(baseline ? { baseline: [...baseline] } : {}),
   });
+  const start = Date.now();
+  const perFile = await runSpread(
+    inputs.filter((file) => selectsAny(file, selection)),
+    {
+      workers: flags.workers,
+      userCode: flags.provider !== undefined,
+      run: (host, file) => mustFinish<VectorOutcome[]>(host, job(file), VECTOR_FILE_BUDGET_MS),
+    },
+  );
+  const summary = summarize(inputs, perFile.flat(), selection);
   const stop = Date.now();
   if (flags.junit) write(flags.junit, junitXml(summary), 'junit');
   if (flags.ctrf)
@@ -307,6 +322,9 @@ provider stand for the corpus fixture NAME). --lacks ABILITY skips the vectors a
 runner without that ability could not run. --baseline FILE lists expected failures by vector id with
 a reason (vectors/schemas/baseline.schema.json); an entry that passes is stale and fails the run.
 A profile claim is met only if every MUST / MUST NOT vector of the profile passes.
+The vector files are spread over --workers threads (default: one per core; --workers 1 runs in this
+thread unless --provider is given, whose module always loads in a worker); the report is in corpus
+order and identical for any number of workers.
 Exit codes: 0 all pass (or expected failures), 1 a failure or stale baseline entry, 2 bad input.`;
 
 /** `cetp-sim vectors …` (the one registration main.ts makes). */
@@ -357,6 +375,11 @@ export function registerVectorsCommand(program: Command, io: Io, setExit: (code:
     .addOption(new Option('--baseline <file>', 'expected failures'))
     .addOption(new Option('--junit <file>', 'also write a JUnit XML report'))
     .addOption(new Option('--ctrf <file>', 'also write a CTRF JSON report'))
+    .addOption(
+      new Option('--workers <n>', 'worker threads (results are the same for any number)')
+        .argParser(parseIntArg('--workers', 1))
+        .default(DEFAULT_WORKERS),
+    )
     .addOption(json())
     .addHelpText('after', RUN_HELP)
     .action(async (opts: RunFlags) => {

@@ -1,12 +1,18 @@
 /**
  * The jobs the CLI runs — one property's campaign, a replay, loading the user's modules to check
- * them — as functions of plain data to plain data (protocol.ts). A worker thread runs them for user
+ * them, hunting one planted bug, ablating one rule, running one vector file — as functions of plain data to plain data (protocol.ts). A worker thread runs them for user
  * code (worker.ts, under the watchdog); the CLI runs them in its own thread when there is no user code
  * to guard against and one thread was asked for.
  */
 import { fuzzProperty, replayScenario } from '../../../properties/fuzz.ts';
+import { ablateRule, huntMutant } from '../../../properties/hunt.ts';
+import { mutantById } from '../../../properties/mutants.ts';
+import type { ProviderFixture } from '../../../properties/scenario/fixtures.ts';
 import { type PropertyDef, propertyById } from '../../../properties/suites.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
+import { blobReader } from '../../vectors/corpus.ts';
+import { REFERENCE_FIXTURES } from '../../vectors/fixtures.ts';
+import { runVectorFile, type VectorOutcome } from '../../vectors/run.ts';
 import { type ConsumerModule, loadConsumerModule, withConsumer } from '../consumer-module.ts';
 import { CliError } from '../errors.ts';
 import {
@@ -19,11 +25,14 @@ import { checkScenarioFits } from '../replay-file.ts';
 import type {
   FuzzJob,
   Job,
+  JobResult,
   LoadOutcome,
   ModuleSpecs,
+  MutantJob,
   PropertyOutcome,
   ReplayJob,
   ReplayOutcome,
+  VectorFileJob,
   WorkerMessage,
 } from './protocol.ts';
 
@@ -144,11 +153,39 @@ async function load(modules: ModuleCache, job: ModuleSpecs): Promise<LoadOutcome
   };
 }
 
-export function runJob(
-  modules: ModuleCache,
-  job: Job,
-  channel: JobChannel,
-): Promise<PropertyOutcome | ReplayOutcome | LoadOutcome> {
+function hunt(job: MutantJob) {
+  const mutant = mutantById(job.mutant);
+  if (!mutant) throw new CliError('unknown_mutant', `unknown planted bug '${job.mutant}'`);
+  return huntMutant(mutant, { ...job, now: () => performance.now() });
+}
+
+/** The reference fixtures, or the module's — its one provider standing for `job.fixture` if given. */
+async function fixturesFor(modules: ModuleCache, job: VectorFileJob): Promise<readonly ProviderFixture[]> {
+  const module = modules.provider(job);
+  if (!module) return REFERENCE_FIXTURES;
+  const { providers, specifier } = await module;
+  if (job.fixture === undefined) return providers;
+  if (providers.length !== 1)
+    throw new CliError(
+      'invalid_usage',
+      `--fixture needs a module with one provider; ${specifier} has ${providers.length}`,
+    );
+  return [{ ...(providers[0] as ProviderFixture), name: job.fixture }];
+}
+
+async function vectorFile(modules: ModuleCache, job: VectorFileJob): Promise<VectorOutcome[]> {
+  return runVectorFile(job.file, {
+    fixtures: await fixturesFor(modules, job),
+    profiles: job.profiles,
+    blob: blobReader({ dir: job.dir }),
+    ...(job.lacks ? { lacks: job.lacks } : {}),
+    ...(job.ids ? { ids: job.ids } : {}),
+    ...(job.baseline ? { baseline: new Map(job.baseline) } : {}),
+    now: () => performance.now(),
+  });
+}
+
+export function runJob(modules: ModuleCache, job: Job, channel: JobChannel): Promise<JobResult> {
   switch (job.kind) {
     case 'fuzz':
       return fuzz(modules, job, channel);
@@ -156,6 +193,12 @@ export function runJob(
       return replay(modules, job, channel);
     case 'load':
       return load(modules, job);
+    case 'mutant':
+      return hunt(job);
+    case 'ablate':
+      return ablateRule(job.rule, job);
+    case 'vectors':
+      return vectorFile(modules, job);
   }
 }
 

@@ -42,6 +42,8 @@ export interface JobWatch {
 
 /** Where jobs run: a worker thread under the watchdog, or the CLI's own thread. */
 export interface Host {
+  /** Resolves when the host takes a job at once (a worker thread has loaded cetp-sim), or died trying. */
+  ready(): Promise<void>;
   run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>>;
   close(): Promise<void>;
 }
@@ -52,6 +54,8 @@ export interface Host {
  */
 export class InProcessHost implements Host {
   private readonly modules = new ModuleCache();
+
+  async ready(): Promise<void> {}
 
   async run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>> {
     const channel = { started: () => {}, post: (m: WorkerMessage) => watch.onMessage?.(m) };
@@ -71,10 +75,78 @@ export function hostFor(userCode: boolean, threads: number): Host {
   return userCode || threads > 1 ? new WorkerHost() : new InProcessHost();
 }
 
+/** How a command spreads its items (properties, planted bugs, rules, vector files) over hosts. */
+export interface Spread<T, R> {
+  readonly workers: number;
+  /** Whether the jobs run user code (then always in worker threads, under the watchdog). */
+  readonly userCode: boolean;
+  readonly run: (host: Host, item: T) => Promise<R>;
+  readonly onStart?: (item: T) => void;
+  /** Each result, in item order, as soon as it and every one before it are in. */
+  readonly onResult?: (result: R, item: T) => void;
+}
+
+/**
+ * Runs `items` on up to `workers` hosts, each taking the next item once it is loaded and free. Which
+ * host runs an item depends on timing; nothing else does: every item is a job of its own (seeded by
+ * itself), and the results come back in item order. One host and no user code: the CLI's own thread.
+ * More than one: worker threads only — the CLI's thread is no host then, because a campaign running
+ * on it (fast-check's loop awaits only settled promises) would keep it from hearing the workers
+ * until it finished (measured: a `--time` campaign took twice its budget, the workers idle).
+ */
+export async function runSpread<T, R>(items: readonly T[], spread: Spread<T, R>): Promise<R[]> {
+  const slots = Math.max(1, Math.min(spread.workers, items.length));
+  const hosts = Array.from({ length: slots }, () => hostFor(spread.userCode, slots));
+  const results: { value: R }[] = [];
+  let next = 0;
+  let reported = 0;
+  const report = () => {
+    for (let done = results[reported]; done !== undefined; done = results[reported]) {
+      spread.onResult?.(done.value, items[reported] as T);
+      reported++;
+    }
+  };
+  // A host still starting when every item is taken has nothing to wait for.
+  let allTaken = () => {};
+  const taken = new Promise<void>((resolve) => {
+    allTaken = resolve;
+  });
+  const serve = async (host: Host) => {
+    await Promise.race([host.ready(), taken]);
+    for (let i = next++; i < items.length; i = next++) {
+      if (i === items.length - 1) allTaken();
+      const item = items[i] as T;
+      spread.onStart?.(item);
+      results[i] = { value: await spread.run(host, item) };
+      report();
+    }
+  };
+  try {
+    await Promise.all(hosts.map(serve));
+  } finally {
+    await Promise.all(hosts.map((h) => h.close()));
+  }
+  return results.map((r) => r.value);
+}
+
+/** A job of cetp-sim's own code that must finish: one that hung is an internal error (exit 3). */
+export async function mustFinish<T>(host: Host, job: Job, budgetMs: number): Promise<T> {
+  const end = await host.run<T>(job, { budgetMs });
+  if (end.kind === 'hung')
+    throw new CliError('job_hung', `the ${job.kind} job never finished: ${end.reason}`, 3);
+  return end.result;
+}
+
 /** One worker thread, started on first use and again after a watchdog ended it. */
 export class WorkerHost implements Host {
   private worker: Worker | null = null;
   private heartbeat = new Int32Array(new SharedArrayBuffer(4));
+  private loaded: Promise<void> = Promise.resolve();
+
+  ready(): Promise<void> {
+    if (!this.worker) this.start();
+    return this.loaded;
+  }
 
   private start(): Worker {
     this.heartbeat = new Int32Array(new SharedArrayBuffer(4));
@@ -86,8 +158,18 @@ export class WorkerHost implements Host {
     });
     worker.stdout.pipe(process.stderr, { end: false });
     worker.stderr.pipe(process.stderr, { end: false });
-    worker.unref();
     this.worker = worker;
+    // Referenced while it loads (the CLI waits for it), then only while it runs a job.
+    this.loaded = new Promise<void>((resolve) => {
+      const onMessage = (message: WorkerMessage) => {
+        if (message.type !== 'ready') return;
+        worker.off('message', onMessage);
+        resolve();
+      };
+      worker.on('message', onMessage);
+      worker.once('error', () => resolve());
+      worker.once('exit', () => resolve());
+    }).finally(() => worker.unref());
     return worker;
   }
 
@@ -127,6 +209,7 @@ export class WorkerHost implements Host {
         }
       }, TICK_MS);
       const onMessage = (message: WorkerMessage) => {
+        if (message.type === 'ready') return;
         if (message.type === 'result') finish(() => resolve({ kind: 'done', result: message.result as T }));
         else if (message.type === 'error')
           finish(() => reject(new CliError(message.code, message.message, message.exit)));

@@ -7,10 +7,13 @@
  */
 
 import type { PropertyStatus, ReplayFile } from '../../../properties/fuzz.ts';
+import type { AblationResult, MutantResult } from '../../../properties/hunt.ts';
 import type { Tail, Variant } from '../../../properties/scenario/model.ts';
 import type { Violation } from '../../check/checker.ts';
 import type { Exercised } from '../../check/exercised.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
+import type { Ability, Profile } from '../../vectors/format.ts';
+import type { RunInput, VectorOutcome } from '../../vectors/run.ts';
 import type { ReplayModules } from '../replay-file.ts';
 
 /** The user modules of a job, as given on the command line, and the directory they resolve from. */
@@ -46,7 +49,40 @@ export interface LoadJob extends ModuleSpecs {
   readonly kind: 'load';
 }
 
-export type Job = FuzzJob | ReplayJob | LoadJob;
+/** Hunts one planted bug with its killer properties (`cetp-sim mutants`). */
+export interface MutantJob {
+  readonly kind: 'mutant';
+  readonly mutant: string;
+  readonly seed: number;
+  readonly runsPerProperty: number;
+  readonly tails: readonly Tail[];
+}
+
+/** Runs every property with one rule's enforcement switched off (`cetp-sim ablate`). */
+export interface AblateJob {
+  readonly kind: 'ablate';
+  readonly rule: string;
+  readonly seed: number;
+  readonly runsPerProperty: number;
+  readonly tails: readonly Tail[];
+}
+
+/** Runs the selected vectors of one vector file (`cetp-sim vectors run`). */
+export interface VectorFileJob extends ModuleSpecs {
+  readonly kind: 'vectors';
+  readonly file: RunInput;
+  /** The corpus folder (its blobs). */
+  readonly dir: string;
+  /** The corpus fixture the `--provider` module's single provider stands for (`--fixture`). */
+  readonly fixture?: string;
+  readonly profiles: readonly Profile[];
+  readonly lacks?: readonly Ability[];
+  readonly ids?: readonly string[];
+  /** Expected failures, vector id → reason. */
+  readonly baseline?: readonly (readonly [string, string])[];
+}
+
+export type Job = FuzzJob | ReplayJob | LoadJob | MutantJob | AblateJob | VectorFileJob;
 
 /** A failing run, as plain data: its replay file (without modules), violations and trace. */
 export interface FailureData {
@@ -77,9 +113,19 @@ export interface LoadOutcome {
   readonly consumer?: { readonly specifier: string; readonly name: string };
 }
 
-/** Worker → CLI. `error` carries a CliError's code, message and exit code (or an internal error). */
+/** What a job answers. */
+export type JobResult =
+  | PropertyOutcome
+  | ReplayOutcome
+  | LoadOutcome
+  | MutantResult
+  | AblationResult
+  | readonly VectorOutcome[];
+
+/** Worker → CLI. `ready`: its modules are loaded, it takes jobs at once. `error` carries a CliError's code, message and exit code (or an internal error). */
 export type WorkerMessage =
-  | { readonly type: 'result'; readonly result: PropertyOutcome | ReplayOutcome | LoadOutcome }
+  | { readonly type: 'ready' }
+  | { readonly type: 'result'; readonly result: JobResult }
   | { readonly type: 'error'; readonly code: string; readonly message: string; readonly exit: 2 | 3 }
   | { readonly type: 'scenario'; readonly scenario: ReplayFile['scenario'] }
   | { readonly type: 'event'; readonly event: TraceEvent };

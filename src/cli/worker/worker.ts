@@ -25,3 +25,4 @@ port.on('message', async (job: Job) => {
     channel.post(errorMessage(error));
   }
 });
+channel.post({ type: 'ready' });

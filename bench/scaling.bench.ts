@@ -1,0 +1,111 @@
+/**
+ * Campaigns on every core (issue 18, part 2): what `--workers 2` buys over `--workers 1` on this
+ * machine, side by side in one run through the CLI itself (`main`, in this process; `--workers 1`
+ * is the CLI's own thread, `--workers 2` two worker threads):
+ *   - a `fuzz --time T` campaign over every property: total runs in the same wall-time budget
+ *     (goal ≥ 1.8×); the wall time each took is recorded too (worker start-up is part of it);
+ *   - `mutants` and `ablate` on a fixed selection: wall time (goal: ≥ 1.7× sooner).
+ * The pairs alternate (1, 2, then 2, 1) so a host that speeds up or slows down mid-run is felt by
+ * both sides. The host load (load average, and the host probe before and after) is recorded beside
+ * the figures: on a shared 2-core VM other processes take cores the second worker would use.
+ */
+
+import { mkdtempSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../src/cli/main.ts';
+import { memoryIo } from '../src/cli/testing.ts';
+import { probeHost, QUIET_PROBE_RATE } from './host-probe.ts';
+
+/** The fuzz campaign's wall-time budget, seconds. */
+const FUZZ_SECONDS = 20;
+/** A fixed selection: five planted bugs with the CLI's default budget. */
+const MUTANT_IDS = [
+  'dedup-check-then-insert',
+  'deadline-after-effect',
+  'v1-lists-write-tools',
+  'dedup-ignores-args',
+  'consumer-new-request-id-on-retry',
+];
+/** A fixed selection of ablated rules, 40 runs per property each. */
+const ABLATE_RULES = ['CETP-2.1-06', 'CETP-4.3-05', 'CETP-4.5-05', 'CETP-4.5-06'];
+
+export interface CliRun {
+  readonly workers: number;
+  readonly wallMs: number;
+  readonly exit: number;
+  /** fuzz: total runs over the properties. */
+  readonly runs?: number;
+}
+
+async function timed(args: readonly string[], workers: number): Promise<CliRun & { stdout: string }> {
+  const io = memoryIo();
+  const started = performance.now();
+  const exit = await main([...args, '--json', '--workers', String(workers)], io);
+  return { workers, wallMs: Math.round(performance.now() - started), exit, stdout: io.stdout[0] ?? '' };
+}
+
+/** One command with 1 then 2 workers and again 2 then 1: every run, in the order it ran. */
+async function pairs(args: readonly string[], measure: (stdout: string) => Partial<CliRun> = () => ({})) {
+  const runs: CliRun[] = [];
+  for (const workers of [1, 2, 2, 1]) {
+    const { stdout, ...run } = await timed(args, workers);
+    runs.push({ ...run, ...measure(stdout) });
+    console.log(
+      `  --workers ${workers}: ${run.wallMs} ms, exit ${run.exit}${runs.at(-1)?.runs !== undefined ? `, ${runs.at(-1)?.runs} runs` : ''}`,
+    );
+  }
+  return runs;
+}
+
+const total = (runs: readonly CliRun[], workers: number, pick: (r: CliRun) => number) =>
+  runs.filter((r) => r.workers === workers).reduce((sum, r) => sum + pick(r), 0);
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+function host() {
+  const [one, five, fifteen] = loadavg();
+  return { loadAverage: { one: round2(one ?? 0), five: round2(five ?? 0), fifteen: round2(fifteen ?? 0) } };
+}
+
+export async function scalingBenchmark() {
+  const probeBefore = Math.round(await probeHost(1_000));
+  const hostBefore = host();
+  console.log(`  host before: load ${JSON.stringify(hostBefore.loadAverage)}, probe ${probeBefore}/s`);
+  const out = mkdtempSync(join(tmpdir(), 'cetp-sim-scaling-'));
+
+  console.log(`fuzz --time ${FUZZ_SECONDS} (every property)`);
+  const fuzz = await pairs(['fuzz', '--time', String(FUZZ_SECONDS), '--out', out], (stdout) => ({
+    runs: (JSON.parse(stdout) as { properties: { runs: number }[] }).properties.reduce(
+      (s, p) => s + p.runs,
+      0,
+    ),
+  }));
+  console.log(`mutants --id ${MUTANT_IDS.join(' ')}`);
+  const mutants = await pairs(['mutants', '--id', ...MUTANT_IDS]);
+  console.log(`ablate --rule ${ABLATE_RULES.join(' ')} --runs 40`);
+  const ablate = await pairs(['ablate', '--rule', ...ABLATE_RULES, '--runs', '40']);
+
+  const probeAfter = Math.round(await probeHost(1_000));
+  const hostAfter = host();
+  const wall = (runs: readonly CliRun[], w: number) => total(runs, w, (r) => r.wallMs);
+  const fuzzRuns = (w: number) => total(fuzz, w, (r) => r.runs ?? 0);
+  const figures = {
+    fuzzRunsRatio: round2(fuzzRuns(2) / fuzzRuns(1)),
+    fuzzRunsPerWallSecondRatio: round2(fuzzRuns(2) / wall(fuzz, 2) / (fuzzRuns(1) / wall(fuzz, 1))),
+    mutantsSpeedup: round2(wall(mutants, 1) / wall(mutants, 2)),
+    ablateSpeedup: round2(wall(ablate, 1) / wall(ablate, 2)),
+  };
+  return {
+    goals: { fuzzRunsRatio: 1.8, mutantsSpeedup: 1.7, ablateSpeedup: 1.7 },
+    figures,
+    meetsGoals: figures.fuzzRunsRatio >= 1.8 && figures.mutantsSpeedup >= 1.7 && figures.ablateSpeedup >= 1.7,
+    host: {
+      before: { ...hostBefore, probe: probeBefore },
+      after: { ...hostAfter, probe: probeAfter },
+      quietProbe: QUIET_PROBE_RATE,
+    },
+    selection: { fuzzSeconds: FUZZ_SECONDS, mutants: MUTANT_IDS, ablateRules: ABLATE_RULES, ablateRuns: 40 },
+    runs: { fuzz, mutants, ablate },
+  };
+}

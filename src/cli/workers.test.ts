@@ -1,0 +1,81 @@
+/**
+ * `--workers N` on mutants, ablate and vectors run: one item (planted bug, rule, vector file) per job,
+ * joined in catalogue order, so `--workers 1` (the CLI's own thread) and `--workers 2` (two worker
+ * threads) print the same --json bytes and exit with the same code — including when something fails.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadCorpus, runInputs } from '../vectors/corpus.ts';
+import { DEFAULT_VECTORS_DIR } from './commands/vectors.ts';
+import { main } from './main.ts';
+import { memoryIo } from './testing.ts';
+
+async function run(args: readonly string[]): Promise<{ code: number; stdout: string[] }> {
+  const io = memoryIo();
+  const code = await main([...args], io);
+  return { code, stdout: io.stdout };
+}
+
+/** Runs `args` on one and on two workers: both answers, which the test compares. */
+async function oneAndTwo(args: readonly string[]) {
+  const one = await run([...args, '--workers', '1']);
+  const two = await run([...args, '--workers', '2']);
+  return { one, two };
+}
+
+describe('--workers: identical results for any number of workers', () => {
+  it('mutants: planted bugs that survive a tiny budget, exit 1 either way', async () => {
+    const { one, two } = await oneAndTwo([
+      'mutants',
+      '--json',
+      '--id',
+      'dedup-check-then-insert',
+      'v1-lists-write-tools',
+      '--runs',
+      '1',
+      '--strategy',
+      'fifo',
+    ]);
+    expect(one.code).toBe(1);
+    expect(two.code).toBe(one.code);
+    expect(two.stdout).toEqual(one.stdout);
+    const { mutants } = JSON.parse(one.stdout[0] ?? '{}') as { mutants: { id: string; killed: boolean }[] };
+    expect(mutants.map((m) => m.id)).toEqual(['dedup-check-then-insert', 'v1-lists-write-tools']);
+    expect(mutants[0]?.killed).toBe(false);
+  });
+
+  it('ablate: two rules, each with the properties that catch it', async () => {
+    const { one, two } = await oneAndTwo([
+      'ablate',
+      '--json',
+      '--rule',
+      'CETP-2.1-06',
+      'CETP-4.3-05',
+      '--runs',
+      '5',
+    ]);
+    expect(one.code).toBe(0);
+    expect(two.code).toBe(0);
+    expect(two.stdout).toEqual(one.stdout);
+    const { rules } = JSON.parse(one.stdout[0] ?? '{}') as { rules: { id: string; caughtBy: unknown[] }[] };
+    expect(rules.map((r) => r.id)).toEqual(['CETP-2.1-06', 'CETP-4.3-05']);
+    expect(rules[0]?.caughtBy.length).toBeGreaterThan(0);
+  });
+
+  it('vectors run: vectors of three files, one failing against a planted bug, in corpus order', async () => {
+    const ids = ['--id', 'env-success', 'neg-invalid-session', 'desc-v1-list-read-only'];
+    const reference = await oneAndTwo(['vectors', 'run', '--json', ...ids]);
+    expect(reference.one.code).toBe(0);
+    expect(reference.two.stdout).toEqual(reference.one.stdout);
+    const leaky = ['--provider', 'src/cli/testdata/leaky-alerts.provider.ts', '--fixture', 'alerts'];
+    const failing = await oneAndTwo(['vectors', 'run', '--json', ...leaky, ...ids]);
+    expect(failing.one.code).toBe(1);
+    expect(failing.two.code).toBe(1);
+    expect(failing.two.stdout).toEqual(failing.one.stdout);
+    const { vectors } = JSON.parse(failing.one.stdout[0] ?? '{}') as { vectors: { id: string }[] };
+    const corpusOrder = runInputs(loadCorpus(DEFAULT_VECTORS_DIR))
+      .flatMap((f) => (f.vectors ?? []).map((v) => v.id))
+      .filter((id) => ids.includes(id));
+    expect(vectors.map((v) => v.id)).toEqual(corpusOrder);
+    expect(corpusOrder).toHaveLength(3);
+  });
+});
