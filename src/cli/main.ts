@@ -49,8 +49,8 @@ Defaults: --seed 0; --runs = each property's CI budget x ${SHORT_CAMPAIGN_FACTOR
 depend on the machine). --shard I/N runs the selected properties whose 0-based index i (in catalogue
 order) has i % N = I-1; each shard is deterministic on its own.
 --provider MODULE fuzzes your own provider apps: a module exporting \`providers\` (see the README).
-User modules run in worker threads (--workers, default: one per core; the results do not depend
-on it) under a watchdog: a run that takes more than --watchdog seconds of wall time (default
+User modules always run in worker threads (more with --workers N: the results do not depend on
+it; default 1, since a worker takes seconds to start) under a watchdog: a run that takes more than --watchdog seconds of wall time (default
 ${DEFAULT_WATCHDOG_SECONDS}) — a blocked thread, an endless loop — fails its property with a replay file.
 Each property reports what it exercised (calls, answers, successes, effects, confirmations,
 finished operations); one that exercised nothing fails as vacuous.
@@ -58,7 +58,7 @@ Exit codes: 0 every property held, 1 a property failed or exercised nothing (rep
 written), 2 bad usage or input.`;
 
 const MUTANTS_HELP = `
-The planted bugs are hunted in parallel, one per job, on --workers threads (default: one per core;
+The planted bugs are hunted in parallel, one per job, on --workers threads (default 1, since a worker takes seconds to start;
 --workers 1 runs in this thread); the report is in catalogue order and --json is identical for any
 number of workers. --shard I/N hunts the selected bugs whose 0-based index i has i % N = I-1 (one
 job of a CI matrix; join the shards' --json with \`cetp-sim merge\`).

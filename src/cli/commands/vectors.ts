@@ -322,7 +322,7 @@ provider stand for the corpus fixture NAME). --lacks ABILITY skips the vectors a
 runner without that ability could not run. --baseline FILE lists expected failures by vector id with
 a reason (vectors/schemas/baseline.schema.json); an entry that passes is stale and fails the run.
 A profile claim is met only if every MUST / MUST NOT vector of the profile passes.
-The vector files are spread over --workers threads (default: one per core; --workers 1 runs in this
+The vector files are spread over --workers threads (default 1, since a worker takes seconds to start; --workers 1 runs in this
 thread unless --provider is given, whose module always loads in a worker); the report is in corpus
 order and identical for any number of workers.
 Exit codes: 0 all pass (or expected failures), 1 a failure or stale baseline entry, 2 bad input.`;
