@@ -33,7 +33,7 @@ describe('DurableStore (SQLite-like: atomic across a kill, serialised writers)',
       world.killProcess('com.example.app', { kind: 'killed', reason: 'test' });
     });
     world.spawn('later', async () => {
-      await world.scheduler.sleep(10);
+      await world.scheduler.sleep(1_000);
       world.spawnIn('com.example.app', 'second', async (ctx) => {
         seen.push(await ctx.storage.get('t', 'k'));
       });

@@ -16,6 +16,7 @@ import { BinderDriver } from './binder.ts';
 import type { Bundle } from './bundle.ts';
 import { DEFAULT_START_MS, VirtualClock } from './clock.ts';
 import type { ContentCallRecord, ProviderHandle } from './content.ts';
+import type { ContentProvider } from './content-provider.ts';
 import { AppContext, type LogLevel } from './context.ts';
 import { describeError, SimUsageError } from './errors.ts';
 import { type Fault, type FaultAt, FaultInjector } from './faults.ts';
@@ -38,6 +39,11 @@ import { SimulatedUser, type UserSpec } from './user.ts';
 export const SYSTEM_UID = 1000;
 /** AMS: CONTENT_PROVIDER_PUBLISH_TIMEOUT_MILLIS. */
 export const PROVIDER_PUBLISH_TIMEOUT_MS = 10_000;
+/**
+ * Virtual time a cold process start takes (zygote fork, bindApplication) before its providers'
+ * onCreate runs. A typical cold start is a few hundred milliseconds; the figure is a modelling choice.
+ */
+export const PROCESS_START_MS = 100;
 
 export interface WorldOptions {
   readonly seed?: number | string;
@@ -49,6 +55,8 @@ export interface WorldOptions {
   readonly faults?: readonly FaultAt[];
   /** The simulated user who answers Activities. Default: a user who never answers. */
   readonly user?: UserSpec;
+  /** Virtual time a cold process start takes (default PROCESS_START_MS). */
+  readonly processStartMs?: number;
   /** Keep a log of every ContentProvider.call with snapshots of its extras and reply (for checkers). */
   readonly recordContentCalls?: boolean;
 }
@@ -86,11 +94,13 @@ export class World {
   private readonly parcelTargets = new Map<ProcessRecord, ParcelTarget>();
   /** Every ContentProvider.call made, when `recordContentCalls` is on; otherwise null. */
   readonly contentCalls: ContentCallRecord[] | null;
+  private readonly processStartMs: number;
   private nextPid = 2000;
   private ran = false;
 
   constructor(options: WorldOptions = {}) {
     this.seed = String(options.seed ?? 0);
+    this.processStartMs = options.processStartMs ?? PROCESS_START_MS;
     this.rng = new Rng(this.seed);
     this.clock = new VirtualClock(options.startMs ?? DEFAULT_START_MS);
     this.strategy = options.strategy ?? { kind: 'fifo' };
@@ -214,24 +224,53 @@ export class World {
       pid: proc.pid ?? -1,
       incarnation: proc.incarnation,
     });
-    this.scheduler.spawn(
-      `main:${proc.name}`,
-      async () => {
-        const app = entry.factory(context);
-        proc.app = app;
-        for (const p of this.pm.getPackageInfo(proc.name)?.manifest.providers ?? []) {
-          const instance = app.providers?.[p.name];
-          if (!instance) continue;
-          instance.attachInfo(context, { name: p.name, authorities: p.authorities, packageName: proc.name });
-          await instance.onCreate();
-        }
-        await app.onCreate?.();
-        proc.toRunning();
-        this.trace.record('process.ready', { actor: proc.name, pid: proc.pid ?? -1 });
-        this.settleStart(proc.name, true);
-      },
-      { owner: proc.name },
-    );
+    const startMs = this.processStartMs + this.faults.takeSlowStart(proc.name);
+    this.scheduler.spawn(`main:${proc.name}`, () => this.bindApplication(proc, entry.factory, startMs), {
+      owner: proc.name,
+    });
+  }
+
+  /**
+   * ActivityThread.handleBindApplication on the new process's main thread: the zygote fork and bind
+   * take `startMs` of virtual time; then installContentProviders runs each provider's onCreate and
+   * publishContentProviders makes them reachable — BEFORE Application.onCreate, and without waiting
+   * for any asynchronous initialisation a provider started (Java's onCreate returns at once; work it
+   * hands to another thread keeps running). So call() can arrive while the app is still initialising.
+   */
+  private async bindApplication(proc: ProcessRecord, factory: AppFactory, startMs: number): Promise<void> {
+    await this.scheduler.sleep(startMs);
+    const context = proc.context as AppContext;
+    const app = factory(context);
+    proc.app = app;
+    for (const p of this.pm.getPackageInfo(proc.name)?.manifest.providers ?? []) {
+      const instance = app.providers?.[p.name];
+      if (!instance) continue;
+      instance.attachInfo(context, { name: p.name, authorities: p.authorities, packageName: proc.name });
+      await this.installProvider(context, p.name, instance);
+    }
+    proc.toRunning();
+    this.trace.record('process.ready', { actor: proc.name, pid: proc.pid ?? -1 });
+    this.settleStart(proc.name, true);
+    // publishContentProviders is a Binder call to AMS: callers woken by it may run first.
+    await this.scheduler.yield();
+    await app.onCreate?.();
+  }
+
+  /**
+   * Runs a provider's onCreate on a thread of its own until it first blocks (its synchronous part,
+   * which on a device runs on the main thread), then lets the main thread go on: whatever the
+   * onCreate awaits continues on that thread, racing the calls the published provider receives.
+   */
+  private async installProvider(context: AppContext, name: string, provider: ContentProvider): Promise<void> {
+    const installed = this.scheduler.waiter<void>(`onCreate of provider ${name}`);
+    context.spawn(`onCreate:${name}`, async () => {
+      // Woken first: the main thread can go on only once this task blocks or ends, i.e. after the
+      // synchronous part below (waking after it would be too late — a block inside it may let the
+      // scheduler advance time before control comes back here).
+      installed.wake();
+      await provider.onCreate();
+    });
+    await installed.wait();
   }
 
   private settleStart(packageName: string, ok: boolean): void {
@@ -396,6 +435,9 @@ export class World {
         return;
       case 'uninstall':
         if (this.apps.has(fault.package)) this.uninstall(fault.package);
+        return;
+      case 'slowStart':
+        this.faults.armSlowStart(fault.process, fault.ms);
         return;
       case 'custom':
         this.faults.runCustom(fault.name, fault.args ?? {});
