@@ -197,4 +197,77 @@ describe('PendingIntent launch for a result with a simulated user', () => {
     await world.run();
     expect(world.trace.ofKind('activity.start')[0]?.data.to).toBe('com.evil');
   });
+
+  it('a result for a launcher whose process died is redelivered to a restarted instance (onActivityResult)', async () => {
+    // On a device the launching activity's record stays in its task; the result brings it back to
+    // the front, its process is started again and the new instance gets onActivityResult.
+    const { world, pis } = confirmWorld({ kind: 'scripted', decisions: ['approve'], thinkMs: 5_000 });
+    const redelivered: { requestCode: number; decision: string | null; pid: number }[] = [];
+    world.update(clientSpec(CONSUMER, [PROVIDER, 'com.evil']), (ctx) => ({
+      onActivityResult: (requestCode, result) => {
+        redelivered.push({
+          requestCode,
+          decision: result.data?.extras.getString('decision') ?? null,
+          pid: ctx.pid,
+        });
+      },
+    }));
+    const awaited: ActivityResult[] = [];
+    let firstPid = -1;
+    world.spawn('driver', async () => {
+      await world.startProcess(PROVIDER);
+      world.spawnIn(CONSUMER, 'launch', async (ctx) => {
+        firstPid = ctx.pid;
+        awaited.push(await ctx.startIntentSenderForResult(pis[0] as PendingIntent, null, 7));
+      });
+      await world.scheduler.sleep(2_000);
+      world.killProcess(CONSUMER, { kind: 'killed', reason: 'test' });
+    });
+    const report = await world.run();
+    expect(report.outcome.kind).toBe('completed');
+    expect(awaited).toEqual([]);
+    expect(redelivered).toEqual([{ requestCode: 7, decision: 'approve', pid: world.process(CONSUMER).pid }]);
+    expect(redelivered[0]?.pid).not.toBe(firstPid);
+    expect(world.trace.ofKind('activity.result.dropped')).toEqual([]);
+  });
+
+  it('a launcher restarted meanwhile gets the result as onActivityResult, never through the old await', async () => {
+    const { world, pis } = confirmWorld({ kind: 'scripted', decisions: ['approve'], thinkMs: 5_000 });
+    const redelivered: number[] = [];
+    world.update(clientSpec(CONSUMER, [PROVIDER, 'com.evil']), (ctx) => ({
+      onActivityResult: () => {
+        redelivered.push(ctx.pid);
+      },
+    }));
+    const awaited: ActivityResult[] = [];
+    world.spawn('driver', async () => {
+      await world.startProcess(PROVIDER);
+      world.spawnIn(CONSUMER, 'launch', async (ctx) => {
+        awaited.push(await ctx.startIntentSenderForResult(pis[0] as PendingIntent));
+      });
+      await world.scheduler.sleep(2_000);
+      world.killProcess(CONSUMER, { kind: 'killed', reason: 'test' });
+      await world.startProcess(CONSUMER);
+    });
+    await world.run();
+    expect(awaited).toEqual([]);
+    expect(redelivered).toEqual([world.process(CONSUMER).pid]);
+    expect(world.process(CONSUMER).incarnation).toBe(2);
+  });
+
+  it('a result for an uninstalled launcher is dropped', async () => {
+    const { world, pis } = confirmWorld({ kind: 'scripted', decisions: ['approve'], thinkMs: 5_000 });
+    world.spawn('driver', async () => {
+      await world.startProcess(PROVIDER);
+      world.spawnIn(CONSUMER, 'launch', async (ctx) => {
+        await ctx.startIntentSenderForResult(pis[0] as PendingIntent);
+      });
+      await world.scheduler.sleep(2_000);
+      world.uninstall(CONSUMER);
+    });
+    await world.run();
+    expect(world.trace.ofKind('activity.result.dropped').map((e) => e.data.reason)).toEqual([
+      'launcher package is gone',
+    ]);
+  });
 });

@@ -5,7 +5,14 @@
  *   package's process, started if it is dead (providers' onCreate first, as for any start).
  * - The launcher waits for the result; it arrives when the Activity finishes (setResult + finish),
  *   as RESULT_CANCELED if the user backs out without a decision or the Activity's process dies.
- *   If the launcher's process is gone, the result is dropped.
+ * - If the launcher's process died meanwhile, the result is not lost: the launching activity's
+ *   record stays in its task (ActivityRecord.addResultLocked keeps it in `results`), and when the
+ *   result Activity finishes the launcher comes back to the front — its process is started again and
+ *   the recreated activity gets onActivityResult(requestCode, …) before it resumes
+ *   (ActivityThread.handleSendResult / performResumeActivity deliverResults). Here: the launcher's
+ *   package is started again and its App's onActivityResult runs in the new process. Liveness is
+ *   the launching process *instance* (pid): a restarted launcher never gets the old await woken.
+ *   Only uninstall or a reboot (tasks are gone) drops a result.
  * - An Activity shows a Screen; the simulated user (user.ts) sees exactly what it displays and
  *   answers approve, deny or back — or never answers.
  * - Result Intents may not carry file descriptors (ActivityStarter: "File descriptors passed in
@@ -53,8 +60,12 @@ interface ActivityRecord {
   readonly id: number;
   readonly component: ComponentName;
   readonly process: ProcessRecord;
-  readonly launcher: ProcessRecord | null;
-  readonly waiter: Waiter<ActivityResult> | null;
+  readonly launcher: ProcessRecord;
+  /** The launching process instance and UID: a result never wakes another instance's await. */
+  readonly launcherPid: number;
+  readonly launcherUid: number;
+  readonly requestCode: number;
+  readonly waiter: Waiter<ActivityResult>;
   instance: Activity | null;
   finished: boolean;
 }
@@ -88,7 +99,7 @@ export abstract class Activity {
 
   /** The package that launched this Activity for a result (Activity.getCallingPackage). */
   get callingPackage(): string | null {
-    return this.requireBound().record.launcher?.name ?? null;
+    return this.requireBound().record.launcher.name;
   }
 
   get isFinishing(): boolean {
@@ -173,6 +184,7 @@ export class ActivityManager {
     launcher: AppContext,
     pendingIntent: PendingIntent,
     fillIn: Intent | null,
+    requestCode = 0,
   ): Promise<ActivityResult> {
     const record = pendingIntent.record;
     if (record.canceled) throw new SendIntentException(`${pendingIntent} was canceled`);
@@ -186,12 +198,12 @@ export class ActivityManager {
       creator: record.creatorPackage,
       intent: intent.toString(),
     });
-    return this.launch(launcher, intent, record.creatorUid, 'pendingIntent');
+    return this.launch(launcher, intent, record.creatorUid, 'pendingIntent', requestCode);
   }
 
   /** Activity.startActivityForResult with the launcher's own identity. */
-  startActivityForResult(launcher: AppContext, intent: Intent): Promise<ActivityResult> {
-    return this.launch(launcher, intent.clone(), launcher.uid, 'intent');
+  startActivityForResult(launcher: AppContext, intent: Intent, requestCode = 0): Promise<ActivityResult> {
+    return this.launch(launcher, intent.clone(), launcher.uid, 'intent', requestCode);
   }
 
   /**
@@ -227,6 +239,7 @@ export class ActivityManager {
     intent: Intent,
     senderUid: number,
     via: 'pendingIntent' | 'intent',
+    requestCode: number,
   ): Promise<ActivityResult> {
     const component = this.pickComponent(intent, senderUid);
     const targetUid = this.world.pm.getPackageUid(component.packageName);
@@ -251,6 +264,9 @@ export class ActivityManager {
       component,
       process: proc,
       launcher: launcher.process,
+      launcherPid: launcher.pid,
+      launcherUid: launcher.uid,
+      requestCode,
       waiter,
       instance: null,
       finished: false,
@@ -321,18 +337,9 @@ export class ActivityManager {
 
   private deliver(record: ActivityRecord, result: ActivityResult, reason: string): void {
     const launcher = record.launcher;
-    if (!launcher?.isAlive || !record.waiter) {
-      this.world.trace.record('activity.result.dropped', {
-        actor: record.component.packageName,
-        activity: record.component.className,
-        reason: 'launcher is gone',
-      });
+    if (!launcher.isAlive || launcher.pid !== record.launcherPid) {
+      this.redeliver(record, result, reason);
       return;
-    }
-    let data: Intent | null = null;
-    if (result.data) {
-      data = new Intent(result.data);
-      data.extras = this.world.unparcelInto(launcher, result.data.extras) ?? data.extras;
     }
     this.world.trace.record('activity.result', {
       from: record.component.packageName,
@@ -341,7 +348,57 @@ export class ActivityManager {
       resultCode: result.resultCode,
       reason,
     });
-    record.waiter.wake({ resultCode: result.resultCode, data });
+    record.waiter.wake({ resultCode: result.resultCode, data: this.copyData(result, launcher) });
+  }
+
+  /**
+   * The launcher's process died while the result Activity ran: its record is still in the task, so
+   * the system starts the package again and delivers onActivityResult to the new instance — unless
+   * the package is gone (uninstalled, or reinstalled under another UID).
+   */
+  private redeliver(record: ActivityRecord, result: ActivityResult, reason: string): void {
+    const name = record.launcher.name;
+    const base = { actor: record.component.packageName, activity: record.component.className };
+    if (this.world.pm.getPackageUid(name) !== record.launcherUid) {
+      this.world.trace.record('activity.result.dropped', { ...base, reason: 'launcher package is gone' });
+      return;
+    }
+    this.world.trace.record('activity.result.pending', { ...base, launcher: name, reason });
+    this.world.spawn(
+      `system:result#${record.id}`,
+      async () => {
+        if (!(await this.world.startProcess(name))) {
+          this.world.trace.record('activity.result.dropped', { ...base, reason: 'launcher failed to start' });
+          return;
+        }
+        const proc = this.world.process(name);
+        const app = proc.app;
+        const delivered = { resultCode: result.resultCode, data: this.copyData(result, proc) };
+        this.world.trace.record('activity.result', {
+          from: record.component.packageName,
+          to: name,
+          activity: record.component.className,
+          resultCode: result.resultCode,
+          reason,
+          redelivered: true,
+          handled: typeof app?.onActivityResult === 'function',
+        });
+        const onResult = app?.onActivityResult?.bind(app);
+        if (!onResult) return;
+        (proc.context as AppContext).spawn(`onActivityResult#${record.requestCode}`, async () => {
+          await onResult(record.requestCode, delivered);
+        });
+      },
+      { daemon: true },
+    );
+  }
+
+  /** The result Intent as the launcher reads it: its extras copied into the launcher's process. */
+  private copyData(result: ActivityResult, launcher: ProcessRecord): Intent | null {
+    if (!result.data) return null;
+    const data = new Intent(result.data);
+    data.extras = this.world.unparcelInto(launcher, result.data.extras) ?? data.extras;
+    return data;
   }
 
   /** Activities of a dying process finish with RESULT_CANCELED; its own pending launches are dropped. */

@@ -146,12 +146,13 @@ export class AppContext {
   startIntentSenderForResult(
     pendingIntent: PendingIntent,
     fillIn: Intent | null = null,
+    requestCode = 0,
   ): Promise<ActivityResult> {
-    return this.world.activities.startIntentSenderForResult(this, pendingIntent, fillIn);
+    return this.world.activities.startIntentSenderForResult(this, pendingIntent, fillIn, requestCode);
   }
 
   /** Activity.startActivityForResult with an Intent of our own. */
-  startActivityForResult(intent: Intent): Promise<ActivityResult> {
-    return this.world.activities.startActivityForResult(this, intent);
+  startActivityForResult(intent: Intent, requestCode = 0): Promise<ActivityResult> {
+    return this.world.activities.startActivityForResult(this, intent, requestCode);
   }
 }
