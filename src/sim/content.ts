@@ -22,10 +22,22 @@ import type { Bundle } from './bundle.ts';
 import type { ContentProvider } from './content-provider.ts';
 import type { AppContext } from './context.ts';
 import {
+  type AndroidException,
   DeadObjectException,
+  FileNotFoundException,
   IllegalArgumentException,
+  OperationApplicationException,
+  OperationCanceledException,
   RemoteException,
+  RuntimeException,
   SecurityException,
+  SQLiteAbortException,
+  SQLiteConstraintException,
+  SQLiteDatabaseCorruptException,
+  SQLiteDiskIOException,
+  SQLiteException,
+  SQLiteFullException,
+  UnsupportedOperationException,
 } from './errors.ts';
 import { snapshotBundle } from './parcel.ts';
 import type { ProcessRecord } from './process.ts';
@@ -142,6 +154,41 @@ class ProviderCall implements IncomingCall {
   invoke(): Promise<Bundle | null> | Bundle | null {
     return this.handle.provider.call(this.handle.authority, this.method, this.arg, this.extras);
   }
+
+  exceptionForCaller(error: unknown): AndroidException | null {
+    return providerExceptionForCaller(error);
+  }
+}
+
+/**
+ * ContentProviderNative.onTransact catches every Exception and writes it with
+ * DatabaseUtils.writeExceptionToParcel: codes 1–11 for FileNotFoundException, IllegalArgument,
+ * UnsupportedOperation, the SQLite family, OperationApplicationException and
+ * OperationCanceledException, anything else through Parcel.writeException. ContentProviderProxy.call
+ * reads it with DatabaseUtils.readExceptionFromParcel, which has no case for codes 1 and 10: those
+ * become RuntimeException("Unknown exception code: …") (Parcel.readException's default).
+ */
+const PROVIDER_EXCEPTIONS: readonly (new (message?: string) => AndroidException)[] = [
+  IllegalArgumentException,
+  UnsupportedOperationException,
+  SQLiteAbortException,
+  SQLiteConstraintException,
+  SQLiteDatabaseCorruptException,
+  SQLiteFullException,
+  SQLiteDiskIOException,
+  SQLiteException,
+  OperationCanceledException,
+];
+
+export function providerExceptionForCaller(error: unknown): AndroidException | null {
+  if (error instanceof FileNotFoundException) return unknownCode(1, error.message);
+  if (error instanceof OperationApplicationException) return unknownCode(10, error.message);
+  for (const ctor of PROVIDER_EXCEPTIONS) if (error instanceof ctor) return new ctor(error.message);
+  return null;
+}
+
+function unknownCode(code: number, message: string): AndroidException {
+  return new RuntimeException(`Unknown exception code: ${code} msg ${message}`);
 }
 
 async function dispatchCall(
