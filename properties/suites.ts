@@ -96,6 +96,8 @@ const PROVIDER_FAULTS: readonly Fault[] = [
   { kind: 'failTransaction', callee: PAYMENTS.packageName },
   { kind: 'clockJump', ms: 2 * 3_600_000 },
   { kind: 'clockJump', ms: 25 * 3_600_000 },
+  { kind: 'reboot' },
+  { kind: 'slowStart', process: ALERTS.packageName, ms: 15_000 },
 ];
 
 const base = {
@@ -200,6 +202,9 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
         kill(ALERTS.packageName),
         { kind: 'loseReply', callee: PAYMENTS.packageName, caller: CONSUMER_PACKAGE },
         { kind: 'loseReply', callee: ALERTS.packageName, caller: CONSUMER_PACKAGE },
+        kill(CONSUMER_PACKAGE),
+        { kind: 'reboot' },
+        { kind: 'slowStart', process: PAYMENTS.packageName, ms: 15_000 },
       ],
       maxFaults: 2,
     },
@@ -312,6 +317,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         // A key rotation of one package of a shared UID: the other package's sessions must end.
         { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
         { kind: 'clockJump', ms: 2 * 3_600_000 },
+        // With a re-sign under a new key before it, a reboot lets a later install reuse the freed UID.
+        { kind: 'reboot' },
       ],
     },
     [
@@ -341,6 +348,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         kill(PAYMENTS.packageName),
         loseReply(PAYMENTS.packageName),
         { kind: 'clockJump', ms: 25 * 3_600_000 },
+        { kind: 'reboot' },
       ],
       maxFaults: 3,
       userDecisions: ['approve'],

@@ -207,6 +207,7 @@ function retarget(fault: Fault, replaced: ReadonlySet<string>, packages: readonl
     case 'uninstall':
       return replaced.has(fault.package) ? packages.map((pkg) => ({ ...fault, package: pkg })) : [fault];
     case 'clockJump':
+    case 'reboot':
     case 'custom':
       return [fault];
   }

@@ -75,6 +75,8 @@ const fault = {
     object({ kind: { const: 'resign' }, package: text, cert: text, rotate: { type: 'boolean' } }),
     object({ kind: { const: 'reinstall' }, package: text }),
     object({ kind: { const: 'uninstall' }, package: text }),
+    object({ kind: { const: 'slowStart' }, process: text, ms: nat }),
+    object({ kind: { const: 'reboot' } }),
     object({ kind: { const: 'custom' }, name: text, args: { type: 'object' } }, ['args']),
   ],
 };

@@ -401,6 +401,16 @@ export class ActivityManager {
     return data;
   }
 
+  /**
+   * A reboot: tasks, their activity records and pending results are gone, and so is every
+   * PendingIntent. Nothing is delivered (every launcher dies with the device).
+   */
+  onReboot(): void {
+    for (const record of this.live.values()) record.finished = true;
+    this.live.clear();
+    this.pendingIntents.clear();
+  }
+
   /** Activities of a dying process finish with RESULT_CANCELED; its own pending launches are dropped. */
   onProcessDied(proc: ProcessRecord): void {
     for (const record of [...this.live.values()]) {

@@ -18,6 +18,9 @@
  * - slowStart        the next start of `process` takes `ms` longer before its providers are
  *                    published (a main thread busy in bindApplication); past 10 s AMS gives up
  *                    (CONTENT_PROVIDER_PUBLISH_TIMEOUT) and kills it;
+ * - reboot           the device restarts: every app process dies, PendingIntents and activity
+ *                    tasks are gone, unflushed storage is lost per its class (storage.ts), and UID
+ *                    allocation restarts so freed UIDs can be reused (package-manager.ts);
  * - custom           a fault of an upper layer (e.g. CETP's "expire every session"), by name.
  * Options default to injecting nothing: a world without a fault list has no faults.
  */
@@ -35,6 +38,7 @@ export type Fault =
   | { readonly kind: 'reinstall'; readonly package: string }
   | { readonly kind: 'uninstall'; readonly package: string }
   | { readonly kind: 'slowStart'; readonly process: string; readonly ms: number }
+  | { readonly kind: 'reboot' }
   | { readonly kind: 'custom'; readonly name: string; readonly args?: JsonObject };
 
 export interface FaultAt {

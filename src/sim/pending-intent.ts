@@ -176,6 +176,12 @@ export class PendingIntentRegistry {
   }
 
   /** Tokens of a removed package die with it. */
+  /** A reboot: every token is gone (PendingIntents live in system_server's memory only). */
+  clear(): void {
+    for (const r of this.records.values()) r.canceled = true;
+    this.records.clear();
+  }
+
   removePackage(packageName: string): void {
     for (const [key, r] of this.records) {
       if (r.creatorPackage === packageName) {

@@ -191,6 +191,9 @@ export class DurableStore {
     }
   }
 
+  /** Power loss: committed transactions survive (SQLite's journal); nothing else was pending. */
+  onReboot(): void {}
+
   wipe(): void {
     this.tables.clear();
   }

@@ -422,6 +422,23 @@ describe('Processes', () => {
     expect(() => world.spawnIn('com.example.unknown', 'main', async () => {})).toThrow(/no app registered/);
   });
 
+  it('a kill between the publish and a woken starter is a failed start, not a harness crash (found by the consumer property with kill and reboot faults)', async () => {
+    const world = new World();
+    world.install(appSpec('com.example.app'), () => ({}));
+    world.spawn('killer', async () => {
+      await world.startProcess('com.example.app');
+      world.killProcess('com.example.app', { kind: 'killed', reason: 'test' });
+    });
+    let ran = false;
+    world.spawnIn('com.example.app', 'main', async () => {
+      ran = true;
+    });
+    const report = await world.run();
+    expect(report.outcome.kind).toBe('completed');
+    expect(ran).toBe(false);
+    expect(world.trace.ofKind('launch.failed')).toHaveLength(1);
+  });
+
   it('a process start takes virtual time before the first call is served', async () => {
     const { world } = echoWorld({ processStartMs: 250 });
     let servedAt = -1;

@@ -209,7 +209,8 @@ export class World {
       if (proc.state.kind === 'starting') this.killProcess(packageName, { kind: 'publish-timeout' });
       return false;
     }
-    return result;
+    // Woken by the publish, the caller may resume only after a kill that came in between.
+    return result && proc.isRunning;
   }
 
   private beginStart(proc: ProcessRecord): void {
@@ -439,10 +440,28 @@ export class World {
       case 'slowStart':
         this.faults.armSlowStart(fault.process, fault.ms);
         return;
+      case 'reboot':
+        this.reboot();
+        return;
       case 'custom':
         this.faults.runCustom(fault.name, fault.args ?? {});
         return;
     }
+  }
+
+  /**
+   * A device reboot. Every app process dies (harness tasks, standing outside the device, go on);
+   * activity tasks, pending results and PendingIntents are gone; each package's storage loses what
+   * its class loses on power loss; PackageManager restarts UID allocation, forgets implicit
+   * visibility and re-evaluates permissions. Apps start again on demand. Not modelled: the boot
+   * itself taking time, elapsedRealtime restarting from 0, BOOT_COMPLETED.
+   */
+  reboot(): void {
+    this.trace.record('device.reboot', { actor: 'system' });
+    this.activities.onReboot();
+    for (const proc of this.processes.values()) this.killProcess(proc.name, { kind: 'reboot' });
+    for (const store of this.stores.values()) store.onReboot();
+    this.pm.reboot();
   }
 
   /** Re-signs a package: a key rotation (same UID) or a reinstall under an unrelated key (new UID). */
