@@ -97,6 +97,7 @@ const PROVIDER_FAULTS: readonly Fault[] = [
   { kind: 'clockJump', ms: 2 * 3_600_000 },
   { kind: 'clockJump', ms: 25 * 3_600_000 },
   { kind: 'reboot' },
+  { kind: 'powerLoss' },
   { kind: 'slowStart', process: ALERTS.packageName, ms: 15_000 },
 ];
 
@@ -374,7 +375,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       ...base,
       providers: [PAYMENTS],
       tools: ['payments.export_statement', 'payments.get_balance'],
-      faults: [kill(PAYMENTS.packageName), loseReply(PAYMENTS.packageName)],
+      faults: [kill(PAYMENTS.packageName), loseReply(PAYMENTS.packageName), { kind: 'powerLoss' }],
       userDecisions: ['approve'],
     },
     [noFdLeaks, wireWellFormed, sameTerminalResult, noCrash, inlineWithinLimit, capabilityGating],

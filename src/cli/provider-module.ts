@@ -208,6 +208,7 @@ function retarget(fault: Fault, replaced: ReadonlySet<string>, packages: readonl
       return replaced.has(fault.package) ? packages.map((pkg) => ({ ...fault, package: pkg })) : [fault];
     case 'clockJump':
     case 'reboot':
+    case 'powerLoss':
     case 'custom':
       return [fault];
   }

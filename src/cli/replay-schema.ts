@@ -77,6 +77,7 @@ const fault = {
     object({ kind: { const: 'uninstall' }, package: text }),
     object({ kind: { const: 'slowStart' }, process: text, ms: nat }),
     object({ kind: { const: 'reboot' } }),
+    object({ kind: { const: 'powerLoss' } }),
     object({ kind: { const: 'custom' }, name: text, args: { type: 'object' } }, ['args']),
   ],
 };

@@ -15,6 +15,7 @@ import type { PendingIntent, PendingIntentFlags } from './pending-intent.ts';
 import type { ProcessRecord } from './process.ts';
 import type { Rng } from './rng.ts';
 import type { Task, TimedOut, Waiter } from './scheduler.ts';
+import { SharedPreferences } from './shared-preferences.ts';
 import type { DurableStore } from './storage.ts';
 import { uuidFromRng } from './uuid.ts';
 import type { World } from './world.ts';
@@ -34,6 +35,7 @@ export class AppContext {
   readonly rng: Rng;
   readonly contentResolver: ContentResolver;
   readonly packageManager: PackageManagerView;
+  private readonly preferences = new Map<string, SharedPreferences>();
 
   constructor(
     private readonly world: World,
@@ -112,8 +114,21 @@ export class AppContext {
   get storage(): DurableStore {
     return this.world.storage(this.process.name);
   }
-  writeFile(path: string, bytes: Uint8Array): void {
-    this.world.fds.writeFile(this.process.name, path, bytes);
+  /** Context.getSharedPreferences(name): one instance per process, loaded from disk on first use. */
+  getSharedPreferences(name: string): SharedPreferences {
+    let prefs = this.preferences.get(name);
+    if (!prefs) {
+      prefs = new SharedPreferences(this, this.world.preferencesDisk(this.process.name), name);
+      this.preferences.set(name, prefs);
+    }
+    return prefs;
+  }
+  /**
+   * Writes a file (open, write, close). The bytes survive a process kill (the kernel has them) but
+   * not a power loss unless `sync` (fsync, as AtomicFile.finishWrite does) made them durable.
+   */
+  writeFile(path: string, bytes: Uint8Array, options: { sync?: boolean } = {}): void {
+    this.world.fds.writeFile(this.process.name, path, bytes, options.sync ?? false);
   }
   readFile(path: string): Uint8Array | null {
     return this.world.fds.readFileBytes(this.process.name, path);

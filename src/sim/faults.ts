@@ -21,6 +21,7 @@
  * - reboot           the device restarts: every app process dies, PendingIntents and activity
  *                    tasks are gone, unflushed storage is lost per its class (storage.ts), and UID
  *                    allocation restarts so freed UIDs can be reused (package-manager.ts);
+ * - powerLoss        a reboot without a clean shutdown: file writes never fsynced are torn;
  * - custom           a fault of an upper layer (e.g. CETP's "expire every session"), by name.
  * Options default to injecting nothing: a world without a fault list has no faults.
  */
@@ -39,6 +40,7 @@ export type Fault =
   | { readonly kind: 'uninstall'; readonly package: string }
   | { readonly kind: 'slowStart'; readonly process: string; readonly ms: number }
   | { readonly kind: 'reboot' }
+  | { readonly kind: 'powerLoss' }
   | { readonly kind: 'custom'; readonly name: string; readonly args?: JsonObject };
 
 export interface FaultAt {

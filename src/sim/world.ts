@@ -29,6 +29,7 @@ import { type ParcelTarget, snapshotBundle, unparcelBundle } from './parcel.ts';
 import { type DeathCause, describeDeath, ProcessRecord } from './process.ts';
 import { Rng } from './rng.ts';
 import { type RunOutcome, Scheduler, type Task, TIMED_OUT } from './scheduler.ts';
+import { PreferencesDisk } from './shared-preferences.ts';
 import { certificate } from './signing.ts';
 import { DurableStore } from './storage.ts';
 import { makeStrategy, type StrategySpec } from './strategy.ts';
@@ -88,6 +89,7 @@ export class World {
 
   private readonly processes = new Map<string, ProcessRecord>();
   private readonly stores = new Map<string, DurableStore>();
+  private readonly preferences = new Map<string, PreferencesDisk>();
   private readonly apps = new Map<string, { spec: PackageSpec; factory: AppFactory }>();
   private readonly startWaiters = new Map<string, ((ok: boolean) => void)[]>();
   private readonly crashes: { task: string; error: string }[] = [];
@@ -300,6 +302,7 @@ export class World {
     this.killProcess(packageName, { kind: 'uninstalled' });
     this.stores.get(packageName)?.wipe();
     this.stores.delete(packageName);
+    this.preferences.delete(packageName);
     this.fds.wipe(packageName);
     this.processes.delete(packageName);
     this.apps.delete(packageName);
@@ -314,6 +317,16 @@ export class World {
       this.stores.set(packageName, store);
     }
     return store;
+  }
+
+  /** The package's SharedPreferences files on disk. */
+  preferencesDisk(packageName: string): PreferencesDisk {
+    let disk = this.preferences.get(packageName);
+    if (!disk) {
+      disk = new PreferencesDisk();
+      this.preferences.set(packageName, disk);
+    }
+    return disk;
   }
 
   // ---- tasks ----
@@ -441,7 +454,10 @@ export class World {
         this.faults.armSlowStart(fault.process, fault.ms);
         return;
       case 'reboot':
-        this.reboot();
+        this.reboot(false);
+        return;
+      case 'powerLoss':
+        this.reboot(true);
         return;
       case 'custom':
         this.faults.runCustom(fault.name, fault.args ?? {});
@@ -451,16 +467,19 @@ export class World {
 
   /**
    * A device reboot. Every app process dies (harness tasks, standing outside the device, go on);
-   * activity tasks, pending results and PendingIntents are gone; each package's storage loses what
-   * its class loses on power loss; PackageManager restarts UID allocation, forgets implicit
-   * visibility and re-evaluates permissions. Apps start again on demand. Not modelled: the boot
-   * itself taking time, elapsedRealtime restarting from 0, BOOT_COMPLETED.
+   * activity tasks, pending results and PendingIntents are gone; PackageManager restarts UID
+   * allocation, forgets implicit visibility and re-evaluates permissions. Apps start again on
+   * demand. Storage: a clean reboot syncs the file systems; a power loss tears every file write not
+   * fsynced (fd.ts), while SQLite commits (FULL sync) and written SharedPreferences survive either
+   * way — an apply() still queued died with its process. Not modelled: the boot taking time,
+   * elapsedRealtime restarting from 0, BOOT_COMPLETED.
    */
-  reboot(): void {
-    this.trace.record('device.reboot', { actor: 'system' });
+  reboot(powerLoss: boolean): void {
+    this.trace.record('device.reboot', { actor: 'system', powerLoss });
     this.activities.onReboot();
     for (const proc of this.processes.values()) this.killProcess(proc.name, { kind: 'reboot' });
-    for (const store of this.stores.values()) store.onReboot();
+    if (powerLoss) this.fds.onPowerLoss(this.rng.fork('power-loss'));
+    else this.fds.syncAll();
     this.pm.reboot();
   }
 
