@@ -98,6 +98,8 @@ const PROVIDER_FAULTS: readonly Fault[] = [
   { kind: 'clockJump', ms: 25 * 3_600_000 },
   { kind: 'reboot' },
   { kind: 'powerLoss' },
+  { kind: 'freezeCached' },
+  { kind: 'memoryPressure', kills: 1 },
   { kind: 'slowStart', process: ALERTS.packageName, ms: 15_000 },
 ];
 
@@ -205,6 +207,8 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
         { kind: 'loseReply', callee: ALERTS.packageName, caller: CONSUMER_PACKAGE },
         kill(CONSUMER_PACKAGE),
         { kind: 'reboot' },
+        { kind: 'freezeCached' },
+        { kind: 'memoryPressure', kills: 2 },
         { kind: 'slowStart', process: PAYMENTS.packageName, ms: 15_000 },
       ],
       maxFaults: 2,
@@ -350,6 +354,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         loseReply(PAYMENTS.packageName),
         { kind: 'clockJump', ms: 25 * 3_600_000 },
         { kind: 'reboot' },
+        { kind: 'freezeCached' },
+        { kind: 'memoryPressure', kills: 1 },
       ],
       maxFaults: 3,
       userDecisions: ['approve'],

@@ -209,6 +209,8 @@ function retarget(fault: Fault, replaced: ReadonlySet<string>, packages: readonl
     case 'clockJump':
     case 'reboot':
     case 'powerLoss':
+    case 'freezeCached':
+    case 'memoryPressure':
     case 'custom':
       return [fault];
   }

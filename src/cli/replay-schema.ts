@@ -78,6 +78,8 @@ const fault = {
     object({ kind: { const: 'slowStart' }, process: text, ms: nat }),
     object({ kind: { const: 'reboot' } }),
     object({ kind: { const: 'powerLoss' } }),
+    object({ kind: { const: 'freezeCached' } }),
+    object({ kind: { const: 'memoryPressure' }, kills: nat }, ['kills']),
     object({ kind: { const: 'custom' }, name: text, args: { type: 'object' } }, ['args']),
   ],
 };

@@ -255,6 +255,7 @@ export class ActivityManager {
       return { resultCode: RESULT_CANCELED, data: null };
     }
     const proc = this.world.process(component.packageName);
+    this.world.thaw(proc, 'activity start');
     const context = proc.context as AppContext;
     const waiter = this.world.scheduler.waiter<ActivityResult>(
       `result of ${component.packageName}/${component.className}`,
@@ -420,6 +421,13 @@ export class ActivityManager {
         this.deliver(record, { resultCode: RESULT_CANCELED, data: null }, 'activity process died');
       }
     }
+  }
+
+  /** Processes hosting an Activity that is on screen (for importance). */
+  processesOnScreen(): Set<ProcessRecord> {
+    const out = new Set<ProcessRecord>();
+    for (const r of this.live.values()) if (r.process.isAlive) out.add(r.process);
+    return out;
   }
 
   /** Activities currently started and not finished (what is "on screen"). */

@@ -226,6 +226,7 @@ export class BinderDriver {
       return { kind: 'failed' };
     }
     to.bufferUsed += requestBytes;
+    world.thaw(to, 'binder transaction');
     const waiter = world.scheduler.waiter<TransactionResult>(
       `binder reply ${label} from ${to.name} (txn ${id})`,
     );

@@ -258,7 +258,10 @@ export class ContentResolver {
   ): Promise<Bundle | null> {
     const handle = await acquireProvider(this.world, this.context, authority);
     if (!handle) throw new IllegalArgumentException(`Unknown authority ${authority}`);
+    // The stable reference lives for the call (releaseProvider in finally).
+    this.world.connectProvider(this.context.process, handle.process);
     const outcome = await transactCall(this.world, this.context, handle, method, arg, extras, true);
+    this.world.disconnectProvider(this.context.process, handle.process, handle.pid);
     if ('reply' in outcome) return outcome.reply;
     if (outcome.error instanceof RemoteException) return null;
     throw outcome.error;
@@ -267,7 +270,9 @@ export class ContentResolver {
   /** acquireUnstableContentProviderClient(authority): null when the authority cannot be acquired. */
   async acquireUnstableContentProviderClient(authority: string): Promise<ContentProviderClient | null> {
     const handle = await acquireProvider(this.world, this.context, authority);
-    return handle ? new ContentProviderClient(this.world, this.context, handle) : null;
+    if (!handle) return null;
+    this.world.connectProvider(this.context.process, handle.process);
+    return new ContentProviderClient(this.world, this.context, handle);
   }
 }
 
@@ -300,6 +305,8 @@ export class ContentProviderClient {
 
   /** ContentProviderClient.close() / release(). */
   close(): void {
+    if (this.released) return;
     this.released = true;
+    this.world.disconnectProvider(this.context.process, this.handle.process, this.handle.pid);
   }
 }

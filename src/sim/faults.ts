@@ -22,6 +22,8 @@
  *                    tasks are gone, unflushed storage is lost per its class (storage.ts), and UID
  *                    allocation restarts so freed UIDs can be reused (package-manager.ts);
  * - powerLoss        a reboot without a clean shutdown: file writes never fsynced are torn;
+ * - freezeCached     the freezer's debounce expires: every cached process is frozen (importance.ts);
+ * - memoryPressure   lmkd kills `kills` (default 1) processes, least important first;
  * - custom           a fault of an upper layer (e.g. CETP's "expire every session"), by name.
  * Options default to injecting nothing: a world without a fault list has no faults.
  */
@@ -41,6 +43,8 @@ export type Fault =
   | { readonly kind: 'slowStart'; readonly process: string; readonly ms: number }
   | { readonly kind: 'reboot' }
   | { readonly kind: 'powerLoss' }
+  | { readonly kind: 'freezeCached' }
+  | { readonly kind: 'memoryPressure'; readonly kills?: number }
   | { readonly kind: 'custom'; readonly name: string; readonly args?: JsonObject };
 
 export interface FaultAt {

@@ -21,6 +21,7 @@ import { AppContext, type LogLevel } from './context.ts';
 import { describeError, SimUsageError } from './errors.ts';
 import { type Fault, type FaultAt, FaultInjector } from './faults.ts';
 import { type FdLeak, FdSystem, FdTable } from './fd.ts';
+import { CACHED_APP_MIN_ADJ, computeAdjs, lowMemoryKillOrder } from './importance.ts';
 import type { JsonObject } from './json.ts';
 import type { PackageSpec } from './manifest.ts';
 import { PackageManager } from './package-manager.ts';
@@ -94,6 +95,9 @@ export class World {
   private readonly startWaiters = new Map<string, ((ok: boolean) => void)[]>();
   private readonly crashes: { task: string; error: string }[] = [];
   private readonly parcelTargets = new Map<ProcessRecord, ParcelTarget>();
+  /** Processes the user launched (spawnIn), and live provider connections: provider → client → count. */
+  private readonly userLaunched = new Set<ProcessRecord>();
+  private readonly connections = new Map<ProcessRecord, Map<ProcessRecord, number>>();
   /** Every ContentProvider.call made, when `recordContentCalls` is on; otherwise null. */
   readonly contentCalls: ContentCallRecord[] | null;
   private readonly processStartMs: number;
@@ -292,6 +296,10 @@ export class World {
     this.activities.onProcessDied(proc);
     proc.toDead(cause);
     this.scheduler.killOwner(proc.name, describeDeath(cause));
+    this.scheduler.thawOwner(proc.name);
+    this.userLaunched.delete(proc);
+    this.connections.delete(proc);
+    for (const clients of this.connections.values()) clients.delete(proc);
     this.settleStart(packageName, false);
     for (const client of this.binder.onProcessDied(proc)) {
       this.killProcess(client.name, { kind: 'dependency', provider: proc.name });
@@ -346,7 +354,9 @@ export class World {
         this.trace.record('launch.failed', { actor: packageName, task: name });
         return;
       }
-      const context = this.process(packageName).context as AppContext;
+      const proc = this.process(packageName);
+      this.userLaunched.add(proc);
+      const context = proc.context as AppContext;
       context.spawn(name, () => body(context));
     });
   }
@@ -363,6 +373,62 @@ export class World {
 
   currentPid(): number {
     return this.currentProcess()?.pid ?? 0;
+  }
+
+  // ---- importance, freezer, low-memory killer (importance.ts) ----
+
+  /** A provider connection (a stable or unstable reference) from `client` raises `provider` to it. */
+  connectProvider(client: ProcessRecord, provider: ProcessRecord): void {
+    let clients = this.connections.get(provider);
+    if (!clients) {
+      clients = new Map();
+      this.connections.set(provider, clients);
+    }
+    clients.set(client, (clients.get(client) ?? 0) + 1);
+    this.thaw(provider, 'provider connection');
+  }
+
+  /** Releases a connection made to the provider instance `providerPid` (gone with it if it died). */
+  disconnectProvider(client: ProcessRecord, provider: ProcessRecord, providerPid: number): void {
+    if (provider.pid !== providerPid || !client.isAlive) return;
+    const clients = this.connections.get(provider);
+    const n = clients?.get(client) ?? 0;
+    if (n <= 1) clients?.delete(client);
+    else clients?.set(client, n - 1);
+  }
+
+  /** oom_adj of every live process. */
+  importance(): Map<ProcessRecord, number> {
+    const world = this;
+    return computeAdjs(this.allProcesses(), {
+      onScreen: this.activities.processesOnScreen(),
+      userLaunched: this.userLaunched,
+      clientsOf(provider) {
+        return world.connections.get(provider)?.keys() ?? [];
+      },
+    });
+  }
+
+  /** AMS unfreezes a process whose importance rises (a call, a connection, an Activity in it). */
+  thaw(proc: ProcessRecord, reason: string): void {
+    if (!this.scheduler.isFrozen(proc.name)) return;
+    this.scheduler.thawOwner(proc.name);
+    this.trace.record('process.thaw', { actor: proc.name, pid: proc.pid ?? -1, reason });
+  }
+
+  private freezeCached(): void {
+    for (const [proc, adj] of this.importance()) {
+      if (adj < CACHED_APP_MIN_ADJ || this.scheduler.isFrozen(proc.name)) continue;
+      this.scheduler.freezeOwner(proc.name);
+      this.trace.record('process.freeze', { actor: proc.name, pid: proc.pid ?? -1, adj });
+    }
+  }
+
+  private lowMemoryKill(kills: number): void {
+    const adjs = this.importance();
+    for (const proc of lowMemoryKillOrder(adjs).slice(0, kills)) {
+      this.killProcess(proc.name, { kind: 'lmk', adj: adjs.get(proc) ?? CACHED_APP_MIN_ADJ });
+    }
   }
 
   // ---- Binder plumbing ----
@@ -458,6 +524,12 @@ export class World {
         return;
       case 'powerLoss':
         this.reboot(true);
+        return;
+      case 'freezeCached':
+        this.freezeCached();
+        return;
+      case 'memoryPressure':
+        this.lowMemoryKill(fault.kills ?? 1);
         return;
       case 'custom':
         this.faults.runCustom(fault.name, fault.args ?? {});
