@@ -53,6 +53,14 @@ export function verifyResolution(
   return { ok: true };
 }
 
+/**
+ * The consumer targets 34: the provider's resolution is another app's PendingIntent, and Android 14+
+ * lets the sender's foreground start it only with this opt-in (ActivityOptions
+ * setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED)); without it
+ * the launch is silently aborted as a background start and comes back RESULT_CANCELED.
+ */
+const LEND_BACKGROUND_START = { pendingIntentBackgroundActivityStartAllowed: true } as const;
+
 export type LaunchResult =
   | { readonly ok: true; readonly resultCode: number; readonly waited: boolean }
   | { readonly ok: false; readonly reason: string };
@@ -69,7 +77,7 @@ export async function launchResolution(
       'cetp-resolution',
       async () => {
         try {
-          await context.startIntentSenderForResult(pi);
+          await context.startIntentSenderForResult(pi, null, 0, LEND_BACKGROUND_START);
         } catch {
           // nothing waits for it
         }
@@ -79,7 +87,7 @@ export async function launchResolution(
     return { ok: true, resultCode: RESULT_CANCELED, waited: false };
   }
   try {
-    const result = await context.startIntentSenderForResult(pi);
+    const result = await context.startIntentSenderForResult(pi, null, 0, LEND_BACKGROUND_START);
     return { ok: true, resultCode: result.resultCode, waited: true };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.name : 'launch_failed' };

@@ -8,6 +8,8 @@ import type { UserSpec } from './user.ts';
 import { World } from './world.ts';
 
 const PROVIDER = 'com.example.bank';
+/** The sender's opt-in a target-34 launcher needs (setPendingIntentBackgroundActivityStartMode). */
+const OPT_IN = { pendingIntentBackgroundActivityStartAllowed: true };
 const CONSUMER = 'com.example.agent';
 
 /** The bank's confirmation Activity: shows the transfer in the Intent's extras and reports the decision. */
@@ -97,7 +99,7 @@ async function launchAndWait(world: World, pis: PendingIntent[], killProviderFir
     await world.scheduler.sleep(1);
     if (killProviderFirst) world.killProcess(PROVIDER, { kind: 'killed', reason: 'test' });
     world.spawnIn(CONSUMER, 'launch', async (ctx) => {
-      results.push(await ctx.startIntentSenderForResult(pis[0] as PendingIntent));
+      results.push(await ctx.startIntentSenderForResult(pis[0] as PendingIntent, null, 0, OPT_IN));
     });
   });
   const report = await world.run();
@@ -191,6 +193,8 @@ describe('PendingIntent launch for a result with a simulated user', () => {
         await ctx.startIntentSenderForResult(
           pi as unknown as PendingIntent,
           new Intent({ package: 'com.evil' }),
+          0,
+          OPT_IN,
         );
       });
     });
@@ -218,7 +222,7 @@ describe('PendingIntent launch for a result with a simulated user', () => {
       await world.startProcess(PROVIDER);
       world.spawnIn(CONSUMER, 'launch', async (ctx) => {
         firstPid = ctx.pid;
-        awaited.push(await ctx.startIntentSenderForResult(pis[0] as PendingIntent, null, 7));
+        awaited.push(await ctx.startIntentSenderForResult(pis[0] as PendingIntent, null, 7, OPT_IN));
       });
       await world.scheduler.sleep(2_000);
       world.killProcess(CONSUMER, { kind: 'killed', reason: 'test' });
@@ -243,7 +247,7 @@ describe('PendingIntent launch for a result with a simulated user', () => {
     world.spawn('driver', async () => {
       await world.startProcess(PROVIDER);
       world.spawnIn(CONSUMER, 'launch', async (ctx) => {
-        awaited.push(await ctx.startIntentSenderForResult(pis[0] as PendingIntent));
+        awaited.push(await ctx.startIntentSenderForResult(pis[0] as PendingIntent, null, 0, OPT_IN));
       });
       await world.scheduler.sleep(2_000);
       world.killProcess(CONSUMER, { kind: 'killed', reason: 'test' });
@@ -260,7 +264,7 @@ describe('PendingIntent launch for a result with a simulated user', () => {
     world.spawn('driver', async () => {
       await world.startProcess(PROVIDER);
       world.spawnIn(CONSUMER, 'launch', async (ctx) => {
-        await ctx.startIntentSenderForResult(pis[0] as PendingIntent);
+        await ctx.startIntentSenderForResult(pis[0] as PendingIntent, null, 0, OPT_IN);
       });
       await world.scheduler.sleep(2_000);
       world.uninstall(CONSUMER);
@@ -269,5 +273,52 @@ describe('PendingIntent launch for a result with a simulated user', () => {
     expect(world.trace.ofKind('activity.result.dropped').map((e) => e.data.reason)).toEqual([
       'launcher package is gone',
     ]);
+  });
+
+  it('background activity launch: a target-34 sender without the opt-in is blocked and gets RESULT_CANCELED', async () => {
+    const outcome = async (options: { optIn: boolean; senderTarget: number; background: boolean }) => {
+      const { world, pis } = confirmWorld({ kind: 'scripted', decisions: ['approve'] });
+      world.update(
+        appSpec(CONSUMER, {
+          manifest: { targetSdk: options.senderTarget, queries: { packages: [PROVIDER] } },
+        }),
+        () => ({}),
+      );
+      const codes: number[] = [];
+      world.spawn('driver', async () => {
+        await world.startProcess(PROVIDER);
+        const send = async (ctx: AppContext) => {
+          const r = await ctx.startIntentSenderForResult(pis[0] as PendingIntent, null, 0, {
+            pendingIntentBackgroundActivityStartAllowed: options.optIn,
+          });
+          codes.push(r.resultCode);
+        };
+        if (options.background) {
+          // Started by the system (not launched by the user): a cached app, never in the foreground.
+          await world.startProcess(CONSUMER);
+          world
+            .process(CONSUMER)
+            .context?.spawn('send', () => send(world.process(CONSUMER).context as AppContext));
+        } else world.spawnIn(CONSUMER, 'send', send);
+      });
+      await world.run();
+      return { codes, blocked: world.trace.ofKind('activity.start.blocked').map((e) => e.data.reason) };
+    };
+    expect(await outcome({ optIn: true, senderTarget: 34, background: false })).toEqual({
+      codes: [RESULT_OK],
+      blocked: [],
+    });
+    expect(await outcome({ optIn: false, senderTarget: 33, background: false })).toEqual({
+      codes: [RESULT_OK],
+      blocked: [],
+    });
+    expect(await outcome({ optIn: false, senderTarget: 34, background: false })).toEqual({
+      codes: [RESULT_CANCELED],
+      blocked: ['the sender targets 34+ and did not opt in (setPendingIntentBackgroundActivityStartMode)'],
+    });
+    expect(await outcome({ optIn: true, senderTarget: 34, background: true })).toEqual({
+      codes: [RESULT_CANCELED],
+      blocked: ['neither the sender nor the creator is in the foreground'],
+    });
   });
 });

@@ -17,6 +17,17 @@
  *   answers approve, deny or back — or never answers.
  * - Result Intents may not carry file descriptors (ActivityStarter: "File descriptors passed in
  *   Intent"); their extras are copied into the launcher like any Parcel.
+ * - Background activity launch restrictions (Android 10+; BackgroundActivityStartController,
+ *   developer.android.com/guide/components/activities/background-starts): a start is allowed when
+ *   the app starting it has a visible window (importance.ts hasVisibleWindow — a provider raised by
+ *   a foreground client's connection has none). For a PendingIntent,
+ *   the sender's foreground lends the right only if it targets < 34 or opted in with
+ *   ActivityOptions#setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED);
+ *   the creator's foreground lends it only if it targets < 35 or opted in at creation
+ *   (setPendingIntentCreatorBackgroundActivityStartMode). A blocked start is aborted silently and
+ *   the launcher gets RESULT_CANCELED ("we pretend to the caller that it was really started",
+ *   ActivityStarter.handleBackgroundActivityAbort). Not modelled: the 10 s grace period after an app
+ *   left the foreground, visible-window and other exemptions (services, notifications, SAW).
  * - Implicit Intents resolve among the exported activities visible to the sender, highest
  *   priority first; a tie is a chooser the user picks from. That is how an implicit or mutable
  *   PendingIntent gets hijacked by another installed app.
@@ -48,6 +59,12 @@ export interface Screen {
 
 /** A user's answer to a shown screen ('back' = pressed Back without deciding). */
 export type UserAnswer = 'approve' | 'deny' | 'back';
+
+/** The sender's ActivityOptions for a PendingIntent launch. */
+export interface ActivityOptions {
+  /** setPendingIntentBackgroundActivityStartMode: lend the sender's BAL rights (needed from target 34). */
+  readonly pendingIntentBackgroundActivityStartAllowed?: boolean;
+}
 
 export class ActivityNotFoundException extends AndroidException {
   override readonly javaClass: string = 'android.content.ActivityNotFoundException';
@@ -158,15 +175,16 @@ export class ActivityManager {
     requestCode: number,
     intent: Intent,
     flags: PendingIntentFlags,
+    creatorAllowsBackgroundStart = false,
   ): PendingIntent | null {
-    const targetSdk = this.world.pm.getPackageInfo(creator.packageName)?.manifest.targetSdk ?? 34;
     const record = this.pendingIntents.getActivity({
       creatorUid: creator.uid,
       creatorPackage: creator.packageName,
-      targetSdk,
+      targetSdk: this.targetSdk(creator.packageName),
       requestCode,
       intent,
       flags,
+      creatorAllowsBackgroundStart,
     });
     if (!record) return null;
     this.world.trace.record('pi.create', {
@@ -185,6 +203,7 @@ export class ActivityManager {
     pendingIntent: PendingIntent,
     fillIn: Intent | null,
     requestCode = 0,
+    options: ActivityOptions = {},
   ): Promise<ActivityResult> {
     const record = pendingIntent.record;
     if (record.canceled) throw new SendIntentException(`${pendingIntent} was canceled`);
@@ -198,12 +217,62 @@ export class ActivityManager {
       creator: record.creatorPackage,
       intent: intent.toString(),
     });
+    const blocked = this.backgroundStartBlocked(launcher, record, options);
+    if (blocked) return this.abortBackgroundStart(launcher, intent, blocked);
     return this.launch(launcher, intent, record.creatorUid, 'pendingIntent', requestCode);
   }
 
   /** Activity.startActivityForResult with the launcher's own identity. */
-  startActivityForResult(launcher: AppContext, intent: Intent, requestCode = 0): Promise<ActivityResult> {
+  async startActivityForResult(
+    launcher: AppContext,
+    intent: Intent,
+    requestCode = 0,
+  ): Promise<ActivityResult> {
+    if (!this.isForeground(launcher.process)) {
+      return this.abortBackgroundStart(launcher, intent, 'the app is not in the foreground');
+    }
     return this.launch(launcher, intent.clone(), launcher.uid, 'intent', requestCode);
+  }
+
+  private targetSdk(packageName: string): number {
+    return this.world.pm.getPackageInfo(packageName)?.manifest.targetSdk ?? 34;
+  }
+
+  private isForeground(proc: ProcessRecord): boolean {
+    return this.world.hasVisibleWindow(proc);
+  }
+
+  /** Why a PendingIntent launch is a blocked background start, or null if it may start. */
+  private backgroundStartBlocked(
+    launcher: AppContext,
+    record: PendingIntent['record'],
+    options: ActivityOptions,
+  ): string | null {
+    const senderLends =
+      this.targetSdk(launcher.packageName) < 34 ||
+      options.pendingIntentBackgroundActivityStartAllowed === true;
+    if (senderLends && this.isForeground(launcher.process)) return null;
+    const creatorLends = record.creatorTargetSdk < 35 || record.creatorAllowsBackgroundStart;
+    const creator = this.world.allProcesses().find((p) => p.uid === record.creatorUid && p.isAlive);
+    if (creatorLends && creator && this.isForeground(creator)) return null;
+    return senderLends
+      ? 'neither the sender nor the creator is in the foreground'
+      : 'the sender targets 34+ and did not opt in (setPendingIntentBackgroundActivityStartMode)';
+  }
+
+  private abortBackgroundStart(launcher: AppContext, intent: Intent, reason: string): ActivityResult {
+    this.world.log(
+      launcher.process,
+      'W',
+      'ActivityTaskManager',
+      `Background activity launch blocked: ${reason}`,
+    );
+    this.world.trace.record('activity.start.blocked', {
+      actor: launcher.packageName,
+      intent: intent.toString(),
+      reason,
+    });
+    return { resultCode: RESULT_CANCELED, data: null };
   }
 
   /**

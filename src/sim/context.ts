@@ -4,7 +4,7 @@
  * talks to other apps exclusively through the simulated system: Binder, PendingIntents and fds.
  */
 
-import type { ActivityResult } from './activity.ts';
+import type { ActivityOptions, ActivityResult } from './activity.ts';
 import type { CallingIdentity } from './binder.ts';
 import { ContentResolver } from './content.ts';
 import type { FileMode, ParcelFileDescriptor } from './fd.ts';
@@ -153,8 +153,15 @@ export class AppContext {
     requestCode: number,
     intent: Intent,
     flags: PendingIntentFlags,
+    options: { creatorAllowsBackgroundStart?: boolean } = {},
   ): PendingIntent | null {
-    return this.world.activities.getActivityPendingIntent(this, requestCode, intent, flags);
+    return this.world.activities.getActivityPendingIntent(
+      this,
+      requestCode,
+      intent,
+      flags,
+      options.creatorAllowsBackgroundStart ?? false,
+    );
   }
 
   /** Activity.startIntentSenderForResult: launches `pendingIntent` and waits for its result. */
@@ -162,8 +169,15 @@ export class AppContext {
     pendingIntent: PendingIntent,
     fillIn: Intent | null = null,
     requestCode = 0,
+    options: ActivityOptions = {},
   ): Promise<ActivityResult> {
-    return this.world.activities.startIntentSenderForResult(this, pendingIntent, fillIn, requestCode);
+    return this.world.activities.startIntentSenderForResult(
+      this,
+      pendingIntent,
+      fillIn,
+      requestCode,
+      options,
+    );
   }
 
   /** Activity.startActivityForResult with an Intent of our own. */

@@ -33,6 +33,18 @@ export interface ImportanceInputs {
   readonly clientsOf: (provider: ProcessRecord) => Iterable<ProcessRecord>;
 }
 
+/**
+ * Whether `proc` has the screen: it hosts an Activity on screen, or the user launched it and no
+ * other app's Activity covers it. What background-activity-start checks ask (not the oom_adj a
+ * provider connection lends: that raises importance, never a window).
+ */
+export function hasVisibleWindow(
+  proc: ProcessRecord,
+  inputs: Pick<ImportanceInputs, 'onScreen' | 'userLaunched'>,
+): boolean {
+  return inputs.onScreen.has(proc) || (inputs.userLaunched.has(proc) && inputs.onScreen.size === 0);
+}
+
 /** oom_adj of every live process in `processes`. */
 export function computeAdjs(
   processes: readonly ProcessRecord[],
@@ -41,9 +53,8 @@ export function computeAdjs(
   const adj = new Map<ProcessRecord, number>();
   for (const proc of processes) {
     if (!proc.isAlive) continue;
-    if (inputs.onScreen.has(proc)) adj.set(proc, FOREGROUND_APP_ADJ);
-    else if (inputs.userLaunched.has(proc))
-      adj.set(proc, inputs.onScreen.size > 0 ? PREVIOUS_APP_ADJ : FOREGROUND_APP_ADJ);
+    if (hasVisibleWindow(proc, inputs)) adj.set(proc, FOREGROUND_APP_ADJ);
+    else if (inputs.userLaunched.has(proc)) adj.set(proc, PREVIOUS_APP_ADJ);
     else adj.set(proc, CACHED_APP_MIN_ADJ);
   }
   // Providers take their clients' importance; chains (a provider calling a provider) need passes.

@@ -21,7 +21,7 @@ import { AppContext, type LogLevel } from './context.ts';
 import { describeError, SimUsageError } from './errors.ts';
 import { type Fault, type FaultAt, FaultInjector } from './faults.ts';
 import { type FdLeak, FdSystem, FdTable } from './fd.ts';
-import { CACHED_APP_MIN_ADJ, computeAdjs, lowMemoryKillOrder } from './importance.ts';
+import { CACHED_APP_MIN_ADJ, computeAdjs, hasVisibleWindow, lowMemoryKillOrder } from './importance.ts';
 import type { JsonObject } from './json.ts';
 import type { PackageSpec } from './manifest.ts';
 import { PackageManager } from './package-manager.ts';
@@ -407,6 +407,17 @@ export class World {
         return world.connections.get(provider)?.keys() ?? [];
       },
     });
+  }
+
+  /** Whether `proc` has the screen (importance.ts hasVisibleWindow): what BAL checks ask. */
+  hasVisibleWindow(proc: ProcessRecord): boolean {
+    return (
+      proc.isAlive &&
+      hasVisibleWindow(proc, {
+        onScreen: this.activities.processesOnScreen(),
+        userLaunched: this.userLaunched,
+      })
+    );
   }
 
   /** AMS unfreezes a process whose importance rises (a call, a connection, an Activity in it). */
