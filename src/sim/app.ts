@@ -15,6 +15,8 @@ export interface App {
   readonly providers?: Readonly<Record<string, ContentProvider>>;
   /** Activity constructors, keyed by the manifest's activity `name`; one instance per launch. */
   readonly activities?: Readonly<Record<string, () => Activity>>;
+  /** Custom Parcelable classes in the app's APK (its class loader); android.* always loads. */
+  readonly parcelableClasses?: readonly string[];
   /** Application.onCreate: runs after every provider's onCreate. */
   onCreate?(): void | Promise<void>;
   /**

@@ -457,6 +457,12 @@ export class World {
         warningSink(message) {
           world.log(proc, 'W', 'Bundle', message);
         },
+        classLoader(className) {
+          // The boot class path, then the classes of the app running in the process now.
+          return (
+            className.startsWith('android.') || (proc.app?.parcelableClasses?.includes(className) ?? false)
+          );
+        },
       };
       this.parcelTargets.set(proc, target);
     }
