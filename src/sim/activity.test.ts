@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Activity, type ActivityResult, RESULT_CANCELED, RESULT_OK } from './activity.ts';
 import type { AppContext } from './context.ts';
-import { Intent } from './intent.ts';
+import { FLAG_ACTIVITY_NEW_TASK, Intent } from './intent.ts';
 import { FLAG_IMMUTABLE, FLAG_MUTABLE, type PendingIntent } from './pending-intent.ts';
 import { appSpec, clientSpec } from './testing.ts';
 import type { UserSpec } from './user.ts';
@@ -320,5 +320,40 @@ describe('PendingIntent launch for a result with a simulated user', () => {
       codes: [RESULT_CANCELED],
       blocked: ['neither the sender nor the creator is in the foreground'],
     });
+  });
+
+  it('FLAG_ACTIVITY_NEW_TASK with a result request: RESULT_CANCELED at once, the Activity still starts, its result goes nowhere', async () => {
+    const world = new World({ user: { kind: 'scripted', decisions: ['approve'], thinkMs: 5_000 } });
+    let pi: PendingIntent | null = null;
+    world.install(
+      appSpec(PROVIDER, {
+        manifest: {
+          activities: [{ name: 'ConfirmTransfer', exported: false }],
+          queries: { packages: [CONSUMER] },
+        },
+      }),
+      (ctx: AppContext) => {
+        ctx.spawn('issue', async () => {
+          const intent = Intent.explicit(PROVIDER, 'ConfirmTransfer', { flags: FLAG_ACTIVITY_NEW_TASK });
+          pi = ctx.getActivityPendingIntent(1, intent, FLAG_IMMUTABLE);
+        });
+        return { activities: { ConfirmTransfer: () => new ConfirmTransfer() } };
+      },
+    );
+    world.install(clientSpec(CONSUMER, [PROVIDER]), () => ({}));
+    const results: { code: number; at: number }[] = [];
+    world.spawn('driver', async () => {
+      await world.startProcess(PROVIDER);
+      world.spawnIn(CONSUMER, 'launch', async (ctx) => {
+        const r = await ctx.startIntentSenderForResult(pi as unknown as PendingIntent, null, 0, OPT_IN);
+        results.push({ code: r.resultCode, at: ctx.elapsedRealtime() });
+      });
+    });
+    await world.run();
+    expect(results.map((r) => r.code)).toEqual([RESULT_CANCELED]);
+    expect(world.user.screensSeen).toHaveLength(1);
+    expect(world.trace.ofKind('activity.result.dropped').map((e) => e.data.reason)).toEqual([
+      'launched as a new task',
+    ]);
   });
 });

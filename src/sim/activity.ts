@@ -15,6 +15,10 @@
  *   Only uninstall or a reboot (tasks are gone) drops a result.
  * - An Activity shows a Screen; the simulated user (user.ts) sees exactly what it displays and
  *   answers approve, deny or back — or never answers.
+ * - FLAG_ACTIVITY_NEW_TASK "can not be used when the caller is requesting a result" (d.a.c Intent):
+ *   ActivityStarter starts the Activity in a new task and at once sends RESULT_CANCELED to the
+ *   launcher ("Activity is launching as a new task, so cancelling activity result"); the Activity's
+ *   own result later goes nowhere.
  * - Result Intents may not carry file descriptors (ActivityStarter: "File descriptors passed in
  *   Intent"); their extras are copied into the launcher like any Parcel.
  * - Background activity launch restrictions (Android 10+; BackgroundActivityStartController,
@@ -34,7 +38,7 @@
  */
 import type { AppContext } from './context.ts';
 import { AndroidException, IllegalArgumentException, SecurityException } from './errors.ts';
-import { type ComponentName, Intent } from './intent.ts';
+import { type ComponentName, FLAG_ACTIVITY_NEW_TASK, Intent } from './intent.ts';
 import { SYSTEM_UID } from './package-manager.ts';
 import { PendingIntent, type PendingIntentFlags, PendingIntentRegistry } from './pending-intent.ts';
 import type { ProcessRecord } from './process.ts';
@@ -82,6 +86,8 @@ interface ActivityRecord {
   readonly launcherPid: number;
   readonly launcherUid: number;
   readonly requestCode: number;
+  /** False when launched as a new task: the launcher already got RESULT_CANCELED. */
+  readonly resultWanted: boolean;
   readonly waiter: Waiter<ActivityResult>;
   instance: Activity | null;
   finished: boolean;
@@ -337,6 +343,7 @@ export class ActivityManager {
       launcherPid: launcher.pid,
       launcherUid: launcher.uid,
       requestCode,
+      resultWanted: (intent.flags & FLAG_ACTIVITY_NEW_TASK) === 0,
       waiter,
       instance: null,
       finished: false,
@@ -360,6 +367,16 @@ export class ActivityManager {
       context.spawn(`activity:${component.className}#${record.id}`, async () => activity.onCreate(), {
         daemon: true,
       });
+    }
+    if (!record.resultWanted) {
+      this.world.trace.record('activity.result', {
+        from: 'system',
+        to: launcher.packageName,
+        activity: component.className,
+        resultCode: RESULT_CANCELED,
+        reason: 'Activity is launching as a new task, so cancelling activity result',
+      });
+      return { resultCode: RESULT_CANCELED, data: null };
     }
     return waiter.wait();
   }
@@ -406,6 +423,14 @@ export class ActivityManager {
   }
 
   private deliver(record: ActivityRecord, result: ActivityResult, reason: string): void {
+    if (!record.resultWanted) {
+      this.world.trace.record('activity.result.dropped', {
+        actor: record.component.packageName,
+        activity: record.component.className,
+        reason: 'launched as a new task',
+      });
+      return;
+    }
     const launcher = record.launcher;
     if (!launcher.isAlive || launcher.pid !== record.launcherPid) {
       this.redeliver(record, result, reason);
