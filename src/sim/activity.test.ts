@@ -356,4 +356,28 @@ describe('PendingIntent launch for a result with a simulated user', () => {
       'launched as a new task',
     ]);
   });
+
+  it('Intents may not carry file descriptors: neither a result nor a PendingIntent base Intent', async () => {
+    const world = new World();
+    world.install(appSpec(PROVIDER), () => ({}));
+    const errors: string[] = [];
+    world.spawnIn(PROVIDER, 'fds', async (ctx) => {
+      ctx.writeFile('f', new Uint8Array([1]));
+      const intent = Intent.explicit(PROVIDER, 'ConfirmTransfer');
+      intent.extras.putParcelFileDescriptor('fd', ctx.openFile('f', 'r'));
+      try {
+        ctx.getActivityPendingIntent(1, intent, FLAG_IMMUTABLE);
+      } catch (error) {
+        errors.push(String((error as Error).message));
+      }
+      try {
+        new ConfirmTransfer().setResult(RESULT_OK, intent);
+      } catch (error) {
+        errors.push(String((error as Error).message));
+      }
+      intent.extras.getParcelFileDescriptor('fd')?.close();
+    });
+    await world.run();
+    expect(errors).toEqual(['File descriptors passed in Intent', 'File descriptors passed in Intent']);
+  });
 });
