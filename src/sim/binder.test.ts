@@ -15,6 +15,7 @@ import {
   SQLiteConstraintException,
   SQLiteException,
 } from './errors.ts';
+import { MAX_BINDER_THREADS } from './process.ts';
 import { appSpec, clientSpec, LambdaProvider } from './testing.ts';
 import { World } from './world.ts';
 
@@ -168,4 +169,38 @@ describe('Binder: exceptions ContentProviderNative carries (DatabaseUtils.writeE
       }
     });
   }
+});
+
+describe('Binder.getCallingPid()', () => {
+  it('is the caller’s pid, and 0 when the caller died before its queued transaction was picked up', async () => {
+    const world = new World();
+    const pids: number[] = [];
+    world.install(appSpec(PROVIDER, { authority: 'p' }), (ctx: AppContext) => ({
+      providers: {
+        Provider: new LambdaProvider(async (self) => {
+          pids.push(self.context.binder.getCallingPid());
+          await ctx.sleep(1_000);
+          return new Bundle();
+        }),
+      },
+    }));
+    world.install(clientSpec(CLIENT, [PROVIDER]), () => ({}));
+    let callerPid = -1;
+    world.spawnIn(CLIENT, 'calls', async (ctx) => {
+      callerPid = ctx.pid;
+      const client = await ctx.contentResolver.acquireUnstableContentProviderClient('p');
+      // Fill every binder thread, then one more that queues.
+      for (let i = 0; i <= MAX_BINDER_THREADS; i++) {
+        ctx.spawn(`call${i}`, async () => {
+          await client?.call('m', null, null);
+        });
+      }
+      await ctx.sleep(500);
+      world.killProcess(CLIENT, { kind: 'killed', reason: 'test' });
+    });
+    await world.run();
+    expect(pids).toHaveLength(MAX_BINDER_THREADS + 1);
+    expect(pids.slice(0, MAX_BINDER_THREADS).every((p) => p === callerPid)).toBe(true);
+    expect(pids[MAX_BINDER_THREADS]).toBe(0);
+  });
 });

@@ -316,7 +316,9 @@ export class BinderDriver {
     let reply: Bundle | null = null;
     let thrown: { error: unknown } | null = null;
     const previous = this.incoming;
-    this.incoming = tx.identity;
+    // binder_thread_read: sender_pid is read when the transaction is picked up; a caller that died
+    // meanwhile (its binder thread gone) yields 0 (kernel binder.c; d.a.c Binder#getCallingPid).
+    this.incoming = isSameInstance(tx) ? tx.identity : { ...tx.identity, pid: 0 };
     let pending: Bundle | null | Promise<Bundle | null>;
     try {
       pending = tx.call.invoke();
