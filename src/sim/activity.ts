@@ -462,7 +462,8 @@ export class ActivityManager {
     this.world.spawn(
       `system:result#${record.id}`,
       async () => {
-        if (!(await this.world.startProcess(name))) {
+        // The finishing Activity uncovers the launching one: it comes back to the front.
+        if (!(await this.world.launchApp(name))) {
           this.world.trace.record('activity.result.dropped', { ...base, reason: 'launcher failed to start' });
           return;
         }

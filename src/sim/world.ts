@@ -344,6 +344,16 @@ export class World {
     return this.scheduler.spawn(name, body, { owner: null, daemon: options.daemon ?? false });
   }
 
+  /**
+   * The user opens the app (its launcher activity comes to the front): starts its process if needed
+   * and gives it the screen (importance.ts). False if it could not be started.
+   */
+  async launchApp(packageName: string): Promise<boolean> {
+    if (!(await this.startProcess(packageName))) return false;
+    this.userLaunched.add(this.process(packageName));
+    return true;
+  }
+
   /** Starts the package's process if needed, then runs `body` as a thread of that process. */
   spawnIn(packageName: string, name: string, body: (context: AppContext) => Promise<void>): Task {
     if (!this.apps.has(packageName)) throw new SimUsageError(`no app registered for ${packageName}`);
