@@ -385,11 +385,7 @@ export class RawDriver {
       'launch-resolution',
       async () => {
         try {
-          // Android 14's sender opt-in (setPendingIntentBackgroundActivityStartMode): the agent
-          // targets 34, so without it the launch is aborted as a background start (sim/activity.ts).
-          await this.ctx.startIntentSenderForResult(pi, null, 0, {
-            pendingIntentBackgroundActivityStartAllowed: true,
-          });
+          await this.ctx.startIntentSenderForResult(pi);
         } finally {
           done.wake(undefined);
         }

@@ -32,9 +32,9 @@ export const OTHER_AGENT = 'com.example.other';
 
 /**
  * A consumer-side app that can discover tool providers (queries the discovery action). It targets
- * 34, so its launches of a resolution need Android 14's sender opt-in for background activity starts
- * (activity.ts): the raw protocol drivers (properties/scenario/driver.ts) and the reference consumer
- * both opt in.
+ * 33: the raw protocol drivers that use it (properties/scenario/driver.ts) launch resolutions
+ * without Android 14's sender opt-in for background activity starts, which a target-34 app needs
+ * (activity.ts); the reference consumer, which targets 34, opts in.
  */
 export function agentPackage(
   packageName = AGENT,
@@ -44,7 +44,7 @@ export function agentPackage(
   return {
     manifest: {
       packageName,
-      targetSdk: 34,
+      targetSdk: 33,
       queries: { intents: [{ action: TOOL_PROVIDER_ACTION }] },
       ...(sharedUserId !== undefined ? { sharedUserId } : {}),
     },
