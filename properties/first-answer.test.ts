@@ -20,6 +20,11 @@
  * that session and was answered `accepted` first; the original send, waiting behind it, was then
  * answered `accepted` as a replay. It was made first, so the oracle took it for the first answer.
  * Calls are now judged in the order their answers came (`byAnswer`).
+ *
+ * Both runs were re-found after the sim's process start took virtual time (100 ms, providers
+ * published before Application.onCreate): the same commands, other seeds and fault steps. The first
+ * fails when capability-gating ignores lost answers, the second when it judges calls in the order
+ * they were made.
  */
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from './scenario/model.ts';
@@ -28,7 +33,7 @@ import { runScenario } from './scenario/runner.ts';
 import { PROPERTIES } from './suites.ts';
 
 const FOUND_LOST: Scenario = {
-  seed: 0,
+  seed: 754877,
   tail: 'pct',
   actors: {
     a: [
@@ -61,7 +66,7 @@ const FOUND_LOST: Scenario = {
   user: [],
   faults: [
     {
-      at: 84,
+      at: 120,
       fault: {
         kind: 'kill',
         process: 'com.example.payments',
@@ -134,14 +139,14 @@ const FOUND_RACED: Scenario = {
   user: [],
   faults: [
     {
-      at: 6,
+      at: 0,
       fault: {
         kind: 'kill',
         process: 'com.example.payments',
       },
     },
     {
-      at: 74,
+      at: 117,
       fault: {
         kind: 'clockJump',
         ms: 90000000,

@@ -146,7 +146,9 @@ describe('oracles over the negotiated session', () => {
           },
           faults: [
             {
-              at: 22, // after s2's second negotiate was answered, while it waits
+              // After s2's second negotiate was answered, while it waits (step re-found after the sim's
+              // process start took virtual time: the only step where the ablated provider is caught).
+              at: 35,
               fault: { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
             },
           ],

@@ -12,7 +12,7 @@ import { Bundle } from '../src/sim/bundle.ts';
 import type { Fault, FaultAt } from '../src/sim/faults.ts';
 import type { StrategySpec } from '../src/sim/strategy.ts';
 import { appSpec, clientSpec, LambdaProvider } from '../src/sim/testing.ts';
-import { World } from '../src/sim/world.ts';
+import { PROCESS_START_MS, World } from '../src/sim/world.ts';
 
 export const TOY_PROVIDER = 'com.toy.rows';
 export const TOY_CLIENT = 'com.toy.client';
@@ -28,7 +28,10 @@ export interface RaceRun {
   readonly world: World;
 }
 
-/** Runs the scenario once: client A inserts at once, client B after preparing its request. */
+/**
+ * Runs the scenario once: client A inserts at once, client B after preparing its request (as long as a
+ * process start, re-timed after the sim's process start took virtual time, then 8 steps).
+ */
 export async function runRace(
   input: RaceInput,
   atomic: boolean,
@@ -57,11 +60,14 @@ export async function runRace(
   }));
   world.install(clientSpec(TOY_CLIENT, [TOY_PROVIDER]), () => ({}));
   world.spawnIn(TOY_CLIENT, 'main', async (ctx) => {
-    for (const [name, prepareSteps] of [
-      ['A', 0],
-      ['B', 8],
+    // B's preparation lasts as long as the provider's cold start that A's call waits for, then some
+    // steps more: under FIFO B calls after A's insert; only a schedule that holds A back races them.
+    for (const [name, prepareMs, prepareSteps] of [
+      ['A', 0, 0],
+      ['B', PROCESS_START_MS, 8],
     ] as const) {
       ctx.spawn(name, async () => {
+        if (prepareMs > 0) await ctx.sleep(prepareMs);
         for (let i = 0; i < prepareSteps; i++) await ctx.yield();
         const extras = new Bundle();
         extras.putString('key', 'k');

@@ -4,6 +4,10 @@
  * `accepted` only after the actors' own commands had ended. Settling used to look at the actors'
  * operations before that answer arrived, so the operation was never polled and operations-terminate
  * reported a liveness failure of the reference provider. Settling now waits for racing duplicates.
+ *
+ * The run was re-found after the sim's process start took virtual time (100 ms, providers published
+ * before Application.onCreate): the same commands, another seed and fault steps. It fails when
+ * settling does not wait for racing duplicates.
  */
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from './scenario/model.ts';
@@ -12,7 +16,7 @@ import { runScenario } from './scenario/runner.ts';
 import { PROPERTIES } from './suites.ts';
 
 const FOUND: Scenario = {
-  seed: 607173,
+  seed: 867758,
   tail: 'random',
   actors: {
     a: [
@@ -21,7 +25,9 @@ const FOUND: Scenario = {
         provider: 'payments',
         tool: 'transfer',
         args: 0,
-        rid: { kind: 'fresh' },
+        rid: {
+          kind: 'fresh',
+        },
         expiredDeadline: false,
         confirmedFlag: false,
         resolve: 'honest',
@@ -34,19 +40,36 @@ const FOUND: Scenario = {
         provider: 'payments',
         tool: 'reconcile_accounts',
         args: 0,
-        rid: { kind: 'fresh' },
+        rid: {
+          kind: 'fresh',
+        },
         expiredDeadline: false,
         confirmedFlag: false,
         resolve: 'honest',
         duplicates: 1,
       },
-      { kind: 'poll', other: false },
+      {
+        kind: 'poll',
+        other: false,
+      },
     ],
   },
   user: [],
   faults: [
-    { at: 52, fault: { kind: 'clockJump', ms: 90_000_000 } },
-    { at: 149, fault: { kind: 'loseReply', callee: 'com.example.payments' } },
+    {
+      at: 37,
+      fault: {
+        kind: 'clockJump',
+        ms: 90000000,
+      },
+    },
+    {
+      at: 213,
+      fault: {
+        kind: 'loseReply',
+        callee: 'com.example.payments',
+      },
+    },
   ],
   decisions: [1, 0, 0, 0, 0, 0, 0],
 };

@@ -96,6 +96,11 @@ const PROVIDER_FAULTS: readonly Fault[] = [
   { kind: 'failTransaction', callee: PAYMENTS.packageName },
   { kind: 'clockJump', ms: 2 * 3_600_000 },
   { kind: 'clockJump', ms: 25 * 3_600_000 },
+  { kind: 'reboot' },
+  { kind: 'powerLoss' },
+  { kind: 'freezeCached' },
+  { kind: 'memoryPressure', kills: 1 },
+  { kind: 'slowStart', process: ALERTS.packageName, ms: 15_000 },
 ];
 
 const base = {
@@ -211,6 +216,11 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
         kill(ALERTS.packageName),
         { kind: 'loseReply', callee: PAYMENTS.packageName, caller: CONSUMER_PACKAGE },
         { kind: 'loseReply', callee: ALERTS.packageName, caller: CONSUMER_PACKAGE },
+        kill(CONSUMER_PACKAGE),
+        { kind: 'reboot' },
+        { kind: 'freezeCached' },
+        { kind: 'memoryPressure', kills: 2 },
+        { kind: 'slowStart', process: PAYMENTS.packageName, ms: 15_000 },
       ],
       maxFaults: 2,
     },
@@ -323,6 +333,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         // A key rotation of one package of a shared UID: the other package's sessions must end.
         { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
         { kind: 'clockJump', ms: 2 * 3_600_000 },
+        // With a re-sign under a new key before it, a reboot lets a later install reuse the freed UID.
+        { kind: 'reboot' },
       ],
     },
     [
@@ -352,6 +364,9 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         kill(PAYMENTS.packageName),
         loseReply(PAYMENTS.packageName),
         { kind: 'clockJump', ms: 25 * 3_600_000 },
+        { kind: 'reboot' },
+        { kind: 'freezeCached' },
+        { kind: 'memoryPressure', kills: 1 },
       ],
       maxFaults: 3,
       userDecisions: ['approve'],
@@ -377,7 +392,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       ...base,
       providers: [PAYMENTS],
       tools: ['payments.export_statement', 'payments.get_balance'],
-      faults: [kill(PAYMENTS.packageName), loseReply(PAYMENTS.packageName)],
+      faults: [kill(PAYMENTS.packageName), loseReply(PAYMENTS.packageName), { kind: 'powerLoss' }],
       userDecisions: ['approve'],
     },
     [noFdLeaks, wireWellFormed, sameTerminalResult, noCrash, inlineWithinLimit, capabilityGating],

@@ -90,12 +90,13 @@ describe('one inline result above ~507 KiB never fits, however often it is re-se
   });
 });
 
-describe('a write tool (random schedule, seed 1)', () => {
+// Seed 8 since the sim's process start took virtual time (100 ms): under seed 1 no reply is lost any more.
+describe('a write tool (random schedule, seed 8)', () => {
   it('16 × 256 KiB: replies are lost, the effect still happens once per call and every retry gets the recorded result', async () => {
     const run = await replayConcurrentRun({
       concurrency: 16,
       sizeBytes: 256 * KIB,
-      seed: 1,
+      seed: 8,
       strategy: 'random',
       write: true,
     });

@@ -280,8 +280,8 @@ export async function runConsumerScenario(
       await world.scheduler.sleep(at);
       world.killProcess(consumer.packageName, { kind: 'killed', reason: 'scenario: consumer restart' });
       await world.scheduler.sleep(1_000);
-      // The restarted process resumes its journal on start.
-      await world.startProcess(consumer.packageName);
+      // The user opens the consumer again; the restarted process resumes its journal on start.
+      await world.launchApp(consumer.packageName);
     });
   }
   const report = await world.run();

@@ -185,6 +185,7 @@ export async function loadProviderModule(specifier: string, cwd: string): Promis
 function retarget(fault: Fault, replaced: ReadonlySet<string>, packages: readonly string[]): Fault[] {
   switch (fault.kind) {
     case 'kill':
+    case 'slowStart':
       return replaced.has(fault.process) ? packages.map((process) => ({ ...fault, process })) : [fault];
     case 'loseReply':
     case 'failTransaction': {
@@ -206,6 +207,10 @@ function retarget(fault: Fault, replaced: ReadonlySet<string>, packages: readonl
     case 'uninstall':
       return replaced.has(fault.package) ? packages.map((pkg) => ({ ...fault, package: pkg })) : [fault];
     case 'clockJump':
+    case 'reboot':
+    case 'powerLoss':
+    case 'freezeCached':
+    case 'memoryPressure':
     case 'custom':
       return [fault];
   }

@@ -97,6 +97,13 @@ const fault = {
     object({ kind: { const: 'resign' }, package: text, cert: text, rotate: { type: 'boolean' } }),
     object({ kind: { const: 'reinstall' }, package: text }),
     object({ kind: { const: 'uninstall' }, package: text }),
+    object({ kind: { const: 'slowStart' }, process: text, ms: ms }),
+    object({ kind: { const: 'reboot' } }),
+    object({ kind: { const: 'powerLoss' } }),
+    object({ kind: { const: 'freezeCached' } }),
+    object({ kind: { const: 'memoryPressure' }, kills: { type: 'integer', minimum: 0, maximum: 64 } }, [
+      'kills',
+    ]),
     object(
       {
         kind: { const: 'custom' },

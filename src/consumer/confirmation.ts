@@ -19,6 +19,7 @@ import { Activity, RESULT_CANCELED, RESULT_OK } from '../sim/activity.ts';
 import type { AppContext } from '../sim/context.ts';
 import { Intent } from '../sim/intent.ts';
 import type { PendingIntent } from '../sim/pending-intent.ts';
+import type { Waiter } from '../sim/scheduler.ts';
 import type { ConsumerGates } from './gates.ts';
 import type { ApprovalRequest, ConsumerConfig } from './options.ts';
 
@@ -53,6 +54,46 @@ export function verifyResolution(
   return { ok: true };
 }
 
+/**
+ * The consumer targets 34: the provider's resolution is another app's PendingIntent, and Android 14+
+ * lets the sender's foreground start it only with this opt-in (ActivityOptions
+ * setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED)); without it
+ * the launch is silently aborted as a background start and comes back RESULT_CANCELED.
+ */
+const LEND_BACKGROUND_START = { pendingIntentBackgroundActivityStartAllowed: true } as const;
+
+/**
+ * The consumer has one screen. While one of its launches is showing another app's Activity, the
+ * consumer has no visible window, and Android blocks any further start from it as a background
+ * activity start (it comes back RESULT_CANCELED without the user ever seeing it). So launches for a
+ * result — resolutions and the local approval — take turns: the next starts once the previous
+ * Activity returned and the consumer is in front again. Found by a campaign (seed 19, consumer):
+ * a second thread's resolution was blocked behind the first and resumed with no user decision.
+ */
+export class ScreenTurns {
+  private busy = false;
+  private readonly queue: Waiter<void>[] = [];
+
+  async take<T>(context: AppContext, launch: () => Promise<T>): Promise<T> {
+    if (this.busy) {
+      const turn = context.waiter<void>('the consumer screen');
+      this.queue.push(turn);
+      await turn.wait();
+    } else this.busy = true;
+    try {
+      return await launch();
+    } finally {
+      this.pass();
+    }
+  }
+
+  /** Hands the screen to the next waiting launch still alive (a dead one cannot take it). */
+  private pass(): void {
+    for (let next = this.queue.shift(); next; next = this.queue.shift()) if (next.wake()) return;
+    this.busy = false;
+  }
+}
+
 export type LaunchResult =
   | { readonly ok: true; readonly resultCode: number; readonly waited: boolean }
   | { readonly ok: false; readonly reason: string };
@@ -62,6 +103,7 @@ export async function launchResolution(
   context: AppContext,
   pi: PendingIntent,
   gates: ConsumerGates,
+  screen: ScreenTurns,
 ): Promise<LaunchResult> {
   if (!gates.on('CETP-4.3-12')) {
     // Rule ablation: fire and forget, resuming at once without the Activity result.
@@ -69,7 +111,7 @@ export async function launchResolution(
       'cetp-resolution',
       async () => {
         try {
-          await context.startIntentSenderForResult(pi);
+          await context.startIntentSenderForResult(pi, null, 0, LEND_BACKGROUND_START);
         } catch {
           // nothing waits for it
         }
@@ -79,7 +121,9 @@ export async function launchResolution(
     return { ok: true, resultCode: RESULT_CANCELED, waited: false };
   }
   try {
-    const result = await context.startIntentSenderForResult(pi);
+    const result = await screen.take(context, () =>
+      context.startIntentSenderForResult(pi, null, 0, LEND_BACKGROUND_START),
+    );
     return { ok: true, resultCode: result.resultCode, waited: true };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.name : 'launch_failed' };
@@ -103,7 +147,7 @@ export async function askLocalApproval(
   intent.extras.putString('risk', request.risk);
   intent.extras.putBoolean('destructive', request.destructive);
   try {
-    const result = await context.startActivityForResult(intent);
+    const result = await config.screen.take(context, () => context.startActivityForResult(intent));
     return result.resultCode === RESULT_OK;
   } catch {
     return false;

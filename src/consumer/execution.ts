@@ -271,7 +271,7 @@ export class ExecutionRun {
     const check = verifyResolution(pi, provider, gates);
     if (!check.ok) return { done: this.fail({ kind: 'refused_resolution', reason: check.reason }) };
     this.userActions++;
-    const launched = await launchResolution(this.context, pi, gates);
+    const launched = await launchResolution(this.context, pi, gates, this.config.screen);
     if (!launched.ok) return { done: this.fail({ kind: 'refused_resolution', reason: launched.reason }) };
     // RESULT_OK or RESULT_CANCELED (Back): resume either way; the provider decides (interpretations.md).
     this.resumeToken = e.resumeToken;

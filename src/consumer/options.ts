@@ -4,6 +4,7 @@
  * permits, these say what this consumer is willing to hold, read or wait for.
  */
 import type { Capability, Effect, Risk } from '../protocol/index.ts';
+import { ScreenTurns } from './confirmation.ts';
 import { ConsumerGates } from './gates.ts';
 
 export interface ConsumerLimits {
@@ -131,6 +132,8 @@ export const DEFAULT_CONSUMER_OPTIONS: ConsumerOptions = Object.freeze({
 /** The consumer's options, resolved once per consumer process. */
 export interface ConsumerConfig extends ConsumerOptions {
   readonly gates: ConsumerGates;
+  /** This process's one screen: launches for a result take turns (confirmation.ts). */
+  readonly screen: ScreenTurns;
 }
 
 export function resolveConsumerOptions(init: ConsumerOptionsInit = {}): ConsumerConfig {
@@ -142,7 +145,10 @@ export function resolveConsumerOptions(init: ConsumerOptionsInit = {}): Consumer
     retry: Object.assign({}, base.retry, init.retry),
     variants: Object.assign({}, base.variants, init.variants),
   });
-  return Object.assign({}, options, { gates: new ConsumerGates(options.disabledRules, options.plantedBugs) });
+  return Object.assign({}, options, {
+    gates: new ConsumerGates(options.disabledRules, options.plantedBugs),
+    screen: new ScreenTurns(),
+  });
 }
 
 const RISK_ORDER: Readonly<Record<Risk, number>> = { low: 0, moderate: 1, high: 2 };

@@ -16,6 +16,7 @@ const GETTER_OF: Readonly<Record<BundleValueType, string>> = {
   Bundle: 'getBundle',
   PendingIntent: 'getParcelable',
   ParcelFileDescriptor: 'getParcelable',
+  Parcelable: 'getParcelable',
 };
 
 const DEFAULT_OF: Readonly<Record<BundleValueType, string>> = {
@@ -27,6 +28,7 @@ const DEFAULT_OF: Readonly<Record<BundleValueType, string>> = {
   Bundle: 'null',
   PendingIntent: 'null',
   ParcelFileDescriptor: 'null',
+  Parcelable: 'null',
 };
 
 export type KeyValue<K extends BundleKey> = (typeof BUNDLE_KEYS)[K]['type'] extends 'Int' | 'Long'

@@ -16,7 +16,8 @@ export type BundleValueType =
   | 'Boolean'
   | 'Bundle'
   | 'PendingIntent'
-  | 'ParcelFileDescriptor';
+  | 'ParcelFileDescriptor'
+  | 'Parcelable';
 
 export interface BundleReader {
   containsKey(key: string): boolean;

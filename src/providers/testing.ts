@@ -30,7 +30,12 @@ import {
 export const AGENT = 'com.example.agent';
 export const OTHER_AGENT = 'com.example.other';
 
-/** A consumer-side app that can discover tool providers (queries the discovery action). */
+/**
+ * A consumer-side app that can discover tool providers (queries the discovery action). It targets
+ * 33: the raw protocol drivers that use it (properties/scenario/driver.ts) launch resolutions
+ * without Android 14's sender opt-in for background activity starts, which a target-34 app needs
+ * (activity.ts); the reference consumer, which targets 34, opts in.
+ */
 export function agentPackage(
   packageName = AGENT,
   cert = `${packageName}-key`,
@@ -39,7 +44,7 @@ export function agentPackage(
   return {
     manifest: {
       packageName,
-      targetSdk: 34,
+      targetSdk: 33,
       queries: { intents: [{ action: TOOL_PROVIDER_ACTION }] },
       ...(sharedUserId !== undefined ? { sharedUserId } : {}),
     },
@@ -129,7 +134,11 @@ export class RawClient {
   async resolve(reply: Bundle): Promise<number> {
     const pi = reply.getPendingIntent('resolution');
     if (!pi) throw new Error('no resolution in reply');
-    return (await this.ctx.startIntentSenderForResult(pi)).resultCode;
+    return (
+      await this.ctx.startIntentSenderForResult(pi, null, 0, {
+        pendingIntentBackgroundActivityStartAllowed: true,
+      })
+    ).resultCode;
   }
 
   /** Executes, following AUTH_REQUIRED / USER_ACTION_REQUIRED resolutions with the same request_id. */

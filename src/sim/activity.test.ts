@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { Activity, type ActivityResult, RESULT_CANCELED, RESULT_OK } from './activity.ts';
 import type { AppContext } from './context.ts';
-import { Intent } from './intent.ts';
+import { FLAG_ACTIVITY_NEW_TASK, Intent } from './intent.ts';
 import { FLAG_IMMUTABLE, FLAG_MUTABLE, type PendingIntent } from './pending-intent.ts';
 import { appSpec, clientSpec } from './testing.ts';
 import type { UserSpec } from './user.ts';
 import { World } from './world.ts';
 
 const PROVIDER = 'com.example.bank';
+/** The sender's opt-in a target-34 launcher needs (setPendingIntentBackgroundActivityStartMode). */
+const OPT_IN = { pendingIntentBackgroundActivityStartAllowed: true };
 const CONSUMER = 'com.example.agent';
 
 /** The bank's confirmation Activity: shows the transfer in the Intent's extras and reports the decision. */
@@ -97,7 +99,7 @@ async function launchAndWait(world: World, pis: PendingIntent[], killProviderFir
     await world.scheduler.sleep(1);
     if (killProviderFirst) world.killProcess(PROVIDER, { kind: 'killed', reason: 'test' });
     world.spawnIn(CONSUMER, 'launch', async (ctx) => {
-      results.push(await ctx.startIntentSenderForResult(pis[0] as PendingIntent));
+      results.push(await ctx.startIntentSenderForResult(pis[0] as PendingIntent, null, 0, OPT_IN));
     });
   });
   const report = await world.run();
@@ -191,10 +193,191 @@ describe('PendingIntent launch for a result with a simulated user', () => {
         await ctx.startIntentSenderForResult(
           pi as unknown as PendingIntent,
           new Intent({ package: 'com.evil' }),
+          0,
+          OPT_IN,
         );
       });
     });
     await world.run();
     expect(world.trace.ofKind('activity.start')[0]?.data.to).toBe('com.evil');
+  });
+
+  it('a result for a launcher whose process died is redelivered to a restarted instance (onActivityResult)', async () => {
+    // On a device the launching activity's record stays in its task; the result brings it back to
+    // the front, its process is started again and the new instance gets onActivityResult.
+    const { world, pis } = confirmWorld({ kind: 'scripted', decisions: ['approve'], thinkMs: 5_000 });
+    const redelivered: { requestCode: number; decision: string | null; pid: number }[] = [];
+    world.update(clientSpec(CONSUMER, [PROVIDER, 'com.evil']), (ctx) => ({
+      onActivityResult: (requestCode, result) => {
+        redelivered.push({
+          requestCode,
+          decision: result.data?.extras.getString('decision') ?? null,
+          pid: ctx.pid,
+        });
+      },
+    }));
+    const awaited: ActivityResult[] = [];
+    let firstPid = -1;
+    world.spawn('driver', async () => {
+      await world.startProcess(PROVIDER);
+      world.spawnIn(CONSUMER, 'launch', async (ctx) => {
+        firstPid = ctx.pid;
+        awaited.push(await ctx.startIntentSenderForResult(pis[0] as PendingIntent, null, 7, OPT_IN));
+      });
+      await world.scheduler.sleep(2_000);
+      world.killProcess(CONSUMER, { kind: 'killed', reason: 'test' });
+    });
+    const report = await world.run();
+    expect(report.outcome.kind).toBe('completed');
+    expect(awaited).toEqual([]);
+    expect(redelivered).toEqual([{ requestCode: 7, decision: 'approve', pid: world.process(CONSUMER).pid }]);
+    expect(redelivered[0]?.pid).not.toBe(firstPid);
+    expect(world.trace.ofKind('activity.result.dropped')).toEqual([]);
+  });
+
+  it('a launcher restarted meanwhile gets the result as onActivityResult, never through the old await', async () => {
+    const { world, pis } = confirmWorld({ kind: 'scripted', decisions: ['approve'], thinkMs: 5_000 });
+    const redelivered: number[] = [];
+    world.update(clientSpec(CONSUMER, [PROVIDER, 'com.evil']), (ctx) => ({
+      onActivityResult: () => {
+        redelivered.push(ctx.pid);
+      },
+    }));
+    const awaited: ActivityResult[] = [];
+    world.spawn('driver', async () => {
+      await world.startProcess(PROVIDER);
+      world.spawnIn(CONSUMER, 'launch', async (ctx) => {
+        awaited.push(await ctx.startIntentSenderForResult(pis[0] as PendingIntent, null, 0, OPT_IN));
+      });
+      await world.scheduler.sleep(2_000);
+      world.killProcess(CONSUMER, { kind: 'killed', reason: 'test' });
+      await world.startProcess(CONSUMER);
+    });
+    await world.run();
+    expect(awaited).toEqual([]);
+    expect(redelivered).toEqual([world.process(CONSUMER).pid]);
+    expect(world.process(CONSUMER).incarnation).toBe(2);
+  });
+
+  it('a result for an uninstalled launcher is dropped', async () => {
+    const { world, pis } = confirmWorld({ kind: 'scripted', decisions: ['approve'], thinkMs: 5_000 });
+    world.spawn('driver', async () => {
+      await world.startProcess(PROVIDER);
+      world.spawnIn(CONSUMER, 'launch', async (ctx) => {
+        await ctx.startIntentSenderForResult(pis[0] as PendingIntent, null, 0, OPT_IN);
+      });
+      await world.scheduler.sleep(2_000);
+      world.uninstall(CONSUMER);
+    });
+    await world.run();
+    expect(world.trace.ofKind('activity.result.dropped').map((e) => e.data.reason)).toEqual([
+      'launcher package is gone',
+    ]);
+  });
+
+  it('background activity launch: a target-34 sender without the opt-in is blocked and gets RESULT_CANCELED', async () => {
+    const outcome = async (options: { optIn: boolean; senderTarget: number; background: boolean }) => {
+      const { world, pis } = confirmWorld({ kind: 'scripted', decisions: ['approve'] });
+      world.update(
+        appSpec(CONSUMER, {
+          manifest: { targetSdk: options.senderTarget, queries: { packages: [PROVIDER] } },
+        }),
+        () => ({}),
+      );
+      const codes: number[] = [];
+      world.spawn('driver', async () => {
+        await world.startProcess(PROVIDER);
+        const send = async (ctx: AppContext) => {
+          const r = await ctx.startIntentSenderForResult(pis[0] as PendingIntent, null, 0, {
+            pendingIntentBackgroundActivityStartAllowed: options.optIn,
+          });
+          codes.push(r.resultCode);
+        };
+        if (options.background) {
+          // Started by the system (not launched by the user): a cached app, never in the foreground.
+          await world.startProcess(CONSUMER);
+          world
+            .process(CONSUMER)
+            .context?.spawn('send', () => send(world.process(CONSUMER).context as AppContext));
+        } else world.spawnIn(CONSUMER, 'send', send);
+      });
+      await world.run();
+      return { codes, blocked: world.trace.ofKind('activity.start.blocked').map((e) => e.data.reason) };
+    };
+    expect(await outcome({ optIn: true, senderTarget: 34, background: false })).toEqual({
+      codes: [RESULT_OK],
+      blocked: [],
+    });
+    expect(await outcome({ optIn: false, senderTarget: 33, background: false })).toEqual({
+      codes: [RESULT_OK],
+      blocked: [],
+    });
+    expect(await outcome({ optIn: false, senderTarget: 34, background: false })).toEqual({
+      codes: [RESULT_CANCELED],
+      blocked: ['the sender targets 34+ and did not opt in (setPendingIntentBackgroundActivityStartMode)'],
+    });
+    expect(await outcome({ optIn: true, senderTarget: 34, background: true })).toEqual({
+      codes: [RESULT_CANCELED],
+      blocked: ['neither the sender nor the creator is in the foreground'],
+    });
+  });
+
+  it('FLAG_ACTIVITY_NEW_TASK with a result request: RESULT_CANCELED at once, the Activity still starts, its result goes nowhere', async () => {
+    const world = new World({ user: { kind: 'scripted', decisions: ['approve'], thinkMs: 5_000 } });
+    let pi: PendingIntent | null = null;
+    world.install(
+      appSpec(PROVIDER, {
+        manifest: {
+          activities: [{ name: 'ConfirmTransfer', exported: false }],
+          queries: { packages: [CONSUMER] },
+        },
+      }),
+      (ctx: AppContext) => {
+        ctx.spawn('issue', async () => {
+          const intent = Intent.explicit(PROVIDER, 'ConfirmTransfer', { flags: FLAG_ACTIVITY_NEW_TASK });
+          pi = ctx.getActivityPendingIntent(1, intent, FLAG_IMMUTABLE);
+        });
+        return { activities: { ConfirmTransfer: () => new ConfirmTransfer() } };
+      },
+    );
+    world.install(clientSpec(CONSUMER, [PROVIDER]), () => ({}));
+    const results: { code: number; at: number }[] = [];
+    world.spawn('driver', async () => {
+      await world.startProcess(PROVIDER);
+      world.spawnIn(CONSUMER, 'launch', async (ctx) => {
+        const r = await ctx.startIntentSenderForResult(pi as unknown as PendingIntent, null, 0, OPT_IN);
+        results.push({ code: r.resultCode, at: ctx.elapsedRealtime() });
+      });
+    });
+    await world.run();
+    expect(results.map((r) => r.code)).toEqual([RESULT_CANCELED]);
+    expect(world.user.screensSeen).toHaveLength(1);
+    expect(world.trace.ofKind('activity.result.dropped').map((e) => e.data.reason)).toEqual([
+      'launched as a new task',
+    ]);
+  });
+
+  it('Intents may not carry file descriptors: neither a result nor a PendingIntent base Intent', async () => {
+    const world = new World();
+    world.install(appSpec(PROVIDER), () => ({}));
+    const errors: string[] = [];
+    world.spawnIn(PROVIDER, 'fds', async (ctx) => {
+      ctx.writeFile('f', new Uint8Array([1]));
+      const intent = Intent.explicit(PROVIDER, 'ConfirmTransfer');
+      intent.extras.putParcelFileDescriptor('fd', ctx.openFile('f', 'r'));
+      try {
+        ctx.getActivityPendingIntent(1, intent, FLAG_IMMUTABLE);
+      } catch (error) {
+        errors.push(String((error as Error).message));
+      }
+      try {
+        new ConfirmTransfer().setResult(RESULT_OK, intent);
+      } catch (error) {
+        errors.push(String((error as Error).message));
+      }
+      intent.extras.getParcelFileDescriptor('fd')?.close();
+    });
+    await world.run();
+    expect(errors).toEqual(['File descriptors passed in Intent', 'File descriptors passed in Intent']);
   });
 });

@@ -5,18 +5,40 @@
  *   package's process, started if it is dead (providers' onCreate first, as for any start).
  * - The launcher waits for the result; it arrives when the Activity finishes (setResult + finish),
  *   as RESULT_CANCELED if the user backs out without a decision or the Activity's process dies.
- *   If the launcher's process is gone, the result is dropped.
+ * - If the launcher's process died meanwhile, the result is not lost: the launching activity's
+ *   record stays in its task (ActivityRecord.addResultLocked keeps it in `results`), and when the
+ *   result Activity finishes the launcher comes back to the front — its process is started again and
+ *   the recreated activity gets onActivityResult(requestCode, …) before it resumes
+ *   (ActivityThread.handleSendResult / performResumeActivity deliverResults). Here: the launcher's
+ *   package is started again and its App's onActivityResult runs in the new process. Liveness is
+ *   the launching process *instance* (pid): a restarted launcher never gets the old await woken.
+ *   Only uninstall or a reboot (tasks are gone) drops a result.
  * - An Activity shows a Screen; the simulated user (user.ts) sees exactly what it displays and
  *   answers approve, deny or back — or never answers.
+ * - FLAG_ACTIVITY_NEW_TASK "can not be used when the caller is requesting a result" (d.a.c Intent):
+ *   ActivityStarter starts the Activity in a new task and at once sends RESULT_CANCELED to the
+ *   launcher ("Activity is launching as a new task, so cancelling activity result"); the Activity's
+ *   own result later goes nowhere.
  * - Result Intents may not carry file descriptors (ActivityStarter: "File descriptors passed in
  *   Intent"); their extras are copied into the launcher like any Parcel.
+ * - Background activity launch restrictions (Android 10+; BackgroundActivityStartController,
+ *   developer.android.com/guide/components/activities/background-starts): a start is allowed when
+ *   the app starting it has a visible window (importance.ts hasVisibleWindow — a provider raised by
+ *   a foreground client's connection has none). For a PendingIntent,
+ *   the sender's foreground lends the right only if it targets < 34 or opted in with
+ *   ActivityOptions#setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED);
+ *   the creator's foreground lends it only if it targets < 35 or opted in at creation
+ *   (setPendingIntentCreatorBackgroundActivityStartMode). A blocked start is aborted silently and
+ *   the launcher gets RESULT_CANCELED ("we pretend to the caller that it was really started",
+ *   ActivityStarter.handleBackgroundActivityAbort). Not modelled: the 10 s grace period after an app
+ *   left the foreground, visible-window and other exemptions (services, notifications, SAW).
  * - Implicit Intents resolve among the exported activities visible to the sender, highest
  *   priority first; a tie is a chooser the user picks from. That is how an implicit or mutable
  *   PendingIntent gets hijacked by another installed app.
  */
 import type { AppContext } from './context.ts';
 import { AndroidException, IllegalArgumentException, SecurityException } from './errors.ts';
-import { type ComponentName, Intent } from './intent.ts';
+import { type ComponentName, FLAG_ACTIVITY_NEW_TASK, Intent } from './intent.ts';
 import { SYSTEM_UID } from './package-manager.ts';
 import { PendingIntent, type PendingIntentFlags, PendingIntentRegistry } from './pending-intent.ts';
 import type { ProcessRecord } from './process.ts';
@@ -42,6 +64,12 @@ export interface Screen {
 /** A user's answer to a shown screen ('back' = pressed Back without deciding). */
 export type UserAnswer = 'approve' | 'deny' | 'back';
 
+/** The sender's ActivityOptions for a PendingIntent launch. */
+export interface ActivityOptions {
+  /** setPendingIntentBackgroundActivityStartMode: lend the sender's BAL rights (needed from target 34). */
+  readonly pendingIntentBackgroundActivityStartAllowed?: boolean;
+}
+
 export class ActivityNotFoundException extends AndroidException {
   override readonly javaClass: string = 'android.content.ActivityNotFoundException';
 }
@@ -53,8 +81,14 @@ interface ActivityRecord {
   readonly id: number;
   readonly component: ComponentName;
   readonly process: ProcessRecord;
-  readonly launcher: ProcessRecord | null;
-  readonly waiter: Waiter<ActivityResult> | null;
+  readonly launcher: ProcessRecord;
+  /** The launching process instance and UID: a result never wakes another instance's await. */
+  readonly launcherPid: number;
+  readonly launcherUid: number;
+  readonly requestCode: number;
+  /** False when launched as a new task: the launcher already got RESULT_CANCELED. */
+  readonly resultWanted: boolean;
+  readonly waiter: Waiter<ActivityResult>;
   instance: Activity | null;
   finished: boolean;
 }
@@ -88,7 +122,7 @@ export abstract class Activity {
 
   /** The package that launched this Activity for a result (Activity.getCallingPackage). */
   get callingPackage(): string | null {
-    return this.requireBound().record.launcher?.name ?? null;
+    return this.requireBound().record.launcher.name;
   }
 
   get isFinishing(): boolean {
@@ -147,15 +181,16 @@ export class ActivityManager {
     requestCode: number,
     intent: Intent,
     flags: PendingIntentFlags,
+    creatorAllowsBackgroundStart = false,
   ): PendingIntent | null {
-    const targetSdk = this.world.pm.getPackageInfo(creator.packageName)?.manifest.targetSdk ?? 34;
     const record = this.pendingIntents.getActivity({
       creatorUid: creator.uid,
       creatorPackage: creator.packageName,
-      targetSdk,
+      targetSdk: this.targetSdk(creator.packageName),
       requestCode,
       intent,
       flags,
+      creatorAllowsBackgroundStart,
     });
     if (!record) return null;
     this.world.trace.record('pi.create', {
@@ -173,6 +208,8 @@ export class ActivityManager {
     launcher: AppContext,
     pendingIntent: PendingIntent,
     fillIn: Intent | null,
+    requestCode = 0,
+    options: ActivityOptions = {},
   ): Promise<ActivityResult> {
     const record = pendingIntent.record;
     if (record.canceled) throw new SendIntentException(`${pendingIntent} was canceled`);
@@ -186,12 +223,62 @@ export class ActivityManager {
       creator: record.creatorPackage,
       intent: intent.toString(),
     });
-    return this.launch(launcher, intent, record.creatorUid, 'pendingIntent');
+    const blocked = this.backgroundStartBlocked(launcher, record, options);
+    if (blocked) return this.abortBackgroundStart(launcher, intent, blocked);
+    return this.launch(launcher, intent, record.creatorUid, 'pendingIntent', requestCode);
   }
 
   /** Activity.startActivityForResult with the launcher's own identity. */
-  startActivityForResult(launcher: AppContext, intent: Intent): Promise<ActivityResult> {
-    return this.launch(launcher, intent.clone(), launcher.uid, 'intent');
+  async startActivityForResult(
+    launcher: AppContext,
+    intent: Intent,
+    requestCode = 0,
+  ): Promise<ActivityResult> {
+    if (!this.isForeground(launcher.process)) {
+      return this.abortBackgroundStart(launcher, intent, 'the app is not in the foreground');
+    }
+    return this.launch(launcher, intent.clone(), launcher.uid, 'intent', requestCode);
+  }
+
+  private targetSdk(packageName: string): number {
+    return this.world.pm.getPackageInfo(packageName)?.manifest.targetSdk ?? 34;
+  }
+
+  private isForeground(proc: ProcessRecord): boolean {
+    return this.world.hasVisibleWindow(proc);
+  }
+
+  /** Why a PendingIntent launch is a blocked background start, or null if it may start. */
+  private backgroundStartBlocked(
+    launcher: AppContext,
+    record: PendingIntent['record'],
+    options: ActivityOptions,
+  ): string | null {
+    const senderLends =
+      this.targetSdk(launcher.packageName) < 34 ||
+      options.pendingIntentBackgroundActivityStartAllowed === true;
+    if (senderLends && this.isForeground(launcher.process)) return null;
+    const creatorLends = record.creatorTargetSdk < 35 || record.creatorAllowsBackgroundStart;
+    const creator = this.world.allProcesses().find((p) => p.uid === record.creatorUid && p.isAlive);
+    if (creatorLends && creator && this.isForeground(creator)) return null;
+    return senderLends
+      ? 'neither the sender nor the creator is in the foreground'
+      : 'the sender targets 34+ and did not opt in (setPendingIntentBackgroundActivityStartMode)';
+  }
+
+  private abortBackgroundStart(launcher: AppContext, intent: Intent, reason: string): ActivityResult {
+    this.world.log(
+      launcher.process,
+      'W',
+      'ActivityTaskManager',
+      `Background activity launch blocked: ${reason}`,
+    );
+    this.world.trace.record('activity.start.blocked', {
+      actor: launcher.packageName,
+      intent: intent.toString(),
+      reason,
+    });
+    return { resultCode: RESULT_CANCELED, data: null };
   }
 
   /**
@@ -227,6 +314,7 @@ export class ActivityManager {
     intent: Intent,
     senderUid: number,
     via: 'pendingIntent' | 'intent',
+    requestCode: number,
   ): Promise<ActivityResult> {
     const component = this.pickComponent(intent, senderUid);
     const targetUid = this.world.pm.getPackageUid(component.packageName);
@@ -242,6 +330,7 @@ export class ActivityManager {
       return { resultCode: RESULT_CANCELED, data: null };
     }
     const proc = this.world.process(component.packageName);
+    this.world.thaw(proc, 'activity start');
     const context = proc.context as AppContext;
     const waiter = this.world.scheduler.waiter<ActivityResult>(
       `result of ${component.packageName}/${component.className}`,
@@ -251,6 +340,10 @@ export class ActivityManager {
       component,
       process: proc,
       launcher: launcher.process,
+      launcherPid: launcher.pid,
+      launcherUid: launcher.uid,
+      requestCode,
+      resultWanted: (intent.flags & FLAG_ACTIVITY_NEW_TASK) === 0,
       waiter,
       instance: null,
       finished: false,
@@ -274,6 +367,16 @@ export class ActivityManager {
       context.spawn(`activity:${component.className}#${record.id}`, async () => activity.onCreate(), {
         daemon: true,
       });
+    }
+    if (!record.resultWanted) {
+      this.world.trace.record('activity.result', {
+        from: 'system',
+        to: launcher.packageName,
+        activity: component.className,
+        resultCode: RESULT_CANCELED,
+        reason: 'Activity is launching as a new task, so cancelling activity result',
+      });
+      return { resultCode: RESULT_CANCELED, data: null };
     }
     return waiter.wait();
   }
@@ -320,19 +423,18 @@ export class ActivityManager {
   }
 
   private deliver(record: ActivityRecord, result: ActivityResult, reason: string): void {
-    const launcher = record.launcher;
-    if (!launcher?.isAlive || !record.waiter) {
+    if (!record.resultWanted) {
       this.world.trace.record('activity.result.dropped', {
         actor: record.component.packageName,
         activity: record.component.className,
-        reason: 'launcher is gone',
+        reason: 'launched as a new task',
       });
       return;
     }
-    let data: Intent | null = null;
-    if (result.data) {
-      data = new Intent(result.data);
-      data.extras = this.world.unparcelInto(launcher, result.data.extras) ?? data.extras;
+    const launcher = record.launcher;
+    if (!launcher.isAlive || launcher.pid !== record.launcherPid) {
+      this.redeliver(record, result, reason);
+      return;
     }
     this.world.trace.record('activity.result', {
       from: record.component.packageName,
@@ -341,7 +443,68 @@ export class ActivityManager {
       resultCode: result.resultCode,
       reason,
     });
-    record.waiter.wake({ resultCode: result.resultCode, data });
+    record.waiter.wake({ resultCode: result.resultCode, data: this.copyData(result, launcher) });
+  }
+
+  /**
+   * The launcher's process died while the result Activity ran: its record is still in the task, so
+   * the system starts the package again and delivers onActivityResult to the new instance — unless
+   * the package is gone (uninstalled, or reinstalled under another UID).
+   */
+  private redeliver(record: ActivityRecord, result: ActivityResult, reason: string): void {
+    const name = record.launcher.name;
+    const base = { actor: record.component.packageName, activity: record.component.className };
+    if (this.world.pm.getPackageUid(name) !== record.launcherUid) {
+      this.world.trace.record('activity.result.dropped', { ...base, reason: 'launcher package is gone' });
+      return;
+    }
+    this.world.trace.record('activity.result.pending', { ...base, launcher: name, reason });
+    this.world.spawn(
+      `system:result#${record.id}`,
+      async () => {
+        // The finishing Activity uncovers the launching one: it comes back to the front.
+        if (!(await this.world.launchApp(name))) {
+          this.world.trace.record('activity.result.dropped', { ...base, reason: 'launcher failed to start' });
+          return;
+        }
+        const proc = this.world.process(name);
+        const app = proc.app;
+        const delivered = { resultCode: result.resultCode, data: this.copyData(result, proc) };
+        this.world.trace.record('activity.result', {
+          from: record.component.packageName,
+          to: name,
+          activity: record.component.className,
+          resultCode: result.resultCode,
+          reason,
+          redelivered: true,
+          handled: typeof app?.onActivityResult === 'function',
+        });
+        const onResult = app?.onActivityResult?.bind(app);
+        if (!onResult) return;
+        (proc.context as AppContext).spawn(`onActivityResult#${record.requestCode}`, async () => {
+          await onResult(record.requestCode, delivered);
+        });
+      },
+      { daemon: true },
+    );
+  }
+
+  /** The result Intent as the launcher reads it: its extras copied into the launcher's process. */
+  private copyData(result: ActivityResult, launcher: ProcessRecord): Intent | null {
+    if (!result.data) return null;
+    const data = new Intent(result.data);
+    data.extras = this.world.unparcelInto(launcher, result.data.extras) ?? data.extras;
+    return data;
+  }
+
+  /**
+   * A reboot: tasks, their activity records and pending results are gone, and so is every
+   * PendingIntent. Nothing is delivered (every launcher dies with the device).
+   */
+  onReboot(): void {
+    for (const record of this.live.values()) record.finished = true;
+    this.live.clear();
+    this.pendingIntents.clear();
   }
 
   /** Activities of a dying process finish with RESULT_CANCELED; its own pending launches are dropped. */
@@ -353,6 +516,13 @@ export class ActivityManager {
         this.deliver(record, { resultCode: RESULT_CANCELED, data: null }, 'activity process died');
       }
     }
+  }
+
+  /** Processes hosting an Activity that is on screen (for importance). */
+  processesOnScreen(): Set<ProcessRecord> {
+    const out = new Set<ProcessRecord>();
+    for (const r of this.live.values()) if (r.process.isAlive) out.add(r.process);
+    return out;
   }
 
   /** Activities currently started and not finished (what is "on screen"). */

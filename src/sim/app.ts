@@ -6,7 +6,7 @@
  * Start order on Android: every ContentProvider's onCreate runs before Application.onCreate
  * (d.a.c Application#onCreate), on the main thread; a provider is usable ("published") only after.
  */
-import type { Activity } from './activity.ts';
+import type { Activity, ActivityResult } from './activity.ts';
 import type { ContentProvider } from './content-provider.ts';
 import type { AppContext } from './context.ts';
 
@@ -15,8 +15,16 @@ export interface App {
   readonly providers?: Readonly<Record<string, ContentProvider>>;
   /** Activity constructors, keyed by the manifest's activity `name`; one instance per launch. */
   readonly activities?: Readonly<Record<string, () => Activity>>;
+  /** Custom Parcelable classes in the app's APK (its class loader); android.* always loads. */
+  readonly parcelableClasses?: readonly string[];
   /** Application.onCreate: runs after every provider's onCreate. */
   onCreate?(): void | Promise<void>;
+  /**
+   * Activity.onActivityResult of the launching activity recreated in a NEW process: a result whose
+   * launcher process died meanwhile is delivered here after the system restarts the package
+   * (results reaching the launching instance itself resolve its startIntentSenderForResult await).
+   */
+  onActivityResult?(requestCode: number, result: ActivityResult): void | Promise<void>;
 }
 
 export type AppFactory = (context: AppContext) => App;

@@ -12,11 +12,22 @@
  *   otherwise — so an oversized reply to a small request surfaces as DeadObjectException
  *   (android_util_Binder.cpp signalExceptionForError; the reply case is an inference).
  * - Exceptions (Parcel.writeException): only the Parcel-able types reach the caller, as a new
- *   exception of the same class and message; anything else is logged in the callee as "*** Uncaught
- *   remote exception!" and the caller reads an empty reply parcel (an empty Bundle — inference from
- *   Parcel.readBundle on an empty reply).
+ *   exception of the same class and message; an interface may carry more (IncomingCall
+ *   `exceptionForCaller`: ContentProviderNative's DatabaseUtils.writeExceptionToParcel). Anything
+ *   else makes writeException rethrow; Binder.execTransactInternal clears the reply, tries again,
+ *   rethrows; JavaBBinder::onTransact logs "*** Uncaught remote exception!" and returns
+ *   UNKNOWN_TRANSACTION — the callee process SURVIVES — and the caller's BinderProxy.transact
+ *   returns false, so the proxy reads an empty reply parcel: no exception code, an empty Bundle
+ *   (Parcel.readBundle of length 0) (Binder.java, android_util_Binder.cpp).
+ * - Writing the reply fails when a file descriptor in it is already closed: Parcel.writeDupFileDescriptor
+ *   gets EBADF and android_os_Parcel_writeFileDescriptor throws RuntimeException("Bad file
+ *   descriptor") inside onTransact, which takes the path above — logged in the callee, an empty
+ *   Bundle for the caller; no crash (the simulation used to kill the provider, and its stable callers).
  * - Death: a transaction to a dead process, or whose callee dies before replying, fails with
- *   DeadObjectException; a reply to a caller that died meanwhile is dropped.
+ *   DeadObjectException; a reply to a caller that died meanwhile is dropped. Liveness is per process
+ *   *instance* (pid): the kernel's binder_proc of the dead caller is gone with it, so a reply (and
+ *   the fds inside it) is never delivered into a restarted successor of the same package, and a
+ *   stable reference held by a dead instance does not make AMS kill its successor.
  * - Faults: a lost reply (the callee finished — its effects happened — but the reply failed) and a
  *   failed transaction (the request never arrived) both surface as FAILED_TRANSACTION.
  */
@@ -37,7 +48,7 @@ import {
   TransactionTooLargeException,
   UnsupportedOperationException,
 } from './errors.ts';
-import { bundleParcelSize, INT_SIZE, string16Size } from './parcel.ts';
+import { bundleParcelSize, fileDescriptorsIn, INT_SIZE, string16Size } from './parcel.ts';
 import { BINDER_BUFFER_BYTES, MAX_BINDER_THREADS, type ProcessRecord } from './process.ts';
 import type { Waiter } from './scheduler.ts';
 import type { World } from './world.ts';
@@ -69,11 +80,18 @@ export type TransactionResult =
 export interface IncomingCall {
   /** Unparcels the request into the callee and invokes the handler; its synchronous part runs with the caller's identity. */
   invoke(): Bundle | null | Promise<Bundle | null>;
+  /**
+   * The exception the caller reads when the handler throws `error`, for interfaces that write more
+   * than Parcel.writeException can (ContentProviderNative); null to leave it to Parcel.writeException.
+   */
+  exceptionForCaller?(error: unknown): AndroidException | null;
 }
 
 export interface Transaction {
   readonly id: number;
   readonly from: ProcessRecord;
+  /** The calling process instance: its reply goes to this pid or nowhere. */
+  readonly fromPid: number;
   readonly to: ProcessRecord;
   /** Incarnation (pid) of the callee the caller's reference points to. */
   readonly toPid: number;
@@ -130,6 +148,11 @@ function recreateInCaller(error: AndroidException): AndroidException {
   for (const ctor of RECREATE) if (error.constructor === ctor) return new ctor(error.message);
   for (const ctor of RECREATE) if (error instanceof ctor) return new ctor(error.message);
   return new RuntimeException(error.message);
+}
+
+/** Whether the process that sent `tx` is still that very instance (not dead, not restarted since). */
+function isSameInstance(tx: Transaction): boolean {
+  return tx.from.isAlive && tx.from.pid === tx.fromPid;
 }
 
 export class BinderDriver {
@@ -203,12 +226,14 @@ export class BinderDriver {
       return { kind: 'failed' };
     }
     to.bufferUsed += requestBytes;
+    world.thaw(to, 'binder transaction');
     const waiter = world.scheduler.waiter<TransactionResult>(
       `binder reply ${label} from ${to.name} (txn ${id})`,
     );
     const tx: Transaction = {
       id,
       from,
+      fromPid: from.pid ?? -1,
       to,
       toPid,
       label,
@@ -251,7 +276,7 @@ export class BinderDriver {
     for (const tx of [...this.inFlight]) {
       if (tx.to === proc && !tx.done) {
         this.complete(tx, { kind: 'dead' }, 'callee died');
-        if (tx.stable && tx.from.isAlive && tx.from !== proc) stableCallers.push(tx.from);
+        if (tx.stable && isSameInstance(tx) && tx.from !== proc) stableCallers.push(tx.from);
       } else if (tx.from === proc && !tx.done && tx.to.isAlive) {
         // The callee keeps serving; its reply will be dropped.
       }
@@ -291,7 +316,9 @@ export class BinderDriver {
     let reply: Bundle | null = null;
     let thrown: { error: unknown } | null = null;
     const previous = this.incoming;
-    this.incoming = tx.identity;
+    // binder_thread_read: sender_pid is read when the transaction is picked up; a caller that died
+    // meanwhile (its binder thread gone) yields 0 (kernel binder.c; d.a.c Binder#getCallingPid).
+    this.incoming = isSameInstance(tx) ? tx.identity : { ...tx.identity, pid: 0 };
     let pending: Bundle | null | Promise<Bundle | null>;
     try {
       pending = tx.call.invoke();
@@ -312,10 +339,17 @@ export class BinderDriver {
     to.bufferUsed = Math.max(0, to.bufferUsed - tx.requestBytes);
     if (tx.done) return;
     const base = { from: to.name, to: tx.from.name, txn: tx.id, method: tx.label };
+    if (!thrown && fileDescriptorsIn(reply).some((pfd) => pfd.isClosed)) {
+      // reply.writeBundle: dup of a closed fd fails with EBADF (android_util_Binder.cpp -EBADF).
+      thrown = { error: new RuntimeException('Bad file descriptor') };
+    }
     if (thrown) {
-      if (isParcelableException(thrown.error)) {
+      const forCaller =
+        tx.call.exceptionForCaller?.(thrown.error) ??
+        (isParcelableException(thrown.error) ? recreateInCaller(thrown.error) : null);
+      if (forCaller) {
         world.trace.record('binder.exception', { ...base, exception: describeError(thrown.error) });
-        this.complete(tx, { kind: 'exception', error: recreateInCaller(thrown.error) }, null);
+        this.complete(tx, { kind: 'exception', error: forCaller }, null);
         return;
       }
       world.log(to, 'E', 'JavaBinder', `*** Uncaught remote exception!  ${describeError(thrown.error)}`);
@@ -326,7 +360,7 @@ export class BinderDriver {
       });
       reply = new Bundle();
     }
-    if (!tx.from.isAlive) {
+    if (!isSameInstance(tx)) {
       world.trace.record('binder.reply.dropped', { ...base, reason: 'caller process died' });
       this.finish(tx);
       return;

@@ -7,6 +7,7 @@ const noFds = {
     throw new Error('no fds expected');
   },
   warningSink: null,
+  classLoader: null,
 };
 
 describe('Bundle getters (BaseBundle: wrong type or missing key never throws)', () => {

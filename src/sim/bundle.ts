@@ -5,8 +5,16 @@
  * Getter behaviour (BaseBundle.java): a missing key returns the default silently; a value of the
  * wrong type returns the default and logs "Key k expected Long but value was a java.lang.Integer.
  * The default value 0 was returned." — it never throws. Unknown keys are simply never read.
+ *
+ * Custom Parcelables (BaseBundle, API 33+ lazy values): a Bundle from another process keeps each
+ * custom Parcelable as a lazy value, deserialized when its key is read. A class the reading
+ * process's class loader does not have fails THAT read with BadParcelableException
+ * ("ClassNotFoundException when unmarshalling: …"); every other key stays readable. Only a process
+ * that has the class (App.parcelableClasses) can read the value.
  */
+import { BadParcelableException } from './errors.ts';
 import type { ParcelFileDescriptor } from './fd.ts';
+import type { JsonValue } from './json.ts';
 import type { PendingIntent } from './pending-intent.ts';
 
 export type BundleValueType =
@@ -17,7 +25,14 @@ export type BundleValueType =
   | 'Boolean'
   | 'Bundle'
   | 'PendingIntent'
-  | 'ParcelFileDescriptor';
+  | 'ParcelFileDescriptor'
+  | 'Parcelable';
+
+/** A custom Parcelable: its class name and its fields (JSON, the simulation's stand-in for its bytes). */
+export interface ParcelableValue {
+  readonly className: string;
+  readonly fields: JsonValue;
+}
 
 export type BundleEntry =
   | { readonly type: 'Int'; readonly value: number }
@@ -27,7 +42,8 @@ export type BundleEntry =
   | { readonly type: 'Boolean'; readonly value: boolean }
   | { readonly type: 'Bundle'; readonly value: Bundle | null }
   | { readonly type: 'PendingIntent'; readonly value: PendingIntent | null }
-  | { readonly type: 'ParcelFileDescriptor'; readonly value: ParcelFileDescriptor | null };
+  | { readonly type: 'ParcelFileDescriptor'; readonly value: ParcelFileDescriptor | null }
+  | { readonly type: 'Parcelable'; readonly value: ParcelableValue | null };
 
 /** The Java class Android names in its type-mismatch warning. */
 export const JAVA_CLASS_OF: Readonly<Record<BundleValueType, string>> = {
@@ -39,6 +55,7 @@ export const JAVA_CLASS_OF: Readonly<Record<BundleValueType, string>> = {
   Bundle: 'android.os.Bundle',
   PendingIntent: 'android.app.PendingIntent',
   ParcelFileDescriptor: 'android.os.ParcelFileDescriptor',
+  Parcelable: 'android.os.Parcelable',
 };
 
 /** Where a Bundle's type-mismatch warnings go (the owning process's logcat, once unparcelled). */
@@ -71,6 +88,8 @@ export class Bundle {
   private shared = false;
   /** Set by the simulation when the Bundle is unparcelled in a process. */
   warningSink: BundleWarningSink | null = null;
+  /** The receiving process's class loader (set on unparcel); null: every class is loadable. */
+  classLoader: ((className: string) => boolean) | null = null;
 
   constructor(entries?: Iterable<[string, BundleEntry]>) {
     if (entries) for (const [k, v] of entries) this.map.set(k, v);
@@ -140,6 +159,9 @@ export class Bundle {
   putParcelFileDescriptor(key: string, value: ParcelFileDescriptor | null): void {
     this.own().set(key, { type: 'ParcelFileDescriptor', value });
   }
+  putParcelable(key: string, value: ParcelableValue | null): void {
+    this.own().set(key, { type: 'Parcelable', value });
+  }
   /** Raw entry write (parcelling, hostile peers that send odd types). */
   putEntry(key: string, entry: BundleEntry): void {
     this.own().set(key, entry);
@@ -188,6 +210,16 @@ export class Bundle {
   getParcelFileDescriptor(key: string): ParcelFileDescriptor | null {
     const e = this.read(key, 'ParcelFileDescriptor', null);
     return (e?.value as ParcelFileDescriptor | null | undefined) ?? null;
+  }
+
+  /** Deserializes the key's lazy value now: BadParcelableException if its class cannot be loaded here. */
+  getParcelable(key: string): ParcelableValue | null {
+    const e = this.read(key, 'Parcelable', null);
+    const value = (e?.value as ParcelableValue | null | undefined) ?? null;
+    if (value && this.classLoader && !this.classLoader(value.className)) {
+      throw new BadParcelableException(`ClassNotFoundException when unmarshalling: ${value.className}`);
+    }
+    return value;
   }
 
   containsKey(key: string): boolean {
@@ -248,6 +280,8 @@ function renderEntry(e: BundleEntry): string {
     case 'PendingIntent':
     case 'ParcelFileDescriptor':
       return e.value === null ? 'null' : e.value.toString();
+    case 'Parcelable':
+      return e.value === null ? 'null' : `${e.value.className}{…}`;
     default:
       return String(e.value);
   }

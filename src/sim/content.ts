@@ -16,16 +16,39 @@
  *   acquisition the caller becomes visible to the provider's app.
  * - A call into a provider of the caller's own process is a plain method call: same thread, same
  *   Bundle object (no Parcel), and the caller's own identity.
+ * - The AttributionSource a call carries is the caller's to write: Binder fixes the UID, but the
+ *   package name and attribution tag are whatever it sends (Context.createAttributionContext, or a
+ *   hostile app writing its own AttributionSource). `Attribution` lets a simulated app send any;
+ *   the provider's getCallingPackage() still verifies the package against the UID.
  */
+
+/** What a caller claims in its AttributionSource (defaults: its own package, no tag). */
+export interface Attribution {
+  readonly packageName?: string;
+  readonly attributionTag?: string;
+}
+
 import { BinderDriver, type CallingIdentity, contentCallRequestBytes, type IncomingCall } from './binder.ts';
 import type { Bundle } from './bundle.ts';
 import type { ContentProvider } from './content-provider.ts';
 import type { AppContext } from './context.ts';
 import {
+  type AndroidException,
   DeadObjectException,
+  FileNotFoundException,
   IllegalArgumentException,
+  OperationApplicationException,
+  OperationCanceledException,
   RemoteException,
+  RuntimeException,
   SecurityException,
+  SQLiteAbortException,
+  SQLiteConstraintException,
+  SQLiteDatabaseCorruptException,
+  SQLiteDiskIOException,
+  SQLiteException,
+  SQLiteFullException,
+  UnsupportedOperationException,
 } from './errors.ts';
 import { snapshotBundle } from './parcel.ts';
 import type { ProcessRecord } from './process.ts';
@@ -113,9 +136,10 @@ async function transactCall(
   arg: string | null,
   extras: Bundle | null,
   stable: boolean,
+  attribution: Attribution,
 ): Promise<CallOutcome> {
   const record = world.recordContentCall(caller, handle, method, arg, extras, stable);
-  const outcome = await dispatchCall(world, caller, handle, method, arg, extras, stable);
+  const outcome = await dispatchCall(world, caller, handle, method, arg, extras, stable, attribution);
   if (record) {
     const step = world.scheduler.step;
     const t = world.clock.nowMs();
@@ -142,6 +166,41 @@ class ProviderCall implements IncomingCall {
   invoke(): Promise<Bundle | null> | Bundle | null {
     return this.handle.provider.call(this.handle.authority, this.method, this.arg, this.extras);
   }
+
+  exceptionForCaller(error: unknown): AndroidException | null {
+    return providerExceptionForCaller(error);
+  }
+}
+
+/**
+ * ContentProviderNative.onTransact catches every Exception and writes it with
+ * DatabaseUtils.writeExceptionToParcel: codes 1–11 for FileNotFoundException, IllegalArgument,
+ * UnsupportedOperation, the SQLite family, OperationApplicationException and
+ * OperationCanceledException, anything else through Parcel.writeException. ContentProviderProxy.call
+ * reads it with DatabaseUtils.readExceptionFromParcel, which has no case for codes 1 and 10: those
+ * become RuntimeException("Unknown exception code: …") (Parcel.readException's default).
+ */
+const PROVIDER_EXCEPTIONS: readonly (new (message?: string) => AndroidException)[] = [
+  IllegalArgumentException,
+  UnsupportedOperationException,
+  SQLiteAbortException,
+  SQLiteConstraintException,
+  SQLiteDatabaseCorruptException,
+  SQLiteFullException,
+  SQLiteDiskIOException,
+  SQLiteException,
+  OperationCanceledException,
+];
+
+export function providerExceptionForCaller(error: unknown): AndroidException | null {
+  if (error instanceof FileNotFoundException) return unknownCode(1, error.message);
+  if (error instanceof OperationApplicationException) return unknownCode(10, error.message);
+  for (const ctor of PROVIDER_EXCEPTIONS) if (error instanceof ctor) return new ctor(error.message);
+  return null;
+}
+
+function unknownCode(code: number, message: string): AndroidException {
+  return new RuntimeException(`Unknown exception code: ${code} msg ${message}`);
 }
 
 async function dispatchCall(
@@ -152,23 +211,40 @@ async function dispatchCall(
   arg: string | null,
   extras: Bundle | null,
   stable: boolean,
+  attribution: Attribution,
 ): Promise<CallOutcome> {
   const from = caller.process;
   const to = handle.process;
+  const claimed = attribution.packageName ?? caller.packageName;
   if (from === to) {
-    // In-process: a direct call with our own identity and the very same Bundle.
+    // In-process: a direct call on the caller's thread with the very same Bundle. Transport.call
+    // still sets the calling AttributionSource, so getCallingPackage() is our own package during
+    // the synchronous part (with our own UID), as on a device.
+    const previous = world.binder.clearCallingIdentity();
+    world.binder.restoreCallingIdentity({
+      uid: caller.uid,
+      pid: caller.pid,
+      packageName: claimed,
+      attributionTag: attribution.attributionTag ?? null,
+    });
     try {
-      return { reply: await handle.provider.call(handle.authority, method, arg, extras) };
+      let pending: Bundle | null | Promise<Bundle | null>;
+      try {
+        pending = handle.provider.call(handle.authority, method, arg, extras);
+      } finally {
+        world.binder.restoreCallingIdentity(previous);
+      }
+      return { reply: await pending };
     } catch (error) {
       return { error: error as Error };
     }
   }
-  const requestBytes = contentCallRequestBytes(caller.packageName, handle.authority, method, arg, extras);
+  const requestBytes = contentCallRequestBytes(claimed, handle.authority, method, arg, extras);
   const identity: CallingIdentity = {
     uid: caller.uid,
     pid: caller.pid,
-    packageName: caller.packageName,
-    attributionTag: null,
+    packageName: claimed,
+    attributionTag: attribution.attributionTag ?? null,
   };
   // The Parcel is written now: the callee gets a deep copy, with fds dup'ed into it.
   const delivered = to.isRunning && to.pid === handle.pid ? world.unparcelInto(to, extras) : null;
@@ -208,19 +284,37 @@ export class ContentResolver {
     method: string,
     arg: string | null,
     extras: Bundle | null,
+    attribution: Attribution = {},
   ): Promise<Bundle | null> {
     const handle = await acquireProvider(this.world, this.context, authority);
     if (!handle) throw new IllegalArgumentException(`Unknown authority ${authority}`);
-    const outcome = await transactCall(this.world, this.context, handle, method, arg, extras, true);
+    // The stable reference lives for the call (releaseProvider in finally).
+    this.world.connectProvider(this.context.process, handle.process);
+    const outcome = await transactCall(
+      this.world,
+      this.context,
+      handle,
+      method,
+      arg,
+      extras,
+      true,
+      attribution,
+    );
+    this.world.disconnectProvider(this.context.process, handle.process, handle.pid);
     if ('reply' in outcome) return outcome.reply;
     if (outcome.error instanceof RemoteException) return null;
     throw outcome.error;
   }
 
   /** acquireUnstableContentProviderClient(authority): null when the authority cannot be acquired. */
-  async acquireUnstableContentProviderClient(authority: string): Promise<ContentProviderClient | null> {
+  async acquireUnstableContentProviderClient(
+    authority: string,
+    attribution: Attribution = {},
+  ): Promise<ContentProviderClient | null> {
     const handle = await acquireProvider(this.world, this.context, authority);
-    return handle ? new ContentProviderClient(this.world, this.context, handle) : null;
+    if (!handle) return null;
+    this.world.connectProvider(this.context.process, handle.process);
+    return new ContentProviderClient(this.world, this.context, handle, attribution);
   }
 }
 
@@ -233,6 +327,7 @@ export class ContentProviderClient {
     private readonly world: World,
     private readonly context: AppContext,
     private readonly handle: ProviderHandle,
+    private readonly attribution: Attribution = {},
   ) {}
 
   get authority(): string {
@@ -243,7 +338,16 @@ export class ContentProviderClient {
   async call(method: string, arg: string | null, extras: Bundle | null): Promise<Bundle | null> {
     if (this.released) throw new IllegalArgumentException('ContentProviderClient already released');
     if (this.dead) throw new DeadObjectException('provider died; re-acquire the client');
-    const outcome = await transactCall(this.world, this.context, this.handle, method, arg, extras, false);
+    const outcome = await transactCall(
+      this.world,
+      this.context,
+      this.handle,
+      method,
+      arg,
+      extras,
+      false,
+      this.attribution,
+    );
     if ('reply' in outcome) return outcome.reply;
     if (outcome.error instanceof DeadObjectException && !this.handle.process.isRunning) this.dead = true;
     if (outcome.error instanceof DeadObjectException && this.handle.process.pid !== this.handle.pid)
@@ -253,6 +357,8 @@ export class ContentProviderClient {
 
   /** ContentProviderClient.close() / release(). */
   close(): void {
+    if (this.released) return;
     this.released = true;
+    this.world.disconnectProvider(this.context.process, this.handle.process, this.handle.pid);
   }
 }

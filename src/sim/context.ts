@@ -4,7 +4,7 @@
  * talks to other apps exclusively through the simulated system: Binder, PendingIntents and fds.
  */
 
-import type { ActivityResult } from './activity.ts';
+import type { ActivityOptions, ActivityResult } from './activity.ts';
 import type { CallingIdentity } from './binder.ts';
 import { ContentResolver } from './content.ts';
 import type { FileMode, ParcelFileDescriptor } from './fd.ts';
@@ -15,6 +15,7 @@ import type { PendingIntent, PendingIntentFlags } from './pending-intent.ts';
 import type { ProcessRecord } from './process.ts';
 import type { Rng } from './rng.ts';
 import type { Task, TimedOut, Waiter } from './scheduler.ts';
+import { SharedPreferences } from './shared-preferences.ts';
 import type { DurableStore } from './storage.ts';
 import { uuidFromRng } from './uuid.ts';
 import type { World } from './world.ts';
@@ -34,6 +35,7 @@ export class AppContext {
   readonly rng: Rng;
   readonly contentResolver: ContentResolver;
   readonly packageManager: PackageManagerView;
+  private readonly preferences = new Map<string, SharedPreferences>();
 
   constructor(
     private readonly world: World,
@@ -112,8 +114,21 @@ export class AppContext {
   get storage(): DurableStore {
     return this.world.storage(this.process.name);
   }
-  writeFile(path: string, bytes: Uint8Array): void {
-    this.world.fds.writeFile(this.process.name, path, bytes);
+  /** Context.getSharedPreferences(name): one instance per process, loaded from disk on first use. */
+  getSharedPreferences(name: string): SharedPreferences {
+    let prefs = this.preferences.get(name);
+    if (!prefs) {
+      prefs = new SharedPreferences(this, this.world.preferencesDisk(this.process.name), name);
+      this.preferences.set(name, prefs);
+    }
+    return prefs;
+  }
+  /**
+   * Writes a file (open, write, close). The bytes survive a process kill (the kernel has them) but
+   * not a power loss unless `sync` (fsync, as AtomicFile.finishWrite does) made them durable.
+   */
+  writeFile(path: string, bytes: Uint8Array, options: { sync?: boolean } = {}): void {
+    this.world.fds.writeFile(this.process.name, path, bytes, options.sync ?? false);
   }
   readFile(path: string): Uint8Array | null {
     return this.world.fds.readFileBytes(this.process.name, path);
@@ -138,20 +153,35 @@ export class AppContext {
     requestCode: number,
     intent: Intent,
     flags: PendingIntentFlags,
+    options: { creatorAllowsBackgroundStart?: boolean } = {},
   ): PendingIntent | null {
-    return this.world.activities.getActivityPendingIntent(this, requestCode, intent, flags);
+    return this.world.activities.getActivityPendingIntent(
+      this,
+      requestCode,
+      intent,
+      flags,
+      options.creatorAllowsBackgroundStart ?? false,
+    );
   }
 
   /** Activity.startIntentSenderForResult: launches `pendingIntent` and waits for its result. */
   startIntentSenderForResult(
     pendingIntent: PendingIntent,
     fillIn: Intent | null = null,
+    requestCode = 0,
+    options: ActivityOptions = {},
   ): Promise<ActivityResult> {
-    return this.world.activities.startIntentSenderForResult(this, pendingIntent, fillIn);
+    return this.world.activities.startIntentSenderForResult(
+      this,
+      pendingIntent,
+      fillIn,
+      requestCode,
+      options,
+    );
   }
 
   /** Activity.startActivityForResult with an Intent of our own. */
-  startActivityForResult(intent: Intent): Promise<ActivityResult> {
-    return this.world.activities.startActivityForResult(this, intent);
+  startActivityForResult(intent: Intent, requestCode = 0): Promise<ActivityResult> {
+    return this.world.activities.startActivityForResult(this, intent, requestCode);
   }
 }

@@ -66,6 +66,36 @@ export class TransactionTooLargeException extends RemoteException {
 export class IOException extends AndroidException {
   override readonly javaClass: string = 'java.io.IOException';
 }
+export class FileNotFoundException extends IOException {
+  override readonly javaClass: string = 'java.io.FileNotFoundException';
+}
+
+/** The SQLite family, which ContentProviderNative carries back to the caller (DatabaseUtils). */
+export class SQLiteException extends RuntimeException {
+  override readonly javaClass: string = 'android.database.sqlite.SQLiteException';
+}
+export class SQLiteAbortException extends SQLiteException {
+  override readonly javaClass: string = 'android.database.sqlite.SQLiteAbortException';
+}
+export class SQLiteConstraintException extends SQLiteException {
+  override readonly javaClass: string = 'android.database.sqlite.SQLiteConstraintException';
+}
+export class SQLiteDatabaseCorruptException extends SQLiteException {
+  override readonly javaClass: string = 'android.database.sqlite.SQLiteDatabaseCorruptException';
+}
+export class SQLiteFullException extends SQLiteException {
+  override readonly javaClass: string = 'android.database.sqlite.SQLiteFullException';
+}
+export class SQLiteDiskIOException extends SQLiteException {
+  override readonly javaClass: string = 'android.database.sqlite.SQLiteDiskIOException';
+}
+export class OperationCanceledException extends RuntimeException {
+  override readonly javaClass: string = 'android.os.OperationCanceledException';
+}
+/** A checked exception (applyBatch); call() has no reader for its code. */
+export class OperationApplicationException extends AndroidException {
+  override readonly javaClass: string = 'android.content.OperationApplicationException';
+}
 
 /**
  * Exception types that Parcel.writeException can carry back to the caller (Parcel.java javadoc);

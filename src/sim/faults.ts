@@ -15,6 +15,15 @@
  *                    (new UID, data wiped);
  * - reinstall        uninstall + install of the same package (new UID within this boot, data wiped);
  * - uninstall        the package is removed;
+ * - slowStart        the next start of `process` takes `ms` longer before its providers are
+ *                    published (a main thread busy in bindApplication); past 10 s AMS gives up
+ *                    (CONTENT_PROVIDER_PUBLISH_TIMEOUT) and kills it;
+ * - reboot           the device restarts: every app process dies, PendingIntents and activity
+ *                    tasks are gone, unflushed storage is lost per its class (storage.ts), and UID
+ *                    allocation restarts so freed UIDs can be reused (package-manager.ts);
+ * - powerLoss        a reboot without a clean shutdown: file writes never fsynced are torn;
+ * - freezeCached     the freezer's debounce expires: every cached process is frozen (importance.ts);
+ * - memoryPressure   lmkd kills `kills` (default 1) processes, least important first;
  * - custom           a fault of an upper layer (e.g. CETP's "expire every session"), by name.
  * Options default to injecting nothing: a world without a fault list has no faults.
  */
@@ -31,6 +40,11 @@ export type Fault =
   | { readonly kind: 'resign'; readonly package: string; readonly cert: string; readonly rotate: boolean }
   | { readonly kind: 'reinstall'; readonly package: string }
   | { readonly kind: 'uninstall'; readonly package: string }
+  | { readonly kind: 'slowStart'; readonly process: string; readonly ms: number }
+  | { readonly kind: 'reboot' }
+  | { readonly kind: 'powerLoss' }
+  | { readonly kind: 'freezeCached' }
+  | { readonly kind: 'memoryPressure'; readonly kills?: number }
   | { readonly kind: 'custom'; readonly name: string; readonly args?: JsonObject };
 
 export interface FaultAt {
@@ -56,6 +70,7 @@ export class FaultInjector {
   private readonly applied: FaultAt[] = [];
   private readonly lostReplies: Armed[] = [];
   private readonly failedTransactions: Armed[] = [];
+  private readonly slowStarts = new Map<string, number>();
   private readonly customHandlers = new Map<string, (args: JsonObject) => void>();
 
   constructor(faults: readonly FaultAt[]) {
@@ -96,6 +111,17 @@ export class FaultInjector {
 
   armFailedTransaction(caller: string | undefined, callee: string | undefined): void {
     this.failedTransactions.push({ from: caller, to: callee });
+  }
+
+  armSlowStart(process: string, ms: number): void {
+    this.slowStarts.set(process, (this.slowStarts.get(process) ?? 0) + ms);
+  }
+
+  /** Consumes the extra start time armed for `process` (0 if none). */
+  takeSlowStart(process: string): number {
+    const ms = this.slowStarts.get(process) ?? 0;
+    this.slowStarts.delete(process);
+    return ms;
   }
 
   /** Consumes an armed lost-reply fault matching this reply, if any. */

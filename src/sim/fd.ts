@@ -12,9 +12,13 @@
  * - Killing a process closes all its fds (the kernel does, with no callbacks). Fds still open in a
  *   live process at the end of a run are leaks (CloseGuard), reported with where they were opened.
  * - Faults: the next read of a file by a process can return corrupted or truncated bytes.
+ * - Durability: a write is in the page cache — it survives the writer's death, not a power loss.
+ *   Only what an fsync (`sync()`, `writeFile(…, sync)`) made durable is sure to be there after one;
+ *   the rest is torn to a seeded prefix (see onPowerLoss). A clean reboot syncs everything.
  */
 import { IOException, SimUsageError } from './errors.ts';
 import type { ProcessRecord } from './process.ts';
+import type { Rng } from './rng.ts';
 import type { Waiter } from './scheduler.ts';
 import type { World } from './world.ts';
 
@@ -45,6 +49,8 @@ export interface SimFile {
   readonly path: string;
   readonly owner: string;
   bytes: Uint8Array;
+  /** What a power loss leaves: the bytes as of the last fsync (null: never synced). */
+  synced: Uint8Array | null;
 }
 
 /** A kernel open file description, shared by dup'ed fds (position included). */
@@ -184,6 +190,12 @@ export class ParcelFileDescriptor {
     return this.system.write(this.entry().file, bytes);
   }
 
+  /** FileDescriptor.sync() (fsync): what was written to this file survives a power loss. */
+  sync(): void {
+    const t = this.entry().file.target;
+    if (t.kind === 'file') t.file.synced = t.file.bytes;
+  }
+
   /** Closes this process's copy; other dups stay open. Closing twice is a no-op, as in Java. */
   close(): void {
     if (this.closedFlag) return;
@@ -245,13 +257,14 @@ export class FdSystem {
 
   // ---- files ----
 
-  writeFile(owner: string, path: string, bytes: Uint8Array): SimFile {
+  writeFile(owner: string, path: string, bytes: Uint8Array, sync = false): SimFile {
     let dir = this.disk.get(owner);
     if (!dir) {
       dir = new Map();
       this.disk.set(owner, dir);
     }
-    const file: SimFile = { path, owner, bytes: bytes.slice() };
+    const copy = bytes.slice();
+    const file: SimFile = { path, owner, bytes: copy, synced: sync ? copy : (dir.get(path)?.synced ?? null) };
     dir.set(path, file);
     this.world.trace.record('fs.write', { actor: owner, path, bytes: bytes.length });
     return file;
@@ -267,6 +280,33 @@ export class FdSystem {
 
   wipe(owner: string): void {
     this.disk.delete(owner);
+  }
+
+  /** A clean shutdown syncs every file system: everything written is durable. */
+  syncAll(): void {
+    for (const dir of this.disk.values()) for (const f of dir.values()) f.synced = f.bytes;
+  }
+
+  /**
+   * Power loss: data written since a file's last fsync was only in the page cache. The file keeps
+   * a prefix of what was written, of a seeded length from nothing to all of it (delayed allocation:
+   * a rewritten-but-unsynced file is commonly left empty or torn); a file never synced and left
+   * empty is gone.
+   */
+  onPowerLoss(rng: Rng): void {
+    for (const dir of this.disk.values()) {
+      for (const [path, f] of dir) {
+        if (f.synced === f.bytes) continue;
+        const keep = rng.intBetween(0, f.bytes.length);
+        this.world.trace.record('fs.torn', { actor: f.owner, path, bytes: f.bytes.length, kept: keep });
+        if (keep === 0 && f.synced === null) {
+          dir.delete(path);
+          continue;
+        }
+        f.bytes = f.bytes.slice(0, keep);
+        f.synced = f.bytes;
+      }
+    }
   }
 
   /** ParcelFileDescriptor.open(file, mode) in `proc` (which must own the file). */
@@ -448,6 +488,8 @@ export class FdSystem {
     if (t.kind === 'file') {
       await this.world.scheduler.yield();
       const f = t.file;
+      // The durable copy stays as it was: this write is in the page cache until an fsync.
+      if (f.synced === f.bytes) f.synced = f.bytes.slice();
       const end = file.position + bytes.length;
       if (end > f.bytes.length) {
         const grown = new Uint8Array(end);

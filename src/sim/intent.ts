@@ -18,6 +18,9 @@ export const FILL_IN_CATEGORIES = 1 << 2;
 export const FILL_IN_COMPONENT = 1 << 3;
 export const FILL_IN_PACKAGE = 1 << 4;
 
+/** Intent.FLAG_ACTIVITY_NEW_TASK: start the activity in a new task (a result cannot come back). */
+export const FLAG_ACTIVITY_NEW_TASK = 0x1000_0000;
+
 export interface IntentInit {
   action?: string | null;
   data?: string | null;
@@ -26,6 +29,8 @@ export interface IntentInit {
   component?: ComponentName | null;
   package?: string | null;
   extras?: Bundle | null;
+  /** Launch flags (not part of filterEquals). */
+  flags?: number;
 }
 
 export class Intent {
@@ -36,6 +41,7 @@ export class Intent {
   component: ComponentName | null;
   package: string | null;
   extras: Bundle;
+  flags: number;
 
   constructor(init: IntentInit = {}) {
     this.action = init.action ?? null;
@@ -44,6 +50,7 @@ export class Intent {
     this.categories = init.categories ? [...init.categories] : null;
     this.component = init.component ?? null;
     this.package = init.package ?? null;
+    this.flags = init.flags ?? 0;
     this.extras = new Bundle();
     if (init.extras) this.extras.putAll(init.extras);
   }

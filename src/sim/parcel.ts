@@ -52,6 +52,10 @@ function entrySize(e: BundleEntry): number {
       return e.value === null
         ? INT_SIZE
         : INT_SIZE + parcelableSize(PENDING_INTENT_CLASS, BINDER_OBJECT_SIZE);
+    case 'Parcelable':
+      return e.value === null
+        ? INT_SIZE
+        : INT_SIZE + parcelableSize(e.value.className, string16Size(JSON.stringify(e.value.fields)));
     case 'ParcelFileDescriptor':
       // writeInt(hasCommChannel) + the fd object (+ the comm fd for reliable pipes).
       return e.value === null
@@ -77,6 +81,8 @@ export interface ParcelTarget {
   adoptFileDescriptor(pfd: ParcelFileDescriptor): ParcelFileDescriptor;
   /** Sink for the copy's type-mismatch warnings (the receiver's logcat). */
   warningSink: ((message: string) => void) | null;
+  /** The receiver's class loader for lazy custom Parcelables (null: any class loads). */
+  classLoader: ((className: string) => boolean) | null;
 }
 
 /**
@@ -90,10 +96,12 @@ export function unparcelBundle(b: Bundle | null, target: ParcelTarget): Bundle |
   const shared = Bundle.sharingEntriesOf(b);
   if (shared) {
     shared.warningSink = target.warningSink;
+    shared.classLoader = target.classLoader;
     return shared;
   }
   const copy = new Bundle();
   copy.warningSink = target.warningSink;
+  copy.classLoader = target.classLoader;
   for (const [key, e] of b.entries()) copy.putEntry(key, copyEntry(e, target));
   return copy;
 }

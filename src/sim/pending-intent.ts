@@ -36,6 +36,9 @@ const NOT_IN_KEY = FLAG_NO_CREATE | FLAG_CANCEL_CURRENT | FLAG_UPDATE_CURRENT;
 /** The system's record behind a token (PendingIntentRecord). */
 export class PendingIntentRecord {
   canceled = false;
+  /** The creator's target SDK and its ActivityOptions#setPendingIntentCreatorBackgroundActivityStartMode. */
+  creatorTargetSdk = 34;
+  creatorAllowsBackgroundStart = false;
   constructor(
     readonly id: number,
     readonly key: string,
@@ -97,6 +100,8 @@ export interface PendingIntentRequest {
   readonly requestCode: number;
   readonly intent: Intent;
   readonly flags: PendingIntentFlags;
+  /** The creator's ActivityOptions: MODE_BACKGROUND_ACTIVITY_START_ALLOWED lends it BAL rights (API 34+). */
+  readonly creatorAllowsBackgroundStart?: boolean;
 }
 
 /** The system-wide token table (lives in the world, survives every app process). */
@@ -160,6 +165,8 @@ export class PendingIntentRegistry {
       intent.clone(),
       flags & ~NOT_IN_KEY,
     );
+    record.creatorTargetSdk = req.targetSdk;
+    record.creatorAllowsBackgroundStart = req.creatorAllowsBackgroundStart ?? false;
     this.records.set(key, record);
     return record;
   }
@@ -173,6 +180,12 @@ export class PendingIntentRegistry {
     }
     record.canceled = true;
     if (this.records.get(record.key) === record) this.records.delete(record.key);
+  }
+
+  /** A reboot: every token is gone (PendingIntents live in system_server's memory only). */
+  clear(): void {
+    for (const r of this.records.values()) r.canceled = true;
+    this.records.clear();
   }
 
   /** Tokens of a removed package die with it. */

@@ -5,7 +5,7 @@
  * (the first Binder call to one of its providers, an Activity launch) by calling the package's
  * factory; it dies by a kill fault, a crash (an uncaught exception on one of its threads), the death
  * of a provider it held a stable reference to (AMS REASON_DEPENDENCY_DIED), a provider publish
- * timeout, or uninstall. Death is SIGKILL: no callbacks; memory, Binder threads and fds are gone;
+ * timeout, uninstall, a device reboot, or the low-memory killer (importance.ts). Death is SIGKILL: no callbacks; memory, Binder threads and fds are gone;
  * transactions it was serving fail in their callers with DeadObjectException.
  */
 import type { App } from './app.ts';
@@ -18,6 +18,8 @@ export type DeathCause =
   | { readonly kind: 'crash'; readonly error: string }
   | { readonly kind: 'dependency'; readonly provider: string }
   | { readonly kind: 'publish-timeout' }
+  | { readonly kind: 'reboot' }
+  | { readonly kind: 'lmk'; readonly adj: number }
   | { readonly kind: 'uninstalled' };
 
 export type ProcessState =
@@ -36,6 +38,10 @@ export function describeDeath(cause: DeathCause): string {
       return `killed: depends on provider ${cause.provider} in dying proc`;
     case 'publish-timeout':
       return 'killed: timeout publishing content providers';
+    case 'reboot':
+      return 'killed: device reboot';
+    case 'lmk':
+      return `killed: low memory (lmkd, oom_score_adj ${cause.adj})`;
     case 'uninstalled':
       return 'killed: package uninstalled';
   }

@@ -160,6 +160,9 @@ export class Scheduler {
   private nextTaskId = 1;
   private readonly live = new Map<number, Task>();
   private ready: Task[] = [];
+  /** Owners (processes) frozen by the cached-app freezer, and their runnable tasks held back. */
+  private readonly frozen = new Set<string>();
+  private parked: Task[] = [];
   private readonly timed = new Set<Task>();
   /** No timed wait ends before this (a lower bound: a cancelled wait may leave it early). */
   private earliestTimeout = Number.POSITIVE_INFINITY;
@@ -212,7 +215,8 @@ export class Scheduler {
     const started = new Promise<unknown>((resolve) => {
       task.resolveResume = resolve;
     });
-    this.ready.push(task);
+    if (task.owner !== null && this.frozen.has(task.owner)) this.parked.push(task);
+    else this.ready.push(task);
     void this.runBody(task, started, body);
     return task;
   }
@@ -319,7 +323,28 @@ export class Scheduler {
     }
     task.state = READY;
     task.resumeValue = value;
-    this.ready.push(task);
+    if (task.owner !== null && this.frozen.has(task.owner)) this.parked.push(task);
+    else this.ready.push(task);
+  }
+
+  /** The cgroup freezer: `owner`'s tasks stop being scheduled (they keep their place) until thawed. */
+  freezeOwner(owner: string): void {
+    if (this.frozen.has(owner)) return;
+    this.frozen.add(owner);
+    const keep: Task[] = [];
+    for (const t of this.ready) (t.owner === owner ? this.parked : keep).push(t);
+    this.ready = keep;
+  }
+
+  thawOwner(owner: string): void {
+    if (!this.frozen.delete(owner)) return;
+    const still: Task[] = [];
+    for (const t of this.parked) (t.owner === owner ? this.ready : still).push(t);
+    this.parked = still;
+  }
+
+  isFrozen(owner: string): boolean {
+    return this.frozen.has(owner);
   }
 
   /** Kills every live task owned by `owner` (a process dying); their awaits never resume. */
@@ -336,7 +361,10 @@ export class Scheduler {
 
   kill(task: Task, cause: string): void {
     if (!task.alive) return;
-    if (task.state.kind === 'ready') this.ready = this.ready.filter((t) => t !== task);
+    if (task.state.kind === 'ready') {
+      this.ready = this.ready.filter((t) => t !== task);
+      if (this.parked.length > 0) this.parked = this.parked.filter((t) => t !== task);
+    }
     if (task.waiting) task.waiting.markSettled();
     task.waiting = null;
     this.timed.delete(task);
@@ -492,6 +520,9 @@ export class Scheduler {
     const blocked = [...this.live.values()]
       .filter((t) => !t.daemon && t.state.kind === 'blocked')
       .map((t) => ({ task: t.name, on: (t.state as { on: string }).on, owner: t.owner }));
+    for (const t of this.parked) {
+      if (!t.daemon) blocked.push({ task: t.name, on: `process ${t.owner} frozen`, owner: t.owner });
+    }
     return blocked.length > 0 ? { kind: 'liveness', blocked } : { kind: 'completed' };
   }
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { AppContext } from './context.ts';
+import { QUEUED_WORK_DELAY_MS } from './shared-preferences.ts';
 import { appSpec } from './testing.ts';
 import { World } from './world.ts';
 
@@ -33,7 +35,7 @@ describe('DurableStore (SQLite-like: atomic across a kill, serialised writers)',
       world.killProcess('com.example.app', { kind: 'killed', reason: 'test' });
     });
     world.spawn('later', async () => {
-      await world.scheduler.sleep(10);
+      await world.scheduler.sleep(1_000);
       world.spawnIn('com.example.app', 'second', async (ctx) => {
         seen.push(await ctx.storage.get('t', 'k'));
       });
@@ -150,5 +152,89 @@ describe('DurableStore (SQLite-like: atomic across a kill, serialised writers)',
     expect(() => {
       b.inner.n = 3;
     }).toThrow(TypeError);
+  });
+});
+
+describe('the storage classes apps use, each with its crash semantics', () => {
+  /** Runs `write` in the app, kills it `killAfterMs` later, then reads with `read` in a new process. */
+  async function acrossKill(
+    write: (ctx: AppContext) => Promise<void>,
+    read: (ctx: AppContext) => unknown,
+    killAfterMs: number,
+  ): Promise<unknown> {
+    const world = storageWorld();
+    let seen: unknown;
+    world.spawnIn('com.example.app', 'write', async (ctx) => {
+      await write(ctx);
+    });
+    world.spawn('kill-then-read', async () => {
+      await world.startProcess('com.example.app');
+      await world.scheduler.sleep(killAfterMs);
+      world.killProcess('com.example.app', { kind: 'killed', reason: 'test' });
+      world.spawnIn('com.example.app', 'read', async (ctx) => {
+        seen = read(ctx);
+      });
+    });
+    await world.run();
+    return seen;
+  }
+
+  it('SharedPreferences.apply(): memory at once, lost if the process dies before QueuedWork wrote it', async () => {
+    const write = async (ctx: AppContext) => {
+      const prefs = ctx.getSharedPreferences('p');
+      prefs.edit().put('k', 1).apply();
+      expect(prefs.get('k')).toBe(1);
+    };
+    const read = (ctx: AppContext) => ctx.getSharedPreferences('p').get('k');
+    expect(await acrossKill(write, read, 10)).toBeUndefined();
+    expect(await acrossKill(write, read, 10 * QUEUED_WORK_DELAY_MS)).toBe(1);
+  });
+
+  it('SharedPreferences.commit(): on disk once it returned, whenever the kill comes', async () => {
+    const write = async (ctx: AppContext) => {
+      await ctx.getSharedPreferences('p').edit().put('k', 2).commit();
+    };
+    expect(await acrossKill(write, (ctx) => ctx.getSharedPreferences('p').get('k'), 1)).toBe(2);
+  });
+
+  it('a file written without fsync survives a kill but a power loss tears it; fsynced data survives both', async () => {
+    const outcomes = new Set<string>();
+    for (let seed = 0; seed < 8; seed++) {
+      const world = new World({ seed, faults: [] });
+      world.install(appSpec('com.example.app'), () => ({}));
+      world.spawnIn('com.example.app', 'write', async (ctx) => {
+        ctx.writeFile('synced', new Uint8Array([1, 2, 3, 4]), { sync: true });
+        ctx.writeFile('cached', new Uint8Array([5, 6, 7, 8]));
+        world.killProcess('com.example.app', { kind: 'killed', reason: 'test' });
+      });
+      world.spawn('power-loss', async () => {
+        await world.scheduler.sleep(1_000);
+        expect(world.fds.readFileBytes('com.example.app', 'cached')).toEqual(new Uint8Array([5, 6, 7, 8]));
+        world.applyFault({ kind: 'powerLoss' });
+      });
+      await world.run();
+      expect(world.fds.readFileBytes('com.example.app', 'synced')).toEqual(new Uint8Array([1, 2, 3, 4]));
+      const cached = world.fds.readFileBytes('com.example.app', 'cached');
+      outcomes.add(cached === null ? 'gone' : `kept ${cached.length}`);
+      if (cached) expect([...cached]).toEqual([5, 6, 7, 8].slice(0, cached.length));
+    }
+    expect(outcomes.size).toBeGreaterThan(1);
+    expect([...outcomes].some((o) => o !== 'kept 4')).toBe(true);
+  });
+
+  it('a clean reboot syncs files; SQLite commits survive a power loss', async () => {
+    const world = storageWorld();
+    world.spawnIn('com.example.app', 'write', async (ctx) => {
+      ctx.writeFile('cached', new Uint8Array([9]));
+      await ctx.storage.put('t', 'k', 'committed');
+    });
+    world.spawn('reboots', async () => {
+      await world.scheduler.sleep(1_000);
+      world.applyFault({ kind: 'reboot' });
+      world.applyFault({ kind: 'powerLoss' });
+    });
+    await world.run();
+    expect(world.fds.readFileBytes('com.example.app', 'cached')).toEqual(new Uint8Array([9]));
+    expect(world.storage('com.example.app').peek('t', 'k')).toBe('committed');
   });
 });

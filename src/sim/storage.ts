@@ -1,6 +1,8 @@
 /**
  * Durable per-package storage with SQLite's guarantees (sqlite.org "atomic commit"; Android's WAL):
- * a transaction is all-or-nothing across a process kill, writers are serialised (BEGIN IMMEDIATE),
+ * a transaction is all-or-nothing across a process kill and a power loss (AOSP's default
+ * db_wal_sync_mode is FULL: a commit is fsynced; a device configured for NORMAL could lose the last
+ * commits on power loss — not modelled), writers are serialised (BEGIN IMMEDIATE),
  * and reads outside a transaction see the last committed state. Every operation is a scheduling
  * point, so check-then-act races between separate operations are reachable by the scheduler, while
  * work inside one transaction is atomic. What was not committed when the process dies is lost.

@@ -403,14 +403,10 @@ describe('Processes', () => {
   });
 
   it('a task whose process dies while starting never runs; the launch failure is traced, not a harness error', async () => {
-    const world = new World();
+    // Killed 50 ms into its 100 ms start (zygote fork + bind take virtual time).
+    const world = new World({ faults: [{ at: 2, fault: { kind: 'kill', process: 'com.example.slow' } }] });
     world.install(appSpec('com.example.slow', { authority: 'slow' }), () => ({
-      providers: {
-        Provider: new LambdaProvider(
-          () => new Bundle(),
-          async (self) => self.context.sleep(60_000),
-        ),
-      },
+      providers: { Provider: new LambdaProvider(() => new Bundle()) },
     }));
     let ran = false;
     world.spawnIn('com.example.slow', 'main', async () => {
@@ -426,15 +422,41 @@ describe('Processes', () => {
     expect(() => world.spawnIn('com.example.unknown', 'main', async () => {})).toThrow(/no app registered/);
   });
 
-  it('a provider that does not publish within 10 s is killed and its authority fails to acquire', async () => {
+  it('a kill between the publish and a woken starter is a failed start, not a harness crash (found by the consumer property with kill and reboot faults)', async () => {
     const world = new World();
+    world.install(appSpec('com.example.app'), () => ({}));
+    world.spawn('killer', async () => {
+      await world.startProcess('com.example.app');
+      world.killProcess('com.example.app', { kind: 'killed', reason: 'test' });
+    });
+    let ran = false;
+    world.spawnIn('com.example.app', 'main', async () => {
+      ran = true;
+    });
+    const report = await world.run();
+    expect(report.outcome.kind).toBe('completed');
+    expect(ran).toBe(false);
+    expect(world.trace.ofKind('launch.failed')).toHaveLength(1);
+  });
+
+  it('a process start takes virtual time before the first call is served', async () => {
+    const { world } = echoWorld({ processStartMs: 250 });
+    let servedAt = -1;
+    world.spawnIn('com.example.client', 'main', async (ctx) => {
+      const t0 = ctx.elapsedRealtime();
+      await ctx.contentResolver.call(AUTH, 'ping', null, null);
+      servedAt = ctx.elapsedRealtime() - t0;
+    });
+    await world.run();
+    expect(servedAt).toBe(250);
+  });
+
+  it('a provider that does not publish within 10 s (slowStart fault) is killed and its authority fails to acquire', async () => {
+    const world = new World({
+      faults: [{ at: 0, fault: { kind: 'slowStart', process: 'com.example.stuck', ms: 60_000 } }],
+    });
     world.install(appSpec('com.example.stuck', { authority: 'stuck' }), () => ({
-      providers: {
-        Provider: new LambdaProvider(
-          () => new Bundle(),
-          async (self) => self.context.sleep(60_000),
-        ),
-      },
+      providers: { Provider: new LambdaProvider(() => new Bundle()) },
     }));
     world.install(clientSpec('com.example.c', ['com.example.stuck']), () => ({}));
     let error: unknown;
@@ -449,5 +471,65 @@ describe('Processes', () => {
     expect(error).toBeInstanceOf(IllegalArgumentException);
     const state = world.process('com.example.stuck').state;
     expect(state.kind === 'dead' && state.cause.kind).toBe('publish-timeout');
+  });
+
+  it('publishes providers before Application.onCreate and never awaits an async onCreate (the init race)', async () => {
+    // ActivityThread.handleBindApplication: installContentProviders, then Application.onCreate; a
+    // provider whose onCreate awaits its storage is already callable while that await is pending.
+    const world = new World();
+    const seen: string[] = [];
+    world.install(appSpec('com.example.p', { authority: 'p' }), (ctx: AppContext) => {
+      let ready = false;
+      return {
+        providers: {
+          Provider: new LambdaProvider(
+            () => {
+              seen.push(ready ? 'call: initialised' : 'call: still initialising');
+              return new Bundle();
+            },
+            async () => {
+              await ctx.sleep(1_000);
+              ready = true;
+            },
+          ),
+        },
+        onCreate: async () => {
+          seen.push('Application.onCreate');
+        },
+      };
+    });
+    world.install(clientSpec('com.example.c', ['com.example.p']), () => ({}));
+    world.spawnIn('com.example.c', 'main', async (ctx) => {
+      await ctx.contentResolver.call('p', 'm', null, null);
+    });
+    const report = await world.run();
+    expect(report.outcome.kind).toBe('completed');
+    expect(seen).toEqual(['Application.onCreate', 'call: still initialising']);
+  });
+
+  it('some schedule serves a call before Application.onCreate has run', async () => {
+    const orders = new Set<string>();
+    for (let seed = 0; seed < 20; seed++) {
+      const world = new World({ seed, strategy: { kind: 'random' } });
+      const seen: string[] = [];
+      world.install(appSpec('com.example.p', { authority: 'p' }), () => ({
+        providers: {
+          Provider: new LambdaProvider(() => {
+            seen.push('call');
+            return new Bundle();
+          }),
+        },
+        onCreate: () => {
+          seen.push('Application.onCreate');
+        },
+      }));
+      world.install(clientSpec('com.example.c', ['com.example.p']), () => ({}));
+      world.spawnIn('com.example.c', 'main', async (ctx) => {
+        await ctx.contentResolver.call('p', 'm', null, null);
+      });
+      await world.run();
+      orders.add(seen.join(' < '));
+    }
+    expect(orders).toContain('call < Application.onCreate');
   });
 });

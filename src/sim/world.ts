@@ -16,10 +16,12 @@ import { BinderDriver } from './binder.ts';
 import type { Bundle } from './bundle.ts';
 import { DEFAULT_START_MS, VirtualClock } from './clock.ts';
 import type { ContentCallRecord, ProviderHandle } from './content.ts';
+import type { ContentProvider } from './content-provider.ts';
 import { AppContext, type LogLevel } from './context.ts';
 import { describeError, SimUsageError } from './errors.ts';
 import { type Fault, type FaultAt, FaultInjector } from './faults.ts';
 import { type FdLeak, FdSystem, FdTable } from './fd.ts';
+import { CACHED_APP_MIN_ADJ, computeAdjs, hasVisibleWindow, lowMemoryKillOrder } from './importance.ts';
 import type { JsonObject } from './json.ts';
 import type { PackageSpec } from './manifest.ts';
 import { PackageManager } from './package-manager.ts';
@@ -28,6 +30,7 @@ import { type ParcelTarget, snapshotBundle, unparcelBundle } from './parcel.ts';
 import { type DeathCause, describeDeath, ProcessRecord } from './process.ts';
 import { Rng } from './rng.ts';
 import { type RunOutcome, Scheduler, type Task, TIMED_OUT } from './scheduler.ts';
+import { PreferencesDisk } from './shared-preferences.ts';
 import { certificate } from './signing.ts';
 import { DurableStore } from './storage.ts';
 import { makeStrategy, type StrategySpec } from './strategy.ts';
@@ -38,6 +41,11 @@ import { SimulatedUser, type UserSpec } from './user.ts';
 export const SYSTEM_UID = 1000;
 /** AMS: CONTENT_PROVIDER_PUBLISH_TIMEOUT_MILLIS. */
 export const PROVIDER_PUBLISH_TIMEOUT_MS = 10_000;
+/**
+ * Virtual time a cold process start takes (zygote fork, bindApplication) before its providers'
+ * onCreate runs. A typical cold start is a few hundred milliseconds; the figure is a modelling choice.
+ */
+export const PROCESS_START_MS = 100;
 
 export interface WorldOptions {
   readonly seed?: number | string;
@@ -49,6 +57,8 @@ export interface WorldOptions {
   readonly faults?: readonly FaultAt[];
   /** The simulated user who answers Activities. Default: a user who never answers. */
   readonly user?: UserSpec;
+  /** Virtual time a cold process start takes (default PROCESS_START_MS). */
+  readonly processStartMs?: number;
   /** Keep a log of every ContentProvider.call with snapshots of its extras and reply (for checkers). */
   readonly recordContentCalls?: boolean;
 }
@@ -80,17 +90,23 @@ export class World {
 
   private readonly processes = new Map<string, ProcessRecord>();
   private readonly stores = new Map<string, DurableStore>();
+  private readonly preferences = new Map<string, PreferencesDisk>();
   private readonly apps = new Map<string, { spec: PackageSpec; factory: AppFactory }>();
   private readonly startWaiters = new Map<string, ((ok: boolean) => void)[]>();
   private readonly crashes: { task: string; error: string }[] = [];
   private readonly parcelTargets = new Map<ProcessRecord, ParcelTarget>();
+  /** Processes the user launched (spawnIn), and live provider connections: provider → client → count. */
+  private readonly userLaunched = new Set<ProcessRecord>();
+  private readonly connections = new Map<ProcessRecord, Map<ProcessRecord, number>>();
   /** Every ContentProvider.call made, when `recordContentCalls` is on; otherwise null. */
   readonly contentCalls: ContentCallRecord[] | null;
+  private readonly processStartMs: number;
   private nextPid = 2000;
   private ran = false;
 
   constructor(options: WorldOptions = {}) {
     this.seed = String(options.seed ?? 0);
+    this.processStartMs = options.processStartMs ?? PROCESS_START_MS;
     this.rng = new Rng(this.seed);
     this.clock = new VirtualClock(options.startMs ?? DEFAULT_START_MS);
     this.strategy = options.strategy ?? { kind: 'fifo' };
@@ -199,7 +215,8 @@ export class World {
       if (proc.state.kind === 'starting') this.killProcess(packageName, { kind: 'publish-timeout' });
       return false;
     }
-    return result;
+    // Woken by the publish, the caller may resume only after a kill that came in between.
+    return result && proc.isRunning;
   }
 
   private beginStart(proc: ProcessRecord): void {
@@ -214,24 +231,53 @@ export class World {
       pid: proc.pid ?? -1,
       incarnation: proc.incarnation,
     });
-    this.scheduler.spawn(
-      `main:${proc.name}`,
-      async () => {
-        const app = entry.factory(context);
-        proc.app = app;
-        for (const p of this.pm.getPackageInfo(proc.name)?.manifest.providers ?? []) {
-          const instance = app.providers?.[p.name];
-          if (!instance) continue;
-          instance.attachInfo(context, { name: p.name, authorities: p.authorities, packageName: proc.name });
-          await instance.onCreate();
-        }
-        await app.onCreate?.();
-        proc.toRunning();
-        this.trace.record('process.ready', { actor: proc.name, pid: proc.pid ?? -1 });
-        this.settleStart(proc.name, true);
-      },
-      { owner: proc.name },
-    );
+    const startMs = this.processStartMs + this.faults.takeSlowStart(proc.name);
+    this.scheduler.spawn(`main:${proc.name}`, () => this.bindApplication(proc, entry.factory, startMs), {
+      owner: proc.name,
+    });
+  }
+
+  /**
+   * ActivityThread.handleBindApplication on the new process's main thread: the zygote fork and bind
+   * take `startMs` of virtual time; then installContentProviders runs each provider's onCreate and
+   * publishContentProviders makes them reachable — BEFORE Application.onCreate, and without waiting
+   * for any asynchronous initialisation a provider started (Java's onCreate returns at once; work it
+   * hands to another thread keeps running). So call() can arrive while the app is still initialising.
+   */
+  private async bindApplication(proc: ProcessRecord, factory: AppFactory, startMs: number): Promise<void> {
+    await this.scheduler.sleep(startMs);
+    const context = proc.context as AppContext;
+    const app = factory(context);
+    proc.app = app;
+    for (const p of this.pm.getPackageInfo(proc.name)?.manifest.providers ?? []) {
+      const instance = app.providers?.[p.name];
+      if (!instance) continue;
+      instance.attachInfo(context, { name: p.name, authorities: p.authorities, packageName: proc.name });
+      await this.installProvider(context, p.name, instance);
+    }
+    proc.toRunning();
+    this.trace.record('process.ready', { actor: proc.name, pid: proc.pid ?? -1 });
+    this.settleStart(proc.name, true);
+    // publishContentProviders is a Binder call to AMS: callers woken by it may run first.
+    await this.scheduler.yield();
+    await app.onCreate?.();
+  }
+
+  /**
+   * Runs a provider's onCreate on a thread of its own until it first blocks (its synchronous part,
+   * which on a device runs on the main thread), then lets the main thread go on: whatever the
+   * onCreate awaits continues on that thread, racing the calls the published provider receives.
+   */
+  private async installProvider(context: AppContext, name: string, provider: ContentProvider): Promise<void> {
+    const installed = this.scheduler.waiter<void>(`onCreate of provider ${name}`);
+    context.spawn(`onCreate:${name}`, async () => {
+      // Woken first: the main thread can go on only once this task blocks or ends, i.e. after the
+      // synchronous part below (waking after it would be too late — a block inside it may let the
+      // scheduler advance time before control comes back here).
+      installed.wake();
+      await provider.onCreate();
+    });
+    await installed.wait();
   }
 
   private settleStart(packageName: string, ok: boolean): void {
@@ -250,6 +296,10 @@ export class World {
     this.activities.onProcessDied(proc);
     proc.toDead(cause);
     this.scheduler.killOwner(proc.name, describeDeath(cause));
+    this.scheduler.thawOwner(proc.name);
+    this.userLaunched.delete(proc);
+    this.connections.delete(proc);
+    for (const clients of this.connections.values()) clients.delete(proc);
     this.settleStart(packageName, false);
     for (const client of this.binder.onProcessDied(proc)) {
       this.killProcess(client.name, { kind: 'dependency', provider: proc.name });
@@ -260,6 +310,7 @@ export class World {
     this.killProcess(packageName, { kind: 'uninstalled' });
     this.stores.get(packageName)?.wipe();
     this.stores.delete(packageName);
+    this.preferences.delete(packageName);
     this.fds.wipe(packageName);
     this.processes.delete(packageName);
     this.apps.delete(packageName);
@@ -276,11 +327,31 @@ export class World {
     return store;
   }
 
+  /** The package's SharedPreferences files on disk. */
+  preferencesDisk(packageName: string): PreferencesDisk {
+    let disk = this.preferences.get(packageName);
+    if (!disk) {
+      disk = new PreferencesDisk();
+      this.preferences.set(packageName, disk);
+    }
+    return disk;
+  }
+
   // ---- tasks ----
 
   /** A harness task (a test driver), running as the system, outside any app process. */
   spawn(name: string, body: () => Promise<void>, options: { daemon?: boolean } = {}): Task {
     return this.scheduler.spawn(name, body, { owner: null, daemon: options.daemon ?? false });
+  }
+
+  /**
+   * The user opens the app (its launcher activity comes to the front): starts its process if needed
+   * and gives it the screen (importance.ts). False if it could not be started.
+   */
+  async launchApp(packageName: string): Promise<boolean> {
+    if (!(await this.startProcess(packageName))) return false;
+    this.userLaunched.add(this.process(packageName));
+    return true;
   }
 
   /** Starts the package's process if needed, then runs `body` as a thread of that process. */
@@ -293,7 +364,9 @@ export class World {
         this.trace.record('launch.failed', { actor: packageName, task: name });
         return;
       }
-      const context = this.process(packageName).context as AppContext;
+      const proc = this.process(packageName);
+      this.userLaunched.add(proc);
+      const context = proc.context as AppContext;
       context.spawn(name, () => body(context));
     });
   }
@@ -312,6 +385,73 @@ export class World {
     return this.currentProcess()?.pid ?? 0;
   }
 
+  // ---- importance, freezer, low-memory killer (importance.ts) ----
+
+  /** A provider connection (a stable or unstable reference) from `client` raises `provider` to it. */
+  connectProvider(client: ProcessRecord, provider: ProcessRecord): void {
+    let clients = this.connections.get(provider);
+    if (!clients) {
+      clients = new Map();
+      this.connections.set(provider, clients);
+    }
+    clients.set(client, (clients.get(client) ?? 0) + 1);
+    this.thaw(provider, 'provider connection');
+  }
+
+  /** Releases a connection made to the provider instance `providerPid` (gone with it if it died). */
+  disconnectProvider(client: ProcessRecord, provider: ProcessRecord, providerPid: number): void {
+    if (provider.pid !== providerPid || !client.isAlive) return;
+    const clients = this.connections.get(provider);
+    const n = clients?.get(client) ?? 0;
+    if (n <= 1) clients?.delete(client);
+    else clients?.set(client, n - 1);
+  }
+
+  /** oom_adj of every live process. */
+  importance(): Map<ProcessRecord, number> {
+    const world = this;
+    return computeAdjs(this.allProcesses(), {
+      onScreen: this.activities.processesOnScreen(),
+      userLaunched: this.userLaunched,
+      clientsOf(provider) {
+        return world.connections.get(provider)?.keys() ?? [];
+      },
+    });
+  }
+
+  /** Whether `proc` has the screen (importance.ts hasVisibleWindow): what BAL checks ask. */
+  hasVisibleWindow(proc: ProcessRecord): boolean {
+    return (
+      proc.isAlive &&
+      hasVisibleWindow(proc, {
+        onScreen: this.activities.processesOnScreen(),
+        userLaunched: this.userLaunched,
+      })
+    );
+  }
+
+  /** AMS unfreezes a process whose importance rises (a call, a connection, an Activity in it). */
+  thaw(proc: ProcessRecord, reason: string): void {
+    if (!this.scheduler.isFrozen(proc.name)) return;
+    this.scheduler.thawOwner(proc.name);
+    this.trace.record('process.thaw', { actor: proc.name, pid: proc.pid ?? -1, reason });
+  }
+
+  private freezeCached(): void {
+    for (const [proc, adj] of this.importance()) {
+      if (adj < CACHED_APP_MIN_ADJ || this.scheduler.isFrozen(proc.name)) continue;
+      this.scheduler.freezeOwner(proc.name);
+      this.trace.record('process.freeze', { actor: proc.name, pid: proc.pid ?? -1, adj });
+    }
+  }
+
+  private lowMemoryKill(kills: number): void {
+    const adjs = this.importance();
+    for (const proc of lowMemoryKillOrder(adjs).slice(0, kills)) {
+      this.killProcess(proc.name, { kind: 'lmk', adj: adjs.get(proc) ?? CACHED_APP_MIN_ADJ });
+    }
+  }
+
   // ---- Binder plumbing ----
 
   /** Copies a Bundle into `proc` as a Parcel would (deep copy, fds dup'ed, warnings to its logcat). */
@@ -326,6 +466,12 @@ export class World {
         },
         warningSink(message) {
           world.log(proc, 'W', 'Bundle', message);
+        },
+        classLoader(className) {
+          // The boot class path, then the classes of the app running in the process now.
+          return (
+            className.startsWith('android.') || (proc.app?.parcelableClasses?.includes(className) ?? false)
+          );
         },
       };
       this.parcelTargets.set(proc, target);
@@ -397,10 +543,43 @@ export class World {
       case 'uninstall':
         if (this.apps.has(fault.package)) this.uninstall(fault.package);
         return;
+      case 'slowStart':
+        this.faults.armSlowStart(fault.process, fault.ms);
+        return;
+      case 'reboot':
+        this.reboot(false);
+        return;
+      case 'powerLoss':
+        this.reboot(true);
+        return;
+      case 'freezeCached':
+        this.freezeCached();
+        return;
+      case 'memoryPressure':
+        this.lowMemoryKill(fault.kills ?? 1);
+        return;
       case 'custom':
         this.faults.runCustom(fault.name, fault.args ?? {});
         return;
     }
+  }
+
+  /**
+   * A device reboot. Every app process dies (harness tasks, standing outside the device, go on);
+   * activity tasks, pending results and PendingIntents are gone; PackageManager restarts UID
+   * allocation, forgets implicit visibility and re-evaluates permissions. Apps start again on
+   * demand. Storage: a clean reboot syncs the file systems; a power loss tears every file write not
+   * fsynced (fd.ts), while SQLite commits (FULL sync) and written SharedPreferences survive either
+   * way — an apply() still queued died with its process. Not modelled: the boot taking time,
+   * elapsedRealtime restarting from 0, BOOT_COMPLETED.
+   */
+  reboot(powerLoss: boolean): void {
+    this.trace.record('device.reboot', { actor: 'system', powerLoss });
+    this.activities.onReboot();
+    for (const proc of this.processes.values()) this.killProcess(proc.name, { kind: 'reboot' });
+    if (powerLoss) this.fds.onPowerLoss(this.rng.fork('power-loss'));
+    else this.fds.syncAll();
+    this.pm.reboot();
   }
 
   /** Re-signs a package: a key rotation (same UID) or a reinstall under an unrelated key (new UID). */
