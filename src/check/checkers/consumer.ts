@@ -15,6 +15,13 @@ function consumerCalls(obs: Observation, consumers: readonly string[]): CallView
   return obs.calls.filter((c) => consumers.includes(c.caller));
 }
 
+/** Whether `pkg`'s process was killed at a step in [from, to]. */
+function diedBetween(obs: Observation, pkg: string, from: number, to: number): boolean {
+  return obs.events.some(
+    (e) => e.kind === 'process.kill' && e.data.actor === pkg && e.step >= from && e.step <= to,
+  );
+}
+
 export const retryDiscipline: Checker = {
   id: 'consumer-retry-discipline',
   ruleIds: ['CETP-5-26', 'CETP-5-27', 'CETP-5-28'],
@@ -31,6 +38,9 @@ export const retryDiscipline: Checker = {
         const prev = calls[i - 1] as CallView;
         const next = calls[i] as CallView;
         if (prev.reply.kind !== 'bundle' || prev.reply.status !== 'error') continue;
+        // The consumer died after the answer and a new process re-sent the journaled request under
+        // the same id: it never learned the answer, and asking again is what 4.1-15 requires.
+        if (diedBetween(obs, next.caller, prev.replyStep ?? prev.step, next.step)) continue;
         const code = prev.reply.errorCode ?? '';
         const isResume = RESOLUTIONS.has(code) && next.resumeToken !== null;
         if (RESOLUTIONS.has(code)) {
