@@ -7,7 +7,7 @@
  * PendingIntent (a resolution) created by the provider or by a second app, the helper
  * (helper-app.ts); the vector says whose screens the consumer opened through one (`launches`).
  */
-import type { Ability, Expect, JsonExpect, Level, ReplyValue, VectorResult } from './format.ts';
+import type { Expect, JsonExpect, ReplyValue, VectorHeader } from './format.ts';
 
 export const CONSUMER_FORMAT_ID = 'cetp-consumer-vectors/1';
 
@@ -25,16 +25,7 @@ export interface ScriptedReply {
 /** An app whose Activity a consumer opened: the scripted provider or the helper app. */
 export type LaunchedApp = 'provider' | 'other';
 
-export interface ConsumerVector {
-  readonly id: string;
-  readonly title: string;
-  readonly since: string;
-  readonly deprecated?: { readonly since: string; readonly reason: string };
-  readonly level: Level;
-  readonly result: VectorResult;
-  readonly rules: readonly string[];
-  readonly flags: readonly string[];
-  readonly requires: readonly Ability[];
+export interface ConsumerVector extends VectorHeader {
   /** The scripted provider: its manifest versions and its tool descriptors (wire JSON). */
   readonly provider: { readonly versions: readonly number[]; readonly tools: readonly unknown[] };
   /** What the agent asks the consumer to do. */

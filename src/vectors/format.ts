@@ -181,7 +181,8 @@ export type Step =
     };
 export type StepOp = Step['op'];
 
-export interface Vector {
+/** What every vector says about itself, provider- or consumer-side, source or generated. */
+export interface VectorHeader {
   readonly id: string;
   readonly title: string;
   readonly since: string;
@@ -191,6 +192,9 @@ export interface Vector {
   readonly rules: readonly string[];
   readonly flags: readonly string[];
   readonly requires: readonly Ability[];
+}
+
+export interface Vector extends VectorHeader {
   /** The provider fixture the vector drives (see the manifest's `fixtures`). */
   readonly provider: string;
   /** Variables bound to a fresh random UUID when the vector starts (request ids). */

@@ -6,17 +6,7 @@
  * Sources are data, not code: nothing in them is evaluated.
  */
 
-import type {
-  Ability,
-  Caller,
-  CallSpec,
-  Expect,
-  Level,
-  SendValue,
-  Step,
-  UserAnswer,
-  VectorResult,
-} from './format.ts';
+import type { Caller, CallSpec, Expect, SendValue, Step, UserAnswer, VectorHeader } from './format.ts';
 import type { ConsumerSource } from './generate-consumer.ts';
 
 /** What the reference's reply must hold: dot paths (into JSON text too) to literals or matchers. */
@@ -81,16 +71,7 @@ export type SourceStep =
       readonly max_polls: number;
     } & Judged);
 
-export interface SourceVector {
-  readonly id: string;
-  readonly title: string;
-  readonly since: string;
-  readonly deprecated?: { readonly since: string; readonly reason: string };
-  readonly level: Level;
-  readonly result: VectorResult;
-  readonly rules: readonly string[];
-  readonly flags: readonly string[];
-  readonly requires: readonly Ability[];
+export interface SourceVector extends VectorHeader {
   readonly provider: string;
   readonly steps: readonly SourceStep[];
 }
