@@ -74,7 +74,7 @@ async function commit(tx: StoreTransaction, writes: Writes, which: (table: strin
 }
 
 /** The bug: business change first, the SDK's records (dedup, confirmations) in a later transaction. */
-function splitCommitExecutor(context: AppContext): MutationExecutor {
+export function splitCommitExecutor(context: AppContext): MutationExecutor {
   return {
     async atomically(label, body) {
       const writes: Writes = new Map();
