@@ -106,4 +106,15 @@ describe('crash points catch crash bugs', () => {
     expect(again.report.traceHash).toBe(failure?.replay.traceHash);
     expect(again.violations.length).toBeGreaterThan(0);
   });
+
+  it('a consumer that forgets its request_id on restart (planted bug): the consumer side of the sync write fails', async () => {
+    const mutant = mutantById('consumer-forgets-request-id-on-restart');
+    if (!mutant) throw new Error('catalogue changed');
+    const report = await points('sync-write', mutant.variant);
+    const [provider, consumer] = report.sides;
+    expect(provider?.failedSteps).toEqual([]);
+    expect(consumer?.failedSteps.length).toBeGreaterThan(0);
+    expect(consumer?.failure?.violations.map((v) => v.checker)).toContain('consumer-request-id-stable');
+    expect(consumer?.failure?.replay.property).toBe('crashpoints-consumer');
+  });
 });
