@@ -117,7 +117,7 @@ export const crashTerminalResult: Checker = {
     const owed =
       !ctx.consumers.includes(first.caller) ||
       ctx.toolEffects.get(first.toolKey) !== 'read' ||
-      (evidence.length > 0 && obs.calls.some((c) => evidence.includes(c.id) && operationIdOf(c) !== null));
+      obs.calls.some((c) => evidence.includes(c.id) && operationIdOf(c) !== null);
     if (end === null && owed)
       return [
         violation(

@@ -17,7 +17,7 @@ function points(kind: FlowKind, variant: Variant = REFERENCE) {
 
 describe('crash points on the reference apps', () => {
   it.each(FLOW_KINDS)(
-    '%s: every point of both sides is run, its kill applied, and every run holds',
+    'CETP-4.4-17 CETP-4.4-16: %s: every point of both sides is run, its kill applied, and every run holds',
     async (kind) => {
       let started = 0;
       const report = await crashpointsOfFlow(kind, DEFS, { variant: REFERENCE, started: () => started++ });
@@ -85,7 +85,7 @@ describe('crash points on the reference apps', () => {
 });
 
 describe('crash points catch crash bugs', () => {
-  it('operations kept in memory until commit (planted bug operations-in-memory): the async flow fails with a replay', async () => {
+  it('CETP-4.4-16 CETP-10-13: operations kept in memory until commit (planted bug operations-in-memory): the async flow fails with a replay', async () => {
     const mutant = mutantById('operations-in-memory');
     if (!mutant) throw new Error('catalogue changed');
     const report = await points('async-cancel', mutant.variant);
@@ -107,7 +107,7 @@ describe('crash points catch crash bugs', () => {
     expect(again.violations.length).toBeGreaterThan(0);
   });
 
-  it('a consumer that forgets its request_id on restart (planted bug): the consumer side of the sync write fails', async () => {
+  it('CETP-6-08 CETP-4.1-16: a consumer that forgets its request_id on restart (planted bug): the consumer side of the sync write fails', async () => {
     const mutant = mutantById('consumer-forgets-request-id-on-restart');
     if (!mutant) throw new Error('catalogue changed');
     const report = await points('sync-write', mutant.variant);

@@ -73,7 +73,7 @@ describe('cetp-sim crashpoints', () => {
     expect(text).toMatch(/All crash points held: \d+ crash points in 1 flow/);
   });
 
-  it('a provider that commits the effect outside the dedup transaction fails, and its replay file still fails', async () => {
+  it('CETP-10-06 CETP-4.4-17: a provider that commits the effect outside the dedup transaction fails, and its replay file still fails', async () => {
     const dir = out();
     const module = './src/cli/testdata/split-commit.provider.ts';
     const r = await run([
@@ -101,7 +101,7 @@ describe('cetp-sim crashpoints', () => {
     expect(JSON.parse(again.stdout[0] ?? '{}')).toMatchObject({ failed: true });
   });
 
-  it('a provider a crash leaves wedged fails crash-provider-usable and crash-terminal-result', async () => {
+  it('CETP-5-07 CETP-9-07: a provider a crash leaves wedged fails crash-provider-usable and crash-terminal-result', async () => {
     const module = './src/cli/testdata/stale-lock.provider.ts';
     const r = await run([
       'crashpoints',
