@@ -26,6 +26,9 @@ import type { CrashpointsJob } from '../worker/protocol.ts';
 
 export const DEFAULT_CRASHPOINTS_OUT = '.cetp-sim/failures';
 
+/** Failing steps listed in the text report (--json lists them all). */
+const STEPS_SHOWN = 20;
+
 export interface CrashpointsFlags {
   readonly provider?: string;
   readonly flow?: readonly string[];
@@ -146,7 +149,7 @@ function printFailures(io: Io, entries: readonly FlowEntry[], providerFlag: stri
       io.out(c.red(c.bold(`FAILED ${e.report.kind} ${where}`)) + ` — ${toolOf(e.report)}`);
       if (failure.step !== -1)
         io.out(
-          `  failing points: ${s.failedSteps.length} of ${s.points} (steps ${s.failedSteps.join(', ')})`,
+          `  failing points: ${s.failedSteps.length} of ${s.points} (steps ${s.failedSteps.slice(0, STEPS_SHOWN).join(', ')}${s.failedSteps.length > STEPS_SHOWN ? ', …' : ''})`,
         );
       printViolations(io, failure.violations);
       if (s.replayFile !== null) {
