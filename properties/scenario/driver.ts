@@ -64,6 +64,14 @@ interface Sending {
   readonly token: string | null;
 }
 
+/**
+ * ActivityOptions.setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED):
+ * the agents target 34, where a PendingIntent sender lends its background-start rights only with
+ * this opt-in (BackgroundActivityStartController); without it a resolution launched while another
+ * app's Activity covers the agent is aborted with RESULT_CANCELED.
+ */
+const LEND_BACKGROUND_START = { pendingIntentBackgroundActivityStartAllowed: true } as const;
+
 const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
 const ALL_CAPS_JSON = JSON.stringify(ALL_CAPS);
 
@@ -385,7 +393,7 @@ export class RawDriver {
       'launch-resolution',
       async () => {
         try {
-          await this.ctx.startIntentSenderForResult(pi);
+          await this.ctx.startIntentSenderForResult(pi, null, 0, LEND_BACKGROUND_START);
         } finally {
           done.wake(undefined);
         }
