@@ -41,6 +41,10 @@
  *     first's buffer is freed, i.e. its onTransact returned (binder.c binder_proc_transaction /
  *     binder_free_buf). Different nodes of one process still run on parallel binder threads;
  *   - they may use only half of the receive buffer (binder_alloc.c free_async_space = size / 2);
+ *   - one sent to a frozen process (the cached-app freezer) does not thaw it: the kernel queues it
+ *     and answers BR_TRANSACTION_PENDING_FROZEN, libbinder (IPCThreadState::waitForResponse) logs
+ *     "Sending oneway calls to frozen process." and reports success; it runs once the process is
+ *     unfrozen (binder.c binder_proc_transaction). A two-way call thaws it here (world.thaw);
  *   - an exception thrown by the callee goes nowhere: Binder.execTransactInternal logs it
  *     ("Caught a RuntimeException from the binder stub implementation.") when FLAG_ONEWAY is set
  *     instead of writing it into a reply; the callee survives and the sender never learns.
@@ -344,7 +348,10 @@ export class BinderDriver {
     }
     to.bufferUsed += requestBytes;
     this.asyncBytes.set(to, asyncUsed + requestBytes);
-    world.thaw(to, 'binder transaction');
+    // No thaw: a oneway transaction to a frozen process is queued (BR_TRANSACTION_PENDING_FROZEN)
+    // and runs when the process is unfrozen; the sender's libbinder only warns.
+    const frozen = world.scheduler.isFrozen(to.name);
+    if (frozen) world.log(null, 'W', 'IPCThreadState', 'Sending oneway calls to frozen process.');
     const tx: OnewayTransaction = {
       oneway: true,
       id,
@@ -363,7 +370,7 @@ export class BinderDriver {
       this.asyncTodo.set(to, nodes);
     }
     const todo = nodes.get(node);
-    world.trace.record('binder.oneway', { ...trace, node, queued: todo !== undefined });
+    world.trace.record('binder.oneway', { ...trace, node, queued: todo !== undefined, frozen });
     if (todo) todo.push(tx);
     else {
       nodes.set(node, [tx]);

@@ -187,6 +187,38 @@ describe('oneway: IContentObserver.onChange', () => {
     expect(seen).toEqual([`${URI}/1`, `${URI}/2`]);
   });
 
+  it('a oneway call to a frozen process does not thaw it: onChange waits until the process is unfrozen', async () => {
+    const world = new World();
+    world.install(appSpec(PROVIDER, { authority: 'p' }), () => ({
+      providers: { Provider: new EchoProvider() },
+    }));
+    const seen: number[] = [];
+    // Registered at start-up by a process nobody launched: a cached process.
+    world.install(clientSpec(OBSERVER, [PROVIDER]), (ctx: AppContext) => {
+      ctx.contentResolver.registerContentObserver(URI, false, {
+        onChange: () => void seen.push(ctx.elapsedRealtime()),
+      });
+      return {};
+    });
+    let frozenAtSend = false;
+    world.spawn('start-observer', async () => void (await world.startProcess(OBSERVER)));
+    world.spawnIn(PROVIDER, 'notify', async (ctx) => {
+      await ctx.sleep(500);
+      world.applyFault({ kind: 'freezeCached' });
+      frozenAtSend = world.scheduler.isFrozen(OBSERVER);
+      ctx.contentResolver.notifyChange(URI);
+      await ctx.sleep(1_000);
+      expect(seen).toEqual([]);
+      expect(world.scheduler.isFrozen(OBSERVER)).toBe(true);
+      world.thaw(world.process(OBSERVER), 'test: importance rose');
+    });
+    await world.run();
+    expect(frozenAtSend).toBe(true);
+    expect(seen).toEqual([1_600]);
+    const logs = world.trace.ofKind('log').map((e) => String(e.data.message));
+    expect(logs).toContain('Sending oneway calls to frozen process.');
+  });
+
   it('registering for an authority the caller cannot resolve throws SecurityException', async () => {
     const world = observerWorld();
     let error: unknown = null;
