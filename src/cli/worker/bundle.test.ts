@@ -38,6 +38,9 @@ describe('the worker bundle', () => {
     const second = writeBundle(dir, 'export const a = 2;\n');
     expect(second).not.toBe(first);
     expect(readdirSync(dir).sort()).toEqual([first, second].map((p) => p.slice(dir.length + 1)).sort());
+    // A day later, writing a third removes the two stale ones, never the one it wrote.
+    const third = writeBundle(dir, 'export const a = 3;\n', Date.now() + 2 * 24 * 3_600_000);
+    expect(readdirSync(dir)).toEqual([third.slice(dir.length + 1)]);
   });
 
   const envelope = runInputs(loadCorpus(DEFAULT_VECTORS_DIR)).find((f) => f.path.startsWith('envelope/'));

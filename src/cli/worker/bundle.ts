@@ -22,7 +22,7 @@
  * slower, same results.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -66,8 +66,11 @@ export async function bundleWorkerSource(): Promise<string> {
   return file.text;
 }
 
+/** Bundles of other sources older than this are deleted when a new one is written. */
+const STALE_MS = 24 * 3_600_000;
+
 /** Writes `text` as `worker-<sha256>.mjs` in `dir` unless that file exists; its path. */
-export function writeBundle(dir: string, text: string): string {
+export function writeBundle(dir: string, text: string, nowMs: number = Date.now()): string {
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 24);
   const path = join(dir, `worker-${hash}.mjs`);
   if (existsSync(path)) return path;
@@ -75,6 +78,16 @@ export function writeBundle(dir: string, text: string): string {
   const temporary = `${path}.${process.pid}.${hash.slice(0, 6)}.tmp`;
   writeFileSync(temporary, text);
   renameSync(temporary, path);
+  // Bundles of earlier sources pile up while cetp-sim is developed: a day-old one is no CLI's now.
+  for (const name of readdirSync(dir)) {
+    const other = join(dir, name);
+    if (other === path || !/^worker-[0-9a-f]+\.mjs(\..*\.tmp)?$/.test(name)) continue;
+    try {
+      if (nowMs - statSync(other).mtimeMs > STALE_MS) rmSync(other, { force: true });
+    } catch {
+      // another CLI removed it first
+    }
+  }
   return path;
 }
 
