@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CliError } from './errors.ts';
+import { main } from './main.ts';
+import { memoryIo } from './testing.ts';
 import { WorkerHost } from './worker/pool.ts';
 import type { LoadOutcome } from './worker/protocol.ts';
 
@@ -77,5 +79,33 @@ describe('user modules outside the repo', () => {
     const error = await load(d, { provider: './p.provider.ts' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CliError);
     expect((error as CliError).message).toMatch(/syntax error at .*p\.provider\.ts:1:\d+/);
+  });
+});
+
+describe('module state that leaks from run to run is detected', () => {
+  async function fuzz(module: string) {
+    const io = memoryIo();
+    const out = mkdtempSync(join(root, 'failures-'));
+    const code = await main(
+      ['fuzz', '--provider', module, '--property', 'versions', '--runs', '60', '--out', out, '--json'],
+      io,
+    );
+    const report = JSON.parse(io.stdout.join('')) as {
+      properties: { id: string; status: string; violations?: { checker: string; message: string }[] }[];
+    };
+    return { code, violations: report.properties[0]?.violations ?? [] };
+  }
+
+  it('a failure that depends on earlier runs says so: a fresh instance of the module passes it', async () => {
+    const { code, violations } = await fuzz('src/cli/testdata/stateful.provider.ts');
+    expect(code).toBe(1);
+    expect(violations.map((v) => v.checker)).toEqual(['v1-read-only', 'module-state-isolation']);
+    expect(violations[1]?.message).toMatch(/module state leaks between runs: .* a fresh instance .* passes/);
+  });
+
+  it('a failure that does not depend on earlier runs gets no such verdict', async () => {
+    const { code, violations } = await fuzz('src/cli/testdata/leaky-alerts.provider.ts');
+    expect(code).toBe(1);
+    expect(violations.map((v) => v.checker)).toEqual(['v1-read-only']);
   });
 });
