@@ -27,10 +27,11 @@ export const CONTROLS: readonly Control[] = [
 
 /**
  * Controls that still draw a false alarm, kept out of CONTROLS until the test bed is fixed (not by
- * changing the control): strict.provider.ts fails `identity` (seed 0, run 119 at 150 runs) on
- * operations-terminate — its operation committed (step 118) after the raw driver's last get_operation
- * (step 110) and the run ended before the driver's settle phase polled it again, so the oracle
- * judges what the driver saw rather than what the provider did.
+ * changing the control): strict.provider.ts fails `identity` (seed 0, 150 runs) on
+ * operations-terminate. Its operation committed at step 118; the only get_operation (step 110) was
+ * answered INVALID_REQUEST — the legal NOTES 8a reading for a session token that is not the caller's
+ * — and the raw driver (properties/scenario/driver.ts, settle()) stops polling on INVALID_REQUEST
+ * instead of renegotiating, so the oracle judges what the driver gave up on, not what the provider did.
  */
 export const KNOWN_FALSE_ALARMS: readonly Control[] = [
   { provider: 'properties/controls/strict.provider.ts' },
