@@ -22,6 +22,7 @@ import {
   writeDiagramFile,
   writeReplayFile,
 } from './replay-file.ts';
+import { checkModuleIsolation } from './user-modules.ts';
 import { type Host, type JobEnd, runSpread } from './worker/pool.ts';
 import type { FuzzJob, PropertyOutcome, WorkerMessage } from './worker/protocol.ts';
 
@@ -158,7 +159,9 @@ async function fuzzOne(
     ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
   };
   const end = await host.run<PropertyOutcome>(job, { budgetMs: options.watchdogMs });
-  return end.kind === 'done' ? end.result : diagnose(host, def, job, end, options.watchdogMs);
+  if (end.kind !== 'done') return diagnose(host, def, job, end, options.watchdogMs);
+  // A failure with user modules is re-run in a fresh instance of them: does it depend on earlier runs?
+  return checkModuleIsolation(job, end.result, options.watchdogMs);
 }
 
 function writeFailure(def: PropertyDef, outcome: PropertyOutcome, options: CampaignOptions): string | null {

@@ -1,7 +1,10 @@
 /**
  * Loading a user's module (`--provider MODULE`, `--consumer MODULE`) with a dynamic import. MODULE
  * is a file path, resolved against the current directory, or a package name resolvable from it.
- * TypeScript modules load as well as JavaScript ones: the cetp-sim binary runs under tsx.
+ * TypeScript modules load as well as JavaScript ones: the cetp-sim binary runs under tsx. User
+ * modules are imported in worker threads (worker/boot.mjs), whose hooks (worker/esm-hooks.mjs) load
+ * a `.ts`/`.js` file with ES module syntax as an ES module wherever it lives — with or without a
+ * package.json, even under "type": "commonjs".
  * Every way this can go wrong is a CliError (exit 2) naming the flag and the module.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';

@@ -4,10 +4,11 @@
  * load them again in their own workers; the CLI's own thread never runs user code.
  */
 
+import type { Violation } from '../check/checker.ts';
 import { CliError } from './errors.ts';
 import type { ReplayModules } from './replay-file.ts';
 import { WorkerHost } from './worker/pool.ts';
-import type { LoadOutcome } from './worker/protocol.ts';
+import type { FuzzJob, LoadOutcome, PropertyOutcome, ReplayOutcome } from './worker/protocol.ts';
 
 export async function loadModules(
   modules: ReplayModules,
@@ -33,3 +34,66 @@ function describe(modules: ReplayModules): string {
     .filter(Boolean)
     .join(' and ');
 }
+
+/**
+ * Module state isolation (issue #14): a campaign loads the user's modules once per worker, so state
+ * a module keeps at its top level (a counter, a cache, a singleton) survives from run to run, and a
+ * failure may depend on the runs before it — then its replay file, which `cetp-sim replay` runs in a
+ * fresh process, does not reproduce it. So a failure found with user modules is re-run at once in a
+ * fresh worker (fresh instances of the modules, as replay will have): if the verdict or the trace
+ * differs there, the failure gets a `module-state-isolation` verdict saying so, with the evidence.
+ */
+export async function checkModuleIsolation(
+  job: FuzzJob,
+  outcome: PropertyOutcome,
+  watchdogMs: number,
+): Promise<PropertyOutcome> {
+  const failure = outcome.failure;
+  const userCode = job.modules.provider !== undefined || job.modules.consumer !== undefined;
+  // A campaign-level verdict (tool-never-succeeds) or a hung run has no single run to compare.
+  if (!failure || !userCode || failure.replay.campaign || failure.replay.traceHash === '') return outcome;
+  const host = new WorkerHost();
+  let fresh: ReplayOutcome;
+  try {
+    const end = await host.run<ReplayOutcome>(
+      {
+        kind: 'replay',
+        path: `${job.property} run ${failure.replay.fuzz.runsToFailure}`,
+        property: job.property,
+        replay: failure.replay,
+        stream: false,
+        modules: job.modules,
+        cwd: job.cwd,
+      },
+      { budgetMs: watchdogMs },
+    );
+    if (end.kind !== 'done') return outcome;
+    fresh = end.result;
+  } catch {
+    return outcome; // the module fails in a fresh worker too: that failure is reported as it is
+  } finally {
+    await host.close();
+  }
+  const verdict = (vs: readonly { checker: string }[]) =>
+    [...new Set(vs.map((v) => v.checker))].sort().join(', ');
+  const before = verdict(failure.violations);
+  const after = verdict(fresh.violations);
+  if (before === after && fresh.traceHash === failure.replay.traceHash) return outcome;
+  const earlier = failure.replay.fuzz.runsToFailure - 1 + failure.replay.fuzz.shrinks;
+  const leak: Violation = {
+    checker: MODULE_STATE_CHECKER,
+    ruleIds: [],
+    class: 'correctness',
+    message:
+      `module state leaks between runs: this failure (${before}) came after ${earlier} earlier run(s) in the same ` +
+      `instance of ${describe(job.modules)}; re-run at once in a fresh instance the same scenario ` +
+      (after === '' ? 'passes' : `fails differently (${after})`) +
+      ` (trace sha256 ${fresh.traceHash.slice(0, 16)}…, was ${failure.replay.traceHash.slice(0, 16)}…), so its replay ` +
+      'file may not reproduce it. Keep per-run state in what install() creates (the World, the app), not at module top level.',
+    events: [],
+    calls: [],
+  };
+  return { ...outcome, failure: { ...failure, violations: [...failure.violations, leak] } };
+}
+
+export const MODULE_STATE_CHECKER = 'module-state-isolation';

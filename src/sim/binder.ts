@@ -66,6 +66,7 @@ import {
   TransactionTooLargeException,
   UnsupportedOperationException,
 } from './errors.ts';
+import type { ParcelFileDescriptor } from './fd.ts';
 import { bundleParcelSize, fileDescriptorsIn, INT_SIZE, string16Size } from './parcel.ts';
 import { BINDER_BUFFER_BYTES, MAX_BINDER_THREADS, type ProcessRecord } from './process.ts';
 import type { Waiter } from './scheduler.ts';
@@ -201,6 +202,9 @@ function isSameInstance(tx: Transaction): boolean {
 export class BinderDriver {
   private nextTxId = 1;
   private incoming: CallingIdentity | null = null;
+  /** What each served transaction's call() returned, and what to run once that reply is done with. */
+  private readonly returned = new WeakMap<Transaction, Bundle>();
+  private readonly onReplyDone = new WeakMap<ParcelFileDescriptor, (() => void)[]>();
   private readonly inFlight = new Set<Transaction>();
   private readonly queues = new Map<ProcessRecord, (Transaction | OnewayTransaction)[]>();
   private threadSerial = 0;
@@ -505,6 +509,7 @@ export class BinderDriver {
         thrown = { error };
       }
     }
+    if (reply) this.returned.set(tx, reply);
     const to = tx.to;
     to.bufferUsed = Math.max(0, to.bufferUsed - tx.requestBytes);
     if (tx.done) return;
@@ -575,5 +580,22 @@ export class BinderDriver {
   private finish(tx: Transaction): void {
     tx.done = true;
     this.inFlight.delete(tx);
+    const reply = this.returned.get(tx);
+    if (reply) for (const pfd of fileDescriptorsIn(reply)) for (const run of this.takeReplyDone(pfd)) run();
+  }
+
+  /**
+   * Runs `run` once a reply carrying `pfd` has been written to its caller — or dropped, lost or
+   * refused: the moment a provider may close its own copy of a descriptor it returns (what
+   * ParcelFileDescriptor.PARCELABLE_WRITE_RETURN_VALUE does for a return value).
+   */
+  afterReply(pfd: ParcelFileDescriptor, run: () => void): void {
+    this.onReplyDone.set(pfd, [...(this.onReplyDone.get(pfd) ?? []), run]);
+  }
+
+  private takeReplyDone(pfd: ParcelFileDescriptor): (() => void)[] {
+    const runs = this.onReplyDone.get(pfd) ?? [];
+    this.onReplyDone.delete(pfd);
+    return runs;
   }
 }

@@ -27,6 +27,8 @@ export interface BinderApi {
   getCallingIdentity(): CallingIdentity | null;
   clearCallingIdentity(): CallingIdentity | null;
   restoreCallingIdentity(token: CallingIdentity | null): void;
+  /** Runs `run` once a reply carrying `pfd` has been sent (or dropped): when to close one's own copy. */
+  afterReply(pfd: ParcelFileDescriptor, run: () => void): void;
 }
 
 export type LogLevel = 'V' | 'D' | 'I' | 'W' | 'E';

@@ -35,8 +35,13 @@ export const retryDiscipline: Checker = {
     );
     for (const calls of byRequest.values()) {
       for (let i = 1; i < calls.length; i++) {
-        const prev = calls[i - 1] as CallView;
         const next = calls[i] as CallView;
+        // Judged by the last answer the consumer had when it re-sent: a reply that arrived after the
+        // re-send (the consumer timed out and re-sent the same request_id, as 4.1-15 and 6-08 require)
+        // cannot have told it anything.
+        const p = lastAnsweredBefore(calls, i);
+        if (p < 0) continue;
+        const prev = calls[p] as CallView;
         if (prev.reply.kind !== 'bundle' || prev.reply.status !== 'error') continue;
         // The consumer died after the answer and a new process re-sent the journaled request under
         // the same id: it never learned the answer, and asking again is what 4.1-15 requires.
@@ -58,7 +63,7 @@ export const retryDiscipline: Checker = {
         }
         const retryable = prev.reply.retryable === true && isKnownErrorCode(code);
         const renegotiated = code === 'NEGOTIATION_REQUIRED' || code === 'RESULT_TOO_LARGE';
-        if (!retryable && !renegotiated && !RESOLUTIONS.has(code) && !isQuery(calls, i, code)) {
+        if (!retryable && !renegotiated && !RESOLUTIONS.has(code) && !isQuery(calls, p, i, code)) {
           out.push(
             violation(this, `request ${next.requestId} re-sent after non-retryable ${code}`, {
               calls: [prev.id, next.id],
@@ -85,20 +90,40 @@ export const retryDiscipline: Checker = {
 };
 
 /**
+ * The index of the call among `calls[0..i)` whose answer arrived last, no later than call `i` was
+ * sent (a call sent in the step an answer arrived was sent after it, by the task that got it); -1
+ * when none had been answered yet.
+ */
+function lastAnsweredBefore(calls: readonly CallView[], i: number): number {
+  const sent = (calls[i] as CallView).step;
+  let best = -1;
+  let bestStep = -1;
+  for (let j = 0; j < i; j++) {
+    const c = calls[j] as CallView;
+    if (c.reply.kind !== 'bundle' || c.replyStep === null || c.replyStep > sent) continue;
+    if (c.replyStep >= bestStep) {
+      best = j;
+      bestStep = c.replyStep;
+    }
+  }
+  return best;
+}
+
+/**
  * The two same-request_id queries a non-retryable error allows, each once per request: after
  * DEADLINE_EXCEEDED (5-19 requires it), and — the consumer's reading of NOTES 2 — after an
  * INVALID_REQUEST refusing a re-sent resume token (its reply was lost), a query without the token.
  */
-function isQuery(calls: readonly CallView[], i: number, code: string): boolean {
-  const prev = calls[i - 1] as CallView;
+function isQuery(calls: readonly CallView[], p: number, i: number, code: string): boolean {
+  const prev = calls[p] as CallView;
   const next = calls[i] as CallView;
   // An earlier call answered the same code and was followed by a re-send: the one query is used up.
   const queriedBefore = calls
-    .slice(0, i - 1)
+    .slice(0, p)
     .some((c) => c.reply.kind === 'bundle' && c.reply.errorCode === code);
   if (code === 'DEADLINE_EXCEEDED') return !queriedBefore;
   if (code !== 'INVALID_REQUEST' || prev.resumeToken === null || next.resumeToken !== null) return false;
-  const resent = calls.slice(0, i - 1).some((c) => c.resumeToken === prev.resumeToken);
+  const resent = calls.slice(0, p).some((c) => c.resumeToken === prev.resumeToken);
   return resent && !queriedBefore;
 }
 

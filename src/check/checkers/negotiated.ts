@@ -280,20 +280,29 @@ export const windowExpiry: Checker = {
     // When each request was first seen terminal — an execute_tool success, or its operation reported
     // ended by get_operation (whose request_id is the creating execution's, 4.1-11). Its record was
     // terminal by then, so its window (NOTES 11) ends no later than that reply's time plus the window.
+    // An operation a read created does not count: a read is never recorded (CETP-6-01), so an async
+    // read's operation ending says nothing about a request record.
     const terminalSeen = new Map<string, CallView>();
+    const readOperations = new Set<string>();
     for (const c of obs.calls) {
       if (!c.v2 || c.requestId === null || c.reply.kind !== 'bundle') continue;
       if (!ctx.providersUnderTest.includes(c.provider)) continue;
       const key = c.requestKey;
       const seen = terminalSeen.get(key);
       if (c.method === 'get_operation') {
+        if (readOperations.has(c.operationKey)) continue;
         if (!seen && c.reply.status === 'success' && TERMINAL_STATES.has(data(c)?.state))
           terminalSeen.set(key, c);
         continue;
       }
       if (c.method !== 'execute_tool') continue;
       // Reads are never recorded: a late retry of one simply reads again.
-      if ((ctx.toolEffects.get(c.toolKey) ?? 'read') === 'read') continue;
+      if ((ctx.toolEffects.get(c.toolKey) ?? 'read') === 'read') {
+        const operation = data(c)?.operation_id;
+        if (c.reply.status === 'accepted' && typeof operation === 'string')
+          readOperations.add(`${c.provider}|${operation}`);
+        continue;
+      }
       const window = sessionOf(obs, c)?.idempotencyWindowSeconds;
       const answered = c.reply.status === 'success' || c.reply.status === 'accepted';
       if (seen?.replyT != null && window != null && c.t > seen.replyT + window * 1000 && answered) {

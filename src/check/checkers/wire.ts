@@ -57,6 +57,16 @@ function executes(obs: Observation): CallView[] {
 }
 
 /**
+ * Whether the spec requires a provider to answer a repeated request_id of this call with the same
+ * result: only a tool whose effect is not read is deduplicated (CETP-6-01); a read re-sent under the
+ * same request_id is a new read (CETP-4.1-13 asks consumers for a new id, but a provider may answer
+ * a reused one afresh), and its answer may legitimately change between calls.
+ */
+function deduplicated(ctx: CheckContext, c: CallView): boolean {
+  return effectOf(ctx, c.provider, c.toolName ?? '') !== 'read';
+}
+
+/**
  * Whether a USER_CANCELLED answer ends a confirmation (the request's terminal result, 4.3-14) rather
  * than a refused scope grant (not recorded: the same request_id may be sent again). Told by the last
  * confirmation event of that caller's request before the answer: a refused grant is the grant's
@@ -78,11 +88,11 @@ export const sameTerminalResult: Checker = {
   id: 'same-terminal-result',
   ruleIds: ['CETP-6-05', 'CETP-6-07'],
   description:
-    'Every terminal answer to the same (UID, provider, request_id, tool, args) is the same result (compared by digest).',
+    'Every terminal answer to the same (UID, provider, request_id, tool, args) of a non-read tool (the deduplicated ones, CETP-6-01) is the same result (compared by digest).',
   check(obs, ctx) {
     const out = [];
     const byRequest = groupByKeys(
-      executes(obs).filter((c) => ctx.providersUnderTest.includes(c.provider)),
+      executes(obs).filter((c) => ctx.providersUnderTest.includes(c.provider) && deduplicated(ctx, c)),
       (c) => [c.requestKey, c.toolName, c.args],
     );
     for (const calls of byRequest) {
@@ -340,24 +350,26 @@ export const cancelAfterEnd: Checker = {
     'cancel_operation of an operation already seen succeeded or failed is CONFLICT, never a cancellation accepted.',
   check(obs, ctx) {
     const out = [];
-    // When each request was seen ended with an outcome: get_operation reporting it, or a replay's result.
-    const ended = new Map<string, CallView>();
+    // When each operation was seen ended with an outcome: get_operation reporting it (by operation),
+    // or a replay's success (by request; only a deduplicated, non-read request's replay speaks for
+    // the operation it created — a read re-sent under the same id is a new read, CETP-6-01).
+    const endedOperations = new Map<string, CallView>();
+    const endedRequests = new Map<string, CallView>();
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
-      const key = c.requestKey;
       const state = (c.reply.data as { state?: unknown } | undefined)?.state;
-      if (
-        !ended.has(key) &&
-        c.reply.status === 'success' &&
-        ((c.method === 'get_operation' && ENDED_WITH_OUTCOME.has(state)) || c.method === 'execute_tool')
-      ) {
-        ended.set(key, c);
+      if (c.reply.status === 'success' && c.method === 'get_operation' && ENDED_WITH_OUTCOME.has(state)) {
+        if (!endedOperations.has(c.operationKey)) endedOperations.set(c.operationKey, c);
         continue;
       }
-      const seen = ended.get(key);
-      // A call sent in the step its predecessor's reply arrived was sent by that task, after it.
-      if (c.method !== 'cancel_operation' || !seen || seen.replyStep === null || c.step < seen.replyStep)
+      if (c.reply.status === 'success' && c.method === 'execute_tool' && deduplicated(ctx, c)) {
+        if (!endedRequests.has(c.requestKey)) endedRequests.set(c.requestKey, c);
         continue;
+      }
+      if (c.method !== 'cancel_operation') continue;
+      const seen = endedOperations.get(c.operationKey) ?? endedRequests.get(c.requestKey);
+      // A call sent in the step its predecessor's reply arrived was sent by that task, after it.
+      if (!seen || seen.replyStep === null || c.step < seen.replyStep) continue;
       if (c.reply.status === 'success') {
         out.push(
           violation(

@@ -46,9 +46,9 @@ export function renderResult(
   context.writeFile(path, bytes);
   const fd = context.openFile(path, 'r');
   if (!gates.bug('provider-fd-leak')) {
-    // The reply is parcelled after call() returns; close our copy once it has been sent.
-    context.spawn('close-result-fd', async () => {
-      await context.yield();
+    // The reply is parcelled when call() — the app's, which may await more after the SDK's — has
+    // returned; our copy stays valid until then and is closed once that reply has been sent.
+    context.binder.afterReply(fd, () => {
       fd.close();
       context.deleteFile(path);
     });

@@ -1,0 +1,76 @@
+/**
+ * Control: slow providers. The reference alerts and payments apps, except that their
+ * ContentProvider.call() — after
+ * the SDK has produced the reply, with the caller's identity read synchronously as 7.1-01 requires —
+ * waits 400 ms of simulated time (a disk flush, a metrics upload) before returning it.
+ *
+ * Unusual but legal: the spec bounds a provider's latency only by the caller's deadline; it says
+ * (§4.1) "Consumer 超时并不代表 Provider 已停止" — slowness and consumer timeouts are expected, and
+ * a late reply is still a reply. A test bed that breaks here is judging timing, not the protocol —
+ * or, as the SDK did (issue #14), closes a file result's descriptor before the reply is sent (EBADF).
+ */
+
+import { AlertToolProvider, alertsPackage } from '../../src/providers/apps/alerts.ts';
+import { PaymentsToolProvider, paymentsPackage } from '../../src/providers/apps/payments.ts';
+import { CONFIRM_ACTIVITY } from '../../src/providers/sdk/confirmations.ts';
+import { CETP_PROVIDER } from '../../src/providers/sdk/manifest.ts';
+import { CetpV2ContentProvider } from '../../src/providers/sdk/provider.ts';
+import type { ProviderOptions } from '../../src/providers/sdk/types.ts';
+import type { Bundle } from '../../src/sim/bundle.ts';
+import type { PackageSpec } from '../../src/sim/manifest.ts';
+import type { World } from '../../src/sim/world.ts';
+import { ALERTS, PAYMENTS, providerOptions } from '../scenario/fixtures.ts';
+import type { Variant } from '../scenario/model.ts';
+
+const DELAY_MS = 400;
+
+/** The SDK's reply to `call`, returned only after DELAY_MS of simulated time. */
+function later(provider: CetpV2ContentProvider, reply: Promise<Bundle>): Promise<Bundle> {
+  return (async () => {
+    const answer = await reply;
+    await provider.context.sleep(DELAY_MS);
+    return answer;
+  })();
+}
+
+class SlowAlerts extends AlertToolProvider {
+  override call(
+    authority: string,
+    method: string,
+    arg: string | null,
+    extras: Bundle | null,
+  ): Promise<Bundle> {
+    return later(this, super.call(authority, method, arg, extras));
+  }
+}
+
+class SlowPayments extends PaymentsToolProvider {
+  override call(
+    authority: string,
+    method: string,
+    arg: string | null,
+    extras: Bundle | null,
+  ): Promise<Bundle> {
+    return later(this, super.call(authority, method, arg, extras));
+  }
+}
+
+function installer(
+  pkg: () => PackageSpec,
+  Provider: new (o: Partial<ProviderOptions>) => CetpV2ContentProvider,
+) {
+  return (world: World, variant: Variant) => {
+    world.install(pkg(), () => {
+      const provider = new Provider(providerOptions(variant));
+      return {
+        providers: { [CETP_PROVIDER]: provider },
+        activities: { [CONFIRM_ACTIVITY]: CetpV2ContentProvider.confirmationActivity(() => provider) },
+      };
+    });
+  };
+}
+
+export const providers = [
+  { ...ALERTS, name: 'slow_alerts', install: installer(alertsPackage, SlowAlerts) },
+  { ...PAYMENTS, name: 'slow_payments', install: installer(paymentsPackage, SlowPayments) },
+];

@@ -1,0 +1,58 @@
+// Module hooks of a cetp-sim worker thread, registered after tsx's (so they run first): a user's
+// TypeScript module written as an ES module loads as one wherever it lives. Node takes a `.ts` file
+// outside a package with "type": "module" (no package.json, or "type": "commonjs") for CommonJS, and
+// tsx then compiles it to CommonJS: its `import` of cetp-sim's own ES modules becomes a require() of
+// modules the worker is already loading, which Node refuses ("Cannot require() ES Module … in a
+// cycle"). Here a `.ts`/`.tsx` file outside node_modules that Node would load as CommonJS, but that
+// has ES module syntax (import/export, import.meta, top-level await), is loaded as an ES module —
+// the rule Node's own --experimental-detect-module applies, extended to an explicit "commonjs"
+// (TypeScript's `import` there means "I am an ES module"; a CommonJS `.ts` file keeps loading as
+// CommonJS, and `.cts` always does).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { compileFunction } from 'node:vm';
+import { transformSync } from 'esbuild';
+
+const SOURCE = /\.[jt]sx?$/;
+const LOADERS = { '.ts': 'ts', tsx: 'tsx', '.js': 'js', jsx: 'jsx' };
+const CJS_FORMATS = new Set([undefined, null, 'commonjs', 'commonjs-typescript']);
+// What V8 says when CommonJS-wrapped code uses syntax only an ES module may (Node's detection list).
+const ESM_ONLY = [
+  'Cannot use import statement outside a module',
+  "Unexpected token 'export'",
+  "Cannot use 'import.meta' outside a module",
+  'await is only valid in async functions and the top level bodies of modules',
+];
+
+const verdicts = new Map();
+
+function hasModuleSyntax(file) {
+  let verdict = verdicts.get(file);
+  if (verdict !== undefined) return verdict;
+  let code;
+  try {
+    const source = readFileSync(file, 'utf8');
+    code = transformSync(source, { loader: LOADERS[file.slice(-3)] ?? 'ts', sourcefile: file }).code;
+  } catch {
+    // Unreadable, or a syntax error: loaded as an ES module, tsx's compiler reports it with its
+    // file, line and column (as CommonJS it would surface as a require() cycle instead).
+    verdicts.set(file, true);
+    return true;
+  }
+  try {
+    compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname']);
+    verdict = false;
+  } catch (error) {
+    verdict = error instanceof SyntaxError && ESM_ONLY.some((m) => error.message.includes(m));
+  }
+  verdicts.set(file, verdict);
+  return verdict;
+}
+
+export async function resolve(specifier, context, nextResolve) {
+  const resolved = await nextResolve(specifier, context);
+  if (!resolved.url.startsWith('file:') || !CJS_FORMATS.has(resolved.format)) return resolved;
+  const url = new URL(resolved.url);
+  if (!SOURCE.test(url.pathname) || url.pathname.includes('/node_modules/')) return resolved;
+  return hasModuleSyntax(fileURLToPath(url)) ? { ...resolved, format: 'module' } : resolved;
+}
