@@ -17,8 +17,8 @@ export interface ReadyTask {
 
 export interface Strategy {
   readonly name: string;
-  /** Called once per task, when it is spawned (PCT assigns its priority here). */
-  onSpawn(task: ReadyTask): void;
+  /** Called once per task, when it is spawned by `parent` (null: from outside any task). */
+  onSpawn(task: ReadyTask, parent: ReadyTask | null): void;
   /** Picks an index into `ready` (length ≥ 2) for the choice point numbered `choice` (from 0). */
   choose(ready: readonly ReadyTask[], choice: number, step: number): number;
 }
@@ -26,8 +26,30 @@ export interface Strategy {
 export type StrategySpec =
   | { kind: 'fifo' }
   | { kind: 'random' }
-  | { kind: 'pct'; depth: number; stepsEstimate?: number }
-  | { kind: 'replay'; decisions: readonly number[]; after?: StrategySpec };
+  | PctSpec
+  | { kind: 'replay'; decisions: readonly number[]; after?: StrategySpec }
+  /** Each run draws one member (uniformly); the default members are PORTFOLIO_MEMBERS. */
+  | { kind: 'portfolio'; members?: readonly StrategySpec[] };
+
+export interface PctSpec {
+  readonly kind: 'pct';
+  /** Bug depth d: d − 1 priority change points per run. */
+  readonly depth: number;
+  /** k, the run length the change points are spread over (in `unit`s); see campaignStrategy to learn it. */
+  readonly stepsEstimate?: number;
+  /**
+   * What a change point counts: every scheduler step ('step', the default), or only the steps where the
+   * strategy has a choice ('choice'; a change point at a step with one ready task changes nothing).
+   */
+  readonly unit?: 'step' | 'choice';
+  /**
+   * A new task's priority: drawn over the whole range ('random', the default, as in the paper), or
+   * below the task that spawned it ('below-parent': a spawner keeps running until it blocks or a change
+   * point demotes it, so a thread that starts many workers does not need the top priority of all of
+   * them — a 1/n factor PCT otherwise pays on every program whose main starts n threads).
+   */
+  readonly spawn?: 'random' | 'below-parent';
+}
 
 export type StrategyKind = StrategySpec['kind'];
 
@@ -50,9 +72,13 @@ class RandomStrategy implements Strategy {
 
 /**
  * Probabilistic Concurrency Testing (Burckhardt et al., ASPLOS 2010): every task gets a random
- * priority above `depth`; `depth − 1` change points are drawn uniformly over the expected number of
- * steps; the highest-priority ready task always runs, and at the i-th change point the running
- * task's priority drops to i. A bug of depth d is found with probability ≥ 1/(n·k^(d−1)) per run.
+ * priority above `depth`; `depth − 1` change points are drawn uniformly over the expected run length
+ * k; the highest-priority ready task always runs, and at the i-th change point the running task's
+ * priority drops to i. A bug of depth d is found with probability ≥ 1/(n·k^(d−1)) per run.
+ *
+ * k is counted in `unit`s: scheduler steps, or choice points (steps with two or more ready tasks).
+ * Counting choices makes k the number of places a change point can matter at, so a simulation with
+ * many single-task steps (Binder plumbing, a lone thread running on) does not dilute it.
  */
 class PctStrategy implements Strategy {
   readonly name = 'pct';
@@ -64,6 +90,8 @@ class PctStrategy implements Strategy {
     private readonly rng: Rng,
     private readonly depth: number,
     stepsEstimate: number,
+    private readonly unit: 'step' | 'choice',
+    private readonly spawnPolicy: 'random' | 'below-parent',
   ) {
     if (!Number.isInteger(depth) || depth < 1)
       throw new RangeError(`pct depth must be an integer ≥ 1, got ${depth}`);
@@ -71,13 +99,22 @@ class PctStrategy implements Strategy {
     this.changePoints = Array.from({ length: depth - 1 }, () => rng.intBetween(1, k)).sort((a, b) => a - b);
   }
 
-  onSpawn(task: ReadyTask): void {
-    this.priority.set(task.id, this.depth + this.rng.float());
+  onSpawn(task: ReadyTask, parent: ReadyTask | null): void {
+    const parentPriority = parent ? this.priority.get(parent.id) : undefined;
+    if (this.spawnPolicy === 'random' || parentPriority === undefined) {
+      this.priority.set(task.id, this.depth + this.rng.float());
+      return;
+    }
+    // Uniform below the parent: above the change-point band while the parent is, else just under it.
+    const low = parentPriority > this.depth ? this.depth : parentPriority - 1;
+    this.priority.set(task.id, low + this.rng.float() * (parentPriority - low));
   }
 
-  choose(ready: readonly ReadyTask[], _choice: number, step: number): number {
+  choose(ready: readonly ReadyTask[], choice: number, step: number): number {
+    // Choice points are numbered from 0 and change points from 1: the i-th choice is at position i + 1.
+    const at = this.unit === 'choice' ? choice + 1 : step;
     let best = this.highest(ready);
-    while (this.nextChange < this.changePoints.length && (this.changePoints[this.nextChange] ?? 0) <= step) {
+    while (this.nextChange < this.changePoints.length && (this.changePoints[this.nextChange] ?? 0) <= at) {
       this.nextChange++;
       const chosen = ready[best];
       if (chosen) this.priority.set(chosen.id, this.nextChange);
@@ -111,8 +148,8 @@ class ReplayStrategy implements Strategy {
     private readonly decisions: readonly number[],
     private readonly after: Strategy,
   ) {}
-  onSpawn(task: ReadyTask): void {
-    this.after.onSpawn(task);
+  onSpawn(task: ReadyTask, parent: ReadyTask | null): void {
+    this.after.onSpawn(task, parent);
   }
   choose(ready: readonly ReadyTask[], choice: number, step: number): number {
     const d = this.decisions[choice];
@@ -128,11 +165,93 @@ export function makeStrategy(spec: StrategySpec, rng: Rng, defaultStepsEstimate:
     case 'random':
       return new RandomStrategy(rng);
     case 'pct':
-      return new PctStrategy(rng, spec.depth, spec.stepsEstimate ?? defaultStepsEstimate);
+      return new PctStrategy(
+        rng,
+        spec.depth,
+        spec.stepsEstimate ?? defaultStepsEstimate,
+        spec.unit ?? 'step',
+        spec.spawn ?? 'random',
+      );
+    case 'portfolio': {
+      const members = spec.members ?? PORTFOLIO_MEMBERS;
+      const member = members[rng.fork('portfolio').int(members.length)];
+      if (!member) throw new RangeError('portfolio: no members');
+      return makeStrategy(member, rng, defaultStepsEstimate);
+    }
     case 'replay':
       return new ReplayStrategy(
         spec.decisions,
         spec.after ? makeStrategy(spec.after, rng, defaultStepsEstimate) : new FifoStrategy(),
       );
   }
+}
+
+/**
+ * The portfolio's members when none are given: uniform random and PCT at depths 3 and 4 (choice
+ * points, k learned, below-parent spawn), random on every other run. See bench/README.md (race zoo)
+ * for the measurements behind the choice.
+ */
+export const PORTFOLIO_MEMBERS: readonly StrategySpec[] = [
+  { kind: 'random' },
+  { kind: 'pct', depth: 3, unit: 'choice', spawn: 'below-parent' },
+  { kind: 'random' },
+  { kind: 'pct', depth: 4, unit: 'choice', spawn: 'below-parent' },
+];
+
+/** What a campaign's strategy learns from each finished run. */
+export interface RunObservation {
+  readonly steps: number;
+  /** Choice points: steps with two or more ready tasks. */
+  readonly choices: number;
+  readonly failed: boolean;
+}
+
+/**
+ * A strategy over a campaign of runs of the same program: `next()` makes the strategy of the next run,
+ * `observe()` reports how that run went. PCT without an explicit k learns it here: k is the longest run
+ * seen so far (in PCT's unit), starting from INITIAL_RUN_LENGTH_ESTIMATE. Burckhardt et al. take k as
+ * known; a k far above the true length puts most change points after the run has ended (the run
+ * degenerates to fixed priorities), one far below crowds them into its opening steps.
+ * Deterministic: the same rng and the same observations give the same strategies.
+ */
+export interface CampaignStrategy {
+  next(): Strategy;
+  observe(run: RunObservation): void;
+}
+
+export const INITIAL_RUN_LENGTH_ESTIMATE = 50;
+
+export function campaignStrategy(spec: StrategySpec, rng: Rng): CampaignStrategy {
+  let longestSteps = 0;
+  let longestChoices = 0;
+  let run = 0;
+  const resolve = (s: StrategySpec): StrategySpec => {
+    if (s.kind === 'pct' && s.stepsEstimate === undefined) {
+      const seen = (s.unit ?? 'step') === 'choice' ? longestChoices : longestSteps;
+      return { ...s, stepsEstimate: seen > 0 ? seen : INITIAL_RUN_LENGTH_ESTIMATE };
+    }
+    if (s.kind === 'portfolio')
+      return { kind: 'portfolio', members: (s.members ?? PORTFOLIO_MEMBERS).map(resolve) };
+    if (s.kind === 'replay' && s.after) return { ...s, after: resolve(s.after) };
+    return s;
+  };
+  return {
+    next() {
+      run++;
+      const runRng = rng.fork(`run ${run}`);
+      if (spec.kind === 'portfolio') {
+        // FIFO is deterministic: its one run is all it can add, so the portfolio spends it first.
+        if (run === 1) return new FifoStrategy();
+        const members = spec.members ?? PORTFOLIO_MEMBERS;
+        const member = members[(run - 2) % members.length];
+        if (!member) throw new RangeError('portfolio: no members');
+        return makeStrategy(resolve(member), runRng, INITIAL_RUN_LENGTH_ESTIMATE);
+      }
+      return makeStrategy(resolve(spec), runRng, INITIAL_RUN_LENGTH_ESTIMATE);
+    },
+    observe(r) {
+      longestSteps = Math.max(longestSteps, r.steps);
+      longestChoices = Math.max(longestChoices, r.choices);
+    },
+  };
 }
