@@ -222,36 +222,45 @@ export interface CampaignStrategy {
 export const INITIAL_RUN_LENGTH_ESTIMATE = 50;
 
 export function campaignStrategy(spec: StrategySpec, rng: Rng): CampaignStrategy {
-  let longestSteps = 0;
-  let longestChoices = 0;
+  // The longest run seen, by the strategy kind that ran it: a portfolio's PCT learns k from its own
+  // runs (under random, contended locks wake more often, so random's runs make more choices), and
+  // from any run until it has one of its own.
+  const longest = new Map<string, { steps: number; choices: number }>();
   let run = 0;
-  const resolve = (s: StrategySpec): StrategySpec => {
-    if (s.kind === 'pct' && s.stepsEstimate === undefined) {
-      const seen = (s.unit ?? 'step') === 'choice' ? longestChoices : longestSteps;
-      return { ...s, stepsEstimate: seen > 0 ? seen : INITIAL_RUN_LENGTH_ESTIMATE };
-    }
-    if (s.kind === 'portfolio')
-      return { kind: 'portfolio', members: (s.members ?? PORTFOLIO_MEMBERS).map(resolve) };
-    if (s.kind === 'replay' && s.after) return { ...s, after: resolve(s.after) };
-    return s;
+  let lastKind = '';
+  const grow = (key: string, r: RunObservation) => {
+    const seen = longest.get(key) ?? { steps: 0, choices: 0 };
+    longest.set(key, { steps: Math.max(seen.steps, r.steps), choices: Math.max(seen.choices, r.choices) });
+  };
+  const resolve = (s: PctSpec): PctSpec => {
+    if (s.stepsEstimate !== undefined) return s;
+    const seen = longest.get('pct') ?? longest.get('any');
+    const length = seen ? ((s.unit ?? 'step') === 'choice' ? seen.choices : seen.steps) : 0;
+    return { ...s, stepsEstimate: length > 0 ? length : INITIAL_RUN_LENGTH_ESTIMATE };
+  };
+  const build = (s: StrategySpec, runRng: Rng): Strategy => {
+    lastKind = s.kind === 'replay' ? (s.after?.kind ?? 'fifo') : s.kind;
+    if (s.kind === 'pct') return makeStrategy(resolve(s), runRng, INITIAL_RUN_LENGTH_ESTIMATE);
+    if (s.kind === 'replay' && s.after?.kind === 'pct')
+      return makeStrategy({ ...s, after: resolve(s.after) }, runRng, INITIAL_RUN_LENGTH_ESTIMATE);
+    return makeStrategy(s, runRng, INITIAL_RUN_LENGTH_ESTIMATE);
   };
   return {
     next() {
       run++;
       const runRng = rng.fork(`run ${run}`);
-      if (spec.kind === 'portfolio') {
-        // FIFO is deterministic: its one run is all it can add, so the portfolio spends it first.
-        if (run === 1) return new FifoStrategy();
-        const members = spec.members ?? PORTFOLIO_MEMBERS;
-        const member = members[(run - 2) % members.length];
-        if (!member) throw new RangeError('portfolio: no members');
-        return makeStrategy(resolve(member), runRng, INITIAL_RUN_LENGTH_ESTIMATE);
-      }
-      return makeStrategy(resolve(spec), runRng, INITIAL_RUN_LENGTH_ESTIMATE);
+      if (spec.kind !== 'portfolio') return build(spec, runRng);
+      // FIFO is deterministic: its one run is all it can add, so the portfolio spends it first.
+      if (run === 1) return build({ kind: 'fifo' }, runRng);
+      const members = spec.members ?? PORTFOLIO_MEMBERS;
+      const member = members[(run - 2) % members.length];
+      if (!member) throw new RangeError('portfolio: no members');
+      if (member.kind === 'portfolio') throw new RangeError('portfolio: a member cannot be a portfolio');
+      return build(member, runRng);
     },
     observe(r) {
-      longestSteps = Math.max(longestSteps, r.steps);
-      longestChoices = Math.max(longestChoices, r.choices);
+      grow('any', r);
+      grow(lastKind, r);
     },
   };
 }
