@@ -28,7 +28,10 @@ export type StrategySpec =
   | { kind: 'random' }
   | PctSpec
   | { kind: 'replay'; decisions: readonly number[]; after?: StrategySpec }
-  /** Each run draws one member (uniformly); the default members are PORTFOLIO_MEMBERS. */
+  /**
+   * Members default to PORTFOLIO_MEMBERS. Over a campaign (campaignStrategy): one FIFO run, then the
+   * members in turn; a lone run (makeStrategy) draws one member uniformly.
+   */
   | { kind: 'portfolio'; members?: readonly StrategySpec[] };
 
 export interface PctSpec {
