@@ -21,7 +21,9 @@ const NEVER = new Promise<never>(() => {});
 class FcRuntime implements ZooRuntime {
   exited = false;
   readonly failures: string[] = [];
+  /** What threads wait on now (for the deadlock verdict). */
   readonly blocked = new Set<string>();
+  private waits = 0;
 
   constructor(private readonly s: fc.Scheduler) {}
 
@@ -59,8 +61,10 @@ class FcRuntime implements ZooRuntime {
       lock: async () => {
         await this.point(`lock ${name}`);
         while (held) {
-          this.blocked.add(`lock ${name}`);
+          const what = `${++this.waits}: lock ${name}`;
+          this.blocked.add(what);
           await new Promise<void>((resolve) => waiting.push(resolve));
+          this.blocked.delete(what);
           await this.point(`relock ${name}`);
         }
         held = true;
