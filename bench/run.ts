@@ -8,7 +8,9 @@
  * uniform random vs FIFO), memory (heap after each round of a long campaign: it must plateau),
  * boundary (the inline/file result boundary: cost against the bytes' floor, memory of a 16 MiB file
  * result, concurrent inline results against Binder's shared buffer; also draws its SVG charts),
- * scaling (`--workers 1` vs `--workers 2`: a --time fuzz campaign's runs, mutants and ablate wall time).
+ * scaling (`--workers 1` vs `--workers 2`: a --time fuzz campaign's runs, mutants and ablate wall time),
+ * race-zoo (SCTBench's buggy programs ported to the scheduler: runs to first failure per strategy and
+ * under fc.scheduler; bench/race-zoo/, bench/README.md).
  * Several suites run one after another, each in a process of its own.
  */
 import { spawnSync } from 'node:child_process';
@@ -22,11 +24,13 @@ import { type BenchCase, printFigures, recordResults, runSuite } from './harness
 import { kernelCases } from './kernel.bench.ts';
 import { campaignMemory } from './memory.bench.ts';
 import { DEPTH_MEDIAN_TARGET, mutantDepth } from './mutant-depth.ts';
+import { renderRaceZooChart } from './race-zoo/chart.ts';
+import { raceZooBenchmark } from './race-zoo/suite.ts';
 import { scalingBenchmark } from './scaling.bench.ts';
 import { strategyComparison } from './strategies.bench.ts';
 
 const timed: Record<string, BenchCase[]> = { kernel: kernelCases, fuzz: fuzzCases };
-const custom = ['mutants', 'mutant-depth', 'strategies', 'memory', 'boundary', 'scaling'];
+const custom = ['mutants', 'mutant-depth', 'strategies', 'memory', 'boundary', 'scaling', 'race-zoo'];
 const all = [...Object.keys(timed), ...custom];
 
 const wanted = process.argv.slice(2);
@@ -140,4 +144,16 @@ if (run('scaling')) {
     resultPath('scaling'),
     `${JSON.stringify({ suite: 'scaling', ...machine(), ...results }, null, 2)}\n`,
   );
+}
+
+if (run('race-zoo')) {
+  console.log('suite race-zoo (runs to first failure, 20 trials per program and strategy; bench/README.md)');
+  const results = await raceZooBenchmark(undefined, (line) => console.log(line));
+  for (const g of results.goals)
+    console.log(`  ${g.met ? 'met    ' : 'NOT met'} ${g.goal} ${g.program}: ${g.detail}`);
+  writeFileSync(
+    resultPath('race-zoo'),
+    `${JSON.stringify({ suite: 'race-zoo', ...machine(), ...results }, null, 2)}\n`,
+  );
+  console.log(`  wrote ${await renderRaceZooChart(results, new URL('./results/', import.meta.url))}`);
 }

@@ -211,7 +211,7 @@ export class Scheduler {
   spawn(name: string, body: () => Promise<void>, options: TaskOptions = {}): Task {
     const task = new Task(this.nextTaskId++, name, options.owner ?? null, options.daemon ?? false);
     this.live.set(task.id, task);
-    this.strategy.onSpawn(task);
+    this.strategy.onSpawn(task, this.current);
     const started = new Promise<unknown>((resolve) => {
       task.resolveResume = resolve;
     });
