@@ -6,6 +6,7 @@
  * The consumer decides its own retries, polls, resumes and fallbacks; the oracles judge them.
  */
 import fc from 'fast-check';
+import type { JsonValue } from '../../src/base/json.ts';
 import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
 import { runCheckers } from '../../src/check/checkers/index.ts';
 import { type Observation, observe } from '../../src/check/observation.ts';
@@ -22,7 +23,6 @@ import { HOSTILE_PACKAGE, PEER_PACKAGE } from '../../src/providers/hostile/manif
 import { DEFAULT_PROVIDER_OPTIONS } from '../../src/providers/sdk/types.ts';
 import type { AppContext } from '../../src/sim/context.ts';
 import type { Fault, FaultAt } from '../../src/sim/faults.ts';
-import type { JsonValue } from '../../src/sim/json.ts';
 import type { UserDecision } from '../../src/sim/user.ts';
 import type { RunReport, World } from '../../src/sim/world.ts';
 import { ALERTS, checkContext, fillArgs, type ProviderFixture, providerOptions } from './fixtures.ts';

@@ -3,10 +3,11 @@
  * keeps (session tokens, request ids used, the last resolution and operation) and sharing enough
  * with the other actors that commands can misuse each other's tokens and operations.
  */
+
+import type { JsonValue } from '../../src/base/json.ts';
 import { Bundle } from '../../src/sim/bundle.ts';
 import type { ContentProviderClient } from '../../src/sim/content.ts';
 import type { AppContext } from '../../src/sim/context.ts';
-import type { JsonValue } from '../../src/sim/json.ts';
 import type { PendingIntent } from '../../src/sim/pending-intent.ts';
 import { type Task, TIMED_OUT } from '../../src/sim/scheduler.ts';
 import { fillArgs, type ProviderFixture } from './fixtures.ts';

@@ -4,6 +4,7 @@
  * apps (two UIDs, plus two packages sharing a third UID).
  */
 
+import type { JsonValue } from '../../src/base/json.ts';
 import type { CheckContext } from '../../src/check/checker.ts';
 import {
   ALERT_TOOLS,
@@ -21,7 +22,6 @@ import {
 } from '../../src/providers/apps/payments.ts';
 import type { ProviderTool } from '../../src/providers/sdk/types.ts';
 import { agentPackage } from '../../src/providers/testing.ts';
-import type { JsonValue } from '../../src/sim/json.ts';
 import type { World } from '../../src/sim/world.ts';
 import type { ActorName, Variant } from './model.ts';
 

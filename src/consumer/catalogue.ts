@@ -15,6 +15,8 @@
  * a pure cache (the same schema text always compiles to the same validator), bounded in size, so
  * it never changes behaviour — only how often Ajv runs across worlds in one test process.
  */
+
+import type { JsonObject } from '../base/json.ts';
 import {
   checkProviderInfo,
   checkToolList,
@@ -26,7 +28,6 @@ import {
   type WireResult,
   withoutDisabledRules,
 } from '../protocol/index.ts';
-import type { JsonObject } from '../sim/json.ts';
 import type { ConsumerConfig } from './options.ts';
 import { type UntrustedText, untrustedText } from './untrusted.ts';
 

@@ -5,7 +5,7 @@
  */
 import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { BoundedMemo } from '../sim/memo.ts';
+import { BoundedMemo } from '../base/memo.ts';
 import { fail, issue, ok, type WireResult } from './issues.ts';
 
 /** Lowercase hex SHA-256 of bytes, or of a string's UTF-8 encoding. */

@@ -3,7 +3,7 @@
  * internals (CETP-5-25)? A heuristic: it looks for what leaks in practice — exception headers, stack
  * frames, file-system paths and source locations.
  */
-import { BoundedMemo } from '../sim/memo.ts';
+import { BoundedMemo } from '../base/memo.ts';
 import type { ErrorCode } from './errors.ts';
 import { issue, type ProtocolIssue } from './issues.ts';
 

@@ -12,9 +12,10 @@
  * ("ClassNotFoundException when unmarshalling: …"); every other key stays readable. Only a process
  * that has the class (App.parcelableClasses) can read the value.
  */
+
+import type { JsonValue } from '../base/json.ts';
 import { BadParcelableException } from './errors.ts';
 import type { ParcelFileDescriptor } from './fd.ts';
-import type { JsonValue } from './json.ts';
 import type { PendingIntent } from './pending-intent.ts';
 
 export type BundleValueType =

@@ -7,7 +7,7 @@
  * clock-jump fault moves only the wall clock, as on a device; sleeping tasks still wake on time.
  */
 
-import { BoundedMemo } from './memo.ts';
+import { BoundedMemo } from '../base/memo.ts';
 
 /** 2026-01-01T00:00:00Z — the default wall time at the start of every simulated run. */
 export const DEFAULT_START_MS = Date.UTC(2026, 0, 1);

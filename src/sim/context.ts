@@ -4,12 +4,12 @@
  * talks to other apps exclusively through the simulated system: Binder, PendingIntents and fds.
  */
 
+import type { JsonObject } from '../base/json.ts';
 import type { ActivityOptions, ActivityResult } from './activity.ts';
 import type { CallingIdentity } from './binder.ts';
 import { ContentResolver } from './content.ts';
 import type { FileMode, ParcelFileDescriptor } from './fd.ts';
 import type { Intent } from './intent.ts';
-import type { JsonObject } from './json.ts';
 import type { PackageManagerView } from './package-manager-view.ts';
 import type { PendingIntent, PendingIntentFlags } from './pending-intent.ts';
 import type { ProcessRecord } from './process.ts';

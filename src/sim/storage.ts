@@ -11,8 +11,9 @@
  * nothing written later through the caller's objects can change what was committed, and an attempt
  * to mutate a read value throws instead of silently diverging from the store.
  */
+
+import type { JsonObject, JsonValue } from '../base/json.ts';
 import { SimUsageError } from './errors.ts';
-import type { JsonObject, JsonValue } from './json.ts';
 import type { ProcessRecord } from './process.ts';
 import type { Waiter } from './scheduler.ts';
 import type { World } from './world.ts';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { JsonObject } from './json.ts';
+import type { JsonObject } from '../base/json.ts';
 
 export interface TraceEvent {
   /** Position in the trace, from 0. */

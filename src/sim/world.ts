@@ -10,6 +10,8 @@
  *
  * Every component receives the World explicitly: no module state, so two worlds can run in one test.
  */
+
+import type { JsonObject } from '../base/json.ts';
 import { ActivityManager } from './activity.ts';
 import type { AppFactory } from './app.ts';
 import { BinderDriver } from './binder.ts';
@@ -22,7 +24,6 @@ import { describeError, SimUsageError } from './errors.ts';
 import { type Fault, type FaultAt, FaultInjector } from './faults.ts';
 import { type FdLeak, FdSystem, FdTable } from './fd.ts';
 import { CACHED_APP_MIN_ADJ, computeAdjs, hasVisibleWindow, lowMemoryKillOrder } from './importance.ts';
-import type { JsonObject } from './json.ts';
 import type { PackageSpec } from './manifest.ts';
 import { PackageManager } from './package-manager.ts';
 import { PackageManagerView } from './package-manager-view.ts';

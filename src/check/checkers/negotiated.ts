@@ -11,9 +11,9 @@
  * not judged here (session-binding and wire-well-formed judge those).
  */
 
+import { BoundedMemo } from '../../base/memo.ts';
 import { ToolSchemaCompiler, type ToolValueValidator, utf8Length } from '../../protocol/index.ts';
 import { parseInstant } from '../../sim/clock.ts';
-import { BoundedMemo } from '../../sim/memo.ts';
 import { type Checker, violation } from '../checker.ts';
 import {
   byAnswer,

@@ -10,6 +10,8 @@
  * app constants, and the same descriptor always compiles to the same validators and issues), so
  * restarting a provider in a fresh world does not recompile its schemas.
  */
+
+import { BoundedMemo } from '../../base/memo.ts';
 import {
   checkProviderInfo,
   checkToolDescriptor,
@@ -20,7 +22,6 @@ import {
   type ToolValueValidator,
 } from '../../protocol/index.ts';
 import { DRAFT_2020_12 } from '../../protocol/schemas/core.ts';
-import { BoundedMemo } from '../../sim/memo.ts';
 import type { Gates } from './gates.ts';
 import type { CetpProviderDescriptor, ProviderTool } from './types.ts';
 
