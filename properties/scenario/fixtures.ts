@@ -4,8 +4,8 @@
  * apps (two UIDs, plus two packages sharing a third UID).
  */
 
-import type { JsonValue } from '../../src/base/json.ts';
 import type { CheckContext } from '../../src/check/checker.ts';
+import type { ProviderFixture } from '../../src/check/subjects.ts';
 import {
   ALERT_TOOLS,
   ALERTS_AUTHORITY,
@@ -25,22 +25,8 @@ import { agentPackage } from '../../src/providers/testing.ts';
 import type { World } from '../../src/sim/world.ts';
 import type { ActorName, Variant } from './model.ts';
 
-export interface ProviderFixture {
-  readonly name: string;
-  readonly packageName: string;
-  readonly authority: string;
-  install(world: World, variant: Variant): void;
-  /** Argument pools, by tool: a command's `args` index picks from them (modulo). */
-  readonly tools: Readonly<Record<string, readonly JsonValue[]>>;
-  /** Each tool's declared effect (for the v1 read-only oracle). */
-  readonly effects: Readonly<Record<string, string>>;
-  /** Each tool's scopes. */
-  readonly scopes: Readonly<Record<string, readonly string[]>>;
-  /** Scopes the provider grants only after the user agrees in its UI. */
-  readonly userGrantedScopes: readonly string[];
-  /** Each tool's input schema (optional: without it the args-schema oracle skips the provider). */
-  readonly inputSchemas?: Readonly<Record<string, unknown>>;
-}
+/** A provider app the scenarios install and call: defined in src/check/subjects.ts (public API). */
+export type { ProviderFixture };
 
 function effectsOf(tools: readonly ProviderTool[]): Record<string, string> {
   return Object.fromEntries(tools.map((t) => [t.name, t.annotations.effect]));
