@@ -36,14 +36,47 @@
  *   priority first; a tie is a chooser the user picks from. That is how an implicit or mutable
  *   PendingIntent gets hijacked by another installed app.
  */
+import type { Bundle } from './bundle.ts';
 import type { AppContext } from './context.ts';
 import { AndroidException, IllegalArgumentException, SecurityException } from './errors.ts';
 import { type ComponentName, FLAG_ACTIVITY_NEW_TASK, Intent } from './intent.ts';
+import type { PackageManager } from './package-manager.ts';
 import { SYSTEM_UID } from './package-manager.ts';
 import { PendingIntent, type PendingIntentFlags, PendingIntentRegistry } from './pending-intent.ts';
 import type { ProcessRecord } from './process.ts';
-import type { Waiter } from './scheduler.ts';
-import type { World } from './world.ts';
+import type { Scheduler, Task, Waiter } from './scheduler.ts';
+import type { LogLevel, Trace } from './trace.ts';
+
+/** A screen an Activity shows the user (see ActivityHost.user). */
+export interface ShownScreen {
+  readonly screen: Screen;
+  readonly activity: ComponentName;
+  readonly activityId: number;
+}
+
+/**
+ * What the ActivityManager needs of the world, passed in (the World implements it): the package
+ * manager, the trace and the scheduler; processes (find, start, thaw, list, the user launching an
+ * app, whether one has a visible window); harness tasks; logging; delivering extras; and the user.
+ */
+export interface ActivityHost {
+  readonly pm: PackageManager;
+  readonly trace: Trace;
+  readonly scheduler: Pick<Scheduler, 'waiter'>;
+  readonly user: {
+    present(shown: ShownScreen, answer: (a: UserAnswer) => void): void;
+    chooseActivity(candidates: readonly ComponentName[]): ComponentName;
+  };
+  process(packageName: string): ProcessRecord;
+  allProcesses(): ProcessRecord[];
+  startProcess(packageName: string): Promise<boolean>;
+  launchApp(packageName: string): Promise<boolean>;
+  thaw(proc: ProcessRecord, reason: string): void;
+  hasVisibleWindow(proc: ProcessRecord): boolean;
+  spawn(name: string, body: () => Promise<void>, options?: { daemon?: boolean }): Task;
+  log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void;
+  unparcelInto(proc: ProcessRecord, bundle: Bundle | null): Bundle | null;
+}
 
 export const RESULT_OK = -1;
 export const RESULT_CANCELED = 0;
@@ -165,7 +198,7 @@ export class ActivityManager {
   private readonly live = new Map<number, ActivityRecord>();
   private nextId = 1;
 
-  constructor(private readonly world: World) {
+  constructor(private readonly world: ActivityHost) {
     const pendingIntents = this.pendingIntents;
     world.pm.addListener({
       onPackageRemoved(name) {

@@ -48,10 +48,27 @@ import {
   TransactionTooLargeException,
   UnsupportedOperationException,
 } from './errors.ts';
+import type { FaultInjector } from './faults.ts';
 import { bundleParcelSize, fileDescriptorsIn, INT_SIZE, string16Size } from './parcel.ts';
 import { BINDER_BUFFER_BYTES, MAX_BINDER_THREADS, type ProcessRecord } from './process.ts';
-import type { Waiter } from './scheduler.ts';
-import type { World } from './world.ts';
+import type { Scheduler, Waiter } from './scheduler.ts';
+import type { LogLevel, Trace } from './trace.ts';
+
+/**
+ * What the Binder driver needs of the world, passed in (the World implements it): the trace, the
+ * scheduler, the two transaction faults, who is running now, thawing a frozen callee, logging, and
+ * delivering a parcel's contents into a process.
+ */
+export interface BinderHost {
+  readonly trace: Trace;
+  readonly scheduler: Scheduler;
+  readonly faults: Pick<FaultInjector, 'takeTransactionFailure' | 'takeLostReply'>;
+  currentUid(): number;
+  currentPid(): number;
+  thaw(proc: ProcessRecord, reason: string): void;
+  log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void;
+  unparcelInto(proc: ProcessRecord, bundle: Bundle | null): Bundle | null;
+}
 
 /** Requests above this size that fail are reported as TransactionTooLargeException. */
 export const TTLE_REQUEST_THRESHOLD_BYTES = 200 * 1024;
@@ -162,7 +179,7 @@ export class BinderDriver {
   private readonly queues = new Map<ProcessRecord, Transaction[]>();
   private threadSerial = 0;
 
-  constructor(private readonly world: World) {}
+  constructor(private readonly world: BinderHost) {}
 
   // ---- calling identity ----
 

@@ -19,8 +19,14 @@
 import { IOException, SimUsageError } from './errors.ts';
 import type { ProcessRecord } from './process.ts';
 import type { Rng } from './rng.ts';
-import type { Waiter } from './scheduler.ts';
-import type { World } from './world.ts';
+import type { Scheduler, Waiter } from './scheduler.ts';
+import type { Trace } from './trace.ts';
+
+/** What the fd system needs of the world, passed in (the World implements it). */
+export interface FdHost {
+  readonly trace: Trace;
+  readonly scheduler: Pick<Scheduler, 'currentTask' | 'step' | 'yield' | 'waiter'>;
+}
 
 export const PIPE_CAPACITY_BYTES = 64 * 1024;
 export const MODE_READ_ONLY = 'r';
@@ -253,7 +259,7 @@ export class FdSystem {
   private readonly disk = new Map<string, Map<string, SimFile>>();
   private readonly readFaults: { process: string | null; fault: ReadFault }[] = [];
 
-  constructor(private readonly world: World) {}
+  constructor(private readonly world: FdHost) {}
 
   // ---- files ----
 
