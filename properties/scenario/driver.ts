@@ -4,6 +4,7 @@
  * with the other actors that commands can misuse each other's tokens and operations.
  */
 
+import { caches } from '../../src/base/caches.ts';
 import type { JsonValue } from '../../src/base/json.ts';
 import { Bundle } from '../../src/sim/bundle.ts';
 import type { ContentProviderClient } from '../../src/sim/content.ts';
@@ -434,7 +435,7 @@ function parseObject(text: string | null): Record<string, unknown> {
 }
 
 /** JSON of the fixtures' args (constants, shared by every run): serialised once each. */
-const argsJson = new WeakMap<object, string>();
+const argsJson = caches.weakMap<object, string>('properties/driver: args JSON by value');
 
 function jsonOf(value: JsonValue): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value);

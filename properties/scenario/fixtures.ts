@@ -4,6 +4,7 @@
  * apps (two UIDs, plus two packages sharing a third UID).
  */
 
+import { caches } from '../../src/base/caches.ts';
 import type { CheckContext } from '../../src/check/checker.ts';
 import type { ProviderFixture } from '../../src/check/subjects.ts';
 import {
@@ -41,7 +42,9 @@ function inputSchemasOf(tools: readonly ProviderTool[]): Record<string, unknown>
 }
 
 /** checkContext's answers for the raw runner (no consumers), by providers list: fixtures are constants. */
-const rawContexts = new WeakMap<readonly ProviderFixture[], CheckContext>();
+const rawContexts = caches.weakMap<readonly ProviderFixture[], CheckContext>(
+  'properties/fixtures: raw check contexts by providers list',
+);
 
 /** checkContext for raw-driver runs (no consumer under test), built once per providers list. */
 export function rawCheckContext(providers: readonly ProviderFixture[]): CheckContext {

@@ -23,8 +23,8 @@
  * been debited; until then the opening balance applies, so reads never write (3.4-08).
  */
 import { hash } from 'node:crypto';
+import { caches } from '../../base/caches.ts';
 import type { JsonObject } from '../../base/json.ts';
-import { BoundedMemo } from '../../base/memo.ts';
 import type { App, AppFactory } from '../../sim/app.ts';
 import type { AppContext } from '../../sim/context.ts';
 import type { PackageSpec } from '../../sim/manifest.ts';
@@ -347,7 +347,10 @@ function generatedEntries(accountId: string, months: number, nowMs: number): rea
   );
 }
 
-const statements = new BoundedMemo<string, readonly JsonObject[]>(64);
+const statements = caches.memo<string, readonly JsonObject[]>(
+  'providers/apps/payments: generated statements',
+  64,
+);
 
 function generateEntries(accountId: string, months: number, nowMs: number): JsonObject[] {
   const entries: JsonObject[] = [];
