@@ -7,7 +7,7 @@
  * approves only when the amount is shown), or silent (never answers). Every answer is a trace event.
  */
 
-import type { ShownScreen, UserAnswer } from './activity.ts';
+import type { ShownScreen, UserAnswer } from './activity-types.ts';
 import type { ComponentName } from './intent.ts';
 import type { Rng } from './rng.ts';
 import type { Scheduler, Task } from './scheduler.ts';
