@@ -13,9 +13,9 @@ export type {
   CancellationLike,
   ConsumerAgentApi,
   ConsumerUnderTest,
-} from '../properties/scenario/consumer.ts';
-export type { ProviderFixture } from '../properties/scenario/fixtures.ts';
-export type { Variant } from '../properties/scenario/model.ts';
+  ProviderFixture,
+  Variant,
+} from './check/subjects.ts';
 // The reference consumer.
 export {
   bridgeIn,

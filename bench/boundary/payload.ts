@@ -5,8 +5,9 @@
  * 257 KiB just over it. ASCII only: a byte is a character. The output schema types every field, so
  * validating a result walks all of it, as a real tool's schema would.
  */
+
+import type { JsonObject } from '../../src/base/json.ts';
 import { inlineResultBytes } from '../../src/protocol/response.ts';
-import type { JsonObject } from '../../src/sim/json.ts';
 
 export const KIB = 1024;
 export const MIB = 1024 * KIB;

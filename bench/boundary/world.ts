@@ -6,12 +6,13 @@
  * reply (parcel sizes, the shared 1 MiB − 8 KiB buffer), the consumer parses, validates, and for a
  * file checks size and SHA-256 and closes the fd.
  */
+
+import type { JsonValue } from '../../src/base/json.ts';
 import { bridgeIn, CONSUMER_PACKAGE, consumerApp, consumerPackage } from '../../src/consumer/app.ts';
 import type { ExternalToolBridge } from '../../src/consumer/bridge.ts';
 import type { ToolOutcome } from '../../src/consumer/outcomes.ts';
 import { readTool, TEST_PACKAGE, testProviderWorld, writeTool } from '../../src/providers/testing.ts';
 import type { AppContext } from '../../src/sim/context.ts';
-import type { JsonValue } from '../../src/sim/json.ts';
 import type { World, WorldOptions } from '../../src/sim/world.ts';
 import { STATEMENT_SCHEMA } from './payload.ts';
 

@@ -5,10 +5,13 @@
  * the scheduler's decisions — and optionally one hostile provider case among the reference apps.
  * The consumer decides its own retries, polls, resumes and fallbacks; the oracles judge them.
  */
+
 import fc from 'fast-check';
+import type { JsonValue } from '../../src/base/json.ts';
 import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
 import { runCheckers } from '../../src/check/checkers/index.ts';
 import { type Observation, observe } from '../../src/check/observation.ts';
+import type { CancellationLike, ConsumerAgentApi, ConsumerUnderTest } from '../../src/check/subjects.ts';
 import { type CancelSignal, referenceConsumer } from '../../src/consumer/index.ts';
 import { alertsApp, alertsPackage } from '../../src/providers/apps/alerts.ts';
 import {
@@ -20,9 +23,7 @@ import {
 import { HOSTILE_CASES, installHostile } from '../../src/providers/hostile/index.ts';
 import { HOSTILE_PACKAGE, PEER_PACKAGE } from '../../src/providers/hostile/manifest.ts';
 import { DEFAULT_PROVIDER_OPTIONS } from '../../src/providers/sdk/types.ts';
-import type { AppContext } from '../../src/sim/context.ts';
 import type { Fault, FaultAt } from '../../src/sim/faults.ts';
-import type { JsonValue } from '../../src/sim/json.ts';
 import type { UserDecision } from '../../src/sim/user.ts';
 import type { RunReport, World } from '../../src/sim/world.ts';
 import { ALERTS, checkContext, fillArgs, type ProviderFixture, providerOptions } from './fixtures.ts';
@@ -156,38 +157,8 @@ export function consumerScenarioArb(
   });
 }
 
-/** A cancellation token of the consumer under test, handed back to it as is. */
-export interface CancellationLike {
-  cancel(): void;
-}
-
-/** The agent-facing API of a consumer, inside its own process. */
-export interface ConsumerAgentApi<C extends CancellationLike = CancellationLike> {
-  listTools(): Promise<unknown>;
-  cancellation(): C;
-  executeJson(
-    providerPackage: string,
-    toolName: string,
-    argsJson: string,
-    options: { readonly cancel?: C },
-  ): Promise<unknown>;
-}
-
-/**
- * A consumer app the consumer-driven properties can drive: the reference one, or a user's
- * (`cetp-sim fuzz --consumer MODULE`). Scenarios kill and restart its process: on every start it must
- * resume the executions it had journaled. The oracles judge it by what it sends on the wire and by
- * its audit events (src/consumer/audit.ts); a consumer that records none is judged by the wire alone.
- */
-export interface ConsumerUnderTest<C extends CancellationLike = CancellationLike> {
-  readonly name: string;
-  readonly packageName: string;
-  install(
-    world: World,
-    options: { readonly variant: Variant; readonly capabilities: readonly string[] },
-  ): void;
-  agent(context: AppContext): ConsumerAgentApi<C>;
-}
+// The consumer under test, as the public API names it (src/check/subjects.ts).
+export type { CancellationLike, ConsumerAgentApi, ConsumerUnderTest };
 
 /** The reference consumer (src/consumer/fixture.ts), resuming its journal on every start. */
 export const REFERENCE_CONSUMER: ConsumerUnderTest = {

@@ -3,10 +3,12 @@
  * keeps (session tokens, request ids used, the last resolution and operation) and sharing enough
  * with the other actors that commands can misuse each other's tokens and operations.
  */
+
+import { caches } from '../../src/base/caches.ts';
+import type { JsonValue } from '../../src/base/json.ts';
 import { Bundle } from '../../src/sim/bundle.ts';
 import type { ContentProviderClient } from '../../src/sim/content.ts';
 import type { AppContext } from '../../src/sim/context.ts';
-import type { JsonValue } from '../../src/sim/json.ts';
 import type { PendingIntent } from '../../src/sim/pending-intent.ts';
 import { type Task, TIMED_OUT, type Waiter } from '../../src/sim/scheduler.ts';
 import { fillArgs, type ProviderFixture } from './fixtures.ts';
@@ -480,7 +482,7 @@ function parseObject(text: string | null): Record<string, unknown> {
 }
 
 /** JSON of the fixtures' args (constants, shared by every run): serialised once each. */
-const argsJson = new WeakMap<object, string>();
+const argsJson = caches.weakMap<object, string>('properties/driver: args JSON by value');
 
 function jsonOf(value: JsonValue): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value);

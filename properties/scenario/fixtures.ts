@@ -4,7 +4,9 @@
  * apps (two UIDs, plus two packages sharing a third UID).
  */
 
+import { caches } from '../../src/base/caches.ts';
 import type { CheckContext } from '../../src/check/checker.ts';
+import type { ProviderFixture } from '../../src/check/subjects.ts';
 import {
   ALERT_TOOLS,
   ALERTS_AUTHORITY,
@@ -21,26 +23,11 @@ import {
 } from '../../src/providers/apps/payments.ts';
 import type { ProviderTool } from '../../src/providers/sdk/types.ts';
 import { agentPackage } from '../../src/providers/testing.ts';
-import type { JsonValue } from '../../src/sim/json.ts';
 import type { World } from '../../src/sim/world.ts';
 import type { ActorName, Variant } from './model.ts';
 
-export interface ProviderFixture {
-  readonly name: string;
-  readonly packageName: string;
-  readonly authority: string;
-  install(world: World, variant: Variant): void;
-  /** Argument pools, by tool: a command's `args` index picks from them (modulo). */
-  readonly tools: Readonly<Record<string, readonly JsonValue[]>>;
-  /** Each tool's declared effect (for the v1 read-only oracle). */
-  readonly effects: Readonly<Record<string, string>>;
-  /** Each tool's scopes. */
-  readonly scopes: Readonly<Record<string, readonly string[]>>;
-  /** Scopes the provider grants only after the user agrees in its UI. */
-  readonly userGrantedScopes: readonly string[];
-  /** Each tool's input schema (optional: without it the args-schema oracle skips the provider). */
-  readonly inputSchemas?: Readonly<Record<string, unknown>>;
-}
+/** A provider app the scenarios install and call: defined in src/check/subjects.ts (public API). */
+export type { ProviderFixture };
 
 function effectsOf(tools: readonly ProviderTool[]): Record<string, string> {
   return Object.fromEntries(tools.map((t) => [t.name, t.annotations.effect]));
@@ -55,7 +42,9 @@ function inputSchemasOf(tools: readonly ProviderTool[]): Record<string, unknown>
 }
 
 /** checkContext's answers for the raw runner (no consumers), by providers list: fixtures are constants. */
-const rawContexts = new WeakMap<readonly ProviderFixture[], CheckContext>();
+const rawContexts = caches.weakMap<readonly ProviderFixture[], CheckContext>(
+  'properties/fixtures: raw check contexts by providers list',
+);
 
 /** checkContext for raw-driver runs (no consumer under test), built once per providers list. */
 export function rawCheckContext(providers: readonly ProviderFixture[]): CheckContext {

@@ -8,6 +8,7 @@
  * args, replay or steal resume and session tokens, skip the confirmation UI, send expired deadlines,
  * poll other callers' operations), because a provider must hold its rules against any caller.
  */
+import type { Variant } from '../../src/check/subjects.ts';
 import type { FaultAt } from '../../src/sim/faults.ts';
 import type { UserDecision } from '../../src/sim/user.ts';
 
@@ -100,11 +101,7 @@ export interface Scenario {
   readonly decisions: readonly number[];
 }
 
-/** Planted bugs and ablated rules a run is made with (empty: the reference implementations). */
-export interface Variant {
-  readonly providerBugs: readonly string[];
-  readonly consumerBugs: readonly string[];
-  readonly disabledRules: readonly string[];
-}
+/** Planted bugs and ablated rules a run is made with: defined in src/check/subjects.ts (public API). */
+export type { Variant };
 
 export const REFERENCE: Variant = { providerBugs: [], consumerBugs: [], disabledRules: [] };

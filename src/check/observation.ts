@@ -6,10 +6,11 @@
  * - the provider's commit notes in the trace: business effects and confirmation lifecycle steps;
  * - the reference consumer's audit events; user decisions; process deaths; fd leaks; the outcome.
  */
+
+import type { JsonObject, JsonValue } from '../base/json.ts';
 import { META_VERSIONS } from '../protocol/discovery.ts';
 import type { Bundle, BundleEntry } from '../sim/bundle.ts';
 import type { ContentCallRecord } from '../sim/content.ts';
-import type { JsonObject, JsonValue } from '../sim/json.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { RunReport, World } from '../sim/world.ts';
 

@@ -11,8 +11,9 @@
  * - provider.v1        a provider is used through CETP v1
  * - provider.ready     a v2 session was negotiated (capabilities, tool revision)
  */
+
+import type { JsonObject } from '../base/json.ts';
 import type { AppContext } from '../sim/context.ts';
-import type { JsonObject } from '../sim/json.ts';
 
 export type AttemptReason = 'first' | 'retry' | 'resume' | 'poll' | 'cancel' | 'query';
 

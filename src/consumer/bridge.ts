@@ -12,9 +12,10 @@
  * - Outcomes are typed (outcomes.ts), values are UntrustedValue, explanations are the consumer's.
  * - resumePending() picks up journaled executions after a consumer restart (journal.ts).
  */
+
+import type { JsonObject, JsonValue } from '../base/json.ts';
 import type { ToolAnnotations } from '../protocol/index.ts';
 import type { AppContext } from '../sim/context.ts';
-import type { JsonObject, JsonValue } from '../sim/json.ts';
 import { recordAudit } from './audit.ts';
 import { CetpClient } from './client.ts';
 import { type DiscoveredProvider, discoverProviders, type RefusedProvider } from './discovery.ts';

@@ -15,6 +15,9 @@
  * a pure cache (the same schema text always compiles to the same validator), bounded in size, so
  * it never changes behaviour — only how often Ajv runs across worlds in one test process.
  */
+
+import { caches } from '../base/caches.ts';
+import type { JsonObject } from '../base/json.ts';
 import {
   checkProviderInfo,
   checkToolList,
@@ -26,7 +29,6 @@ import {
   type WireResult,
   withoutDisabledRules,
 } from '../protocol/index.ts';
-import type { JsonObject } from '../sim/json.ts';
 import type { ConsumerConfig } from './options.ts';
 import { type UntrustedText, untrustedText } from './untrusted.ts';
 
@@ -64,9 +66,14 @@ export interface ProviderDetails {
   readonly scopeNames: readonly string[];
 }
 
-const MEMO_MAX = 2_000;
-const validatorMemo = new Map<string, WireResult<ToolValueValidator>>();
-const compilers = new Map<string, ToolSchemaCompiler>();
+const validatorMemo = caches.map<string, WireResult<ToolValueValidator>>(
+  'consumer/catalogue: tool value validators by role, limits and schema',
+  2_000,
+);
+const compilers = caches.map<string, ToolSchemaCompiler>(
+  'consumer/catalogue: schema compilers by limits',
+  64,
+);
 
 function compilerFor(config: ConsumerConfig): ToolSchemaCompiler {
   const key = `${config.limits.maxSchemaBytes}/${config.limits.maxSchemaDepth}`;
@@ -91,7 +98,7 @@ export function compileToolSchema(
   const known = validatorMemo.get(key);
   if (known) return known;
   const compiled = compilerFor(config).compile(schema, role);
-  if (validatorMemo.size < MEMO_MAX) validatorMemo.set(key, compiled);
+  validatorMemo.set(key, compiled);
   return compiled;
 }
 

@@ -3,9 +3,9 @@
  * rejects, clips, and how it routes calls.
  */
 import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../base/json.ts';
 import { DRAFT_2020_12 } from '../protocol/index.ts';
 import { alertsApp, alertsPackage, createAlert } from '../providers/apps/alerts.ts';
-import type { JsonObject } from '../sim/json.ts';
 import { World } from '../sim/world.ts';
 import { consumerApp, consumerPackage } from './app.ts';
 import {

@@ -13,9 +13,10 @@
  * Every reply is settled: each fd it carries is closed once it has been handled, on every path
  * (4.5-09).
  */
+
+import type { JsonValue } from '../base/json.ts';
 import type { ErrorCode, ExecutionResult } from '../protocol/index.ts';
 import type { Bundle } from '../sim/bundle.ts';
-import type { JsonValue } from '../sim/json.ts';
 import type { AttemptReason } from './audit.ts';
 import type { ConsumerTool } from './catalogue.ts';
 import type { CetpClient } from './client.ts';

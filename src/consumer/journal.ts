@@ -9,8 +9,9 @@
  * Entries stay `pending` until the execution reaches an outcome the consumer is sure of; an
  * execution whose outcome is unknown (retries exhausted) stays pending, to be queried again.
  */
+
+import type { JsonValue } from '../base/json.ts';
 import type { AppContext } from '../sim/context.ts';
-import type { JsonValue } from '../sim/json.ts';
 import type { ConsumerGates } from './gates.ts';
 
 export const JOURNAL_TABLE = 'cetp.consumer.executions';

@@ -3,9 +3,9 @@
  * no stable path — and every fd closed, accepted or not.
  */
 import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../base/json.ts';
 import { sha256Hex } from '../protocol/index.ts';
 import { HOSTILE_CASES, HOSTILE_PACKAGE, installHostile } from '../providers/hostile/index.ts';
-import type { JsonValue } from '../sim/json.ts';
 import {
   CONSUMER,
   consumerWorld,

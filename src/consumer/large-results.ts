@@ -13,11 +13,12 @@
  * Closing is the caller's job and happens on every path, success or not (4.5-09): the engine closes
  * every fd of every reply once it has handled it (see `settleReply` in execution.ts).
  */
+
+import type { JsonValue } from '../base/json.ts';
 import { type FileResult, sha256Hex } from '../protocol/index.ts';
 import type { Bundle } from '../sim/bundle.ts';
 import type { AppContext } from '../sim/context.ts';
 import type { ParcelFileDescriptor } from '../sim/fd.ts';
-import type { JsonValue } from '../sim/json.ts';
 import { TIMED_OUT } from '../sim/scheduler.ts';
 import type { ConsumerTool } from './catalogue.ts';
 import type { ConsumerConfig } from './options.ts';

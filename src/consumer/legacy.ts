@@ -11,10 +11,11 @@
  * refused unless the local approval allows the call (8-12). This client is never used for a
  * provider that declares v2 (8-03, 8-08, 8-09).
  */
+
+import type { JsonObject, JsonValue } from '../base/json.ts';
 import { isKnownErrorCode, isToolName, utf8Length } from '../protocol/index.ts';
 import { Bundle } from '../sim/bundle.ts';
 import type { AppContext } from '../sim/context.ts';
-import type { JsonObject, JsonValue } from '../sim/json.ts';
 import { recordAudit } from './audit.ts';
 import { compileToolSchema } from './catalogue.ts';
 import { askLocalApproval } from './confirmation.ts';

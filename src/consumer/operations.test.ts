@@ -3,8 +3,8 @@
  * §4.4, §8).
  */
 import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../base/json.ts';
 import { HOSTILE_CASES, HOSTILE_PACKAGE, installHostile } from '../providers/hostile/index.ts';
-import type { JsonValue } from '../sim/json.ts';
 import {
   ALERTS_PACKAGE,
   accepted,

@@ -11,10 +11,11 @@
  * 4.4-20). Death, null and timeouts are retried with the same ids; NEGOTIATION_REQUIRED (a provider
  * restart) renegotiates and goes on polling the same operation, bound to our UID, not the session.
  */
+
+import type { JsonObject } from '../base/json.ts';
 import type { OperationStatus } from '../protocol/index.ts';
 import type { Bundle } from '../sim/bundle.ts';
 import type { AppContext } from '../sim/context.ts';
-import type { JsonObject } from '../sim/json.ts';
 import type { Waiter } from '../sim/scheduler.ts';
 import type { ExecutionRun } from './execution.ts';
 import type { ToolOutcome } from './outcomes.ts';

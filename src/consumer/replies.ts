@@ -9,6 +9,8 @@
  * a code the table marks "no" is not retryable whatever the provider says, and the message is
  * clipped UntrustedText, shown as a quotation at most — or dropped when it leaks internals.
  */
+
+import type { JsonObject } from '../base/json.ts';
 import {
   type ErrorCode,
   findMessageLeaks,
@@ -20,7 +22,6 @@ import {
   type V2MethodName,
 } from '../protocol/index.ts';
 import type { Bundle } from '../sim/bundle.ts';
-import type { JsonObject } from '../sim/json.ts';
 import type { PendingIntent } from '../sim/pending-intent.ts';
 import type { ConsumerConfig } from './options.ts';
 import type { CallOutcome } from './transport.ts';

@@ -4,6 +4,8 @@
  * sent on the wire (World.contentCalls) and of its audit events, and a scripted provider for
  * answers no honest provider gives. Not part of the public API.
  */
+
+import type { JsonObject, JsonValue } from '../base/json.ts';
 import { ALERTS_PACKAGE, alertsApp, alertsPackage } from '../providers/apps/alerts.ts';
 import { LEGACY_PACKAGE, legacyApp, legacyPackage } from '../providers/apps/legacy.ts';
 import { PAYMENTS_PACKAGE, paymentsApp, paymentsPackage } from '../providers/apps/payments.ts';
@@ -15,7 +17,6 @@ import { Activity, RESULT_OK } from '../sim/activity.ts';
 import { Bundle } from '../sim/bundle.ts';
 import type { ContentCallRecord } from '../sim/content.ts';
 import type { AppContext } from '../sim/context.ts';
-import type { JsonObject, JsonValue } from '../sim/json.ts';
 import type { ActivitySpec, PackageSpec } from '../sim/manifest.ts';
 import { LambdaProvider } from '../sim/testing.ts';
 import { type RunReport, World, type WorldOptions } from '../sim/world.ts';

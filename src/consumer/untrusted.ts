@@ -9,7 +9,7 @@
  * - renderForAgent: the only way a value reaches an agent's context as text — a data block whose
  *   JSON is escaped so that it cannot close the block or open markup of its own.
  */
-import type { JsonValue } from '../sim/json.ts';
+import type { JsonValue } from '../base/json.ts';
 
 export interface UntrustedText {
   readonly trust: 'untrusted';

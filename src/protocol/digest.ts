@@ -5,7 +5,7 @@
  */
 import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { BoundedMemo } from '../sim/memo.ts';
+import { caches } from '../base/caches.ts';
 import { fail, issue, ok, type WireResult } from './issues.ts';
 
 /** Lowercase hex SHA-256 of bytes, or of a string's UTF-8 encoding. */
@@ -17,7 +17,7 @@ export function sha256Hex(input: Uint8Array | string): string {
 }
 
 const MEMO_MAX_CHARS = 1_024;
-const digests = new BoundedMemo<string, string>(4_096);
+const digests = caches.memo<string, string>('protocol/digest: SHA-256 of short texts', 4_096);
 
 function hexDigest(input: Uint8Array | string): string {
   // crypto.hash: the one-shot form (Node ≥ 20.12), much cheaper than a Hash object for short input.

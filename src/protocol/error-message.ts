@@ -3,7 +3,7 @@
  * internals (CETP-5-25)? A heuristic: it looks for what leaks in practice — exception headers, stack
  * frames, file-system paths and source locations.
  */
-import { BoundedMemo } from '../sim/memo.ts';
+import { caches } from '../base/caches.ts';
 import type { ErrorCode } from './errors.ts';
 import { issue, type ProtocolIssue } from './issues.ts';
 
@@ -29,7 +29,10 @@ export function findMessageLeaks(message: string): string[] {
 }
 
 /** Answers by message: providers send the same few messages again and again. */
-const leaksByMessage = new BoundedMemo<string, readonly string[]>(512);
+const leaksByMessage = caches.memo<string, readonly string[]>(
+  'protocol/error-message: leaks by message',
+  512,
+);
 
 function leaksIn(message: string): readonly string[] {
   return Object.freeze(UNSAFE_MESSAGE_PATTERNS.filter((p) => p.re.test(message)).map((p) => p.what));

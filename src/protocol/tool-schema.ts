@@ -7,7 +7,7 @@
  * - bounded size and depth, then it compiles with Ajv2020 (no loader, so nothing is ever fetched).
  * `format` is an annotation, as in Draft 2020-12's default vocabulary.
  */
-import { BoundedMemo } from '../sim/memo.ts';
+import { BoundedMemo } from '../base/memo.ts';
 import { utf8Length } from './digest.ts';
 import { fail, issue, ok, type ProtocolIssue, pointerToken, type WireResult } from './issues.ts';
 import { Ajv2020, type Ajv2020Instance } from './schemas/ajv.ts';

@@ -3,10 +3,11 @@
  * client that speaks the wire by hand (Bundles over simulated Binder), so provider tests exercise
  * exactly what a device would — never the provider's methods directly.
  */
+
+import type { JsonValue } from '../base/json.ts';
 import { Bundle } from '../sim/bundle.ts';
 import type { ContentProviderClient } from '../sim/content.ts';
 import type { AppContext } from '../sim/context.ts';
-import type { JsonValue } from '../sim/json.ts';
 import type { PackageSpec } from '../sim/manifest.ts';
 import { certificate } from '../sim/signing.ts';
 import { World, type WorldOptions } from '../sim/world.ts';

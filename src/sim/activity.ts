@@ -36,136 +36,45 @@
  *   priority first; a tie is a chooser the user picks from. That is how an implicit or mutable
  *   PendingIntent gets hijacked by another installed app.
  */
+
+import type { ActivityRecord } from './activity-component.ts';
+import {
+  type ActivityHost,
+  ActivityNotFoundException,
+  type ActivityOptions,
+  type ActivityResult,
+  RESULT_CANCELED,
+  type Screen,
+  SendIntentException,
+  type UserAnswer,
+} from './activity-types.ts';
 import type { AppContext } from './context.ts';
-import { AndroidException, IllegalArgumentException, SecurityException } from './errors.ts';
+import { SecurityException } from './errors.ts';
 import { type ComponentName, FLAG_ACTIVITY_NEW_TASK, Intent } from './intent.ts';
 import { SYSTEM_UID } from './package-manager.ts';
 import { PendingIntent, type PendingIntentFlags, PendingIntentRegistry } from './pending-intent.ts';
 import type { ProcessRecord } from './process.ts';
-import type { Waiter } from './scheduler.ts';
-import type { World } from './world.ts';
 
-export const RESULT_OK = -1;
-export const RESULT_CANCELED = 0;
-
-export interface ActivityResult {
-  readonly resultCode: number;
-  readonly data: Intent | null;
-}
-
-/** What an Activity displays: the only thing the simulated user decides on. */
-export interface Screen {
-  readonly title: string;
-  readonly lines: readonly string[];
-  readonly approveLabel?: string;
-  readonly denyLabel?: string;
-}
-
-/** A user's answer to a shown screen ('back' = pressed Back without deciding). */
-export type UserAnswer = 'approve' | 'deny' | 'back';
-
-/** The sender's ActivityOptions for a PendingIntent launch. */
-export interface ActivityOptions {
-  /** setPendingIntentBackgroundActivityStartMode: lend the sender's BAL rights (needed from target 34). */
-  readonly pendingIntentBackgroundActivityStartAllowed?: boolean;
-}
-
-export class ActivityNotFoundException extends AndroidException {
-  override readonly javaClass: string = 'android.content.ActivityNotFoundException';
-}
-export class SendIntentException extends AndroidException {
-  override readonly javaClass: string = 'android.content.IntentSender$SendIntentException';
-}
-
-interface ActivityRecord {
-  readonly id: number;
-  readonly component: ComponentName;
-  readonly process: ProcessRecord;
-  readonly launcher: ProcessRecord;
-  /** The launching process instance and UID: a result never wakes another instance's await. */
-  readonly launcherPid: number;
-  readonly launcherUid: number;
-  readonly requestCode: number;
-  /** False when launched as a new task: the launcher already got RESULT_CANCELED. */
-  readonly resultWanted: boolean;
-  readonly waiter: Waiter<ActivityResult>;
-  instance: Activity | null;
-  finished: boolean;
-}
-
-export abstract class Activity {
-  private bound: {
-    manager: ActivityManager;
-    record: ActivityRecord;
-    context: AppContext;
-    intent: Intent;
-  } | null = null;
-  private result: ActivityResult = { resultCode: RESULT_CANCELED, data: null };
-
-  /** @internal */
-  bind(manager: ActivityManager, record: ActivityRecord, context: AppContext, intent: Intent): void {
-    this.bound = { manager, record, context, intent };
-  }
-
-  get context(): AppContext {
-    return this.requireBound().context;
-  }
-
-  /** The Intent this Activity was started with (a copy in this process). */
-  get intent(): Intent {
-    return this.requireBound().intent;
-  }
-
-  get componentName(): ComponentName {
-    return this.requireBound().record.component;
-  }
-
-  /** The package that launched this Activity for a result (Activity.getCallingPackage). */
-  get callingPackage(): string | null {
-    return this.requireBound().record.launcher.name;
-  }
-
-  get isFinishing(): boolean {
-    return this.requireBound().record.finished;
-  }
-
-  abstract onCreate(): void | Promise<void>;
-
-  /** Back pressed: by default the Activity finishes with whatever result was set (RESULT_CANCELED). */
-  onBackPressed(): void {
-    this.finish();
-  }
-
-  setResult(resultCode: number, data: Intent | null = null): void {
-    if (data?.hasFileDescriptors()) throw new IllegalArgumentException('File descriptors passed in Intent');
-    this.result = { resultCode, data };
-  }
-
-  finish(): void {
-    const b = this.requireBound();
-    b.manager.finish(b.record, this.result);
-  }
-
-  /** Displays `screen` and waits for the user's answer. 'back' has already run onBackPressed(). */
-  async show(screen: Screen): Promise<UserAnswer> {
-    const b = this.requireBound();
-    const answer = await b.manager.show(b.record, screen);
-    if (answer === 'back') this.onBackPressed();
-    return answer;
-  }
-
-  private requireBound(): NonNullable<Activity['bound']> {
-    if (!this.bound) throw new IllegalArgumentException('Activity used before it was started');
-    return this.bound;
-  }
-}
+export { Activity } from './activity-component.ts';
+export {
+  type ActivityHost,
+  ActivityNotFoundException,
+  type ActivityOptions,
+  type ActivityResult,
+  RESULT_CANCELED,
+  RESULT_OK,
+  type Screen,
+  SendIntentException,
+  type ShownScreen,
+  type UserAnswer,
+} from './activity-types.ts';
 
 export class ActivityManager {
   readonly pendingIntents = new PendingIntentRegistry();
   private readonly live = new Map<number, ActivityRecord>();
   private nextId = 1;
 
-  constructor(private readonly world: World) {
+  constructor(private readonly world: ActivityHost) {
     const pendingIntents = this.pendingIntents;
     world.pm.addListener({
       onPackageRemoved(name) {

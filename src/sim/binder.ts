@@ -49,149 +49,56 @@
  *     ("Caught a RuntimeException from the binder stub implementation.") when FLAG_ONEWAY is set
  *     instead of writing it into a reply; the callee survives and the sender never learns.
  */
-import { Bundle } from './bundle.ts';
+
 import {
-  type AndroidException,
-  BadParcelableException,
-  DeadObjectException,
-  describeError,
-  IllegalArgumentException,
-  IllegalStateException,
-  isParcelableException,
-  NetworkOnMainThreadException,
-  NullPointerException,
-  RuntimeException,
-  SecurityException,
-  ServiceSpecificException,
-  TransactionTooLargeException,
-  UnsupportedOperationException,
-} from './errors.ts';
+  ASYNC_BUFFER_BYTES,
+  type CallingIdentity,
+  contentCallReplyBytes,
+  exceptionForResult,
+  type IncomingCall,
+  type OnewayCall,
+  type OnewaySendResult,
+  type OnewayTransaction,
+  recreateInCaller,
+  type Transaction,
+  type TransactionResult,
+} from './binder-types.ts';
+import { Bundle } from './bundle.ts';
+import { type AndroidException, describeError, isParcelableException, RuntimeException } from './errors.ts';
+import type { FaultInjector } from './faults.ts';
 import type { ParcelFileDescriptor } from './fd.ts';
-import { bundleParcelSize, fileDescriptorsIn, INT_SIZE, string16Size } from './parcel.ts';
+import { fileDescriptorsIn } from './parcel.ts';
 import { BINDER_BUFFER_BYTES, MAX_BINDER_THREADS, type ProcessRecord } from './process.ts';
-import type { Waiter } from './scheduler.ts';
-import type { World } from './world.ts';
+import type { Scheduler } from './scheduler.ts';
+import type { LogLevel, Trace } from './trace.ts';
 
-/** Requests above this size that fail are reported as TransactionTooLargeException. */
-export const TTLE_REQUEST_THRESHOLD_BYTES = 200 * 1024;
+export {
+  ASYNC_BUFFER_BYTES,
+  type CallingIdentity,
+  contentCallReplyBytes,
+  contentCallRequestBytes,
+  type IncomingCall,
+  type OnewayCall,
+  type OnewaySendResult,
+  type Transaction,
+  type TransactionResult,
+  TTLE_REQUEST_THRESHOLD_BYTES,
+} from './binder-types.ts';
 
-export interface CallingIdentity {
-  readonly uid: number;
-  readonly pid: number;
-  /** The package the caller claims (AttributionSource): verified by getCallingPackage() only. */
-  readonly packageName: string | null;
-  readonly attributionTag: string | null;
-}
-
-/** What the caller's blocked task is woken with. */
-export type TransactionResult =
-  | { readonly kind: 'reply'; readonly reply: Bundle | null; readonly bytes: number }
-  | { readonly kind: 'exception'; readonly error: AndroidException }
-  /**
-   * The transaction failed. `undelivered` is the callee's answer when it did answer but the reply
-   * never reached the caller (a lost reply, a full caller buffer): the callee's side of the story,
-   * for oracles — the caller sees only the failure.
-   */
-  | { readonly kind: 'failed'; readonly undelivered?: Bundle | null }
-  | { readonly kind: 'dead' };
-
-/** The callee side of a transaction: runs on a Binder thread of the target process. */
-export interface IncomingCall {
-  /** Unparcels the request into the callee and invokes the handler; its synchronous part runs with the caller's identity. */
-  invoke(): Bundle | null | Promise<Bundle | null>;
-  /**
-   * The exception the caller reads when the handler throws `error`, for interfaces that write more
-   * than Parcel.writeException can (ContentProviderNative); null to leave it to Parcel.writeException.
-   */
-  exceptionForCaller?(error: unknown): AndroidException | null;
-}
-
-/** The callee side of a oneway transaction: no reply; what it throws is logged in the callee only. */
-export interface OnewayCall {
-  invoke(): void | Promise<void>;
-}
-
-/** A oneway transaction queued on, or being served by, a binder node of its target. */
-interface OnewayTransaction {
-  readonly oneway: true;
-  readonly id: number;
-  readonly fromName: string;
-  readonly to: ProcessRecord;
-  readonly node: string;
-  readonly label: string;
-  readonly requestBytes: number;
-  readonly identity: CallingIdentity;
-  readonly call: OnewayCall;
-}
-
-/** What the sender of a oneway transaction learns at once (it never learns more). */
-export type OnewaySendResult = 'sent' | 'dead' | 'failed';
-
-/** binder_alloc.c: oneway transactions may hold at most half of a process's receive buffer. */
-export const ASYNC_BUFFER_BYTES = Math.floor(BINDER_BUFFER_BYTES / 2);
-
-export interface Transaction {
-  readonly oneway?: never;
-  readonly id: number;
-  readonly from: ProcessRecord;
-  /** The calling process instance: its reply goes to this pid or nowhere. */
-  readonly fromPid: number;
-  readonly to: ProcessRecord;
-  /** Incarnation (pid) of the callee the caller's reference points to. */
-  readonly toPid: number;
-  readonly label: string;
-  readonly requestBytes: number;
-  readonly identity: CallingIdentity;
-  readonly call: IncomingCall;
-  readonly waiter: Waiter<TransactionResult>;
-  /** Whether the caller holds a stable provider reference for the call (ContentResolver.call). */
-  readonly stable: boolean;
-  done: boolean;
-}
-
-/** Fixed per-call overhead of IContentProvider.call: interface token and AttributionSource (approximate). */
-export function contentCallRequestBytes(
-  callerPackage: string,
-  authority: string,
-  method: string,
-  arg: string | null,
-  extras: Bundle | null,
-): number {
-  const interfaceToken = 3 * INT_SIZE + string16Size('android.content.IContentProvider');
-  const attributionSource = 4 * INT_SIZE + string16Size(callerPackage) + string16Size(null) + 24;
-  return (
-    interfaceToken +
-    attributionSource +
-    string16Size(authority) +
-    string16Size(method) +
-    string16Size(arg) +
-    bundleParcelSize(extras)
-  );
-}
-
-/** Reply parcel: exception header (0 = none) + the Bundle. */
-export function contentCallReplyBytes(reply: Bundle | null): number {
-  return INT_SIZE + bundleParcelSize(reply);
-}
-
-type ExceptionCtor = new (message?: string) => AndroidException;
-const RECREATE: readonly ExceptionCtor[] = [
-  SecurityException,
-  BadParcelableException,
-  IllegalArgumentException,
-  NullPointerException,
-  IllegalStateException,
-  NetworkOnMainThreadException,
-  UnsupportedOperationException,
-];
-
-/** The exception the caller sees: same class and message, a fresh object (no shared stack or fields). */
-function recreateInCaller(error: AndroidException): AndroidException {
-  if (error instanceof ServiceSpecificException)
-    return new ServiceSpecificException(error.errorCode, error.message);
-  for (const ctor of RECREATE) if (error.constructor === ctor) return new ctor(error.message);
-  for (const ctor of RECREATE) if (error instanceof ctor) return new ctor(error.message);
-  return new RuntimeException(error.message);
+/**
+ * What the Binder driver needs of the world, passed in (the World implements it): the trace, the
+ * scheduler, the two transaction faults, who is running now, thawing a frozen callee, logging, and
+ * delivering a parcel's contents into a process.
+ */
+export interface BinderHost {
+  readonly trace: Trace;
+  readonly scheduler: Scheduler;
+  readonly faults: Pick<FaultInjector, 'takeTransactionFailure' | 'takeLostReply'>;
+  currentUid(): number;
+  currentPid(): number;
+  thaw(proc: ProcessRecord, reason: string): void;
+  log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void;
+  unparcelInto(proc: ProcessRecord, bundle: Bundle | null): Bundle | null;
 }
 
 /** Whether the process that sent `tx` is still that very instance (not dead, not restarted since). */
@@ -213,7 +120,7 @@ export class BinderDriver {
   /** Per target process: bytes of its buffer held by oneway transactions (free_async_space). */
   private readonly asyncBytes = new Map<ProcessRecord, number>();
 
-  constructor(private readonly world: World) {}
+  constructor(private readonly world: BinderHost) {}
 
   // ---- calling identity ----
 
@@ -305,18 +212,7 @@ export class BinderDriver {
 
   /** Maps a failed transaction to the exception Java raises: TTLE for big requests, else DeadObject. */
   static exceptionFor(result: TransactionResult, requestBytes: number): AndroidException | null {
-    switch (result.kind) {
-      case 'reply':
-        return null;
-      case 'exception':
-        return result.error;
-      case 'dead':
-        return new DeadObjectException('remote process is dead');
-      case 'failed':
-        return requestBytes > TTLE_REQUEST_THRESHOLD_BYTES
-          ? new TransactionTooLargeException(`data parcel size ${requestBytes} bytes`)
-          : new DeadObjectException('Transaction failed on small parcel; remote process probably died');
-    }
+    return exceptionForResult(result, requestBytes);
   }
 
   /**

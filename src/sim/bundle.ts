@@ -12,9 +12,10 @@
  * ("ClassNotFoundException when unmarshalling: …"); every other key stays readable. Only a process
  * that has the class (App.parcelableClasses) can read the value.
  */
+
+import type { JsonValue } from '../base/json.ts';
 import { BadParcelableException } from './errors.ts';
 import type { ParcelFileDescriptor } from './fd.ts';
-import type { JsonValue } from './json.ts';
 import type { PendingIntent } from './pending-intent.ts';
 
 export type BundleValueType =
@@ -76,11 +77,13 @@ export function toJavaLong(value: number): number {
   return Math.max(Number.MIN_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, t));
 }
 
-/** The entry map a Bundle under construction adopts instead of a fresh one (set only by `sharingEntriesOf`). */
-let adopted: Map<string, BundleEntry> | null = null;
+/** The entry map a Bundle under construction adopts instead of a fresh one (made only by `sharingEntriesOf`). */
+class SharedEntries {
+  constructor(readonly map: Map<string, BundleEntry>) {}
+}
 
 export class Bundle {
-  private map: Map<string, BundleEntry> = adopted ?? new Map();
+  private map: Map<string, BundleEntry>;
   /**
    * The entry map may be shared with other Bundles (see `sharingEntriesOf`): the first write takes
    * a private copy. Entries themselves are immutable, so sharing them is never observable.
@@ -91,7 +94,12 @@ export class Bundle {
   /** The receiving process's class loader (set on unparcel); null: every class is loadable. */
   classLoader: ((className: string) => boolean) | null = null;
 
-  constructor(entries?: Iterable<[string, BundleEntry]>) {
+  constructor(entries?: Iterable<[string, BundleEntry]> | SharedEntries) {
+    if (entries instanceof SharedEntries) {
+      this.map = entries.map;
+      return;
+    }
+    this.map = new Map();
     if (entries) for (const [k, v] of entries) this.map.set(k, v);
   }
 
@@ -105,13 +113,7 @@ export class Bundle {
     for (const e of source.map.values()) {
       if (e.type === 'Bundle' || e.type === 'ParcelFileDescriptor') return null;
     }
-    adopted = source.map;
-    let copy: Bundle;
-    try {
-      copy = new Bundle();
-    } finally {
-      adopted = null;
-    }
+    const copy = new Bundle(new SharedEntries(source.map));
     copy.shared = true;
     source.shared = true;
     return copy;

@@ -7,7 +7,7 @@
  * clock-jump fault moves only the wall clock, as on a device; sleeping tasks still wake on time.
  */
 
-import { BoundedMemo } from './memo.ts';
+import { caches } from '../base/caches.ts';
 
 /** 2026-01-01T00:00:00Z — the default wall time at the start of every simulated run. */
 export const DEFAULT_START_MS = Date.UTC(2026, 0, 1);
@@ -43,8 +43,8 @@ export class VirtualClock {
   }
 }
 
-const isoTexts = new BoundedMemo<number, string>(1_024);
-const instants = new BoundedMemo<string, number>(1_024);
+const isoTexts = caches.memo<number, string>('sim/clock: ISO texts of instants', 1_024);
+const instants = caches.memo<string, number>('sim/clock: instants of ISO texts', 1_024);
 
 /**
  * `new Date(ms).toISOString()`, remembered: Date formatting costs about a microsecond, and virtual

@@ -25,11 +25,20 @@
  * default, the sync-adapter side (`syncToNetwork`).
  */
 
+import type { BinderDriver } from './binder.ts';
 import type { AppContext } from './context.ts';
 import { SecurityException } from './errors.ts';
+import type { PackageManager } from './package-manager.ts';
 import { INT_SIZE, string16Size } from './parcel.ts';
 import type { ProcessRecord } from './process.ts';
-import type { World } from './world.ts';
+import type { Trace } from './trace.ts';
+
+/** What ContentService's observer tree needs of the world, passed in (the World implements it). */
+export interface ObserverHost {
+  readonly trace: Trace;
+  readonly binder: Pick<BinderDriver, 'sendOneway'>;
+  readonly pm: Pick<PackageManager, 'resolveContentProvider' | 'checkPermission'>;
+}
 
 /** android.database.ContentObserver, constructed with a null Handler: onChange runs on a Binder thread. */
 export interface ContentObserver {
@@ -75,12 +84,12 @@ export function observerMatches(
   return descendants;
 }
 
-/** ContentService's observer tree, one per World. */
+/** ContentService's observer tree, one per World (`World.observers`). */
 export class ObserverRegistry {
   private nextId = 1;
   private registrations: Registration[] = [];
 
-  constructor(private readonly world: World) {}
+  constructor(private readonly world: ObserverHost) {}
 
   register(caller: AppContext, uri: string, descendants: boolean, observer: ContentObserver): void {
     const segments = this.checkAccess(caller, uri);
@@ -143,16 +152,4 @@ export class ObserverRegistry {
     }
     return segments;
   }
-}
-
-const registries = new WeakMap<World, ObserverRegistry>();
-
-/** The World's ContentService observer tree (created on first use). */
-export function observersOf(world: World): ObserverRegistry {
-  let registry = registries.get(world);
-  if (!registry) {
-    registry = new ObserverRegistry(world);
-    registries.set(world, registry);
-  }
-  return registry;
 }

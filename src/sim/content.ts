@@ -30,7 +30,8 @@ export interface Attribution {
 
 import { BinderDriver, type CallingIdentity, contentCallRequestBytes, type IncomingCall } from './binder.ts';
 import type { Bundle } from './bundle.ts';
-import { type ContentObserver, observersOf } from './content-observer.ts';
+import type { VirtualClock } from './clock.ts';
+import type { ContentObserver, ObserverRegistry } from './content-observer.ts';
 import type { ContentProvider } from './content-provider.ts';
 import type { AppContext } from './context.ts';
 import {
@@ -51,9 +52,38 @@ import {
   SQLiteFullException,
   UnsupportedOperationException,
 } from './errors.ts';
+import type { PackageManager } from './package-manager.ts';
 import { snapshotBundle } from './parcel.ts';
 import type { ProcessRecord } from './process.ts';
-import type { World } from './world.ts';
+import type { Scheduler } from './scheduler.ts';
+import type { Trace } from './trace.ts';
+
+/**
+ * What ContentResolver and ContentProviderClient need of the world, passed in (the World
+ * implements it): resolving and gating providers, starting their processes, the Binder driver,
+ * provider connections (importance), the observer's record of calls, and the trace and clocks.
+ */
+export interface ContentHost {
+  readonly observers: ObserverRegistry;
+  readonly pm: Pick<PackageManager, 'resolveContentProvider' | 'checkPermission' | 'recordInteraction'>;
+  readonly trace: Trace;
+  readonly scheduler: Pick<Scheduler, 'step'>;
+  readonly clock: Pick<VirtualClock, 'nowMs'>;
+  readonly binder: Pick<BinderDriver, 'clearCallingIdentity' | 'restoreCallingIdentity' | 'transact'>;
+  startProcess(packageName: string): Promise<boolean>;
+  process(packageName: string): ProcessRecord;
+  unparcelInto(proc: ProcessRecord, bundle: Bundle | null): Bundle | null;
+  connectProvider(client: ProcessRecord, provider: ProcessRecord): void;
+  disconnectProvider(client: ProcessRecord, provider: ProcessRecord, providerPid: number): void;
+  recordContentCall(
+    caller: AppContext,
+    handle: ProviderHandle,
+    method: string,
+    arg: string | null,
+    extras: Bundle | null,
+    stable: boolean,
+  ): ContentCallRecord | null;
+}
 
 /** One ContentProvider.call as an observer saw it (see World.contentCalls). */
 export interface ContentCallRecord {
@@ -95,7 +125,7 @@ export interface ProviderHandle {
 
 /** Acquires `authority` for `caller`: visibility, permission gate, process start. */
 export async function acquireProvider(
-  world: World,
+  world: ContentHost,
   caller: AppContext,
   authority: string,
 ): Promise<ProviderHandle | null> {
@@ -130,7 +160,7 @@ export async function acquireProvider(
 
 /** Sends IContentProvider.call over Binder (or calls in-process) and returns the raw result. */
 async function transactCall(
-  world: World,
+  world: ContentHost,
   caller: AppContext,
   handle: ProviderHandle,
   method: string,
@@ -205,7 +235,7 @@ function unknownCode(code: number, message: string): AndroidException {
 }
 
 async function dispatchCall(
-  world: World,
+  world: ContentHost,
   caller: AppContext,
   handle: ProviderHandle,
   method: string,
@@ -271,7 +301,7 @@ type CallOutcome = { reply: Bundle | null } | { error: RemoteException | Error; 
 
 export class ContentResolver {
   constructor(
-    private readonly world: World,
+    private readonly world: ContentHost,
     private readonly context: AppContext,
   ) {}
 
@@ -309,16 +339,16 @@ export class ContentResolver {
 
   /** registerContentObserver(uri, notifyForDescendants, observer): see content-observer.ts. */
   registerContentObserver(uri: string, notifyForDescendants: boolean, observer: ContentObserver): void {
-    observersOf(this.world).register(this.context, uri, notifyForDescendants, observer);
+    this.world.observers.register(this.context, uri, notifyForDescendants, observer);
   }
 
   unregisterContentObserver(observer: ContentObserver): void {
-    observersOf(this.world).unregister(observer);
+    this.world.observers.unregister(observer);
   }
 
   /** notifyChange(uri, observer): every matching observer gets a oneway onChange; nobody is awaited. */
   notifyChange(uri: string, observer: ContentObserver | null = null): void {
-    observersOf(this.world).notifyChange(this.context, uri, observer);
+    this.world.observers.notifyChange(this.context, uri, observer);
   }
 
   /** acquireUnstableContentProviderClient(authority): null when the authority cannot be acquired. */
@@ -339,7 +369,7 @@ export class ContentProviderClient {
   private dead = false;
 
   constructor(
-    private readonly world: World,
+    private readonly world: ContentHost,
     private readonly context: AppContext,
     private readonly handle: ProviderHandle,
     private readonly attribution: Attribution = {},

@@ -4,21 +4,45 @@
  * talks to other apps exclusively through the simulated system: Binder, PendingIntents and fds.
  */
 
-import type { ActivityOptions, ActivityResult } from './activity.ts';
-import type { CallingIdentity } from './binder.ts';
-import { ContentResolver } from './content.ts';
-import type { FileMode, ParcelFileDescriptor } from './fd.ts';
+import type { JsonObject } from '../base/json.ts';
+import type { ActivityManager, ActivityOptions, ActivityResult } from './activity.ts';
+import type { BinderDriver, CallingIdentity } from './binder.ts';
+import type { VirtualClock } from './clock.ts';
+import { type ContentHost, ContentResolver } from './content.ts';
+import type { FdSystem, FileMode, ParcelFileDescriptor } from './fd.ts';
 import type { Intent } from './intent.ts';
-import type { JsonObject } from './json.ts';
 import type { PackageManagerView } from './package-manager-view.ts';
 import type { PendingIntent, PendingIntentFlags } from './pending-intent.ts';
 import type { ProcessRecord } from './process.ts';
 import type { Rng } from './rng.ts';
-import type { Task, TimedOut, Waiter } from './scheduler.ts';
-import { SharedPreferences } from './shared-preferences.ts';
+import type { Scheduler, Task, TimedOut, Waiter } from './scheduler.ts';
+import { type PreferencesDisk, SharedPreferences } from './shared-preferences.ts';
 import type { DurableStore } from './storage.ts';
+import type { LogLevel } from './trace.ts';
 import { uuidFromRng } from './uuid.ts';
-import type { World } from './world.ts';
+
+/**
+ * What an app's Context needs of the world, passed in (the World implements it): what its
+ * ContentResolver needs, and the PRNG, scheduler, logging, durable storage, SharedPreferences'
+ * disk, files and fds, and the ActivityManager.
+ */
+export interface ContextHost extends ContentHost {
+  readonly rng: Pick<Rng, 'fork'>;
+  readonly binder: BinderDriver;
+  readonly clock: Pick<VirtualClock, 'nowMs' | 'elapsedRealtime'>;
+  readonly scheduler: Pick<Scheduler, 'step' | 'spawn' | 'sleep' | 'yield' | 'waiter'>;
+  readonly fds: Pick<
+    FdSystem,
+    'writeFile' | 'readFileBytes' | 'deleteFile' | 'open' | 'createPipe' | 'createReliablePipe'
+  >;
+  readonly activities: Pick<
+    ActivityManager,
+    'getActivityPendingIntent' | 'startIntentSenderForResult' | 'startActivityForResult'
+  >;
+  log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void;
+  storage(packageName: string): DurableStore;
+  preferencesDisk(packageName: string): PreferencesDisk;
+}
 
 /** The static `Binder` API as seen from app code. */
 export interface BinderApi {
@@ -31,7 +55,7 @@ export interface BinderApi {
   afterReply(pfd: ParcelFileDescriptor, run: () => void): void;
 }
 
-export type LogLevel = 'V' | 'D' | 'I' | 'W' | 'E';
+export type { LogLevel };
 
 export class AppContext {
   readonly rng: Rng;
@@ -40,7 +64,7 @@ export class AppContext {
   private readonly preferences = new Map<string, SharedPreferences>();
 
   constructor(
-    private readonly world: World,
+    private readonly world: ContextHost,
     readonly process: ProcessRecord,
     packageManager: PackageManagerView,
   ) {

@@ -27,8 +27,9 @@
  * - custom           a fault of an upper layer (e.g. CETP's "expire every session"), by name.
  * Options default to injecting nothing: a world without a fault list has no faults.
  */
+
+import type { JsonObject } from '../base/json.ts';
 import { SimUsageError } from './errors.ts';
-import type { JsonObject } from './json.ts';
 
 export type Fault =
   | { readonly kind: 'kill'; readonly process: string }

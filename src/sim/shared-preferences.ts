@@ -14,8 +14,8 @@
  * Values are JSON (the simulation's stand-in for the typed getters).
  */
 
+import type { JsonValue } from '../base/json.ts';
 import type { AppContext } from './context.ts';
-import type { JsonValue } from './json.ts';
 
 /** QueuedWork.DELAY: how long an apply()'s disk write waits on the QueuedWork thread. */
 export const QUEUED_WORK_DELAY_MS = 100;

@@ -16,7 +16,9 @@
  * Simulated certificates are named ('alerts-release-2024'); the "DER encoding" of a certificate is
  * its UTF-8 name, so its SHA-256 is reproducible anywhere.
  */
+
 import { createHash } from 'node:crypto';
+import { caches } from '../base/caches.ts';
 
 export interface Certificate {
   readonly name: string;
@@ -42,17 +44,15 @@ export interface SigningDetails {
   readonly lineage?: readonly LineageEntry[];
 }
 
-const certificates = new Map<string, Certificate>();
+const certificates = caches.memo<string, Certificate>('sim/signing: certificates by name', 4_096);
 
 /** The certificate named `name` (a pure function of the name: one frozen object per name). */
 export function certificate(name: string): Certificate {
-  let cert = certificates.get(name);
-  if (!cert) {
-    cert = Object.freeze({ name, sha256: createHash('sha256').update(name, 'utf8').digest('hex') });
-    if (certificates.size >= 4096) certificates.clear();
-    certificates.set(name, cert);
-  }
-  return cert;
+  return certificates.get(name, makeCertificate);
+}
+
+function makeCertificate(name: string): Certificate {
+  return Object.freeze({ name, sha256: createHash('sha256').update(name, 'utf8').digest('hex') });
 }
 
 /** Signed by one certificate, no rotation. */

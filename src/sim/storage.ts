@@ -11,11 +11,19 @@
  * nothing written later through the caller's objects can change what was committed, and an attempt
  * to mutate a read value throws instead of silently diverging from the store.
  */
+
+import type { JsonObject, JsonValue } from '../base/json.ts';
 import { SimUsageError } from './errors.ts';
-import type { JsonObject, JsonValue } from './json.ts';
 import type { ProcessRecord } from './process.ts';
-import type { Waiter } from './scheduler.ts';
-import type { World } from './world.ts';
+import type { Scheduler, Waiter } from './scheduler.ts';
+import type { Trace } from './trace.ts';
+
+/** What a durable store needs of the world, passed in (the World implements it). */
+export interface StorageHost {
+  readonly trace: Trace;
+  readonly scheduler: Pick<Scheduler, 'yield' | 'waiter'>;
+  currentProcess(): ProcessRecord | null;
+}
 
 type Table = Map<string, JsonValue>;
 
@@ -108,7 +116,7 @@ export class DurableStore {
   private commits = 0;
 
   constructor(
-    private readonly world: World,
+    private readonly world: StorageHost,
     readonly packageName: string,
   ) {}
 

@@ -5,7 +5,7 @@
  * (processes, `system`, `user`); an event with `actor` is a note over it. Scheduler bookkeeping and
  * fd/log noise can be filtered out so a shrunk failure reads as a story.
  */
-import type { JsonValue } from './json.ts';
+import type { JsonValue } from '../base/json.ts';
 import type { TraceEvent } from './trace.ts';
 
 export interface RenderOptions {

@@ -6,7 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { JsonObject } from './json.ts';
+import type { JsonObject } from '../base/json.ts';
+
+/** android.util.Log priorities, as `log` trace events carry them. */
+export type LogLevel = 'V' | 'D' | 'I' | 'W' | 'E';
 
 export interface TraceEvent {
   /** Position in the trace, from 0. */

@@ -7,19 +7,22 @@
  * approves only when the amount is shown), or silent (never answers). Every answer is a trace event.
  */
 
-import type { Screen, UserAnswer } from './activity.ts';
+import type { ShownScreen, UserAnswer } from './activity-types.ts';
 import type { ComponentName } from './intent.ts';
 import type { Rng } from './rng.ts';
-import type { World } from './world.ts';
+import type { Scheduler, Task } from './scheduler.ts';
+import type { Trace } from './trace.ts';
+
+/** What the simulated user needs of the world, passed in (the World implements it). */
+export interface UserHost {
+  readonly rng: Rng;
+  readonly trace: Trace;
+  readonly scheduler: Pick<Scheduler, 'sleep'>;
+  spawn(name: string, body: () => Promise<void>, options?: { daemon?: boolean }): Task;
+}
 
 /** What the user does with a screen; 'ignore' never answers (the phone goes back in the pocket). */
 export type UserDecision = UserAnswer | 'ignore';
-
-export interface ShownScreen {
-  readonly screen: Screen;
-  readonly activity: ComponentName;
-  readonly activityId: number;
-}
 
 export type UserSpec =
   | { readonly kind: 'silent' }
@@ -52,7 +55,7 @@ export class SimulatedUser {
   private readonly seen: ShownScreen[] = [];
 
   constructor(
-    private readonly world: World,
+    private readonly world: UserHost,
     spec: UserSpec,
   ) {
     this.rng = world.rng.fork('user');

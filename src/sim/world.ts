@@ -10,69 +10,44 @@
  *
  * Every component receives the World explicitly: no module state, so two worlds can run in one test.
  */
+
 import { ActivityManager } from './activity.ts';
 import type { AppFactory } from './app.ts';
 import { BinderDriver } from './binder.ts';
 import type { Bundle } from './bundle.ts';
 import { DEFAULT_START_MS, VirtualClock } from './clock.ts';
 import type { ContentCallRecord, ProviderHandle } from './content.ts';
+import { ObserverRegistry } from './content-observer.ts';
 import type { ContentProvider } from './content-provider.ts';
 import { AppContext, type LogLevel } from './context.ts';
 import { describeError, SimUsageError } from './errors.ts';
-import { type Fault, type FaultAt, FaultInjector } from './faults.ts';
-import { type FdLeak, FdSystem, FdTable } from './fd.ts';
-import { CACHED_APP_MIN_ADJ, computeAdjs, hasVisibleWindow, lowMemoryKillOrder } from './importance.ts';
-import type { JsonObject } from './json.ts';
+import { type Fault, FaultInjector } from './faults.ts';
+import { FdSystem, FdTable } from './fd.ts';
+import { CACHED_APP_MIN_ADJ, lowMemoryKillOrder } from './importance.ts';
 import type { PackageSpec } from './manifest.ts';
 import { PackageManager } from './package-manager.ts';
 import { PackageManagerView } from './package-manager-view.ts';
-import { type ParcelTarget, snapshotBundle, unparcelBundle } from './parcel.ts';
 import { type DeathCause, describeDeath, ProcessRecord } from './process.ts';
 import { Rng } from './rng.ts';
-import { type RunOutcome, Scheduler, type Task, TIMED_OUT } from './scheduler.ts';
+import { Scheduler, type Task, TIMED_OUT } from './scheduler.ts';
 import { PreferencesDisk } from './shared-preferences.ts';
-import { certificate } from './signing.ts';
 import { DurableStore } from './storage.ts';
 import { makeStrategy, type StrategySpec } from './strategy.ts';
 import { Trace } from './trace.ts';
-import { SimulatedUser, type UserSpec } from './user.ts';
+import { SimulatedUser } from './user.ts';
+import { applyDeviceFault, rebootDevice, reinstallApp, resignApp } from './world-faults.ts';
+import { Standing } from './world-importance.ts';
+import { contentCallRecord, ParcelDelivery } from './world-parcel.ts';
+import {
+  PROCESS_START_MS,
+  PROVIDER_PUBLISH_TIMEOUT_MS,
+  Report,
+  type RunReport,
+  SYSTEM_UID,
+  type WorldOptions,
+} from './world-types.ts';
 
-/** UID of the harness itself (test drivers run "as the system"). */
-export const SYSTEM_UID = 1000;
-/** AMS: CONTENT_PROVIDER_PUBLISH_TIMEOUT_MILLIS. */
-export const PROVIDER_PUBLISH_TIMEOUT_MS = 10_000;
-/**
- * Virtual time a cold process start takes (zygote fork, bindApplication) before its providers'
- * onCreate runs. A typical cold start is a few hundred milliseconds; the figure is a modelling choice.
- */
-export const PROCESS_START_MS = 100;
-
-export interface WorldOptions {
-  readonly seed?: number | string;
-  /** Wall time at boot (Unix epoch ms). */
-  readonly startMs?: number;
-  readonly strategy?: StrategySpec;
-  /** Maximum scheduler steps before the run stops with a `budget` outcome. */
-  readonly stepBudget?: number;
-  readonly faults?: readonly FaultAt[];
-  /** The simulated user who answers Activities. Default: a user who never answers. */
-  readonly user?: UserSpec;
-  /** Virtual time a cold process start takes (default PROCESS_START_MS). */
-  readonly processStartMs?: number;
-  /** Keep a log of every ContentProvider.call with snapshots of its extras and reply (for checkers). */
-  readonly recordContentCalls?: boolean;
-}
-
-export interface RunReport {
-  readonly outcome: RunOutcome;
-  readonly steps: number;
-  readonly decisions: readonly number[];
-  readonly traceHash: string;
-  readonly fdLeaks: readonly FdLeak[];
-  readonly unappliedFaults: readonly FaultAt[];
-  /** Tasks (other than harness tasks) that failed, and app processes that crashed. */
-  readonly crashes: readonly { task: string; error: string }[];
-}
+export * from './world-types.ts';
 
 export class World {
   readonly seed: string;
@@ -83,6 +58,7 @@ export class World {
   readonly strategy: StrategySpec;
   readonly pm: PackageManager;
   readonly binder: BinderDriver;
+  readonly observers: ObserverRegistry;
   readonly fds: FdSystem;
   readonly faults: FaultInjector;
   readonly activities: ActivityManager;
@@ -94,10 +70,9 @@ export class World {
   private readonly apps = new Map<string, { spec: PackageSpec; factory: AppFactory }>();
   private readonly startWaiters = new Map<string, ((ok: boolean) => void)[]>();
   private readonly crashes: { task: string; error: string }[] = [];
-  private readonly parcelTargets = new Map<ProcessRecord, ParcelTarget>();
-  /** Processes the user launched (spawnIn), and live provider connections: provider → client → count. */
-  private readonly userLaunched = new Set<ProcessRecord>();
-  private readonly connections = new Map<ProcessRecord, Map<ProcessRecord, number>>();
+  private readonly delivery = new ParcelDelivery(this);
+  /** Processes the user launched, and live provider connections (world-importance.ts). */
+  private readonly standing = new Standing();
   /** Every ContentProvider.call made, when `recordContentCalls` is on; otherwise null. */
   readonly contentCalls: ContentCallRecord[] | null;
   private readonly processStartMs: number;
@@ -132,6 +107,7 @@ export class World {
     });
     this.pm = new PackageManager(this.trace);
     this.binder = new BinderDriver(this);
+    this.observers = new ObserverRegistry(this);
     this.fds = new FdSystem(this);
     this.faults = new FaultInjector(options.faults ?? []);
     this.activities = new ActivityManager(this);
@@ -297,9 +273,7 @@ export class World {
     proc.toDead(cause);
     this.scheduler.killOwner(proc.name, describeDeath(cause));
     this.scheduler.thawOwner(proc.name);
-    this.userLaunched.delete(proc);
-    this.connections.delete(proc);
-    for (const clients of this.connections.values()) clients.delete(proc);
+    this.standing.forget(proc);
     this.settleStart(packageName, false);
     for (const client of this.binder.onProcessDied(proc)) {
       this.killProcess(client.name, { kind: 'dependency', provider: proc.name });
@@ -350,7 +324,7 @@ export class World {
    */
   async launchApp(packageName: string): Promise<boolean> {
     if (!(await this.startProcess(packageName))) return false;
-    this.userLaunched.add(this.process(packageName));
+    this.standing.userLaunched.add(this.process(packageName));
     return true;
   }
 
@@ -365,7 +339,7 @@ export class World {
         return;
       }
       const proc = this.process(packageName);
-      this.userLaunched.add(proc);
+      this.standing.userLaunched.add(proc);
       const context = proc.context as AppContext;
       context.spawn(name, () => body(context));
     });
@@ -389,45 +363,23 @@ export class World {
 
   /** A provider connection (a stable or unstable reference) from `client` raises `provider` to it. */
   connectProvider(client: ProcessRecord, provider: ProcessRecord): void {
-    let clients = this.connections.get(provider);
-    if (!clients) {
-      clients = new Map();
-      this.connections.set(provider, clients);
-    }
-    clients.set(client, (clients.get(client) ?? 0) + 1);
+    this.standing.connect(client, provider);
     this.thaw(provider, 'provider connection');
   }
 
   /** Releases a connection made to the provider instance `providerPid` (gone with it if it died). */
   disconnectProvider(client: ProcessRecord, provider: ProcessRecord, providerPid: number): void {
-    if (provider.pid !== providerPid || !client.isAlive) return;
-    const clients = this.connections.get(provider);
-    const n = clients?.get(client) ?? 0;
-    if (n <= 1) clients?.delete(client);
-    else clients?.set(client, n - 1);
+    this.standing.disconnect(client, provider, providerPid);
   }
 
   /** oom_adj of every live process. */
   importance(): Map<ProcessRecord, number> {
-    const world = this;
-    return computeAdjs(this.allProcesses(), {
-      onScreen: this.activities.processesOnScreen(),
-      userLaunched: this.userLaunched,
-      clientsOf(provider) {
-        return world.connections.get(provider)?.keys() ?? [];
-      },
-    });
+    return this.standing.adjs(this.allProcesses(), this.activities.processesOnScreen());
   }
 
   /** Whether `proc` has the screen (importance.ts hasVisibleWindow): what BAL checks ask. */
   hasVisibleWindow(proc: ProcessRecord): boolean {
-    return (
-      proc.isAlive &&
-      hasVisibleWindow(proc, {
-        onScreen: this.activities.processesOnScreen(),
-        userLaunched: this.userLaunched,
-      })
-    );
+    return proc.isAlive && this.standing.hasVisibleWindow(proc, this.activities.processesOnScreen());
   }
 
   /** AMS unfreezes a process whose importance rises (a call, a connection, an Activity in it). */
@@ -437,7 +389,8 @@ export class World {
     this.trace.record('process.thaw', { actor: proc.name, pid: proc.pid ?? -1, reason });
   }
 
-  private freezeCached(): void {
+  /** @internal The cached-app freezer's pass (a fault). */
+  freezeCached(): void {
     for (const [proc, adj] of this.importance()) {
       if (adj < CACHED_APP_MIN_ADJ || this.scheduler.isFrozen(proc.name)) continue;
       this.scheduler.freezeOwner(proc.name);
@@ -445,7 +398,8 @@ export class World {
     }
   }
 
-  private lowMemoryKill(kills: number): void {
+  /** @internal The low-memory killer's pass (a fault): kills the `kills` least important processes. */
+  lowMemoryKill(kills: number): void {
     const adjs = this.importance();
     for (const proc of lowMemoryKillOrder(adjs).slice(0, kills)) {
       this.killProcess(proc.name, { kind: 'lmk', adj: adjs.get(proc) ?? CACHED_APP_MIN_ADJ });
@@ -456,27 +410,7 @@ export class World {
 
   /** Copies a Bundle into `proc` as a Parcel would (deep copy, fds dup'ed, warnings to its logcat). */
   unparcelInto(proc: ProcessRecord, bundle: Bundle | null): Bundle | null {
-    if (bundle === null) return null;
-    let target = this.parcelTargets.get(proc);
-    if (!target) {
-      const world = this;
-      target = {
-        adoptFileDescriptor(pfd) {
-          return world.fds.dup(pfd, proc);
-        },
-        warningSink(message) {
-          world.log(proc, 'W', 'Bundle', message);
-        },
-        classLoader(className) {
-          // The boot class path, then the classes of the app running in the process now.
-          return (
-            className.startsWith('android.') || (proc.app?.parcelableClasses?.includes(className) ?? false)
-          );
-        },
-      };
-      this.parcelTargets.set(proc, target);
-    }
-    return unparcelBundle(bundle, target);
+    return this.delivery.into(proc, bundle);
   }
 
   /** @internal — content.ts reports each call here; returns the record to complete, if logging. */
@@ -489,20 +423,8 @@ export class World {
     stable: boolean,
   ): ContentCallRecord | null {
     if (this.contentCalls === null) return null;
-    const record: ContentCallRecord = {
-      id: this.contentCalls.length + 1,
-      caller: caller.packageName,
-      callerUid: caller.uid,
-      provider: handle.process.name,
-      providerUid: handle.process.uid,
-      authority: handle.authority,
-      method,
-      arg,
-      extras: snapshotBundle(extras),
-      stable,
-      step: this.scheduler.step,
-      t: this.clock.nowMs(),
-    };
+    const at = { id: this.contentCalls.length + 1, step: this.scheduler.step, t: this.clock.nowMs() };
+    const record = contentCallRecord(at, caller, handle, method, arg, extras, stable);
     this.contentCalls.push(record);
     return record;
   }
@@ -514,54 +436,7 @@ export class World {
   // ---- faults ----
 
   applyFault(fault: Fault): void {
-    this.trace.record('fault', { actor: 'system', fault: { ...fault } as JsonObject });
-    switch (fault.kind) {
-      case 'kill':
-        this.killProcess(fault.process, { kind: 'killed', reason: 'fault' });
-        return;
-      case 'loseReply':
-        this.faults.armLostReply(fault.callee, fault.caller);
-        return;
-      case 'failTransaction':
-        this.faults.armFailedTransaction(fault.caller, fault.callee);
-        return;
-      case 'clockJump':
-        this.clock.jump(fault.ms);
-        return;
-      case 'corruptFd':
-        this.fds.corruptNextRead(fault.process ?? null);
-        return;
-      case 'truncateFd':
-        this.fds.truncateNextRead(fault.process ?? null, fault.keepBytes);
-        return;
-      case 'resign':
-        this.resign(fault.package, fault.cert, fault.rotate);
-        return;
-      case 'reinstall':
-        this.reinstall(fault.package);
-        return;
-      case 'uninstall':
-        if (this.apps.has(fault.package)) this.uninstall(fault.package);
-        return;
-      case 'slowStart':
-        this.faults.armSlowStart(fault.process, fault.ms);
-        return;
-      case 'reboot':
-        this.reboot(false);
-        return;
-      case 'powerLoss':
-        this.reboot(true);
-        return;
-      case 'freezeCached':
-        this.freezeCached();
-        return;
-      case 'memoryPressure':
-        this.lowMemoryKill(fault.kills ?? 1);
-        return;
-      case 'custom':
-        this.faults.runCustom(fault.name, fault.args ?? {});
-        return;
-    }
+    applyDeviceFault(this, fault);
   }
 
   /**
@@ -574,46 +449,23 @@ export class World {
    * elapsedRealtime restarting from 0, BOOT_COMPLETED.
    */
   reboot(powerLoss: boolean): void {
-    this.trace.record('device.reboot', { actor: 'system', powerLoss });
-    this.activities.onReboot();
-    for (const proc of this.processes.values()) this.killProcess(proc.name, { kind: 'reboot' });
-    if (powerLoss) this.fds.onPowerLoss(this.rng.fork('power-loss'));
-    else this.fds.syncAll();
-    this.pm.reboot();
+    rebootDevice(this, powerLoss);
   }
 
   /** Re-signs a package: a key rotation (same UID) or a reinstall under an unrelated key (new UID). */
   resign(packageName: string, certName: string, rotate: boolean): void {
-    const entry = this.apps.get(packageName);
-    if (!entry) return;
-    const cert = certificate(certName);
-    const old = entry.spec.signing;
-    if (rotate) {
-      const current = old.signers[0];
-      if (current?.sha256 === cert.sha256) {
-        // "Rotating" to the key that already signs it: an ordinary update under the same key
-        // (a lineage cannot list a certificate twice; apksigner refuses such a rotation).
-        this.update(entry.spec, entry.factory);
-        return;
-      }
-      const lineage = old.lineage ?? (current ? [{ cert: current }] : []);
-      const spec: PackageSpec = {
-        ...entry.spec,
-        signing: { signers: [cert], lineage: [...lineage, { cert }] },
-      };
-      this.update(spec, entry.factory);
-      return;
-    }
-    const spec: PackageSpec = { ...entry.spec, signing: { signers: [cert] } };
-    this.uninstall(packageName);
-    this.install(spec, entry.factory);
+    resignApp(this, packageName, certName, rotate);
   }
 
   reinstall(packageName: string): void {
-    const entry = this.apps.get(packageName);
-    if (!entry) return;
-    this.uninstall(packageName);
-    this.install(entry.spec, entry.factory);
+    reinstallApp(this, packageName);
+  }
+
+  /** @internal The spec and factory an installed app was registered with (undefined: none). */
+  registeredApp(
+    packageName: string,
+  ): { readonly spec: PackageSpec; readonly factory: AppFactory } | undefined {
+    return this.apps.get(packageName);
   }
 
   // ---- running ----
@@ -641,39 +493,7 @@ export class World {
     this.ran = true;
     const outcome = await this.scheduler.run();
     this.trace.record('run.end', { actor: 'system', outcome: outcome.kind, steps: this.scheduler.step });
-    return new Report(
-      outcome,
-      this.scheduler.step,
-      [...this.scheduler.decisions],
-      this.trace,
-      this.fds.leaks(this.processes.values()),
-      [...this.faults.unapplied],
-      [...this.crashes],
-    );
-  }
-}
-
-/**
- * A finished run's report. The trace hash is computed on demand (hashing the whole trace costs more
- * than running a short world) by a getter on the class, not on each report object: V8 gives an object
- * literal with its own getter a map of its own, and maps live in the old generation, so the getter's
- * closure — and the whole world it reaches — would survive every young-generation GC.
- */
-class Report implements RunReport {
-  private hash: string | null = null;
-
-  constructor(
-    readonly outcome: RunOutcome,
-    readonly steps: number,
-    readonly decisions: readonly number[],
-    private readonly trace: Trace,
-    readonly fdLeaks: readonly FdLeak[],
-    readonly unappliedFaults: readonly FaultAt[],
-    readonly crashes: readonly { task: string; error: string }[],
-  ) {}
-
-  get traceHash(): string {
-    this.hash ??= this.trace.hash();
-    return this.hash;
+    const leaks = this.fds.leaks(this.processes.values());
+    return Report.of(outcome, this.scheduler, this.trace, leaks, this.faults.unapplied, this.crashes);
   }
 }

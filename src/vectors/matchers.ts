@@ -5,7 +5,9 @@
  * its parsed content (`{"type": "string", "json": …}`). Captures bind only when the whole
  * expectation matches, so a failed `anyOf` branch leaves no binding behind.
  */
+
 import { isDeepStrictEqual } from 'node:util';
+import { caches } from '../base/caches.ts';
 import { Ajv2020, type ValidateFunction } from '../protocol/schemas/ajv.ts';
 import type { Expect, JsonExpect, Matcher } from './format.ts';
 import type { Actual, Vars } from './typed.ts';
@@ -18,14 +20,14 @@ export interface Mismatch {
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const SHA256 = /^[0-9a-f]{64}$/;
 
-const ajv = new Ajv2020({ strict: false, allErrors: false });
-const compiled = new Map<string, ValidateFunction>();
+const ajv = caches.lazy('vectors/matchers: Ajv', () => new Ajv2020({ strict: false, allErrors: false }));
+const compiled = caches.map<string, ValidateFunction>('vectors/matchers: validators by schema JSON', 512);
 
 function schemaValidator(schema: unknown): ValidateFunction {
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile(schema as object);
+    validate = ajv.get().compile(schema as object);
     compiled.set(key, validate);
   }
   return validate;

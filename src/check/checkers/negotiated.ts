@@ -11,9 +11,10 @@
  * not judged here (session-binding and wire-well-formed judge those).
  */
 
+import { caches } from '../../base/caches.ts';
+import { BoundedMemo } from '../../base/memo.ts';
 import { ToolSchemaCompiler, type ToolValueValidator, utf8Length } from '../../protocol/index.ts';
 import { parseInstant } from '../../sim/clock.ts';
-import { BoundedMemo } from '../../sim/memo.ts';
 import { type Checker, violation } from '../checker.ts';
 import {
   byAnswer,
@@ -91,7 +92,10 @@ function requestedCapabilities(c: CallView): readonly string[] | null {
 }
 
 /** The capability strings of a consumer_capabilities JSON text (the texts recur: remembered). */
-const capabilitiesIn = new BoundedMemo<string, readonly string[] | null>(256);
+const capabilitiesIn = caches.memo<string, readonly string[] | null>(
+  'check/negotiated: consumer capabilities by request text',
+  256,
+);
 
 function parseCapabilities(text: string): readonly string[] | null {
   try {
@@ -331,8 +335,8 @@ const BEFORE_ARGS = new Set([
   'RATE_LIMITED',
 ]);
 
-const compiler = new ToolSchemaCompiler();
-const judges = new WeakMap<object, ArgsJudge | null>();
+const compiler = caches.lazy('check/negotiated: input schema compiler', () => new ToolSchemaCompiler());
+const judges = caches.weakMap<object, ArgsJudge | null>('check/negotiated: args judges by input schema');
 
 /** A tool input schema's validator and its verdicts by args text (the args pools recur run after run). */
 interface ArgsJudge {
@@ -344,7 +348,7 @@ function judgeOf(schema: unknown): ArgsJudge | null {
   if (typeof schema !== 'object' || schema === null) return null;
   let judge = judges.get(schema);
   if (judge === undefined) {
-    const compiled = compiler.compile(schema, 'input');
+    const compiled = compiler.get().compile(schema, 'input');
     judge = compiled.ok ? { validate: compiled.value, verdicts: new BoundedMemo(1024) } : null;
     judges.set(schema, judge);
   }

@@ -16,7 +16,7 @@ import { CETP_PROVIDER } from '../../providers/sdk/manifest.ts';
 import { CetpV2ContentProvider } from '../../providers/sdk/provider.ts';
 import type { MutationExecutor } from '../../providers/sdk/types.ts';
 import type { AppContext } from '../../sim/context.ts';
-import type { JsonObject, JsonValue } from '../../sim/json.ts';
+import type { JsonObject, JsonValue } from '../../base/json.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import type { World } from '../../sim/world.ts';
 

@@ -27,6 +27,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { caches } from '../../base/caches.ts';
 import { PACKAGE_ROOT } from '../root.ts';
 
 /** Where bundles are cached (the find-cache-dir convention). */
@@ -91,14 +92,8 @@ export function writeBundle(dir: string, text: string, nowMs: number = Date.now(
   return path;
 }
 
-let bundled: Promise<URL | null> | null = null;
-
-/**
- * The bundled worker's URL (built on first use in this process), or null if it cannot be built or
- * written — then the caller boots workers through tsx.
- */
-export function ownCodeWorker(): Promise<URL | null> {
-  bundled ??= bundleWorkerSource().then(
+const bundled = caches.lazy('cli.worker-bundle', () =>
+  bundleWorkerSource().then(
     (text) => {
       try {
         return pathToFileURL(writeBundle(BUNDLE_DIR, text));
@@ -107,6 +102,13 @@ export function ownCodeWorker(): Promise<URL | null> {
       }
     },
     () => null,
-  );
-  return bundled;
+  ),
+);
+
+/**
+ * The bundled worker's URL (built on first use in this process), or null if it cannot be built or
+ * written — then the caller boots workers through tsx.
+ */
+export function ownCodeWorker(): Promise<URL | null> {
+  return bundled.get();
 }

@@ -11,10 +11,10 @@
  * the caller's own alerts can be deleted.
  */
 
+import type { JsonObject } from '../../base/json.ts';
 import type { App } from '../../sim/app.ts';
 import type { AppContext } from '../../sim/context.ts';
 import { Intent } from '../../sim/intent.ts';
-import type { JsonObject } from '../../sim/json.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import { CONFIRM_ACTIVITY } from '../sdk/confirmations.ts';
 import { ScopeGrantPolicy } from '../sdk/grants.ts';

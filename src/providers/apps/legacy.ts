@@ -12,10 +12,10 @@
  * changes nothing. Both tools are read-only and deterministic (a hash of city and day, no state).
  */
 import { hash } from 'node:crypto';
+import type { JsonObject, JsonValue } from '../../base/json.ts';
 import type { App, AppFactory } from '../../sim/app.ts';
 import { Bundle } from '../../sim/bundle.ts';
 import { ContentProvider } from '../../sim/content-provider.ts';
-import type { JsonObject, JsonValue } from '../../sim/json.ts';
 import type { PackageSpec } from '../../sim/manifest.ts';
 import { CETP_PROVIDER, providerPackage } from '../sdk/manifest.ts';
 

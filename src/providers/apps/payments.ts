@@ -23,11 +23,11 @@
  * been debited; until then the opening balance applies, so reads never write (3.4-08).
  */
 import { hash } from 'node:crypto';
+import { caches } from '../../base/caches.ts';
+import type { JsonObject } from '../../base/json.ts';
 import type { App, AppFactory } from '../../sim/app.ts';
 import type { AppContext } from '../../sim/context.ts';
-import type { JsonObject } from '../../sim/json.ts';
 import type { PackageSpec } from '../../sim/manifest.ts';
-import { BoundedMemo } from '../../sim/memo.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import type { World } from '../../sim/world.ts';
 import { CONFIRM_ACTIVITY } from '../sdk/confirmations.ts';
@@ -347,7 +347,10 @@ function generatedEntries(accountId: string, months: number, nowMs: number): rea
   );
 }
 
-const statements = new BoundedMemo<string, readonly JsonObject[]>(64);
+const statements = caches.memo<string, readonly JsonObject[]>(
+  'providers/apps/payments: generated statements',
+  64,
+);
 
 function generateEntries(accountId: string, months: number, nowMs: number): JsonObject[] {
   const entries: JsonObject[] = [];

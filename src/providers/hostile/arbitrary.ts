@@ -8,8 +8,8 @@
  * only the first tool may be heavy (an overlong description, a huge or deep schema).
  */
 import fc from 'fast-check';
+import type { JsonObject } from '../../base/json.ts';
 import { ERROR_CODES } from '../../protocol/index.ts';
-import type { JsonObject } from '../../sim/json.ts';
 import { META_AUTHORITY } from '../sdk/manifest.ts';
 import type {
   DiscoveryLie,

@@ -8,8 +8,9 @@
  * broken identity and negotiation, file results that lie, and resolutions that are not the
  * provider's own immutable explicit PendingIntent.
  */
+
+import type { JsonValue } from '../../base/json.ts';
 import { V2_METHOD_NAMES, type V2MethodName } from '../../protocol/methods.ts';
-import type { JsonValue } from '../../sim/json.ts';
 
 /** A hostile provider can lie in the reply to any v2 method. */
 export const HOSTILE_METHODS = V2_METHOD_NAMES;

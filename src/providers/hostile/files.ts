@@ -7,10 +7,11 @@
  * crashes half-way, killing the provider process — the reader sees EOF, then checkError() reports
  * the dead writer).
  */
+
+import type { JsonObject } from '../../base/json.ts';
 import { sha256Hex } from '../../protocol/index.ts';
 import type { AppContext } from '../../sim/context.ts';
 import type { ParcelFileDescriptor } from '../../sim/fd.ts';
-import type { JsonObject } from '../../sim/json.ts';
 import type { FileLie } from './behaviour.ts';
 import { jsonDocumentOfSize } from './payloads.ts';
 

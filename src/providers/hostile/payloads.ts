@@ -8,8 +8,9 @@
  * 1.08 MB as UTF-8 (what a consumer measuring bytes sees) in a 720 KB parcel. Longer text travels
  * only in file results. "Just over" payloads are sized against ASSUMED_CONSUMER_CAPS.
  */
+
+import type { JsonObject, JsonValue } from '../../base/json.ts';
 import { DEFAULT_TOOL_SCHEMA_CAPS, DRAFT_2020_12 } from '../../protocol/index.ts';
-import type { JsonObject, JsonValue } from '../../sim/json.ts';
 
 /**
  * Caps a careful consumer might set on provider text (7.3-01), in UTF-8 bytes. The spec names no

@@ -8,11 +8,12 @@
  * answers v1 calls (no protocol_version) honestly — the bait a consumer must not take when v2
  * negotiation fails (8-08). Nothing is persisted: a restart forgets sessions and operations.
  */
+
+import type { JsonValue } from '../../base/json.ts';
 import type { App, AppFactory } from '../../sim/app.ts';
 import { Bundle } from '../../sim/bundle.ts';
 import { ContentProvider } from '../../sim/content-provider.ts';
 import type { ParcelFileDescriptor } from '../../sim/fd.ts';
-import type { JsonValue } from '../../sim/json.ts';
 import { CETP_PROVIDER } from '../sdk/manifest.ts';
 import type { ExecuteLie, HostileBehaviour, HostileMethod } from './behaviour.ts';
 import { lyingFileResult } from './files.ts';

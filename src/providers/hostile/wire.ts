@@ -5,8 +5,9 @@
  * a reply is built — invalid JSON in `data`, protocol_version as a Long, retryable as a String, a
  * different request_id (ReplyTamper).
  */
+
+import type { JsonValue } from '../../base/json.ts';
 import { Bundle } from '../../sim/bundle.ts';
-import type { JsonValue } from '../../sim/json.ts';
 import type { PendingIntent } from '../../sim/pending-intent.ts';
 import type { ReplyTamper } from './behaviour.ts';
 

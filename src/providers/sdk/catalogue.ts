@@ -10,6 +10,9 @@
  * app constants, and the same descriptor always compiles to the same validators and issues), so
  * restarting a provider in a fresh world does not recompile its schemas.
  */
+
+import { caches } from '../../base/caches.ts';
+import { BoundedMemo } from '../../base/memo.ts';
 import {
   checkProviderInfo,
   checkToolDescriptor,
@@ -20,7 +23,6 @@ import {
   type ToolValueValidator,
 } from '../../protocol/index.ts';
 import { DRAFT_2020_12 } from '../../protocol/schemas/core.ts';
-import { BoundedMemo } from '../../sim/memo.ts';
 import type { Gates } from './gates.ts';
 import type { CetpProviderDescriptor, ProviderTool } from './types.ts';
 
@@ -39,11 +41,16 @@ export interface Catalogue {
   readonly providerIssues: readonly ProtocolIssue[];
 }
 
-const compiled = new WeakMap<ProviderTool, CompileResult>();
+const compiled = caches.weakMap<ProviderTool, CompileResult>('providers/sdk/catalogue: compiled tools');
 /** The same, by the descriptor's JSON and the scope catalogue (bounded: cleared when full). */
-const byContent = new Map<string, CompileResult>();
-const CONTENT_CACHE_SIZE = 512;
-let sharedCompiler: ToolSchemaCompiler | null = null;
+const byContent = caches.map<string, CompileResult>(
+  'providers/sdk/catalogue: compiled tools by content',
+  512,
+);
+const sharedCompiler = caches.lazy(
+  'providers/sdk/catalogue: schema compiler',
+  () => new ToolSchemaCompiler(),
+);
 
 /** The wire form of a tool's descriptor (snake_case annotations), for a session's capabilities. */
 export function toolDescriptor(tool: ProviderTool, capabilities: readonly string[]): ToolDescriptor {
@@ -104,23 +111,20 @@ function compileTool(tool: ProviderTool, scopeNames: readonly string[]): Compile
     compiled.set(tool, same);
     return same;
   }
-  sharedCompiler ??= new ToolSchemaCompiler();
+  const compiler = sharedCompiler.get();
   const checked = checkToolDescriptor(descriptor, {
     negotiatedCapabilities: ['async_operations'],
     scopeNames,
-    compiler: sharedCompiler,
+    compiler,
   });
-  const input = sharedCompiler.compile(tool.inputSchema, 'input', '/input_schema');
-  const output = sharedCompiler.compile(tool.outputSchema, 'output', '/output_schema');
+  const input = compiler.compile(tool.inputSchema, 'input', '/input_schema');
+  const output = compiler.compile(tool.outputSchema, 'output', '/output_schema');
   const result: CompileResult = {
     validators: input.ok && output.ok ? { validateInput: input.value, validateOutput: output.value } : null,
     issues: checked.ok ? [] : checked.issues,
   };
   compiled.set(tool, result);
-  if (key !== null) {
-    if (byContent.size >= CONTENT_CACHE_SIZE) byContent.clear();
-    byContent.set(key, result);
-  }
+  if (key !== null) byContent.set(key, result);
   return result;
 }
 
@@ -151,7 +155,9 @@ function providerIssuesOf(
 }
 
 /** Descriptors are an app's constant configuration (long-lived keys: a WeakMap costs no GC here). */
-const infoIssues = new WeakMap<CetpProviderDescriptor, BoundedMemo<string, readonly ProtocolIssue[]>>();
+const infoIssues = caches.weakMap<CetpProviderDescriptor, BoundedMemo<string, readonly ProtocolIssue[]>>(
+  'providers/sdk/catalogue: provider-info issues by descriptor, then package',
+);
 
 export function buildCatalogue(
   descriptor: CetpProviderDescriptor,

@@ -9,10 +9,11 @@
  * is used once (4.3-13). The Activity shows the concrete object, action, key parameters and what is
  * irreversible (7.2-06), records the user's decision durably, then finishes (4.3-11).
  */
+
+import type { JsonObject, JsonValue } from '../../base/json.ts';
 import { Activity, RESULT_CANCELED, RESULT_OK } from '../../sim/activity.ts';
 import type { AppContext } from '../../sim/context.ts';
 import { Intent } from '../../sim/intent.ts';
-import type { JsonObject, JsonValue } from '../../sim/json.ts';
 import { FLAG_IMMUTABLE, FLAG_UPDATE_CURRENT, type PendingIntent } from '../../sim/pending-intent.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import type { Gates } from './gates.ts';

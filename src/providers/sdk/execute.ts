@@ -7,9 +7,10 @@
  * ⇒ output schema (4.2-03) ⇒ inline or file result (4.5). The session, envelope and rate limit were
  * checked by the caller (provider.ts).
  */
+
+import type { JsonValue } from '../../base/json.ts';
 import { argsDigest, type ExecuteToolRequest, utf8Length } from '../../protocol/index.ts';
 import { type Bundle, Bundle as BundleClass } from '../../sim/bundle.ts';
-import type { JsonValue } from '../../sim/json.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import type { CompiledTool } from './catalogue.ts';
 import {

@@ -10,9 +10,10 @@
  * committed one (4.4-16, 4.4-17). Operations are bound to the creating UID (4.4-12, 4.4-13) and to
  * the creating request_id (4.1-11), and kept for the idempotency window (4.4-14).
  */
+
+import type { JsonValue } from '../../base/json.ts';
 import { type OperationRequest, type OperationStatus, retryableFor } from '../../protocol/index.ts';
 import type { Bundle } from '../../sim/bundle.ts';
-import type { JsonValue } from '../../sim/json.ts';
 import { consumeConfirmation } from './confirmations.ts';
 import {
   answerExisting,

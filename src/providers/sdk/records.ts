@@ -6,7 +6,7 @@
  * records behind resume tokens. All of it lives in the app's durable store, so it survives a
  * process restart (4.4-16, 4.4-17) and is written inside the mutation executor's transactions.
  */
-import type { JsonObject, JsonValue } from '../../sim/json.ts';
+import type { JsonObject, JsonValue } from '../../base/json.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import type { ConfirmationText } from './types.ts';
 

@@ -6,10 +6,11 @@
  * reply has been sent; without large_results it is RESULT_TOO_LARGE (4.5-11), which says whether an
  * effect was committed (NOTES 12a). The inline size is the UTF-8 length of `data` (NOTES 12c).
  */
+
+import type { JsonValue } from '../../base/json.ts';
 import { type ExecutionResult, fitsInline, inlineDataJson, sha256Hex } from '../../protocol/index.ts';
 import type { AppContext } from '../../sim/context.ts';
 import type { ParcelFileDescriptor } from '../../sim/fd.ts';
-import type { JsonValue } from '../../sim/json.ts';
 import type { Gates } from './gates.ts';
 import { WireFailure } from './responses.ts';
 import type { Session } from './sessions.ts';

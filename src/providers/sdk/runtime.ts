@@ -4,8 +4,8 @@
  * counts, running operation workers, and the audit sink. Passed explicitly to each pipeline step.
  */
 
+import type { JsonObject } from '../../base/json.ts';
 import type { AppContext } from '../../sim/context.ts';
-import type { JsonObject } from '../../sim/json.ts';
 import type { Task } from '../../sim/scheduler.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { Gates } from './gates.ts';

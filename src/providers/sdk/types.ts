@@ -4,6 +4,8 @@
  * authorization policy (default deny, 10-01) and a mutation executor (10-06) — and what the SDK
  * hands back to app code: the caller's identity (§7.1) and per-call tool context.
  */
+
+import type { JsonObject, JsonValue } from '../../base/json.ts';
 import type {
   Capability,
   Confirmation,
@@ -15,7 +17,6 @@ import type {
   Sensitivity,
 } from '../../protocol/index.ts';
 import type { AppContext } from '../../sim/context.ts';
-import type { JsonObject, JsonValue } from '../../sim/json.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 
 export interface ProviderScope {

@@ -6,8 +6,9 @@
  * no scope are listed or executed (2.1-06, 8-04, 8-10): v1 carries no session, scopes, confirmation
  * or de-duplication, so anything else would bypass v2's rules.
  */
+
+import type { JsonValue } from '../../base/json.ts';
 import { Bundle } from '../../sim/bundle.ts';
-import type { JsonValue } from '../../sim/json.ts';
 import type { CompiledTool } from './catalogue.ts';
 import type { Runtime } from './runtime.ts';
 import { type CallerIdentity, isReadTool, ToolFailure } from './types.ts';

@@ -8,6 +8,7 @@
 
 import type { ProviderFixture } from '../../../../properties/scenario/fixtures.ts';
 import { ALERTS } from '../../../../properties/scenario/fixtures.ts';
+import type { JsonValue } from '../../../base/json.ts';
 import { ALERT_TOOLS } from '../../../providers/apps/alerts.ts';
 import { CONFIRM_ACTIVITY } from '../../../providers/sdk/confirmations.ts';
 import { ScopeGrantPolicy } from '../../../providers/sdk/grants.ts';
@@ -25,7 +26,6 @@ import {
 } from '../../../providers/sdk/types.ts';
 import type { Bundle } from '../../../sim/bundle.ts';
 import { ContentProvider } from '../../../sim/content-provider.ts';
-import type { JsonValue } from '../../../sim/json.ts';
 
 export const BROKEN_PACKAGE = 'com.example.broken';
 export const BROKEN_AUTHORITY = 'com.example.broken.clawseed.tools';

@@ -1,4 +1,4 @@
-/** JSON value types used by the trace, durable storage and the protocol payloads inside the simulation. */
+/** JSON value types: the trace, durable storage, and the protocol payloads on both sides of the wire. */
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };

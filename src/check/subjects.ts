@@ -1,0 +1,67 @@
+/**
+ * What a run is made of, as the public API names it: the variant (planted bugs and ablated rules)
+ * and the provider or consumer under test — what `cetp-sim fuzz --provider MODULE` and
+ * `--consumer MODULE` expect a module to export. The scenario machinery in properties/ builds on
+ * these types; src/ names them here so that src/index.ts need not reach into properties/.
+ */
+import type { JsonValue } from '../base/json.ts';
+import type { AppContext } from '../sim/context.ts';
+import type { World } from '../sim/world.ts';
+
+/** Planted bugs and ablated rules a run is made with (empty: the reference implementations). */
+export interface Variant {
+  readonly providerBugs: readonly string[];
+  readonly consumerBugs: readonly string[];
+  readonly disabledRules: readonly string[];
+}
+
+/** A provider app the scenarios install and call, with what the oracles need to know of its tools. */
+export interface ProviderFixture {
+  readonly name: string;
+  readonly packageName: string;
+  readonly authority: string;
+  install(world: World, variant: Variant): void;
+  /** Argument pools, by tool: a command's `args` index picks from them (modulo). */
+  readonly tools: Readonly<Record<string, readonly JsonValue[]>>;
+  /** Each tool's declared effect (for the v1 read-only oracle). */
+  readonly effects: Readonly<Record<string, string>>;
+  /** Each tool's scopes. */
+  readonly scopes: Readonly<Record<string, readonly string[]>>;
+  /** Scopes the provider grants only after the user agrees in its UI. */
+  readonly userGrantedScopes: readonly string[];
+  /** Each tool's input schema (optional: without it the args-schema oracle skips the provider). */
+  readonly inputSchemas?: Readonly<Record<string, unknown>>;
+}
+
+/** A cancellation token of the consumer under test, handed back to it as is. */
+export interface CancellationLike {
+  cancel(): void;
+}
+
+/** The agent-facing API of a consumer, inside its own process. */
+export interface ConsumerAgentApi<C extends CancellationLike = CancellationLike> {
+  listTools(): Promise<unknown>;
+  cancellation(): C;
+  executeJson(
+    providerPackage: string,
+    toolName: string,
+    argsJson: string,
+    options: { readonly cancel?: C },
+  ): Promise<unknown>;
+}
+
+/**
+ * A consumer app the consumer-driven properties can drive: the reference one, or a user's
+ * (`cetp-sim fuzz --consumer MODULE`). Scenarios kill and restart its process: on every start it must
+ * resume the executions it had journaled. The oracles judge it by what it sends on the wire and by
+ * its audit events (src/consumer/audit.ts); a consumer that records none is judged by the wire alone.
+ */
+export interface ConsumerUnderTest<C extends CancellationLike = CancellationLike> {
+  readonly name: string;
+  readonly packageName: string;
+  install(
+    world: World,
+    options: { readonly variant: Variant; readonly capabilities: readonly string[] },
+  ): void;
+  agent(context: AppContext): ConsumerAgentApi<C>;
+}

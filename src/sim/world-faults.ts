@@ -1,0 +1,139 @@
+/**
+ * Faults and device verbs that act on the whole world (world.ts): applying a scheduled fault, a
+ * reboot or power loss, re-signing and reinstalling an app. They reach the world through
+ * DeviceHost, what they need of it (the World implements it).
+ */
+import type { JsonObject } from '../base/json.ts';
+import type { AppFactory } from './app.ts';
+import type { VirtualClock } from './clock.ts';
+import type { Fault, FaultInjector } from './faults.ts';
+import type { FdSystem } from './fd.ts';
+import type { PackageSpec } from './manifest.ts';
+import type { PackageManager } from './package-manager.ts';
+import type { DeathCause, ProcessRecord } from './process.ts';
+import type { Rng } from './rng.ts';
+import { certificate } from './signing.ts';
+import type { Trace } from './trace.ts';
+
+export interface DeviceHost {
+  readonly trace: Trace;
+  readonly rng: Pick<Rng, 'fork'>;
+  readonly clock: Pick<VirtualClock, 'jump'>;
+  readonly pm: Pick<PackageManager, 'reboot'>;
+  readonly faults: Pick<
+    FaultInjector,
+    'armLostReply' | 'armFailedTransaction' | 'armSlowStart' | 'runCustom'
+  >;
+  readonly fds: Pick<FdSystem, 'corruptNextRead' | 'truncateNextRead' | 'onPowerLoss' | 'syncAll'>;
+  readonly activities: { onReboot(): void };
+  allProcesses(): ProcessRecord[];
+  killProcess(packageName: string, cause: DeathCause): void;
+  registeredApp(
+    packageName: string,
+  ): { readonly spec: PackageSpec; readonly factory: AppFactory } | undefined;
+  install(spec: PackageSpec, factory?: AppFactory): void;
+  update(spec: PackageSpec, factory?: AppFactory): void;
+  uninstall(packageName: string): void;
+  reboot(powerLoss: boolean): void;
+  resign(packageName: string, certName: string, rotate: boolean): void;
+  reinstall(packageName: string): void;
+  freezeCached(): void;
+  lowMemoryKill(kills: number): void;
+}
+
+/** Applies one scheduled fault (recorded in the trace first). */
+export function applyDeviceFault(world: DeviceHost, fault: Fault): void {
+  world.trace.record('fault', { actor: 'system', fault: { ...fault } as JsonObject });
+  switch (fault.kind) {
+    case 'kill':
+      world.killProcess(fault.process, { kind: 'killed', reason: 'fault' });
+      return;
+    case 'loseReply':
+      world.faults.armLostReply(fault.callee, fault.caller);
+      return;
+    case 'failTransaction':
+      world.faults.armFailedTransaction(fault.caller, fault.callee);
+      return;
+    case 'clockJump':
+      world.clock.jump(fault.ms);
+      return;
+    case 'corruptFd':
+      world.fds.corruptNextRead(fault.process ?? null);
+      return;
+    case 'truncateFd':
+      world.fds.truncateNextRead(fault.process ?? null, fault.keepBytes);
+      return;
+    case 'resign':
+      world.resign(fault.package, fault.cert, fault.rotate);
+      return;
+    case 'reinstall':
+      world.reinstall(fault.package);
+      return;
+    case 'uninstall':
+      if (world.registeredApp(fault.package)) world.uninstall(fault.package);
+      return;
+    case 'slowStart':
+      world.faults.armSlowStart(fault.process, fault.ms);
+      return;
+    case 'reboot':
+      world.reboot(false);
+      return;
+    case 'powerLoss':
+      world.reboot(true);
+      return;
+    case 'freezeCached':
+      world.freezeCached();
+      return;
+    case 'memoryPressure':
+      world.lowMemoryKill(fault.kills ?? 1);
+      return;
+    case 'custom':
+      world.faults.runCustom(fault.name, fault.args ?? {});
+      return;
+  }
+}
+
+/** World.reboot (see there). */
+export function rebootDevice(world: DeviceHost, powerLoss: boolean): void {
+  world.trace.record('device.reboot', { actor: 'system', powerLoss });
+  world.activities.onReboot();
+  for (const proc of world.allProcesses()) world.killProcess(proc.name, { kind: 'reboot' });
+  if (powerLoss) world.fds.onPowerLoss(world.rng.fork('power-loss'));
+  else world.fds.syncAll();
+  world.pm.reboot();
+}
+
+/** World.resign: a key rotation (same UID) or a reinstall under an unrelated key (new UID). */
+export function resignApp(world: DeviceHost, packageName: string, certName: string, rotate: boolean): void {
+  const entry = world.registeredApp(packageName);
+  if (!entry) return;
+  const cert = certificate(certName);
+  const old = entry.spec.signing;
+  if (rotate) {
+    const current = old.signers[0];
+    if (current?.sha256 === cert.sha256) {
+      // "Rotating" to the key that already signs it: an ordinary update under the same key
+      // (a lineage cannot list a certificate twice; apksigner refuses such a rotation).
+      world.update(entry.spec, entry.factory);
+      return;
+    }
+    const lineage = old.lineage ?? (current ? [{ cert: current }] : []);
+    const spec: PackageSpec = {
+      ...entry.spec,
+      signing: { signers: [cert], lineage: [...lineage, { cert }] },
+    };
+    world.update(spec, entry.factory);
+    return;
+  }
+  const spec: PackageSpec = { ...entry.spec, signing: { signers: [cert] } };
+  world.uninstall(packageName);
+  world.install(spec, entry.factory);
+}
+
+/** World.reinstall: uninstall, then install the same spec again (a new UID in this boot). */
+export function reinstallApp(world: DeviceHost, packageName: string): void {
+  const entry = world.registeredApp(packageName);
+  if (!entry) return;
+  world.uninstall(packageName);
+  world.install(entry.spec, entry.factory);
+}

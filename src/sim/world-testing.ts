@@ -1,0 +1,27 @@
+/**
+ * The echo world of the World's tests (world.test.ts, world-limits.test.ts): an echo provider app
+ * and a client app allowed to see it.
+ */
+import { Bundle } from './bundle.ts';
+import { appSpec, clientSpec, EchoProvider } from './testing.ts';
+import { World, type WorldOptions } from './world.ts';
+
+export const ECHO_AUTHORITY = 'com.example.echo.tools';
+
+export function echoWorld(options: WorldOptions = {}) {
+  const world = new World(options);
+  const echo = { instances: [] as EchoProvider[] };
+  world.install(appSpec('com.example.echo', { authority: ECHO_AUTHORITY }), () => {
+    const p = new EchoProvider();
+    echo.instances.push(p);
+    return { providers: { Provider: p } };
+  });
+  world.install(clientSpec('com.example.client', ['com.example.echo']), () => ({}));
+  return { world, echo };
+}
+
+export function request(key: string, value: string): Bundle {
+  const b = new Bundle();
+  b.putString(key, value);
+  return b;
+}
