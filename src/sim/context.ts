@@ -8,6 +8,7 @@ import type { ActivityOptions, ActivityResult } from './activity.ts';
 import type { CallingIdentity } from './binder.ts';
 import { ContentResolver } from './content.ts';
 import type { FileMode, ParcelFileDescriptor } from './fd.ts';
+import type { BusinessEffect } from './ground-truth.ts';
 import type { Intent } from './intent.ts';
 import type { JsonObject } from './json.ts';
 import type { PackageManagerView } from './package-manager-view.ts';
@@ -16,7 +17,7 @@ import type { ProcessRecord } from './process.ts';
 import type { Rng } from './rng.ts';
 import type { Task, TimedOut, Waiter } from './scheduler.ts';
 import { SharedPreferences } from './shared-preferences.ts';
-import type { DurableStore } from './storage.ts';
+import type { DurableStore, StoreTransaction } from './storage.ts';
 import { uuidFromRng } from './uuid.ts';
 import type { World } from './world.ts';
 
@@ -108,6 +109,17 @@ export class AppContext {
   /** Records a structured audit event of this app in the trace (the simulation's audit sink). */
   audit(event: JsonObject): void {
     this.world.trace.record('app.audit', Object.assign({ actor: this.process.name }, event));
+  }
+
+  // ---- business effects (the public effect API, docs/oracles.md) ----
+  /**
+   * Declares a business effect this app just made for a CETP request: which tool and request, the
+   * UID it was made for, whose data it touched, which object, the args it acted on. Declared inside
+   * a store transaction (`tx`), it counts only if that transaction commits; without one, at once.
+   * The oracles judge effects from these declarations together with what the world saw.
+   */
+  declareEffect(effect: BusinessEffect, tx?: StoreTransaction): void {
+    this.world.truth.declareEffect(this.process, effect, tx ?? null);
   }
 
   // ---- storage and files ----

@@ -485,6 +485,7 @@ export class FdSystem {
   async write(file: OpenFile, bytes: Uint8Array): Promise<void> {
     if (file.mode === 'r') throw new IOException('write failed: EBADF (Bad file descriptor)');
     const t = file.target;
+    this.world.truth.wrote(file.label, file.mode, bytes, t.kind === 'file' ? t.file : t.pipe);
     if (t.kind === 'file') {
       await this.world.scheduler.yield();
       const f = t.file;

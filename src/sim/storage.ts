@@ -188,6 +188,7 @@ export class DurableStore {
           reason: 'process died',
         });
         this.holder.active = false;
+        this.world.truth.rolledBack(this.holder);
       }
       this.releaseLock();
     }
@@ -242,14 +243,16 @@ export class DurableStore {
         }
       }
       this.commits++;
-      this.world.trace.record(
+      const event = this.world.trace.record(
         'store.commit',
         tx.notes.length > 0
           ? { actor: this.packageName, tx: tx.label, writes, notes: tx.notes }
           : { actor: this.packageName, tx: tx.label, writes },
       );
+      this.world.truth.committed(tx, this.packageName, tx.owner, tx.label, event.seq, tx.writes);
     } else {
       this.world.trace.record('store.rollback', { actor: this.packageName, tx: tx.label, reason: 'aborted' });
+      this.world.truth.rolledBack(tx);
     }
     this.releaseLock();
   }

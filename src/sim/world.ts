@@ -10,6 +10,7 @@
  *
  * Every component receives the World explicitly: no module state, so two worlds can run in one test.
  */
+
 import { ActivityManager } from './activity.ts';
 import type { AppFactory } from './app.ts';
 import { BinderDriver } from './binder.ts';
@@ -21,6 +22,7 @@ import { AppContext, type LogLevel } from './context.ts';
 import { describeError, SimUsageError } from './errors.ts';
 import { type Fault, type FaultAt, FaultInjector } from './faults.ts';
 import { type FdLeak, FdSystem, FdTable } from './fd.ts';
+import { GroundTruth } from './ground-truth.ts';
 import { CACHED_APP_MIN_ADJ, computeAdjs, hasVisibleWindow, lowMemoryKillOrder } from './importance.ts';
 import type { JsonObject } from './json.ts';
 import type { PackageSpec } from './manifest.ts';
@@ -87,6 +89,8 @@ export class World {
   readonly faults: FaultInjector;
   readonly activities: ActivityManager;
   readonly user: SimulatedUser;
+  /** What happened, recorded by the world for the oracles (ground-truth.ts). */
+  readonly truth: GroundTruth = new GroundTruth(this);
 
   private readonly processes = new Map<string, ProcessRecord>();
   private readonly stores = new Map<string, DurableStore>();
@@ -493,6 +497,7 @@ export class World {
       id: this.contentCalls.length + 1,
       caller: caller.packageName,
       callerUid: caller.uid,
+      callerPid: caller.pid,
       provider: handle.process.name,
       providerUid: handle.process.uid,
       authority: handle.authority,
