@@ -11,7 +11,7 @@
  * - file results: the bytes written into every pipe or file handed out as a descriptor, with its mode;
  * - effects: business effects declared through the public effect API (AppContext.declareEffect),
  *   kept only if the transaction they were declared in commits;
- * - agent returns: what a consumer's agent-facing API finally returned to the agent.
+ * - agent calls: what an agent asked its consumer for and what the consumer finally returned.
  *
  * Recording here never adds a trace event and never schedules anything: traces are unchanged.
  * The hooks elsewhere (activity, storage, fd, content, context) are one-liners calling in here.
@@ -95,15 +95,23 @@ export interface FileResultRecord {
   bytes: Uint8Array;
 }
 
-export interface AgentReturnRecord {
+/** One request an agent made through a consumer's agent-facing API, and what it got back. */
+export interface AgentCallRecord {
+  readonly id: number;
+  readonly consumer: string;
+  /** The consumer process instance the agent ran in. */
+  readonly pid: number;
+  /** 'execute' or 'list'. */
+  readonly kind: string;
+  readonly provider: string | null;
+  readonly tool: string | null;
+  readonly args: string | null;
   readonly step: number;
   readonly t: number;
-  readonly consumer: string;
-  readonly provider: string;
-  readonly tool: string;
-  readonly args: string;
+  /** When the agent got its answer (null: never — e.g. the consumer died first). */
+  endStep: number | null;
   /** What the agent got, as a JSON-safe deep copy (functions and cycles dropped). */
-  readonly value: JsonValue;
+  value: JsonValue | undefined;
 }
 
 type PendingTx = object;
@@ -113,7 +121,7 @@ export class GroundTruth {
   readonly commits: CommitRecord[] = [];
   readonly effects: EffectRecord[] = [];
   readonly fileResults: FileResultRecord[] = [];
-  readonly agentReturns: AgentReturnRecord[] = [];
+  readonly agentCalls: AgentCallRecord[] = [];
   /** Effects declared inside a transaction that has not ended yet. */
   private readonly pending = new WeakMap<PendingTx, EffectRecord[]>();
   /** Effects declared on a transaction the store never committed nor rolled back (a foreign wrapper). */
@@ -244,17 +252,35 @@ export class GroundTruth {
   }
   private readonly files = new WeakMap<object, FileResultRecord>();
 
-  /** The scenario driver: what a consumer's agent API returned to the agent. */
-  agentReturned(consumer: string, provider: string, tool: string, args: string, value: unknown): void {
-    this.agentReturns.push({
-      step: this.world.scheduler.step,
-      t: this.world.clock.nowMs(),
-      consumer,
+  /** The scenario driver: an agent asks its consumer for something (returns the record to end). */
+  agentAsked(
+    proc: ProcessRecord,
+    kind: 'execute' | 'list',
+    provider: string | null,
+    tool: string | null,
+    args: string | null,
+  ): AgentCallRecord {
+    const record: AgentCallRecord = {
+      id: this.agentCalls.length + 1,
+      consumer: proc.name,
+      pid: proc.pid ?? -1,
+      kind,
       provider,
       tool,
       args,
-      value: jsonCopy(value),
-    });
+      step: this.world.scheduler.step,
+      t: this.world.clock.nowMs(),
+      endStep: null,
+      value: undefined,
+    };
+    this.agentCalls.push(record);
+    return record;
+  }
+
+  /** The scenario driver: what the consumer's agent API finally returned for `call`. */
+  agentGot(call: AgentCallRecord, value: unknown): void {
+    call.endStep = this.world.scheduler.step;
+    call.value = jsonCopy(value);
   }
 }
 
