@@ -39,7 +39,7 @@ export function shows(text: string, value: string | number): boolean {
 /** The values of an effect (its object, then its args' key values) that `screen` does not show. */
 export function unshown(screen: ScreenRecord, e: EffectNote): (string | number)[] {
   const text = screenText(screen);
-  const wanted = [...(e.object ? [e.object] : []), ...keyValues(e.args)];
+  const wanted = [...new Set([...(e.object ? [e.object] : []), ...keyValues(e.args)])];
   return wanted.filter((v) => !shows(text, v));
 }
 

@@ -8,13 +8,7 @@
  */
 import type { ScreenRecord } from '../../sim/ground-truth.ts';
 import { type CheckContext, type Checker, groupBy, type Violation, violation } from '../checker.ts';
-import {
-  approvalsInTime,
-  callsOf,
-  maxMatching,
-  neededApproval,
-  unshown,
-} from '../ground.ts';
+import { approvalsInTime, callsOf, maxMatching, neededApproval, unshown } from '../ground.ts';
 import { type CallView, type EffectNote, effectEvents, type Observation } from '../observation.ts';
 
 const effectKey = (e: { provider: string; uid: number; requestId: string }) =>
