@@ -41,6 +41,8 @@ export interface CallView {
   readonly id: number;
   readonly caller: string;
   readonly callerUid: number;
+  /** The calling process instance. */
+  readonly callerPid: number;
   readonly provider: string;
   readonly providerUid: number;
   readonly method: string;
@@ -202,6 +204,7 @@ export function viewCall(record: ContentCallRecord): CallView {
     id: record.id,
     caller: record.caller,
     callerUid: record.callerUid,
+    callerPid: record.callerPid,
     provider: record.provider,
     providerUid: record.providerUid,
     method: record.method,
