@@ -25,7 +25,7 @@ const AUTHORITY = 'com.example.ledger.cetp';
 const CONFIRM = 'LedgerConfirmActivity';
 const TOOL = 'move_funds';
 
-type Plant = 'double' | 'unapproved' | 'cross-user' | 'vague-screen' | 'args-swap';
+type Plant = 'double' | 'unapproved' | 'cross-user' | 'vague-screen' | 'args-swap' | 'ignores-denial';
 type Args = { account: string; amount: number };
 type Confirmation = { uid: number; requestId: string; args: Args; state: string };
 
@@ -121,7 +121,8 @@ class LedgerConfirmActivity extends Activity {
           lines: [`From account: ${c.args.account}`, `Amount: ${c.args.amount}`, 'This cannot be undone.'],
         };
     const answer = await this.show(screen);
-    if (answer === 'approve') {
+    // Planted "ignores-denial": whatever the user answered, the ledger records an approval.
+    if (answer === 'approve' || this.plants.has('ignores-denial')) {
       await this.context.storage.put('confirmations', id, {
         ...c,
         state: 'approved',
@@ -173,11 +174,14 @@ const CONTEXT: CheckContext = {
   userGrantedScopes: new Map(),
 };
 
-async function judge(plants: readonly Plant[]): Promise<{ oracles: string[]; effects: number }> {
+async function judge(
+  plants: readonly Plant[],
+  answer: 'approve' | 'deny' = 'approve',
+): Promise<{ oracles: string[]; effects: number }> {
   const set = new Set(plants);
   const world = new World({
     recordContentCalls: true,
-    user: { kind: 'policy', decide: () => 'approve', thinkMs: 500 },
+    user: { kind: 'policy', decide: () => answer, thinkMs: 500 },
   });
   world.install(
     providerPackage({
@@ -224,6 +228,11 @@ describe('a plain ContentProvider judged from the ground truth (issue 14, done-w
     expect((await judge(['vague-screen'])).oracles).toEqual(
       expect.arrayContaining(['approval-binding', 'confirmation-screen-shows']),
     );
+  });
+
+  it('a user who denies: no effect, every oracle passes; a ledger that records an approval anyway fails approval-binding', async () => {
+    expect(await judge([], 'deny')).toEqual({ oracles: [], effects: 0 });
+    expect((await judge(['ignores-denial'], 'deny')).oracles).toContain('approval-binding');
   });
 
   it('CETP-4.3-14: an effect on other args than the user approved fails approval-binding', async () => {
