@@ -92,7 +92,34 @@ export interface FileResultRecord {
   /** The mode of the descriptor the bytes were written through. */
   readonly mode: string;
   /** Every byte written, in order. */
-  bytes: Uint8Array;
+  readonly bytes: Uint8Array;
+}
+
+/** Bytes kept as written (chunks), joined once when read. */
+class WrittenBytes implements FileResultRecord {
+  private readonly chunks: Uint8Array[] = [];
+  private joined: Uint8Array | null = null;
+  constructor(
+    readonly step: number,
+    readonly target: string,
+    readonly mode: string,
+  ) {}
+  add(bytes: Uint8Array): void {
+    this.chunks.push(bytes.slice());
+    this.joined = null;
+  }
+  get bytes(): Uint8Array {
+    if (this.joined) return this.joined;
+    const size = this.chunks.reduce((n, c) => n + c.length, 0);
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const c of this.chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    this.joined = out;
+    return out;
+  }
 }
 
 /** One request an agent made through a consumer's agent-facing API, and what it got back. */
@@ -241,16 +268,13 @@ export class GroundTruth {
   wrote(target: string, mode: string, bytes: Uint8Array, key: object): void {
     let record = this.files.get(key);
     if (!record) {
-      record = { step: this.world.scheduler.step, target, mode, bytes: new Uint8Array(0) };
+      record = new WrittenBytes(this.world.scheduler.step, target, mode);
       this.files.set(key, record);
       this.fileResults.push(record);
     }
-    const joined = new Uint8Array(record.bytes.length + bytes.length);
-    joined.set(record.bytes);
-    joined.set(bytes, record.bytes.length);
-    record.bytes = joined;
+    record.add(bytes);
   }
-  private readonly files = new WeakMap<object, FileResultRecord>();
+  private readonly files = new WeakMap<object, WrittenBytes>();
 
   /** The scenario driver: an agent asks its consumer for something (returns the record to end). */
   agentAsked(
