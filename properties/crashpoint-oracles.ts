@@ -111,7 +111,7 @@ export const crashTerminalResult: Checker = {
         e.tool === first.toolName,
     );
     const { end, evidence } = endOf(obs, first);
-    const events = effects.map((e) => e.seq);
+    const events = effects.flatMap((e) => (e.seq === null ? [] : [e.seq]));
     // A consumer re-sends only what it journaled: side-effecting and asynchronous calls (4.1-15); a
     // plain read whose caller died is not owed an end. The raw driver always retries.
     const owed =

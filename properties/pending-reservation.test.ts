@@ -120,10 +120,18 @@ describe('a reservation for confirmation under a request_id', () => {
         c.reply.status !== 'error',
     );
     expect(others.filter((c) => c.reply.kind === 'bundle' && c.reply.status === 'accepted')).toEqual([]);
-    // No effect under that request_id with other args than the reservation's.
+    // No effect under that request_id with other args than the reserved call's.
+    const reservedCall = run.observation.calls.find(
+      (c) =>
+        c.requestId === reserved.requestId &&
+        c.callerUid === reserved.uid &&
+        c.reply.kind === 'bundle' &&
+        c.reply.errorCode === 'USER_ACTION_REQUIRED',
+    );
+    const reservedArgs = JSON.stringify(JSON.parse(reservedCall?.args ?? 'null'));
     expect(
       run.observation.effects.filter(
-        (e) => e.requestId === reserved.requestId && e.argsDigest !== reserved.argsDigest,
+        (e) => e.requestId === reserved.requestId && JSON.stringify(e.args) !== reservedArgs,
       ),
     ).toEqual([]);
     expect(run.violations).toEqual([]);

@@ -4,6 +4,7 @@
  * rule ids it guards: its oracles' rules plus its §9 area.
  */
 import type { Checker } from '../src/check/checker.ts';
+import { agentGetsData, requestIdOnWire } from '../src/check/checkers/agent.ts';
 import {
   negotiatedOnly,
   noDowngrade,
@@ -15,8 +16,10 @@ import {
   approvalBinding,
   authorizedEffect,
   cancelledHasNoEffect,
+  confirmationScreenShows,
   deadlineBeforeEffect,
   effectAttribution,
+  effectOnOwnData,
   noCrossUidResults,
   singleEffect,
 } from '../src/check/checkers/effects.ts';
@@ -180,7 +183,9 @@ const CONSUMER_CHECKS: readonly Checker[] = [
   negotiatedOnly,
   noDowngrade,
   requestIdStable,
+  requestIdOnWire,
   verifiedResolutions,
+  agentGetsData,
   noCrash,
   noFdLeaks,
 ];
@@ -303,6 +308,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     },
     [
       approvalBinding,
+      confirmationScreenShows,
       authorizedEffect,
       distinctResolutions,
       singleEffect,
@@ -343,6 +349,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       operationIsolation,
       operationRequestId,
       effectAttribution,
+      effectOnOwnData,
       noCrossUidResults,
       approvalBinding,
       authorizedEffect,

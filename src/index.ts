@@ -69,6 +69,7 @@ export {
 } from './sim/errors.ts';
 export type { Fault, FaultAt } from './sim/faults.ts';
 export type { FdLeak, ParcelFileDescriptor } from './sim/fd.ts';
+export type { BusinessEffect } from './sim/ground-truth.ts';
 export { type ComponentName, Intent } from './sim/intent.ts';
 export type { ManifestSpec, PackageSpec } from './sim/manifest.ts';
 export { FLAG_IMMUTABLE, FLAG_MUTABLE, FLAG_UPDATE_CURRENT, PendingIntent } from './sim/pending-intent.ts';

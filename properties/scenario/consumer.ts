@@ -228,8 +228,10 @@ export async function runConsumerScenario(
       const bridge = consumer.agent(ctx);
       for (const c of commands) {
         if (c.kind === 'wait') await ctx.sleep(c.ms);
-        else if (c.kind === 'list') await bridge.listTools();
-        else {
+        else if (c.kind === 'list') {
+          const asked = world.truth.agentAsked(ctx.process, 'list', null, null, null);
+          world.truth.agentGot(asked, await bridge.listTools());
+        } else {
           const cancel = c.cancelAfterMs === null ? undefined : bridge.cancellation();
           if (cancel && c.cancelAfterMs !== null) {
             const after = c.cancelAfterMs;
@@ -239,9 +241,13 @@ export async function runConsumerScenario(
             });
           }
           const pool = pools.get(c.provider)?.[c.tool] ?? [{}];
-          await bridge.executeJson(packageOf(c.provider), c.tool, argsFor(pool, c.args, ctx.uid), {
-            ...(cancel ? { cancel } : {}),
-          });
+          const [provider, args] = [packageOf(c.provider), argsFor(pool, c.args, ctx.uid)];
+          // The world records what the agent asked for and what it finally got back (ground truth).
+          const asked = world.truth.agentAsked(ctx.process, 'execute', provider, c.tool, args);
+          world.truth.agentGot(
+            asked,
+            await bridge.executeJson(provider, c.tool, args, { ...(cancel ? { cancel } : {}) }),
+          );
         }
       }
     });

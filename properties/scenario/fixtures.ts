@@ -33,6 +33,10 @@ function effectsOf(tools: readonly ProviderTool[]): Record<string, string> {
   return Object.fromEntries(tools.map((t) => [t.name, t.annotations.effect]));
 }
 
+function confirmationsOf(tools: readonly ProviderTool[]): Record<string, string> {
+  return Object.fromEntries(tools.map((t) => [t.name, t.annotations.confirmation]));
+}
+
 function scopesOf(tools: readonly ProviderTool[]): Record<string, readonly string[]> {
   return Object.fromEntries(tools.map((t) => [t.name, t.scopes]));
 }
@@ -63,11 +67,14 @@ export function checkContext(
 ): CheckContext {
   const toolEffects = new Map<string, string>();
   const toolScopes = new Map<string, readonly string[]>();
+  const toolConfirmations = new Map<string, string>();
   const toolInputSchemas = new Map<string, unknown>();
   for (const p of providers) {
     for (const [tool, effect] of Object.entries(p.effects))
       toolEffects.set(`${p.packageName}|${tool}`, effect);
     for (const [tool, scopes] of Object.entries(p.scopes)) toolScopes.set(`${p.packageName}|${tool}`, scopes);
+    for (const [tool, policy] of Object.entries(p.confirmations ?? {}))
+      toolConfirmations.set(`${p.packageName}|${tool}`, policy);
     for (const [tool, schema] of Object.entries(p.inputSchemas ?? {}))
       toolInputSchemas.set(`${p.packageName}|${tool}`, schema);
   }
@@ -75,6 +82,7 @@ export function checkContext(
     providersUnderTest: providers.map((p) => p.packageName),
     toolEffects,
     toolScopes,
+    toolConfirmations,
     toolInputSchemas,
     userGrantedScopes: new Map(providers.map((p) => [p.packageName, p.userGrantedScopes])),
     ...rest,
@@ -109,6 +117,7 @@ export const ALERTS: ProviderFixture = {
   authority: ALERTS_AUTHORITY,
   install: (world, variant) => world.install(alertsPackage(), alertsApp(providerOptions(variant))),
   effects: effectsOf(ALERT_TOOLS),
+  confirmations: confirmationsOf(ALERT_TOOLS),
   scopes: scopesOf(ALERT_TOOLS),
   inputSchemas: inputSchemasOf(ALERT_TOOLS),
   userGrantedScopes: ['alerts.write'],
@@ -160,6 +169,7 @@ export const PAYMENTS: ProviderFixture = {
   authority: PAYMENTS_AUTHORITY,
   install: (world, variant) => world.install(paymentsPackage(), paymentsApp(providerOptions(variant))),
   effects: effectsOf(PAYMENT_TOOLS),
+  confirmations: confirmationsOf(PAYMENT_TOOLS),
   scopes: scopesOf(PAYMENT_TOOLS),
   inputSchemas: inputSchemasOf(PAYMENT_TOOLS),
   userGrantedScopes: ['payments.transfer', 'payments.admin'],

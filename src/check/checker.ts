@@ -26,6 +26,11 @@ export interface CheckContext {
   readonly consumers: readonly string[];
   /** Declared effect of each tool, by `${providerPackage}|${toolName}` (from the apps' descriptors). */
   readonly toolEffects: ReadonlyMap<string, string>;
+  /**
+   * Declared confirmation policy of each tool (`always`, `provider_policy`, `never`), by
+   * `${providerPackage}|${toolName}` (from the descriptors; list_tools answers on the wire count too).
+   */
+  readonly toolConfirmations?: ReadonlyMap<string, string>;
   /** Scopes of each tool, by `${providerPackage}|${toolName}`. */
   readonly toolScopes: ReadonlyMap<string, readonly string[]>;
   /** Input schema of each tool, by `${providerPackage}|${toolName}` (absent: args are not judged). */

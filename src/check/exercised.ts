@@ -24,8 +24,13 @@ export interface Exercised {
   readonly answered: number;
   /** execute_tool calls answered `success`, or `accepted` with their operation seen succeeding. */
   readonly succeeded: number;
-  /** Business effects committed by a provider under test. */
+  /** Business effects committed by a provider under test (declared through AppContext.declareEffect). */
   readonly effects: number;
+  /**
+   * execute_tool calls of a provider under test, of a tool not declared a read, that succeeded: with
+   * effects at 0 while this is not, the provider declares no effects and the effect oracles are blind.
+   */
+  readonly writesSucceeded: number;
   /** Confirmation screens of a provider under test that the user answered (approve, deny, back). */
   readonly confirmations: number;
   /** Operations seen in a terminal state (succeeded, failed, cancelled). */
@@ -52,11 +57,34 @@ export interface RunExercise extends Exercised {
   readonly providers: ReadonlyMap<string, ToolTally>;
 }
 
+/**
+ * The oracles among `checkerIds` that judge declared business effects, when a campaign saw write
+ * tools succeed but no effect declared: they could not judge the provider (docs/oracles.md).
+ */
+export function blindEffectOracles(checkerIds: readonly string[], e: Exercised): string[] {
+  if (e.effects > 0 || e.writesSucceeded === 0) return [];
+  return checkerIds.filter((id) => EFFECT_ORACLES.has(id));
+}
+
+const EFFECT_ORACLES: ReadonlySet<string> = new Set([
+  'single-effect',
+  'effect-attribution',
+  'effect-on-own-data',
+  'no-cross-uid-results',
+  'approval-binding',
+  'confirmation-screen-shows',
+  'deadline-before-effect',
+  'cancelled-has-no-effect',
+  'authorized-effect',
+  'args-binding',
+]);
+
 export const NOTHING_EXERCISED: Exercised = Object.freeze({
   calls: 0,
   answered: 0,
   succeeded: 0,
   effects: 0,
+  writesSucceeded: 0,
   confirmations: 0,
   operationsFinished: 0,
 });
@@ -117,6 +145,7 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
   let calls = 0;
   let answered = 0;
   let ok = 0;
+  let writes = 0;
   const tools = new Map<string, MutableTally>();
   const byProvider = new Map<string, MutableTally>();
   for (const c of obs.calls) {
@@ -130,6 +159,7 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
     }
     const verdict = verdictOf(c, ends);
     if (verdict === 'succeeded') ok++;
+    if (verdict === 'succeeded' && judged && (ctx.toolEffects.get(c.toolKey) ?? 'read') !== 'read') writes++;
     if (judged) {
       count(byProvider, `${c.provider}|**`, verdict);
       count(byProvider, `${c.provider}|*`, verdict);
@@ -151,6 +181,7 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
     answered,
     succeeded: ok,
     effects: obs.effects.filter((e) => providers.has(e.provider)).length,
+    writesSucceeded: writes,
     confirmations,
     operationsFinished: finished,
     tools,
@@ -188,6 +219,7 @@ export class ExerciseTally {
     t.answered += run.answered;
     t.succeeded += run.succeeded;
     t.effects += run.effects;
+    t.writesSucceeded += run.writesSucceeded;
     t.confirmations += run.confirmations;
     t.operationsFinished += run.operationsFinished;
     addTallies(this.tools, run.tools);

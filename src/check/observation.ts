@@ -3,7 +3,9 @@
  * the components' memory. Checkers (TigerBeetle-style oracles, apart from the components they judge)
  * work only from this:
  * - every ContentProvider.call with its request and reply Bundles (World.contentCalls), decoded;
- * - the provider's commit notes in the trace: business effects and confirmation lifecycle steps;
+ * - the world's ground truth (src/sim/ground-truth.ts): business effects declared through the public
+ *   effect API and committed, every screen shown with the user's actual answer, what consumers
+ *   returned to their agents;
  * - the reference consumer's audit events; user decisions; process deaths; fd leaks; the outcome.
  */
 
@@ -11,6 +13,7 @@ import type { JsonObject, JsonValue } from '../base/json.ts';
 import { META_VERSIONS } from '../protocol/discovery.ts';
 import type { Bundle, BundleEntry } from '../sim/bundle.ts';
 import type { ContentCallRecord } from '../sim/content.ts';
+import type { AgentCallRecord, ScreenRecord } from '../sim/ground-truth.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { RunReport, World } from '../sim/world.ts';
 
@@ -39,6 +42,8 @@ export interface CallView {
   readonly id: number;
   readonly caller: string;
   readonly callerUid: number;
+  /** The calling process instance. */
+  readonly callerPid: number;
   readonly provider: string;
   readonly providerUid: number;
   readonly method: string;
@@ -75,19 +80,39 @@ export interface CallView {
   readonly operationKey: string;
 }
 
+/**
+ * A business effect, as the world recorded it (src/sim/ground-truth.ts): declared by the provider
+ * through the public effect API (AppContext.declareEffect) and kept only if its transaction
+ * committed. Where and when are the world's record; the fields the provider declared are facts about
+ * the effect (which request, whose data, which object, which args), judged against the wire and
+ * the screens.
+ */
 export interface EffectNote {
-  readonly seq: number;
+  /** The commit's trace event (null: declared outside a store transaction). */
+  readonly seq: number | null;
   readonly step: number;
   readonly t: number;
   readonly provider: string;
+  readonly pid: number;
+  /** The UID the provider made it for (the caller it attributed the request to). */
   readonly uid: number;
+  /** Whose data it touched. */
+  readonly ownerUid: number;
   readonly requestId: string;
   readonly tool: string;
-  readonly argsDigest: string;
-  readonly declaredConfirmation: string;
-  readonly confirmationId: string | null;
+  readonly object: string | null;
+  readonly args: JsonValue;
 }
 
+/** Trace events that show an effect (none when it was declared outside a transaction). */
+export function effectEvents(...effects: readonly EffectNote[]): number[] {
+  return effects.flatMap((e) => (e.seq === null ? [] : [e.seq]));
+}
+
+/**
+ * The reference SDK's own trace notes of its confirmation records (not ground truth: what the SDK
+ * says it did). Oracles judge approvals from `screens`; these remain for the SDK's own diagnostics.
+ */
 export interface ConfirmationNote {
   readonly seq: number;
   readonly step: number;
@@ -110,6 +135,10 @@ export interface Observation {
   readonly calls: readonly CallView[];
   readonly effects: readonly EffectNote[];
   readonly confirmations: readonly ConfirmationNote[];
+  /** Every screen an Activity showed and the user's actual answer on it (the world's record). */
+  readonly screens: readonly ScreenRecord[];
+  /** What consumers' agent APIs returned to their agents (recorded by the scenario driver). */
+  readonly agentCalls: readonly AgentCallRecord[];
   /** Audit events of apps (consumer execution events, provider audit). */
   readonly audits: readonly TraceEvent[];
   /** Step after which the scenario promised no more faults (for liveness), or null. */
@@ -176,6 +205,7 @@ export function viewCall(record: ContentCallRecord): CallView {
     id: record.id,
     caller: record.caller,
     callerUid: record.callerUid,
+    callerPid: record.callerPid,
     provider: record.provider,
     providerUid: record.providerUid,
     method: record.method,
@@ -203,19 +233,17 @@ export function viewCall(record: ContentCallRecord): CallView {
 
 type Noted = { event: TraceEvent; note: JsonObject };
 
-/** The effect and confirmation notes of the run's commits, in one pass over the trace. */
-function notes(events: readonly TraceEvent[]): { effect: Noted[]; confirmation: Noted[] } {
-  const effect: Noted[] = [];
+/** The reference SDK's confirmation notes on the run's commits. */
+function confirmationNotes(events: readonly TraceEvent[]): Noted[] {
   const confirmation: Noted[] = [];
   for (const event of events) {
     if (event.kind !== 'store.commit' || !Array.isArray(event.data.notes)) continue;
     for (const n of event.data.notes) {
       if (typeof n !== 'object' || n === null || Array.isArray(n)) continue;
-      if (n.cetp === 'effect') effect.push({ event, note: n });
-      else if (n.cetp === 'confirmation') confirmation.push({ event, note: n });
+      if (n.cetp === 'confirmation') confirmation.push({ event, note: n });
     }
   }
-  return { effect, confirmation };
+  return confirmation;
 }
 
 /**
@@ -301,25 +329,26 @@ export function declaredVersions(obs: Observation, packageName: string): number[
 
 export function observe(world: World, report: RunReport, quietFromStep: number | null = null): Observation {
   const events = world.trace.events;
-  const noted = notes(events);
+  const truth = world.truth;
   return {
     world,
     report,
     events,
     calls: (world.contentCalls ?? []).map(viewCall),
-    effects: noted.effect.map(({ event, note }) => ({
-      seq: event.seq,
-      step: event.step,
-      t: event.t,
-      provider: String(event.data.actor),
-      uid: Number(note.uid),
-      requestId: String(note.request_id),
-      tool: String(note.tool),
-      argsDigest: String(note.args_digest),
-      declaredConfirmation: String(note.declared_confirmation ?? 'never'),
-      confirmationId: typeof note.confirmation_id === 'string' ? note.confirmation_id : null,
+    effects: truth.effects.map((e) => ({
+      seq: e.seq,
+      step: e.step,
+      t: e.t,
+      provider: e.provider,
+      pid: e.pid,
+      uid: e.callerUid,
+      ownerUid: e.ownerUid,
+      requestId: e.requestId,
+      tool: e.tool,
+      object: e.object ?? null,
+      args: e.args,
     })),
-    confirmations: noted.confirmation.map(({ event, note }) => ({
+    confirmations: confirmationNotes(events).map(({ event, note }) => ({
       seq: event.seq,
       step: event.step,
       provider: String(event.data.actor),
@@ -332,6 +361,8 @@ export function observe(world: World, report: RunReport, quietFromStep: number |
       argsDigest: String(note.args_digest),
       scopes: Array.isArray(note.scopes) ? note.scopes.map(String) : [],
     })),
+    screens: truth.screens,
+    agentCalls: truth.agentCalls,
     audits: events.filter((e) => e.kind === 'app.audit'),
     quietFromStep,
     memo: new Map(),

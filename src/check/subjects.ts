@@ -27,6 +27,8 @@ export interface ProviderFixture {
   readonly effects: Readonly<Record<string, string>>;
   /** Each tool's scopes. */
   readonly scopes: Readonly<Record<string, readonly string[]>>;
+  /** Each tool's declared confirmation policy (optional: list_tools answers on the wire count too). */
+  readonly confirmations?: Readonly<Record<string, string>>;
   /** Scopes the provider grants only after the user agrees in its UI. */
   readonly userGrantedScopes: readonly string[];
   /** Each tool's input schema (optional: without it the args-schema oracle skips the provider). */

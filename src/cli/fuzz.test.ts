@@ -61,6 +61,7 @@ describe('cetp-sim fuzz', () => {
       'answered',
       'succeeded',
       'effects',
+      'writesSucceeded',
       'confirmations',
       'operationsFinished',
     ]);

@@ -263,12 +263,7 @@ describe('the consumer’s own approval', () => {
       expect(c.extras?.keySet().filter((k) => !allowed.has(k))).toEqual([]);
     }
     const decisions = world.trace.ofKind('user.decision');
-    const effect = world.trace
-      .ofKind('store.commit')
-      .find(
-        (e) =>
-          Array.isArray(e.data.notes) && e.data.notes.some((n) => (n as { cetp?: string }).cetp === 'effect'),
-      );
+    const effect = world.truth.effects[0];
     expect((effect?.seq ?? 0) > (decisions.at(-1)?.seq ?? Number.POSITIVE_INFINITY)).toBe(true);
   });
 

@@ -89,15 +89,9 @@ export function auditEvents(world: World, event?: string): JsonObject[] {
     .map((e) => e.data);
 }
 
-/** Commits in the trace that carry a CETP business effect (the SDK's effect note). */
+/** Business effects the world recorded (declared through AppContext.declareEffect, committed). */
 export function effectNotes(world: World): { uid: number; request_id: string; tool: string }[] {
-  return world.trace
-    .ofKind('store.commit')
-    .flatMap((e) => (Array.isArray(e.data.notes) ? e.data.notes : []))
-    .filter(
-      (n): n is JsonObject => typeof n === 'object' && n !== null && !Array.isArray(n) && n.cetp === 'effect',
-    )
-    .map((n) => ({ uid: n.uid as number, request_id: n.request_id as string, tool: n.tool as string }));
+  return world.truth.effects.map((e) => ({ uid: e.callerUid, request_id: e.requestId, tool: e.tool }));
 }
 
 /** The package spec with its discovery service's meta-data replaced wholesale. */

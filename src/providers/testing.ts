@@ -186,16 +186,9 @@ export async function runAgent(world: World, body: (client: RawClient) => Promis
   return report;
 }
 
-/** Commits in the trace that carry a CETP business effect (see the SDK's effect note). */
+/** Business effects the world recorded (declared through AppContext.declareEffect, committed). */
 export function effects(world: World): { uid: number; request_id: string; tool: string }[] {
-  return world.trace
-    .ofKind('store.commit')
-    .flatMap((e) => (Array.isArray(e.data.notes) ? e.data.notes : []))
-    .filter(
-      (n): n is { cetp: string; uid: number; request_id: string; tool: string } =>
-        typeof n === 'object' && n !== null && !Array.isArray(n) && n.cetp === 'effect',
-    )
-    .map((n) => ({ uid: n.uid, request_id: n.request_id, tool: n.tool }));
+  return world.truth.effects.map((e) => ({ uid: e.callerUid, request_id: e.requestId, tool: e.tool }));
 }
 
 export const TEST_PACKAGE = 'com.example.test';

@@ -4,6 +4,7 @@
  */
 import type { Bundle } from './bundle.ts';
 import { AndroidException } from './errors.ts';
+import type { GroundTruth } from './ground-truth.ts';
 import type { ComponentName, Intent } from './intent.ts';
 import type { PackageManager } from './package-manager.ts';
 import type { ProcessRecord } from './process.ts';
@@ -23,6 +24,7 @@ export interface ShownScreen {
  * app, whether one has a visible window); harness tasks; logging; delivering extras; and the user.
  */
 export interface ActivityHost {
+  readonly truth: Pick<GroundTruth, 'screenShown' | 'screenAnswered'>;
   readonly pm: PackageManager;
   readonly trace: Trace;
   readonly scheduler: Pick<Scheduler, 'waiter'>;

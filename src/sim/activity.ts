@@ -310,15 +310,18 @@ export class ActivityManager {
 
   /** @internal — the Activity shows a screen; resolves with the user's answer. */
   show(record: ActivityRecord, screen: Screen): Promise<UserAnswer> {
-    this.world.trace.record('ui.show', {
+    const shown = this.world.trace.record('ui.show', {
       actor: record.component.packageName,
       activity: record.component.className,
       title: screen.title,
       lines: [...screen.lines],
     });
+    const truth = this.world.truth.screenShown(shown.seq, record.process, record.component.className, screen);
     const waiter = this.world.scheduler.waiter<UserAnswer>(`user answer on "${screen.title}"`);
     this.world.user.present({ screen, activity: record.component, activityId: record.id }, (answer) => {
-      if (!record.finished && record.process.isAlive) waiter.wake(answer);
+      const delivered = !record.finished && record.process.isAlive;
+      this.world.truth.screenAnswered(truth, answer, delivered);
+      if (delivered) waiter.wake(answer);
     });
     return waiter.wait();
   }

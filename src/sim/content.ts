@@ -90,6 +90,8 @@ export interface ContentCallRecord {
   readonly id: number;
   readonly caller: string;
   readonly callerUid: number;
+  /** The calling process instance. */
+  readonly callerPid: number;
   readonly provider: string;
   readonly providerUid: number;
   readonly authority: string;

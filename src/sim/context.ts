@@ -10,6 +10,7 @@ import type { BinderDriver, CallingIdentity } from './binder.ts';
 import type { VirtualClock } from './clock.ts';
 import { type ContentHost, ContentResolver } from './content.ts';
 import type { FdSystem, FileMode, ParcelFileDescriptor } from './fd.ts';
+import type { BusinessEffect, GroundTruth } from './ground-truth.ts';
 import type { Intent } from './intent.ts';
 import type { PackageManagerView } from './package-manager-view.ts';
 import type { PendingIntent, PendingIntentFlags } from './pending-intent.ts';
@@ -17,7 +18,7 @@ import type { ProcessRecord } from './process.ts';
 import type { Rng } from './rng.ts';
 import type { Scheduler, Task, TimedOut, Waiter } from './scheduler.ts';
 import { type PreferencesDisk, SharedPreferences } from './shared-preferences.ts';
-import type { DurableStore } from './storage.ts';
+import type { DurableStore, StoreTransaction } from './storage.ts';
 import type { LogLevel } from './trace.ts';
 import { uuidFromRng } from './uuid.ts';
 
@@ -27,6 +28,7 @@ import { uuidFromRng } from './uuid.ts';
  * disk, files and fds, and the ActivityManager.
  */
 export interface ContextHost extends ContentHost {
+  readonly truth: Pick<GroundTruth, 'declareEffect'>;
   readonly rng: Pick<Rng, 'fork'>;
   readonly binder: BinderDriver;
   readonly clock: Pick<VirtualClock, 'nowMs' | 'elapsedRealtime'>;
@@ -134,6 +136,17 @@ export class AppContext {
   /** Records a structured audit event of this app in the trace (the simulation's audit sink). */
   audit(event: JsonObject): void {
     this.world.trace.record('app.audit', Object.assign({ actor: this.process.name }, event));
+  }
+
+  // ---- business effects (the public effect API, docs/oracles.md) ----
+  /**
+   * Declares a business effect this app just made for a CETP request: which tool and request, the
+   * UID it was made for, whose data it touched, which object, the args it acted on. Declared inside
+   * a store transaction (`tx`), it counts only if that transaction commits; without one, at once.
+   * The oracles judge effects from these declarations together with what the world saw.
+   */
+  declareEffect(effect: BusinessEffect, tx?: StoreTransaction): void {
+    this.world.truth.declareEffect(this.process, effect, tx ?? null);
   }
 
   // ---- storage and files ----

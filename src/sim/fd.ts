@@ -36,6 +36,7 @@ import type { Trace } from './trace.ts';
 
 /** What the fd system needs of the world, passed in (the World implements it). */
 export interface FdHost {
+  readonly truth: Pick<GroundTruth, 'wrote'>;
   readonly trace: Trace;
   readonly scheduler: Pick<Scheduler, 'currentTask' | 'step' | 'yield' | 'waiter'>;
 }
@@ -50,6 +51,8 @@ export {
   PIPE_CAPACITY_BYTES,
   type SimFile,
 } from './fd-kernel.ts';
+
+import type { GroundTruth } from './ground-truth.ts';
 
 /** android.os.ParcelFileDescriptor: one process's handle on one of its fds. */
 export class ParcelFileDescriptor {
@@ -401,6 +404,7 @@ export class FdSystem {
   async write(file: OpenFile, bytes: Uint8Array): Promise<void> {
     if (file.mode === 'r') throw new IOException('write failed: EBADF (Bad file descriptor)');
     const t = file.target;
+    this.world.truth.wrote(file.label, file.mode, bytes, t.kind === 'file' ? t.file : t.pipe);
     if (t.kind === 'file') {
       await this.world.scheduler.yield();
       const f = t.file;

@@ -14,12 +14,14 @@
 
 import type { JsonObject, JsonValue } from '../base/json.ts';
 import { SimUsageError } from './errors.ts';
+import type { GroundTruth } from './ground-truth.ts';
 import type { ProcessRecord } from './process.ts';
 import type { Scheduler, Waiter } from './scheduler.ts';
 import type { Trace } from './trace.ts';
 
 /** What a durable store needs of the world, passed in (the World implements it). */
 export interface StorageHost {
+  readonly truth: Pick<GroundTruth, 'committed' | 'rolledBack'>;
   readonly trace: Trace;
   readonly scheduler: Pick<Scheduler, 'yield' | 'waiter'>;
   currentProcess(): ProcessRecord | null;
@@ -196,6 +198,7 @@ export class DurableStore {
           reason: 'process died',
         });
         this.holder.active = false;
+        this.world.truth.rolledBack(this.holder);
       }
       this.releaseLock();
     }
@@ -250,14 +253,16 @@ export class DurableStore {
         }
       }
       this.commits++;
-      this.world.trace.record(
+      const event = this.world.trace.record(
         'store.commit',
         tx.notes.length > 0
           ? { actor: this.packageName, tx: tx.label, writes, notes: tx.notes }
           : { actor: this.packageName, tx: tx.label, writes },
       );
+      this.world.truth.committed(tx, this.packageName, tx.owner, tx.label, event.seq, tx.writes);
     } else {
       this.world.trace.record('store.rollback', { actor: this.packageName, tx: tx.label, reason: 'aborted' });
+      this.world.truth.rolledBack(tx);
     }
     this.releaseLock();
   }

@@ -62,6 +62,7 @@ export function contentCallRecord(
     id: at.id,
     caller: caller.packageName,
     callerUid: caller.uid,
+    callerPid: caller.pid,
     provider: handle.process.name,
     providerUid: handle.process.uid,
     authority: handle.authority,

@@ -1,14 +1,12 @@
 /**
  * The simulated world: one device, one root seed, one scheduler, one trace. It wires the components
  * (PackageManager, processes, Binder, storage, fds, PendingIntents and Activities, the user, faults)
- * and owns the process lifecycle. Nothing here is CETP-specific.
- *
+ * and owns the process lifecycle. Nothing here is CETP-specific. Every component gets a narrow host
+ * interface of the World, explicitly: no module state, so two worlds can run in one test.
  *   const world = new World({ seed: 42 });
  *   world.install(spec, (ctx) => ({ providers: { EchoProvider: new EchoProvider() } }));
  *   world.spawnIn('com.example.client', 'main', async (ctx) => { await ctx.contentResolver.call(…) });
  *   const report = await world.run();
- *
- * Every component receives the World explicitly: no module state, so two worlds can run in one test.
  */
 
 import { ActivityManager } from './activity.ts';
@@ -23,6 +21,7 @@ import { AppContext, type LogLevel } from './context.ts';
 import { describeError, SimUsageError } from './errors.ts';
 import { type Fault, FaultInjector } from './faults.ts';
 import { FdSystem, FdTable } from './fd.ts';
+import { GroundTruth } from './ground-truth.ts';
 import { CACHED_APP_MIN_ADJ, lowMemoryKillOrder } from './importance.ts';
 import type { PackageSpec } from './manifest.ts';
 import { PackageManager } from './package-manager.ts';
@@ -63,6 +62,7 @@ export class World {
   readonly faults: FaultInjector;
   readonly activities: ActivityManager;
   readonly user: SimulatedUser;
+  readonly truth: GroundTruth = new GroundTruth(this); // what happened, for the oracles
 
   private readonly processes = new Map<string, ProcessRecord>();
   private readonly stores = new Map<string, DurableStore>();

@@ -1,11 +1,15 @@
 /**
- * Oracles over business effects — the provider's commit notes — against the calls that asked for
- * them: at most one effect per request, attributed to the UID that asked, never before the user
- * approved exactly that request with exactly those args, never on an expired deadline, never for an
- * operation reported cancelled.
+ * Oracles over business effects — declared by the provider through the public effect API and
+ * recorded by the world when their transaction committed (src/sim/ground-truth.ts) — against the
+ * calls on the wire that asked for them and the screens the user actually answered: at most one
+ * effect per request, attributed to the UID that asked, only on that UID's own data, never before
+ * the user approved exactly those args on the provider's own screen, never on an expired deadline,
+ * never for an operation reported cancelled.
  */
-import { type Checker, groupBy, violation } from '../checker.ts';
-import type { CallView, EffectNote, Observation } from '../observation.ts';
+import type { ScreenRecord } from '../../sim/ground-truth.ts';
+import { type CheckContext, type Checker, groupBy, type Violation, violation } from '../checker.ts';
+import { approvalsInTime, callsOf, maxMatching, neededApproval, unshown } from '../ground.ts';
+import { type CallView, type EffectNote, effectEvents, type Observation } from '../observation.ts';
 
 const effectKey = (e: { provider: string; uid: number; requestId: string }) =>
   `${e.provider}|${e.uid}|${e.requestId}`;
@@ -21,7 +25,7 @@ export const singleEffect: Checker = {
         violation(
           this,
           `request ${list[0]?.requestId} of uid ${list[0]?.uid} had ${list.length} business effects on ${list[0]?.provider}`,
-          { events: list.map((e) => e.seq) },
+          { events: effectEvents(...list) },
         ),
       );
   },
@@ -57,9 +61,7 @@ export const effectAttribution: Checker = {
           violation(
             this,
             `effect of request ${e.requestId} attributed to uid ${e.uid}, which never sent it`,
-            {
-              events: [e.seq],
-            },
+            { events: effectEvents(e) },
           ),
         );
       }
@@ -94,7 +96,7 @@ export const noCrossUidResults: Checker = {
             `uid ${c.callerUid} got success for request ${c.requestId}, whose only effect is uid ${others[0]?.uid}'s`,
             {
               calls: [c.id],
-              events: others.map((e) => e.seq),
+              events: effectEvents(...others),
             },
           ),
         );
@@ -104,10 +106,18 @@ export const noCrossUidResults: Checker = {
   },
 };
 
+/** The effects in `obs` that needed the user's approval, each with its in-time approvals. */
+function approvable(obs: Observation, ctx: CheckContext): { e: EffectNote; screens: ScreenRecord[] }[] {
+  return obs.effects
+    .filter((e) => ctx.providersUnderTest.includes(e.provider) && neededApproval(obs, ctx, e))
+    .map((e) => ({ e, screens: approvalsInTime(obs, e) }));
+}
+
 export const approvalBinding: Checker = {
   id: 'approval-binding',
   ruleIds: [
     'CETP-4.3-08',
+    'CETP-4.3-09',
     'CETP-4.3-04',
     'CETP-4.3-05',
     'CETP-4.3-10',
@@ -116,68 +126,80 @@ export const approvalBinding: Checker = {
     'CETP-4.3-15',
   ],
   description:
-    'An effect that needed confirmation follows an approval of that very request, caller, tool and args, used once.',
-  check(obs) {
+    "An effect that needed confirmation follows the user's own approval, on the provider's screen, of exactly the args it acted on — one approval per effect (judged from what the user answered, not from the provider).",
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    const list = approvable(obs, ctx);
+    // Which approvals each effect could stand on: shown after its request, approved before it, by
+    // this very user answer, and showing what the effect acted on. One approval backs one effect.
+    const all = [...new Set(list.flatMap((x) => x.screens))];
+    const match = maxMatching(list.length, all.length, (l, r) => {
+      const x = list[l];
+      const s = all[r];
+      return !!x && !!s && x.screens.includes(s) && unshown(s, x.e).length === 0;
+    });
+    list.forEach(({ e, screens }, i) => {
+      if ((match[i] ?? -1) >= 0) return;
+      const showing = screens.filter((s) => unshown(s, e).length === 0);
+      const why =
+        screens.length === 0
+          ? 'without the user approving it on a screen of the provider'
+          : showing.length === 0
+            ? `though the screens the user approved did not show ${describe(unshown(screens[0] as ScreenRecord, e))}`
+            : 'on an approval already used by another effect';
+      out.push(
+        violation(this, `effect of ${e.tool} request ${e.requestId} of uid ${e.uid} ${why}`, {
+          events: [...effectEvents(e), ...screens.map((s) => s.seq)],
+          calls: callsOf(obs, e).map((c) => c.id),
+        }),
+      );
+    });
+    return out;
+  },
+};
+
+function describe(values: readonly (string | number)[]): string {
+  return values.map((v) => JSON.stringify(v)).join(', ');
+}
+
+export const confirmationScreenShows: Checker = {
+  id: 'confirmation-screen-shows',
+  ruleIds: ['CETP-7.2-06', 'CETP-4.3-09'],
+  description:
+    'The screen on which the user approved an effect showed the object and the values of the args the effect acted on (not just the tool description).',
+  check(obs, ctx) {
     const out = [];
-    const usedBy = new Map<string, EffectNote>();
+    for (const { e, screens } of approvable(obs, ctx)) {
+      if (screens.length === 0) continue; // no approval at all: approval-binding's finding
+      if (screens.some((s) => unshown(s, e).length === 0)) continue;
+      const s = screens[0] as ScreenRecord;
+      out.push(
+        violation(
+          this,
+          `the user approved "${s.title}" for ${e.tool} request ${e.requestId}, but it did not show ${describe(unshown(s, e))}`,
+          { events: [s.seq, ...effectEvents(e)] },
+        ),
+      );
+    }
+    return out;
+  },
+};
+
+export const effectOnOwnData: Checker = {
+  id: 'effect-on-own-data',
+  ruleIds: ['CETP-7.1-01', 'CETP-7.1-02', 'CETP-6-02'],
+  description: "An effect made for a caller touches only that caller's own data (owner UID = caller UID).",
+  check(obs, ctx) {
+    const out = [];
     for (const e of obs.effects) {
-      const requested = obs.confirmations.some(
-        (n) =>
-          n.provider === e.provider &&
-          n.event === 'requested' &&
-          n.kind === 'confirm' &&
-          n.uid === e.uid &&
-          n.requestId === e.requestId &&
-          n.seq < e.seq,
+      if (!ctx.providersUnderTest.includes(e.provider) || e.ownerUid === e.uid) continue;
+      out.push(
+        violation(
+          this,
+          `${e.tool} request ${e.requestId} of uid ${e.uid} changed ${e.object ?? 'data'} owned by uid ${e.ownerUid}`,
+          { events: effectEvents(e), calls: callsOf(obs, e).map((c) => c.id) },
+        ),
       );
-      if (e.declaredConfirmation !== 'always' && !requested) continue;
-      if (e.confirmationId === null) {
-        out.push(
-          violation(this, `effect of ${e.tool} request ${e.requestId} without any confirmation`, {
-            events: [e.seq],
-          }),
-        );
-        continue;
-      }
-      const approval = obs.confirmations.find(
-        (n) =>
-          n.provider === e.provider && n.id === e.confirmationId && n.event === 'approved' && n.seq < e.seq,
-      );
-      if (!approval) {
-        out.push(
-          violation(
-            this,
-            `effect of request ${e.requestId} used confirmation ${e.confirmationId}, never approved`,
-            { events: [e.seq] },
-          ),
-        );
-        continue;
-      }
-      const mismatch: string[] = [];
-      if (approval.uid !== e.uid) mismatch.push('caller');
-      if (approval.requestId !== e.requestId) mismatch.push('request_id');
-      if (approval.tool !== e.tool) mismatch.push('tool');
-      if (approval.argsDigest !== e.argsDigest) mismatch.push('args');
-      if (mismatch.length > 0) {
-        out.push(
-          violation(
-            this,
-            `effect of request ${e.requestId} used an approval of another ${mismatch.join(', ')}`,
-            {
-              events: [approval.seq, e.seq],
-            },
-          ),
-        );
-      }
-      const earlier = usedBy.get(`${e.provider}|${e.confirmationId}`);
-      if (earlier) {
-        out.push(
-          violation(this, `approval ${e.confirmationId} used by two effects`, {
-            events: [earlier.seq, e.seq],
-          }),
-        );
-      }
-      usedBy.set(`${e.provider}|${e.confirmationId}`, e);
     }
     return out;
   },
@@ -199,7 +221,7 @@ export const deadlineBeforeEffect: Checker = {
             this,
             `request ${e.requestId} had an effect though every call for it arrived after its deadline`,
             {
-              events: [e.seq],
+              events: effectEvents(e),
               calls: calls.map((c) => c.id),
             },
           ),
@@ -230,7 +252,7 @@ export const cancelledHasNoEffect: Checker = {
         out.push(
           violation(this, `request ${c.requestId} was reported cancelled but its effect was committed`, {
             calls: [c.id],
-            events: [effect.seq],
+            events: effectEvents(effect),
           }),
         );
       }
@@ -243,29 +265,38 @@ export const authorizedEffect: Checker = {
   id: 'authorized-effect',
   ruleIds: ['CETP-3.4-14', 'CETP-3.4-15', 'CETP-10-01', 'CETP-10-11', 'CETP-7.2-03'],
   description:
-    "Every effect of a tool whose scopes need the user's grant follows an approved grant of them to that UID.",
+    "Every effect of a tool whose scopes need the user's grant follows the user approving, on the provider's own screen, the authorization the provider asked that UID for (AUTH_REQUIRED on the wire).",
   check(obs, ctx) {
     const out = [];
     for (const e of obs.effects) {
       const needed = (ctx.toolScopes.get(`${e.provider}|${e.tool}`) ?? []).filter((s) =>
         (ctx.userGrantedScopes.get(e.provider) ?? []).includes(s),
       );
-      const missing = needed.filter(
-        (scope) =>
-          !obs.confirmations.some(
-            (n) =>
-              n.provider === e.provider &&
-              n.kind === 'grant' &&
-              n.event === 'approved' &&
-              n.uid === e.uid &&
-              n.scopes.includes(scope) &&
-              n.seq < e.seq,
-          ),
+      if (needed.length === 0) continue;
+      // When the provider asked this UID for authorization (grants outlive requests: any call).
+      const asked = obs.calls
+        .filter(
+          (c) =>
+            c.provider === e.provider &&
+            c.callerUid === e.uid &&
+            c.reply.kind === 'bundle' &&
+            c.reply.errorCode === 'AUTH_REQUIRED' &&
+            c.replyStep !== null,
+        )
+        .map((c) => c.replyStep as number);
+      const granted = obs.screens.some(
+        (s) =>
+          s.packageName === e.provider &&
+          s.answer === 'approve' &&
+          s.delivered &&
+          asked.some((step) => step <= s.step) &&
+          s.answerStep !== null &&
+          s.answerStep < e.step,
       );
-      if (missing.length > 0) {
+      if (!granted) {
         out.push(
-          violation(this, `uid ${e.uid} ran ${e.tool} without the user granting ${missing.join(', ')}`, {
-            events: [e.seq],
+          violation(this, `uid ${e.uid} ran ${e.tool} without the user granting ${needed.join(', ')}`, {
+            events: effectEvents(e),
           }),
         );
       }
@@ -277,8 +308,10 @@ export const authorizedEffect: Checker = {
 export const EFFECT_CHECKERS: readonly Checker[] = [
   singleEffect,
   effectAttribution,
+  effectOnOwnData,
   noCrossUidResults,
   approvalBinding,
+  confirmationScreenShows,
   deadlineBeforeEffect,
   cancelledHasNoEffect,
   authorizedEffect,

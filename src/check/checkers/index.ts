@@ -1,6 +1,7 @@
 /** Every checker, in the order they report. */
 import type { CheckContext, Checker, Violation } from '../checker.ts';
 import type { Observation } from '../observation.ts';
+import { AGENT_CHECKERS } from './agent.ts';
 import { CONSUMER_CHECKERS } from './consumer.ts';
 import { EFFECT_CHECKERS } from './effects.ts';
 import { NEGOTIATED_CHECKERS } from './negotiated.ts';
@@ -12,6 +13,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...WIRE_CHECKERS,
   ...NEGOTIATED_CHECKERS,
   ...CONSUMER_CHECKERS,
+  ...AGENT_CHECKERS,
   ...RUNTIME_CHECKERS,
 ];
 

@@ -26,6 +26,7 @@ import {
   byAnswer,
   type CallView,
   declaredVersions,
+  effectEvents,
   issuerOf,
   type Observation,
   sessionHonoured,
@@ -441,7 +442,9 @@ export const v1ReadOnly: Checker = {
       ),
     );
     for (const e of v1Effects)
-      out.push(violation(this, `a v1 execute_tool changed business state (${e.tool})`, { events: [e.seq] }));
+      out.push(
+        violation(this, `a v1 execute_tool changed business state (${e.tool})`, { events: effectEvents(e) }),
+      );
     return out;
   },
 };

@@ -11,7 +11,7 @@
 
 import { REFERENCE } from '../../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../../properties/suites.ts';
-import type { Exercised } from '../../check/exercised.ts';
+import { blindEffectOracles, type Exercised } from '../../check/exercised.ts';
 import type { Shard } from '../args.ts';
 import {
   type CampaignEntry,
@@ -58,6 +58,7 @@ function propertyJson({ def, result, replayFile }: CampaignEntry) {
     runs: result.runs,
     status: result.status,
     exercised: result.exercised,
+    ...blindJson(def, result.exercised),
     ...(result.reason !== undefined ? { reason: result.reason } : {}),
     ...(replayFile !== null ? { replayFile } : {}),
     ...(failure
@@ -67,6 +68,15 @@ function propertyJson({ def, result, replayFile }: CampaignEntry) {
         }
       : {}),
   };
+}
+
+/** The effect oracles that could not judge (no effect declared while writes succeeded), if any. */
+function blindJson(def: PropertyDef, e: Exercised): { blindOracles?: string[] } {
+  const blind = blindEffectOracles(
+    def.checkers.map((c) => c.id),
+    e,
+  );
+  return blind.length > 0 ? { blindOracles: blind } : {};
 }
 
 /** `3,455 calls · 406 succeeded · …`: what a property exercised, in one line. */
@@ -223,6 +233,18 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
         '  a property that exercised nothing judged nothing: check that your module installs its package, answers negotiate and list_tools, and that propertyTools names your tools',
       ),
     );
+  for (const { def, result } of entries) {
+    const blind = blindEffectOracles(
+      def.checkers.map((x) => x.id),
+      result.exercised,
+    );
+    if (blind.length === 0) continue;
+    io.out(
+      c.yellow(
+        `  ${def.id}: ${result.exercised.writesSucceeded} write executions succeeded but the provider declared no business effect (AppContext.declareEffect, docs/oracles.md), so ${blind.join(', ')} could not judge it`,
+      ),
+    );
+  }
   if (flags.junit !== undefined) io.out(c.dim(`JUnit report: ${flags.junit}`));
   return held ? EXIT_OK : EXIT_FAILED;
 }

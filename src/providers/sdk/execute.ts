@@ -513,9 +513,7 @@ async function execute(
       }
       const value = await tool.mutate(ex.call, tx, prepared);
       checkOutput(rt, ex.compiled, value);
-      tx.annotate(
-        effectNote(rt, ex.caller.uid, ex.req.requestId, tool.name, ex.digest, confirmation?.id ?? null),
-      );
+      effectNote(rt, tx, ex.caller.uid, ex.req.requestId, tool.name, ex.call.args);
       const now = rt.context.currentTimeMillis();
       await writeRequest(
         tx,
@@ -625,29 +623,20 @@ export function checkDeadline(ex: Execution): void {
   }
 }
 
-/** The trace note on the commit that carries R's business effect (read by the checkers). */
 /**
- * The trace note on the commit that carries R's business effect (read by the checkers): who, which
- * request, which args, the tool's declared confirmation policy, and the confirmation it consumed.
+ * Declares R's business effect through the public effect API (AppContext.declareEffect, the same any
+ * ContentProvider calls; docs/oracles.md), inside the transaction that commits it. The SDK keeps each
+ * caller's records apart, so the data touched is the caller's own.
  */
 export function effectNote(
   rt: Runtime,
+  tx: StoreTransaction,
   uid: number,
   requestId: string,
   tool: string,
-  digest: string,
-  confirmationId: string | null,
-): { [k: string]: JsonValue } {
-  return {
-    cetp: 'effect',
-    provider: rt.descriptor.providerId,
-    uid,
-    request_id: requestId.toLowerCase(),
-    tool,
-    args_digest: digest,
-    declared_confirmation: rt.catalogue.tools.get(tool)?.tool.annotations.confirmation ?? 'never',
-    confirmation_id: confirmationId,
-  };
+  args: JsonValue,
+): void {
+  rt.context.declareEffect({ tool, requestId, callerUid: uid, ownerUid: uid, args }, tx);
 }
 
 export function echo(ex: Execution): { method: 'execute_tool'; requestId: string } {

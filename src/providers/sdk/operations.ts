@@ -189,7 +189,7 @@ async function runOperation(rt: Runtime, operationId: string): Promise<void> {
       }
       const value = await mutation.mutate(call, tx, prepared);
       checkOutput(rt, tool, value);
-      tx.annotate(effectNote(rt, r.uid, r.requestId, mutation.name, r.argsDigest, r.confirmationId));
+      effectNote(rt, tx, r.uid, r.requestId, mutation.name, call.args);
       await writeRequest(
         tx,
         index.requestKey,

@@ -1,0 +1,162 @@
+/**
+ * Oracles over what a consumer under test did for its agent, judged from the world's record — the
+ * agent's requests and what it finally got back (GroundTruth.agentCalls, recorded by the scenario
+ * driver) and the request ids on the wire — never from the consumer's own audit log:
+ * - consumer-request-id-on-wire: one logical execution (one agent request) puts one request_id on
+ *   the wire, across retries and restarts; no request_id appears that no agent request asked for;
+ * - agent-gets-data: text a provider sent (descriptions, error messages, results, file bytes)
+ *   reaches the agent, in the answer to a tool execution, only inside an untrusted-data wrapper (an object with `trust: "untrusted"`,
+ *   src/consumer/untrusted.ts), never as a plain string the agent could take for an instruction.
+ */
+import canonicalize from 'canonicalize';
+import type { AgentCallRecord } from '../../sim/ground-truth.ts';
+import type { JsonValue } from '../../base/json.ts';
+import { type Checker, type Violation, violation } from '../checker.ts';
+import { maxMatching } from '../ground.ts';
+import type { CallView } from '../observation.ts';
+
+/** Args as a canonical JSON text (so re-serialised args still match), or the raw text. */
+function canonicalArgs(text: string | null): string | null {
+  if (text === null) return null;
+  try {
+    return canonicalize(JSON.parse(text)) ?? text;
+  } catch {
+    return text;
+  }
+}
+
+export const requestIdOnWire: Checker = {
+  id: 'consumer-request-id-on-wire',
+  ruleIds: ['CETP-4.1-04', 'CETP-4.1-16', 'CETP-6-08', 'CETP-4.1-15'],
+  description:
+    "Each agent request puts at most one request_id on the wire (retries and restarts reuse it), and every request_id the consumer sends belongs to an agent request — judged from the wire and the agent's requests, not the consumer's log.",
+  check(obs, ctx) {
+    const asked = obs.agentCalls.filter((a) => a.kind === 'execute' && ctx.consumers.includes(a.consumer));
+    if (asked.length === 0) return [];
+    // The first time each request_id went on the wire, per consumer and provider.
+    const first = new Map<string, CallView>();
+    for (const c of obs.calls) {
+      if (c.method !== 'execute_tool' || c.requestId === null || !ctx.consumers.includes(c.caller)) continue;
+      const key = `${c.caller}|${c.provider}|${c.requestId}`;
+      if (!first.has(key)) first.set(key, c);
+    }
+    const ids = [...first.values()];
+    const argsOf = new Map<AgentCallRecord, string | null>(asked.map((a) => [a, canonicalArgs(a.args)]));
+    const during = (c: CallView, a: AgentCallRecord): boolean =>
+      a.consumer === c.caller &&
+      a.pid === c.callerPid &&
+      a.provider === c.provider &&
+      a.tool === c.toolName &&
+      a.step <= c.step &&
+      (a.endStep === null || c.step <= a.endStep) &&
+      argsOf.get(a) === canonicalArgs(c.args);
+    const match = maxMatching(ids.length, asked.length, (i, j) => {
+      const c = ids[i];
+      const a = asked[j];
+      return !!c && !!a && during(c, a);
+    });
+    const out: Violation[] = [];
+    ids.forEach((c, i) => {
+      if ((match[i] ?? -1) >= 0) return;
+      const owners = asked.filter((a) => during(c, a));
+      const same = obs.calls.filter(
+        (x) =>
+          x.caller === c.caller && x.provider === c.provider && x.toolName === c.toolName && x.id !== c.id,
+      );
+      out.push(
+        violation(
+          this,
+          owners.length > 0
+            ? `${c.caller} sent a new request_id ${c.requestId} for ${c.toolName} within an agent request that already had one`
+            : `${c.caller} sent request_id ${c.requestId} for ${c.toolName} that no agent request of its process asked for (a retry under a new id?)`,
+          { calls: [c.id, ...same.filter((x) => x.step < c.step).map((x) => x.id)].slice(0, 8) },
+        ),
+      );
+    });
+    return out;
+  },
+};
+
+/** Lines of provider text worth finding again: prose of at least 12 characters, whitespace inside. */
+function proseLines(text: string, into: Set<string>): void {
+  for (const line of text.split(/[\r\n]+/)) {
+    const t = line.trim();
+    if (t.length >= 12 && /\s/.test(t)) into.add(t);
+  }
+}
+
+function stringsOf(value: JsonValue | undefined, into: Set<string>): void {
+  if (typeof value === 'string') proseLines(value, into);
+  else if (Array.isArray(value)) for (const v of value) stringsOf(v, into);
+  else if (value !== null && typeof value === 'object')
+    for (const v of Object.values(value)) stringsOf(v, into);
+}
+
+/** Plain strings of an agent's answer outside any `trust: "untrusted"` wrapper, with their JSON path. */
+function plainStrings(value: JsonValue | undefined, path: string, out: [string, string][]): void {
+  if (typeof value === 'string') out.push([path, value]);
+  else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) plainStrings(value[i], `${path}/${i}`, out);
+  } else if (value !== null && typeof value === 'object') {
+    if (value.trust === 'untrusted') return;
+    for (const [k, v] of Object.entries(value)) plainStrings(v, `${path}/${k}`, out);
+  }
+}
+
+const FILE_TEXT_BYTES = 256 * 1024;
+
+export const agentGetsData: Checker = {
+  id: 'agent-gets-data',
+  ruleIds: ['CETP-4.2-04', 'CETP-4.2-05', 'CETP-7.3-03', 'CETP-1-01'],
+  description:
+    "Provider text (descriptions, error messages, results, file bytes) reaches the agent only inside an untrusted-data wrapper, never as a plain string of the consumer's answer.",
+  check(obs, ctx) {
+    // Answers to tool executions. (Tool listings are not judged yet: the reference consumer's
+    // AgentTool.displayName is built from the provider's title — a known finding, see docs/oracles.md.)
+    const answers = obs.agentCalls.filter(
+      (a) => a.kind === 'execute' && ctx.consumers.includes(a.consumer) && a.value !== undefined,
+    );
+    if (answers.length === 0) return [];
+    // Everything providers said to the consumers: reply strings and the bytes of file results.
+    const said = new Set<string>();
+    const sent = new Set<string>();
+    for (const c of obs.calls) {
+      if (!ctx.consumers.includes(c.caller)) continue;
+      if (c.args !== null) proseLines(c.args, sent);
+      if (c.reply.kind !== 'bundle') continue;
+      for (const key of c.reply.bundle.keySet()) {
+        const v = c.reply.bundle.getEntry(key);
+        if (v?.type === 'String' && typeof v.value === 'string') {
+          proseLines(v.value, said);
+          if (key === 'data') stringsOf(c.reply.data, said);
+        }
+      }
+    }
+    const decoder = new TextDecoder();
+    for (const f of obs.world.truth.fileResults)
+      proseLines(decoder.decode(f.bytes.subarray(0, FILE_TEXT_BYTES)), said);
+    // The agent's own words coming back are not the provider's.
+    for (const s of sent) said.delete(s);
+    for (const a of answers) for (const s of [a.args, a.tool, a.provider]) if (s) said.delete(s);
+    if (said.size === 0) return [];
+    const lines = [...said];
+    const out: Violation[] = [];
+    for (const a of answers) {
+      const plain: [string, string][] = [];
+      plainStrings(a.value, '', plain);
+      const leak = plain.find(([, s]) => lines.some((l) => s.includes(l)));
+      if (!leak) continue;
+      const line = lines.find((l) => leak[1].includes(l)) ?? '';
+      out.push(
+        violation(
+          this,
+          `${a.consumer} handed its agent provider text as a plain string at ${leak[0] || '/'}: "${line.slice(0, 80)}"`,
+          { class: 'correctness' },
+        ),
+      );
+    }
+    return out;
+  },
+};
+
+export const AGENT_CHECKERS: readonly Checker[] = [requestIdOnWire, agentGetsData];
