@@ -1,0 +1,9 @@
+package android.content;
+
+/** https://developer.android.com/reference/android/content/Context */
+public abstract class Context {
+  /** https://developer.android.com/reference/android/content/Context#getContentResolver() */
+  public abstract ContentResolver getContentResolver();
+  /** https://developer.android.com/reference/android/content/Context#getPackageName() */
+  public abstract String getPackageName();
+}
