@@ -255,7 +255,7 @@ public final class SimTransport implements Transport {
       // Already gone.
     }
     try {
-      if (!process.waitFor(5, TimeUnit.SECONDS)) process.destroy();
+      if (dead || !process.waitFor(5, TimeUnit.SECONDS)) process.destroyForcibly();
     } catch (InterruptedException e) {
       process.destroy();
       Thread.currentThread().interrupt();
