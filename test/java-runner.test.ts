@@ -8,6 +8,8 @@
  * (which scripts/java-deps.sh installs as root), the tests are SKIPPED loudly — and FAIL with CI=true.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MUTANTS } from '../properties/mutants.ts';
 import { DEFAULT_VECTORS_DIR } from '../src/cli/commands/vectors.ts';
@@ -53,6 +55,21 @@ function verdicts(report: { vectors: readonly { id: string; status: string }[] }
 
 const corpus = loadCorpus(DEFAULT_VECTORS_DIR);
 const files = runInputs(corpus);
+
+describe('docs/device-testing.md', () => {
+  it('shows the androidTest class that build.sh compiles, character for character', () => {
+    const doc = readFileSync(join(PACKAGE_ROOT, 'docs/device-testing.md'), 'utf8');
+    const shown = /```java\n(package com\.example\.alerts\.test;[\s\S]*?)```/.exec(doc)?.[1];
+    const compiled = readFileSync(
+      join(
+        PACKAGE_ROOT,
+        'runners/java/src/android-example/java/com/example/alerts/test/CetpVectorsTest.java',
+      ),
+      'utf8',
+    );
+    expect(shown).toBe(compiled);
+  });
+});
 
 describe('the Java vector runner', () => {
   beforeAll(() => {

@@ -27,7 +27,7 @@ fi
 
 out="$here/build"
 rm -rf "$out"
-mkdir -p "$out/classes" "$out/android-stub-classes" "$out/android-classes" "$out/test-classes"
+mkdir -p "$out/classes" "$out/android-stub-classes" "$out/android-classes" "$out/android-example-classes" "$out/test-classes"
 
 # The runner: only org.json on the classpath (what Android ships).
 javac --release 11 -Xlint:all -Werror -encoding UTF-8 -cp "$JSON_JAR" -d "$out/classes" \
@@ -38,6 +38,11 @@ javac --release 11 -encoding UTF-8 -d "$out/android-stub-classes" $(find "$here/
 javac --release 11 -Xlint:all -Werror -encoding UTF-8 \
   -cp "$out/classes:$out/android-stub-classes:$JSON_JAR" -d "$out/android-classes" \
   $(find "$here/src/android/java" -name '*.java')
+
+# The androidTest of docs/device-testing.md (the same text; test/java-runner.test.ts compares them).
+javac --release 11 -Xlint:all -Werror -encoding UTF-8 \
+  -cp "$out/classes:$out/android-classes:$out/android-stub-classes:$JSON_JAR:$JUNIT_JAR" -d "$out/android-example-classes" \
+  $(find "$here/src/android-example/java" -name '*.java')
 
 if [ "${1:-}" = "--no-test" ]; then
   echo "classpath: $out/classes:$JSON_JAR"

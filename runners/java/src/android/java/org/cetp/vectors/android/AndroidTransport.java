@@ -64,6 +64,7 @@ public final class AndroidTransport implements Transport {
     private User user;
     private LongConsumer clock;
     private long callTimeoutMs = 30_000;
+    private Set<String> fixtures;
 
     /** context: the caller app's (the instrumentation's target context). */
     public Builder(Context context, Instrumentation instrumentation) {
@@ -80,6 +81,12 @@ public final class AndroidTransport implements Transport {
     /** A hook that moves the device clock the provider reads by ms (enables clock-control). */
     public Builder clock(LongConsumer clock) {
       this.clock = clock;
+      return this;
+    }
+
+    /** The corpus fixtures installed on this device (default: all); vectors of others are skipped. */
+    public Builder fixtures(Set<String> names) {
+      this.fixtures = names;
       return this;
     }
 
@@ -114,7 +121,7 @@ public final class AndroidTransport implements Transport {
     Set<String> abilities = new HashSet<>(Arrays.asList(
         "core", "async_operations", "cancellation", "large_results", "user-action", "process-kill"));
     if (b.clock != null) abilities.add("clock-control");
-    return new Capabilities(abilities, VALUE_TYPES, null);
+    return new Capabilities(abilities, VALUE_TYPES, b.fixtures);
   }
 
   @Override
