@@ -63,6 +63,7 @@ describe('cetp-sim serve', () => {
       '{"id":9,"op":"advance-clock","ms":-1}',
       '{"id":10,"op":"user","answer":"maybe","handle":"pi:1"}',
       '{"id":11,"op":"read-fd","handle":"fd:77"}',
+      '{"id":13,"op":"call","method":"m","arg":null,"extras":{"n":{"type":"int","value":"x"}}}',
       '{"id":12,"op":"hello"}',
     ]);
     expect(res.map((r) => [r.id, (r.error as { code?: string } | undefined)?.code ?? 'ok'])).toEqual([
@@ -79,6 +80,7 @@ describe('cetp-sim serve', () => {
       [9, 'invalid_request'],
       [10, 'invalid_request'],
       [11, 'no_such_handle'],
+      [13, 'invalid_request'],
       [12, 'ok'],
     ]);
     const paths = Object.fromEntries(
@@ -92,6 +94,7 @@ describe('cetp-sim serve', () => {
       '9': '$.ms',
       '10': '$.answer',
       '11': '$.handle',
+      '13': '$.extras.n',
     });
     expect(message(res[2])).toContain('unknown op "dance"');
     expect(message(res[7])).toContain("'color'");

@@ -404,6 +404,14 @@ export class Server {
       const validate = validators[op] as ReturnType<typeof ajv.compile>;
       if (!validate(request)) {
         const e = bestError(validate.errors ?? []);
+        // A bad value in extras fails every branch of the typed-value union: name the value instead.
+        const value = /^\$(?:\.call)?\.extras\.[^.[]+/.exec(e.path)?.[0];
+        if (value !== undefined)
+          throw new RequestError(
+            'invalid_request',
+            `not a typed value ({"type": T, "value": …} as in vectors/README.md): ${e.path}: ${e.message}`,
+            value,
+          );
         throw new RequestError('invalid_request', e.message, e.path);
       }
       const body = await this.dispatch(op, r);
