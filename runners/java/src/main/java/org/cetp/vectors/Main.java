@@ -148,7 +148,9 @@ public final class Main {
     out.println(summary.outcomes.size() + " vectors: " + summary.counts.get("pass") + " pass, " + summary.counts.get("fail")
         + " fail, " + summary.counts.get("skip") + " skip, " + summary.counts.get("xfail") + " xfail, "
         + summary.counts.get("stale") + " stale, " + summary.counts.get("error") + " error.");
-    out.println("Profile claims: " + summary.claims + ".");
+    List<String> claims = new ArrayList<>();
+    for (java.util.Map.Entry<String, String> c : summary.claims.entrySet()) claims.add(c.getKey() + " " + c.getValue());
+    out.println("Profile claims: " + String.join(", ", claims) + ".");
     return summary.ok ? 0 : 1;
   }
 
