@@ -237,9 +237,11 @@ public class RunnerTest {
     assertEquals(false, json.getBoolean("ok"));
     assertEquals(1, json.getJSONObject("counts").getInt("fail"));
     assertEquals("expected a bundle, got a null", json.getJSONArray("vectors").getJSONObject(1).getJSONArray("failures").getJSONObject(0).getString("message"));
-    assertEquals(Report.json(s).toString(), run(t,
+    // No times in the JSON report: identical runs print identical bytes.
+    Runner.Summary again = run(t,
         TestCorpus.vector("v-ok", "[\"core\"]", "[" + CALL_OK + "]"),
-        TestCorpus.vector("v-bad", "[\"core\"]", "[" + CALL_OK.replace("\"m\"", "\"bad\"") + "]")).outcomes.size() == 2 ? json.toString() : "");
+        TestCorpus.vector("v-bad", "[\"core\"]", "[" + CALL_OK.replace("\"m\"", "\"bad\"") + "]"));
+    assertEquals(json.toString(), Report.json(again).toString());
     String xml = Report.junitXml(s);
     Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes("UTF-8")));
     assertEquals(2, doc.getElementsByTagName("testcase").getLength());
