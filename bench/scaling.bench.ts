@@ -6,7 +6,10 @@
  *     (goal ≥ 1.8×); the wall time each took is recorded too (worker start-up is part of it);
  *   - `mutants` and `ablate` on a fixed selection: wall time (goal: ≥ 1.7× sooner).
  * The pairs alternate (1, 2, then 2, 1) so a host that speeds up or slows down mid-run is felt by
- * both sides. The host load (load average, and the host probe before and after) is recorded beside
+ * both sides. First, what one worker costs to start: booted through tsx (compiling cetp-sim's
+ * sources in the thread; still how a worker that loads a user's module starts) against the bundle of
+ * cetp-sim's own code (src/cli/worker/bundle.ts; own-code workers start from it), alternating, and
+ * what building the bundle costs (once per CLI process). The host load (load average, and the host probe before and after) is recorded beside
  * the figures: on a shared 2-core VM other processes take cores the second worker would use.
  */
 
@@ -15,6 +18,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli/main.ts';
 import { memoryIo } from '../src/cli/testing.ts';
+import { bundleWorkerSource, ownCodeWorker } from '../src/cli/worker/bundle.ts';
+import { WorkerHost } from '../src/cli/worker/pool.ts';
 import { probeHost, QUIET_PROBE_RATE } from './host-probe.ts';
 
 /** The fuzz campaign's wall-time budget, seconds. */
@@ -68,11 +73,52 @@ function host() {
   return { loadAverage: { one: round2(one ?? 0), five: round2(five ?? 0), fifteen: round2(fifteen ?? 0) } };
 }
 
+/** Wall ms from `new Worker` to its first 'ready' (cetp-sim loaded), for one entry. */
+async function startupMs(entry: URL | undefined): Promise<number> {
+  const host = new WorkerHost(entry);
+  const started = performance.now();
+  await host.ready();
+  const ms = Math.round(performance.now() - started);
+  await host.close();
+  return ms;
+}
+
+/** Worker start-up, tsx boot vs bundle, alternating; and the bundle's build time. */
+async function workerStartup() {
+  let started = performance.now();
+  await bundleWorkerSource();
+  const bundleBuildMs = Math.round(performance.now() - started);
+  started = performance.now();
+  const entry = await ownCodeWorker();
+  const bundleFirstUseMs = Math.round(performance.now() - started);
+  if (!entry) throw new Error('the worker bundle could not be built or written');
+  const tsx: number[] = [];
+  const bundled: number[] = [];
+  for (const which of ['tsx', 'bundle', 'bundle', 'tsx', 'tsx', 'bundle'] as const) {
+    const ms = await startupMs(which === 'tsx' ? undefined : entry);
+    (which === 'tsx' ? tsx : bundled).push(ms);
+    console.log(`  worker start-up (${which}): ${ms} ms`);
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  return {
+    bundleBuildMs,
+    bundleFirstUseMs,
+    tsxMs: tsx,
+    bundleMs: bundled,
+    medianTsxMs: median(tsx),
+    medianBundleMs: median(bundled),
+    startupSpeedup: round2(median(tsx) / Math.max(1, median(bundled))),
+  };
+}
+
 export async function scalingBenchmark() {
   const probeBefore = Math.round(await probeHost(1_000));
   const hostBefore = host();
   console.log(`  host before: load ${JSON.stringify(hostBefore.loadAverage)}, probe ${probeBefore}/s`);
   const out = mkdtempSync(join(tmpdir(), 'cetp-sim-scaling-'));
+
+  console.log("worker start-up: tsx boot vs the bundle of cetp-sim's own code");
+  const startup = await workerStartup();
 
   console.log(`fuzz --time ${FUZZ_SECONDS} (every property)`);
   const fuzz = await pairs(['fuzz', '--time', String(FUZZ_SECONDS), '--out', out], (stdout) => ({
@@ -95,6 +141,7 @@ export async function scalingBenchmark() {
     fuzzRunsPerWallSecondRatio: round2(fuzzRuns(2) / wall(fuzz, 2) / (fuzzRuns(1) / wall(fuzz, 1))),
     mutantsSpeedup: round2(wall(mutants, 1) / wall(mutants, 2)),
     ablateSpeedup: round2(wall(ablate, 1) / wall(ablate, 2)),
+    workerStartupSpeedup: startup.startupSpeedup,
   };
   return {
     goals: { fuzzRunsRatio: 1.8, mutantsSpeedup: 1.7, ablateSpeedup: 1.7 },
@@ -106,6 +153,7 @@ export async function scalingBenchmark() {
       quietProbe: QUIET_PROBE_RATE,
     },
     selection: { fuzzSeconds: FUZZ_SECONDS, mutants: MUTANT_IDS, ablateRules: ABLATE_RULES, ablateRuns: 40 },
+    startup,
     runs: { fuzz, mutants, ablate },
   };
 }

@@ -8,7 +8,7 @@ import type { ContentProviderClient } from '../../src/sim/content.ts';
 import type { AppContext } from '../../src/sim/context.ts';
 import type { JsonValue } from '../../src/sim/json.ts';
 import type { PendingIntent } from '../../src/sim/pending-intent.ts';
-import { type Task, TIMED_OUT } from '../../src/sim/scheduler.ts';
+import { type Task, TIMED_OUT, type Waiter } from '../../src/sim/scheduler.ts';
 import { fillArgs, type ProviderFixture } from './fixtures.ts';
 import {
   type ActorName,
@@ -64,6 +64,14 @@ interface Sending {
   readonly token: string | null;
 }
 
+/**
+ * ActivityOptions.setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED):
+ * the agents target 34, where a PendingIntent sender lends its background-start rights only with
+ * this opt-in (BackgroundActivityStartController); without it a resolution launched while another
+ * app's Activity covers the agent is aborted with RESULT_CANCELED.
+ */
+const LEND_BACKGROUND_START = { pendingIntentBackgroundActivityStartAllowed: true } as const;
+
 const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
 const ALL_CAPS_JSON = JSON.stringify(ALL_CAPS);
 
@@ -72,6 +80,11 @@ export class RawDriver {
   /** The capabilities this client offers, as the JSON it sends in every negotiate. */
   private capsJson = ALL_CAPS_JSON;
   private versions: readonly number[] = DEFAULT_VERSIONS;
+  /** Providers whose operations this actor observes (ContentResolver.registerContentObserver). */
+  private readonly observed = new Set<string>();
+  /** Set by an operation change notification (a oneway onChange on one of our Binder threads). */
+  private changed = false;
+  private changeWaiter: Waiter<void> | null = null;
 
   constructor(
     readonly ctx: AppContext,
@@ -368,6 +381,39 @@ export class RawDriver {
     const op = { provider: p.name, operationId, rid };
     this.state.lastOp = op;
     if (!this.state.ops.some((o) => o.operationId === operationId)) this.state.ops.push(op);
+    this.observe(p);
+  }
+
+  /**
+   * Observes the provider's operation URIs, as an Android client that does not want to poll blindly
+   * does: the SDK notifies content://<authority>/operations/<id> when an operation ends, and
+   * system_server delivers onChange to us oneway, on one of our Binder threads (pid 0, in order).
+   * The settle phase then polls as soon as something changed instead of after its full pause.
+   */
+  private observe(p: ProviderFixture): void {
+    if (this.observed.has(p.name)) return;
+    this.observed.add(p.name);
+    try {
+      this.ctx.contentResolver.registerContentObserver(`content://${p.authority}/operations`, true, {
+        onChange: () => {
+          this.changed = true;
+          this.changeWaiter?.wake(undefined);
+        },
+      });
+    } catch {
+      // Not resolvable or not permitted for this actor: it keeps polling.
+    }
+  }
+
+  /** Waits `ms` of virtual time, or less if an operation change notification arrives. */
+  private async pauseUnlessChanged(ms: number): Promise<void> {
+    if (!this.changed) {
+      const waiter = this.ctx.waiter<void>('operation change or poll pause');
+      this.changeWaiter = waiter;
+      await waiter.waitFor(ms);
+      this.changeWaiter = null;
+    }
+    this.changed = false;
   }
 
   /** Keeps the string fields of a successful result as the actor's own (for `$OWN:field` args). */
@@ -385,7 +431,7 @@ export class RawDriver {
       'launch-resolution',
       async () => {
         try {
-          await this.ctx.startIntentSenderForResult(pi);
+          await this.ctx.startIntentSenderForResult(pi, null, 0, LEND_BACKGROUND_START);
         } finally {
           done.wake(undefined);
         }
@@ -401,6 +447,7 @@ export class RawDriver {
     // Sessions are negotiated lazily, with every capability, only with providers holding an operation.
     this.capsJson = ALL_CAPS_JSON;
     this.versions = DEFAULT_VERSIONS;
+    for (const op of this.state.ops) this.observe(this.provider(op.provider));
     for (const op of this.state.ops) {
       const p = this.provider(op.provider);
       for (let i = 0; i < 30; i++) {
@@ -415,7 +462,7 @@ export class RawDriver {
         const code = reply?.getString('error_code');
         if (code === 'RESULT_EXPIRED' || code === 'INVALID_REQUEST') break;
         if (code === 'UNSUPPORTED_CAPABILITY') await this.negotiate(p);
-        await this.ctx.sleep(2_000);
+        await this.pauseUnlessChanged(2_000);
       }
     }
   }

@@ -39,9 +39,11 @@ const DIAGNOSIS_MS = 3_000;
 
 /**
  * Worker threads by default: one, for now. Measured (bench/results/scaling.json, a loaded 2-core VM),
- * a worker thread spends 6–9 s loading cetp-sim through tsx before its first job, so two workers
- * were slower than one on every command; `--workers N` (up to the machine's cores) is there
- * for long campaigns, and will be the default once workers start fast.
+ * a worker thread spent 6–9 s loading cetp-sim through tsx before its first job, so two workers were
+ * slower than one on every command. Own-code workers now start from an esbuild bundle
+ * (worker/bundle.ts: ~1.9 s vs ~3.0 s through a warm tsx at load 18), but the only measurement so far
+ * was taken on a saturated host; switch this to the number of cores once a quiet-host run of
+ * `npm run bench -- scaling` shows two workers faster. `--workers N` is there for long campaigns.
  */
 export const DEFAULT_WORKERS = 1;
 

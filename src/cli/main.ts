@@ -4,9 +4,15 @@
  * 3 internal error (see errors.ts).
  */
 import { Command, CommanderError, Option } from 'commander';
+import { FLOW_KINDS } from '../../properties/crashpoints.ts';
 import { parseIntArg, parseSecondsArg, parseShardArg } from './args.ts';
 import { DEFAULT_WATCHDOG_SECONDS, DEFAULT_WORKERS, SHORT_CAMPAIGN_FACTOR, STRATEGIES } from './campaign.ts';
 import { type AblateFlags, ablateCommand, DEFAULT_ABLATION_RUNS } from './commands/ablate.ts';
+import {
+  type CrashpointsFlags,
+  crashpointsCommand,
+  DEFAULT_CRASHPOINTS_OUT,
+} from './commands/crashpoints.ts';
 import { demoCommand } from './commands/demo.ts';
 import { DEFAULT_OUT_DIR, type FuzzFlags, fuzzCommand } from './commands/fuzz.ts';
 import { type MergeFlags, mergeCommand } from './commands/merge.ts';
@@ -71,6 +77,16 @@ Every property runs against every rule switched off: the full sweep takes minute
 any number). --shard I/N ablates the selected rules whose 0-based index i has i % N = I-1 (join the
 shards' --json with \`cetp-sim merge\`).
 Exit codes: 0 it ran (rules nothing catches are findings, not failures), 2 bad usage.`;
+
+const CRASHPOINTS_HELP = `
+Each flow (a synchronous write; a confirmation and its resume; an async operation polled and
+cancelled; a file result) is run once without faults to count its scheduler steps N, then N times
+with a kill before step k: first of the provider's process (the driver then retries with the same
+request_id and sends one fresh request), then of the consumer's (it is restarted and re-sends what it
+journaled). Every run is judged: one business effect per request, the same terminal result for
+every answer, no terminal result lost, the provider usable afterwards. "live" counts the points whose
+kill found the process running. See docs/crashpoints.md.
+Exit codes: 0 every point held, 1 a point broke a rule (replay files written), 2 bad usage or input.`;
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command();
@@ -190,6 +206,23 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addHelpText('after', ABLATE_HELP)
     .action(async (opts: AblateFlags) => {
       setExit(await ablateCommand(io, opts));
+    });
+
+  program
+    .command('crashpoints')
+    .description('kill the provider, then the consumer, at every scheduling point of each mutating flow')
+    .addOption(new Option('--provider <module>', 'your own provider apps instead of the reference apps'))
+    .addOption(new Option('--flow <name...>', `only these flows (default: all): ${FLOW_KINDS.join(', ')}`))
+    .addOption(new Option('--mutant <id>', 'run against this planted bug (see `cetp-sim mutants`)'))
+    .addOption(
+      new Option('--out <dir>', 'where failures write replay files').default(DEFAULT_CRASHPOINTS_OUT),
+    )
+    .addOption(workersOption())
+    .addOption(watchdogOption())
+    .addOption(jsonOption())
+    .addHelpText('after', CRASHPOINTS_HELP)
+    .action(async (opts: CrashpointsFlags) => {
+      setExit(await crashpointsCommand(io, opts));
     });
 
   program

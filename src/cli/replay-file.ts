@@ -6,11 +6,12 @@
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { CRASHPOINT_PROPERTIES, replayablePropertyById } from '../../properties/crashpoint-oracles.ts';
 import { REPLAY_FORMAT, type ReplayFile } from '../../properties/fuzz.ts';
 import { MUTANTS } from '../../properties/mutants.ts';
 import type { ConsumerScenario } from '../../properties/scenario/consumer.ts';
 import type { Command, Scenario } from '../../properties/scenario/model.ts';
-import { PROPERTIES, type PropertyDef, propertyById } from '../../properties/suites.ts';
+import { PROPERTIES, type PropertyDef } from '../../properties/suites.ts';
 import { isConsumerBug } from '../consumer/index.ts';
 import { isRuleId } from '../protocol/index.ts';
 import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
@@ -98,11 +99,11 @@ function check(path: string, schema: object, raw: unknown, prefix = ''): void {
 }
 
 function validateNames(path: string, file: CliReplayFile): void {
-  if (!propertyById(file.property))
+  if (!replayablePropertyById(file.property))
     throw invalid(
       path,
       'replay_unknown_property',
-      `unknown property '${file.property}'; valid: ${PROPERTIES.map((p) => p.id).join(', ')}`,
+      `unknown property '${file.property}'; valid: ${[...PROPERTIES, ...CRASHPOINT_PROPERTIES].map((p) => p.id).join(', ')}`,
     );
   const providerBugs = new Set(MUTANTS.flatMap((m) => m.variant.providerBugs));
 
@@ -159,7 +160,7 @@ export function readReplayFile(path: string): CliReplayFile {
   check(path, REPLAY_FILE_SCHEMA, raw);
   const file = raw as CliReplayFile;
   validateNames(path, file);
-  const kind = (propertyById(file.property) as PropertyDef).kind;
+  const kind = (replayablePropertyById(file.property) as PropertyDef).kind;
   check(
     path,
     kind === 'consumer' ? CONSUMER_SCENARIO_SCHEMA : RAW_SCENARIO_SCHEMA,

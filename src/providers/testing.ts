@@ -32,9 +32,10 @@ export const OTHER_AGENT = 'com.example.other';
 
 /**
  * A consumer-side app that can discover tool providers (queries the discovery action). It targets
- * 33: the raw protocol drivers that use it (properties/scenario/driver.ts) launch resolutions
- * without Android 14's sender opt-in for background activity starts, which a target-34 app needs
- * (activity.ts); the reference consumer, which targets 34, opts in.
+ * 34, like the reference consumer: every launcher of a resolution using it (RawClient here, the raw
+ * driver in properties/scenario/driver.ts, the vectors runner in src/vectors/engine.ts) passes
+ * Android 14's sender opt-in for background activity starts
+ * (setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED); activity.ts).
  */
 export function agentPackage(
   packageName = AGENT,
@@ -44,7 +45,7 @@ export function agentPackage(
   return {
     manifest: {
       packageName,
-      targetSdk: 33,
+      targetSdk: 34,
       queries: { intents: [{ action: TOOL_PROVIDER_ACTION }] },
       ...(sharedUserId !== undefined ? { sharedUserId } : {}),
     },

@@ -30,6 +30,24 @@
  *   stable reference held by a dead instance does not make AMS kill its successor.
  * - Faults: a lost reply (the callee finished — its effects happened — but the reply failed) and a
  *   failed transaction (the request never arrived) both surface as FAILED_TRANSACTION.
+ * - Oneway transactions (FLAG_ONEWAY; `sendOneway`), e.g. IContentObserver.onChange
+ *   (core/java/android/database/IContentObserver.aidl: `oneway void onChange`):
+ *   - the sender does not block and gets no reply: only a dead target (DeadObjectException) or a
+ *     failed transaction is reported, synchronously;
+ *   - the kernel sets no `t->from` for a oneway transaction, so binder_thread_read hands the callee
+ *     sender_pid 0: getCallingPid() is 0 (the UID is still the sender's) (kernel binder.c);
+ *   - oneway transactions to the same binder node are delivered one at a time, in order: while one
+ *     is outstanding (node->has_async_transaction) the next waits in node->async_todo until the
+ *     first's buffer is freed, i.e. its onTransact returned (binder.c binder_proc_transaction /
+ *     binder_free_buf). Different nodes of one process still run on parallel binder threads;
+ *   - they may use only half of the receive buffer (binder_alloc.c free_async_space = size / 2);
+ *   - one sent to a frozen process (the cached-app freezer) does not thaw it: the kernel queues it
+ *     and answers BR_TRANSACTION_PENDING_FROZEN, libbinder (IPCThreadState::waitForResponse) logs
+ *     "Sending oneway calls to frozen process." and reports success; it runs once the process is
+ *     unfrozen (binder.c binder_proc_transaction). A two-way call thaws it here (world.thaw);
+ *   - an exception thrown by the callee goes nowhere: Binder.execTransactInternal logs it
+ *     ("Caught a RuntimeException from the binder stub implementation.") when FLAG_ONEWAY is set
+ *     instead of writing it into a reply; the callee survives and the sender never learns.
  */
 import { Bundle } from './bundle.ts';
 import {
@@ -87,7 +105,32 @@ export interface IncomingCall {
   exceptionForCaller?(error: unknown): AndroidException | null;
 }
 
+/** The callee side of a oneway transaction: no reply; what it throws is logged in the callee only. */
+export interface OnewayCall {
+  invoke(): void | Promise<void>;
+}
+
+/** A oneway transaction queued on, or being served by, a binder node of its target. */
+interface OnewayTransaction {
+  readonly oneway: true;
+  readonly id: number;
+  readonly fromName: string;
+  readonly to: ProcessRecord;
+  readonly node: string;
+  readonly label: string;
+  readonly requestBytes: number;
+  readonly identity: CallingIdentity;
+  readonly call: OnewayCall;
+}
+
+/** What the sender of a oneway transaction learns at once (it never learns more). */
+export type OnewaySendResult = 'sent' | 'dead' | 'failed';
+
+/** binder_alloc.c: oneway transactions may hold at most half of a process's receive buffer. */
+export const ASYNC_BUFFER_BYTES = Math.floor(BINDER_BUFFER_BYTES / 2);
+
 export interface Transaction {
+  readonly oneway?: never;
   readonly id: number;
   readonly from: ProcessRecord;
   /** The calling process instance: its reply goes to this pid or nowhere. */
@@ -159,8 +202,12 @@ export class BinderDriver {
   private nextTxId = 1;
   private incoming: CallingIdentity | null = null;
   private readonly inFlight = new Set<Transaction>();
-  private readonly queues = new Map<ProcessRecord, Transaction[]>();
+  private readonly queues = new Map<ProcessRecord, (Transaction | OnewayTransaction)[]>();
   private threadSerial = 0;
+  /** Per target process: each binder node's async_todo (the head is the one outstanding). */
+  private readonly asyncTodo = new Map<ProcessRecord, Map<string, OnewayTransaction[]>>();
+  /** Per target process: bytes of its buffer held by oneway transactions (free_async_space). */
+  private readonly asyncBytes = new Map<ProcessRecord, number>();
 
   constructor(private readonly world: World) {}
 
@@ -246,8 +293,7 @@ export class BinderDriver {
     };
     this.inFlight.add(tx);
     world.trace.record('binder.call', trace);
-    if (to.busyBinderThreads < MAX_BINDER_THREADS) this.startBinderThread(tx);
-    else this.queueOf(to).push(tx);
+    this.dispatch(tx);
     const result = await waiter.wait();
     if (result.kind === 'reply') from.bufferUsed = Math.max(0, from.bufferUsed - result.bytes);
     return result;
@@ -269,10 +315,133 @@ export class BinderDriver {
     }
   }
 
+  /**
+   * Sends a oneway transaction to binder node `node` of `to` (pid `toPid`) and returns at once: the
+   * sender never blocks and never sees a reply or an exception of the callee. `from` names the
+   * sender for the trace ('system' for system_server). See the header for the rules.
+   */
+  sendOneway(
+    from: string,
+    to: ProcessRecord,
+    toPid: number,
+    node: string,
+    label: string,
+    requestBytes: number,
+    identity: CallingIdentity,
+    call: OnewayCall,
+  ): OnewaySendResult {
+    const world = this.world;
+    const id = this.nextTxId++;
+    const trace = { from, to: to.name, txn: id, method: label, bytes: requestBytes, oneway: true };
+    if (!to.isRunning || to.pid !== toPid) {
+      world.trace.record('binder.dead', { ...trace, reason: 'callee process is not running' });
+      return 'dead';
+    }
+    // The failed-transaction and lost-reply faults stay aimed at the two-way CETP calls.
+    const asyncUsed = this.asyncBytes.get(to) ?? 0;
+    if (to.bufferUsed + requestBytes > BINDER_BUFFER_BYTES || asyncUsed + requestBytes > ASYNC_BUFFER_BYTES) {
+      world.trace.record('binder.failed', {
+        ...trace,
+        reason: `callee async buffer full (${asyncUsed} + ${requestBytes} > ${ASYNC_BUFFER_BYTES})`,
+      });
+      return 'failed';
+    }
+    to.bufferUsed += requestBytes;
+    this.asyncBytes.set(to, asyncUsed + requestBytes);
+    // No thaw: a oneway transaction to a frozen process is queued (BR_TRANSACTION_PENDING_FROZEN)
+    // and runs when the process is unfrozen; the sender's libbinder only warns.
+    const frozen = world.scheduler.isFrozen(to.name);
+    if (frozen) world.log(null, 'W', 'IPCThreadState', 'Sending oneway calls to frozen process.');
+    const tx: OnewayTransaction = {
+      oneway: true,
+      id,
+      fromName: from,
+      to,
+      node,
+      label,
+      requestBytes,
+      // No t->from for oneway: the callee reads sender_pid 0.
+      identity: { ...identity, pid: 0 },
+      call,
+    };
+    let nodes = this.asyncTodo.get(to);
+    if (!nodes) {
+      nodes = new Map();
+      this.asyncTodo.set(to, nodes);
+    }
+    const todo = nodes.get(node);
+    world.trace.record('binder.oneway', { ...trace, node, queued: todo !== undefined, frozen });
+    if (todo) todo.push(tx);
+    else {
+      nodes.set(node, [tx]);
+      this.dispatch(tx);
+    }
+    return 'sent';
+  }
+
+  /** Hands a transaction to a free binder thread of its target, or queues it for the next one. */
+  private dispatch(tx: Transaction | OnewayTransaction): void {
+    if (tx.to.busyBinderThreads < MAX_BINDER_THREADS) this.startBinderThread(tx);
+    else this.queueOf(tx.to).push(tx);
+  }
+
+  private async serveOneway(tx: OnewayTransaction): Promise<void> {
+    const world = this.world;
+    const to = tx.to;
+    const previous = this.incoming;
+    this.incoming = tx.identity;
+    let thrown: { error: unknown } | null = null;
+    let pending: unknown;
+    try {
+      pending = tx.call.invoke();
+    } catch (error) {
+      thrown = { error };
+    } finally {
+      this.incoming = previous;
+    }
+    if (!thrown) {
+      try {
+        await pending;
+      } catch (error) {
+        thrown = { error };
+      }
+    }
+    if (thrown) {
+      // Binder.execTransactInternal with FLAG_ONEWAY: logged, no reply to write it into.
+      world.log(
+        to,
+        'W',
+        'Binder',
+        `Caught a RuntimeException from the binder stub implementation. ${describeError(thrown.error)}`,
+      );
+      world.trace.record('binder.oneway.exception', {
+        from: to.name,
+        to: tx.fromName,
+        txn: tx.id,
+        method: tx.label,
+        actor: to.name,
+        exception: describeError(thrown.error),
+      });
+    }
+    // The buffer is freed when onTransact returned: the node's next oneway transaction may go.
+    to.bufferUsed = Math.max(0, to.bufferUsed - tx.requestBytes);
+    this.asyncBytes.set(to, Math.max(0, (this.asyncBytes.get(to) ?? 0) - tx.requestBytes));
+    const nodes = this.asyncTodo.get(to);
+    const todo = nodes?.get(tx.node);
+    if (!nodes || !todo) return;
+    todo.shift();
+    const next = todo[0];
+    if (next) this.dispatch(next);
+    else nodes.delete(tx.node);
+  }
+
   /** Called by the world when `proc` dies: fail everything it was serving or had queued. */
   onProcessDied(proc: ProcessRecord): ProcessRecord[] {
     const stableCallers: ProcessRecord[] = [];
     this.queues.delete(proc);
+    // Oneway transactions to it are gone with its buffer: nobody waits for them.
+    this.asyncTodo.delete(proc);
+    this.asyncBytes.delete(proc);
     for (const tx of [...this.inFlight]) {
       if (tx.to === proc && !tx.done) {
         this.complete(tx, { kind: 'dead' }, 'callee died');
@@ -284,7 +453,7 @@ export class BinderDriver {
     return stableCallers;
   }
 
-  private queueOf(proc: ProcessRecord): Transaction[] {
+  private queueOf(proc: ProcessRecord): (Transaction | OnewayTransaction)[] {
     let q = this.queues.get(proc);
     if (!q) {
       q = [];
@@ -293,16 +462,17 @@ export class BinderDriver {
     return q;
   }
 
-  private startBinderThread(first: Transaction): void {
+  private startBinderThread(first: Transaction | OnewayTransaction): void {
     const to = first.to;
     to.busyBinderThreads++;
     const threadName = `binder:${to.name}#${++this.threadSerial}`;
     this.world.scheduler.spawn(
       threadName,
       async () => {
-        let tx: Transaction | undefined = first;
+        let tx: Transaction | OnewayTransaction | undefined = first;
         while (tx) {
-          await this.serve(tx);
+          if (tx.oneway) await this.serveOneway(tx);
+          else await this.serve(tx);
           tx = this.queues.get(to)?.shift();
         }
         to.busyBinderThreads--;

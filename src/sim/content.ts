@@ -30,6 +30,7 @@ export interface Attribution {
 
 import { BinderDriver, type CallingIdentity, contentCallRequestBytes, type IncomingCall } from './binder.ts';
 import type { Bundle } from './bundle.ts';
+import { type ContentObserver, observersOf } from './content-observer.ts';
 import type { ContentProvider } from './content-provider.ts';
 import type { AppContext } from './context.ts';
 import {
@@ -304,6 +305,20 @@ export class ContentResolver {
     if ('reply' in outcome) return outcome.reply;
     if (outcome.error instanceof RemoteException) return null;
     throw outcome.error;
+  }
+
+  /** registerContentObserver(uri, notifyForDescendants, observer): see content-observer.ts. */
+  registerContentObserver(uri: string, notifyForDescendants: boolean, observer: ContentObserver): void {
+    observersOf(this.world).register(this.context, uri, notifyForDescendants, observer);
+  }
+
+  unregisterContentObserver(observer: ContentObserver): void {
+    observersOf(this.world).unregister(observer);
+  }
+
+  /** notifyChange(uri, observer): every matching observer gets a oneway onChange; nobody is awaited. */
+  notifyChange(uri: string, observer: ContentObserver | null = null): void {
+    observersOf(this.world).notifyChange(this.context, uri, observer);
   }
 
   /** acquireUnstableContentProviderClient(authority): null when the authority cannot be acquired. */

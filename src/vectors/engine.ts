@@ -65,6 +65,13 @@ export function vectorJudge(vector: Vector): Judge {
   };
 }
 
+/**
+ * The resolution launch passes Android 14's sender opt-in
+ * (ActivityOptions.setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED)):
+ * the agents target 34, where a sender without it does not lend its background-start rights.
+ */
+const LEND_BACKGROUND_START = { pendingIntentBackgroundActivityStartAllowed: true } as const;
+
 const ANSWERS: Readonly<Record<string, UserDecision>> = {
   approve: 'approve',
   deny: 'deny',
@@ -191,11 +198,12 @@ class VectorSession {
     if (!pi) throw new Error('a user step needs a reply with a resolution PendingIntent');
     const launcher = this.lastCaller;
     if (step.answer === 'never') {
-      const launch = async () => void (await launcher.startIntentSenderForResult(pi));
+      const launch = async () =>
+        void (await launcher.startIntentSenderForResult(pi, null, 0, LEND_BACKGROUND_START));
       this.primary.spawn('vector-unanswered', launch, { daemon: true });
       return;
     }
-    await launcher.startIntentSenderForResult(pi);
+    await launcher.startIntentSenderForResult(pi, null, 0, LEND_BACKGROUND_START);
   }
 
   private async readFd(index: number, step: Extract<Step, { op: 'read-fd' }>): Promise<void> {

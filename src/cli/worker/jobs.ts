@@ -4,11 +4,17 @@
  * code (worker.ts, under the watchdog); the CLI runs them in its own thread when there is no user code
  * to guard against and one thread was asked for.
  */
+import {
+  CRASHPOINTS_CONSUMER,
+  CRASHPOINTS_RAW,
+  replayablePropertyById,
+} from '../../../properties/crashpoint-oracles.ts';
+import { crashpointsOfFlow, type FlowReport } from '../../../properties/crashpoints.ts';
 import { fuzzProperty, replayScenario } from '../../../properties/fuzz.ts';
 import { ablateRule, huntMutant } from '../../../properties/hunt.ts';
 import { mutantById } from '../../../properties/mutants.ts';
 import type { ProviderFixture } from '../../../properties/scenario/fixtures.ts';
-import { type PropertyDef, propertyById } from '../../../properties/suites.ts';
+import type { ConsumerPropertyDef, PropertyDef, RawPropertyDef } from '../../../properties/suites.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import { blobReader } from '../../vectors/corpus.ts';
 import { REFERENCE_FIXTURES } from '../../vectors/fixtures.ts';
@@ -23,6 +29,7 @@ import {
 } from '../provider-module.ts';
 import { checkScenarioFits } from '../replay-file.ts';
 import type {
+  CrashpointsJob,
   FuzzJob,
   Job,
   JobResult,
@@ -76,7 +83,7 @@ async function propertyFor(
   modules: ModuleCache,
   job: ModuleSpecs & { readonly property: string },
 ): Promise<PropertyDef> {
-  let def = propertyById(job.property);
+  let def = replayablePropertyById(job.property);
   if (!def) throw new CliError('unknown_property', `unknown property '${job.property}'`);
   const provider = modules.provider(job);
   if (provider) def = withProviders(def, await provider);
@@ -185,6 +192,30 @@ async function vectorFile(modules: ModuleCache, job: VectorFileJob): Promise<Vec
   });
 }
 
+/** Every crash point of one flow, against the reference apps or the module's providers. */
+async function crashpoints(
+  modules: ModuleCache,
+  job: CrashpointsJob,
+  channel: JobChannel,
+): Promise<FlowReport> {
+  let raw: RawPropertyDef = CRASHPOINTS_RAW;
+  let consumer: ConsumerPropertyDef = CRASHPOINTS_CONSUMER;
+  const provider = modules.provider(job);
+  if (provider) {
+    const module = await provider;
+    raw = withProviders(raw, module) as RawPropertyDef;
+    consumer = withProviders(consumer, module) as ConsumerPropertyDef;
+  }
+  return crashpointsOfFlow(
+    job.flow,
+    { raw, consumer },
+    {
+      variant: job.variant,
+      started: (run) => channel.started(run + 1),
+    },
+  );
+}
+
 export function runJob(modules: ModuleCache, job: Job, channel: JobChannel): Promise<JobResult> {
   switch (job.kind) {
     case 'fuzz':
@@ -199,6 +230,8 @@ export function runJob(modules: ModuleCache, job: Job, channel: JobChannel): Pro
       return ablateRule(job.rule, job);
     case 'vectors':
       return vectorFile(modules, job);
+    case 'crashpoints':
+      return crashpoints(modules, job, channel);
   }
 }
 

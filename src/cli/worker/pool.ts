@@ -13,6 +13,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { CliError } from '../errors.ts';
+import { ownCodeWorker } from './bundle.ts';
 import { errorMessage, ModuleCache, runJob } from './jobs.ts';
 import type { Job, WorkerMessage } from './protocol.ts';
 
@@ -70,9 +71,19 @@ export class InProcessHost implements Host {
   async close(): Promise<void> {}
 }
 
-/** A host for a command's jobs: a worker thread whenever user code runs, or more than one is wanted. */
-export function hostFor(userCode: boolean, threads: number): Host {
-  return userCode || threads > 1 ? new WorkerHost() : new InProcessHost();
+/**
+ * A host for a command's jobs: a worker thread whenever user code runs, or more than one is wanted.
+ * `entry` is the worker's first module: tsx's boot (the default, needed for user modules) or the
+ * bundle of cetp-sim's own code (bundle.ts), which starts without compiling anything.
+ */
+export function hostFor(userCode: boolean, threads: number, entry: URL = BOOT): Host {
+  return userCode || threads > 1 ? new WorkerHost(entry) : new InProcessHost();
+}
+
+/** The entry for workers of `spread`: the bundle of cetp-sim's own code unless user code runs. */
+async function entryFor(userCode: boolean, threads: number): Promise<URL> {
+  if (userCode || threads <= 1) return BOOT;
+  return (await ownCodeWorker()) ?? BOOT;
 }
 
 /** How a command spreads its items (properties, planted bugs, rules, vector files) over hosts. */
@@ -96,7 +107,8 @@ export interface Spread<T, R> {
  */
 export async function runSpread<T, R>(items: readonly T[], spread: Spread<T, R>): Promise<R[]> {
   const slots = Math.max(1, Math.min(spread.workers, items.length));
-  const hosts = Array.from({ length: slots }, () => hostFor(spread.userCode, slots));
+  const entry = await entryFor(spread.userCode, slots);
+  const hosts = Array.from({ length: slots }, () => hostFor(spread.userCode, slots, entry));
   const results: { value: R }[] = [];
   let next = 0;
   let reported = 0;
@@ -140,6 +152,10 @@ export async function mustFinish<T>(host: Host, job: Job, budgetMs: number): Pro
 /** One worker thread, started on first use and again after a watchdog ended it. */
 export class WorkerHost implements Host {
   private worker: Worker | null = null;
+
+  /** `entry`: tsx's boot (default; user modules need it) or the bundle of cetp-sim's own code. */
+  constructor(private readonly entry: URL = BOOT) {}
+
   private heartbeat = new Int32Array(new SharedArrayBuffer(4));
   private loaded: Promise<void> = Promise.resolve();
 
@@ -150,7 +166,7 @@ export class WorkerHost implements Host {
 
   private start(): Worker {
     this.heartbeat = new Int32Array(new SharedArrayBuffer(4));
-    const worker = new Worker(BOOT, {
+    const worker = new Worker(this.entry, {
       workerData: { heartbeat: this.heartbeat.buffer },
       // What user code prints goes to stderr: stdout is the CLI's (and may be --json).
       stdout: true,

@@ -6,6 +6,7 @@
  * Everything here crosses a thread boundary by structured clone: plain data, no functions, no worlds.
  */
 
+import type { FlowKind, FlowReport } from '../../../properties/crashpoints.ts';
 import type { PropertyStatus, ReplayFile } from '../../../properties/fuzz.ts';
 import type { AblationResult, MutantResult } from '../../../properties/hunt.ts';
 import type { Tail, Variant } from '../../../properties/scenario/model.ts';
@@ -82,7 +83,14 @@ export interface VectorFileJob extends ModuleSpecs {
   readonly baseline?: readonly (readonly [string, string])[];
 }
 
-export type Job = FuzzJob | ReplayJob | LoadJob | MutantJob | AblateJob | VectorFileJob;
+/** Every crash point of one flow, provider and consumer side (`cetp-sim crashpoints`). */
+export interface CrashpointsJob extends ModuleSpecs {
+  readonly kind: 'crashpoints';
+  readonly flow: FlowKind;
+  readonly variant: Variant;
+}
+
+export type Job = FuzzJob | ReplayJob | LoadJob | MutantJob | AblateJob | VectorFileJob | CrashpointsJob;
 
 /** A failing run, as plain data: its replay file (without modules), violations and trace. */
 export interface FailureData {
@@ -120,7 +128,8 @@ export type JobResult =
   | LoadOutcome
   | MutantResult
   | AblationResult
-  | readonly VectorOutcome[];
+  | readonly VectorOutcome[]
+  | FlowReport;
 
 /** Worker → CLI. `ready`: its modules are loaded, it takes jobs at once. `error` carries a CliError's code, message and exit code (or an internal error). */
 export type WorkerMessage =

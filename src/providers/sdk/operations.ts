@@ -24,6 +24,7 @@ import {
   mayReplace,
   who,
 } from './execute.ts';
+import { notifyOperationChanged } from './notify.ts';
 import {
   type ConfirmationRecord,
   isTerminal,
@@ -238,6 +239,7 @@ async function runOperation(rt: Runtime, operationId: string): Promise<void> {
       },
       { outcome: final.state },
     );
+    if (isTerminal(final.state)) notifyOperationChanged(rt, operationId);
   }
 }
 

@@ -1,0 +1,75 @@
+/**
+ * The bundled worker (bundle.ts): cetp-sim's own worker code as one JavaScript file, cached by the
+ * hash of its content, answering jobs exactly as the CLI's own thread does.
+ */
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadCorpus, runInputs } from '../../vectors/corpus.ts';
+import { DEFAULT_VECTORS_DIR } from '../commands/vectors.ts';
+import { bundleWorkerSource, ownCodeWorker, writeBundle } from './bundle.ts';
+import { InProcessHost, WorkerHost } from './pool.ts';
+import type { Job } from './protocol.ts';
+
+const hosts: WorkerHost[] = [];
+afterAll(() => Promise.all(hosts.map((h) => h.close())));
+
+const withoutTimes = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value, (key, v) => (key === 'ms' || key === 'msToFailure' ? 0 : v)));
+
+describe('the worker bundle', () => {
+  it("holds cetp-sim's own code with each file's own import.meta.url; dependencies stay imports", async () => {
+    const text = await bundleWorkerSource();
+    expect(text).not.toContain('import.meta.url');
+    const root = pathToFileURL(fileURLToPath(new URL('../root.ts', import.meta.url))).href;
+    expect(text).toContain(JSON.stringify(root));
+    expect(text).toMatch(/from "ajv"|from "ajv\//);
+    expect(text).not.toContain("from 'tsx");
+  });
+
+  it('is named by its content: the same text is reused, another text gets another file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-bundle-'));
+    const first = writeBundle(dir, 'export const a = 1;\n');
+    const mtime = statSync(first).mtimeMs;
+    expect(writeBundle(dir, 'export const a = 1;\n')).toBe(first);
+    expect(statSync(first).mtimeMs).toBe(mtime);
+    const second = writeBundle(dir, 'export const a = 2;\n');
+    expect(second).not.toBe(first);
+    expect(readdirSync(dir).sort()).toEqual([first, second].map((p) => p.slice(dir.length + 1)).sort());
+    // A day later, writing a third removes the two stale ones, never the one it wrote.
+    const third = writeBundle(dir, 'export const a = 3;\n', Date.now() + 2 * 24 * 3_600_000);
+    expect(readdirSync(dir)).toEqual([third.slice(dir.length + 1)]);
+  });
+
+  const envelope = runInputs(loadCorpus(DEFAULT_VECTORS_DIR)).find((f) => f.path.startsWith('envelope/'));
+  const jobs: [string, Job][] = [
+    [
+      'a planted bug hunted',
+      { kind: 'mutant', mutant: 'v1-lists-write-tools', seed: 3, runsPerProperty: 50, tails: ['fifo'] },
+    ],
+    [
+      'a vector file run (files found next to the sources)',
+      {
+        kind: 'vectors',
+        file: envelope ?? { path: 'missing' },
+        dir: DEFAULT_VECTORS_DIR,
+        profiles: ['core'],
+        modules: {},
+        cwd: process.cwd(),
+      },
+    ],
+  ];
+
+  it.each(jobs)('%s: a worker started from it answers as the CLI thread does', async (_, job) => {
+    const entry = await ownCodeWorker();
+    expect(entry).not.toBeNull();
+    const worker = new WorkerHost(entry ?? undefined);
+    hosts.push(worker);
+    const here = await new InProcessHost().run(job, { budgetMs: 600_000 });
+    const there = await worker.run(job, { budgetMs: 600_000 });
+    expect(there.kind).toBe('done');
+    expect(withoutTimes(there)).toEqual(withoutTimes(here));
+  });
+});

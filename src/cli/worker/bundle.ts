@@ -1,0 +1,112 @@
+/**
+ * cetp-sim's own worker code as one JavaScript file, so that a worker thread starts without tsx.
+ *
+ * A worker booted through tsx (boot.mjs) compiles every TypeScript module of cetp-sim it imports,
+ * in that thread, again for each worker: 6–9 s per worker on a loaded 2-core VM, which made two
+ * workers slower than one (bench/results/scaling.json before this file). Instead the CLI bundles
+ * worker.ts and everything of cetp-sim it imports with esbuild (already a dependency) once per
+ * process, and writes the result, named by the SHA-256 of its content, under
+ * `node_modules/.cache/cetp-sim/` of the package — inside node_modules so that the bundle's imports
+ * of cetp-sim's dependencies (left external: ajv, fast-check, esbuild, …) resolve as they do from
+ * the sources. A bundle of the same content is reused, never rewritten; a changed source makes a
+ * new name. Writes are atomic (a temporary file renamed), so concurrent CLIs cannot see half a file.
+ *
+ * Only jobs of cetp-sim's own code use it. A worker that loads a user's module (--provider,
+ * --consumer) keeps booting through tsx: the user's module imports cetp-sim's sources (`cetp-sim`
+ * is `src/index.ts`), and those must be the very modules the worker's simulation uses (one Bundle
+ * class, one World), not a second copy next to a bundled one.
+ *
+ * `import.meta.url` is replaced, per source file, by that file's own URL, so code that finds files
+ * next to itself (root.ts PACKAGE_ROOT, the vector sources) finds the same files from the bundle.
+ * If bundling or writing fails (a read-only install, say) the workers boot through tsx as before:
+ * slower, same results.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import { PACKAGE_ROOT } from '../root.ts';
+
+/** Where bundles are cached (the find-cache-dir convention). */
+export const BUNDLE_DIR = join(PACKAGE_ROOT, 'node_modules', '.cache', 'cetp-sim');
+
+const ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
+
+/** Each source file's `import.meta.url` is its own URL, not the bundle's. */
+const ownImportMetaUrl: Plugin = {
+  name: 'own-import-meta-url',
+  setup(builder) {
+    builder.onLoad({ filter: /\.[cm]?ts$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const url = JSON.stringify(pathToFileURL(args.path).href);
+      return { contents: text.replaceAll('import.meta.url', url), loader: 'ts' };
+    });
+  },
+};
+
+/** The bundle's text: deterministic for the same sources and esbuild version. */
+export async function bundleWorkerSource(): Promise<string> {
+  const result = await build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    write: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+    plugins: [ownImportMetaUrl],
+  });
+  const file = result.outputFiles[0];
+  if (!file) throw new Error('esbuild produced no output for the worker bundle');
+  return file.text;
+}
+
+/** Bundles of other sources older than this are deleted when a new one is written. */
+const STALE_MS = 24 * 3_600_000;
+
+/** Writes `text` as `worker-<sha256>.mjs` in `dir` unless that file exists; its path. */
+export function writeBundle(dir: string, text: string, nowMs: number = Date.now()): string {
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 24);
+  const path = join(dir, `worker-${hash}.mjs`);
+  if (existsSync(path)) return path;
+  mkdirSync(dir, { recursive: true });
+  const temporary = `${path}.${process.pid}.${hash.slice(0, 6)}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+  // Bundles of earlier sources pile up while cetp-sim is developed: a day-old one is no CLI's now.
+  for (const name of readdirSync(dir)) {
+    const other = join(dir, name);
+    if (other === path || !/^worker-[0-9a-f]+\.mjs(\..*\.tmp)?$/.test(name)) continue;
+    try {
+      if (nowMs - statSync(other).mtimeMs > STALE_MS) rmSync(other, { force: true });
+    } catch {
+      // another CLI removed it first
+    }
+  }
+  return path;
+}
+
+let bundled: Promise<URL | null> | null = null;
+
+/**
+ * The bundled worker's URL (built on first use in this process), or null if it cannot be built or
+ * written — then the caller boots workers through tsx.
+ */
+export function ownCodeWorker(): Promise<URL | null> {
+  bundled ??= bundleWorkerSource().then(
+    (text) => {
+      try {
+        return pathToFileURL(writeBundle(BUNDLE_DIR, text));
+      } catch {
+        return null;
+      }
+    },
+    () => null,
+  );
+  return bundled;
+}
