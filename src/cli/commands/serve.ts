@@ -163,6 +163,12 @@ interface SessionSpec {
   readonly variant: Variant;
 }
 
+/**
+ * The resolution launch passes Android 14's sender opt-in, as engine.ts does
+ * (ActivityOptions.setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED)).
+ */
+const LEND_BACKGROUND_START = { pendingIntentBackgroundActivityStartAllowed: true } as const;
+
 const ANSWERS: Readonly<Record<string, UserDecision>> = {
   approve: 'approve',
   deny: 'deny',
@@ -278,11 +284,12 @@ class Driver {
             '$.handle',
           );
         if (action.answer === 'never') {
-          const launch = async () => void (await target.from.startIntentSenderForResult(target.pi));
+          const launch = async () =>
+            void (await target.from.startIntentSenderForResult(target.pi, null, 0, LEND_BACKGROUND_START));
           this.primary.spawn('vector-unanswered', launch, { daemon: true });
           return {};
         }
-        await target.from.startIntentSenderForResult(target.pi);
+        await target.from.startIntentSenderForResult(target.pi, null, 0, LEND_BACKGROUND_START);
         return {};
       }
       case 'kill':
