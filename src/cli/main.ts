@@ -19,6 +19,7 @@ import { type MergeFlags, mergeCommand } from './commands/merge.ts';
 import { DEFAULT_MUTANT_RUNS, type MutantsFlags, mutantsCommand } from './commands/mutants.ts';
 import { type ReplayFlags, replayCommand } from './commands/replay.ts';
 import { type RulesFlags, rulesCommand } from './commands/rules.ts';
+import { registerServeCommand } from './commands/serve.ts';
 import { mutantsVectorsCommand, registerVectorsCommand } from './commands/vectors.ts';
 import { CliError, EXIT_OK, EXIT_USAGE } from './errors.ts';
 import { type Io, processIo, reportError } from './io.ts';
@@ -250,6 +251,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     });
 
   registerVectorsCommand(program, io, setExit);
+  registerServeCommand(program, io, setExit);
 
   return program;
 }

@@ -1,0 +1,4 @@
+package android.os;
+
+/** https://developer.android.com/reference/android/os/Parcelable */
+public interface Parcelable {}

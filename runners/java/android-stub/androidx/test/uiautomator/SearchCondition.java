@@ -1,0 +1,4 @@
+package androidx.test.uiautomator;
+
+/** https://developer.android.com/reference/androidx/test/uiautomator/SearchCondition */
+public abstract class SearchCondition<U> {}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds the Java vector runner with plain javac (Java 11 language level, so it runs on Android)
+# and runs its JUnit 4 tests. Needs only Debian packages (scripts/java-deps.sh installs them when
+# run as root). Without them: exit 3 with a loud message (CI=true: exit 1, a failure).
+#   runners/java/build.sh          build + JUnit tests
+#   runners/java/build.sh --no-test  build only
+# Output: runners/java/build/{classes,android-classes,test-classes}; prints the classpath to use
+# for the runner on its last line as "classpath: …".
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+JSON_JAR=/usr/share/java/com.android.json.jar
+JUNIT_JAR=/usr/share/java/junit4.jar
+HAMCREST_JAR=/usr/share/java/hamcrest-core.jar
+
+if ! bash "$root/scripts/java-deps.sh"; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "java runner: FAILED — the JDK / libandroid-json-java / junit4 could not be installed (CI=true)" >&2
+    exit 1
+  fi
+  echo "" >&2
+  echo "!!! java runner: SKIPPED — the JDK or Debian's libandroid-json-java / junit4 are missing and cannot be installed here." >&2
+  echo "!!! Run scripts/java-deps.sh as root to install them. In CI (CI=true) this is a failure." >&2
+  echo "" >&2
+  exit 3
+fi
+
+out="$here/build"
+rm -rf "$out"
+mkdir -p "$out/classes" "$out/android-stub-classes" "$out/android-classes" "$out/android-example-classes" "$out/test-classes"
+
+# The runner: only org.json on the classpath (what Android ships).
+javac --release 11 -Xlint:all -Werror -encoding UTF-8 -cp "$JSON_JAR" -d "$out/classes" \
+  $(find "$here/src/main/java" -name '*.java')
+
+# The Android adapter, compiled against a minimal stub of the android.* signatures it uses.
+javac --release 11 -encoding UTF-8 -d "$out/android-stub-classes" $(find "$here/android-stub" -name '*.java')
+javac --release 11 -Xlint:all -Werror -encoding UTF-8 \
+  -cp "$out/classes:$out/android-stub-classes:$JSON_JAR" -d "$out/android-classes" \
+  $(find "$here/src/android/java" -name '*.java')
+
+# The androidTest of docs/device-testing.md (the same text; test/java-runner.test.ts compares them).
+javac --release 11 -Xlint:all -Werror -encoding UTF-8 \
+  -cp "$out/classes:$out/android-classes:$out/android-stub-classes:$JSON_JAR:$JUNIT_JAR" -d "$out/android-example-classes" \
+  $(find "$here/src/android-example/java" -name '*.java')
+
+if [ "${1:-}" = "--no-test" ]; then
+  echo "classpath: $out/classes:$JSON_JAR"
+  exit 0
+fi
+
+javac --release 11 -encoding UTF-8 -cp "$out/classes:$JSON_JAR:$JUNIT_JAR:$HAMCREST_JAR" -d "$out/test-classes" \
+  $(find "$here/src/test/java" -name '*.java')
+tests=$(cd "$out/test-classes" && find . -name '*Test.class' | sed -e 's#^\./##' -e 's#\.class$##' -e 's#/#.#g' | sort)
+# shellcheck disable=SC2086
+(cd "$root" && java -cp "$out/test-classes:$out/classes:$JSON_JAR:$JUNIT_JAR:$HAMCREST_JAR" org.junit.runner.JUnitCore $tests)
+echo "classpath: $out/classes:$JSON_JAR"

@@ -1,0 +1,122 @@
+/**
+ * The Java vector runner (runners/java, issue 21), proven against the simulation from outside the
+ * TypeScript process: runners/java/build.sh builds it with plain javac and runs its JUnit tests;
+ * then the whole corpus runs through the Java runner against `cetp-sim serve --stdio` and every
+ * vector's verdict must equal the TypeScript runner's on the same corpus, computed now (not a frozen
+ * list: the corpus may be regenerated); and every planted bug some vector catches in TypeScript is
+ * caught by the same vectors through Java. Without a JDK and Debian's libandroid-json-java / junit4
+ * (which scripts/java-deps.sh installs as root), the tests are SKIPPED loudly — and FAIL with CI=true.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MUTANTS } from '../properties/mutants.ts';
+import { DEFAULT_VECTORS_DIR } from '../src/cli/commands/vectors.ts';
+import { PACKAGE_ROOT } from '../src/cli/root.ts';
+import { blobReader, loadCorpus, runInputs } from '../src/vectors/corpus.ts';
+import { REFERENCE_FIXTURES } from '../src/vectors/fixtures.ts';
+import { PROFILES } from '../src/vectors/format.ts';
+import { killMatrix } from '../src/vectors/kills.ts';
+import { runJson } from '../src/vectors/reports.ts';
+import { runVectors } from '../src/vectors/run.ts';
+
+const SKIPPED = 3;
+const SERVE = 'node bin/cetp-sim.js serve --stdio';
+let build: { status: number | null; output: string; classpath: string } = {
+  status: null,
+  output: '',
+  classpath: '',
+};
+
+function skipUnlessBuilt(skip: (note?: string) => void): void {
+  if (build.status === SKIPPED && process.env.CI !== 'true') {
+    console.warn(
+      `\n!!! Java vector runner tests SKIPPED: ${build.output.trim().split('\n').slice(-3).join(' ')}\n`,
+    );
+    skip('the JDK or Debian Java packages are missing (scripts/java-deps.sh)');
+  }
+  expect(build.status, build.output).toBe(0);
+}
+
+function java(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('java', ['-cp', build.classpath, 'org.cetp.vectors.Main', ...args], {
+    cwd: PACKAGE_ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** id → status, in corpus order. */
+function verdicts(report: { vectors: readonly { id: string; status: string }[] }): Record<string, string> {
+  return Object.fromEntries(report.vectors.map((v) => [v.id, v.status]));
+}
+
+const corpus = loadCorpus(DEFAULT_VECTORS_DIR);
+const files = runInputs(corpus);
+
+describe('docs/device-testing.md', () => {
+  it('shows the androidTest class that build.sh compiles, character for character', () => {
+    const doc = readFileSync(join(PACKAGE_ROOT, 'docs/device-testing.md'), 'utf8');
+    const shown = /```java\n(package com\.example\.alerts\.test;[\s\S]*?)```/.exec(doc)?.[1];
+    const compiled = readFileSync(
+      join(
+        PACKAGE_ROOT,
+        'runners/java/src/android-example/java/com/example/alerts/test/CetpVectorsTest.java',
+      ),
+      'utf8',
+    );
+    expect(shown).toBe(compiled);
+  });
+});
+
+describe('the Java vector runner', () => {
+  beforeAll(() => {
+    const r = spawnSync('bash', ['runners/java/build.sh'], {
+      cwd: PACKAGE_ROOT,
+      encoding: 'utf8',
+      maxBuffer: 16 << 20,
+    });
+    const output = `${r.stdout}\n${r.stderr}`;
+    build = { status: r.status, output, classpath: /classpath: (.*)$/m.exec(r.stdout)?.[1] ?? '' };
+  }, 600_000);
+
+  it('builds with javac --release 11 (and the Android adapter against its stubs) and passes its JUnit tests', (ctx) => {
+    skipUnlessBuilt(ctx.skip);
+    expect(build.output).toMatch(/^OK \(\d+ tests\)$/m);
+  });
+
+  it('runs the whole corpus through cetp-sim serve with the TypeScript runner’s verdict for every vector', async (ctx) => {
+    skipUnlessBuilt(ctx.skip);
+    const ts = runJson(
+      await runVectors(files, { fixtures: REFERENCE_FIXTURES, profiles: PROFILES, blob: blobReader(corpus) }),
+    );
+    const r = java(['--dir', DEFAULT_VECTORS_DIR, '--serve', SERVE, '--json']);
+    expect(r.stderr).not.toMatch(/Exception|error /);
+    const jv = JSON.parse(r.stdout) as typeof ts & { counts: Record<string, number> };
+    expect(Object.keys(verdicts(jv))).toEqual(Object.keys(verdicts(ts)));
+    expect(verdicts(jv)).toEqual(verdicts(ts));
+    expect(jv.claims).toEqual(ts.claims);
+    expect(jv.counts).toEqual({ ...ts.counts, error: 0 });
+    expect(jv.ok).toBe(ts.ok);
+    expect(r.status).toBe(ts.ok ? 0 : 1);
+    expect(jv.vectors.length).toBeGreaterThan(50);
+  }, 600_000);
+
+  it('catches, through Java, every planted bug some vector catches, with the same vectors', async (ctx) => {
+    skipUnlessBuilt(ctx.skip);
+    const rows = await killMatrix(files, MUTANTS, blobReader(corpus));
+    const caught = rows.filter((row) => row.killedBy.length > 0);
+    expect(caught.filter((row) => row.component === 'provider').length).toBeGreaterThan(10);
+    // Each bug against the vectors that catch it in TypeScript (the whole corpus per bug would cost
+    // minutes; the reference run above already checks that the other vectors agree).
+    const specs = caught.map((row) => `${row.id}:${row.killedBy.join('+')}`);
+    const r = java(['--dir', DEFAULT_VECTORS_DIR, '--serve', SERVE, '--kill-matrix', specs.join(',')]);
+    expect(r.status, r.stderr).toBe(0);
+    const jv = JSON.parse(r.stdout) as { mutants: { id: string; killedBy: string[]; errors: string[] }[] };
+    expect(jv.mutants.map((m) => ({ id: m.id, killedBy: [...m.killedBy].sort(), errors: m.errors }))).toEqual(
+      caught.map((row) => ({ id: row.id, killedBy: [...row.killedBy].sort(), errors: [] })),
+    );
+  }, 600_000);
+});
