@@ -10,7 +10,7 @@ import { type ExecutionResult, fitsInline, inlineDataJson, sha256Hex } from '../
 import type { AppContext } from '../../sim/context.ts';
 import type { ParcelFileDescriptor } from '../../sim/fd.ts';
 import type { JsonValue } from '../../sim/json.ts';
-import type { Gates } from './gates.ts';
+import type { Runtime } from './execute/types.ts';
 import { WireFailure } from './responses.ts';
 import type { Session } from './sessions.ts';
 
@@ -22,12 +22,12 @@ export interface RenderedResult {
 }
 
 export function renderResult(
-  context: AppContext,
+  rt: Runtime,
   session: Session,
   value: JsonValue,
   committed: boolean,
-  gates: Gates,
 ): RenderedResult {
+  const { context, gates } = rt;
   const inlineLimit = session.limits.maxInlineResultBytes;
   if (!gates.on('CETP-4.5-01')) return { data: { kind: 'inline', value }, fd: null, dataJson: null };
   // One serialisation serves both the size check and, for a large value, the file's bytes.
@@ -45,14 +45,7 @@ export function renderResult(
   const path = `cetp-results/${context.seededUuid()}.json`;
   context.writeFile(path, bytes);
   const fd = context.openFile(path, 'r');
-  if (!gates.bug('provider-fd-leak')) {
-    // The reply is parcelled after call() returns; close our copy once it has been sent.
-    context.spawn('close-result-fd', async () => {
-      await context.yield();
-      fd.close();
-      context.deleteFile(path);
-    });
-  }
+  rt.parts.releaseResultFd(context, fd, path);
   return {
     data: {
       kind: 'file',
@@ -63,4 +56,13 @@ export function renderResult(
     fd,
     dataJson: null,
   };
+}
+
+/** The reference: the reply is parcelled after call() returns; close our copy once it has been sent. */
+export function releaseResultFd(context: AppContext, fd: ParcelFileDescriptor, path: string): void {
+  context.spawn('close-result-fd', async () => {
+    await context.yield();
+    fd.close();
+    context.deleteFile(path);
+  });
 }
