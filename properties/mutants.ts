@@ -10,7 +10,7 @@
  * (6-04) before the token is looked at; a predictable session token — unpredictability cannot be
  * shown by a deterministic simulation (CETP-2.2-07 is marked untestable).
  */
-import { CONSUMER_PLANTED_BUGS, type ConsumerBug } from '../src/consumer/gates.ts';
+import { CONSUMER_PLANTED_BUGS, type ConsumerBug } from '../src/consumer/planted.ts';
 import type { RuleId } from '../src/protocol/index.ts';
 import { PROVIDER_PLANTED_BUGS, type ProviderBug } from '../src/providers/sdk/planted.ts';
 import type { Variant } from './scenario/model.ts';
@@ -60,14 +60,14 @@ function consumer(id: ConsumerBug, ruleIds: RuleId[], killers: string[]): Mutant
   return {
     id,
     component: 'consumer',
-    description: CONSUMER_PLANTED_BUGS[id],
+    description: CONSUMER_PLANTED_BUGS[id].description,
     ruleIds,
     killers,
     variant: { providerBugs: [], consumerBugs: [id], disabledRules: [] },
   };
 }
 
-/** The reference consumer's planted bugs (src/consumer/gates.ts), run against the reference providers,
+/** The reference consumer's planted bugs (src/consumer/planted.ts), run against the reference providers,
  *  the rate-limited alerts app and the hostile cases. */
 export const CONSUMER_MUTANTS: readonly Mutant[] = [
   consumer('consumer-retries-non-retryable', ['CETP-5-26', 'CETP-5-28'], ['consumer', 'hostile']),

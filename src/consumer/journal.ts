@@ -11,7 +11,7 @@
  */
 import type { AppContext } from '../sim/context.ts';
 import type { JsonValue } from '../sim/json.ts';
-import type { ConsumerGates } from './gates.ts';
+import type { ConsumerParts } from './parts.ts';
 
 export const JOURNAL_TABLE = 'cetp.consumer.executions';
 
@@ -38,7 +38,7 @@ export class ExecutionJournal {
 
   constructor(
     private readonly context: AppContext,
-    private readonly gates: ConsumerGates,
+    private readonly parts: ConsumerParts,
   ) {}
 
   /** Persists a new execution; resolves once the entry is committed. */
@@ -46,7 +46,7 @@ export class ExecutionJournal {
     entry: Omit<JournalEntry, 'state' | 'operationId' | 'cancelRequested' | 'outcome'>,
   ): Promise<void> {
     const stored: JournalEntry = Object.assign({}, entry, {
-      requestId: this.gates.bug('consumer-forgets-request-id-on-restart') ? null : entry.requestId,
+      requestId: this.parts.journaledRequestId(entry.requestId),
       state: 'pending' as const,
       operationId: null,
       cancelRequested: false,

@@ -131,8 +131,7 @@ function readFailure<M extends V2MethodName>(
   const code = isKnownErrorCode(rawCode) ? rawCode : 'UNRECOGNIZED';
   const claimed = bundle.typeOf('retryable') === 'Boolean' && bundle.getBoolean('retryable');
   let retryable: boolean;
-  if (code === 'UNRECOGNIZED')
-    retryable = config.gates.bug('consumer-trusts-unknown-error-retryable') && claimed;
+  if (code === 'UNRECOGNIZED') retryable = config.parts.unknownErrorRetryable(claimed);
   else retryable = claimed && retryPolicyOf(code) !== 'no';
   const after = bundle.typeOf('retry_after_ms') === 'Long' ? bundle.getLong('retry_after_ms') : null;
   const message =
