@@ -15,6 +15,7 @@ import {
   isKnownErrorCode,
   type ResponseByMethod,
   readResponseBundle,
+  requestKeyOf,
   retryPolicyOf,
   utf8Length,
   type V2MethodName,
@@ -106,7 +107,7 @@ function readToolListReply(bundle: Bundle, data: string, options: ClassifyOption
   if (bundle.typeOf('protocol_version') !== 'Int' || bundle.getInt('protocol_version') !== 2)
     issues.push('echo_mismatch');
   const echo = bundle.typeOf('request_id') === 'String' ? bundle.getString('request_id') : null;
-  if (echo?.toLowerCase() !== options.requestId.toLowerCase()) issues.push('echo_mismatch');
+  if (echo === null || requestKeyOf(echo) !== requestKeyOf(options.requestId)) issues.push('echo_mismatch');
   let parsed: unknown;
   try {
     parsed = JSON.parse(data);
@@ -124,7 +125,7 @@ function readFailure<M extends V2MethodName>(
   config: ConsumerConfig,
 ): Classified<M> {
   const echo = bundle.typeOf('request_id') === 'String' ? bundle.getString('request_id') : null;
-  if (echo !== null && echo.toLowerCase() !== options.requestId.toLowerCase()) {
+  if (echo !== null && requestKeyOf(echo) !== requestKeyOf(options.requestId)) {
     return { kind: 'invalid', issues: ['echo_mismatch'], oversized: false };
   }
   const rawCode = bundle.typeOf('error_code') === 'String' ? (bundle.getString('error_code') ?? '') : '';
