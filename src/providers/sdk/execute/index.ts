@@ -83,7 +83,9 @@ export async function executeTool(
       const next: Next = await steps[name](ex);
       if ('answer' in next) return next.answer;
       ex = next.go;
-      at = next.skipTo === undefined ? at + 1 : STEP_NAMES.indexOf(next.skipTo);
+      if (next.skipTo === undefined) at += 1;
+      else if (STEP_NAMES.indexOf(next.skipTo) > at) at = STEP_NAMES.indexOf(next.skipTo);
+      else throw new Error(`execute_tool: step ${name} skipped back to ${next.skipTo}`);
     }
     throw new Error('execute_tool: no step answered');
   } catch (error) {
