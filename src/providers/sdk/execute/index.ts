@@ -80,7 +80,9 @@ export async function executeTool(
     let at = 0;
     while (at < STEP_NAMES.length) {
       const name = STEP_NAMES[at] as (typeof STEP_NAMES)[number];
-      const next: Next = await steps[name](ex);
+      const step = steps[name](ex);
+      // A synchronous step's answer is taken as is (no extra turn of the microtask queue).
+      const next: Next = step instanceof Promise ? await step : step;
       if ('answer' in next) return next.answer;
       ex = next.go;
       if (next.skipTo === undefined) at += 1;
