@@ -35,9 +35,13 @@ export async function authorizeCall(ex: Execution): Promise<Next> {
   return answer(await openResolution(ex, 'grant', decision.scopes, null));
 }
 
-export async function settleGrantToken(ex: Execution): Promise<Next> {
+export function settleGrantToken(ex: Execution): Next | Promise<Next> {
   const token = ex.req.resumeToken;
   if (token === undefined) return go(ex);
+  return settle(ex, token);
+}
+
+async function settle(ex: Execution, token: string): Promise<Next> {
   const isGrant = await atomically(ex.rt, 'settle grant token', async (tx) => {
     // A retried resume after a lost reply re-sends the grant token, already used (NOTES 2): that is
     // fine for a grant, which authorises nothing by itself — authorization was just re-checked.

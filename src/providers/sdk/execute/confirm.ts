@@ -40,16 +40,26 @@ import type { Execution, Next } from './types.ts';
 /** One turn of settling a write's confirmation: its outcome, or a record another call made first. */
 type Turn = { readonly next: Next } | { readonly existing: RequestRecord };
 
-export async function confirmCall(ex: Execution): Promise<Next> {
+export function confirmCall(ex: Execution): Next | Promise<Next> {
+  const tool = toolOf(ex).tool;
+  if (
+    isReadTool(tool)
+      ? tool.annotations.confirmation !== 'always'
+      : ex.pending === null && !ex.rt.parts.needsConfirmation(ex, tool)
+  ) {
+    return go(ex);
+  }
+  return confirm(ex);
+}
+
+async function confirm(ex: Execution): Promise<Next> {
   const tool = toolOf(ex).tool;
   if (isReadTool(tool)) {
-    if (tool.annotations.confirmation !== 'always') return go(ex);
     const confirmed = ex.req.resumeToken !== undefined ? await resumeUnrecorded(ex, 'confirm') : 'expired';
     if (confirmed === 'approved') return go(ex);
     if (confirmed !== 'expired') return answer(confirmed);
     return answer(await openResolution(ex, 'confirm', [], null));
   }
-  if (ex.pending === null && !ex.rt.parts.needsConfirmation(ex, tool)) return go(ex);
   let turn: Turn =
     ex.pending === null ? await reserve(ex, tool, false) : await onRecord(ex, tool, ex.pending);
   // A reservation can find a record another call under this request_id made meanwhile.

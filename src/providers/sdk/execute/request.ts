@@ -19,7 +19,7 @@ export function findTool(ex: Execution): Next {
   return go(withExecution(ex, { compiled }));
 }
 
-export async function checkArgs(ex: Execution): Promise<Next> {
+export function checkArgs(ex: Execution): Next | Promise<Next> {
   const { rt, req, session } = ex;
   const { gates } = rt;
   const compiled = toolOf(ex);
@@ -49,7 +49,7 @@ export async function checkArgs(ex: Execution): Promise<Next> {
       );
     }
   }
-  const withArgs = {
+  const call = {
     caller: ex.caller,
     requestId: req.requestId,
     requestKey: req.requestKey,
@@ -58,14 +58,23 @@ export async function checkArgs(ex: Execution): Promise<Next> {
   };
   const tool = compiled.tool;
   if (tool.validate && gates.on('CETP-7.3-04')) {
-    const problems = await tool.validate(withArgs);
-    if (problems.length > 0)
-      return refuse(ex, new WireFailure('INVALID_ARGS', { message: problems[0] ?? 'Invalid arguments.' }));
+    const validate = tool.validate;
+    return (async () => {
+      const problems = await validate(call);
+      if (problems.length > 0)
+        return refuse(ex, new WireFailure('INVALID_ARGS', { message: problems[0] ?? 'Invalid arguments.' }));
+      return digest(ex, call);
+    })();
   }
-  const digested = argsDigest(req.args, rt.options.variants.argsDigest);
+  return digest(ex, call);
+}
+
+/** The args digest the request record and resume tokens bind (6-03, 4.3-14). */
+function digest(ex: Execution, call: Execution['call']): Next {
+  const digested = argsDigest(ex.req.args, ex.rt.options.variants.argsDigest);
   if (!digested.ok)
     return refuse(ex, new WireFailure('INVALID_ARGS', { message: 'The arguments are not valid JSON.' }));
-  return go(withExecution(ex, { call: withArgs, digest: digested.value }));
+  return go(withExecution(ex, { call, digest: digested.value }));
 }
 
 export function keyRequest(ex: Execution): Next {

@@ -30,9 +30,25 @@ export function refuse(ex: Execution, failure: WireFailure): Next {
   return { answer: errorBundle(echo(ex), failure.code, failure.init) };
 }
 
-/** `{ ...ex, ...changes }` (Object.assign: same keys and order, without V8's slow spread path). */
+/**
+ * `{ ...ex, ...changes }`, as one literal of a fixed shape: every step that learns something makes
+ * one, and a generic copy (a spread, Object.assign) costs several times more on V8 (Node 20).
+ */
 export function withExecution(ex: Execution, changes: Partial<Execution>): Execution {
-  return Object.assign({}, ex, changes);
+  return {
+    rt: ex.rt,
+    caller: ex.caller,
+    session: ex.session,
+    req: changes.req ?? ex.req,
+    extras: ex.extras,
+    compiled: changes.compiled ?? ex.compiled,
+    call: changes.call ?? ex.call,
+    digest: changes.digest ?? ex.digest,
+    key: changes.key ?? ex.key,
+    pending: changes.pending !== undefined ? changes.pending : ex.pending,
+    confirmation: changes.confirmation !== undefined ? changes.confirmation : ex.confirmation,
+    value: changes.value !== undefined ? changes.value : ex.value,
+  };
 }
 
 /** The tool of a call past the `tool` step. */
