@@ -5,9 +5,9 @@
  * under a new request_id while logging the old one fails consumer-request-id-on-wire.
  */
 import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../src/base/json.ts';
 import { ALL_CHECKERS } from '../src/check/checkers/index.ts';
 import { HOSTILE_CASES } from '../src/providers/hostile/index.ts';
-import type { JsonValue } from '../src/base/json.ts';
 import {
   type AgentCommand,
   type ConsumerScenario,

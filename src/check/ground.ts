@@ -4,8 +4,9 @@
  * (as the provider published them on the wire or in its descriptor), and a maximum matching (so that
  * one approval, or one request_id, is never counted for two things).
  */
-import type { ScreenRecord } from '../sim/ground-truth.ts';
+
 import type { JsonValue } from '../base/json.ts';
+import type { ScreenRecord } from '../sim/ground-truth.ts';
 import type { CheckContext } from './checker.ts';
 import { type CallView, type EffectNote, memoOn, type Observation } from './observation.ts';
 

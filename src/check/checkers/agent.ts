@@ -9,8 +9,8 @@
  *   src/consumer/untrusted.ts), never as a plain string the agent could take for an instruction.
  */
 import canonicalize from 'canonicalize';
-import type { AgentCallRecord } from '../../sim/ground-truth.ts';
 import type { JsonValue } from '../../base/json.ts';
+import type { AgentCallRecord } from '../../sim/ground-truth.ts';
 import { type Checker, type Violation, violation } from '../checker.ts';
 import { maxMatching } from '../ground.ts';
 import type { CallView } from '../observation.ts';

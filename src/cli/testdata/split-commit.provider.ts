@@ -10,13 +10,13 @@
  */
 import { ALERTS, providerOptions } from '../../../properties/scenario/fixtures.ts';
 import type { Variant } from '../../../properties/scenario/model.ts';
+import type { JsonObject, JsonValue } from '../../base/json.ts';
 import { AlertToolProvider, alertsPackage } from '../../providers/apps/alerts.ts';
 import { CONFIRM_ACTIVITY } from '../../providers/sdk/confirmations.ts';
 import { CETP_PROVIDER } from '../../providers/sdk/manifest.ts';
 import { CetpV2ContentProvider } from '../../providers/sdk/provider.ts';
 import type { MutationExecutor } from '../../providers/sdk/types.ts';
 import type { AppContext } from '../../sim/context.ts';
-import type { JsonObject, JsonValue } from '../../base/json.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import type { World } from '../../sim/world.ts';
 
