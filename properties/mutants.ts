@@ -1,6 +1,7 @@
 /**
  * Planted bugs: small, realistic mistakes switched on by name in the reference provider SDK and
- * consumer (their `plantedBugs` option). The property suites must kill every one: some property must
+ * consumer (their `plantedBugs` option), each declared with its description and how it is planted
+ * next to its component (src/providers/sdk/planted.ts, src/consumer/gates.ts). The property suites must kill every one: some property must
  * fail against the mutant. Each names the rules it breaks and the properties expected to catch it
  * (tried in order). Time-to-failure is tracked by `cetp-sim mutants` and bench/.
  *
@@ -9,8 +10,9 @@
  * (6-04) before the token is looked at; a predictable session token — unpredictability cannot be
  * shown by a deterministic simulation (CETP-2.2-07 is marked untestable).
  */
-import { CONSUMER_PLANTED_BUGS, type ConsumerBug } from '../src/consumer/gates.ts';
+import { CONSUMER_PLANTED_BUGS, type ConsumerBug } from '../src/consumer/planted.ts';
 import type { RuleId } from '../src/protocol/index.ts';
+import { PROVIDER_PLANTED_BUGS, type ProviderBug } from '../src/providers/sdk/planted.ts';
 import type { Variant } from './scenario/model.ts';
 
 export interface Mutant {
@@ -23,11 +25,11 @@ export interface Mutant {
   readonly variant: Variant;
 }
 
-function provider(id: string, description: string, ruleIds: RuleId[], killers: string[]): Mutant {
+function provider(id: ProviderBug, ruleIds: RuleId[], killers: string[]): Mutant {
   return {
     id,
     component: 'provider',
-    description,
+    description: PROVIDER_PLANTED_BUGS[id].description,
     ruleIds,
     killers,
     variant: { providerBugs: [id], consumerBugs: [], disabledRules: [] },
@@ -35,122 +37,37 @@ function provider(id: string, description: string, ruleIds: RuleId[], killers: s
 }
 
 export const PROVIDER_MUTANTS: readonly Mutant[] = [
-  provider(
-    'dedup-check-then-insert',
-    'the dedup record is looked up outside the atomic boundary, so concurrent duplicates both execute',
-    ['CETP-6-06', 'CETP-6-07', 'CETP-10-06'],
-    ['idempotency'],
-  ),
-  provider(
-    'dedup-key-without-uid',
-    "the dedup key omits the calling UID: one app gets another app's result for the same request_id",
-    ['CETP-6-02'],
-    ['idempotency', 'identity'],
-  ),
-  provider(
-    'dedup-ignores-args',
-    'a reused request_id with different args replays the first result instead of INVALID_REQUEST',
-    ['CETP-6-03', 'CETP-6-04'],
-    ['idempotency'],
-  ),
-  provider(
-    'dedup-record-expires-early',
-    'dedup records are forgotten after an hour, so a late retry executes again',
-    ['CETP-6-05', 'CETP-2.2-20'],
-    ['idempotency'],
-  ),
-  provider(
-    'uid-after-await',
-    "Binder.getCallingUid() is read after an await, where it is the provider's own UID",
-    ['CETP-7.1-01'],
-    ['idempotency', 'identity'],
-  ),
-  provider(
-    'resume-token-reusable',
-    'the resume token is bound only to the tool and never used up: one approval runs several requests',
-    ['CETP-4.3-13', 'CETP-4.3-05'],
-    ['confirmation'],
-  ),
-  provider(
-    'effect-before-approval',
-    'a resume executes while the confirmation is still pending (the user has not decided)',
-    ['CETP-4.3-08'],
-    ['confirmation'],
-  ),
-  provider(
-    'trust-confirmed-flag',
-    'a consumer-sent "confirmed" boolean skips the provider\'s confirmation',
-    ['CETP-4.3-10', 'CETP-1-02'],
-    ['confirmation'],
-  ),
-  provider(
-    'deadline-after-effect',
-    'the deadline is checked after the effect instead of before it',
-    ['CETP-4.1-14', 'CETP-10-03'],
-    ['confirmation'],
-  ),
-  provider(
-    'confirmation-pi-collides',
-    'every confirmation uses the same PendingIntent (identity ignores extras), so screens get mixed up',
-    ['CETP-7.2-04', 'CETP-4.3-02'],
-    ['confirmation'],
-  ),
-  provider(
-    'cancel-after-commit',
-    'cancel_operation on a committed operation reports it cancelled',
-    ['CETP-4.4-21', 'CETP-4.4-19'],
-    ['operations'],
-  ),
-  provider(
-    'operations-in-memory',
-    'operation state is kept in memory until commit, so a restart loses queued and running operations',
-    ['CETP-4.4-16', 'CETP-4.4-17', 'CETP-10-13'],
-    ['operations'],
-  ),
-  provider(
-    'operation-not-bound-to-uid',
-    'get_operation and cancel_operation do not check the caller owns the operation',
-    ['CETP-4.4-12', 'CETP-4.4-13'],
-    ['identity'],
-  ),
-  provider(
-    'session-not-bound-to-uid',
-    'a session token works for any UID that presents it',
-    ['CETP-2.2-09'],
-    ['identity'],
-  ),
-  provider(
-    'v1-lists-write-tools',
-    'the v1 list_tools of a dual-stack provider lists its write tools too',
-    ['CETP-2.1-06', 'CETP-8-10'],
-    ['versions'],
-  ),
-  provider(
-    'provider-fd-leak',
-    "the provider never closes its own copy of a file result's fd",
-    ['CETP-4.5-09'],
-    ['large-results'],
-  ),
-  provider(
-    'internal-error-leaks-stack',
-    'an exception in tool code is sent as INTERNAL_ERROR with its stack trace and paths',
-    ['CETP-5-25', 'CETP-5-02'],
-    ['idempotency', 'malformed'],
-  ),
+  provider('dedup-check-then-insert', ['CETP-6-06', 'CETP-6-07', 'CETP-10-06'], ['idempotency']),
+  provider('dedup-key-without-uid', ['CETP-6-02'], ['idempotency', 'identity']),
+  provider('dedup-ignores-args', ['CETP-6-03', 'CETP-6-04'], ['idempotency']),
+  provider('dedup-record-expires-early', ['CETP-6-05', 'CETP-2.2-20'], ['idempotency']),
+  provider('uid-after-await', ['CETP-7.1-01'], ['idempotency', 'identity']),
+  provider('resume-token-reusable', ['CETP-4.3-13', 'CETP-4.3-05'], ['confirmation']),
+  provider('effect-before-approval', ['CETP-4.3-08'], ['confirmation']),
+  provider('trust-confirmed-flag', ['CETP-4.3-10', 'CETP-1-02'], ['confirmation']),
+  provider('deadline-after-effect', ['CETP-4.1-14', 'CETP-10-03'], ['confirmation']),
+  provider('confirmation-pi-collides', ['CETP-7.2-04', 'CETP-4.3-02'], ['confirmation']),
+  provider('cancel-after-commit', ['CETP-4.4-21', 'CETP-4.4-19'], ['operations']),
+  provider('operations-in-memory', ['CETP-4.4-16', 'CETP-4.4-17', 'CETP-10-13'], ['operations']),
+  provider('operation-not-bound-to-uid', ['CETP-4.4-12', 'CETP-4.4-13'], ['identity']),
+  provider('session-not-bound-to-uid', ['CETP-2.2-09'], ['identity']),
+  provider('v1-lists-write-tools', ['CETP-2.1-06', 'CETP-8-10'], ['versions']),
+  provider('provider-fd-leak', ['CETP-4.5-09'], ['large-results']),
+  provider('internal-error-leaks-stack', ['CETP-5-25', 'CETP-5-02'], ['idempotency', 'malformed']),
 ];
 
 function consumer(id: ConsumerBug, ruleIds: RuleId[], killers: string[]): Mutant {
   return {
     id,
     component: 'consumer',
-    description: CONSUMER_PLANTED_BUGS[id],
+    description: CONSUMER_PLANTED_BUGS[id].description,
     ruleIds,
     killers,
     variant: { providerBugs: [], consumerBugs: [id], disabledRules: [] },
   };
 }
 
-/** The reference consumer's planted bugs (src/consumer/gates.ts), run against the reference providers,
+/** The reference consumer's planted bugs (src/consumer/planted.ts), run against the reference providers,
  *  the rate-limited alerts app and the hostile cases. */
 export const CONSUMER_MUTANTS: readonly Mutant[] = [
   consumer('consumer-retries-non-retryable', ['CETP-5-26', 'CETP-5-28'], ['consumer', 'hostile']),

@@ -64,7 +64,7 @@ export class ExternalToolBridge {
     options: ConsumerOptionsInit | ConsumerConfig = {},
   ) {
     this.config = 'gates' in options ? options : resolveConsumerOptions(options);
-    this.journal = new ExecutionJournal(context, this.config.gates);
+    this.journal = new ExecutionJournal(context, this.config.parts);
   }
 
   /** Discovers providers; new ones get a client, vanished ones are dropped. */
@@ -116,8 +116,7 @@ export class ExternalToolBridge {
     if (r.ok) return 'ok';
     const p = client.provider;
     const { gates } = this.config;
-    const downgrades =
-      gates.bug('consumer-downgrades-to-v1') || !gates.on('CETP-8-03', 'CETP-8-08', 'CETP-8-09');
+    const downgrades = this.config.parts.fallsBackToV1(gates);
     if (downgrades && p.versions.includes(1)) {
       // Planted bug (or the fallback rules ablated): a v2 provider that failed is used through v1.
       const legacy = new LegacyClient(this.context, { ...p, protocol: 1 }, this.config);

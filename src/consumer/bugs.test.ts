@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { HOSTILE_CASES, HOSTILE_PACKAGE, installHostile } from '../providers/hostile/index.ts';
 import type { World } from '../sim/world.ts';
 import { bridgeIn } from './app.ts';
-import { CONSUMER_PLANTED_BUGS, type ConsumerBug, ConsumerGates } from './gates.ts';
-import type { ConsumerOptionsInit } from './options.ts';
+import { ConsumerGates } from './gates.ts';
+import { type ConsumerOptionsInit, resolveConsumerOptions } from './options.ts';
+import { CONSUMER_PLANTED_BUGS, type ConsumerBug } from './planted.ts';
 import {
   ALERTS_PACKAGE,
   approvingUser,
@@ -167,8 +168,8 @@ describe('planted bugs', () => {
   }
 
   it('unknown bug names and rule ids are refused', () => {
-    expect(() => new ConsumerGates([], ['consumer-is-perfect'])).toThrow(RangeError);
-    expect(() => new ConsumerGates(['CETP-99-99'], [])).toThrow(RangeError);
+    expect(() => resolveConsumerOptions({ plantedBugs: ['consumer-is-perfect'] })).toThrow(RangeError);
+    expect(() => new ConsumerGates(['CETP-99-99'])).toThrow(RangeError);
   });
 });
 

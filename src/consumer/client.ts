@@ -200,8 +200,7 @@ export class CetpClient {
     if (
       needed !== 'core' &&
       !session.capabilities.includes(needed as Capability) &&
-      gates.on('CETP-2.3-04', 'CETP-8-06') &&
-      !gates.bug('consumer-calls-unnegotiated-method')
+      !this.config.parts.callsUnnegotiated(gates)
     ) {
       return { ok: false, temporary: false, reason: `${needed}_not_negotiated` };
     }

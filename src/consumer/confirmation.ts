@@ -35,7 +35,6 @@ export function verifyResolution(
   provider: { readonly packageName: string; readonly uid: number },
   gates: ConsumerGates,
 ): ResolutionCheck {
-  if (gates.bug('consumer-accepts-foreign-pi')) return { ok: true };
   if (gates.on('CETP-4.3-02') && pi.getCreatorUid() !== provider.uid) {
     return { ok: false, reason: 'foreign_creator', ruleIds: ['CETP-4.3-02', 'CETP-7.2-04'] };
   }

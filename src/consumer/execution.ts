@@ -20,7 +20,7 @@ import type { Bundle } from '../sim/bundle.ts';
 import type { AttemptReason } from './audit.ts';
 import type { ConsumerTool } from './catalogue.ts';
 import type { CetpClient } from './client.ts';
-import { launchResolution, verifyResolution } from './confirmation.ts';
+import { launchResolution } from './confirmation.ts';
 import { readFileResult } from './large-results.ts';
 import { type CancelSignal, followOperation } from './operations.ts';
 import { failure, type OutcomeSource, success, type ToolFailureBody, type ToolOutcome } from './outcomes.ts';
@@ -134,11 +134,10 @@ export class ExecutionRun {
     }
   }
 
-  /** Closes every fd of a handled reply (4.5-09) — except under the planted leak, on failures. */
+  /** Closes every fd of a handled reply (4.5-09). */
   settleReply(bundle: Bundle, step: Step): void {
     const failed = !('done' in step) || step.done.kind !== 'ok';
-    if (failed && this.config.gates.bug('consumer-leaks-fd-on-error')) return;
-    closeFds(bundle);
+    if (this.config.parts.closesReplyFds(failed)) closeFds(bundle);
   }
 
   private async handle(
@@ -269,7 +268,7 @@ export class ExecutionRun {
     }
     const pi = e.resolution as NonNullable<ReceivedFailure['resolution']>;
     const provider = { packageName: this.client.provider.packageName, uid: this.client.provider.providerUid };
-    const check = verifyResolution(pi, provider, gates);
+    const check = this.config.parts.verifyResolution(pi, provider, gates);
     if (!check.ok) return { done: this.fail({ kind: 'refused_resolution', reason: check.reason }) };
     this.userActions++;
     const launched = await launchResolution(this.context, pi, gates, this.config.screen);
@@ -295,10 +294,9 @@ export class ExecutionRun {
     return success(this.source, untrustedValue(tool.providerId, tool.name, 'file', read.value));
   }
 
-  /** The planted bug (or 4.1-04 ablated): a retry goes out under a brand-new request_id. */
+  /** With 4.1-04 ablated (or a planted bug): a retry goes out under a brand-new request_id. */
   maybeRenewRequestId(): void {
-    const { gates } = this.config;
-    if (gates.bug('consumer-new-request-id-on-retry') || !gates.on('CETP-4.1-04', 'CETP-4.1-16')) {
+    if (this.config.parts.renewsRequestId(this.config.gates)) {
       this.requestId = this.context.seededUuid();
     }
   }

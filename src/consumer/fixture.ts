@@ -11,7 +11,7 @@ import type { AppContext } from '../sim/context.ts';
 import type { World } from '../sim/world.ts';
 import { bridgeIn, CONSUMER_PACKAGE, consumerApp, consumerPackage } from './app.ts';
 import type { ExternalToolBridge } from './bridge.ts';
-import { isConsumerBug } from './gates.ts';
+import { isConsumerBug } from './planted.ts';
 
 export interface ConsumerVariant {
   readonly consumerBugs: readonly string[];

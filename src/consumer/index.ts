@@ -29,7 +29,7 @@ export {
   type RefusedProvider,
 } from './discovery.ts';
 export { type ConsumerVariant, consumer as referenceConsumer } from './fixture.ts';
-export { CONSUMER_PLANTED_BUGS, type ConsumerBug, ConsumerGates, isConsumerBug } from './gates.ts';
+export { ConsumerGates } from './gates.ts';
 export { type ExecuteOptions, executeOnClient, resumeOnClient } from './invoke.ts';
 export { ExecutionJournal, JOURNAL_TABLE, type JournalEntry } from './journal.ts';
 export { LegacyClient, type LegacyTool } from './legacy.ts';
@@ -55,6 +55,8 @@ export {
   type ToolOutcome,
   type ToolSuccess,
 } from './outcomes.ts';
+export type { ConsumerParts } from './parts.ts';
+export { CONSUMER_PLANTED_BUGS, type ConsumerBug, isConsumerBug } from './planted.ts';
 export { CONSUMER_VERSIONS, type Session, type SessionLimits } from './session.ts';
 export { type CallOutcome, ProviderChannel } from './transport.ts';
 export {

@@ -12,7 +12,7 @@
 
 import type { JsonValue } from '../base/json.ts';
 import type { AppContext } from '../sim/context.ts';
-import type { ConsumerGates } from './gates.ts';
+import type { ConsumerParts } from './parts.ts';
 
 export const JOURNAL_TABLE = 'cetp.consumer.executions';
 
@@ -39,7 +39,7 @@ export class ExecutionJournal {
 
   constructor(
     private readonly context: AppContext,
-    private readonly gates: ConsumerGates,
+    private readonly parts: ConsumerParts,
   ) {}
 
   /** Persists a new execution; resolves once the entry is committed. */
@@ -47,7 +47,7 @@ export class ExecutionJournal {
     entry: Omit<JournalEntry, 'state' | 'operationId' | 'cancelRequested' | 'outcome'>,
   ): Promise<void> {
     const stored: JournalEntry = Object.assign({}, entry, {
-      requestId: this.gates.bug('consumer-forgets-request-id-on-restart') ? null : entry.requestId,
+      requestId: this.parts.journaledRequestId(entry.requestId),
       state: 'pending' as const,
       operationId: null,
       cancelRequested: false,

@@ -13,9 +13,8 @@
  * Closing is the caller's job and happens on every path, success or not (4.5-09): the engine closes
  * every fd of every reply once it has handled it (see `settleReply` in execution.ts).
  */
-
 import type { JsonValue } from '../base/json.ts';
-import { type FileResult, sha256Hex } from '../protocol/index.ts';
+import type { FileResult } from '../protocol/index.ts';
 import type { Bundle } from '../sim/bundle.ts';
 import type { AppContext } from '../sim/context.ts';
 import type { ParcelFileDescriptor } from '../sim/fd.ts';
@@ -61,11 +60,7 @@ export async function readFileResult(
     return { ok: false, check: 'size' };
   }
   if (read.overLimit) return { ok: false, check: 'over_local_limit' };
-  if (
-    gates.on('CETP-4.5-06') &&
-    !gates.bug('consumer-skips-sha256') &&
-    sha256Hex(read.bytes) !== descriptor.sha256
-  ) {
+  if (gates.on('CETP-4.5-06') && !config.parts.digestMatches(read.bytes, descriptor.sha256)) {
     return { ok: false, check: 'sha256' };
   }
   let value: JsonValue;

@@ -6,6 +6,8 @@
 import type { Capability, Effect, Risk } from '../protocol/index.ts';
 import { ScreenTurns } from './confirmation.ts';
 import { ConsumerGates } from './gates.ts';
+import { type ConsumerParts, REFERENCE_CONSUMER_PARTS } from './parts.ts';
+import { plantConsumerBugs } from './planted.ts';
 
 export interface ConsumerLimits {
   /** Largest inline `data` string (UTF-8 bytes) accepted, whatever was negotiated (2.2-21). */
@@ -132,6 +134,8 @@ export const DEFAULT_CONSUMER_OPTIONS: ConsumerOptions = Object.freeze({
 /** The consumer's options, resolved once per consumer process. */
 export interface ConsumerConfig extends ConsumerOptions {
   readonly gates: ConsumerGates;
+  /** The consumer's named parts: the reference ones, or some substituted by planted bugs. */
+  readonly parts: ConsumerParts;
   /** This process's one screen: launches for a result take turns (confirmation.ts). */
   readonly screen: ScreenTurns;
 }
@@ -146,7 +150,8 @@ export function resolveConsumerOptions(init: ConsumerOptionsInit = {}): Consumer
     variants: Object.assign({}, base.variants, init.variants),
   });
   return Object.assign({}, options, {
-    gates: new ConsumerGates(options.disabledRules, options.plantedBugs),
+    gates: new ConsumerGates(options.disabledRules),
+    parts: plantConsumerBugs(REFERENCE_CONSUMER_PARTS, options.plantedBugs),
     screen: new ScreenTurns(),
   });
 }

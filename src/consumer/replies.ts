@@ -17,6 +17,7 @@ import {
   isKnownErrorCode,
   type ResponseByMethod,
   readResponseBundle,
+  requestKeyOf,
   retryPolicyOf,
   utf8Length,
   type V2MethodName,
@@ -107,7 +108,7 @@ function readToolListReply(bundle: Bundle, data: string, options: ClassifyOption
   if (bundle.typeOf('protocol_version') !== 'Int' || bundle.getInt('protocol_version') !== 2)
     issues.push('echo_mismatch');
   const echo = bundle.typeOf('request_id') === 'String' ? bundle.getString('request_id') : null;
-  if (echo?.toLowerCase() !== options.requestId.toLowerCase()) issues.push('echo_mismatch');
+  if (echo === null || requestKeyOf(echo) !== requestKeyOf(options.requestId)) issues.push('echo_mismatch');
   let parsed: unknown;
   try {
     parsed = JSON.parse(data);
@@ -125,15 +126,14 @@ function readFailure<M extends V2MethodName>(
   config: ConsumerConfig,
 ): Classified<M> {
   const echo = bundle.typeOf('request_id') === 'String' ? bundle.getString('request_id') : null;
-  if (echo !== null && echo.toLowerCase() !== options.requestId.toLowerCase()) {
+  if (echo !== null && requestKeyOf(echo) !== requestKeyOf(options.requestId)) {
     return { kind: 'invalid', issues: ['echo_mismatch'], oversized: false };
   }
   const rawCode = bundle.typeOf('error_code') === 'String' ? (bundle.getString('error_code') ?? '') : '';
   const code = isKnownErrorCode(rawCode) ? rawCode : 'UNRECOGNIZED';
   const claimed = bundle.typeOf('retryable') === 'Boolean' && bundle.getBoolean('retryable');
   let retryable: boolean;
-  if (code === 'UNRECOGNIZED')
-    retryable = config.gates.bug('consumer-trusts-unknown-error-retryable') && claimed;
+  if (code === 'UNRECOGNIZED') retryable = config.parts.unknownErrorRetryable(claimed);
   else retryable = claimed && retryPolicyOf(code) !== 'no';
   const after = bundle.typeOf('retry_after_ms') === 'Long' ? bundle.getLong('retry_after_ms') : null;
   const message =

@@ -41,16 +41,11 @@ export function decideRetry(
   retriesSoFar: number,
   config: ConsumerConfig,
 ): RetryDecision {
-  const { gates, retry } = config;
-  const retriesAll = gates.bug('consumer-retries-non-retryable');
-  if (!retriesAll) {
-    if (NO_LOOP_CODES.includes(error.code) && gates.on('CETP-5-28'))
-      return { retry: false, why: 'needs_user' };
-    if (!error.retryable && gates.on('CETP-5-26')) return { retry: false, why: 'not_retryable' };
-  }
+  const { gates, retry, parts } = config;
+  const refused = parts.refusesRetry(error, gates, NO_LOOP_CODES.includes(error.code));
+  if (refused !== null) return { retry: false, why: refused };
   if (retriesSoFar >= retry.maxRetries) return { retry: false, why: 'exhausted' };
-  const honoursAfter = gates.on('CETP-5-27') && !gates.bug('consumer-ignores-retry-after');
-  const after = honoursAfter ? (error.retryAfterMs ?? 0) : 0;
+  const after = parts.retryAfterMs(error, gates);
   if (after > retry.maxRetryAfterMs) return { retry: false, why: 'retry_after_too_long' };
   return { retry: true, delayMs: Math.max(after, backoffMs(config, retriesSoFar)) };
 }

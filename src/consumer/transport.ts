@@ -96,8 +96,15 @@ export class ProviderChannel {
     this.client = null;
   }
 
-  private async callOnce(method: string, extras: Bundle): Promise<CallOutcome> {
-    if (this.config.gates.bug('consumer-uses-stable-call')) return this.callStable(method, extras);
+  private callOnce(method: string, extras: Bundle): Promise<CallOutcome> {
+    return this.config.parts.call({
+      unstable: () => this.callUnstable(method, extras),
+      stable: () => this.callStable(method, extras),
+    });
+  }
+
+  /** The reference: an unstable client, so a provider's death is a RemoteException, not ours (6-08). */
+  private async callUnstable(method: string, extras: Bundle): Promise<CallOutcome> {
     try {
       if (this.client === null) {
         this.client = await this.context.contentResolver.acquireUnstableContentProviderClient(this.authority);
@@ -111,7 +118,7 @@ export class ProviderChannel {
     }
   }
 
-  /** The trap (planted bug): ContentResolver.call holds a stable reference for the call. */
+  /** The trap (a planted bug's route): ContentResolver.call holds a stable reference for the call. */
   private async callStable(method: string, extras: Bundle): Promise<CallOutcome> {
     try {
       const reply = await this.context.contentResolver.call(this.authority, method, null, extras);

@@ -29,6 +29,7 @@ describe('writeRequest / readEnvelope round trip', () => {
     expect(b.typeOf('deadline_at_ms')).toBe('Long');
     expect(okValue(readEnvelope(b, 'execute_tool'))).toEqual({
       ...ENVELOPE,
+      requestKey: REQUEST_ID,
       toolName: 'create_alert',
       args: '{"symbol":"X","price":1}',
       // Parsed once while checking; the provider takes it instead of parsing the bytes again.
@@ -44,7 +45,11 @@ describe('writeRequest / readEnvelope round trip', () => {
   it.each(['get_operation', 'cancel_operation'] as const)('%s carries operation_id', (method) => {
     const b = new MapBundle();
     writeRequest(b, method, { ...ENVELOPE, operationId: 'op_123' });
-    expect(okValue(readEnvelope(b, method))).toEqual({ ...ENVELOPE, operationId: 'op_123' });
+    expect(okValue(readEnvelope(b, method))).toEqual({
+      ...ENVELOPE,
+      requestKey: REQUEST_ID,
+      operationId: 'op_123',
+    });
   });
 
   it.each(['list_tools', 'get_provider_info'] as const)(
@@ -52,7 +57,7 @@ describe('writeRequest / readEnvelope round trip', () => {
     (method) => {
       const b = new MapBundle();
       writeRequest(b, method, ENVELOPE);
-      expect(okValue(readEnvelope(b, method))).toEqual(ENVELOPE);
+      expect(okValue(readEnvelope(b, method))).toEqual({ ...ENVELOPE, requestKey: REQUEST_ID });
       b.remove('deadline_at_ms');
       expectIssue(issuesOf(readEnvelope(b, method)), { code: 'missing_key', ruleId: 'CETP-4.1-05' });
     },
@@ -69,6 +74,17 @@ describe('writeRequest / readEnvelope round trip', () => {
       consumerVersions: [2, 1],
       consumerCapabilities: ['cancellation', 'future_x'],
     });
+  });
+
+  it('normalises request_id once into the RequestKey; the raw id stays for the echo', () => {
+    const b = executeBundle();
+    b.putString('request_id', REQUEST_ID.toUpperCase());
+    const read = okValue(readEnvelope(b, 'execute_tool'));
+    expect(read.requestId).toBe(REQUEST_ID.toUpperCase());
+    expect(read.requestKey).toBe(REQUEST_ID);
+    b.putString('request_id', 'not-a-uuid');
+    const bad = readEnvelope(b, 'execute_tool');
+    expect(bad.ok).toBe(false);
   });
 
   it('ignores unknown keys, as Android does', () => {

@@ -9,7 +9,7 @@ import { utf8Length } from './digest.ts';
 import { type IssueCode, issue, type ProtocolIssue, resultOf, type WireResult } from './issues.ts';
 import { type BundleKey, type KeyRequirement, REQUEST_KEYS } from './keys.ts';
 import type { V2MethodName } from './methods.ts';
-import { isToolName, isUuid } from './names.ts';
+import { isToolName, isUuid, normalizeUuid } from './names.ts';
 import { parseWire } from './schemas/registry.ts';
 
 export const PROTOCOL_VERSION = 2;
@@ -25,6 +25,29 @@ export interface V2Envelope {
   sessionToken: string;
   requestId: string;
   deadlineAtMs: number;
+}
+
+declare const REQUEST_KEY: unique symbol;
+
+/**
+ * A request_id as the provider compares it: checked as a UUID and lower-cased, once, when the
+ * envelope is read (the spec does not say whether ids compare case-sensitively; the reference reads
+ * a UUID as one value whatever its case). Dedup keys, operation and confirmation bindings and effect
+ * notes all use this form; the raw `requestId` is kept only to echo it back (5-03).
+ */
+export type RequestKey = string & { readonly [REQUEST_KEY]: 'RequestKey' };
+
+/** The one place a request_id is normalised into a RequestKey. */
+export function requestKeyOf(requestId: string): RequestKey {
+  return normalizeUuid(requestId) as RequestKey;
+}
+
+/**
+ * The request_id a reply echoes before the envelope is read (a malformed or refused request): the
+ * String under `request_id` as sent, or '' when there is none.
+ */
+export function echoedRequestId(bundle: BundleReader): string {
+  return bundle.typeOf('request_id') === 'String' ? (bundle.getString('request_id') ?? '') : '';
 }
 
 export interface ExecuteToolRequest extends V2Envelope {
@@ -52,6 +75,11 @@ export interface RequestByMethod {
   cancel_operation: OperationRequest;
 }
 
+/** A request as the provider received it: with its RequestKey when it has an envelope. */
+export type Received<T> = T extends V2Envelope ? T & { readonly requestKey: RequestKey } : T;
+
+export type ReceivedByMethod = { [M in keyof RequestByMethod]: Received<RequestByMethod[M]> };
+
 export interface EnvelopeOptions {
   /** The session's negotiated max_request_bytes; args above it are an issue (CETP-4.1-08). */
   readonly maxRequestBytes?: number;
@@ -62,7 +90,7 @@ export function readEnvelope<M extends V2MethodName>(
   bundle: BundleReader,
   method: M,
   options: EnvelopeOptions = {},
-): WireResult<RequestByMethod[M]> {
+): WireResult<ReceivedByMethod[M]> {
   const issues: ProtocolIssue[] = [];
   const fields: Partial<Record<BundleKey, unknown>> = {};
   const parsed: ParsedValues = {};
@@ -73,7 +101,7 @@ export function readEnvelope<M extends V2MethodName>(
     checkValue(req, value, options, issues, parsed);
     if (issues.length === before) fields[req.key] = value;
   }
-  return resultOf(toRequest(method, fields, parsed) as RequestByMethod[M], issues);
+  return resultOf(toRequest(method, fields, parsed) as ReceivedByMethod[M], issues);
 }
 
 /** JSON values that checking a request parsed already, kept so nothing parses them twice. */
@@ -201,6 +229,8 @@ function toRequest(
     requestId: f.request_id,
     deadlineAtMs: f.deadline_at_ms,
   };
+  // Normalised here, once; only an accepted (UUID) request_id is in `f`.
+  if (typeof f.request_id === 'string') request.requestKey = requestKeyOf(f.request_id);
   if (method === 'execute_tool') {
     request.toolName = f.tool_name;
     request.args = f.args;

@@ -285,7 +285,7 @@ export const transfer: MutationTool = {
     await tx.put(BALANCES, account.id, before - amountCents);
     await tx.put(TRANSFERS, transferId, {
       transfer_id: transferId,
-      request_id: call.requestId.toLowerCase(),
+      request_id: call.requestKey,
       owner_uid: call.caller.uid,
       from_account: account.id,
       to_iban: a.to_iban,
@@ -479,7 +479,7 @@ export const reconcileAccounts: MutationTool = {
   mutate: async (call, tx) => {
     const ids = accountsOf(call).map((a) => a.id);
     const at = new Date(call.context.currentTimeMillis()).toISOString();
-    await tx.put(RECONCILIATIONS, call.requestId.toLowerCase(), {
+    await tx.put(RECONCILIATIONS, call.requestKey, {
       owner_uid: call.caller.uid,
       accounts: ids,
       reconciled_at: at,

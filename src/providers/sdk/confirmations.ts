@@ -9,8 +9,8 @@
  * is used once (4.3-13). The Activity shows the concrete object, action, key parameters and what is
  * irreversible (7.2-06), records the user's decision durably, then finishes (4.3-11).
  */
-
 import type { JsonObject, JsonValue } from '../../base/json.ts';
+import type { RequestKey } from '../../protocol/index.ts';
 import { Activity, RESULT_CANCELED, RESULT_OK } from '../../sim/activity.ts';
 import type { AppContext } from '../../sim/context.ts';
 import { Intent } from '../../sim/intent.ts';
@@ -38,7 +38,7 @@ export interface ResolutionRequest {
   readonly uid: number;
   readonly callerPackages: readonly string[];
   readonly identity: string;
-  readonly requestId: string;
+  readonly requestId: RequestKey;
   readonly tool: string;
   readonly argsDigest: string;
   readonly text: ConfirmationText | null;
@@ -74,7 +74,7 @@ export async function createConfirmation(
     uid: req.uid,
     callerPackages: [...req.callerPackages],
     identity: req.identity,
-    requestId: req.requestId.toLowerCase(),
+    requestId: req.requestId,
     tool: req.tool,
     argsDigest: req.argsDigest,
     token: context.rng.hex(32),
@@ -89,21 +89,16 @@ export async function createConfirmation(
   return record;
 }
 
-/** The resolution PendingIntent for a confirmation: explicit, immutable, unique per confirmation. */
-export function resolutionFor(
-  context: AppContext,
-  record: ConfirmationRecord,
-  gates: Gates,
-): PendingIntent | null {
-  // Planted bug "confirmation-pi-collides": the id only in extras, so every confirmation shares one token.
-  const shared = gates.bug('confirmation-pi-collides');
-  const intent = Intent.explicit(
-    context.packageName,
-    CONFIRM_ACTIVITY,
-    shared ? {} : { data: `${CONFIRM_SCHEME}${record.id}` },
-  );
+/**
+ * The resolution PendingIntent for a confirmation: explicit, immutable, unique per confirmation (the
+ * id in the Intent's data, since PendingIntent identity ignores extras).
+ */
+export function resolutionFor(context: AppContext, record: ConfirmationRecord): PendingIntent | null {
+  const intent = Intent.explicit(context.packageName, CONFIRM_ACTIVITY, {
+    data: `${CONFIRM_SCHEME}${record.id}`,
+  });
   intent.extras.putString('confirmation_id', record.id);
-  return context.getActivityPendingIntent(0, intent, FLAG_IMMUTABLE | (shared ? 0 : FLAG_UPDATE_CURRENT));
+  return context.getActivityPendingIntent(0, intent, FLAG_IMMUTABLE | FLAG_UPDATE_CURRENT);
 }
 
 export type TokenCheck =
@@ -113,11 +108,21 @@ export type TokenCheck =
 
 export interface TokenBinding {
   readonly uid: number;
-  readonly requestId: string;
+  readonly requestKey: RequestKey;
   readonly tool: string;
   readonly argsDigest: string;
   readonly nowMs: number;
 }
+
+/** What a resume token is held to beyond its caller, args and expiry. */
+export interface TokenRules {
+  /** Bound to the request_id, not only the tool (4.3-05). */
+  readonly bindsRequest: boolean;
+  /** Used once (4.3-13). */
+  readonly singleUse: boolean;
+}
+
+export const STRICT_TOKENS: TokenRules = { bindsRequest: true, singleUse: true };
 
 /** Finds and checks a resume token against what the call presents (4.3-04 … 4.3-06, 4.3-13, 4.3-14). */
 export async function checkResumeToken(
@@ -128,6 +133,7 @@ export async function checkResumeToken(
   /** Accept an already-used token of this same request (a retried resume after a lost reply, NOTES 2):
    *  the caller replays the recorded decision and must not consume it again. */
   allowConsumed = false,
+  rules: TokenRules = STRICT_TOKENS,
 ): Promise<TokenCheck> {
   const id = (await tx.get(TOKENS, token)) as string | undefined;
   const record = id === undefined ? undefined : await readConfirmation(tx, id);
@@ -135,11 +141,9 @@ export async function checkResumeToken(
   if (gates.on('CETP-4.3-04') && record.uid !== binding.uid) {
     return { ok: false, invalid: 'resume_token belongs to another caller', ruleIds: ['CETP-4.3-04'] };
   }
-  // Planted bug "resume-token-reusable": bound to the tool only, not the request, and never used up.
-  const reusable = gates.bug('resume-token-reusable');
   if (
     gates.on('CETP-4.3-05') &&
-    (record.tool !== binding.tool || (!reusable && record.requestId !== binding.requestId.toLowerCase()))
+    (record.tool !== binding.tool || (rules.bindsRequest && record.requestId !== binding.requestKey))
   ) {
     return {
       ok: false,
@@ -150,7 +154,7 @@ export async function checkResumeToken(
   if (gates.on('CETP-4.3-14') && record.argsDigest !== binding.argsDigest) {
     return { ok: false, invalid: 'args differ from the confirmed args', ruleIds: ['CETP-4.3-14'] };
   }
-  if (gates.on('CETP-4.3-13') && !reusable && !allowConsumed && record.state === 'consumed') {
+  if (gates.on('CETP-4.3-13') && rules.singleUse && !allowConsumed && record.state === 'consumed') {
     return { ok: false, invalid: 'resume_token was already used', ruleIds: ['CETP-4.3-13'] };
   }
   if (gates.on('CETP-4.3-06') && binding.nowMs >= record.expiresAtMs) return { ok: false, expired: record };

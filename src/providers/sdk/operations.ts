@@ -12,19 +12,18 @@
  */
 
 import type { JsonValue } from '../../base/json.ts';
-import { type OperationRequest, type OperationStatus, retryableFor } from '../../protocol/index.ts';
-import type { Bundle } from '../../sim/bundle.ts';
-import { consumeConfirmation } from './confirmations.ts';
 import {
-  answerExisting,
-  atomically,
-  checkOutput,
-  type Execution,
-  effectNote,
-  live,
-  mayReplace,
-  who,
-} from './execute.ts';
+  type OperationRequest,
+  type OperationStatus,
+  type Received,
+  retryableFor,
+} from '../../protocol/index.ts';
+import type { Bundle } from '../../sim/bundle.ts';
+import type { StoreTransaction } from '../../sim/storage.ts';
+import { consumeConfirmation } from './confirmations.ts';
+import { answerExisting, mayReplace, windowPassed } from './execute/replay.ts';
+import { atomically, checkOutput, effectNote, who } from './execute/support.ts';
+import type { Execution } from './execute/types.ts';
 import { notifyOperationChanged } from './notify.ts';
 import {
   type ConfirmationRecord,
@@ -38,7 +37,6 @@ import {
   withChanges,
   writeRequest,
 } from './records.ts';
-import { windowPassed } from './replay.ts';
 import { acceptedBundle, errorBundle, successBundle, WireFailure } from './responses.ts';
 import { renderResult } from './results.ts';
 import { audit, type Runtime } from './runtime.ts';
@@ -54,7 +52,7 @@ export async function acceptOperation(
   const operationId = `op_${rt.context.rng.hex(8)}`;
   const now = rt.context.currentTimeMillis();
   const existing = await atomically(rt, `accept ${ex.req.toolName}`, async (tx) => {
-    const current = live(ex, await readRequest(tx, ex.key));
+    const current = rt.parts.live(ex, await readRequest(tx, ex.key));
     if (current && !mayReplace(ex, current)) return current;
     if (confirmation) await consumeConfirmation(tx, confirmation);
     const record: RequestRecord = withChanges(
@@ -76,15 +74,9 @@ export async function acceptOperation(
     const index: OperationIndex = {
       requestKey: ex.key,
       uid: ex.caller.uid,
-      requestId: ex.req.requestId.toLowerCase(),
+      requestId: ex.req.requestKey,
     };
-    if (rt.gates.bug('operations-in-memory')) {
-      // Planted bug: the operation exists only in this process's memory until it commits.
-      rt.memoryOperations.set(operationId, { record, index } as unknown as Record<string, never>);
-      return null;
-    }
-    await writeRequest(tx, ex.key, record);
-    await tx.put(OPERATIONS, operationId, index as unknown as JsonValue);
+    await rt.parts.storeOperation(rt, tx, operationId, record, index);
     return null;
   });
   if (existing) return answerExisting(ex, existing);
@@ -157,6 +149,7 @@ async function runOperation(rt: Runtime, operationId: string): Promise<void> {
   const call: ToolCall = {
     caller,
     requestId: located.record.requestId,
+    requestKey: index.requestId,
     args: JSON.parse(located.record.args ?? 'null') as JsonValue,
     context: rt.context,
   };
@@ -189,7 +182,7 @@ async function runOperation(rt: Runtime, operationId: string): Promise<void> {
       }
       const value = await mutation.mutate(call, tx, prepared);
       checkOutput(rt, tool, value);
-      effectNote(rt, tx, r.uid, r.requestId, mutation.name, call.args);
+      effectNote(rt, tx, r.uid, index.requestId, mutation.name, call.args);
       await writeRequest(
         tx,
         index.requestKey,
@@ -259,15 +252,15 @@ async function update(
 }
 
 /** Finds the caller's operation: unknown, foreign and mismatched ids look alike (INVALID_REQUEST). */
-async function callerOperation(rt: Runtime, caller: CallerIdentity, req: OperationRequest): Promise<Located> {
+async function callerOperation(
+  rt: Runtime,
+  caller: CallerIdentity,
+  req: Received<OperationRequest>,
+): Promise<Located> {
   const located = await locate(rt, req.operationId);
-  const foreign =
-    located !== null &&
-    rt.gates.on('CETP-4.4-12', 'CETP-4.4-13') &&
-    !rt.gates.bug('operation-not-bound-to-uid') &&
-    located.index.uid !== caller.uid;
+  const foreign = located !== null && !rt.parts.ownsOperation(rt, located.index, caller);
   const wrongRequest =
-    located !== null && rt.gates.on('CETP-4.1-11') && located.index.requestId !== req.requestId.toLowerCase();
+    located !== null && rt.gates.on('CETP-4.1-11') && located.index.requestId !== req.requestKey;
   if (!located || foreign || wrongRequest) {
     throw new WireFailure('INVALID_REQUEST', {
       message: 'No such operation for this caller and request_id.',
@@ -280,7 +273,7 @@ export async function getOperation(
   rt: Runtime,
   caller: CallerIdentity,
   session: Session,
-  req: OperationRequest,
+  req: Received<OperationRequest>,
 ): Promise<Bundle> {
   const echo = { method: 'get_operation' as const, requestId: req.requestId };
   try {
@@ -294,7 +287,7 @@ export async function getOperation(
     if (record.cancelRequested && !isTerminal(record.state)) data.cancellation_requested = true;
     let fd = null;
     if (record.state === 'succeeded') {
-      const rendered = renderResult(rt.context, session, record.result ?? null, true, rt.gates);
+      const rendered = renderResult(rt, session, record.result ?? null, true);
       data.result = rendered.data;
       fd = rendered.fd;
     }
@@ -318,7 +311,7 @@ export async function getOperation(
 export async function cancelOperation(
   rt: Runtime,
   caller: CallerIdentity,
-  req: OperationRequest,
+  req: Received<OperationRequest>,
 ): Promise<Bundle> {
   const echo = { method: 'cancel_operation' as const, requestId: req.requestId };
   try {
@@ -331,12 +324,7 @@ export async function cancelOperation(
         return 'requested' as const;
       }
       if (r.state === 'cancelled' || r.state === 'user_cancelled') return 'requested' as const;
-      if (rt.gates.bug('cancel-after-commit')) {
-        // Planted bug: "cancelled" reported for an operation whose effect is committed.
-        await writeRequest(tx, index.requestKey, withChanges(r, { state: 'cancelled' }));
-        return 'requested' as const;
-      }
-      return 'conflict' as const;
+      return rt.parts.cancelFinished(tx, index.requestKey, r);
     });
     if (verdict === 'conflict' && rt.gates.on('CETP-4.4-21', 'CETP-5-16')) {
       return errorBundle(echo, 'CONFLICT', {
@@ -349,4 +337,26 @@ export async function cancelOperation(
     if (error instanceof WireFailure) return errorBundle(echo, error.code, error.init);
     throw error;
   }
+}
+
+/** The reference: the request record and its operation index, durable in the store (4.4-16, 4.4-17). */
+export async function storeOperation(
+  _rt: Runtime,
+  tx: StoreTransaction,
+  operationId: string,
+  record: RequestRecord,
+  index: OperationIndex,
+): Promise<void> {
+  await writeRequest(tx, index.requestKey, record);
+  await tx.put(OPERATIONS, operationId, index as unknown as JsonValue);
+}
+
+/** The reference: an operation belongs to the UID that created it (4.4-12, 4.4-13). */
+export function ownsOperation(rt: Runtime, index: OperationIndex, caller: CallerIdentity): boolean {
+  return !rt.gates.on('CETP-4.4-12', 'CETP-4.4-13') || index.uid === caller.uid;
+}
+
+/** The reference: a finished operation can no longer be cancelled (4.4-21). */
+export async function cancelFinished(): Promise<'requested' | 'conflict'> {
+  return 'conflict';
 }

@@ -6,19 +6,22 @@
  * - call() captures Binder.getCallingUid() synchronously before anything else (7.1-01);
  * - dual stack: no protocol_version ⇒ v1 on a dual-stack provider (4-09), UNSUPPORTED_VERSION on a
  *   v2-only one (2.2-16); protocol_version must be 2 (4-08);
- * - negotiate (§2.2), get_provider_info (§3.2), list_tools (§3.3), execute_tool (execute.ts),
+ * - negotiate (§2.2), get_provider_info (§3.2), list_tools (§3.3), execute_tool (execute/),
  *   get_operation / cancel_operation (operations.ts), METHOD_NOT_FOUND otherwise (4-07);
  * - the §4.1 envelope on every v2 method but negotiate, then the session (2.2-14), then the
  *   capability the method needs (2.3-02, 5-06);
  * - RATE_LIMITED past max_concurrent_requests in-flight execute_tool calls per UID (5-17);
- * - descriptors validated at start-up (catalogue.ts); operations recovered after a restart.
+ * - descriptors validated at start-up (catalogue.ts); operations recovered after a restart;
+ * - planted bugs (the fuzzer's mutants) substitute named parts at start-up (planted.ts).
  */
 import {
   classifyProtocolVersion,
   type ExecuteToolRequest,
+  echoedRequestId,
   type ListToolsResponse,
   type NegotiateResponse,
   type OperationRequest,
+  type Received,
   readEnvelope,
   selectCapabilities,
   selectVersion,
@@ -32,10 +35,12 @@ import { isoInstant } from '../../sim/clock.ts';
 import { ContentProvider } from '../../sim/content-provider.ts';
 import { buildCatalogue, providerInfo, toolDescriptor } from './catalogue.ts';
 import { CetpConfirmActivity } from './confirmations.ts';
-import { executeTool } from './execute.ts';
+import { executeTool } from './execute/index.ts';
 import { Gates } from './gates.ts';
 import { CallerResolver, identityFingerprint } from './identity.ts';
 import { cancelOperation, getOperation, recoverOperations } from './operations.ts';
+import { REFERENCE_PARTS } from './parts.ts';
+import { plantBugs } from './planted.ts';
 import { errorBundle, successBundle } from './responses.ts';
 import type { Runtime } from './runtime.ts';
 import { type Session, SessionTable } from './sessions.ts';
@@ -102,7 +107,8 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
       limits: Object.assign({}, base.limits, config.options?.limits),
       variants: Object.assign({}, base.variants, config.options?.variants),
     });
-    const gates = new Gates(options.disabledRules, options.plantedBugs);
+    const gates = new Gates(options.disabledRules);
+    const parts = plantBugs(REFERENCE_PARTS, options.plantedBugs);
     const executor = this.mutationExecutor();
     const catalogue = buildCatalogue(
       config.descriptor,
@@ -128,7 +134,8 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
       catalogue,
       options,
       gates,
-      sessions: new SessionTable(this.context, gates),
+      parts,
+      sessions: new SessionTable(this.context, gates, parts.sessionOwnedBy),
       executor,
       async authorize(request) {
         return provider.authorize(request);
@@ -153,15 +160,8 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
     extras: Bundle | null,
   ): Promise<Bundle> {
     const rt = this.requireRuntime();
-    if (rt.gates.bug('uid-after-await')) {
-      // Planted bug: the identity is read after an asynchronous hop, where it is our own UID.
-      return (async () => {
-        await this.context.yield();
-        return this.dispatch(rt, this.context.binder.getCallingUid(), method, extras ?? new Bundle());
-      })();
-    }
-    const uid = this.context.binder.getCallingUid();
-    return this.dispatch(rt, uid, method, extras ?? new Bundle());
+    // The calling UID is read first, before any await (7.1-01): rt.parts.enter.
+    return rt.parts.enter(this.context, (uid) => this.dispatch(rt, uid, method, extras ?? new Bundle()));
   }
 
   private requireRuntime(): Runtime {
@@ -172,8 +172,8 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
   private async dispatch(rt: Runtime, uid: number, method: string, extras: Bundle): Promise<Bundle> {
     this.callers ??= new CallerResolver(this.context);
     const caller = this.callers.resolve(uid);
-    const rawRequestId =
-      extras.typeOf('request_id') === 'String' ? (extras.getString('request_id') ?? '') : '';
+    // What an error echoes before the envelope is read; past it, the envelope's request_id.
+    const rawRequestId = echoedRequestId(extras);
     if (rt.catalogue.providerIssues.some((i) => i.ruleIds.length === 0 || rt.gates.on(...i.ruleIds))) {
       // A misconfigured descriptor (provider_id outside the package, bad scope catalogue): no v2 service.
       if (classifyProtocolVersion(extras).kind !== 'absent' || method === 'negotiate') {
@@ -254,11 +254,11 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
           this.listTools(rt, caller, session),
         );
       case 'execute_tool':
-        return this.executeLimited(rt, caller, session, read.value as ExecuteToolRequest, extras);
+        return this.executeLimited(rt, caller, session, read.value as Received<ExecuteToolRequest>, extras);
       case 'get_operation':
-        return getOperation(rt, caller, session, read.value as OperationRequest);
+        return getOperation(rt, caller, session, read.value as Received<OperationRequest>);
       case 'cancel_operation':
-        return cancelOperation(rt, caller, read.value as OperationRequest);
+        return cancelOperation(rt, caller, read.value as Received<OperationRequest>);
       default:
         return errorBundle(echoOf(m, rawRequestId), 'METHOD_NOT_FOUND');
     }
@@ -269,15 +269,16 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
     rt: Runtime,
     caller: CallerIdentity,
     session: Session,
-    req: ExecuteToolRequest,
+    req: Received<ExecuteToolRequest>,
     extras: Bundle,
   ): Promise<Bundle> {
     const inFlight = rt.inFlight.get(caller.uid) ?? 0;
     if (rt.gates.on('CETP-5-17') && inFlight >= session.limits.maxConcurrentRequests) {
-      return errorBundle({ method: 'execute_tool', requestId: req.requestId }, 'RATE_LIMITED', {
-        retryAfterMs: 1_000,
-        ...(rt.gates.bug('rate-limited-not-retryable') ? { retryable: false } : {}),
-      });
+      return errorBundle(
+        { method: 'execute_tool', requestId: req.requestId },
+        'RATE_LIMITED',
+        rt.parts.rateLimited(),
+      );
     }
     rt.inFlight.set(caller.uid, inFlight + 1);
     try {

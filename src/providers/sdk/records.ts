@@ -7,6 +7,7 @@
  * process restart (4.4-16, 4.4-17) and is written inside the mutation executor's transactions.
  */
 import type { JsonObject, JsonValue } from '../../base/json.ts';
+import type { RequestKey } from '../../protocol/index.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import type { ConfirmationText } from './types.ts';
 
@@ -73,9 +74,11 @@ export interface RequestRecord {
 }
 
 export interface OperationIndex {
+  /** The request record's key. */
   readonly requestKey: string;
   readonly uid: number;
-  readonly requestId: string;
+  /** The creating request's request_id, normalised (4.1-11). */
+  readonly requestId: RequestKey;
 }
 
 export type ConfirmationKind = 'confirm' | 'grant';
@@ -88,7 +91,8 @@ export interface ConfirmationRecord {
   readonly uid: number;
   readonly callerPackages: string[];
   readonly identity: string;
-  readonly requestId: string;
+  /** The request's request_id, normalised. */
+  readonly requestId: RequestKey;
   readonly tool: string;
   readonly argsDigest: string;
   /** The token itself (kept so a duplicate of R gets the same resolution, 6-07) and its hash. */
@@ -102,11 +106,9 @@ export interface ConfirmationRecord {
   readonly scopes: string[];
 }
 
-/** The dedup key (6-02): calling UID, provider_id and request_id (lower-cased UUID). */
-export function requestKey(uid: number, providerId: string, requestId: string, withUid = true): string {
-  return withUid
-    ? `${uid}|${providerId}|${requestId.toLowerCase()}`
-    : `*|${providerId}|${requestId.toLowerCase()}`;
+/** The dedup key (6-02): calling UID, provider_id and the normalised request_id. */
+export function recordKey(uid: number, providerId: string, requestKey: RequestKey): string {
+  return `${uid}|${providerId}|${requestKey}`;
 }
 
 // The records are JSON in the store; these casts are the one place they are typed.

@@ -11,7 +11,7 @@ import type { JsonValue } from '../../base/json.ts';
 import { type ExecutionResult, fitsInline, inlineDataJson, sha256Hex } from '../../protocol/index.ts';
 import type { AppContext } from '../../sim/context.ts';
 import type { ParcelFileDescriptor } from '../../sim/fd.ts';
-import type { Gates } from './gates.ts';
+import type { Runtime } from './execute/types.ts';
 import { WireFailure } from './responses.ts';
 import type { Session } from './sessions.ts';
 
@@ -23,12 +23,12 @@ export interface RenderedResult {
 }
 
 export function renderResult(
-  context: AppContext,
+  rt: Runtime,
   session: Session,
   value: JsonValue,
   committed: boolean,
-  gates: Gates,
 ): RenderedResult {
+  const { context, gates } = rt;
   const inlineLimit = session.limits.maxInlineResultBytes;
   if (!gates.on('CETP-4.5-01')) return { data: { kind: 'inline', value }, fd: null, dataJson: null };
   // One serialisation serves both the size check and, for a large value, the file's bytes.
@@ -46,14 +46,7 @@ export function renderResult(
   const path = `cetp-results/${context.seededUuid()}.json`;
   context.writeFile(path, bytes);
   const fd = context.openFile(path, 'r');
-  if (!gates.bug('provider-fd-leak')) {
-    // The reply is parcelled when call() — the app's, which may await more after the SDK's — has
-    // returned; our copy stays valid until then and is closed once that reply has been sent.
-    context.binder.afterReply(fd, () => {
-      fd.close();
-      context.deleteFile(path);
-    });
-  }
+  rt.parts.releaseResultFd(context, fd, path);
   return {
     data: {
       kind: 'file',
@@ -64,4 +57,15 @@ export function renderResult(
     fd,
     dataJson: null,
   };
+}
+
+/**
+ * The reference: the reply is parcelled when call() — the app's, which may await more after the
+ * SDK's — has returned; our copy stays valid until then and is closed once that reply has been sent.
+ */
+export function releaseResultFd(context: AppContext, fd: ParcelFileDescriptor, path: string): void {
+  context.binder.afterReply(fd, () => {
+    fd.close();
+    context.deleteFile(path);
+  });
 }

@@ -1,38 +1,11 @@
 /**
- * What one running provider process holds: its context, validated catalogue, options and gates,
- * in-memory sessions, the app's authorization policy and mutation executor, per-UID in-flight
- * counts, running operation workers, and the audit sink. Passed explicitly to each pipeline step.
+ * The audit sink of a running provider (7.2-07, 10-14). `Runtime` — what one provider process
+ * holds — is declared with the pipeline's other shared types in execute/types.ts.
  */
 
-import type { JsonObject } from '../../base/json.ts';
-import type { AppContext } from '../../sim/context.ts';
-import type { Task } from '../../sim/scheduler.ts';
-import type { Catalogue } from './catalogue.ts';
-import type { Gates } from './gates.ts';
-import type { SessionTable } from './sessions.ts';
-import type {
-  AccessDecision,
-  AuthorizationRequest,
-  CetpProviderDescriptor,
-  MutationExecutor,
-  ProviderOptions,
-} from './types.ts';
+import type { Runtime } from './execute/types.ts';
 
-export interface Runtime {
-  readonly context: AppContext;
-  readonly descriptor: CetpProviderDescriptor;
-  readonly catalogue: Catalogue;
-  readonly options: ProviderOptions;
-  readonly gates: Gates;
-  readonly sessions: SessionTable;
-  readonly executor: MutationExecutor | null;
-  authorize(request: AuthorizationRequest): Promise<AccessDecision>;
-  /** In-flight execute_tool calls per calling UID (for max_concurrent_requests). */
-  readonly inFlight: Map<number, number>;
-  readonly workers: Map<string, Task>;
-  /** Operations of the planted bug "operations-in-memory". */
-  readonly memoryOperations: Map<string, JsonObject>;
-}
+export type { Runtime } from './execute/types.ts';
 
 /**
  * Audit events (7.2-07, 10-14): caller, tool, request id, authorization and confirmation outcome,

@@ -27,12 +27,19 @@ export type SessionCheck =
       readonly reason: 'missing' | 'unknown' | 'expired' | 'foreign_uid' | 'identity_changed';
     };
 
+/** The reference: a session is bound to the UID that negotiated it (2.2-09). */
+export function sessionOwnedBy(gates: Gates, session: Session, uid: number): boolean {
+  return !gates.on('CETP-2.2-09') || session.uid === uid;
+}
+
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
 
   constructor(
     private readonly context: AppContext,
     private readonly gates: Gates,
+    /** Whether `session` may be used by `uid` (a provider part, 2.2-09). */
+    private readonly ownedBy: (gates: Gates, session: Session, uid: number) => boolean = sessionOwnedBy,
   ) {}
 
   open(init: Omit<Session, 'token'>): Session {
@@ -56,7 +63,7 @@ export class SessionTable {
     if (token === null || token === '') return { ok: false, reason: 'missing' };
     const session = this.sessions.get(token);
     if (!session) return { ok: false, reason: 'unknown' };
-    if (this.gates.on('CETP-2.2-09') && !this.gates.bug('session-not-bound-to-uid') && session.uid !== uid) {
+    if (!this.ownedBy(this.gates, session, uid)) {
       return { ok: false, reason: 'foreign_uid' };
     }
     if (this.gates.on('CETP-2.2-11') && this.context.currentTimeMillis() >= session.expiresAtMs) {

@@ -12,6 +12,7 @@ import type {
   Effect,
   ErrorCode,
   Execution,
+  RequestKey,
   Risk,
   ScopeAccess,
   Sensitivity,
@@ -82,7 +83,10 @@ export class ToolFailure extends Error {
 /** Per-call context handed to tool code. */
 export interface ToolCall {
   readonly caller: CallerIdentity;
+  /** The request_id as sent. */
   readonly requestId: string;
+  /** The request_id normalised (lower case): what dedup keys and effect notes use. */
+  readonly requestKey: RequestKey;
   readonly args: JsonValue;
   readonly context: AppContext;
 }
@@ -194,7 +198,7 @@ export interface ProviderOptions {
   readonly variants: ProviderVariants;
   /** Enforcement points switched off by rule id (rule ablation). */
   readonly disabledRules: ReadonlySet<string>;
-  /** Planted bugs switched on by id (the fuzzer's mutants); empty in the reference provider. */
+  /** Planted bugs switched on by id (the fuzzer's mutants, planted.ts); empty in the reference provider. */
   readonly plantedBugs: ReadonlySet<string>;
 }
 

@@ -6,12 +6,15 @@
  * no scope are listed or executed (2.1-06, 8-04, 8-10): v1 carries no session, scopes, confirmation
  * or de-duplication, so anything else would bypass v2's rules.
  */
-
 import type { JsonValue } from '../../base/json.ts';
+import { requestKeyOf } from '../../protocol/index.ts';
 import { Bundle } from '../../sim/bundle.ts';
 import type { CompiledTool } from './catalogue.ts';
 import type { Runtime } from './runtime.ts';
 import { type CallerIdentity, isReadTool, ToolFailure } from './types.ts';
+
+/** v1 carries no request_id. */
+const NO_REQUEST = requestKeyOf('');
 
 function v1Error(code: string, message: string): Bundle {
   const b = new Bundle();
@@ -28,10 +31,10 @@ function v1Success(data: JsonValue): Bundle {
   return b;
 }
 
-/** Tools a v1 caller may see and run. */
-function v1Tools(rt: Runtime): CompiledTool[] {
+/** The reference: a v1 caller may see and run only read tools that need no scope (2.1-06, 8-10). */
+export function v1Tools(rt: Runtime): CompiledTool[] {
   const all = [...rt.catalogue.tools.values()];
-  if (rt.gates.bug('v1-lists-write-tools') || !rt.gates.on('CETP-2.1-06', 'CETP-8-10')) return all;
+  if (!rt.gates.on('CETP-2.1-06', 'CETP-8-10')) return all;
   return all.filter((c) => isReadTool(c.tool) && c.tool.scopes.length === 0);
 }
 
@@ -43,7 +46,7 @@ export async function handleV1(
 ): Promise<Bundle> {
   if (method === 'list_tools') {
     return v1Success({
-      tools: v1Tools(rt).map((c) => ({
+      tools: rt.parts.v1Tools(rt).map((c) => ({
         name: c.tool.name,
         description: c.tool.description,
         input_schema: c.tool.inputSchema,
@@ -52,7 +55,7 @@ export async function handleV1(
   }
   if (method !== 'execute_tool') return v1Error('METHOD_NOT_FOUND', 'Unknown method.');
   const name = extras.getString('tool_name') ?? '';
-  const compiled = v1Tools(rt).find((c) => c.tool.name === name);
+  const compiled = rt.parts.v1Tools(rt).find((c) => c.tool.name === name);
   if (!compiled) return v1Error('TOOL_NOT_FOUND', 'No such tool.');
   let args: JsonValue;
   try {
@@ -65,11 +68,13 @@ export async function handleV1(
   const tool = compiled.tool;
   try {
     if (isReadTool(tool)) {
-      return v1Success(await tool.read({ caller, requestId: '', args, context: rt.context }));
+      return v1Success(
+        await tool.read({ caller, requestId: '', requestKey: NO_REQUEST, args, context: rt.context }),
+      );
     }
     // Only reachable with the v1 rules switched off: a write through v1, with no confirmation or dedup.
     const value = await rt.context.storage.transaction(`v1 ${tool.name}`, (tx) =>
-      tool.mutate({ caller, requestId: '', args, context: rt.context }, tx, null),
+      tool.mutate({ caller, requestId: '', requestKey: NO_REQUEST, args, context: rt.context }, tx, null),
     );
     return v1Success(value);
   } catch (error) {

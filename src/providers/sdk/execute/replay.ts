@@ -2,14 +2,13 @@
  * Answering a request that already has a record (spec §6, NOTES 1, 3, 10, 11): within the
  * idempotency window the same terminal result, rendered for this session (6-05); after it,
  * RESULT_EXPIRED, never a second execution (5-22); while an operation runs, `accepted` with the
- * same operation (6-07).
+ * same operation (6-07); another request under the same id, INVALID_REQUEST (6-04).
  */
-import type { Bundle } from '../../sim/bundle.ts';
-import type { Execution } from './execute.ts';
-import { echo, respondWithValue } from './execute.ts';
-import type { RequestRecord } from './records.ts';
-import { acceptedBundle, errorBundle } from './responses.ts';
-import type { Runtime } from './runtime.ts';
+import type { Bundle } from '../../../sim/bundle.ts';
+import type { RequestRecord } from '../records.ts';
+import { acceptedBundle, errorBundle, WireFailure } from '../responses.ts';
+import { echo, respondWithValue } from './support.ts';
+import type { Execution, Runtime } from './types.ts';
 
 /** Has the record's idempotency window (counted from its terminal state, NOTES 11) passed? */
 export function windowPassed(rt: Runtime, windowSeconds: number, record: RequestRecord): boolean {
@@ -18,6 +17,34 @@ export function windowPassed(rt: Runtime, windowSeconds: number, record: Request
     record.terminalAtMs !== null &&
     rt.context.currentTimeMillis() > record.terminalAtMs + windowSeconds * 1000
   );
+}
+
+/** INVALID_REQUEST when `record` is another request under this request_id (6-03, 6-04), else null. */
+export function otherRequest(ex: Execution, record: RequestRecord): WireFailure | null {
+  if (ex.rt.parts.sameRequest(ex, record)) return null;
+  return new WireFailure('INVALID_REQUEST', {
+    message: 'This request_id was already used with a different tool or arguments.',
+  });
+}
+
+/**
+ * Whether a transaction of this call may write its own record over `existing`: only over this
+ * request's own reservation for confirmation (its approved resume). Another call under the same
+ * request_id may have reserved it — with other args — between this call's first look and its
+ * transaction; that reservation stands.
+ */
+export function mayReplace(ex: Execution, existing: RequestRecord): boolean {
+  return existing.state === 'pending_confirmation' && ex.rt.parts.sameRequest(ex, existing);
+}
+
+/**
+ * The answer when this call found a record another call made first: refused if that is another
+ * request under the same id (6-04), else that request's answer.
+ */
+export function answerExisting(ex: Execution, record: RequestRecord): Bundle {
+  const other = otherRequest(ex, record);
+  if (other) return errorBundle(echo(ex), other.code, other.init);
+  return replayRecord(ex, record);
 }
 
 export function replayRecord(ex: Execution, record: RequestRecord): Bundle {

@@ -1,0 +1,84 @@
+/**
+ * The first steps of execute_tool (spec §4, §3.3, §5): `tool` — TOOL_NOT_FOUND for unknown and
+ * hidden tools (5-12, 7.2-01); `args` — size (4.1-08), JSON, input schema (5-14, 10-10), the app's
+ * business validation (7.3-04) and the args digest (6-03); `key` — the request record's dedup key
+ * (6-02) from the calling UID, provider_id and the envelope's RequestKey.
+ */
+
+import type { JsonValue } from '../../../base/json.ts';
+import { argsDigest, utf8Length } from '../../../protocol/index.ts';
+import { WireFailure } from '../responses.ts';
+import { go, refuse, toolOf, withExecution } from './support.ts';
+import type { Execution, Next } from './types.ts';
+
+export function findTool(ex: Execution): Next {
+  const { rt } = ex;
+  const compiled = rt.catalogue.tools.get(ex.req.toolName);
+  const hidden =
+    compiled?.tool.isVisibleTo && rt.gates.on('CETP-7.2-01') && !compiled.tool.isVisibleTo(ex.caller);
+  if (!compiled || hidden) return refuse(ex, new WireFailure('TOOL_NOT_FOUND'));
+  return go(withExecution(ex, { compiled }));
+}
+
+export function checkArgs(ex: Execution): Next | Promise<Next> {
+  const { rt, req, session } = ex;
+  const { gates } = rt;
+  const compiled = toolOf(ex);
+  if (gates.on('CETP-4.1-08') && utf8Length(req.args) > session.limits.maxRequestBytes) {
+    return refuse(
+      ex,
+      new WireFailure('INVALID_ARGS', {
+        message: `The arguments are larger than ${session.limits.maxRequestBytes} bytes.`,
+      }),
+    );
+  }
+  let args: JsonValue;
+  try {
+    args = (req.argsValue !== undefined ? req.argsValue : JSON.parse(req.args)) as JsonValue;
+  } catch {
+    return refuse(ex, new WireFailure('INVALID_ARGS', { message: 'The arguments are not valid JSON.' }));
+  }
+  if (gates.on('CETP-5-14', 'CETP-10-10')) {
+    const issues = compiled.validateInput(args);
+    if (issues.length > 0) {
+      return refuse(
+        ex,
+        new WireFailure('INVALID_ARGS', {
+          message: 'The arguments do not match the tool input schema.',
+          details: { issues: issues.slice(0, 10).map((i) => `${i.path ?? ''} ${i.message}`.trim()) },
+        }),
+      );
+    }
+  }
+  const call = {
+    caller: ex.caller,
+    requestId: req.requestId,
+    requestKey: req.requestKey,
+    args,
+    context: rt.context,
+  };
+  const tool = compiled.tool;
+  if (tool.validate && gates.on('CETP-7.3-04')) {
+    const validate = tool.validate;
+    return (async () => {
+      const problems = await validate(call);
+      if (problems.length > 0)
+        return refuse(ex, new WireFailure('INVALID_ARGS', { message: problems[0] ?? 'Invalid arguments.' }));
+      return digest(ex, call);
+    })();
+  }
+  return digest(ex, call);
+}
+
+/** The args digest the request record and resume tokens bind (6-03, 4.3-14). */
+function digest(ex: Execution, call: Execution['call']): Next {
+  const digested = argsDigest(ex.req.args, ex.rt.options.variants.argsDigest);
+  if (!digested.ok)
+    return refuse(ex, new WireFailure('INVALID_ARGS', { message: 'The arguments are not valid JSON.' }));
+  return go(withExecution(ex, { call, digest: digested.value }));
+}
+
+export function keyRequest(ex: Execution): Next {
+  const key = ex.rt.parts.recordKey(ex.caller.uid, ex.rt.descriptor.providerId, ex.req.requestKey);
+  return go(withExecution(ex, { key }));
+}

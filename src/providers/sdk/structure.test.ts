@@ -1,0 +1,157 @@
+/**
+ * The shape of the provider SDK and the reference consumer (issue 16): no file cycle in the SDK's
+ * import graph, no file over 500 lines, no planted-bug branch in the reference code — planted bugs
+ * substitute named parts from outside (planted.ts) — and every planted bug really substitutes one.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { REFERENCE_CONSUMER_PARTS } from '../../consumer/parts.ts';
+import { CONSUMER_PLANTED_BUGS, plantConsumerBugs } from '../../consumer/planted.ts';
+import { STEP_NAMES } from './execute/types.ts';
+import { REFERENCE_PARTS } from './parts.ts';
+import { PROVIDER_PLANTED_BUGS, plantBugs } from './planted.ts';
+
+const SDK = fileURLToPath(new URL('.', import.meta.url));
+const SRC = resolve(SDK, '../..');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** Every relative import or re-export of `file` (type-only ones included), as absolute paths. */
+function importsOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
+  const out: string[] = [];
+  for (const statement of source.statements) {
+    const spec =
+      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier
+        ? statement.moduleSpecifier
+        : undefined;
+    if (spec && ts.isStringLiteral(spec) && spec.text.startsWith('.')) {
+      out.push(resolve(dirname(file), spec.text));
+    }
+  }
+  return out;
+}
+
+/** The strongly connected components with more than one file (or a self-import): the file cycles. */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter);
+    counter++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop() as string;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+describe('the provider SDK import graph', () => {
+  it('the cycle finder finds cycles (so its silence means something)', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+      ['e', ['e']],
+    ]);
+    expect(cycles(graph)).toEqual([['a', 'b', 'c'], ['e']]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('has no file cycle in src/providers/sdk, type imports included', () => {
+    const graph = new Map(sources(SDK).map((f) => [f, importsOf(f)] as const));
+    expect(graph.size).toBeGreaterThan(20);
+    const found = cycles(graph).map((c) => c.map((f) => relative(SRC, f)));
+    expect(found).toEqual([]);
+  });
+});
+
+describe('file size and planted-bug branches', () => {
+  const files = [...sources(SDK), ...sources(join(SRC, 'consumer'))];
+
+  it('no file of the SDK or the consumer is over 500 lines', () => {
+    const long = files
+      .map((f) => ({ file: relative(SRC, f), lines: readFileSync(f, 'utf8').split('\n').length }))
+      .filter((f) => f.lines > 500);
+    expect(long).toEqual([]);
+  });
+
+  it('the reference SDK and consumer have no planted-bug branch (`gates.bug(…)`)', () => {
+    const branches = files
+      .filter((f) => /\.bug\(/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(SRC, f));
+    expect(branches).toEqual([]);
+  });
+});
+
+describe('planted bugs are substitutions', () => {
+  it('the steps run in the spec order the table declares', () => {
+    expect(Object.keys(REFERENCE_PARTS.steps)).toEqual([...STEP_NAMES]);
+  });
+
+  it.each(Object.keys(PROVIDER_PLANTED_BUGS))('provider bug %s replaces or wraps a named part', (name) => {
+    const planted = plantBugs(REFERENCE_PARTS, [name]);
+    const changed = (Object.keys(REFERENCE_PARTS) as (keyof typeof REFERENCE_PARTS)[]).filter(
+      (k) => planted[k] !== REFERENCE_PARTS[k],
+    );
+    const steps = STEP_NAMES.filter((s) => planted.steps[s] !== REFERENCE_PARTS.steps[s]);
+    expect(changed.length).toBeGreaterThan(0);
+    // Only the steps a bug names change; the rest of the table is the reference's.
+    if (!changed.includes('steps')) expect(steps).toEqual([]);
+    expect(plantBugs(REFERENCE_PARTS, [])).toBe(REFERENCE_PARTS);
+  });
+
+  it.each(Object.keys(CONSUMER_PLANTED_BUGS))('consumer bug %s replaces a named part', (name) => {
+    const planted = plantConsumerBugs(REFERENCE_CONSUMER_PARTS, [name]);
+    const changed = (
+      Object.keys(REFERENCE_CONSUMER_PARTS) as (keyof typeof REFERENCE_CONSUMER_PARTS)[]
+    ).filter((k) => planted[k] !== REFERENCE_CONSUMER_PARTS[k]);
+    expect(changed).toHaveLength(1);
+  });
+
+  it('unknown planted bugs are refused', () => {
+    expect(() => plantBugs(REFERENCE_PARTS, ['provider-is-perfect'])).toThrow(RangeError);
+    expect(() => plantConsumerBugs(REFERENCE_CONSUMER_PARTS, ['consumer-is-perfect'])).toThrow(RangeError);
+  });
+});
