@@ -146,6 +146,7 @@ export class AppContext {
    * The oracles judge effects from these declarations together with what the world saw.
    */
   declareEffect(effect: BusinessEffect, tx?: StoreTransaction): void {
+    if (tx?.takeEffect) return tx.takeEffect(effect); // a wrapper declares it where it commits
     this.world.truth.declareEffect(this.process, effect, tx ?? null);
   }
 

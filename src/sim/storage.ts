@@ -14,7 +14,7 @@
 
 import type { JsonObject, JsonValue } from '../base/json.ts';
 import { SimUsageError } from './errors.ts';
-import type { GroundTruth } from './ground-truth.ts';
+import type { BusinessEffect, GroundTruth } from './ground-truth.ts';
 import type { ProcessRecord } from './process.ts';
 import type { Scheduler, Waiter } from './scheduler.ts';
 import type { Trace } from './trace.ts';
@@ -56,6 +56,12 @@ export interface StoreTransaction {
    * business effect of request R"): recorded exactly when, and only if, the transaction commits.
    */
   annotate(note: JsonObject): void;
+  /**
+   * A transaction object that stands for another (an app's wrapper that buffers writes and commits
+   * them elsewhere) takes the business effects declared on it (AppContext.declareEffect) and must
+   * declare them on the transaction that really commits them. Real transactions leave it undefined.
+   */
+  takeEffect?(effect: BusinessEffect): void;
 }
 
 class OpenTransaction implements StoreTransaction {

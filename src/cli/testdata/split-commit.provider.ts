@@ -17,6 +17,7 @@ import { CETP_PROVIDER } from '../../providers/sdk/manifest.ts';
 import { CetpV2ContentProvider } from '../../providers/sdk/provider.ts';
 import type { MutationExecutor } from '../../providers/sdk/types.ts';
 import type { AppContext } from '../../sim/context.ts';
+import type { BusinessEffect } from '../../sim/ground-truth.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import type { World } from '../../sim/world.ts';
 
@@ -26,7 +27,12 @@ const isSdkTable = (table: string) => table.startsWith('cetp.');
 type Writes = Map<string, Map<string, JsonValue | null>>;
 
 /** Reads through to `tx`, keeps every write (and note) for the caller to commit as it likes. */
-function buffered(tx: StoreTransaction, writes: Writes, notes: JsonObject[]): StoreTransaction {
+function buffered(
+  tx: StoreTransaction,
+  writes: Writes,
+  notes: JsonObject[],
+  effects: BusinessEffect[],
+): StoreTransaction {
   const table = (name: string) => {
     let t = writes.get(name);
     if (!t) {
@@ -60,6 +66,10 @@ function buffered(tx: StoreTransaction, writes: Writes, notes: JsonObject[]): St
     annotate(note) {
       notes.push(note);
     },
+    // The effects declared on this buffer are declared again on the transaction that commits them.
+    takeEffect(effect) {
+      effects.push(effect);
+    },
   };
 }
 
@@ -79,12 +89,14 @@ export function splitCommitExecutor(context: AppContext): MutationExecutor {
     async atomically(label, body) {
       const writes: Writes = new Map();
       const notes: JsonObject[] = [];
+      const effects: BusinessEffect[] = [];
       const result = await context.storage.transaction(`${label} (read)`, (tx) =>
-        body(buffered(tx, writes, notes)),
+        body(buffered(tx, writes, notes, effects)),
       );
       await context.storage.transaction(`${label} (business)`, async (tx) => {
         await commit(tx, writes, (t) => !isSdkTable(t));
         for (const note of notes) tx.annotate(note);
+        for (const effect of effects) context.declareEffect(effect, tx);
       });
       await context.storage.transaction(`${label} (records)`, (tx) => commit(tx, writes, isSdkTable));
       return result;
