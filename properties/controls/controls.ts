@@ -20,21 +20,13 @@ export const CONTROLS: readonly Control[] = [
   { provider: 'properties/controls/slow.provider.ts' },
   { consumer: 'properties/controls/impatient.consumer.ts' },
   { consumer: 'properties/controls/local-approval.consumer.ts' },
+  // v2 only, one request at a time, canonical-JSON digests, a foreign session refused as
+  // INVALID_REQUEST. It drew a false alarm until the raw driver renegotiated once on INVALID_REQUEST
+  // (NOTES 8a) instead of giving up on the operation it was polling (identity, seed 0, 150 runs).
+  { provider: 'properties/controls/strict.provider.ts' },
   // The repo's example modules, as a user would pass them.
   { provider: 'src/cli/testdata/my-alerts.provider.ts' },
   { consumer: 'src/cli/testdata/reference.consumer.ts' },
-];
-
-/**
- * Controls that still draw a false alarm, kept out of CONTROLS until the test bed is fixed (not by
- * changing the control): strict.provider.ts fails `identity` (seed 0, 150 runs) on
- * operations-terminate. Its operation committed at step 118; the only get_operation (step 110) was
- * answered INVALID_REQUEST — the legal NOTES 8a reading for a session token that is not the caller's
- * — and the raw driver (properties/scenario/driver.ts, settle()) stops polling on INVALID_REQUEST
- * instead of renegotiating, so the oracle judges what the driver gave up on, not what the provider did.
- */
-export const KNOWN_FALSE_ALARMS: readonly Control[] = [
-  { provider: 'properties/controls/strict.provider.ts' },
 ];
 
 export interface ControlVerdict {

@@ -452,6 +452,7 @@ export class RawDriver {
     for (const op of this.state.ops) this.observe(this.provider(op.provider));
     for (const op of this.state.ops) {
       const p = this.provider(op.provider);
+      let renegotiated = false;
       for (let i = 0; i < 30; i++) {
         const reply = await this.v2(
           p,
@@ -462,7 +463,15 @@ export class RawDriver {
         const state = (JSON.parse(reply?.getString('data') ?? '{}') as { state?: string }).state;
         if (state === 'succeeded' || state === 'failed' || state === 'cancelled') break;
         const code = reply?.getString('error_code');
-        if (code === 'RESULT_EXPIRED' || code === 'INVALID_REQUEST') break;
+        if (code === 'RESULT_EXPIRED') break;
+        if (code === 'INVALID_REQUEST') {
+          // NOTES 8a: a provider may refuse a session token it does not hold for this caller as
+          // INVALID_REQUEST rather than NEGOTIATION_REQUIRED; renegotiate once before giving up.
+          if (renegotiated) break;
+          renegotiated = true;
+          await this.negotiate(p);
+          continue;
+        }
         if (code === 'UNSUPPORTED_CAPABILITY') await this.negotiate(p);
         await this.pauseUnlessChanged(2_000);
       }
