@@ -146,7 +146,11 @@ export class AppContext {
    * The oracles judge effects from these declarations together with what the world saw.
    */
   declareEffect(effect: BusinessEffect, tx?: StoreTransaction): void {
-    if (tx?.takeEffect) return tx.takeEffect(effect); // a wrapper declares it where it commits
+    // A wrapper standing for a transaction declares it where it commits.
+    if (tx?.takeEffect) {
+      tx.takeEffect(effect);
+      return;
+    }
     this.world.truth.declareEffect(this.process, effect, tx ?? null);
   }
 
