@@ -80,11 +80,6 @@ function arrows(graph: Graph, from: string, to: readonly string[], except: reado
     );
 }
 
-/** Files still over 500 lines, each with why; an entry goes when its file is split. */
-const LONG_FILE_EXEMPTIONS: Readonly<Record<string, string>> = {
-  'src/sim/scheduler.ts': 'owned by the parallel scheduler/strategy work of this session (not split here)',
-};
-
 describe('the import graph', () => {
   const graph = graphOf([...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'properties'))]);
 
@@ -118,7 +113,7 @@ describe('the import graph', () => {
   it('has no file in src/sim over 500 lines, tests included', () => {
     const long = sourceFiles(join(ROOT, 'src', 'sim'), true)
       .map((f) => ({ file: relative(ROOT, f), lines: readFileSync(f, 'utf8').split('\n').length }))
-      .filter((f) => f.lines > 500 && !(f.file in LONG_FILE_EXEMPTIONS));
+      .filter((f) => f.lines > 500);
     expect(long).toEqual([]);
   });
 
