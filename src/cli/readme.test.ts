@@ -72,6 +72,6 @@ describe('README', () => {
   });
 
   it('stays a user guide (at most 300 lines until the provider guide is rewritten from examples/)', () => {
-    expect(README.split('\n').length).toBeLessThanOrEqual(300);
+    expect(README.match(/\n/g)?.length ?? 0).toBeLessThanOrEqual(300); // lines, as wc -l counts them
   });
 });
