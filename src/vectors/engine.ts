@@ -13,13 +13,13 @@ import type { Variant } from '../../properties/scenario/model.ts';
 import { sha256Hex } from '../protocol/digest.ts';
 import { AGENT, agentPackage, OTHER_AGENT } from '../providers/testing.ts';
 import type { Bundle } from '../sim/bundle.ts';
-import type { ContentProviderClient } from '../sim/content.ts';
 import type { AppContext } from '../sim/context.ts';
 import type { UserDecision } from '../sim/user.ts';
 import { World } from '../sim/world.ts';
+import { VectorCaller } from './caller.ts';
 import type { CallSpec, Expect, FdExpect, SendValue, Step, Vector } from './format.ts';
 import { type Mismatch, match, matchJsonValue } from './matchers.ts';
-import { type Actual, fromBundle, toBundle, type Vars } from './typed.ts';
+import { type Actual, fromBundle, type Vars } from './typed.ts';
 
 export interface FdDigest {
   readonly size: number;
@@ -87,10 +87,8 @@ class StepFailed extends Error {
 
 /** The running state of one vector in its world. */
 class VectorSession {
-  private readonly clients = new Map<AppContext, ContentProviderClient>();
   private last: Bundle | null = null;
-  /** The app that made the last call: a `user` step launches its resolution from there. */
-  private lastCaller: AppContext;
+  private readonly caller: VectorCaller;
 
   constructor(
     private readonly world: World,
@@ -100,7 +98,7 @@ class VectorSession {
     private readonly primary: AppContext,
     readonly vars: Vars,
   ) {
-    this.lastCaller = primary;
+    this.caller = new VectorCaller(world, fixture.authority, primary);
   }
 
   private expectOk(index: number, e: Expect, actual: Actual | undefined, path = '$'): void {
@@ -108,41 +106,9 @@ class VectorSession {
     if (mismatches.length > 0) throw new StepFailed(mismatches.map((m) => ({ ...m, step: index })));
   }
 
-  private async send(ctx: AppContext, spec: CallSpec): Promise<Bundle | null> {
-    this.lastCaller = ctx;
-    const extras =
-      spec.extras === null
-        ? null
-        : toBundle(spec.extras, { vars: this.vars, nowMs: () => ctx.currentTimeMillis() });
-    let client = this.clients.get(ctx);
-    if (!client) {
-      client =
-        (await ctx.contentResolver.acquireUnstableContentProviderClient(this.fixture.authority)) ?? undefined;
-      if (!client) throw new Error(`cannot acquire ${this.fixture.authority}`);
-      this.clients.set(ctx, client);
-    }
-    try {
-      return await client.call(spec.method, spec.arg, extras);
-    } catch (error) {
-      this.clients.delete(ctx);
-      throw error;
-    }
-  }
-
   /** Sends `spec` as its caller: the second UID's calls run in that app's process. */
   private async call(spec: CallSpec): Promise<Bundle | null> {
-    if (spec.caller !== 'second') return this.send(this.primary, spec);
-    const done = this.primary.waiter<{ reply: Bundle | null } | { error: unknown }>('second caller');
-    this.world.spawnIn(OTHER_AGENT, 'vector-second', async (ctx) => {
-      try {
-        done.wake({ reply: await this.send(ctx, spec) });
-      } catch (error) {
-        done.wake({ error });
-      }
-    });
-    const outcome = await done.wait();
-    if ('error' in outcome) throw outcome.error;
-    return outcome.reply;
+    return (await this.caller.call(spec, this.vars)).reply;
   }
 
   private read(reply: Bundle | null): Actual {
@@ -196,7 +162,7 @@ class VectorSession {
   private async user(step: Extract<Step, { op: 'user' }>): Promise<void> {
     const pi = this.last?.getPendingIntent('resolution');
     if (!pi) throw new Error('a user step needs a reply with a resolution PendingIntent');
-    const launcher = this.lastCaller;
+    const launcher = this.caller.lastCaller;
     if (step.answer === 'never') {
       const launch = async () =>
         void (await launcher.startIntentSenderForResult(pi, null, 0, LEND_BACKGROUND_START));
@@ -251,7 +217,7 @@ class VectorSession {
       case 'user':
         return this.user(step);
       case 'kill':
-        this.clients.clear();
+        this.caller.reset();
         return this.world.killProcess(this.fixture.packageName, {
           kind: 'killed',
           reason: 'vector kill step',

@@ -9,13 +9,13 @@ import type { ProviderFixture } from '../../../properties/scenario/fixtures.ts';
 import type { Variant } from '../../../properties/scenario/model.ts';
 import { AGENT, agentPackage, OTHER_AGENT } from '../../providers/testing.ts';
 import type { Bundle } from '../../sim/bundle.ts';
-import type { ContentProviderClient } from '../../sim/content.ts';
 import type { AppContext } from '../../sim/context.ts';
 import type { ParcelFileDescriptor } from '../../sim/fd.ts';
 import type { PendingIntent } from '../../sim/pending-intent.ts';
 import type { UserDecision } from '../../sim/user.ts';
 import { World } from '../../sim/world.ts';
-import { type Actual, fromBundle, toBundle } from '../../vectors/typed.ts';
+import { VectorCaller } from '../../vectors/caller.ts';
+import { type Actual, fromBundle } from '../../vectors/typed.ts';
 import { type Action, type CallAction, describe, RequestError, type Result } from './serve-requests.ts';
 
 /** A tagged reply value with handles for the objects a later request may name. */
@@ -47,7 +47,7 @@ const ANSWERS: Readonly<Record<string, UserDecision>> = {
 
 /** Runs actions in the world the way engine.ts runs steps, handing out handles for PIs and fds. */
 class Driver {
-  private readonly clients = new Map<AppContext, ContentProviderClient>();
+  private readonly caller: VectorCaller;
   private readonly pis = new Map<string, { pi: PendingIntent; from: AppContext }>();
   private readonly fds = new Map<string, ParcelFileDescriptor>();
   private handles = 0;
@@ -56,44 +56,14 @@ class Driver {
     private readonly world: World,
     private readonly fixture: ProviderFixture,
     private readonly primary: AppContext,
-  ) {}
-
-  private async send(ctx: AppContext, spec: Omit<CallAction, 'op'>): Promise<Bundle | null> {
-    const extras =
-      spec.extras === null
-        ? null
-        : toBundle(spec.extras, { vars: new Map(), nowMs: () => ctx.currentTimeMillis() });
-    let client = this.clients.get(ctx);
-    if (!client) {
-      client =
-        (await ctx.contentResolver.acquireUnstableContentProviderClient(this.fixture.authority)) ?? undefined;
-      if (!client) throw new Error(`cannot acquire ${this.fixture.authority}`);
-      this.clients.set(ctx, client);
-    }
-    try {
-      return await client.call(spec.method, spec.arg, extras);
-    } catch (error) {
-      this.clients.delete(ctx);
-      throw error;
-    }
+  ) {
+    this.caller = new VectorCaller(world, fixture.authority, primary);
   }
 
   /** The reply and the app that received it (the second UID's calls run in that app's process). */
   private async call(spec: Omit<CallAction, 'op'>): Promise<Wire> {
-    if (spec.caller !== 'second') return this.wire(await this.send(this.primary, spec), this.primary);
-    const done = this.primary.waiter<{ reply: Bundle | null; ctx: AppContext } | { error: unknown }>(
-      'second caller',
-    );
-    this.world.spawnIn(OTHER_AGENT, 'vector-second', async (ctx) => {
-      try {
-        done.wake({ reply: await this.send(ctx, spec), ctx });
-      } catch (error) {
-        done.wake({ error });
-      }
-    });
-    const outcome = await done.wait();
-    if ('error' in outcome) throw outcome.error;
-    return this.wire(outcome.reply, outcome.ctx);
+    const { reply, ctx } = await this.caller.call(spec, new Map());
+    return this.wire(reply, ctx);
   }
 
   private wire(reply: Bundle | null, from: AppContext): Wire {
@@ -162,7 +132,7 @@ class Driver {
         return {};
       }
       case 'kill':
-        this.clients.clear();
+        this.caller.reset();
         this.world.killProcess(this.fixture.packageName, { kind: 'killed', reason: 'vector kill step' });
         return {};
       case 'advance-clock':
