@@ -50,6 +50,7 @@ import {
 } from './activity-types.ts';
 import type { AppContext } from './context.ts';
 import { SecurityException } from './errors.ts';
+import type { ScreenState } from './importance.ts';
 import { type ComponentName, FLAG_ACTIVITY_NEW_TASK, Intent } from './intent.ts';
 import { SYSTEM_UID } from './package-manager.ts';
 import { PendingIntent, type PendingIntentFlags, PendingIntentRegistry } from './pending-intent.ts';
@@ -253,6 +254,7 @@ export class ActivityManager {
       launcherUid: launcher.uid,
       requestCode,
       resultWanted: (intent.flags & FLAG_ACTIVITY_NEW_TASK) === 0,
+      translucent: info?.translucent ?? false,
       waiter,
       instance: null,
       finished: false,
@@ -430,11 +432,24 @@ export class ActivityManager {
     }
   }
 
-  /** Processes hosting an Activity that is on screen (for importance). */
-  processesOnScreen(): Set<ProcessRecord> {
-    const out = new Set<ProcessRecord>();
-    for (const r of this.live.values()) if (r.process.isAlive) out.add(r.process);
-    return out;
+  /**
+   * What the screen shows (importance.ts ScreenState). Live activities stack in launch order; the
+   * newest is on top. An Activity below a translucent one stays visible; an opaque one hides all
+   * below it (ActivityRecord.occludesParent; Task visibility), the launched app included.
+   */
+  screen(): ScreenState {
+    const top = new Set<ProcessRecord>();
+    const visible = new Set<ProcessRecord>();
+    const stack = [...this.live.values()].filter((r) => r.process.isAlive).sort((a, b) => b.id - a.id);
+    let covered = false;
+    for (const r of stack) {
+      if (covered) break;
+      if (top.size === 0) top.add(r.process);
+      else if (!top.has(r.process)) visible.add(r.process);
+      covered = !r.translucent;
+    }
+    const launcherShows = stack.length === 0 ? 'front' : covered ? 'covered' : 'behind-translucent';
+    return { top, visible, launcherShows };
   }
 
   /** Activities currently started and not finished (what is "on screen"). */
