@@ -148,7 +148,8 @@ export class AppContext {
    * The oracles judge effects from these declarations together with what the world saw.
    */
   declareEffect(effect: BusinessEffect, tx?: StoreTransaction): void {
-    if (tx?.takeEffect) tx.takeEffect(effect); // a wrapper declares it where it commits
+    if (tx?.takeEffect)
+      tx.takeEffect(effect); // a wrapper declares it where it commits
     else this.world.truth.declareEffect(this.process, effect, tx ?? null);
   }
 
