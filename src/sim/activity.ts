@@ -333,7 +333,14 @@ export class ActivityManager {
     if (record.finished) return;
     record.finished = true;
     this.live.delete(record.id);
+    this.uncover();
     this.deliver(record, result, 'finished');
+  }
+
+  /** An Activity left the stack: those it covered come back (resumed or visible), thawed by AMS. */
+  private uncover(): void {
+    const { top, visible } = this.screen();
+    for (const proc of [...top, ...visible]) this.world.thaw(proc, 'activity resumed');
   }
 
   private deliver(record: ActivityRecord, result: ActivityResult, reason: string): void {
@@ -430,6 +437,7 @@ export class ActivityManager {
         this.deliver(record, { resultCode: RESULT_CANCELED, data: null }, 'activity process died');
       }
     }
+    this.uncover();
   }
 
   /**
