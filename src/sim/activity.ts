@@ -23,15 +23,16 @@
  *   Intent"); their extras are copied into the launcher like any Parcel.
  * - Background activity launch restrictions (Android 10+; BackgroundActivityStartController,
  *   developer.android.com/guide/components/activities/background-starts): a start is allowed when
- *   the app starting it has a visible window (importance.ts hasVisibleWindow — a provider raised by
- *   a foreground client's connection has none). For a PendingIntent,
+ *   the app starting it has a visible window (importance.ts hasVisibleWindow: the top Activity, one
+ *   visible below translucent ones, a launched app nothing opaque covers — a provider raised by a
+ *   foreground client's connection has none). For a PendingIntent,
  *   the sender's foreground lends the right only if it targets < 34 or opted in with
  *   ActivityOptions#setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED);
  *   the creator's foreground lends it only if it targets < 35 or opted in at creation
  *   (setPendingIntentCreatorBackgroundActivityStartMode). A blocked start is aborted silently and
  *   the launcher gets RESULT_CANCELED ("we pretend to the caller that it was really started",
  *   ActivityStarter.handleBackgroundActivityAbort). Not modelled: the 10 s grace period after an app
- *   left the foreground, visible-window and other exemptions (services, notifications, SAW).
+ *   left the foreground, other exemptions (services, notifications, SAW).
  * - Implicit Intents resolve among the exported activities visible to the sender, highest
  *   priority first; a tie is a chooser the user picks from. That is how an implicit or mutable
  *   PendingIntent gets hijacked by another installed app.
