@@ -27,6 +27,8 @@ export interface ActivityRecord {
   readonly requestCode: number;
   /** False when launched as a new task: the launcher already got RESULT_CANCELED. */
   readonly resultWanted: boolean;
+  /** Declared translucent (a dialog-themed Activity): what is below it stays visible. */
+  readonly translucent: boolean;
   readonly waiter: Waiter<ActivityResult>;
   instance: Activity | null;
   finished: boolean;

@@ -23,15 +23,16 @@
  *   Intent"); their extras are copied into the launcher like any Parcel.
  * - Background activity launch restrictions (Android 10+; BackgroundActivityStartController,
  *   developer.android.com/guide/components/activities/background-starts): a start is allowed when
- *   the app starting it has a visible window (importance.ts hasVisibleWindow — a provider raised by
- *   a foreground client's connection has none). For a PendingIntent,
+ *   the app starting it has a visible window (importance.ts hasVisibleWindow: the top Activity, one
+ *   visible below translucent ones, a launched app nothing opaque covers — a provider raised by a
+ *   foreground client's connection has none). For a PendingIntent,
  *   the sender's foreground lends the right only if it targets < 34 or opted in with
  *   ActivityOptions#setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED);
  *   the creator's foreground lends it only if it targets < 35 or opted in at creation
  *   (setPendingIntentCreatorBackgroundActivityStartMode). A blocked start is aborted silently and
  *   the launcher gets RESULT_CANCELED ("we pretend to the caller that it was really started",
  *   ActivityStarter.handleBackgroundActivityAbort). Not modelled: the 10 s grace period after an app
- *   left the foreground, visible-window and other exemptions (services, notifications, SAW).
+ *   left the foreground, other exemptions (services, notifications, SAW).
  * - Implicit Intents resolve among the exported activities visible to the sender, highest
  *   priority first; a tie is a chooser the user picks from. That is how an implicit or mutable
  *   PendingIntent gets hijacked by another installed app.
@@ -50,6 +51,7 @@ import {
 } from './activity-types.ts';
 import type { AppContext } from './context.ts';
 import { SecurityException } from './errors.ts';
+import type { ScreenState } from './importance.ts';
 import { type ComponentName, FLAG_ACTIVITY_NEW_TASK, Intent } from './intent.ts';
 import { SYSTEM_UID } from './package-manager.ts';
 import { PendingIntent, type PendingIntentFlags, PendingIntentRegistry } from './pending-intent.ts';
@@ -253,6 +255,7 @@ export class ActivityManager {
       launcherUid: launcher.uid,
       requestCode,
       resultWanted: (intent.flags & FLAG_ACTIVITY_NEW_TASK) === 0,
+      translucent: info?.translucent ?? false,
       waiter,
       instance: null,
       finished: false,
@@ -331,7 +334,14 @@ export class ActivityManager {
     if (record.finished) return;
     record.finished = true;
     this.live.delete(record.id);
+    this.uncover();
     this.deliver(record, result, 'finished');
+  }
+
+  /** An Activity left the stack: those it covered come back (resumed or visible), thawed by AMS. */
+  private uncover(): void {
+    const { top, visible } = this.screen();
+    for (const proc of [...top, ...visible]) this.world.thaw(proc, 'activity resumed');
   }
 
   private deliver(record: ActivityRecord, result: ActivityResult, reason: string): void {
@@ -428,13 +438,27 @@ export class ActivityManager {
         this.deliver(record, { resultCode: RESULT_CANCELED, data: null }, 'activity process died');
       }
     }
+    this.uncover();
   }
 
-  /** Processes hosting an Activity that is on screen (for importance). */
-  processesOnScreen(): Set<ProcessRecord> {
-    const out = new Set<ProcessRecord>();
-    for (const r of this.live.values()) if (r.process.isAlive) out.add(r.process);
-    return out;
+  /**
+   * What the screen shows (importance.ts ScreenState). Live activities stack in launch order; the
+   * newest is on top. An Activity below a translucent one stays visible; an opaque one hides all
+   * below it (ActivityRecord.occludesParent; Task visibility), the launched app included.
+   */
+  screen(): ScreenState {
+    const top = new Set<ProcessRecord>();
+    const visible = new Set<ProcessRecord>();
+    const stack = [...this.live.values()].filter((r) => r.process.isAlive).sort((a, b) => b.id - a.id);
+    let covered = false;
+    for (const r of stack) {
+      if (covered) break;
+      if (top.size === 0) top.add(r.process);
+      else if (!top.has(r.process)) visible.add(r.process);
+      covered = !r.translucent;
+    }
+    const launcherShows = stack.length === 0 ? 'front' : covered ? 'covered' : 'behind-translucent';
+    return { top, visible, launcherShows };
   }
 
   /** Activities currently started and not finished (what is "on screen"). */

@@ -17,6 +17,7 @@ import type { PendingIntent, PendingIntentFlags } from './pending-intent.ts';
 import type { ProcessRecord } from './process.ts';
 import type { Rng } from './rng.ts';
 import type { Scheduler, Task, TimedOut, Waiter } from './scheduler.ts';
+import type { ServiceManager } from './services.ts';
 import { type PreferencesDisk, SharedPreferences } from './shared-preferences.ts';
 import type { DurableStore, StoreTransaction } from './storage.ts';
 import type { LogLevel } from './trace.ts';
@@ -25,7 +26,7 @@ import { uuidFromRng } from './uuid.ts';
 /**
  * What an app's Context needs of the world, passed in (the World implements it): what its
  * ContentResolver needs, and the PRNG, scheduler, logging, durable storage, SharedPreferences'
- * disk, files and fds, and the ActivityManager.
+ * disk, files and fds, the ActivityManager and started services.
  */
 export interface ContextHost extends ContentHost {
   readonly truth: Pick<GroundTruth, 'declareEffect'>;
@@ -41,6 +42,7 @@ export interface ContextHost extends ContentHost {
     ActivityManager,
     'getActivityPendingIntent' | 'startIntentSenderForResult' | 'startActivityForResult'
   >;
+  readonly services: Pick<ServiceManager, 'start' | 'stop'>;
   log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void;
   storage(packageName: string): DurableStore;
   preferencesDisk(packageName: string): PreferencesDisk;
@@ -227,5 +229,23 @@ export class AppContext {
   /** Activity.startActivityForResult with an Intent of our own. */
   startActivityForResult(intent: Intent, requestCode = 0): Promise<ActivityResult> {
     return this.world.activities.startActivityForResult(this, intent, requestCode);
+  }
+
+  // ---- services (services.ts) ----
+  /**
+   * Context.startService for this app's own declared service `name`: keeps the process at
+   * SERVICE_ADJ until stopped. Throws IllegalStateException from the background (target 26+).
+   * False if no such service is declared.
+   */
+  startService(name: string): boolean {
+    return this.world.services.start(this.process, name, false);
+  }
+  /** Context.startForegroundService (+ Service.startForeground at once): PERCEPTIBLE_APP_ADJ. */
+  startForegroundService(name: string): boolean {
+    return this.world.services.start(this.process, name, true);
+  }
+  /** Context.stopService; false if the service was not running. */
+  stopService(name: string): boolean {
+    return this.world.services.stop(this.process, name);
   }
 }

@@ -49,6 +49,8 @@ export interface ActivitySpec {
   readonly name: string;
   readonly exported?: boolean;
   readonly intentFilters?: readonly IntentFilterSpec[];
+  /** A translucent or dialog theme (windowIsTranslucent): the Activity below stays visible. Default false. */
+  readonly translucent?: boolean;
 }
 
 export interface PermissionSpec {
@@ -121,6 +123,7 @@ export interface ActivityInfo {
   readonly name: string;
   readonly exported: boolean;
   readonly intentFilters: readonly IntentFilterInfo[];
+  readonly translucent: boolean;
 }
 
 export interface ResolvedManifest {
@@ -313,6 +316,7 @@ export function resolveManifest(spec: ManifestSpec): ResolvedManifest {
       name: a.name,
       exported: a.exported ?? (a.intentFilters?.length ?? 0) > 0,
       intentFilters: resolveFilters(a.intentFilters),
+      translucent: a.translucent ?? false,
     })),
     queries: {
       packages: [...(spec.queries?.packages ?? [])],

@@ -29,6 +29,7 @@ import { PackageManagerView } from './package-manager-view.ts';
 import { type DeathCause, describeDeath, ProcessRecord } from './process.ts';
 import { Rng } from './rng.ts';
 import { Scheduler, type Task, TIMED_OUT } from './scheduler.ts';
+import { ServiceManager } from './services.ts';
 import { PreferencesDisk } from './shared-preferences.ts';
 import { DurableStore } from './storage.ts';
 import { makeStrategy, type StrategySpec } from './strategy.ts';
@@ -71,8 +72,8 @@ export class World {
   private readonly startWaiters = new Map<string, ((ok: boolean) => void)[]>();
   private readonly crashes: { task: string; error: string }[] = [];
   private readonly delivery = new ParcelDelivery(this);
-  /** Processes the user launched, and live provider connections (world-importance.ts). */
-  private readonly standing = new Standing();
+  private readonly standing = new Standing(); // launched apps, services, connections (world-importance.ts)
+  readonly services = new ServiceManager(this, this.standing);
   /** Every ContentProvider.call made, when `recordContentCalls` is on; otherwise null. */
   readonly contentCalls: ContentCallRecord[] | null;
   private readonly processStartMs: number;
@@ -372,14 +373,13 @@ export class World {
     this.standing.disconnect(client, provider, providerPid);
   }
 
-  /** oom_adj of every live process. */
   importance(): Map<ProcessRecord, number> {
-    return this.standing.adjs(this.allProcesses(), this.activities.processesOnScreen());
+    return this.standing.adjs(this.allProcesses(), this.activities.screen());
   }
 
-  /** Whether `proc` has the screen (importance.ts hasVisibleWindow): what BAL checks ask. */
+  /** Whether `proc` has a visible window (importance.ts hasVisibleWindow): what BAL checks ask. */
   hasVisibleWindow(proc: ProcessRecord): boolean {
-    return proc.isAlive && this.standing.hasVisibleWindow(proc, this.activities.processesOnScreen());
+    return proc.isAlive && this.standing.hasVisibleWindow(proc, this.activities.screen());
   }
 
   /** AMS unfreezes a process whose importance rises (a call, a connection, an Activity in it). */
