@@ -23,6 +23,7 @@ import {
   noCrossUidResults,
   singleEffect,
 } from '../src/check/checkers/effects.ts';
+import { fileResultMatches } from '../src/check/checkers/files.ts';
 import {
   argsSchema,
   capabilitiesIntersected,
@@ -402,7 +403,15 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       faults: [kill(PAYMENTS.packageName), loseReply(PAYMENTS.packageName), { kind: 'powerLoss' }],
       userDecisions: ['approve'],
     },
-    [noFdLeaks, wireWellFormed, sameTerminalResult, noCrash, inlineWithinLimit, capabilityGating],
+    [
+      noFdLeaks,
+      wireWellFormed,
+      sameTerminalResult,
+      noCrash,
+      inlineWithinLimit,
+      capabilityGating,
+      fileResultMatches,
+    ],
   ),
   def(
     'versions',

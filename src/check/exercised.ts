@@ -15,6 +15,7 @@
  * is judged on every answer.
  */
 import type { CheckContext } from './checker.ts';
+import { fileResultsJudged } from './checkers/files.ts';
 import type { CallView, Observation } from './observation.ts';
 
 export interface Exercised {
@@ -35,6 +36,10 @@ export interface Exercised {
   readonly confirmations: number;
   /** Operations seen in a terminal state (succeeded, failed, cancelled). */
   readonly operationsFinished: number;
+  /** Successful file results of a provider under test on the wire (delivered or lost). */
+  readonly fileResults: number;
+  /** Of those, the ones whose bytes the world knew, so file-result-matches judged them (docs/oracles.md). */
+  readonly fileResultsJudged: number;
 }
 
 export interface ToolTally {
@@ -87,6 +92,8 @@ export const NOTHING_EXERCISED: Exercised = Object.freeze({
   writesSucceeded: 0,
   confirmations: 0,
   operationsFinished: 0,
+  fileResults: 0,
+  fileResultsJudged: 0,
 });
 
 /** Answers of a provider's own failing: it broke, or said it was broken (not the caller's doing). */
@@ -176,6 +183,7 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
   }
   let finished = 0;
   for (const key of ends.keys()) if (providers.has(key.slice(0, key.indexOf('|')))) finished++;
+  const files = fileResultsJudged(obs, ctx.providersUnderTest);
   return {
     calls,
     answered,
@@ -184,6 +192,8 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
     writesSucceeded: writes,
     confirmations,
     operationsFinished: finished,
+    fileResults: files.judged + files.notJudged,
+    fileResultsJudged: files.judged,
     tools,
     providers: byProvider,
   };
@@ -222,6 +232,8 @@ export class ExerciseTally {
     t.writesSucceeded += run.writesSucceeded;
     t.confirmations += run.confirmations;
     t.operationsFinished += run.operationsFinished;
+    t.fileResults += run.fileResults;
+    t.fileResultsJudged += run.fileResultsJudged;
     addTallies(this.tools, run.tools);
     addTallies(this.providers, run.providers);
   }

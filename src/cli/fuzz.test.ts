@@ -64,6 +64,8 @@ describe('cetp-sim fuzz', () => {
       'writesSucceeded',
       'confirmations',
       'operationsFinished',
+      'fileResults',
+      'fileResultsJudged',
     ]);
     expect(exercised.calls).toBeGreaterThan(0);
     expect(exercised.succeeded).toBeGreaterThan(0);

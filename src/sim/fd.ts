@@ -64,6 +64,11 @@ export class ParcelFileDescriptor {
     private readonly pid: number,
     readonly fd: number,
     readonly hasCommChannel: boolean,
+    /**
+     * @internal The kernel description this fd referred to, kept after close for the oracles
+     * (what a file result's descriptor really was: its mode, the file or pipe behind it).
+     */
+    readonly description: OpenFile,
   ) {}
 
   get isClosed(): boolean {
@@ -284,7 +289,7 @@ export class FdSystem {
     const task = this.world.scheduler.currentTask;
     const pfd = table.allocate(
       file,
-      (fd) => new ParcelFileDescriptor(this, proc, pid, fd, comm),
+      (fd) => new ParcelFileDescriptor(this, proc, pid, fd, comm, file),
       task?.name ?? '(system)',
       this.world.scheduler.step,
     );

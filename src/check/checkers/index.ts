@@ -4,6 +4,7 @@ import type { Observation } from '../observation.ts';
 import { AGENT_CHECKERS } from './agent.ts';
 import { CONSUMER_CHECKERS } from './consumer.ts';
 import { EFFECT_CHECKERS } from './effects.ts';
+import { FILE_CHECKERS } from './files.ts';
 import { NEGOTIATED_CHECKERS } from './negotiated.ts';
 import { RUNTIME_CHECKERS } from './runtime.ts';
 import { WIRE_CHECKERS } from './wire.ts';
@@ -11,6 +12,7 @@ import { WIRE_CHECKERS } from './wire.ts';
 export const ALL_CHECKERS: readonly Checker[] = [
   ...EFFECT_CHECKERS,
   ...WIRE_CHECKERS,
+  ...FILE_CHECKERS,
   ...NEGOTIATED_CHECKERS,
   ...CONSUMER_CHECKERS,
   ...AGENT_CHECKERS,
