@@ -114,7 +114,8 @@ export function ablatableRules(root: string): string[] {
     for (const entry of readdirSync(dir)) {
       const path = join(dir, entry);
       if (statSync(path).isDirectory()) scan(path);
-      else if (entry.endsWith('.ts') && !entry.endsWith('.test.ts')) {
+      else if (/\.[jt]s$/.test(entry) && !/\.(test|d)\.ts$/.test(entry)) {
+        // .ts in a checkout, the compiled .js in an installed package (never tests or declarations)
         for (const call of readFileSync(path, 'utf8').matchAll(/gates\.on\(([^)]*)\)/g)) {
           for (const id of (call[1] ?? '').matchAll(/CETP-[\d.]+-\d{2}/g))
             if (isRuleId(id[0])) found.add(id[0]);

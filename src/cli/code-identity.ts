@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { resolveModule } from './module-loader.ts';
 import type { ReplayModules } from './replay-file.ts';
-import { PACKAGE_ROOT } from './root.ts';
+import { CODE_ROOT } from './root.ts';
 
 export interface CodeIdentity {
   readonly cetpSim: string;
@@ -77,17 +77,20 @@ function sourcesUnder(dir: string, out: string[]): void {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) {
       if (name !== 'node_modules' && name !== 'testdata') sourcesUnder(path, out);
-    } else if (/\.(ts|mjs)$/.test(name) && !name.endsWith('.test.ts')) out.push(path);
+    } else if (/\.(ts|mjs|js)$/.test(name) && !/\.(test|d)\.ts$/.test(name)) out.push(path);
   }
 }
 
-/** SHA-256 over cetp-sim's own sources (src/ and properties/, tests left out). */
+/**
+ * SHA-256 over cetp-sim's own code as it runs (src/ and properties/, tests left out): the sources in
+ * a checkout, the compiled JavaScript of dist/ in an installed package.
+ */
 export function cetpSimHash(): string {
   const files: string[] = [];
-  for (const dir of ['src', 'properties']) sourcesUnder(join(PACKAGE_ROOT, dir), files);
+  for (const dir of ['src', 'properties']) sourcesUnder(join(CODE_ROOT, dir), files);
   const hash = createHash('sha256');
   for (const file of files) {
-    hash.update(`${relative(PACKAGE_ROOT, file)}\0`);
+    hash.update(`${relative(CODE_ROOT, file)}\0`);
     hash.update(readFileSync(file));
     hash.update('\0');
   }

@@ -24,7 +24,8 @@ function sources(dir: string, out: string[] = []): string[] {
   for (const entry of entries) {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) sources(path, out);
-    else if (entry.endsWith('.ts') && !entry.endsWith('.test.ts')) out.push(path);
+    // .ts in a checkout, the compiled .js in an installed package (never tests or declarations)
+    else if (/\.[jt]s$/.test(entry) && !/\.(test|d)\.ts$/.test(entry)) out.push(path);
   }
   return out;
 }

@@ -16,7 +16,7 @@ import { CliError, EXIT_OK } from '../errors.ts';
 import { gateSites } from '../gate-sites.ts';
 import type { Io } from '../io.ts';
 import { startProgress } from '../progress.ts';
-import { PACKAGE_ROOT } from '../root.ts';
+import { CODE_ROOT } from '../root.ts';
 import { selectRules } from '../selection.ts';
 import { table } from '../table.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
@@ -48,9 +48,9 @@ function validRules(ids: readonly string[] | undefined, ablatable: readonly stri
 
 export async function ablateCommand(io: Io, flags: AblateFlags): Promise<number> {
   const c = io.color;
-  const ablatable = ablatableRules(PACKAGE_ROOT);
+  const ablatable = ablatableRules(CODE_ROOT);
   const rules = shardOf(validRules(flags.rule, ablatable), flags.shard);
-  const sites = gateSites(PACKAGE_ROOT);
+  const sites = gateSites(CODE_ROOT);
   const consumerDriven = PROPERTIES.some((p) => p.kind === 'consumer');
   if (!flags.json)
     io.out(

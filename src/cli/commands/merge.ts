@@ -15,7 +15,7 @@ import { Ajv2020, type ErrorObject } from '../../protocol/schemas/ajv.ts';
 import { consumerImpact } from '../consumer-module.ts';
 import { CliError, EXIT_FAILED, EXIT_OK } from '../errors.ts';
 import type { Io } from '../io.ts';
-import { PACKAGE_ROOT } from '../root.ts';
+import { CODE_ROOT } from '../root.ts';
 
 const ITEMS = {
   type: 'array',
@@ -185,7 +185,7 @@ function merged(reports: readonly Report[]): { report: object; failed: boolean }
       return { report: { mutants }, failed: mutants.some((m) => m.killed === false) };
     }
     case 'ablate':
-      return { report: { rules: joined(reports, ablatableRules(PACKAGE_ROOT)) }, failed: false };
+      return { report: { rules: joined(reports, ablatableRules(CODE_ROOT)) }, failed: false };
   }
 }
 

@@ -105,10 +105,14 @@ const bundled = caches.lazy('cli.worker-bundle', () =>
   ),
 );
 
+/** The compiled worker of an installed package (dist/): plain JavaScript, nothing to bundle. */
+const COMPILED_WORKER = new URL('./worker.js', import.meta.url);
+
 /**
  * The bundled worker's URL (built on first use in this process), or null if it cannot be built or
- * written — then the caller boots workers through tsx.
+ * written — then the caller boots workers through tsx. Compiled (dist/), the worker's own module.
  */
 export function ownCodeWorker(): Promise<URL | null> {
+  if (import.meta.url.endsWith('.js')) return Promise.resolve(COMPILED_WORKER);
   return bundled.get();
 }

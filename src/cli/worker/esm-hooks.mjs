@@ -8,7 +8,7 @@
 // the rule Node's own --experimental-detect-module applies, extended to an explicit "commonjs"
 // (TypeScript's `import` there means "I am an ES module"; a CommonJS `.ts` file keeps loading as
 // CommonJS, and `.cts` always does).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compileFunction } from 'node:vm';
 import { transformSync } from 'esbuild';
@@ -49,8 +49,14 @@ function hasModuleSyntax(file) {
   return verdict;
 }
 
+// Run from a checkout (the sources beside this file), a user module's `import … from 'cetp-sim'`
+// loads the very sources this worker runs (package.json's "cetp-sim-source" export condition), not
+// a dist/ built earlier: one copy of each class, and never stale code.
+const FROM_SOURCE = existsSync(new URL('./worker.ts', import.meta.url));
+
 export async function resolve(specifier, context, nextResolve) {
-  const resolved = await nextResolve(specifier, context);
+  const conditions = FROM_SOURCE ? [...(context.conditions ?? []), 'cetp-sim-source'] : context.conditions;
+  const resolved = await nextResolve(specifier, { ...context, conditions });
   if (!resolved.url.startsWith('file:') || !CJS_FORMATS.has(resolved.format)) return resolved;
   const url = new URL(resolved.url);
   if (!SOURCE.test(url.pathname) || url.pathname.includes('/node_modules/')) return resolved;
