@@ -78,6 +78,8 @@ export interface CampaignOptions {
   readonly watchdogMs: number;
   readonly now: () => number;
   readonly onStart?: (def: PropertyDef) => void;
+  /** Runs of a property started so far, as they start (for a progress bar). */
+  readonly onRuns?: (def: PropertyDef, runsStarted: number) => void;
   readonly onResult?: (entry: CampaignEntry) => void;
 }
 
@@ -158,7 +160,11 @@ async function fuzzOne(
     cwd: options.cwd,
     ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
   };
-  const end = await host.run<PropertyOutcome>(job, { budgetMs: options.watchdogMs });
+  const onRuns = options.onRuns;
+  const end = await host.run<PropertyOutcome>(job, {
+    budgetMs: options.watchdogMs,
+    ...(onRuns ? { onRuns: (runs: number) => onRuns(def, runs) } : {}),
+  });
   if (end.kind !== 'done') return diagnose(host, def, job, end, options.watchdogMs);
   // A failure with user modules is re-run in a fresh instance of them: does it depend on earlier runs?
   return checkModuleIsolation(job, end.result, options.watchdogMs);

@@ -58,7 +58,13 @@ export async function ablateCommand(io: Io, flags: AblateFlags): Promise<number>
         `cetp-sim ablate: ${rules.length} rule(s)${flags.shard ? `, shard ${flags.shard.index}/${flags.shard.count}` : ''}, each switched off against every property (seed ${flags.seed}, ${flags.runs} runs per property)`,
       ),
     );
-  const progress = startProgress(io, rules.length, { json: flags.json, noun: 'ablate' });
+  const progress = startProgress(io, rules.length, {
+    json: flags.json,
+    noun: 'ablate',
+    units: 'rules',
+    failure: 'not caught',
+    countsRuns: false,
+  });
   let results: AblationResult[];
   try {
     results = await runSpread(rules, {
@@ -79,9 +85,11 @@ export async function ablateCommand(io: Io, flags: AblateFlags): Promise<number>
         ),
       onResult: (result, rule) =>
         progress.done(
+          rule,
           result.caughtBy.length > 0
             ? `  ${rule} caught by ${result.caughtBy.map((x) => x.property).join(', ')}`
             : `  ${c.yellow(`${rule} not caught`)}`,
+          { failed: result.caughtBy.length === 0 },
         ),
     });
   } finally {

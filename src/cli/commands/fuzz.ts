@@ -164,7 +164,13 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
 
   const width = Math.max(0, ...defs.map((d) => d.id.length));
   const started = performance.now();
-  const progress = startProgress(io, defs.length, { json: flags.json, noun: 'fuzz' });
+  const progress = startProgress(io, defs.length, {
+    json: flags.json,
+    noun: 'fuzz',
+    units: 'properties',
+    failure: 'failed',
+    countsRuns: true,
+  });
   let entries: CampaignEntry[];
   try {
     entries = await runCampaign(defs, {
@@ -180,7 +186,12 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
       watchdogMs,
       now: () => performance.now(),
       onStart: (def) => progress.begin(def.id),
-      onResult: (entry) => progress.done(resultLine(io, entry, width)),
+      onRuns: (def, runs) => progress.runs(def.id, runs),
+      onResult: (entry) =>
+        progress.done(entry.def.id, resultLine(io, entry, width), {
+          failed: entry.result.status !== 'passed',
+          runs: entry.result.runs,
+        }),
     });
   } finally {
     progress.finish();

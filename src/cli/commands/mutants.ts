@@ -52,7 +52,13 @@ function mutantJson(r: MutantResult) {
 export async function mutantsCommand(io: Io, flags: MutantsFlags): Promise<number> {
   const c = io.color;
   const mutants = shardOf(selectMutants(flags.id), flags.shard);
-  const progress = startProgress(io, mutants.length, { json: flags.json, noun: 'mutants' });
+  const progress = startProgress(io, mutants.length, {
+    json: flags.json,
+    noun: 'mutants',
+    units: 'planted bugs',
+    failure: 'survived',
+    countsRuns: false,
+  });
   const shard = flags.shard ? `, shard ${flags.shard.index}/${flags.shard.count}` : '';
   if (!flags.json)
     io.out(
@@ -80,9 +86,11 @@ export async function mutantsCommand(io: Io, flags: MutantsFlags): Promise<numbe
         ),
       onResult: (result, mutant) =>
         progress.done(
+          mutant.id,
           result.killed
             ? `  ${c.green('killed')}   ${mutant.id} by ${result.killedBy}`
             : `  ${c.red('SURVIVED')} ${mutant.id} (tried ${mutant.killers.join(', ')})`,
+          { failed: !result.killed },
         ),
     });
   } finally {

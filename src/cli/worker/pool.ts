@@ -39,6 +39,8 @@ export interface JobWatch {
   readonly startupMs?: number;
   /** Scenario and trace events a watched run streams. */
   readonly onMessage?: (message: WorkerMessage) => void;
+  /** How many runs of the job have started, as the count grows (a progress bar's live count). */
+  readonly onRuns?: (runsStarted: number) => void;
 }
 
 /** Where jobs run: a worker thread under the watchdog, or the CLI's own thread. */
@@ -59,7 +61,10 @@ export class InProcessHost implements Host {
   async ready(): Promise<void> {}
 
   async run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>> {
-    const channel = { started: () => {}, post: (m: WorkerMessage) => watch.onMessage?.(m) };
+    const channel = {
+      started: (runs: number) => watch.onRuns?.(runs),
+      post: (m: WorkerMessage) => watch.onMessage?.(m),
+    };
     try {
       return { kind: 'done', result: (await runJob(this.modules, job, channel)) as T };
     } catch (error) {
@@ -216,6 +221,7 @@ export class WorkerHost implements Host {
         if (count !== seen) {
           seen = count;
           lastChange = now;
+          watch.onRuns?.(count);
         } else if (now - lastChange > (count === 0 ? startupMs : watch.budgetMs)) {
           hung(
             count === 0
