@@ -152,12 +152,15 @@ describe('the npm package (npm pack, installed into a fresh project)', () => {
     if (HAS_VITEST_ENTRY) expect(seen.vitest).toBe('object');
   });
 
-  it('(a) npx cetp-sim fuzz runs the compiled CLI and passes', () => {
-    const ran = expectExit(
-      npx(project, 'fuzz', '--property', 'operations', 'versions', '--runs', '5', '--json'),
+  it('(a) npx cetp-sim fuzz runs the compiled CLI and passes, byte for byte as the checkout’s sources do', () => {
+    const args = ['fuzz', '--property', 'operations', 'versions', '--runs', '5', '--json'];
+    const ran = expectExit(npx(project, ...args), 0, 'npx cetp-sim fuzz');
+    const checkout = expectExit(
+      run('node', [join(REPO, 'bin', 'cetp-sim.js'), ...args], REPO),
       0,
-      'npx cetp-sim fuzz',
+      'checkout',
     );
+    expect(ran.stdout).toBe(checkout.stdout);
     const report = JSON.parse(ran.stdout) as {
       passed: boolean;
       properties: { id: string; status: string }[];
