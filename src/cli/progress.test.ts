@@ -85,6 +85,15 @@ describe('progress without a terminal (CI, pipes)', () => {
     expect(out.lines).toEqual(['  ✓ idempotency  10 runs', '  ✗ identity failed after 3 run(s)']);
   });
 
+  it('prints no line for a unit whose command reports at the end (crashpoints)', () => {
+    const out = io();
+    const progress = startProgress(out, 1, { ...FUZZ, noun: 'crashpoints', units: 'flows' });
+    progress.begin('sync-write');
+    progress.done('sync-write', null, { failed: false, runs: 164 });
+    progress.finish();
+    expect(out.lines).toEqual([]);
+  });
+
   it('prints nothing with --json (stdout is the JSON object)', () => {
     const out = io();
     const progress = startProgress(out, 1, { ...FUZZ, json: true });

@@ -25,8 +25,11 @@ export interface Progress {
   begin(label: string): void;
   /** Live: `runs` runs of the running unit `label` have started so far. */
   runs(label: string, runs: number): void;
-  /** A unit finished: its one-line summary is printed now without a bar, or once the bar is gone. */
-  done(label: string, line: string, outcome: UnitOutcome): void;
+  /**
+   * A unit finished: its one-line summary (null: none, the command prints its report at the end) is
+   * printed now without a bar, or once the bar is gone.
+   */
+  done(label: string, line: string | null, outcome: UnitOutcome): void;
   /** Removes the bar and prints the summaries it held back. */
   finish(): void;
 }
@@ -75,7 +78,7 @@ export function startProgress(io: Io, total: number, options: ProgressOptions): 
       begin: () => {},
       runs: () => {},
       done: (_label, line) => {
-        if (!options.json) io.out(line);
+        if (!options.json && line !== null) io.out(line);
       },
       finish: () => {},
     };
@@ -120,7 +123,7 @@ export function startProgress(io: Io, total: number, options: ProgressOptions): 
       running.delete(label);
       finishedRuns += outcome.runs ?? 0;
       if (outcome.failed) failures++;
-      held.push(line);
+      if (line !== null) held.push(line);
       bar.increment({ status: status() });
     },
     finish: () => {

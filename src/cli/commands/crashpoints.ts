@@ -17,6 +17,7 @@ import { REFERENCE } from '../../../properties/scenario/model.ts';
 import { CliError, EXIT_FAILED, EXIT_OK } from '../errors.ts';
 import { printViolations, replayCommand, violationsJson, watchdogViolation } from '../failure-report.ts';
 import type { Io } from '../io.ts';
+import { startProgress } from '../progress.ts';
 import { diagramFilePath, type ReplayModules, writeDiagramFile, writeReplayFile } from '../replay-file.ts';
 import { selectMutant } from '../selection.ts';
 import { table } from '../table.ts';
@@ -183,12 +184,29 @@ export async function crashpointsCommand(io: Io, flags: CrashpointsFlags): Promi
       ),
     );
   const variant = mutant?.variant ?? REFERENCE;
+  const progress = startProgress(io, flows.length, {
+    json: flags.json,
+    noun: 'crashpoints',
+    units: 'flows',
+    failure: 'failed',
+    countsRuns: true,
+  });
   const entries = await runSpread(flows, {
     workers: Math.max(1, Math.min(flags.workers, flows.length)),
     userCode: flags.provider !== undefined,
+    onStart: (flow) => progress.begin(flow),
+    // The report is the table printed at the end: no line per flow, only the bar on a terminal.
+    onResult: (entry: FlowEntry, flow) =>
+      progress.done(flow, null, {
+        failed: failedOf(entry),
+        runs: entry.sides.reduce((n, s) => n + s.points, 0),
+      }),
     run: async (host, flow): Promise<FlowEntry> => {
       const job: CrashpointsJob = { kind: 'crashpoints', flow, variant, modules, cwd };
-      const end = await host.run<FlowReport>(job, { budgetMs: watchdogMs });
+      const end = await host.run<FlowReport>(job, {
+        budgetMs: watchdogMs,
+        onRuns: (runs) => progress.runs(flow, runs),
+      });
       if (end.kind === 'hung')
         return {
           report: { kind: flow, flow: null, sides: [] },
@@ -201,7 +219,7 @@ export async function crashpointsCommand(io: Io, flags: CrashpointsFlags): Promi
       }));
       return { report: end.result, sides, hung: null };
     },
-  });
+  }).finally(() => progress.finish());
   const failed = entries.filter(failedOf);
   const points = entries.flatMap((e) => e.sides).reduce((n, s) => n + s.points, 0);
   if (flags.json) {
