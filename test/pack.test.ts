@@ -123,7 +123,8 @@ afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-describe('the npm package (npm pack, installed into a fresh project)', () => {
+// Each case spawns npx and the CLI: seconds on an idle machine, minutes on a loaded one.
+describe('the npm package (npm pack, installed into a fresh project)', { timeout: 600_000 }, () => {
   it('ships compiled JavaScript, declarations, the CLI and its run-time data — no TypeScript sources, no tests', () => {
     expect(packed).toContain('bin/cetp-sim.js');
     expect(packed).toContain('dist/src/index.js');
