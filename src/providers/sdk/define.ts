@@ -16,6 +16,7 @@
  * caller has without asking; a function replaces the policy entirely.
  */
 
+import type { ProviderFixture } from '../../check/subjects.ts';
 import type { App, AppFactory } from '../../sim/app.ts';
 import type { AppContext } from '../../sim/context.ts';
 import { Intent } from '../../sim/intent.ts';
@@ -110,6 +111,17 @@ export class DefinedToolProvider extends CetpV2ContentProvider {
 /** The provider class a definition makes; subclass it to change one method (tests do). */
 export type DefinedProviderClass = new (options?: ProviderOptionsInput) => DefinedToolProvider;
 
+/**
+ * A fuzz fixture's own part: its name and argument pools (and, when `authorize` is a function, the
+ * scopes the user grants). What list_tools declares may be given too; it must then agree.
+ */
+export type FixtureSpec = Omit<
+  ProviderFixture,
+  'packageName' | 'authority' | 'install' | 'userGrantedScopes'
+> & {
+  readonly userGrantedScopes?: readonly string[];
+};
+
 /** What defineProvider returns: everything needed to install, run and fuzz the provider. */
 export interface DefinedProvider {
   readonly packageName: string;
@@ -134,6 +146,13 @@ export interface DefinedProvider {
   install(world: World, variant?: VariantLike): void;
   /** An explicit Intent to the provider's confirmation Activity. */
   confirmIntent(): Intent;
+  /**
+   * A fuzz fixture (`cetp-sim fuzz --provider`): package, authority, install (variant passed through)
+   * and userGrantedScopes from the definition; effects, scopes, confirmations and input schemas are
+   * read from list_tools when the fixture is resolved. Throws when `authorize` is a function and
+   * `userGrantedScopes` is not given (nothing else can say which scopes the user grants).
+   */
+  fixture(spec: FixtureSpec): ProviderFixture;
   /** What list_tools answers (every tool, a session with every capability), as on the wire. */
   listTools(): ReturnType<typeof toolDescriptor>[];
 }
@@ -199,6 +218,20 @@ export function defineProvider(definition: ProviderDefinition): DefinedProvider 
     install: (world, variant) =>
       world.install(defined.package(), defined.app(variant ? defined.optionsFor(variant) : {})),
     confirmIntent: () => Intent.explicit(packageName, CONFIRM_ACTIVITY),
+    fixture: (spec) => {
+      const userGrantedScopes = spec.userGrantedScopes ?? policy.userGranted;
+      if (userGrantedScopes === null)
+        throw new Error(
+          `${packageName}: fixture() needs userGrantedScopes, the scopes your authorize function grants only after the user agrees ([] if none)`,
+        );
+      return {
+        ...spec,
+        packageName,
+        authority,
+        userGrantedScopes,
+        install: (world, variant) => defined.install(world, variant),
+      };
+    },
     listTools: () => tools.map((t) => toolDescriptor(t, ALL_CAPABILITIES)),
   };
   return defined;
