@@ -9,12 +9,23 @@
  */
 
 export type { JsonObject, JsonValue } from './base/json.ts';
+// Fixtures derived from the provider's own list_tools (what --provider modules get, in one place).
+export {
+  FixtureError,
+  type FixtureIssue,
+  type ListedTool,
+  listToolsOf,
+  resolveFixtureWith,
+  resolveProviderFixture,
+  variantIgnored,
+} from './check/fixture.ts';
 // What `cetp-sim fuzz --provider MODULE` and `--consumer MODULE` expect a module to export.
 export type {
   CancellationLike,
   ConsumerAgentApi,
   ConsumerUnderTest,
   ProviderFixture,
+  ResolvedProviderFixture,
   Variant,
 } from './check/subjects.ts';
 // The reference consumer.
@@ -22,10 +33,12 @@ export {
   bridgeIn,
   CancelSignal,
   CONSUMER_PACKAGE,
+  type ConsumerAppOptions,
   type ConsumerOptions,
   consumerApp,
   consumerPackage,
   ExternalToolBridge,
+  isConsumerBug,
   referenceConsumer,
   type ToolFailure as ConsumerToolFailure,
   type ToolOutcome,

@@ -41,7 +41,9 @@ function moduleFile(name: string, source: string): string {
 }
 
 describe('examples/notes-provider', () => {
-  it('holds every property at the default budget, exercising writes and confirmations', async () => {
+  it('holds every property at the default budget, exercising writes and confirmations', {
+    timeout: 300_000,
+  }, async () => {
     const { code, json } = await fuzz(['--provider', MODULE]);
     expect(json?.properties.map((p) => [p.id, p.status, p.violations ?? []])).toEqual(
       json?.properties.map((p) => [p.id, 'passed', []]),

@@ -196,11 +196,10 @@ function scratchWorld(fixture: ProviderFixture, variant: Variant): World {
   return world;
 }
 
-/** What the provider's list_tools answers the probe caller, or why it could not be read. */
-export async function listToolsOf(
-  fixture: ProviderFixture,
-  variant: Variant = REFERENCE,
-): Promise<{ tools: ListedTool[]; world: World } | { unavailable: string }> {
+type Probe = { world: World; answer: ListedTool[] | { unavailable: string } } | { unavailable: string };
+
+/** Installs the fixture (with `variant`) in a scratch World and calls list_tools as the probe. */
+async function probe(fixture: ProviderFixture, variant: Variant): Promise<Probe> {
   let world: World;
   try {
     world = scratchWorld(fixture, variant);
@@ -216,14 +215,20 @@ export async function listToolsOf(
     }
   });
   await world.run();
-  const result = answer as ListedTool[] | { unavailable: string };
-  return Array.isArray(result) ? { tools: result, world } : result;
+  return { world, answer };
+}
+
+/** What the provider's list_tools answers the probe caller, or why it could not be read. */
+export async function listToolsOf(
+  fixture: ProviderFixture,
+): Promise<readonly ListedTool[] | { readonly unavailable: string }> {
+  const probed = await probe(fixture, REFERENCE);
+  return 'world' in probed ? probed.answer : probed;
 }
 
 /** The fixture resolved from its provider's list_tools on the wire; throws FixtureError. */
 export async function resolveProviderFixture(fixture: ProviderFixture): Promise<ResolvedProviderFixture> {
-  const listed = await listToolsOf(fixture);
-  const resolution = resolveFixtureWith(fixture, 'tools' in listed ? listed.tools : listed);
+  const resolution = resolveFixtureWith(fixture, await listToolsOf(fixture));
   if (!resolution.ok) throw new FixtureError(fixture.name, resolution.issues);
   return resolution.fixture;
 }
@@ -239,10 +244,14 @@ interface PlantedBugsView {
  */
 export async function variantIgnored(fixture: ProviderFixture, variant: Variant): Promise<string | null> {
   if (variant.providerBugs.length === 0) return null;
-  const probed = await listToolsOf(fixture, variant);
+  const probed = await probe(fixture, variant);
   if (!('world' in probed)) return `its provider could not be started (${probed.unavailable})`;
   const app = probed.world.process(fixture.packageName).app;
-  const instances = Object.values(app?.providers ?? {}) as unknown[];
+  if (!app) {
+    const why = Array.isArray(probed.answer) ? 'it never started' : probed.answer.unavailable;
+    return `its provider could not be started (${why})`;
+  }
+  const instances = Object.values(app.providers ?? {}) as unknown[];
   const sdk = instances.filter(
     (p): p is PlantedBugsView => typeof (p as Partial<PlantedBugsView>).plantedBugs === 'function',
   );

@@ -13,6 +13,7 @@ export {
   type DefinedProviderClass,
   DefinedToolProvider,
   defineProvider,
+  type FixtureSpec,
   type ProviderDefinition,
   type ProviderOptionsInput,
   type ProviderSetup,
