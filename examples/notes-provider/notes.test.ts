@@ -22,6 +22,7 @@ interface FuzzJson {
     id: string;
     status: string;
     exercised: Record<string, number>;
+    replayFile?: string;
     violations?: { checker: string; ruleIds: string[] }[];
   }[];
 }
@@ -41,6 +42,8 @@ function moduleFile(name: string, source: string): string {
 }
 
 describe('examples/notes-provider', () => {
+  let mutantReplay = '';
+
   it('holds every property at the default budget, exercising writes and confirmations', {
     timeout: 300_000,
   }, async () => {
@@ -88,9 +91,10 @@ export const providers = [notes.fixture({ name: 'notes', tools: notesFixture.too
     ]);
     expect(code).toBe(1);
     expect(json?.properties[0]?.status).toBe('failed');
+    mutantReplay = json?.properties[0]?.replayFile ?? '';
   });
 
-  it('--mutant against an install() that drops the variant is refused, naming the fixture', async () => {
+  it('--mutant (or its replay file) against an install() that drops the variant is refused, naming the fixture', async () => {
     const deaf = moduleFile(
       'deaf.provider.ts',
       `import { NOTES } from ${here('./notes.ts')};
@@ -98,10 +102,14 @@ import { notesFixture } from ${here('./notes.provider.ts')};
 export const providers = [{ ...notesFixture, install: (world: Parameters<typeof NOTES.install>[0]) => NOTES.install(world) }];
 `,
     );
+    const refused =
+      /providers\[0\] \(notes\) cannot run planted bug\(s\) uid-after-await: its install\(world, variant\) does not pass variant\.providerBugs/;
     const { code, stdout } = await fuzz(['--provider', deaf, '--mutant', 'uid-after-await']);
     expect(code).toBe(2);
-    expect(stdout.join('\n')).toMatch(
-      /providers\[0\] \(notes\) cannot run planted bug\(s\) uid-after-await: its install\(world, variant\) does not pass variant\.providerBugs/,
-    );
+    expect(stdout.join('\n')).toMatch(refused);
+    expect(mutantReplay).not.toBe('');
+    const io = memoryIo();
+    expect(await main(['replay', mutantReplay, '--provider', deaf], io)).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(refused);
   });
 });

@@ -139,6 +139,8 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
 async function replay(modules: ModuleCache, job: ReplayJob, channel: JobChannel): Promise<ReplayOutcome> {
   const def = await propertyFor(modules, job);
   checkScenarioFits(job.path, job.replay, def);
+  const provider = modules.provider(job);
+  if (provider) await checkVariantReaches(await provider, job.replay.variant);
   channel.started(1);
   const hooks = job.stream
     ? {
