@@ -6,7 +6,13 @@ export default defineConfig({
   // dist/ built before the last edit (package.json's "cetp-sim-source" export condition).
   ssr: { resolve: { conditions: ['cetp-sim-source', ...defaultServerConditions] } },
   test: {
-    include: ['src/**/*.test.ts', 'properties/**/*.test.ts', 'vectors/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'src/**/*.test.ts',
+      'properties/**/*.test.ts',
+      'vectors/**/*.test.ts',
+      'test/**/*.test.ts',
+      'examples/**/*.test.ts',
+    ],
     environment: 'node',
     pool: 'forks',
     testTimeout: 120_000,

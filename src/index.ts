@@ -8,12 +8,24 @@
  *   reference consumer, and the module types `cetp-sim fuzz --provider/--consumer` expects.
  */
 
+export type { JsonObject, JsonValue } from './base/json.ts';
+// Fixtures derived from the provider's own list_tools (what --provider modules get, in one place).
+export {
+  FixtureError,
+  type FixtureIssue,
+  type ListedTool,
+  listToolsOf,
+  resolveFixtureWith,
+  resolveProviderFixture,
+  variantIgnored,
+} from './check/fixture.ts';
 // What `cetp-sim fuzz --provider MODULE` and `--consumer MODULE` expect a module to export.
 export type {
   CancellationLike,
   ConsumerAgentApi,
   ConsumerUnderTest,
   ProviderFixture,
+  ResolvedProviderFixture,
   Variant,
 } from './check/subjects.ts';
 // The reference consumer.
@@ -21,10 +33,12 @@ export {
   bridgeIn,
   CancelSignal,
   CONSUMER_PACKAGE,
+  type ConsumerAppOptions,
   type ConsumerOptions,
   consumerApp,
   consumerPackage,
   ExternalToolBridge,
+  isConsumerBug,
   referenceConsumer,
   type ToolFailure as ConsumerToolFailure,
   type ToolOutcome,
@@ -32,11 +46,18 @@ export {
 } from './consumer/index.ts';
 // The CETP wire vocabulary (methods, keys, error codes, schemas, the rule catalogue), as a namespace.
 export * as protocol from './protocol/index.ts';
-export { ALERTS_AUTHORITY, ALERTS_PACKAGE, alertsApp, alertsPackage } from './providers/apps/alerts.ts';
+export {
+  ALERTS_AUTHORITY,
+  ALERTS_PACKAGE,
+  ALERTS_PROVIDER,
+  alertsApp,
+  alertsPackage,
+} from './providers/apps/alerts.ts';
 export { LEGACY_AUTHORITY, LEGACY_PACKAGE, legacyApp, legacyPackage } from './providers/apps/legacy.ts';
 export {
   PAYMENTS_AUTHORITY,
   PAYMENTS_PACKAGE,
+  PAYMENTS_PROVIDER,
   paymentsApp,
   paymentsPackage,
 } from './providers/apps/payments.ts';
@@ -75,6 +96,7 @@ export type { ManifestSpec, PackageSpec } from './sim/manifest.ts';
 export { FLAG_IMMUTABLE, FLAG_MUTABLE, FLAG_UPDATE_CURRENT, PendingIntent } from './sim/pending-intent.ts';
 export type { RunOutcome } from './sim/scheduler.ts';
 export { certificate } from './sim/signing.ts';
+export type { StoreTransaction } from './sim/storage.ts';
 export type { StrategySpec } from './sim/strategy.ts';
 export type { TraceEvent } from './sim/trace.ts';
 export { renderMermaid, renderText } from './sim/trace-render.ts';

@@ -6,43 +6,31 @@
 
 import { caches } from '../../src/base/caches.ts';
 import type { CheckContext } from '../../src/check/checker.ts';
-import type { ProviderFixture } from '../../src/check/subjects.ts';
-import {
-  ALERT_TOOLS,
-  ALERTS_AUTHORITY,
-  ALERTS_PACKAGE,
-  alertsApp,
-  alertsPackage,
-} from '../../src/providers/apps/alerts.ts';
-import {
-  PAYMENT_TOOLS,
-  PAYMENTS_AUTHORITY,
-  PAYMENTS_PACKAGE,
-  paymentsApp,
-  paymentsPackage,
-} from '../../src/providers/apps/payments.ts';
-import type { ProviderTool } from '../../src/providers/sdk/types.ts';
+import { FixtureError, resolveFixtureWith } from '../../src/check/fixture.ts';
+import type { ResolvedProviderFixture } from '../../src/check/subjects.ts';
+import { ALERTS_PROVIDER } from '../../src/providers/apps/alerts.ts';
+import { PAYMENTS_PROVIDER } from '../../src/providers/apps/payments.ts';
+import type { DefinedProvider, FixtureSpec } from '../../src/providers/sdk/define.ts';
 import { agentPackage } from '../../src/providers/testing.ts';
 import type { World } from '../../src/sim/world.ts';
 import type { ActorName, Variant } from './model.ts';
 
-/** A provider app the scenarios install and call: defined in src/check/subjects.ts (public API). */
-export type { ProviderFixture };
+/**
+ * A provider app the scenarios install and call (src/check/subjects.ts, public API), resolved: in
+ * properties/ a fixture always has what its provider's list_tools declares filled in.
+ */
+export type ProviderFixture = ResolvedProviderFixture;
 
-function effectsOf(tools: readonly ProviderTool[]): Record<string, string> {
-  return Object.fromEntries(tools.map((t) => [t.name, t.annotations.effect]));
-}
-
-function confirmationsOf(tools: readonly ProviderTool[]): Record<string, string> {
-  return Object.fromEntries(tools.map((t) => [t.name, t.annotations.confirmation]));
-}
-
-function scopesOf(tools: readonly ProviderTool[]): Record<string, readonly string[]> {
-  return Object.fromEntries(tools.map((t) => [t.name, t.scopes]));
-}
-
-function inputSchemasOf(tools: readonly ProviderTool[]): Record<string, unknown> {
-  return Object.fromEntries(tools.map((t) => [t.name, t.inputSchema]));
+/**
+ * A reference app's fixture: its argument pools, the rest from its definition — what list_tools
+ * declares through resolveFixtureWith (src/check/fixture.ts, the one place fixtures are derived)
+ * from the definition's listTools(), the rendering the app's list_tools answers with.
+ */
+function referenceFixture(provider: DefinedProvider, spec: FixtureSpec): ProviderFixture {
+  const fixture = provider.fixture(spec);
+  const resolution = resolveFixtureWith(fixture, provider.listTools());
+  if (!resolution.ok) throw new FixtureError(fixture.name, resolution.issues);
+  return resolution.fixture;
 }
 
 /** checkContext's answers for the raw runner (no consumers), by providers list: fixtures are constants. */
@@ -111,16 +99,8 @@ export function providerOptions(variant: Variant) {
   return { plantedBugs: new Set(variant.providerBugs), disabledRules: new Set(variant.disabledRules) };
 }
 
-export const ALERTS: ProviderFixture = {
+export const ALERTS: ProviderFixture = referenceFixture(ALERTS_PROVIDER, {
   name: 'alerts',
-  packageName: ALERTS_PACKAGE,
-  authority: ALERTS_AUTHORITY,
-  install: (world, variant) => world.install(alertsPackage(), alertsApp(providerOptions(variant))),
-  effects: effectsOf(ALERT_TOOLS),
-  confirmations: confirmationsOf(ALERT_TOOLS),
-  scopes: scopesOf(ALERT_TOOLS),
-  inputSchemas: inputSchemasOf(ALERT_TOOLS),
-  userGrantedScopes: ['alerts.write'],
   tools: {
     get_quote: [{ symbol: 'AAPL' }, { symbol: 'DLST' }, { symbol: 'NOPE' }],
     list_alerts: [{}],
@@ -134,7 +114,7 @@ export const ALERTS: ProviderFixture = {
     // confirmation (with fixed ids alone, no fuzzed delete ever did), then ids that may be anyone's.
     delete_alert: [{ alert_id: '$OWN:alert_id' }, { alert_id: 'ALRT-1' }, { alert_id: 'ALRT-2' }],
   },
-};
+});
 
 /** `$UID` in an args pool is replaced by the calling actor's UID (payments accounts are per UID). */
 export const UID_PLACEHOLDER = '$UID';
@@ -163,16 +143,8 @@ const OWN_FALLBACK = 'ALRT-1';
 
 const IBAN = 'DE89370400440532013000';
 
-export const PAYMENTS: ProviderFixture = {
+export const PAYMENTS: ProviderFixture = referenceFixture(PAYMENTS_PROVIDER, {
   name: 'payments',
-  packageName: PAYMENTS_PACKAGE,
-  authority: PAYMENTS_AUTHORITY,
-  install: (world, variant) => world.install(paymentsPackage(), paymentsApp(providerOptions(variant))),
-  effects: effectsOf(PAYMENT_TOOLS),
-  confirmations: confirmationsOf(PAYMENT_TOOLS),
-  scopes: scopesOf(PAYMENT_TOOLS),
-  inputSchemas: inputSchemasOf(PAYMENT_TOOLS),
-  userGrantedScopes: ['payments.transfer', 'payments.admin'],
   tools: {
     get_balance: [{}],
     transfer: [
@@ -187,4 +159,4 @@ export const PAYMENTS: ProviderFixture = {
     ],
     reconcile_accounts: [{}],
   },
-};
+});

@@ -15,24 +15,41 @@ export interface Variant {
   readonly disabledRules: readonly string[];
 }
 
-/** A provider app the scenarios install and call, with what the oracles need to know of its tools. */
+/**
+ * A provider app the scenarios install and call. What the provider's own list_tools declares —
+ * each tool's effect, scopes, confirmation policy and input schema — is read from it
+ * (resolveProviderFixture, src/check/fixture.ts) and need not be repeated here; a field given here
+ * must agree with list_tools (a contradiction is an error naming the field). A provider made with
+ * defineProvider gives the rest too: `definedProvider.fixture({ name, tools })`.
+ */
 export interface ProviderFixture {
+  /** A short id, [a-z][a-z0-9_]*, used in scenarios and replay files. */
   readonly name: string;
   readonly packageName: string;
   readonly authority: string;
+  /**
+   * Installs the package into a fresh World; `variant` carries the planted bugs (`--mutant`) and
+   * ablated rules to hand to the provider (ProviderOptions.plantedBugs / disabledRules).
+   */
   install(world: World, variant: Variant): void;
   /** Argument pools, by tool: a command's `args` index picks from them (modulo). */
   readonly tools: Readonly<Record<string, readonly JsonValue[]>>;
-  /** Each tool's declared effect (for the v1 read-only oracle). */
-  readonly effects: Readonly<Record<string, string>>;
-  /** Each tool's scopes. */
-  readonly scopes: Readonly<Record<string, readonly string[]>>;
-  /** Each tool's declared confirmation policy (optional: list_tools answers on the wire count too). */
-  readonly confirmations?: Readonly<Record<string, string>>;
-  /** Scopes the provider grants only after the user agrees in its UI. */
+  /** Scopes the provider grants only after the user agrees in its UI (its authorization policy). */
   readonly userGrantedScopes: readonly string[];
-  /** Each tool's input schema (optional: without it the args-schema oracle skips the provider). */
+  /** Each tool's declared effect (default: from list_tools). */
+  readonly effects?: Readonly<Record<string, string>>;
+  /** Each tool's scopes (default: from list_tools). */
+  readonly scopes?: Readonly<Record<string, readonly string[]>>;
+  /** Each tool's declared confirmation policy (default: from list_tools). */
+  readonly confirmations?: Readonly<Record<string, string>>;
+  /** Each tool's input schema (default: from list_tools); the args-schema oracle checks against it. */
   readonly inputSchemas?: Readonly<Record<string, unknown>>;
+}
+
+/** A fixture with what list_tools declares filled in: what the scenarios and oracles run with. */
+export interface ResolvedProviderFixture extends ProviderFixture {
+  readonly effects: Readonly<Record<string, string>>;
+  readonly scopes: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A cancellation token of the consumer under test, handed back to it as is. */

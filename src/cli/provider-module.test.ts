@@ -40,6 +40,10 @@ describe('--provider modules', () => {
     ['broken.provider.ts', 'providers[0].install must be a function'],
     ['bad-schemas.provider.ts', "providers[0].inputSchemas: 'no_such_tool' is not in tools"],
     ['wrong-authority.provider.ts', 'declares no provider with authority com.example.nowhere'],
+    [
+      'contradicts.provider.ts',
+      'providers[0].effects.get_quote: the fixture says "create", list_tools says "read"',
+    ],
     ['throws.provider.ts', 'the module failed to load: cannot reach the build server'],
     ['nothing-here.ts', 'no such file'],
   ])('%s is refused: %s', async (file, message) => {

@@ -6,30 +6,32 @@
  *   export const providers: ProviderFixture[]   // one or more provider apps, see below
  *   export const propertyTools?: { [propertyId]: string[] }   // optional, tools as 'name.tool'
  *
- * A ProviderFixture (properties/scenario/fixtures.ts) is
+ * A ProviderFixture (src/check/subjects.ts; `defineProvider(...).fixture({ name, tools })` makes one) is
  *   name         a short id, [a-z][a-z0-9_]*, used in scenarios and replay files
  *   packageName  the Android package install() installs
  *   authority    the ContentProvider authority the CETP provider answers on
  *   install(world, variant)  installs the package into a fresh simulated World (world.install(spec,
- *                factory)); `variant` carries the planted bugs and ablated rules of --mutant
+ *                factory)); `variant` carries the planted bugs and ablated rules of --mutant, which
+ *                the provider must receive (ProviderOptions.plantedBugs / disabledRules)
  *   tools        by tool name, a non-empty pool of JSON args values the fuzzer picks from
- *   effects      by tool name, its declared effect (read, create, update, delete, transaction)
- *   scopes       by tool name, the scopes its descriptor declares
  *   userGrantedScopes  the scopes the provider grants only after the user agrees in its UI
- *   inputSchemas (optional) by tool name, its input JSON Schema: the args-schema oracle then checks
- *                that args outside it are refused as INVALID_ARGS (without it, that oracle skips you)
+ *   effects, scopes, confirmations, inputSchemas (optional) by tool name: read from the provider's
+ *                own list_tools (src/check/fixture.ts); given here, they must agree with it
  *
  * Every property then runs against these providers — raw-driver and consumer-driven properties
  * alike: the generated scenarios call their tools (all of them, or the property's list in
  * `propertyTools`), the faults aimed at the reference apps' processes and Binder links are aimed at
  * the user's packages instead, and the property's oracles judge the user's packages as the
  * providers under test. (A consumer-driven property keeps its hostile provider, if it has one.)
- * The module is checked before any run: its shape, and that install() installs the named package
- * with the named authority in a fresh world alongside the fuzzer's client apps.
+ * The module is checked before any run: its shape, that install() installs the named package with
+ * the named authority in a fresh world alongside the fuzzer's client apps, and that what it
+ * declares agrees with its list_tools; with --mutant, that the planted bug reaches its provider.
  */
 import { ACTOR_PACKAGES, installActors, type ProviderFixture } from '../../properties/scenario/fixtures.ts';
 import { ACTORS, REFERENCE, type Variant } from '../../properties/scenario/model.ts';
 import { PROPERTIES, type PropertyDef } from '../../properties/suites.ts';
+import { FixtureError, resolveProviderFixture, variantIgnored } from '../check/fixture.ts';
+import type { ProviderFixture as UserProviderFixture } from '../check/subjects.ts';
 import { EFFECTS } from '../protocol/index.ts';
 import type { Fault } from '../sim/faults.ts';
 import { World } from '../sim/world.ts';
@@ -67,45 +69,77 @@ function isStrings(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
-function checkFixture(raw: unknown, at: string, fail: (message: string) => never): ProviderFixture {
+function checkByTool(
+  value: unknown,
+  at: string,
+  tools: Record<string, unknown>,
+  valid: (v: unknown) => boolean,
+  what: string,
+  fail: (message: string) => never,
+): void {
+  if (value === undefined) return;
+  if (!isRecord(value))
+    fail(`${at} must map tool names to ${what} (or be left out: it is read from list_tools)`);
+  for (const [tool, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!(tool in tools)) fail(`${at}: '${tool}' is not in tools`);
+    if (!valid(v)) fail(`${at}.${tool} must be ${what}`);
+  }
+}
+
+function checkFixture(raw: unknown, at: string, fail: (message: string) => never): UserProviderFixture {
   if (!isRecord(raw)) return fail(`${at} must be an object (a ProviderFixture)`);
-  const { name, packageName, authority, install, tools, effects, scopes, userGrantedScopes, inputSchemas } =
-    raw;
+  const { name, packageName, authority, install, tools, userGrantedScopes } = raw;
   if (typeof name !== 'string' || !NAME.test(name)) fail(`${at}.name must match ${NAME.source}`);
   if (typeof packageName !== 'string' || packageName === '') fail(`${at}.packageName must be a package name`);
   if (typeof authority !== 'string' || authority === '') fail(`${at}.authority must be an authority`);
   if (typeof install !== 'function') fail(`${at}.install must be a function (world, variant) => void`);
   if (!isRecord(tools) || Object.keys(tools).length === 0)
     fail(`${at}.tools must map at least one tool name to its args pool`);
-  if (!isRecord(effects)) fail(`${at}.effects must map each tool name to its effect`);
-  if (!isRecord(scopes)) fail(`${at}.scopes must map each tool name to its scopes`);
-  for (const [tool, pool] of Object.entries(tools as Record<string, unknown>)) {
+  const pools = tools as Record<string, unknown>;
+  for (const [tool, pool] of Object.entries(pools)) {
     if (tool.includes('.')) fail(`${at}.tools: tool name '${tool}' must not contain '.'`);
     if (!Array.isArray(pool) || pool.length === 0 || !pool.every((v) => isJson(v)))
       fail(`${at}.tools.${tool} must be a non-empty array of JSON values`);
-    const effect = (effects as Record<string, unknown>)[tool];
-    if (!(EFFECTS as readonly unknown[]).includes(effect))
-      fail(`${at}.effects.${tool} must be one of ${EFFECTS.join(', ')}`);
-    if (!isStrings((scopes as Record<string, unknown>)[tool]))
-      fail(`${at}.scopes.${tool} must be the tool's scopes, an array of strings`);
   }
   if (!isStrings(userGrantedScopes))
     fail(`${at}.userGrantedScopes must be an array of strings (scopes granted only after the user agrees)`);
-  if (inputSchemas !== undefined) {
-    if (!isRecord(inputSchemas)) fail(`${at}.inputSchemas must map tool names to their input JSON Schemas`);
-    for (const [tool, schema] of Object.entries(inputSchemas as Record<string, unknown>)) {
-      if (!(tool in (tools as Record<string, unknown>)))
-        fail(`${at}.inputSchemas: '${tool}' is not in tools`);
-      if (typeof schema !== 'boolean' && !isRecord(schema))
-        fail(`${at}.inputSchemas.${tool} must be a JSON Schema (an object or a boolean)`);
+  const effect = (v: unknown) => (EFFECTS as readonly unknown[]).includes(v);
+  checkByTool(raw.effects, `${at}.effects`, pools, effect, `one of ${EFFECTS.join(', ')}`, fail);
+  checkByTool(raw.scopes, `${at}.scopes`, pools, isStrings, "the tool's scopes, an array of strings", fail);
+  const policy = (v: unknown) => typeof v === 'string';
+  checkByTool(raw.confirmations, `${at}.confirmations`, pools, policy, 'a confirmation policy', fail);
+  const schema = (v: unknown) => typeof v === 'boolean' || isRecord(v);
+  checkByTool(
+    raw.inputSchemas,
+    `${at}.inputSchemas`,
+    pools,
+    schema,
+    'a JSON Schema (an object or a boolean)',
+    fail,
+  );
+  return raw as unknown as UserProviderFixture;
+}
+
+/** Each fixture with what its provider's list_tools declares filled in (src/check/fixture.ts). */
+async function resolveAll(
+  providers: readonly UserProviderFixture[],
+  fail: (message: string) => never,
+): Promise<ProviderFixture[]> {
+  const resolved: ProviderFixture[] = [];
+  for (const [i, p] of providers.entries()) {
+    try {
+      resolved.push(await resolveProviderFixture(p));
+    } catch (error) {
+      if (!(error instanceof FixtureError)) throw error;
+      fail(error.issues.map((issue) => `providers[${i}].${issue.path}: ${issue.message}`).join('; '));
     }
   }
-  return raw as unknown as ProviderFixture;
+  return resolved;
 }
 
 function checkPropertyTools(
   raw: unknown,
-  providers: readonly ProviderFixture[],
+  providers: readonly UserProviderFixture[],
   fail: (message: string) => never,
 ): Record<string, readonly string[]> {
   if (raw === undefined) return {};
@@ -124,7 +158,7 @@ function checkPropertyTools(
 }
 
 /** Installs the providers into a fresh world beside the client apps, as every run will. */
-function preflight(providers: readonly ProviderFixture[], fail: (message: string) => never): void {
+function preflight(providers: readonly UserProviderFixture[], fail: (message: string) => never): void {
   const world = new World({ seed: 0 });
   installActors(world, ACTORS);
   const actorPackages = new Set(Object.values(ACTOR_PACKAGES));
@@ -178,7 +212,24 @@ export async function loadProviderModule(specifier: string, cwd: string): Promis
   }
   const propertyTools = checkPropertyTools(exported(module, ['propertyTools']), providers, fail);
   preflight(providers, fail);
-  return { specifier, providers: providers.map((p) => guarded(specifier, p)), propertyTools };
+  const resolved = await resolveAll(providers, fail);
+  return { specifier, providers: resolved.map((p) => guarded(specifier, p)), propertyTools };
+}
+
+/**
+ * Refuses a variant whose planted provider bugs would not reach the module's providers: `--mutant`
+ * against a provider that ignores `variant.providerBugs` would otherwise test the unmutated provider
+ * and pass, saying nothing.
+ */
+export async function checkVariantReaches(module: ProviderModule, variant: Variant): Promise<void> {
+  for (const [i, p] of module.providers.entries()) {
+    const why = await variantIgnored(p, variant);
+    if (why !== null)
+      throw new CliError(
+        'mutant_not_planted',
+        `--provider ${module.specifier}: providers[${i}] (${p.name}) cannot run planted bug(s) ${variant.providerBugs.join(', ')}: ${why}`,
+      );
+  }
 }
 
 /** A fault aimed at a reference app, aimed at each of the user's packages instead. */

@@ -4,6 +4,7 @@
  * load them again in their own workers; the CLI's own thread never runs user code.
  */
 
+import type { Variant } from '../../properties/scenario/model.ts';
 import type { Violation } from '../check/checker.ts';
 import { CliError } from './errors.ts';
 import type { ReplayModules } from './replay-file.ts';
@@ -14,11 +15,13 @@ export async function loadModules(
   modules: ReplayModules,
   cwd: string,
   watchdogMs: number,
+  variant?: Variant,
 ): Promise<LoadOutcome> {
   if (modules.provider === undefined && modules.consumer === undefined) return {};
   const host = new WorkerHost();
   try {
-    const end = await host.run<LoadOutcome>({ kind: 'load', modules, cwd }, { budgetMs: watchdogMs });
+    const job = { kind: 'load' as const, modules, cwd, ...(variant ? { variant } : {}) };
+    const end = await host.run<LoadOutcome>(job, { budgetMs: watchdogMs });
     if (end.kind === 'done') return end.result;
     throw new CliError('module_load_failed', `loading ${describe(modules)}: ${end.reason}`);
   } finally {

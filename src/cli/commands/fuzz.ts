@@ -137,7 +137,7 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
   };
   const cwd = process.cwd();
   const watchdogMs = flags.watchdog * 1000;
-  const loaded = await loadModules(modules, cwd, watchdogMs);
+  const loaded = await loadModules(modules, cwd, watchdogMs, mutant?.variant);
   // Fuzzing a consumer: by default only the properties that drive one.
   if (loaded.consumer && (flags.property ?? []).length === 0)
     defs = defs.filter((d) => d.kind === 'consumer');

@@ -22,6 +22,7 @@ import { runVectorFile, type VectorOutcome } from '../../vectors/run.ts';
 import { type ConsumerModule, loadConsumerModule, withConsumer } from '../consumer-module.ts';
 import { CliError } from '../errors.ts';
 import {
+  checkVariantReaches,
   loadProviderModule,
   type ProviderModule,
   UserModuleError,
@@ -33,6 +34,7 @@ import type {
   FuzzJob,
   Job,
   JobResult,
+  LoadJob,
   LoadOutcome,
   ModuleSpecs,
   MutantJob,
@@ -137,6 +139,8 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
 async function replay(modules: ModuleCache, job: ReplayJob, channel: JobChannel): Promise<ReplayOutcome> {
   const def = await propertyFor(modules, job);
   checkScenarioFits(job.path, job.replay, def);
+  const provider = modules.provider(job);
+  if (provider) await checkVariantReaches(await provider, job.replay.variant);
   channel.started(1);
   const hooks = job.stream
     ? {
@@ -149,8 +153,9 @@ async function replay(modules: ModuleCache, job: ReplayJob, channel: JobChannel)
   return { violations: run.violations, traceHash: run.report.traceHash, events: run.world.trace.events };
 }
 
-async function load(modules: ModuleCache, job: ModuleSpecs): Promise<LoadOutcome> {
+async function load(modules: ModuleCache, job: LoadJob): Promise<LoadOutcome> {
   const provider = await modules.provider(job);
+  if (provider && job.variant) await checkVariantReaches(provider, job.variant);
   const consumer = await modules.consumer(job);
   return {
     ...(provider

@@ -48,6 +48,8 @@ export interface ReplayJob extends ModuleSpecs {
 /** Loads and checks the modules; answers what they are (names for the header). */
 export interface LoadJob extends ModuleSpecs {
   readonly kind: 'load';
+  /** The run's variant (--mutant): its planted provider bugs must reach a --provider module's providers. */
+  readonly variant?: Variant;
 }
 
 /** Hunts one planted bug with its killer properties (`cetp-sim mutants`). */

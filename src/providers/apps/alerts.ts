@@ -12,20 +12,12 @@
  */
 
 import type { JsonObject } from '../../base/json.ts';
-import type { App } from '../../sim/app.ts';
-import type { AppContext } from '../../sim/context.ts';
-import { Intent } from '../../sim/intent.ts';
+import type { AppFactory } from '../../sim/app.ts';
+import type { Intent } from '../../sim/intent.ts';
+import type { PackageSpec } from '../../sim/manifest.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
-import { CONFIRM_ACTIVITY } from '../sdk/confirmations.ts';
-import { ScopeGrantPolicy } from '../sdk/grants.ts';
-import { CETP_PROVIDER, providerPackage } from '../sdk/manifest.ts';
-import { CetpV2ContentProvider, type ProviderConfig } from '../sdk/provider.ts';
+import { defineProvider } from '../sdk/define.ts';
 import {
-  type AccessDecision,
-  type AuthorizationRequest,
-  type CetpProviderDescriptor,
-  durableMutationExecutor,
-  type MutationExecutor,
   type MutationTool,
   type ProviderOptions,
   type ReadTool,
@@ -245,78 +237,50 @@ export const deleteAlert: MutationTool = {
 
 export const ALERT_TOOLS = [getQuote, listAlerts, createAlert, deleteAlert] as const;
 
-/** The provider's descriptor: one constant object, so what is judged per descriptor is judged once. */
-const ALERTS_DESCRIPTOR: CetpProviderDescriptor = {
-  providerId: ALERTS_PACKAGE,
-  providerName: 'Example App',
-  description: '管理价格提醒和自选列表',
-  scopes: [
-    {
-      name: 'alerts.read',
-      title: '查看价格提醒',
-      description: '读取价格提醒',
-      access: 'read',
-      sensitivity: 'financial',
-    },
-    {
-      name: 'alerts.write',
-      title: '管理价格提醒',
-      description: '创建、修改和删除提醒',
-      access: 'write',
-      sensitivity: 'financial',
-    },
-  ],
-};
+/** The alerts app: read scopes free to any caller, write scopes granted by the user (10-11). */
+export const ALERTS_PROVIDER = defineProvider({
+  packageName: ALERTS_PACKAGE,
+  authority: ALERTS_AUTHORITY,
+  versions: [1, 2],
+  cert: 'alerts-release',
+  descriptor: {
+    providerName: 'Example App',
+    description: '管理价格提醒和自选列表',
+    scopes: [
+      {
+        name: 'alerts.read',
+        title: '查看价格提醒',
+        description: '读取价格提醒',
+        access: 'read',
+        sensitivity: 'financial',
+      },
+      {
+        name: 'alerts.write',
+        title: '管理价格提醒',
+        description: '创建、修改和删除提醒',
+        access: 'write',
+        sensitivity: 'financial',
+      },
+    ],
+  },
+  tools: ALERT_TOOLS,
+  authorize: { freeScopes: ['alerts.read'] },
+});
 
-export class AlertToolProvider extends CetpV2ContentProvider {
-  private readonly policy = new ScopeGrantPolicy({
-    freeScopes: ['alerts.read'],
-    grantableScopes: ['alerts.write'],
-  });
-
-  constructor(private readonly options: Partial<ProviderOptions> = {}) {
-    super();
-  }
-
-  protected override config(): ProviderConfig {
-    return {
-      descriptor: ALERTS_DESCRIPTOR,
-      tools: ALERT_TOOLS,
-      options: this.options,
-    };
-  }
-
-  protected override mutationExecutor(): MutationExecutor {
-    return durableMutationExecutor(this.context);
-  }
-
-  protected override authorize(request: AuthorizationRequest): Promise<AccessDecision> {
-    return this.policy.authorize(request);
-  }
-}
+/** The alerts provider class (subclass it to change one method). */
+export const AlertToolProvider = ALERTS_PROVIDER.Provider;
 
 /** The alerts package: a dual-stack provider (versions "1,2"). */
-export function alertsPackage(cert = 'alerts-release') {
-  return providerPackage({
-    packageName: ALERTS_PACKAGE,
-    authority: ALERTS_AUTHORITY,
-    versions: [1, 2],
-    cert,
-  });
+export function alertsPackage(cert = 'alerts-release'): PackageSpec {
+  return ALERTS_PROVIDER.package(cert);
 }
 
 /** The app factory: a fresh provider (and its confirmation Activity) per process. */
-export function alertsApp(options: Partial<ProviderOptions> = {}): (context: AppContext) => App {
-  return () => {
-    const provider = new AlertToolProvider(options);
-    return {
-      providers: { [CETP_PROVIDER]: provider },
-      activities: { [CONFIRM_ACTIVITY]: CetpV2ContentProvider.confirmationActivity(() => provider) },
-    };
-  };
+export function alertsApp(options: Partial<ProviderOptions> = {}): AppFactory {
+  return ALERTS_PROVIDER.app(options);
 }
 
 /** An explicit Intent to the alerts confirmation Activity (tests that forge launches use it). */
 export function alertsConfirmIntent(): Intent {
-  return Intent.explicit(ALERTS_PACKAGE, CONFIRM_ACTIVITY);
+  return ALERTS_PROVIDER.confirmIntent();
 }

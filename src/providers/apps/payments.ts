@@ -25,22 +25,11 @@
  * The accounts are in payments-accounts.ts, the tools in payments-tools.ts (the statement history
  * in payments-statement.ts); this module is the app and provider wiring, and re-exports the tools.
  */
-import type { App, AppFactory } from '../../sim/app.ts';
-import type { AppContext } from '../../sim/context.ts';
+import type { AppFactory } from '../../sim/app.ts';
 import type { PackageSpec } from '../../sim/manifest.ts';
 import type { World } from '../../sim/world.ts';
-import { CONFIRM_ACTIVITY } from '../sdk/confirmations.ts';
-import { ScopeGrantPolicy } from '../sdk/grants.ts';
-import { CETP_PROVIDER, providerPackage } from '../sdk/manifest.ts';
-import { CetpV2ContentProvider, type ProviderConfig } from '../sdk/provider.ts';
-import {
-  type AccessDecision,
-  type AuthorizationRequest,
-  type CetpProviderDescriptor,
-  durableMutationExecutor,
-  type MutationExecutor,
-  type ProviderOptions,
-} from '../sdk/types.ts';
+import { defineProvider } from '../sdk/define.ts';
+import type { ProviderOptions } from '../sdk/types.ts';
 import { SEED_FILE, type SeedAccount, type SeedFile } from './payments-accounts.ts';
 import { PAYMENT_TOOLS } from './payments-tools.ts';
 
@@ -73,80 +62,52 @@ export function seedAccounts(world: World, ownerPackage: string, accounts: reado
   world.fds.writeFile(PAYMENTS_PACKAGE, SEED_FILE, new TextEncoder().encode(JSON.stringify(seeds)));
 }
 
-/** The provider's descriptor: one constant object, so what is judged per descriptor is judged once. */
-const PAYMENTS_DESCRIPTOR: CetpProviderDescriptor = {
-  providerId: PAYMENTS_PACKAGE,
-  providerName: 'Example Bank',
-  description: 'Balances, transfers and statements of your Example Bank accounts',
-  scopes: [
-    {
-      name: 'payments.read',
-      title: 'View accounts',
-      description: 'Read balances and statements',
-      access: 'read',
-      sensitivity: 'financial',
-    },
-    {
-      name: 'payments.transfer',
-      title: 'Send money',
-      description: 'Transfer money from your accounts; every transfer is confirmed in the bank app',
-      access: 'write',
-      sensitivity: 'financial',
-    },
-    {
-      name: 'payments.admin',
-      title: 'Reconcile accounts',
-      description: 'Reconcile booked transfers with the clearing house',
-      access: 'write',
-      sensitivity: 'financial',
-    },
-  ],
-};
+/** The payments app: payments.read free to any caller, transfer and admin granted by the user. */
+export const PAYMENTS_PROVIDER = defineProvider({
+  packageName: PAYMENTS_PACKAGE,
+  authority: PAYMENTS_AUTHORITY,
+  versions: [2],
+  cert: 'payments-release',
+  descriptor: {
+    providerName: 'Example Bank',
+    description: 'Balances, transfers and statements of your Example Bank accounts',
+    scopes: [
+      {
+        name: 'payments.read',
+        title: 'View accounts',
+        description: 'Read balances and statements',
+        access: 'read',
+        sensitivity: 'financial',
+      },
+      {
+        name: 'payments.transfer',
+        title: 'Send money',
+        description: 'Transfer money from your accounts; every transfer is confirmed in the bank app',
+        access: 'write',
+        sensitivity: 'financial',
+      },
+      {
+        name: 'payments.admin',
+        title: 'Reconcile accounts',
+        description: 'Reconcile booked transfers with the clearing house',
+        access: 'write',
+        sensitivity: 'financial',
+      },
+    ],
+  },
+  tools: PAYMENT_TOOLS,
+  authorize: { freeScopes: ['payments.read'] },
+});
 
-export class PaymentsToolProvider extends CetpV2ContentProvider {
-  private readonly policy = new ScopeGrantPolicy({
-    freeScopes: ['payments.read'],
-    grantableScopes: ['payments.transfer', 'payments.admin'],
-  });
-
-  constructor(private readonly options: Partial<ProviderOptions> = {}) {
-    super();
-  }
-
-  protected override config(): ProviderConfig {
-    return {
-      descriptor: PAYMENTS_DESCRIPTOR,
-      tools: PAYMENT_TOOLS,
-      options: { versions: [2], ...this.options },
-    };
-  }
-
-  protected override mutationExecutor(): MutationExecutor {
-    return durableMutationExecutor(this.context);
-  }
-
-  protected override authorize(request: AuthorizationRequest): Promise<AccessDecision> {
-    return this.policy.authorize(request);
-  }
-}
+/** The payments provider class (subclass it to change one method). */
+export const PaymentsToolProvider = PAYMENTS_PROVIDER.Provider;
 
 /** The payments package: a v2-only provider (version=2, versions="2", 2.1-07). */
 export function paymentsPackage(cert = 'payments-release'): PackageSpec {
-  return providerPackage({
-    packageName: PAYMENTS_PACKAGE,
-    authority: PAYMENTS_AUTHORITY,
-    versions: [2],
-    cert,
-  });
+  return PAYMENTS_PROVIDER.package(cert);
 }
 
 /** The app factory: a fresh provider (and its confirmation Activity) per process. */
 export function paymentsApp(options: Partial<ProviderOptions> = {}): AppFactory {
-  return (_context: AppContext): App => {
-    const provider = new PaymentsToolProvider(options);
-    return {
-      providers: { [CETP_PROVIDER]: provider },
-      activities: { [CONFIRM_ACTIVITY]: CetpV2ContentProvider.confirmationActivity(() => provider) },
-    };
-  };
+  return PAYMENTS_PROVIDER.app(options);
 }

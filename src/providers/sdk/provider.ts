@@ -148,6 +148,14 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
     this.context.spawn('cetp-recovery', () => recoverOperations(rt));
   }
 
+  /**
+   * The planted bugs this instance runs with (null before onCreate): whether the app passed a run's
+   * variant through, which `--mutant` against a user's provider needs (src/check/fixture.ts).
+   */
+  plantedBugs(): ReadonlySet<string> | null {
+    return this.runtime?.options.plantedBugs ?? null;
+  }
+
   /** Drops every session (the "expire sessions" fault; a capability change, 2.3-06). */
   expireSessions(): void {
     this.runtime?.sessions.clear();
