@@ -8,6 +8,7 @@
  *   reference consumer, and the module types `cetp-sim fuzz --provider/--consumer` expects.
  */
 
+export type { Exercised } from './check/exercised.ts';
 // What `cetp-sim fuzz --provider MODULE` and `--consumer MODULE` expect a module to export.
 export type {
   CancellationLike,
@@ -30,6 +31,8 @@ export {
   type ToolOutcome,
   type ToolSuccess,
 } from './consumer/index.ts';
+// The fuzzing harness: fuzz your provider or consumer from your own code (docs/harness.md).
+export * from './harness/index.ts';
 // The CETP wire vocabulary (methods, keys, error codes, schemas, the rule catalogue), as a namespace.
 export * as protocol from './protocol/index.ts';
 export { ALERTS_AUTHORITY, ALERTS_PACKAGE, alertsApp, alertsPackage } from './providers/apps/alerts.ts';

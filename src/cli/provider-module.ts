@@ -6,7 +6,7 @@
  *   export const providers: ProviderFixture[]   // one or more provider apps, see below
  *   export const propertyTools?: { [propertyId]: string[] }   // optional, tools as 'name.tool'
  *
- * A ProviderFixture (properties/scenario/fixtures.ts) is
+ * A ProviderFixture (src/check/subjects.ts; checked by src/harness/subjects.ts) is
  *   name         a short id, [a-z][a-z0-9_]*, used in scenarios and replay files
  *   packageName  the Android package install() installs
  *   authority    the ContentProvider authority the CETP provider answers on
@@ -27,137 +27,17 @@
  * The module is checked before any run: its shape, and that install() installs the named package
  * with the named authority in a fresh world alongside the fuzzer's client apps.
  */
-import { ACTOR_PACKAGES, installActors, type ProviderFixture } from '../../properties/scenario/fixtures.ts';
-import { ACTORS, REFERENCE, type Variant } from '../../properties/scenario/model.ts';
-import { PROPERTIES, type PropertyDef } from '../../properties/suites.ts';
-import { EFFECTS } from '../protocol/index.ts';
-import type { Fault } from '../sim/faults.ts';
-import { World } from '../sim/world.ts';
-import { CliError } from './errors.ts';
+import type { ProviderFixture } from '../../properties/scenario/fixtures.ts';
+import { CliError } from '../harness/errors.ts';
+import { checkProviderFixtures } from '../harness/subjects.ts';
 import { exported, importUserModule } from './module-loader.ts';
+
+export { retargetAll, UserModuleError, withProviders } from '../harness/subjects.ts';
 
 export interface ProviderModule {
   readonly specifier: string;
   readonly providers: readonly ProviderFixture[];
   readonly propertyTools: Readonly<Record<string, readonly string[]>>;
-}
-
-/** Thrown (through the simulation) when a user's install() fails during a run. */
-export class UserModuleError extends Error {
-  override readonly name = 'UserModuleError';
-}
-
-const NAME = /^[a-z][a-z0-9_]*$/;
-
-function isJson(value: unknown, depth = 0): boolean {
-  if (depth > 64) return false;
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (Array.isArray(value)) return value.every((v) => isJson(v, depth + 1));
-  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
-    return Object.values(value as object).every((v) => isJson(v, depth + 1));
-  return false;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isStrings(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((v) => typeof v === 'string');
-}
-
-function checkFixture(raw: unknown, at: string, fail: (message: string) => never): ProviderFixture {
-  if (!isRecord(raw)) return fail(`${at} must be an object (a ProviderFixture)`);
-  const { name, packageName, authority, install, tools, effects, scopes, userGrantedScopes, inputSchemas } =
-    raw;
-  if (typeof name !== 'string' || !NAME.test(name)) fail(`${at}.name must match ${NAME.source}`);
-  if (typeof packageName !== 'string' || packageName === '') fail(`${at}.packageName must be a package name`);
-  if (typeof authority !== 'string' || authority === '') fail(`${at}.authority must be an authority`);
-  if (typeof install !== 'function') fail(`${at}.install must be a function (world, variant) => void`);
-  if (!isRecord(tools) || Object.keys(tools).length === 0)
-    fail(`${at}.tools must map at least one tool name to its args pool`);
-  if (!isRecord(effects)) fail(`${at}.effects must map each tool name to its effect`);
-  if (!isRecord(scopes)) fail(`${at}.scopes must map each tool name to its scopes`);
-  for (const [tool, pool] of Object.entries(tools as Record<string, unknown>)) {
-    if (tool.includes('.')) fail(`${at}.tools: tool name '${tool}' must not contain '.'`);
-    if (!Array.isArray(pool) || pool.length === 0 || !pool.every((v) => isJson(v)))
-      fail(`${at}.tools.${tool} must be a non-empty array of JSON values`);
-    const effect = (effects as Record<string, unknown>)[tool];
-    if (!(EFFECTS as readonly unknown[]).includes(effect))
-      fail(`${at}.effects.${tool} must be one of ${EFFECTS.join(', ')}`);
-    if (!isStrings((scopes as Record<string, unknown>)[tool]))
-      fail(`${at}.scopes.${tool} must be the tool's scopes, an array of strings`);
-  }
-  if (!isStrings(userGrantedScopes))
-    fail(`${at}.userGrantedScopes must be an array of strings (scopes granted only after the user agrees)`);
-  if (inputSchemas !== undefined) {
-    if (!isRecord(inputSchemas)) fail(`${at}.inputSchemas must map tool names to their input JSON Schemas`);
-    for (const [tool, schema] of Object.entries(inputSchemas as Record<string, unknown>)) {
-      if (!(tool in (tools as Record<string, unknown>)))
-        fail(`${at}.inputSchemas: '${tool}' is not in tools`);
-      if (typeof schema !== 'boolean' && !isRecord(schema))
-        fail(`${at}.inputSchemas.${tool} must be a JSON Schema (an object or a boolean)`);
-    }
-  }
-  return raw as unknown as ProviderFixture;
-}
-
-function checkPropertyTools(
-  raw: unknown,
-  providers: readonly ProviderFixture[],
-  fail: (message: string) => never,
-): Record<string, readonly string[]> {
-  if (raw === undefined) return {};
-  if (!isRecord(raw)) return fail('propertyTools must map property ids to lists of tools');
-  const known = new Set(providers.flatMap((p) => Object.keys(p.tools).map((t) => `${p.name}.${t}`)));
-  for (const [id, tools] of Object.entries(raw)) {
-    if (!PROPERTIES.some((p) => p.id === id))
-      fail(`propertyTools: unknown property '${id}'; valid: ${PROPERTIES.map((p) => p.id).join(', ')}`);
-    if (!Array.isArray(tools) || tools.length === 0)
-      fail(`propertyTools.${id} must be a non-empty array of 'name.tool'`);
-    for (const tool of tools as unknown[])
-      if (typeof tool !== 'string' || !known.has(tool))
-        fail(`propertyTools.${id}: unknown tool ${JSON.stringify(tool)}; known: ${[...known].join(', ')}`);
-  }
-  return raw as Record<string, readonly string[]>;
-}
-
-/** Installs the providers into a fresh world beside the client apps, as every run will. */
-function preflight(providers: readonly ProviderFixture[], fail: (message: string) => never): void {
-  const world = new World({ seed: 0 });
-  installActors(world, ACTORS);
-  const actorPackages = new Set(Object.values(ACTOR_PACKAGES));
-  providers.forEach((p, i) => {
-    const at = `providers[${i}] (${p.name})`;
-    if (actorPackages.has(p.packageName))
-      fail(`${at}: package ${p.packageName} is reserved for a fuzzer client`);
-    try {
-      p.install(world, REFERENCE);
-    } catch (error) {
-      fail(`${at}.install() threw: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (!world.pm.getPackageInfo(p.packageName)) fail(`${at}.install() did not install ${p.packageName}`);
-    const owner = world.pm.providerForAuthority(p.authority)?.packageName;
-    if (owner !== p.packageName)
-      fail(`${at}: package ${p.packageName} declares no provider with authority ${p.authority}`);
-  });
-}
-
-/** Wraps install() so a failure during a run is reported as the module's, not as a cetp-sim bug. */
-function guarded(specifier: string, p: ProviderFixture): ProviderFixture {
-  return {
-    ...p,
-    install: (world: World, variant: Variant) => {
-      try {
-        p.install(world, variant);
-      } catch (error) {
-        throw new UserModuleError(
-          `--provider ${specifier}: ${p.name}.install() threw: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-    },
-  };
 }
 
 export async function loadProviderModule(specifier: string, cwd: string): Promise<ProviderModule> {
@@ -168,86 +48,11 @@ export async function loadProviderModule(specifier: string, cwd: string): Promis
   const raw = exported(module, ['providers']);
   if (!Array.isArray(raw) || raw.length === 0)
     fail("the module must export 'providers', a non-empty array of provider fixtures");
-  const providers = (raw as unknown[]).map((p, i) => checkFixture(p, `providers[${i}]`, fail));
-  for (const key of ['name', 'packageName', 'authority'] as const) {
-    const seen = new Set<string>();
-    for (const p of providers) {
-      if (seen.has(p[key])) fail(`two providers share the ${key} '${p[key]}'`);
-      seen.add(p[key]);
-    }
-  }
-  const propertyTools = checkPropertyTools(exported(module, ['propertyTools']), providers, fail);
-  preflight(providers, fail);
-  return { specifier, providers: providers.map((p) => guarded(specifier, p)), propertyTools };
-}
-
-/** A fault aimed at a reference app, aimed at each of the user's packages instead. */
-function retarget(fault: Fault, replaced: ReadonlySet<string>, packages: readonly string[]): Fault[] {
-  switch (fault.kind) {
-    case 'kill':
-    case 'slowStart':
-      return replaced.has(fault.process) ? packages.map((process) => ({ ...fault, process })) : [fault];
-    case 'loseReply':
-    case 'failTransaction': {
-      const callees =
-        fault.callee !== undefined && replaced.has(fault.callee)
-          ? packages.map((callee) => ({ ...fault, callee }))
-          : [fault];
-      return callees.flatMap((f) =>
-        f.caller !== undefined && replaced.has(f.caller) ? packages.map((caller) => ({ ...f, caller })) : [f],
-      );
-    }
-    case 'corruptFd':
-    case 'truncateFd':
-      return fault.process !== undefined && replaced.has(fault.process)
-        ? packages.map((process) => ({ ...fault, process }))
-        : [fault];
-    case 'resign':
-    case 'reinstall':
-    case 'uninstall':
-      return replaced.has(fault.package) ? packages.map((pkg) => ({ ...fault, package: pkg })) : [fault];
-    case 'clockJump':
-    case 'reboot':
-    case 'powerLoss':
-    case 'freezeCached':
-    case 'memoryPressure':
-    case 'custom':
-      return [fault];
-  }
-}
-
-/** Faults aimed at the `replaced` packages aimed at each of `packages` instead (deduplicated). */
-export function retargetAll(
-  faults: readonly Fault[],
-  replaced: ReadonlySet<string>,
-  packages: readonly string[],
-): Fault[] {
-  const out = new Map<string, Fault>();
-  for (const f of faults) for (const g of retarget(f, replaced, packages)) out.set(JSON.stringify(g), g);
-  return [...out.values()];
-}
-
-/** The property as it runs against the module's providers (a copy; the catalogue is untouched). */
-export function withProviders(def: PropertyDef, module: ProviderModule): PropertyDef {
-  const replaced = new Set(def.fixture.providers.map((p) => p.packageName));
-  const packages = module.providers.map((p) => p.packageName);
-  const faults = retargetAll(def.shape.faults, replaced, packages);
-  const tools = module.propertyTools[def.id];
-  const providers = module.providers;
-  if (def.kind === 'consumer') {
-    // The hostile provider a consumer property may install alongside stays; its tools too.
-    const all = providers.flatMap((p) => Object.keys(p.tools).map((t) => `${p.name}.${t}`));
-    const hostile = def.shape.tools.filter((t) => t.startsWith('hostile.'));
-    return {
-      ...def,
-      fixture: { ...def.fixture, providers },
-      shape: { ...def.shape, providers, faults, tools: [...(tools ?? all), ...hostile] },
-    };
-  }
-  const { tools: _builtInTools, ...shape } = def.shape;
-  return {
-    ...def,
-    fixture: { ...def.fixture, providers },
-    shape: { ...shape, providers, faults, ...(tools !== undefined ? { tools } : {}) },
-  };
+  const checked = checkProviderFixtures(
+    raw as unknown[],
+    exported(module, ['propertyTools']),
+    `--provider ${specifier}`,
+    fail,
+  );
+  return { specifier, ...checked };
 }

@@ -12,6 +12,9 @@
 import { REFERENCE } from '../../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../../properties/suites.ts';
 import { blindEffectOracles, type Exercised } from '../../check/exercised.ts';
+import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
+import { DEFAULT_REPLAY_DIR } from '../../harness/fuzz.ts';
+import { selectMutant, selectProperties } from '../../harness/selection.ts';
 import type { Shard } from '../args.ts';
 import {
   type CampaignEntry,
@@ -23,15 +26,14 @@ import {
   tailsOf,
 } from '../campaign.ts';
 import { consumerImpact } from '../consumer-module.ts';
-import { EXIT_FAILED, EXIT_OK } from '../errors.ts';
 import { printFailure, violationsJson } from '../failure-report.ts';
 import type { Io } from '../io.ts';
 import { writeJunitReport } from '../junit.ts';
 import { startProgress } from '../progress.ts';
-import { selectMutant, selectProperties } from '../selection.ts';
 import { loadModules } from '../user-modules.ts';
 
-export const DEFAULT_OUT_DIR = '.cetp-sim/failures';
+/** The harness's default replay directory: the CLI and the library write failures to the same place. */
+export const DEFAULT_OUT_DIR = DEFAULT_REPLAY_DIR;
 
 export interface FuzzFlags {
   readonly seed: number;
