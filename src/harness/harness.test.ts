@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { REFERENCE_CONSUMER } from '../../properties/scenario/consumer.ts';
 import { ALERTS } from '../../properties/scenario/fixtures.ts';
 import { PROPERTIES as DEFS } from '../../properties/suites.ts';
-import { bareProvider } from '../cli/testdata/broken/kit.ts';
+import { bareProvider, brokenTools } from '../cli/testdata/broken/kit.ts';
 import {
   CliError,
   fuzzConsumer,
@@ -99,6 +99,18 @@ describe('fuzzProvider / fuzzReference', () => {
     expect(verdictMessage(p as NonNullable<typeof p>)).toMatch(/exercised nothing: .*none was answered/);
   });
 
+  it('fails, in this process, a provider whose tools await forever or spin: the simulation ends the run', async () => {
+    const never = brokenTools(() => new Promise(() => {}));
+    const spins = brokenTools(async (call) => {
+      for (;;) await call.context.yield();
+    });
+    for (const fixture of [never, spins]) {
+      const report = await fuzzProvider(fixture, { property: 'malformed', runs: 10, replayDir: null });
+      expect(report.properties[0]?.status).toBe('failed');
+      expect(report.properties[0]?.violations.length).toBeGreaterThan(0);
+    }
+  });
+
   it('refuses bad input with a structured error naming the field', async () => {
     const { effects: _effects, ...noEffects } = ALERTS;
     const bad = await rejection(fuzzProvider(noEffects as unknown as typeof ALERTS, { runs: 1 }));
@@ -183,6 +195,15 @@ describe('replay()', () => {
     const file = join(dir, 'x.replay.json');
     writeFileSync(file, '{"format":"cetp-sim/replay@1"}');
     expect((await rejection(replay(file))).code).toBe('replay_invalid');
+  });
+});
+
+describe('the package', () => {
+  it("exports the vitest entry as 'cetp-sim/vitest', with vitest an optional peer dependency", () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(pkg.exports['./vitest']).toBe('./src/vitest.ts');
+    expect(pkg.peerDependencies.vitest).toMatch(/^\^4\./);
+    expect(pkg.peerDependenciesMeta.vitest.optional).toBe(true);
   });
 });
 
