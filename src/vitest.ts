@@ -15,7 +15,7 @@
  * vitest is an optional peer dependency of cetp-sim: only this entry needs it.
  */
 import { describe, it } from 'vitest';
-import type { ConsumerUnderTest, ProviderFixture } from './check/subjects.ts';
+import type { CancellationLike, ConsumerUnderTest, ProviderFixture } from './check/subjects.ts';
 import { PROPERTIES, type PropertyInfo } from './harness/catalogue.ts';
 import { CliError } from './harness/errors.ts';
 import {
@@ -139,7 +139,10 @@ export function describeProvider(
  * Registers a describe block with one test per consumer-driven property (or `options.property`)
  * fuzzing your consumer, against the reference providers or `options.providers`.
  */
-export function describeConsumer(consumer: ConsumerUnderTest, options: ConsumerSuiteOptions = {}): void {
+export function describeConsumer<C extends CancellationLike>(
+  consumer: ConsumerUnderTest<C>,
+  options: ConsumerSuiteOptions = {},
+): void {
   const fail = (message: string): never => {
     throw new CliError('invalid_consumer', `describeConsumer: ${message}`);
   };

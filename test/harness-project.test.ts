@@ -7,7 +7,7 @@
  * the replay file and the exact `npx cetp-sim replay …` command — which, run, reproduces it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,17 @@ const CLI = join(ROOT, 'bin', 'cetp-sim.js');
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
 const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+/** The printed replay command, run as printed (the bin stands for `npx cetp-sim`). */
+function cli(command: string) {
+  const args = command.split(' ').slice(2);
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: PROJECT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { status: r.status, stdout: plain(r.stdout), output: plain(`${r.stdout}${r.stderr}`) };
+}
 
 /** The project's vitest on one test file, in the project's directory, as `npx vitest run FILE`. */
 function vitest(file: string) {
@@ -66,18 +77,44 @@ describe('a user project fuzzing its provider with cetp-sim/vitest (issue 17)', 
       modules: { provider: './broken.provider.ts' },
     });
 
-    // The printed command, run as printed (the bin stands for `npx cetp-sim`): the failure comes back.
-    const args = command.split(' ').slice(2);
-    const replay = spawnSync(process.execPath, [CLI, ...args], {
-      cwd: PROJECT,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    expect(plain(replay.stdout)).toContain('still fails: 1 violation(s)');
-    expect(plain(replay.stdout)).toContain('args-binding');
-    expect(plain(`${replay.stdout}${replay.stderr}`)).not.toMatch(
-      /DETERMINISM BREAK|differs from the recorded/,
-    );
-    expect(replay.status, replay.stderr).toBe(1);
+    // The printed command, run as printed: the failure comes back, with the recorded trace.
+    const replay = cli(command);
+    expect(replay.stdout).toContain('still fails: 1 violation(s)');
+    expect(replay.stdout).toContain('args-binding');
+    expect(replay.output).not.toMatch(/DETERMINISM BREAK|differs from the recorded/);
+    expect(replay.status, replay.output).toBe(1);
+
+    // Pasted back into a test file (`{ replay: FILE }`): one test re-running that scenario — still
+    // failing against the buggy provider, passing against the provider as shipped.
+    mkdirSync(join(FAILURES, 'pasted'), { recursive: true });
+    for (const [name, module, expected] of [
+      ['broken', '../../broken.provider.ts', 1],
+      ['quotes', '../../quotes.provider.ts', 0],
+    ] as const) {
+      writeFileSync(
+        join(FAILURES, 'pasted', `${name}.fuzz.ts`),
+        `import { describeProvider } from 'cetp-sim/vitest';\nimport { providers } from '${module}';\n` +
+          `describeProvider(providers, { replay: ${JSON.stringify(file)} });\n`,
+      );
+      const pasted = vitest(`.cetp-sim/pasted/${name}.fuzz.ts`);
+      expect(pasted.output).toContain(`replays ${file}`);
+      if (expected === 1) expect(pasted.output).toContain('property idempotency still fails');
+      expect(pasted.status, pasted.output).toBe(expected);
+    }
+  });
+
+  it('a consumer: passes as shipped, fails with a planted bug and a --consumer replay command that reproduces', () => {
+    const good = vitest('agent.fuzz.ts');
+    expect(good.output).toMatch(/✓ consumer-versions \(CETP-9-02\)/);
+    expect(good.status, good.output).toBe(0);
+    const bad = vitest('agent-bug.fuzz.ts');
+    expect(bad.status, bad.output).toBe(1);
+    expect(bad.output).toMatch(/✗ consumer-no-downgrade \(correctness; rules CETP-8-03 [^)]*\)/);
+    const command =
+      'npx cetp-sim replay .cetp-sim/failures/consumer-versions-0.replay.json --consumer ./agent.consumer.ts';
+    expect(bad.output).toContain(`reproduce: ${command}`);
+    const replay = cli(command);
+    expect(replay.stdout).toContain('consumer-no-downgrade');
+    expect(replay.status, replay.output).toBe(1);
   });
 });

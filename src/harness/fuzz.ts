@@ -19,7 +19,7 @@ import type { Tail } from '../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../properties/suites.ts';
 import type { Violation } from '../check/checker.ts';
 import type { Exercised } from '../check/exercised.ts';
-import type { ConsumerUnderTest, ProviderFixture, Variant } from '../check/subjects.ts';
+import type { CancellationLike, ConsumerUnderTest, ProviderFixture, Variant } from '../check/subjects.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
 import { CliError } from './errors.ts';
@@ -220,8 +220,8 @@ export async function fuzzProvider(
  * Fuzzes your consumer: the properties that drive a consumer (or `options.property`), with yours in
  * place of the reference consumer, against the reference provider apps or `options.providers`.
  */
-export async function fuzzConsumer(
-  consumer: ConsumerUnderTest,
+export async function fuzzConsumer<C extends CancellationLike>(
+  consumer: ConsumerUnderTest<C>,
   options: ConsumerFuzzOptions = {},
 ): Promise<FuzzReport> {
   checkNumbers(options);

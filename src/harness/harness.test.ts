@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REFERENCE_CONSUMER } from '../../properties/scenario/consumer.ts';
 import { ALERTS } from '../../properties/scenario/fixtures.ts';
 import { PROPERTIES as DEFS } from '../../properties/suites.ts';
 import { bareProvider, brokenTools } from '../cli/testdata/broken/kit.ts';
+import { referenceConsumer } from '../consumer/index.ts';
 import {
   CliError,
   fuzzConsumer,
@@ -130,13 +130,13 @@ describe('fuzzProvider / fuzzReference', () => {
 
 describe('fuzzConsumer', () => {
   it('judges a consumer by the consumer-driven properties, and fails one with a planted bug', async () => {
-    const good = await fuzzConsumer(REFERENCE_CONSUMER, {
+    const good = await fuzzConsumer(referenceConsumer, {
       property: 'consumer-versions',
       runs: 10,
       replayDir: null,
     });
     expect(good.properties.map((p) => [p.id, p.status])).toEqual([['consumer-versions', 'passed']]);
-    const bad = await fuzzConsumer(REFERENCE_CONSUMER, {
+    const bad = await fuzzConsumer(referenceConsumer, {
       property: 'consumer-versions',
       mutant: 'consumer-downgrades-to-v1',
       runs: 200,

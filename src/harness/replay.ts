@@ -12,7 +12,7 @@
 import { replayablePropertyById } from '../../properties/crashpoint-oracles.ts';
 import { replayScenario } from '../../properties/fuzz.ts';
 import type { PropertyDef } from '../../properties/suites.ts';
-import type { ConsumerUnderTest, ProviderFixture } from '../check/subjects.ts';
+import type { CancellationLike, ConsumerUnderTest, ProviderFixture } from '../check/subjects.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { CliError } from './errors.ts';
 import { traceText, type ViolationReport, violationReports } from './fuzz.ts';
@@ -20,9 +20,9 @@ import { checkScenarioFits, readReplayFile } from './replay-file.ts';
 import { checkConsumer, checkProviderFixtures, withConsumer, withProviders } from './subjects.ts';
 
 /** The implementations a replay runs against (absent: the reference ones). */
-export interface ReplaySubjects {
+export interface ReplaySubjects<C extends CancellationLike = CancellationLike> {
   readonly providers?: ProviderFixture | readonly ProviderFixture[];
-  readonly consumer?: ConsumerUnderTest;
+  readonly consumer?: ConsumerUnderTest<C>;
 }
 
 export interface ReplayReport {
@@ -44,7 +44,10 @@ function asList<T>(value: T | readonly T[]): readonly T[] {
   return Array.isArray(value) ? (value as readonly T[]) : [value as T];
 }
 
-export async function replay(file: string, modules: ReplaySubjects = {}): Promise<ReplayReport> {
+export async function replay<C extends CancellationLike>(
+  file: string,
+  modules: ReplaySubjects<C> = {},
+): Promise<ReplayReport> {
   const recorded = readReplayFile(file);
   const missing = (['provider', 'consumer'] as const).filter(
     (kind) =>
