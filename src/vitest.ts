@@ -27,7 +27,7 @@ import {
   type PropertyReport,
   traceText,
 } from './harness/fuzz.ts';
-import { verdictMessage } from './harness/message.ts';
+import { exercisedLine, verdictMessage } from './harness/message.ts';
 import { replay } from './harness/replay.ts';
 import { checkConsumer, checkProviderFixtures } from './harness/subjects.ts';
 
@@ -103,9 +103,11 @@ function propertyTests(
   fuzz: (id: string) => Promise<PropertyReport | undefined>,
 ): void {
   for (const p of infos)
-    it(testTitle(p), { timeout }, async () => {
+    it(testTitle(p), { timeout }, async ({ annotate }) => {
       const report = await fuzz(p.id);
       if (!report) throw new Error(`cetp-sim: property ${p.id} did not run`);
+      // What the runs exercised, beside the verdict (a green test means something only next to it).
+      await annotate(`${report.runs} runs · ${exercisedLine(report.exercised)}`, 'cetp-sim');
       if (!report.passed) throw new PropertyFailure(report);
     });
 }

@@ -213,7 +213,10 @@ export async function fuzzProvider(
   const provider = checkModule('module', options.module, cwd);
   const subject = providersUnderTest(fixture, options, `fuzzProvider(${options.module ?? 'fixture'})`);
   const defs = selected(options.property).map((d) => withProviders(d, subject));
-  return runCampaign({ defs, modules: provider !== undefined ? { provider } : {}, userCode: true }, options);
+  return runProperties(
+    { defs, modules: provider !== undefined ? { provider } : {}, userCode: true },
+    options,
+  );
 }
 
 /**
@@ -239,7 +242,7 @@ export async function fuzzConsumer<C extends CancellationLike>(
     ...(providerModule !== undefined ? { provider: providerModule } : {}),
     ...(consumerModule !== undefined ? { consumer: consumerModule } : {}),
   };
-  return runCampaign({ defs: defs.map((d) => withConsumer(d, checked)), modules, userCode: true }, options);
+  return runProperties({ defs: defs.map((d) => withConsumer(d, checked)), modules, userCode: true }, options);
 }
 
 /**
@@ -254,11 +257,11 @@ export async function fuzzReference(options: FuzzOptions = {}): Promise<FuzzRepo
       'invalid_option',
       'fuzzReference takes no module or propertyTools (it runs the reference apps)',
     );
-  return runCampaign({ defs: selected(options.property), modules: {}, userCode: false }, options);
+  return runProperties({ defs: selected(options.property), modules: {}, userCode: false }, options);
 }
 
 /** Runs a campaign's properties one after another and reports each (writing replay files for failures). */
-export async function runCampaign(campaign: Campaign, options: FuzzOptions): Promise<FuzzReport> {
+export async function runProperties(campaign: Campaign, options: FuzzOptions): Promise<FuzzReport> {
   const seed = options.seed ?? 0;
   const cwd = options.cwd ?? process.cwd();
   const variant: Variant | undefined =

@@ -5,6 +5,7 @@
  * nothing, why — a verdict that judged nothing is not a pass. Plain text (no colours): it is the
  * message of a thrown Error, shown by vitest, jest or any runner.
  */
+import type { Exercised } from '../check/exercised.ts';
 import type { PropertyReport } from './fuzz.ts';
 
 /** Violations shown in full; the rest are counted. */
@@ -23,6 +24,20 @@ function evidence(report: PropertyReport['violations'][number]): string | null {
     report.evidence.calls.length > 0 ? `calls #${report.evidence.calls.join(', #')}` : '',
   ].filter(Boolean);
   return parts.length > 0 ? `evidence: ${parts.join('; ')}` : null;
+}
+
+/** `3,455 calls · 406 answered · …`: what a property's runs exercised, in one line. */
+export function exercisedLine(e: Exercised): string {
+  const n = (count: number) => count.toLocaleString('en-US');
+  return [
+    `${n(e.calls)} calls`,
+    `${n(e.answered)} answered`,
+    `${n(e.succeeded)} succeeded`,
+    `${n(e.effects)} effects`,
+    `${n(e.confirmations)} confirmations`,
+    `${n(e.operationsFinished)} operations finished`,
+    ...(e.fileResults > 0 ? [`${n(e.fileResults)} file results (${n(e.fileResultsJudged)} judged)`] : []),
+  ].join(' · ');
 }
 
 export function verdictMessage(report: PropertyReport, options: MessageOptions = {}): string {

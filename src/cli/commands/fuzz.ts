@@ -14,6 +14,7 @@ import type { PropertyDef } from '../../../properties/suites.ts';
 import { blindEffectOracles, type Exercised } from '../../check/exercised.ts';
 import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { DEFAULT_REPLAY_DIR } from '../../harness/fuzz.ts';
+import { exercisedLine } from '../../harness/message.ts';
 import { selectMutant, selectProperties } from '../../harness/selection.ts';
 import type { Shard } from '../args.ts';
 import {
@@ -81,20 +82,6 @@ function blindJson(def: PropertyDef, e: Exercised): { blindOracles?: string[] } 
   return blind.length > 0 ? { blindOracles: blind } : {};
 }
 
-/** `3,455 calls · 406 succeeded · …`: what a property exercised, in one line. */
-export function exercisedLine(e: Exercised): string {
-  const n = (count: number) => count.toLocaleString('en-US');
-  return [
-    `${n(e.calls)} calls`,
-    `${n(e.answered)} answered`,
-    `${n(e.succeeded)} succeeded`,
-    `${n(e.effects)} effects`,
-    `${n(e.confirmations)} confirmations`,
-    `${n(e.operationsFinished)} operations finished`,
-    // Only where there were any: a file result whose bytes the world could not know is not judged.
-    ...(e.fileResults > 0 ? [`${n(e.fileResults)} file results (${n(e.fileResultsJudged)} judged)`] : []),
-  ].join(' · ');
-}
 
 function resultLine(io: Io, { def, result, ms }: CampaignEntry, width: number): string {
   const c = io.color;
