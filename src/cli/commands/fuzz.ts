@@ -82,7 +82,6 @@ function blindJson(def: PropertyDef, e: Exercised): { blindOracles?: string[] } 
   return blind.length > 0 ? { blindOracles: blind } : {};
 }
 
-
 function resultLine(io: Io, { def, result, ms }: CampaignEntry, width: number): string {
   const c = io.color;
   const seconds = c.dim(`${(ms / 1000).toFixed(1)}s`);
