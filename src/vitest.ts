@@ -108,6 +108,11 @@ function propertyTests(
       if (!report) throw new Error(`cetp-sim: property ${p.id} did not run`);
       // What the runs exercised, beside the verdict (a green test means something only next to it).
       await annotate(`${report.runs} runs · ${exercisedLine(report.exercised)}`, 'cetp-sim');
+      if (report.blindOracles.length > 0)
+        await annotate(
+          `write executions succeeded but the provider declared no business effect (AppContext.declareEffect), so ${report.blindOracles.join(', ')} could not judge it`,
+          'warning',
+        );
       if (!report.passed) throw new PropertyFailure(report);
     });
 }

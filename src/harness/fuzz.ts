@@ -18,7 +18,7 @@ import { fuzzProperty, type PropertyResult, propertySeed, replayScenario } from 
 import type { Tail } from '../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../properties/suites.ts';
 import type { Violation } from '../check/checker.ts';
-import type { Exercised } from '../check/exercised.ts';
+import { blindEffectOracles, type Exercised } from '../check/exercised.ts';
 import type { CancellationLike, ConsumerUnderTest, ProviderFixture, Variant } from '../check/subjects.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
@@ -104,6 +104,11 @@ export interface PropertyReport {
   readonly exercised: Exercised;
   /** For `vacuous`: why nothing was judged. */
   readonly vacuity: string | null;
+  /**
+   * The effect oracles that could not judge: write tools succeeded but the provider declared no
+   * business effect (AppContext.declareEffect, docs/oracles.md). Empty when they could.
+   */
+  readonly blindOracles: readonly string[];
   /** The shrunk failing run's violations (empty unless failed). */
   readonly violations: readonly ViolationReport[];
   /** Path of the written replay file, or null (no failure, or `replayDir: null`). */
@@ -339,6 +344,10 @@ function reportOf(
     runs: result.runs,
     exercised: result.exercised,
     vacuity: result.vacuity ?? null,
+    blindOracles: blindEffectOracles(
+      def.checkers.map((c) => c.id),
+      result.exercised,
+    ),
     violations: violationReports(violations),
     replay,
     replayCommand: replay !== null ? replayCommand(relativeToCwd(replay, cwd), modules) : null,

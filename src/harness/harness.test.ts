@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ALERTS } from '../../properties/scenario/fixtures.ts';
 import { PROPERTIES as DEFS } from '../../properties/suites.ts';
 import { bareProvider, brokenTools } from '../cli/testdata/broken/kit.ts';
+import undeclared from '../cli/testdata/undeclared-alerts.provider.ts';
 import { referenceConsumer } from '../consumer/index.ts';
 import {
   CliError,
@@ -61,6 +62,7 @@ describe('fuzzProvider / fuzzReference', () => {
     expect(p).toMatchObject({ id: 'malformed', status: 'passed', passed: true, runs: 20, replay: null });
     expect(p?.exercised.calls).toBeGreaterThan(0);
     expect(p?.exercised.answered).toBeGreaterThan(0);
+    expect(p?.blindOracles).toEqual([]);
   });
 
   it('fails a planted bug: violations with rule ids and evidence, a replay file that replay() reproduces', async () => {
@@ -87,6 +89,16 @@ describe('fuzzProvider / fuzzReference', () => {
     expect(again.violations.map((v) => v.checker)).toContain('args-binding');
     expect(again.traceHash).toBe(p.failure?.traceHash);
     expect(again.recordedTraceHash).toBe(p.failure?.traceHash);
+  });
+
+  it('names the effect oracles that could not judge a provider that declares no effects', async () => {
+    const report = await fuzzProvider(undeclared.providers, {
+      property: 'idempotency',
+      runs: 40,
+      replayDir: null,
+    });
+    expect(report.properties[0]?.exercised.writesSucceeded).toBeGreaterThan(0);
+    expect(report.properties[0]?.blindOracles).toContain('single-effect');
   });
 
   it('calls a provider that answers nothing vacuous, never passed', async () => {
