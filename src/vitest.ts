@@ -56,6 +56,9 @@ export class PropertyFailure extends Error {
   }
 }
 
+/** How a suite registers its block: `describe`, `describe.skip` or `describe.only`. */
+type Block = (name: string, body: () => void) => void;
+
 function asList<T>(value: T | readonly T[]): readonly T[] {
   return Array.isArray(value) ? (value as readonly T[]) : [value as T];
 }
@@ -72,8 +75,9 @@ function selectedInfos(option: FuzzOptions['property'], drives?: PropertyInfo['d
   return PROPERTIES.filter((p) => ids.includes(p.id));
 }
 
+/** `idempotency (CETP-9-05): …` — the rule ids it guards are in its failure message and in PROPERTIES. */
 function testTitle(p: PropertyInfo): string {
-  return `${p.id} (${p.area}): ${p.title} — ${p.ruleIds.join(' ')}`;
+  return `${p.id} (${p.area}): ${p.title}`;
 }
 
 function replayTest(file: string, subjects: Parameters<typeof replay>[1], timeout: number): void {
@@ -117,79 +121,101 @@ function propertyTests(
     });
 }
 
-/**
- * Registers a describe block with one test per property (every property, or `options.property`)
- * fuzzing your provider fixture(s). The fixtures are checked now (a bad one fails the file at once).
- */
-export function describeProvider(
-  fixture: ProviderFixture | readonly ProviderFixture[],
-  options: ProviderSuiteOptions = {},
-): void {
-  const fixtures = asList(fixture);
-  const fail = (message: string): never => {
-    throw new CliError('invalid_fixture', `describeProvider: ${message}`);
-  };
-  checkProviderFixtures(fixtures, options.propertyTools, 'describeProvider', fail);
-  const infos = selectedInfos(options.property);
-  const timeout = options.timeout ?? DEFAULT_TEST_TIMEOUT_MS;
-  const name = options.name ?? `cetp-sim: provider ${fixtures.map((f) => f.name).join(', ')}`;
-  describe(name, () => {
-    if (options.replay !== undefined) return replayTest(options.replay, { providers: fixtures }, timeout);
-    propertyTests(infos, timeout, async (id) => {
-      const { replay: _replay, name: _name, timeout: _timeout, ...fuzzOptions } = options;
-      return (await fuzzProvider(fixtures, { ...fuzzOptions, property: id })).properties[0];
+const providerSuite = (block: Block) =>
+  function describeProvider(
+    fixture: ProviderFixture | readonly ProviderFixture[],
+    options: ProviderSuiteOptions = {},
+  ): void {
+    const fixtures = asList(fixture);
+    const fail = (message: string): never => {
+      throw new CliError('invalid_fixture', `describeProvider: ${message}`);
+    };
+    checkProviderFixtures(fixtures, options.propertyTools, 'describeProvider', fail);
+    const infos = selectedInfos(options.property);
+    const timeout = options.timeout ?? DEFAULT_TEST_TIMEOUT_MS;
+    const name = options.name ?? `cetp-sim: provider ${fixtures.map((f) => f.name).join(', ')}`;
+    block(name, () => {
+      if (options.replay !== undefined) return replayTest(options.replay, { providers: fixtures }, timeout);
+      propertyTests(infos, timeout, async (id) => {
+        const { replay: _replay, name: _name, timeout: _timeout, ...fuzzOptions } = options;
+        return (await fuzzProvider(fixtures, { ...fuzzOptions, property: id })).properties[0];
+      });
     });
-  });
-}
+  };
 
-/**
- * Registers a describe block with one test per consumer-driven property (or `options.property`)
- * fuzzing your consumer, against the reference providers or `options.providers`.
- */
-export function describeConsumer<C extends CancellationLike>(
-  consumer: ConsumerUnderTest<C>,
-  options: ConsumerSuiteOptions = {},
-): void {
-  const fail = (message: string): never => {
-    throw new CliError('invalid_consumer', `describeConsumer: ${message}`);
-  };
-  checkConsumer(consumer, fail);
-  const infos = selectedInfos(options.property, 'consumer');
-  const timeout = options.timeout ?? DEFAULT_TEST_TIMEOUT_MS;
-  const name = options.name ?? `cetp-sim: consumer ${consumer.name}`;
-  describe(name, () => {
-    if (options.replay !== undefined)
-      return replayTest(
-        options.replay,
-        { consumer, ...(options.providers !== undefined ? { providers: options.providers } : {}) },
-        timeout,
-      );
-    propertyTests(infos, timeout, async (id) => {
-      const { replay: _replay, name: _name, timeout: _timeout, ...fuzzOptions } = options;
-      return (await fuzzConsumer(consumer, { ...fuzzOptions, property: id })).properties[0];
+const consumerSuite = (block: Block) =>
+  function describeConsumer<C extends CancellationLike>(
+    consumer: ConsumerUnderTest<C>,
+    options: ConsumerSuiteOptions = {},
+  ): void {
+    const fail = (message: string): never => {
+      throw new CliError('invalid_consumer', `describeConsumer: ${message}`);
+    };
+    checkConsumer(consumer, fail);
+    const infos = selectedInfos(options.property, 'consumer');
+    const timeout = options.timeout ?? DEFAULT_TEST_TIMEOUT_MS;
+    const name = options.name ?? `cetp-sim: consumer ${consumer.name}`;
+    block(name, () => {
+      if (options.replay !== undefined)
+        return replayTest(
+          options.replay,
+          { consumer, ...(options.providers !== undefined ? { providers: options.providers } : {}) },
+          timeout,
+        );
+      propertyTests(infos, timeout, async (id) => {
+        const { replay: _replay, name: _name, timeout: _timeout, ...fuzzOptions } = options;
+        return (await fuzzConsumer(consumer, { ...fuzzOptions, property: id })).properties[0];
+      });
     });
-  });
-}
+  };
 
 export type ReferenceSuiteOptions = Omit<FuzzOptions, 'onResult' | 'module' | 'propertyTools'> &
   Omit<SuiteOptions, 'replay'>;
 
-/**
- * Registers a describe block with one test per property (or `options.property`) fuzzing cetp-sim's
- * reference implementations — with `mutant`, a planted bug (then the tests are expected to fail).
- */
-export function describeReference(options: ReferenceSuiteOptions = {}): void {
-  const infos = selectedInfos(options.property);
-  const timeout = options.timeout ?? DEFAULT_TEST_TIMEOUT_MS;
-  const name =
-    options.name ??
-    `cetp-sim: the reference implementations${options.mutant ? ` with ${options.mutant}` : ''}`;
-  describe(name, () => {
-    propertyTests(infos, timeout, async (id) => {
-      const { name: _name, timeout: _timeout, ...fuzzOptions } = options;
-      return (await fuzzReference({ ...fuzzOptions, property: id })).properties[0];
+const referenceSuite = (block: Block) =>
+  function describeReference(options: ReferenceSuiteOptions = {}): void {
+    const infos = selectedInfos(options.property);
+    const timeout = options.timeout ?? DEFAULT_TEST_TIMEOUT_MS;
+    const name =
+      options.name ??
+      `cetp-sim: the reference implementations${options.mutant ? ` with ${options.mutant}` : ''}`;
+    block(name, () => {
+      propertyTests(infos, timeout, async (id) => {
+        const { name: _name, timeout: _timeout, ...fuzzOptions } = options;
+        return (await fuzzReference({ ...fuzzOptions, property: id })).properties[0];
+      });
     });
-  });
+  };
+
+/** With `.skip` and `.only`, as vitest's `describe` has them (and @fast-check/vitest's `test.prop`). */
+function withModifiers<F extends object>(
+  suite: (block: Block) => F,
+): F & { readonly skip: F; readonly only: F } {
+  return Object.assign(
+    suite((name, body) => describe(name, body)),
+    {
+      skip: suite((name, body) => describe.skip(name, body)),
+      // biome-ignore lint/suspicious/noFocusedTests: the entry offers `.only` to its users, as vitest does
+      only: suite((name, body) => describe.only(name, body)),
+    },
+  );
 }
+
+/**
+ * `describeProvider(fixture | fixtures, options?)`: a describe block with one test per property
+ * (every property, or `options.property`) fuzzing your provider fixture(s). The fixtures are checked
+ * at once (a bad one fails the file with a message naming the field).
+ */
+export const describeProvider = withModifiers(providerSuite);
+/**
+ * `describeConsumer(consumer, options?)`: a describe block with one test per consumer-driven property
+ * (or `options.property`) fuzzing your consumer, against the reference providers or `options.providers`.
+ */
+export const describeConsumer = withModifiers(consumerSuite);
+/**
+ * `describeReference(options?)`: a describe block with one test per property (or `options.property`)
+ * fuzzing cetp-sim's reference implementations — with `mutant`, a planted bug.
+ */
+export const describeReference = withModifiers(referenceSuite);
 
 export { PROPERTIES, type PropertyInfo, type PropertyReport };

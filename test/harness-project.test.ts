@@ -103,6 +103,12 @@ describe('a user project fuzzing its provider with cetp-sim/vitest (issue 17)', 
     }
   });
 
+  it('offers .skip as vitest does: the tests are registered, and skipped', () => {
+    const r = vitest('skipped.fuzz.ts');
+    expect(r.output).toMatch(/Tests\s+2 skipped \(2\)/);
+    expect(r.status, r.output).toBe(0);
+  });
+
   it('a consumer: passes as shipped, fails with a planted bug and a --consumer replay command that reproduces', () => {
     const good = vitest('agent.fuzz.ts');
     expect(good.output).toMatch(/✓ consumer-versions \(CETP-9-02\)/);
