@@ -49,8 +49,14 @@ export type ConsumerSuiteOptions = Omit<ConsumerFuzzOptions, 'onResult'> & Suite
 /** A failed property as an Error whose message is the whole story (vitest prints message and stack). */
 export class PropertyFailure extends Error {
   override readonly name = 'PropertyFailure';
-  constructor(readonly report: PropertyReport) {
-    super(verdictMessage(report, { inTest: (file) => `{ replay: ${JSON.stringify(file)} }` }));
+  /** `pasteBack`: the block takes `{ replay: FILE }`, so the message offers it. */
+  constructor(
+    readonly report: PropertyReport,
+    pasteBack = true,
+  ) {
+    super(
+      verdictMessage(report, pasteBack ? { inTest: (file) => `{ replay: ${JSON.stringify(file)} }` } : {}),
+    );
     // The stack would point into cetp-sim; the message says where to look.
     this.stack = `${this.name}: ${this.message}`;
   }
@@ -104,6 +110,7 @@ function replayTest(file: string, subjects: Parameters<typeof replay>[1], timeou
 function propertyTests(
   infos: readonly PropertyInfo[],
   timeout: number,
+  pasteBack: boolean,
   fuzz: (id: string) => Promise<PropertyReport | undefined>,
 ): void {
   for (const p of infos)
@@ -117,7 +124,7 @@ function propertyTests(
           `write executions succeeded but the provider declared no business effect (AppContext.declareEffect), so ${report.blindOracles.join(', ')} could not judge it`,
           'warning',
         );
-      if (!report.passed) throw new PropertyFailure(report);
+      if (!report.passed) throw new PropertyFailure(report, pasteBack);
     });
 }
 
@@ -136,7 +143,7 @@ const providerSuite = (block: Block) =>
     const name = options.name ?? `cetp-sim: provider ${fixtures.map((f) => f.name).join(', ')}`;
     block(name, () => {
       if (options.replay !== undefined) return replayTest(options.replay, { providers: fixtures }, timeout);
-      propertyTests(infos, timeout, async (id) => {
+      propertyTests(infos, timeout, true, async (id) => {
         const { replay: _replay, name: _name, timeout: _timeout, ...fuzzOptions } = options;
         return (await fuzzProvider(fixtures, { ...fuzzOptions, property: id })).properties[0];
       });
@@ -162,7 +169,7 @@ const consumerSuite = (block: Block) =>
           { consumer, ...(options.providers !== undefined ? { providers: options.providers } : {}) },
           timeout,
         );
-      propertyTests(infos, timeout, async (id) => {
+      propertyTests(infos, timeout, true, async (id) => {
         const { replay: _replay, name: _name, timeout: _timeout, ...fuzzOptions } = options;
         return (await fuzzConsumer(consumer, { ...fuzzOptions, property: id })).properties[0];
       });
@@ -180,7 +187,7 @@ const referenceSuite = (block: Block) =>
       options.name ??
       `cetp-sim: the reference implementations${options.mutant ? ` with ${options.mutant}` : ''}`;
     block(name, () => {
-      propertyTests(infos, timeout, async (id) => {
+      propertyTests(infos, timeout, false, async (id) => {
         const { name: _name, timeout: _timeout, ...fuzzOptions } = options;
         return (await fuzzReference({ ...fuzzOptions, property: id })).properties[0];
       });

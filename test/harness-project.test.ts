@@ -103,6 +103,22 @@ describe('a user project fuzzing its provider with cetp-sim/vitest (issue 17)', 
     }
   });
 
+  it('a spec author: the reference with a planted bug fails, and the printed command needs no module', () => {
+    const r = vitest('mutant.fuzz.ts');
+    expect(r.status, r.output).toBe(1);
+    expect(r.output).toContain(
+      'cetp-sim: the reference implementations with dedup-ignores-args > idempotency',
+    );
+    expect(r.output).toMatch(/✗ args-binding \(correctness; rules CETP-6-03 CETP-6-04 CETP-4\.3-14\)/);
+    const command = 'npx cetp-sim replay .cetp-sim/failures/idempotency-1.replay.json';
+    expect(r.output).toContain(`reproduce: ${command}\n`);
+    expect(r.output).not.toContain('re-run in this test file'); // describeReference takes no { replay }
+    expect(r.output).not.toContain('no --provider');
+    const replay = cli(command);
+    expect(replay.stdout).toContain('args-binding');
+    expect(replay.status, replay.output).toBe(1);
+  });
+
   it('offers .skip as vitest does: the tests are registered, and skipped', () => {
     const r = vitest('skipped.fuzz.ts');
     expect(r.output).toMatch(/Tests\s+2 skipped \(2\)/);

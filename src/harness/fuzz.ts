@@ -115,6 +115,11 @@ export interface PropertyReport {
   readonly replay: string | null;
   /** The shell command that re-runs the failure, or null. */
   readonly replayCommand: string | null;
+  /**
+   * The implementations under test the command cannot name (no `module` given for them): without
+   * their module the command runs the reference ones instead. Empty when the command is complete.
+   */
+  readonly replayCommandLacks: readonly ('provider' | 'consumer')[];
   /** The shrunk failing run's trace as text (scheduler noise left out), or null. */
   readonly trace: string | null;
   /** The property's own seed (derived from the campaign seed) and fast-check's path to the failure. */
@@ -159,6 +164,8 @@ interface Campaign {
   readonly modules: ReplayModules;
   /** True when user code is under test (a failure is then re-run to see it does not depend on earlier runs). */
   readonly userCode: boolean;
+  /** The kinds of user code under test that no module names: a replay command cannot load them. */
+  readonly unnamed: readonly ('provider' | 'consumer')[];
 }
 
 function asList<T>(value: T | readonly T[]): readonly T[] {
@@ -219,7 +226,12 @@ export async function fuzzProvider(
   const subject = providersUnderTest(fixture, options, `fuzzProvider(${options.module ?? 'fixture'})`);
   const defs = selected(options.property).map((d) => withProviders(d, subject));
   return runProperties(
-    { defs, modules: provider !== undefined ? { provider } : {}, userCode: true },
+    {
+      defs,
+      modules: provider !== undefined ? { provider } : {},
+      userCode: true,
+      unnamed: provider === undefined ? ['provider'] : [],
+    },
     options,
   );
 }
@@ -247,7 +259,14 @@ export async function fuzzConsumer<C extends CancellationLike>(
     ...(providerModule !== undefined ? { provider: providerModule } : {}),
     ...(consumerModule !== undefined ? { consumer: consumerModule } : {}),
   };
-  return runProperties({ defs: defs.map((d) => withConsumer(d, checked)), modules, userCode: true }, options);
+  const unnamed = [
+    ...(options.providers !== undefined && providerModule === undefined ? (['provider'] as const) : []),
+    ...(consumerModule === undefined ? (['consumer'] as const) : []),
+  ];
+  return runProperties(
+    { defs: defs.map((d) => withConsumer(d, checked)), modules, userCode: true, unnamed },
+    options,
+  );
 }
 
 /**
@@ -262,7 +281,10 @@ export async function fuzzReference(options: FuzzOptions = {}): Promise<FuzzRepo
       'invalid_option',
       'fuzzReference takes no module or propertyTools (it runs the reference apps)',
     );
-  return runProperties({ defs: selected(options.property), modules: {}, userCode: false }, options);
+  return runProperties(
+    { defs: selected(options.property), modules: {}, userCode: false, unnamed: [] },
+    options,
+  );
 }
 
 /** Runs a campaign's properties one after another and reports each (writing replay files for failures). */
@@ -277,7 +299,7 @@ export async function runProperties(campaign: Campaign, options: FuzzOptions): P
     const runs = options.runs ?? def.ciRuns;
     const result = await fuzzProperty(def, { seed, runs, tails, ...(variant ? { variant } : {}) });
     const violations = result.failure ? await withIsolationCheck(def, result.failure, campaign.userCode) : [];
-    const report = reportOf(def, result, violations, seed, campaign.modules, options, cwd);
+    const report = reportOf(def, result, violations, seed, campaign, options, cwd);
     options.onResult?.(report);
     reports.push(report);
   }
@@ -323,10 +345,11 @@ function reportOf(
   result: PropertyResult,
   violations: readonly Violation[],
   seed: number,
-  modules: ReplayModules,
+  campaign: Campaign,
   options: FuzzOptions,
   cwd: string,
 ): PropertyReport {
+  const { modules } = campaign;
   const failure = result.failure;
   let replay: string | null = null;
   if (failure && options.replayDir !== null) {
@@ -351,6 +374,7 @@ function reportOf(
     violations: violationReports(violations),
     replay,
     replayCommand: replay !== null ? replayCommand(relativeToCwd(replay, cwd), modules) : null,
+    replayCommandLacks: replay !== null ? campaign.unnamed : [],
     trace: failure ? traceText(failure.run.world.trace.events) : null,
     seed: propertySeed(seed, def.id),
     failure: failure

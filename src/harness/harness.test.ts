@@ -201,6 +201,23 @@ describe('replay()', () => {
     expect(fixed.passed).toBe(true); // the reference app: the bug is gone, the same scenario passes
   });
 
+  it('says when the replay command cannot name the code under test (no module given)', async () => {
+    const dir = tempDir();
+    const report = await fuzzProvider(
+      {
+        ...ALERTS,
+        install: (world, variant) =>
+          ALERTS.install(world, { ...variant, providerBugs: ['dedup-ignores-args'] }),
+      },
+      { property: 'idempotency', seed: 5, runs: 300, cwd: dir },
+    );
+    const p = report.properties[0];
+    if (!p) throw new Error('no report');
+    expect(p.replayCommand).toBe('npx cetp-sim replay .cetp-sim/failures/idempotency-5.replay.json');
+    expect(p.replayCommandLacks).toEqual(['provider']);
+    expect(verdictMessage(p)).toContain('(no --provider: the command would run the reference apps;');
+  });
+
   it('names a missing or malformed file', async () => {
     expect((await rejection(replay('/no/such/file.replay.json'))).code).toBe('replay_file_not_found');
     const dir = tempDir();

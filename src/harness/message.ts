@@ -69,9 +69,11 @@ export function verdictMessage(report: PropertyReport, options: MessageOptions =
   if (report.replay !== null && report.replayCommand !== null) {
     lines.push(`  replay file: ${report.replay}`);
     lines.push(`  reproduce: ${report.replayCommand}`);
-    if (!/--(provider|consumer) /.test(report.replayCommand))
+    for (const kind of report.replayCommandLacks)
       lines.push(
-        '  (the command runs the reference apps: pass `module` — the file that exports your fixture as `providers`, or your consumer as `consumer` — to get the command for your code)',
+        kind === 'provider'
+          ? '  (no --provider: the command would run the reference apps; pass `module` (or `providerModule`), the file that exports your fixtures as `providers`, to get the command for your code)'
+          : '  (no --consumer: the command would run the reference consumer; pass `module`, the file that exports your consumer as `consumer`, to get the command for your code)',
       );
     if (options.inTest) lines.push(`  re-run in this test file: ${options.inTest(report.replay)}`);
   } else lines.push('  no replay file written (replayDir: null)');
