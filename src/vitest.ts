@@ -14,7 +14,7 @@
  *
  * vitest is an optional peer dependency of cetp-sim: only this entry needs it.
  */
-import { describe, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import type { CancellationLike, ConsumerUnderTest, ProviderFixture } from './check/subjects.ts';
 import { PROPERTIES, type PropertyInfo } from './harness/catalogue.ts';
 import { CliError } from './harness/errors.ts';
@@ -135,13 +135,17 @@ const providerSuite = (block: Block) =>
   ): void {
     const fixtures = asList(fixture);
     const fail = (message: string): never => {
-      throw new CliError('invalid_fixture', `describeProvider: ${message}`);
+      const error = new CliError('invalid_fixture', `describeProvider: ${message}`);
+      error.stack = `${error.name} [${error.code}]: ${error.message}`; // the message names the field
+      throw error;
     };
-    checkProviderFixtures(fixtures, options.propertyTools, 'describeProvider', fail);
+
     const infos = selectedInfos(options.property);
     const timeout = options.timeout ?? DEFAULT_TEST_TIMEOUT_MS;
     const name = options.name ?? `cetp-sim: provider ${fixtures.map((f) => f.name).join(', ')}`;
     block(name, () => {
+      // A bad fixture fails the block once, with the message naming the field, before any property runs.
+      beforeAll(() => checkProviderFixtures(fixtures, options.propertyTools, 'describeProvider', fail));
       if (options.replay !== undefined) return replayTest(options.replay, { providers: fixtures }, timeout);
       propertyTests(infos, timeout, true, async (id) => {
         const { replay: _replay, name: _name, timeout: _timeout, ...fuzzOptions } = options;

@@ -119,6 +119,16 @@ describe('a user project fuzzing its provider with cetp-sim/vitest (issue 17)', 
     expect(replay.status, replay.output).toBe(1);
   });
 
+  it('a malformed fixture fails its block once, with a message naming the field and no stack into cetp-sim', () => {
+    const r = vitest('bad-fixture.fuzz.ts');
+    expect(r.status, r.output).toBe(1);
+    expect(r.output).toContain(
+      'CliError: describeProvider: providers[0].tools must map at least one tool name to its args pool',
+    );
+    expect(r.output).toMatch(/Tests\s+2 skipped \(2\)/);
+    expect(r.output).not.toMatch(/❯ .*src\/harness\//);
+  });
+
   it('offers .skip as vitest does: the tests are registered, and skipped', () => {
     const r = vitest('skipped.fuzz.ts');
     expect(r.output).toMatch(/Tests\s+2 skipped \(2\)/);

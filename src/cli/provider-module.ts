@@ -48,7 +48,7 @@ export async function loadProviderModule(specifier: string, cwd: string): Promis
   const raw = exported(module, ['providers']);
   if (!Array.isArray(raw) || raw.length === 0)
     fail("the module must export 'providers', a non-empty array of provider fixtures");
-  const checked = checkProviderFixtures(
+  const checked = await checkProviderFixtures(
     raw as unknown[],
     exported(module, ['propertyTools']),
     `--provider ${specifier}`,

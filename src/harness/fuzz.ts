@@ -191,7 +191,7 @@ function selected(option: FuzzOptions['property']): PropertyDef[] {
   return selectProperties(asList(option));
 }
 
-function providersUnderTest(
+async function providersUnderTest(
   fixtures: ProviderFixture | readonly ProviderFixture[],
   options: FuzzOptions,
   label: string,
@@ -223,7 +223,7 @@ export async function fuzzProvider(
   checkNumbers(options);
   const cwd = options.cwd ?? process.cwd();
   const provider = checkModule('module', options.module, cwd);
-  const subject = providersUnderTest(fixture, options, `fuzzProvider(${options.module ?? 'fixture'})`);
+  const subject = await providersUnderTest(fixture, options, `fuzzProvider(${options.module ?? 'fixture'})`);
   const defs = selected(options.property).map((d) => withProviders(d, subject));
   return runProperties(
     {
@@ -252,7 +252,7 @@ export async function fuzzConsumer<C extends CancellationLike>(
   let defs = selected(options.property);
   if (options.property === undefined) defs = defs.filter((d) => d.kind === 'consumer');
   if (options.providers !== undefined) {
-    const subject = providersUnderTest(options.providers, options, 'fuzzConsumer(providers)');
+    const subject = await providersUnderTest(options.providers, options, 'fuzzConsumer(providers)');
     defs = defs.map((d) => withProviders(d, subject));
   }
   const modules = {

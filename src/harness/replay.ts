@@ -64,7 +64,8 @@ export async function replay<C extends CancellationLike>(
     const fail = (message: string): never => {
       throw new CliError('invalid_fixture', `replay(${file}): ${message}`);
     };
-    def = withProviders(def, checkProviderFixtures(asList(modules.providers), undefined, 'replay', fail));
+    const subject = await checkProviderFixtures(asList(modules.providers), undefined, 'replay', fail);
+    def = withProviders(def, subject);
   }
   if (modules.consumer !== undefined) {
     const fail = (message: string): never => {

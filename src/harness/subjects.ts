@@ -143,14 +143,15 @@ function guarded(label: string, p: ProviderFixture): ProviderFixture {
 /**
  * Checks provider fixtures (`raw`, a non-empty array) and a `propertyTools` map, installs them once
  * into a fresh world as every run will, and returns them with install() guarded so that a failure
- * during a run names `label`. Every problem goes to `fail` (which throws).
+ * during a run names `label`. Every problem goes to `fail` (which throws). Asynchronous: checking a
+ * fixture may take asking its provider (a list_tools call in a scratch world).
  */
-export function checkProviderFixtures(
+export async function checkProviderFixtures(
   raw: readonly unknown[],
   rawPropertyTools: unknown,
   label: string,
   fail: (message: string) => never,
-): ProvidersUnderTest {
+): Promise<ProvidersUnderTest> {
   if (raw.length === 0) fail('no provider fixture given');
   const providers = raw.map((p, i) => checkFixture(p, `providers[${i}]`, fail));
   for (const key of ['name', 'packageName', 'authority'] as const) {
