@@ -4,6 +4,7 @@
  * what it drives — the raw protocol driver (provider properties) or a consumer (consumer properties).
  * The definitions themselves live in properties/suites.ts; this is a read-only view of them.
  */
+import { MUTANTS } from '../../properties/mutants.ts';
 import { PROPERTIES as DEFS, type PropertyDef } from '../../properties/suites.ts';
 
 export interface PropertyInfo {
@@ -38,3 +39,27 @@ export function propertyInfo(def: PropertyDef): PropertyInfo {
 
 /** Every property `fuzzProvider` can run, in catalogue order; `fuzzConsumer` runs those that drive a consumer. */
 export const PROPERTIES: readonly PropertyInfo[] = Object.freeze(DEFS.map(propertyInfo));
+
+/** A planted bug of the reference provider or consumer: what `mutant` (and `--mutant`) switches on. */
+export interface PlantedBugInfo {
+  readonly id: string;
+  readonly component: 'provider' | 'consumer';
+  readonly description: string;
+  /** The rules it breaks. */
+  readonly ruleIds: readonly string[];
+  /** The properties expected to catch it. */
+  readonly killers: readonly string[];
+}
+
+/** Every planted bug, by id (the `mutant` option's values). */
+export const PLANTED_BUGS: readonly PlantedBugInfo[] = Object.freeze(
+  MUTANTS.map((m) =>
+    Object.freeze({
+      id: m.id,
+      component: m.component,
+      description: m.description,
+      ruleIds: m.ruleIds,
+      killers: m.killers,
+    }),
+  ),
+);

@@ -12,6 +12,7 @@ import {
   fuzzConsumer,
   fuzzProvider,
   fuzzReference,
+  PLANTED_BUGS,
   PROPERTIES,
   replay,
   replayCommand,
@@ -45,6 +46,9 @@ describe('the property catalogue (public)', () => {
       expect(p.checkers.length).toBeGreaterThan(0);
       for (const c of p.checkers) for (const rule of c.ruleIds) expect(p.ruleIds).toContain(rule);
     }
+    expect(PLANTED_BUGS.map((b) => b.id)).toContain('dedup-ignores-args');
+    for (const bug of PLANTED_BUGS)
+      for (const killer of bug.killers) expect(PROPERTIES.map((p) => p.id)).toContain(killer);
     expect(PROPERTIES.filter((p) => p.drives === 'consumer').map((p) => p.id)).toEqual([
       'consumer',
       'consumer-versions',
