@@ -6,7 +6,10 @@
  *   ActivityHost, ContextHost, FdHost, StorageHost, UserHost);
  * - folders stay in their layers: src/base imports nothing of the project; src/protocol knows
  *   nothing of the simulation (no src/sim import); src/sim imports nothing above it; src/ never
- *   imports properties/ except from the CLI on top and src/vectors (which replays the scenarios' fixtures);
+ *   imports properties/ except from the CLI on top, src/vectors (which replays the scenarios' fixtures)
+ *   and src/harness (issue 17: the public face of the fuzz engine and its suites, used by the CLI,
+ *   src/index.ts and src/vitest.ts); src/harness imports nothing of the CLI, and nothing below it
+ *   (properties/ and the folders under it) imports src/harness or src/cli's engine pieces;
  * - no file in src/ over 500 lines (counted as wc -l counts them), tests included: every source,
  *   test and document; only the vector corpus's JSON data (src/vectors/sources/*.json) is not code
  *   and is not counted.
@@ -133,7 +136,12 @@ describe('the import graph', () => {
       'src/vectors/',
     ];
     expect(arrows(graph, 'src/sim/', [...above, 'properties/'])).toEqual([]);
-    expect(arrows(graph, 'src/', ['properties/'], ['src/cli/', 'src/vectors/'])).toEqual([]);
+    expect(arrows(graph, 'src/', ['properties/'], ['src/cli/', 'src/vectors/', 'src/harness/'])).toEqual([]);
+    // The harness sits under the CLI and over the suites: it never reaches up, nothing below reaches it.
+    expect(arrows(graph, 'src/harness/', ['src/cli/', 'src/index.ts', 'src/vitest.ts'])).toEqual([]);
+    const belowHarness = ['properties/', 'src/base/', 'src/protocol/', 'src/sim/', 'src/providers/'];
+    const below = [...belowHarness, 'src/consumer/', 'src/check/', 'src/vectors/'];
+    for (const folder of below) expect(arrows(graph, folder, ['src/harness/'])).toEqual([]);
   });
 
   it('has no file in src over 500 lines, tests included (issue 16)', () => {

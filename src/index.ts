@@ -9,6 +9,7 @@
  */
 
 export type { JsonObject, JsonValue } from './base/json.ts';
+export type { Exercised } from './check/exercised.ts';
 // Fixtures derived from the provider's own list_tools (what --provider modules get, in one place).
 export {
   FixtureError,
@@ -44,6 +45,8 @@ export {
   type ToolOutcome,
   type ToolSuccess,
 } from './consumer/index.ts';
+// The fuzzing harness: fuzz your provider or consumer from your own code (docs/harness.md).
+export * from './harness/index.ts';
 // The CETP wire vocabulary (methods, keys, error codes, schemas, the rule catalogue), as a namespace.
 export * as protocol from './protocol/index.ts';
 export {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MUTANTS } from '../properties/mutants.ts';
 import { DEFAULT_VECTORS_DIR } from '../src/cli/commands/vectors.ts';
-import { PACKAGE_ROOT } from '../src/cli/root.ts';
+import { PACKAGE_ROOT } from '../src/harness/root.ts';
 import { blobReader, loadCorpus, runInputs } from '../src/vectors/corpus.ts';
 import { REFERENCE_FIXTURES } from '../src/vectors/fixtures.ts';
 import { PROFILES } from '../src/vectors/format.ts';

@@ -12,16 +12,16 @@ import { propertySeed, REPLAY_FORMAT, type ReplayFile } from '../../properties/f
 import type { Tail, Variant } from '../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../properties/suites.ts';
 import { NOTHING_EXERCISED } from '../check/exercised.ts';
-import type { TraceEvent } from '../sim/trace.ts';
-import type { Shard } from './args.ts';
-import { watchdogViolation } from './failure-report.ts';
 import {
   diagramFilePath,
   type ReplayModules,
   replayFilePath,
   writeDiagramFile,
   writeReplayFile,
-} from './replay-file.ts';
+} from '../harness/replay-file.ts';
+import type { TraceEvent } from '../sim/trace.ts';
+import type { Shard } from './args.ts';
+import { watchdogViolation } from './failure-report.ts';
 import { checkModuleIsolation } from './user-modules.ts';
 import { type Host, type JobEnd, runSpread } from './worker/pool.ts';
 import type { FuzzJob, PropertyOutcome, WorkerMessage } from './worker/protocol.ts';
@@ -48,13 +48,7 @@ const DIAGNOSIS_MS = 3_000;
  */
 export const DEFAULT_WORKERS = 1;
 
-export const STRATEGIES = ['fifo', 'random', 'pct', 'portfolio'] as const;
-export type Strategy = (typeof STRATEGIES)[number];
-
-/** How the scheduler continues once generated decisions run out; portfolio lets the fuzzer pick. */
-export function tailsOf(strategy: Strategy): Tail[] {
-  return strategy === 'portfolio' ? ['fifo', 'random', 'pct'] : [strategy];
-}
+export { STRATEGIES, type Strategy, tailsOf } from '../harness/fuzz.ts';
 
 /** Properties whose index in `defs` is ≡ I−1 (mod N). */
 export function shardOf<T>(defs: readonly T[], shard: Shard | undefined): T[] {

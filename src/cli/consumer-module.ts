@@ -28,14 +28,10 @@
  * properties (withConsumer); the raw-driver properties have no consumer to replace.
  */
 import type { ConsumerUnderTest } from '../../properties/scenario/consumer.ts';
-import { ALERTS, PAYMENTS } from '../../properties/scenario/fixtures.ts';
-import { REFERENCE } from '../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../properties/suites.ts';
-import { CONSUMER_PACKAGE } from '../consumer/app.ts';
-import { World } from '../sim/world.ts';
-import { CliError } from './errors.ts';
+import { CliError } from '../harness/errors.ts';
+import { checkConsumer, withConsumer as withConsumerUnderTest } from '../harness/subjects.ts';
 import { exported, importUserModule } from './module-loader.ts';
-import { retargetAll } from './provider-module.ts';
 
 export type { ConsumerUnderTest } from '../../properties/scenario/consumer.ts';
 
@@ -56,20 +52,8 @@ export function consumerImpact(defs: readonly PropertyDef[]): { properties: stri
 
 /** The property as it runs against the module's consumer (a copy; raw-driver properties are unchanged). */
 export function withConsumer(def: PropertyDef, module: ConsumerModule): PropertyDef {
-  if (def.kind !== 'consumer') return def;
-  const { consumer } = module;
-  return {
-    ...def,
-    fixture: { ...def.fixture, consumer },
-    // Faults aimed at the reference consumer hit the module's consumer instead.
-    shape: {
-      ...def.shape,
-      faults: retargetAll(def.shape.faults, new Set([CONSUMER_PACKAGE]), [consumer.packageName]),
-    },
-  };
+  return withConsumerUnderTest(def, module.consumer);
 }
-
-const CAPABILITIES = ['async_operations', 'cancellation', 'large_results'];
 
 export async function loadConsumerModule(specifier: string, cwd: string): Promise<ConsumerModule> {
   const module = await importUserModule('--consumer', specifier, cwd);
@@ -78,24 +62,5 @@ export async function loadConsumerModule(specifier: string, cwd: string): Promis
   };
   const raw = exported(module, ['consumer']);
   if (typeof raw !== 'object' || raw === null) return fail("the module must export 'consumer', an object");
-  const c = raw as Record<string, unknown>;
-  if (typeof c.name !== 'string' || !/^[a-z][a-z0-9_]*$/.test(c.name))
-    fail('consumer.name must match [a-z][a-z0-9_]*');
-  if (typeof c.packageName !== 'string' || c.packageName === '')
-    fail('consumer.packageName must be a package name');
-  if (typeof c.install !== 'function')
-    fail('consumer.install must be a function (world, { variant, capabilities }) => void');
-  if (typeof c.agent !== 'function')
-    fail('consumer.agent must be a function (context) => { listTools, cancellation, executeJson }');
-  const consumer = raw as unknown as ConsumerUnderTest;
-  const world = new World({ seed: 0 });
-  for (const p of [ALERTS, PAYMENTS]) p.install(world, REFERENCE);
-  try {
-    consumer.install(world, { variant: REFERENCE, capabilities: CAPABILITIES });
-  } catch (error) {
-    fail(`consumer.install() threw: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (!world.pm.getPackageInfo(consumer.packageName))
-    fail(`consumer.install() did not install ${consumer.packageName}`);
-  return { specifier, consumer };
+  return { specifier, consumer: checkConsumer(raw, fail) };
 }

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { PROPERTIES } from '../../properties/suites.ts';
 import { ALL_CHECKERS } from '../check/checkers/index.ts';
 import { testCoverage } from '../check/test-titles.ts';
+import { CODE_ROOT } from '../harness/root.ts';
 import { allRules, type Rule } from '../protocol/index.ts';
-import { CODE_ROOT } from './root.ts';
 
 export const TEST_DIRS = ['src', 'properties'] as const;
 

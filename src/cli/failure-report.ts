@@ -5,10 +5,10 @@
  */
 import type { Violation } from '../check/checker.ts';
 import { runProgress } from '../check/checkers/runtime.ts';
+import { diagramFilePath } from '../harness/replay-file.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
 import type { Io } from './io.ts';
-import { diagramFilePath } from './replay-file.ts';
 
 /** Violations shown in full; the rest are counted. */
 export const VIOLATIONS_SHOWN = 3;

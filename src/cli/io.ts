@@ -1,7 +1,7 @@
 /** Output helpers: colours only on a terminal, JSON on request, errors without stack traces. */
 import pc from 'picocolors';
 
-import { CliError, EXIT_INTERNAL, EXIT_USAGE } from './errors.ts';
+import { CliError, EXIT_INTERNAL, EXIT_USAGE } from '../harness/errors.ts';
 
 export interface Io {
   out(line: string): void;

@@ -5,8 +5,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import junitModule from 'junit-report-builder';
+import { CliError } from '../harness/errors.ts';
 import type { CampaignEntry } from './campaign.ts';
-import { CliError } from './errors.ts';
 import { replayCommand } from './failure-report.ts';
 
 // A CommonJS module: under NodeNext the default import is module.exports, which is the builder

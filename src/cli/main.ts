@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { FLOW_KINDS } from '../../properties/crashpoints.ts';
+import { CliError, EXIT_OK, EXIT_USAGE } from '../harness/errors.ts';
 import { parseIntArg, parseSecondsArg, parseShardArg } from './args.ts';
 import { DEFAULT_WATCHDOG_SECONDS, DEFAULT_WORKERS, SHORT_CAMPAIGN_FACTOR, STRATEGIES } from './campaign.ts';
 import { type AblateFlags, ablateCommand, DEFAULT_ABLATION_RUNS } from './commands/ablate.ts';
@@ -21,7 +22,6 @@ import { type ReplayFlags, replayCommand } from './commands/replay.ts';
 import { type RulesFlags, rulesCommand } from './commands/rules.ts';
 import { registerServeCommand } from './commands/serve.ts';
 import { mutantsVectorsCommand, registerVectorsCommand } from './commands/vectors.ts';
-import { CliError, EXIT_OK, EXIT_USAGE } from './errors.ts';
 import { type Io, processIo, reportError } from './io.ts';
 
 export { parseIntArg } from './args.ts';

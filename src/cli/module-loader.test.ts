@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CliError } from './errors.ts';
+import { CliError } from '../harness/errors.ts';
 import { main } from './main.ts';
 import { memoryIo } from './testing.ts';
 import { WorkerHost } from './worker/pool.ts';

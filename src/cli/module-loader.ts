@@ -7,33 +7,13 @@
  * package.json, even under "type": "commonjs".
  * Every way this can go wrong is a CliError (exit 2) naming the flag and the module.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { isAbsolute, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
-import { CliError } from './errors.ts';
+import { CliError } from '../harness/errors.ts';
+import { resolveModule } from '../harness/module-path.ts';
 
-function looksLikePath(specifier: string): boolean {
-  return specifier.startsWith('.') || isAbsolute(specifier) || /\.[cm]?[jt]s$/.test(specifier);
-}
-
-/** The file a specifier names, or a CliError `module_not_found`. */
-export function resolveModule(flag: string, specifier: string, cwd: string): string {
-  const asPath = resolve(cwd, specifier);
-  if (existsSync(asPath) && statSync(asPath).isFile()) return asPath;
-  if (!looksLikePath(specifier)) {
-    try {
-      return createRequire(join(cwd, 'noop.js')).resolve(specifier);
-    } catch {
-      // reported below
-    }
-  }
-  throw new CliError(
-    'module_not_found',
-    `${flag} ${specifier}: no such file (looked for ${asPath})${looksLikePath(specifier) ? '' : ' and no such package'}`,
-  );
-}
+export { resolveModule };
 
 /** Imports the module a specifier names; its exports, or a CliError. */
 export async function importUserModule(

@@ -5,10 +5,10 @@ import { Writable } from 'node:stream';
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE } from '../../properties/scenario/model.ts';
+import { selectProperties } from '../harness/selection.ts';
 import { runCampaign, tailsOf } from './campaign.ts';
 import type { Io } from './io.ts';
 import { type ProgressOptions, progressStatus, startProgress } from './progress.ts';
-import { selectProperties } from './selection.ts';
 
 const FUZZ: ProgressOptions = {
   json: false,

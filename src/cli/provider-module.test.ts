@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PAYMENTS } from '../../properties/scenario/fixtures.ts';
 import { type PropertyDef, propertyById } from '../../properties/suites.ts';
-import { CliError } from './errors.ts';
+import { CliError } from '../harness/errors.ts';
 import { loadProviderModule, withProviders } from './provider-module.ts';
 
 const cwd = process.cwd();

@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT as REPO_ROOT } from '../harness/root.ts';
 import { buildProgram } from './main.ts';
-import { PACKAGE_ROOT as REPO_ROOT } from './root.ts';
 
 const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
 

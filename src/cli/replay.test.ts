@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fuzzProperty, type ReplayFile, replayScenario } from '../../properties/fuzz.ts';
 import { type PropertyDef, propertyById } from '../../properties/suites.ts';
+import { writeReplayFile } from '../harness/replay-file.ts';
 import { main } from './main.ts';
-import { writeReplayFile } from './replay-file.ts';
 import { memoryIo } from './testing.ts';
 
 type Json = Record<string, unknown> & {

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../harness/root.ts';
 import { isTestableMust, type RuleCoverage, ruleCoverage } from './coverage.ts';
-import { PACKAGE_ROOT } from './root.ts';
 import { parseUncovered } from './uncovered.ts';
 
 const coverage = ruleCoverage(PACKAGE_ROOT);

@@ -6,8 +6,12 @@
 
 import type { Variant } from '../../properties/scenario/model.ts';
 import type { Violation } from '../check/checker.ts';
-import { CliError } from './errors.ts';
-import type { ReplayModules } from './replay-file.ts';
+import { CliError } from '../harness/errors.ts';
+import { MODULE_STATE_CHECKER } from '../harness/fuzz.ts';
+
+export { MODULE_STATE_CHECKER };
+
+import type { ReplayModules } from '../harness/replay-file.ts';
 import { WorkerHost } from './worker/pool.ts';
 import type { FuzzJob, LoadOutcome, PropertyOutcome, ReplayOutcome } from './worker/protocol.ts';
 
@@ -98,5 +102,3 @@ export async function checkModuleIsolation(
   };
   return { ...outcome, failure: { ...failure, violations: [...failure.violations, leak] } };
 }
-
-export const MODULE_STATE_CHECKER = 'module-state-isolation';

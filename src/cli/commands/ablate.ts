@@ -9,15 +9,15 @@
  */
 import { type AblationResult, ablatableRules } from '../../../properties/hunt.ts';
 import { PROPERTIES } from '../../../properties/suites.ts';
+import { CliError, EXIT_OK } from '../../harness/errors.ts';
+import { CODE_ROOT } from '../../harness/root.ts';
+import { selectRules } from '../../harness/selection.ts';
 import { isRuleId } from '../../protocol/index.ts';
 import type { Shard } from '../args.ts';
 import { type Strategy, shardOf, tailsOf } from '../campaign.ts';
-import { CliError, EXIT_OK } from '../errors.ts';
 import { gateSites } from '../gate-sites.ts';
 import type { Io } from '../io.ts';
 import { startProgress } from '../progress.ts';
-import { CODE_ROOT } from '../root.ts';
-import { selectRules } from '../selection.ts';
 import { table } from '../table.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
 import { HUNT_BUDGET_MS } from './mutants.ts';

@@ -14,12 +14,17 @@ import {
   type SideReport,
 } from '../../../properties/crashpoints.ts';
 import { REFERENCE } from '../../../properties/scenario/model.ts';
-import { CliError, EXIT_FAILED, EXIT_OK } from '../errors.ts';
+import { CliError, EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
+import {
+  diagramFilePath,
+  type ReplayModules,
+  writeDiagramFile,
+  writeReplayFile,
+} from '../../harness/replay-file.ts';
+import { selectMutant } from '../../harness/selection.ts';
 import { printViolations, replayCommand, violationsJson, watchdogViolation } from '../failure-report.ts';
 import type { Io } from '../io.ts';
 import { startProgress } from '../progress.ts';
-import { diagramFilePath, type ReplayModules, writeDiagramFile, writeReplayFile } from '../replay-file.ts';
-import { selectMutant } from '../selection.ts';
 import { table } from '../table.ts';
 import { loadModules } from '../user-modules.ts';
 import { runSpread } from '../worker/pool.ts';

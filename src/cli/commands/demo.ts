@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { type RaceInput, raceProperty, runRace } from '../../../properties/race-demo.ts';
+import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { QUIET_KINDS, renderMermaid, renderText } from '../../sim/trace-render.ts';
-import { EXIT_FAILED, EXIT_OK } from '../errors.ts';
 import type { Io } from '../io.ts';
 
 export interface DemoOptions {

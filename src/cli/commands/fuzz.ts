@@ -12,6 +12,10 @@
 import { REFERENCE } from '../../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../../properties/suites.ts';
 import { blindEffectOracles, type Exercised } from '../../check/exercised.ts';
+import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
+import { DEFAULT_REPLAY_DIR } from '../../harness/fuzz.ts';
+import { exercisedLine } from '../../harness/message.ts';
+import { selectMutant, selectProperties } from '../../harness/selection.ts';
 import type { Shard } from '../args.ts';
 import {
   type CampaignEntry,
@@ -23,15 +27,14 @@ import {
   tailsOf,
 } from '../campaign.ts';
 import { consumerImpact } from '../consumer-module.ts';
-import { EXIT_FAILED, EXIT_OK } from '../errors.ts';
 import { printFailure, violationsJson } from '../failure-report.ts';
 import type { Io } from '../io.ts';
 import { writeJunitReport } from '../junit.ts';
 import { startProgress } from '../progress.ts';
-import { selectMutant, selectProperties } from '../selection.ts';
 import { loadModules } from '../user-modules.ts';
 
-export const DEFAULT_OUT_DIR = '.cetp-sim/failures';
+/** The harness's default replay directory: the CLI and the library write failures to the same place. */
+export const DEFAULT_OUT_DIR = DEFAULT_REPLAY_DIR;
 
 export interface FuzzFlags {
   readonly seed: number;
@@ -77,21 +80,6 @@ function blindJson(def: PropertyDef, e: Exercised): { blindOracles?: string[] } 
     e,
   );
   return blind.length > 0 ? { blindOracles: blind } : {};
-}
-
-/** `3,455 calls · 406 succeeded · …`: what a property exercised, in one line. */
-export function exercisedLine(e: Exercised): string {
-  const n = (count: number) => count.toLocaleString('en-US');
-  return [
-    `${n(e.calls)} calls`,
-    `${n(e.answered)} answered`,
-    `${n(e.succeeded)} succeeded`,
-    `${n(e.effects)} effects`,
-    `${n(e.confirmations)} confirmations`,
-    `${n(e.operationsFinished)} operations finished`,
-    // Only where there were any: a file result whose bytes the world could not know is not judged.
-    ...(e.fileResults > 0 ? [`${n(e.fileResults)} file results (${n(e.fileResultsJudged)} judged)`] : []),
-  ].join(' · ');
 }
 
 function resultLine(io: Io, { def, result, ms }: CampaignEntry, width: number): string {

@@ -11,11 +11,11 @@ import { readFileSync } from 'node:fs';
 import { ablatableRules } from '../../../properties/hunt.ts';
 import { MUTANTS } from '../../../properties/mutants.ts';
 import { PROPERTIES, type PropertyDef, propertyById } from '../../../properties/suites.ts';
+import { CliError, EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
+import { CODE_ROOT } from '../../harness/root.ts';
 import { Ajv2020, type ErrorObject } from '../../protocol/schemas/ajv.ts';
 import { consumerImpact } from '../consumer-module.ts';
-import { CliError, EXIT_FAILED, EXIT_OK } from '../errors.ts';
 import type { Io } from '../io.ts';
-import { CODE_ROOT } from '../root.ts';
 
 const ITEMS = {
   type: 'array',

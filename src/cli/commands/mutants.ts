@@ -8,12 +8,12 @@
  */
 import type { MutantResult } from '../../../properties/hunt.ts';
 import type { Mutant } from '../../../properties/mutants.ts';
+import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
+import { selectMutants } from '../../harness/selection.ts';
 import type { Shard } from '../args.ts';
 import { type Strategy, shardOf, tailsOf } from '../campaign.ts';
-import { EXIT_FAILED, EXIT_OK } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { startProgress } from '../progress.ts';
-import { selectMutants } from '../selection.ts';
 import { table } from '../table.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
 

@@ -11,13 +11,14 @@
  * the code it was recorded with (code-identity.ts): after a fix (of the module, or of cetp-sim) a
  * different trace is expected, and the verdict alone decides.
  */
+
+import { codeChanges, codeIdentity } from '../../harness/code-identity.ts';
+import { CliError, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK } from '../../harness/errors.ts';
+import { type CliReplayFile, type ReplayModules, readReplayFile } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import { renderMermaid } from '../../sim/trace-render.ts';
-import { codeChanges, codeIdentity } from '../code-identity.ts';
-import { CliError, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK } from '../errors.ts';
 import { printTrace, printViolations, violationsJson, watchdogViolation } from '../failure-report.ts';
 import type { Io } from '../io.ts';
-import { type CliReplayFile, type ReplayModules, readReplayFile } from '../replay-file.ts';
 import { hostFor } from '../worker/pool.ts';
 import type { ReplayOutcome, WorkerMessage } from '../worker/protocol.ts';
 

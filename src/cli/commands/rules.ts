@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EXIT_OK } from '../../harness/errors.ts';
+import { PACKAGE_ROOT } from '../../harness/root.ts';
 import { allRules } from '../../protocol/index.ts';
 import { isTestableMust, type RuleCoverage, ruleCoverage, summarize } from '../coverage.ts';
-import { EXIT_OK } from '../errors.ts';
 import type { Io } from '../io.ts';
-import { PACKAGE_ROOT } from '../root.ts';
 import { table } from '../table.ts';
 import { parseUncovered } from '../uncovered.ts';
 

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../root.ts';
+import { PACKAGE_ROOT } from '../../harness/root.ts';
 import { SERVE_PROTOCOL, Server, serveLines } from './serve.ts';
 import { DEFAULT_VECTORS_DIR } from './vectors.ts';
 

@@ -23,13 +23,13 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { MUTANTS, mutantById } from '../../../properties/mutants.ts';
 import { REFERENCE, type Variant } from '../../../properties/scenario/model.ts';
+import { CliError, EXIT_OK } from '../../harness/errors.ts';
 import { runConsumerVector } from '../../vectors/consumer-engine.ts';
 import type { ConsumerVector } from '../../vectors/consumer-format.ts';
 import { bestError, blobReader } from '../../vectors/corpus.ts';
 import { REFERENCE_FIXTURES } from '../../vectors/fixtures.ts';
 import { ABILITIES } from '../../vectors/format.ts';
 import type { Actual } from '../../vectors/typed.ts';
-import { CliError, EXIT_OK } from '../errors.ts';
 import type { Io } from '../io.ts';
 import {
   type Action,

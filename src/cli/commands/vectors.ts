@@ -11,6 +11,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { MUTANTS } from '../../../properties/mutants.ts';
+import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../../harness/errors.ts';
+import { PACKAGE_ROOT } from '../../harness/root.ts';
 import { exportAdb } from '../../vectors/adb.ts';
 import { type Baseline, loadBaseline } from '../../vectors/baseline.ts';
 import {
@@ -29,9 +31,7 @@ import { ctrfReport, junitXml, runJson } from '../../vectors/reports.ts';
 import { type RunOptions, selectsAny, summarize, type VectorOutcome } from '../../vectors/run.ts';
 import { parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS } from '../campaign.ts';
-import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../errors.ts';
 import type { Io } from '../io.ts';
-import { PACKAGE_ROOT } from '../root.ts';
 import { table } from '../table.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
 import type { VectorFileJob } from '../worker/protocol.ts';

@@ -23,7 +23,7 @@ describe('the worker bundle', () => {
   it("holds cetp-sim's own code with each file's own import.meta.url; dependencies stay imports", async () => {
     const text = await bundleWorkerSource();
     expect(text).not.toContain('import.meta.url');
-    const root = pathToFileURL(fileURLToPath(new URL('../root.ts', import.meta.url))).href;
+    const root = pathToFileURL(fileURLToPath(new URL('../../harness/root.ts', import.meta.url))).href;
     expect(text).toContain(JSON.stringify(root));
     expect(text).toMatch(/from "ajv"|from "ajv\//);
     expect(text).not.toContain("from 'tsx");

@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { caches } from '../../base/caches.ts';
-import { PACKAGE_ROOT } from '../root.ts';
+import { PACKAGE_ROOT } from '../../harness/root.ts';
 
 /** Where bundles are cached (the find-cache-dir convention). */
 export const BUNDLE_DIR = join(PACKAGE_ROOT, 'node_modules', '.cache', 'cetp-sim');

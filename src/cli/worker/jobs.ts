@@ -15,12 +15,13 @@ import { ablateRule, huntMutant } from '../../../properties/hunt.ts';
 import { mutantById } from '../../../properties/mutants.ts';
 import type { ProviderFixture } from '../../../properties/scenario/fixtures.ts';
 import type { ConsumerPropertyDef, PropertyDef, RawPropertyDef } from '../../../properties/suites.ts';
+import { CliError } from '../../harness/errors.ts';
+import { checkScenarioFits } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import { blobReader } from '../../vectors/corpus.ts';
 import { REFERENCE_FIXTURES } from '../../vectors/fixtures.ts';
 import { runVectorFile, type VectorOutcome } from '../../vectors/run.ts';
 import { type ConsumerModule, loadConsumerModule, withConsumer } from '../consumer-module.ts';
-import { CliError } from '../errors.ts';
 import {
   checkVariantReaches,
   loadProviderModule,
@@ -28,7 +29,6 @@ import {
   UserModuleError,
   withProviders,
 } from '../provider-module.ts';
-import { checkScenarioFits } from '../replay-file.ts';
 import type {
   CrashpointsJob,
   FuzzJob,

@@ -12,7 +12,7 @@
  * Wall-clock time is allowed here (src/cli); it decides only when to give up, never a verdict.
  */
 import { Worker } from 'node:worker_threads';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../harness/errors.ts';
 import { ownCodeWorker } from './bundle.ts';
 import { errorMessage, ModuleCache, runJob } from './jobs.ts';
 import type { Job, WorkerMessage } from './protocol.ts';

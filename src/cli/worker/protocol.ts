@@ -12,10 +12,10 @@ import type { AblationResult, MutantResult } from '../../../properties/hunt.ts';
 import type { Tail, Variant } from '../../../properties/scenario/model.ts';
 import type { Violation } from '../../check/checker.ts';
 import type { Exercised } from '../../check/exercised.ts';
+import type { ReplayModules } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { Ability, Profile } from '../../vectors/format.ts';
 import type { RunInput, VectorOutcome } from '../../vectors/run.ts';
-import type { ReplayModules } from '../replay-file.ts';
 
 /** The user modules of a job, as given on the command line, and the directory they resolve from. */
 export interface ModuleSpecs {

@@ -1,6 +1,7 @@
 /**
- * Local (harness) errors of the command line: bad usage, bad input files. They carry a stable code
- * and a message for humans; the CLI prints them without a stack trace and exits with 2.
+ * Local (harness) errors, of the command line and of the library alike: bad usage, bad input files,
+ * a malformed fixture. They carry a stable code and a message for humans naming the file or field;
+ * the CLI prints them without a stack trace and exits with 2, the library throws them as they are.
  * Exit codes: 0 success, 1 a property failed / a replay still fails, 2 bad usage or input,
  * 3 an internal error in cetp-sim itself.
  */

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { resolveModule } from './module-loader.ts';
+import { resolveModule } from './module-path.ts';
 import type { ReplayModules } from './replay-file.ts';
 import { CODE_ROOT } from './root.ts';
 

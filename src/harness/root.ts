@@ -2,8 +2,8 @@
  * Where cetp-sim's files are. Source scans (enforcement points, test titles) and spec files are read
  * from here, not from the current directory, so the commands work wherever they are run from.
  *
- * Two layouts: a checkout runs the TypeScript sources (`<root>/src/cli/root.ts`), an installed
- * package runs the compiled JavaScript (`<root>/dist/src/cli/root.js`, see scripts/build.mjs).
+ * Two layouts: a checkout runs the TypeScript sources (`<root>/src/harness/root.ts`), an installed
+ * package runs the compiled JavaScript (`<root>/dist/src/harness/root.js`, see scripts/build.mjs).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

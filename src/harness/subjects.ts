@@ -1,0 +1,318 @@
+/**
+ * The implementations under test, as the fuzz engine takes them: a user's provider fixtures or
+ * consumer, checked before any run (shape, and that install() installs what it names into a fresh
+ * world beside the fuzzer's client apps), and the catalogue's properties re-aimed at them
+ * (`withProviders`, `withConsumer`: copies; the catalogue is untouched). The CLI (`--provider`,
+ * `--consumer`) and the library harness (`fuzzProvider`, `fuzzConsumer`) both go through here.
+ */
+
+import { ACTOR_PACKAGES, ALERTS, installActors, PAYMENTS } from '../../properties/scenario/fixtures.ts';
+import { ACTORS, REFERENCE } from '../../properties/scenario/model.ts';
+import { PROPERTIES, type PropertyDef } from '../../properties/suites.ts';
+import { FixtureError, resolveProviderFixture } from '../check/fixture.ts';
+import type {
+  ConsumerUnderTest,
+  ProviderFixture,
+  ResolvedProviderFixture,
+  Variant,
+} from '../check/subjects.ts';
+import { CONSUMER_PACKAGE } from '../consumer/app.ts';
+import { EFFECTS } from '../protocol/index.ts';
+import type { Fault } from '../sim/faults.ts';
+import { World } from '../sim/world.ts';
+
+/** Provider fixtures to fuzz, and (optionally) which of their tools each property calls. */
+export interface ProvidersUnderTest {
+  /** With what each provider's list_tools declares filled in (src/check/fixture.ts). */
+  readonly providers: readonly ResolvedProviderFixture[];
+  /** By property id, the tools it calls, as 'name.tool' (default: all of them). */
+  readonly propertyTools: Readonly<Record<string, readonly string[]>>;
+}
+
+/** Thrown (through the simulation) when a user's install() fails during a run. */
+export class UserModuleError extends Error {
+  override readonly name = 'UserModuleError';
+}
+
+const NAME = /^[a-z][a-z0-9_]*$/;
+
+function isJson(value: unknown, depth = 0): boolean {
+  if (depth > 64) return false;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((v) => isJson(v, depth + 1));
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.values(value as object).every((v) => isJson(v, depth + 1));
+  return false;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}
+
+function checkByTool(
+  value: unknown,
+  at: string,
+  tools: Record<string, unknown>,
+  valid: (v: unknown) => boolean,
+  what: string,
+  fail: (message: string) => never,
+): void {
+  if (value === undefined) return;
+  if (!isRecord(value))
+    fail(`${at} must map tool names to ${what} (or be left out: it is read from list_tools)`);
+  for (const [tool, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!(tool in tools)) fail(`${at}: '${tool}' is not in tools`);
+    if (!valid(v)) fail(`${at}.${tool} must be ${what}`);
+  }
+}
+
+function checkFixture(raw: unknown, at: string, fail: (message: string) => never): ProviderFixture {
+  if (!isRecord(raw)) return fail(`${at} must be an object (a ProviderFixture)`);
+  const { name, packageName, authority, install, tools, userGrantedScopes } = raw;
+  if (typeof name !== 'string' || !NAME.test(name)) fail(`${at}.name must match ${NAME.source}`);
+  if (typeof packageName !== 'string' || packageName === '') fail(`${at}.packageName must be a package name`);
+  if (typeof authority !== 'string' || authority === '') fail(`${at}.authority must be an authority`);
+  if (typeof install !== 'function') fail(`${at}.install must be a function (world, variant) => void`);
+  if (!isRecord(tools) || Object.keys(tools).length === 0)
+    fail(`${at}.tools must map at least one tool name to its args pool`);
+  const pools = tools as Record<string, unknown>;
+  for (const [tool, pool] of Object.entries(pools)) {
+    if (tool.includes('.')) fail(`${at}.tools: tool name '${tool}' must not contain '.'`);
+    if (!Array.isArray(pool) || pool.length === 0 || !pool.every((v) => isJson(v)))
+      fail(`${at}.tools.${tool} must be a non-empty array of JSON values`);
+  }
+  if (!isStrings(userGrantedScopes))
+    fail(`${at}.userGrantedScopes must be an array of strings (scopes granted only after the user agrees)`);
+  const effect = (v: unknown) => (EFFECTS as readonly unknown[]).includes(v);
+  checkByTool(raw.effects, `${at}.effects`, pools, effect, `one of ${EFFECTS.join(', ')}`, fail);
+  checkByTool(raw.scopes, `${at}.scopes`, pools, isStrings, "the tool's scopes, an array of strings", fail);
+  const policy = (v: unknown) => typeof v === 'string';
+  checkByTool(raw.confirmations, `${at}.confirmations`, pools, policy, 'a confirmation policy', fail);
+  const schema = (v: unknown) => typeof v === 'boolean' || isRecord(v);
+  checkByTool(
+    raw.inputSchemas,
+    `${at}.inputSchemas`,
+    pools,
+    schema,
+    'a JSON Schema (an object or a boolean)',
+    fail,
+  );
+  return raw as unknown as ProviderFixture;
+}
+
+/** Each fixture with what its provider's list_tools declares filled in (src/check/fixture.ts). */
+async function resolveAll(
+  providers: readonly ProviderFixture[],
+  fail: (message: string) => never,
+): Promise<ResolvedProviderFixture[]> {
+  const resolved: ResolvedProviderFixture[] = [];
+  for (const [i, p] of providers.entries()) {
+    try {
+      resolved.push(await resolveProviderFixture(p));
+    } catch (error) {
+      if (!(error instanceof FixtureError)) throw error;
+      fail(error.issues.map((issue) => `providers[${i}].${issue.path}: ${issue.message}`).join('; '));
+    }
+  }
+  return resolved;
+}
+
+function checkPropertyTools(
+  raw: unknown,
+  providers: readonly ProviderFixture[],
+  fail: (message: string) => never,
+): Record<string, readonly string[]> {
+  if (raw === undefined) return {};
+  if (!isRecord(raw)) return fail('propertyTools must map property ids to lists of tools');
+  const known = new Set(providers.flatMap((p) => Object.keys(p.tools).map((t) => `${p.name}.${t}`)));
+  for (const [id, tools] of Object.entries(raw)) {
+    if (!PROPERTIES.some((p) => p.id === id))
+      fail(`propertyTools: unknown property '${id}'; valid: ${PROPERTIES.map((p) => p.id).join(', ')}`);
+    if (!Array.isArray(tools) || tools.length === 0)
+      fail(`propertyTools.${id} must be a non-empty array of 'name.tool'`);
+    for (const tool of tools as unknown[])
+      if (typeof tool !== 'string' || !known.has(tool))
+        fail(`propertyTools.${id}: unknown tool ${JSON.stringify(tool)}; known: ${[...known].join(', ')}`);
+  }
+  return raw as Record<string, readonly string[]>;
+}
+
+/** Installs the providers into a fresh world beside the client apps, as every run will. */
+function preflight(providers: readonly ProviderFixture[], fail: (message: string) => never): void {
+  const world = new World({ seed: 0 });
+  installActors(world, ACTORS);
+  const actorPackages = new Set(Object.values(ACTOR_PACKAGES));
+  providers.forEach((p, i) => {
+    const at = `providers[${i}] (${p.name})`;
+    if (actorPackages.has(p.packageName))
+      fail(`${at}: package ${p.packageName} is reserved for a fuzzer client`);
+    try {
+      p.install(world, REFERENCE);
+    } catch (error) {
+      fail(`${at}.install() threw: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!world.pm.getPackageInfo(p.packageName)) fail(`${at}.install() did not install ${p.packageName}`);
+    const owner = world.pm.providerForAuthority(p.authority)?.packageName;
+    if (owner !== p.packageName)
+      fail(`${at}: package ${p.packageName} declares no provider with authority ${p.authority}`);
+  });
+}
+
+/** Wraps install() so a failure during a run is reported as the module's, not as a cetp-sim bug. */
+function guarded(label: string, p: ResolvedProviderFixture): ResolvedProviderFixture {
+  return {
+    ...p,
+    install: (world: World, variant: Variant) => {
+      try {
+        p.install(world, variant);
+      } catch (error) {
+        throw new UserModuleError(
+          `${label}: ${p.name}.install() threw: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    },
+  };
+}
+
+/**
+ * Checks provider fixtures (`raw`, a non-empty array) and a `propertyTools` map, installs them once
+ * into a fresh world as every run will, and returns them with install() guarded so that a failure
+ * during a run names `label`. Every problem goes to `fail` (which throws). Asynchronous: checking a
+ * fixture may take asking its provider (a list_tools call in a scratch world).
+ */
+export async function checkProviderFixtures(
+  raw: readonly unknown[],
+  rawPropertyTools: unknown,
+  label: string,
+  fail: (message: string) => never,
+): Promise<ProvidersUnderTest> {
+  if (raw.length === 0) fail('no provider fixture given');
+  const providers = raw.map((p, i) => checkFixture(p, `providers[${i}]`, fail));
+  for (const key of ['name', 'packageName', 'authority'] as const) {
+    const seen = new Set<string>();
+    for (const p of providers) {
+      if (seen.has(p[key])) fail(`two providers share the ${key} '${p[key]}'`);
+      seen.add(p[key]);
+    }
+  }
+  const propertyTools = checkPropertyTools(rawPropertyTools, providers, fail);
+  preflight(providers, fail);
+  const resolved = await resolveAll(providers, fail);
+  return { providers: resolved.map((p) => guarded(label, p)), propertyTools };
+}
+
+const CAPABILITIES = ['async_operations', 'cancellation', 'large_results'];
+
+/** Checks a consumer's shape and that install() installs its package next to the reference providers. */
+export function checkConsumer(raw: unknown, fail: (message: string) => never): ConsumerUnderTest {
+  if (typeof raw !== 'object' || raw === null) return fail('the consumer must be an object');
+  const c = raw as Record<string, unknown>;
+  if (typeof c.name !== 'string' || !NAME.test(c.name)) fail(`consumer.name must match ${NAME.source}`);
+  if (typeof c.packageName !== 'string' || c.packageName === '')
+    fail('consumer.packageName must be a package name');
+  if (typeof c.install !== 'function')
+    fail('consumer.install must be a function (world, { variant, capabilities }) => void');
+  if (typeof c.agent !== 'function')
+    fail('consumer.agent must be a function (context) => { listTools, cancellation, executeJson }');
+  const consumer = raw as unknown as ConsumerUnderTest;
+  const world = new World({ seed: 0 });
+  for (const p of [ALERTS, PAYMENTS]) p.install(world, REFERENCE);
+  try {
+    consumer.install(world, { variant: REFERENCE, capabilities: CAPABILITIES });
+  } catch (error) {
+    fail(`consumer.install() threw: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!world.pm.getPackageInfo(consumer.packageName))
+    fail(`consumer.install() did not install ${consumer.packageName}`);
+  return consumer;
+}
+
+/** The property as it runs against `consumer` (a copy; raw-driver properties are unchanged). */
+export function withConsumer(def: PropertyDef, consumer: ConsumerUnderTest): PropertyDef {
+  if (def.kind !== 'consumer') return def;
+  return {
+    ...def,
+    fixture: { ...def.fixture, consumer },
+    // Faults aimed at the reference consumer hit this consumer instead.
+    shape: {
+      ...def.shape,
+      faults: retargetAll(def.shape.faults, new Set([CONSUMER_PACKAGE]), [consumer.packageName]),
+    },
+  };
+}
+
+/** A fault aimed at a reference app, aimed at each of the user's packages instead. */
+function retarget(fault: Fault, replaced: ReadonlySet<string>, packages: readonly string[]): Fault[] {
+  switch (fault.kind) {
+    case 'kill':
+    case 'slowStart':
+      return replaced.has(fault.process) ? packages.map((process) => ({ ...fault, process })) : [fault];
+    case 'loseReply':
+    case 'failTransaction': {
+      const callees =
+        fault.callee !== undefined && replaced.has(fault.callee)
+          ? packages.map((callee) => ({ ...fault, callee }))
+          : [fault];
+      return callees.flatMap((f) =>
+        f.caller !== undefined && replaced.has(f.caller) ? packages.map((caller) => ({ ...f, caller })) : [f],
+      );
+    }
+    case 'corruptFd':
+    case 'truncateFd':
+      return fault.process !== undefined && replaced.has(fault.process)
+        ? packages.map((process) => ({ ...fault, process }))
+        : [fault];
+    case 'resign':
+    case 'reinstall':
+    case 'uninstall':
+      return replaced.has(fault.package) ? packages.map((pkg) => ({ ...fault, package: pkg })) : [fault];
+    case 'clockJump':
+    case 'reboot':
+    case 'powerLoss':
+    case 'freezeCached':
+    case 'memoryPressure':
+    case 'custom':
+      return [fault];
+  }
+}
+
+/** Faults aimed at the `replaced` packages aimed at each of `packages` instead (deduplicated). */
+export function retargetAll(
+  faults: readonly Fault[],
+  replaced: ReadonlySet<string>,
+  packages: readonly string[],
+): Fault[] {
+  const out = new Map<string, Fault>();
+  for (const f of faults) for (const g of retarget(f, replaced, packages)) out.set(JSON.stringify(g), g);
+  return [...out.values()];
+}
+
+/** The property as it runs against the module's providers (a copy; the catalogue is untouched). */
+export function withProviders(def: PropertyDef, module: ProvidersUnderTest): PropertyDef {
+  const replaced = new Set(def.fixture.providers.map((p) => p.packageName));
+  const packages = module.providers.map((p) => p.packageName);
+  const faults = retargetAll(def.shape.faults, replaced, packages);
+  const tools = module.propertyTools[def.id];
+  const providers = module.providers;
+  if (def.kind === 'consumer') {
+    // The hostile provider a consumer property may install alongside stays; its tools too.
+    const all = providers.flatMap((p) => Object.keys(p.tools).map((t) => `${p.name}.${t}`));
+    const hostile = def.shape.tools.filter((t) => t.startsWith('hostile.'));
+    return {
+      ...def,
+      fixture: { ...def.fixture, providers },
+      shape: { ...def.shape, providers, faults, tools: [...(tools ?? all), ...hostile] },
+    };
+  }
+  const { tools: _builtInTools, ...shape } = def.shape;
+  return {
+    ...def,
+    fixture: { ...def.fixture, providers },
+    shape: { ...shape, providers, faults, ...(tools !== undefined ? { tools } : {}) },
+  };
+}

@@ -1,0 +1,232 @@
+/**
+ * `cetp-sim/vitest`: cetp-sim's properties as vitest tests. One call in your test file registers a
+ * `describe` block with one test per property, each fuzzing your provider (or consumer) with the
+ * engine `npx cetp-sim fuzz` uses:
+ *
+ *   import { describeProvider } from 'cetp-sim/vitest';
+ *   import { providers } from './my-provider.ts';
+ *   describeProvider(providers, { module: './my-provider.ts' });
+ *
+ * A failing test's message carries the checker, the rule ids, the evidence, the shrunk trace, the
+ * replay file and the exact `npx cetp-sim replay …` command; a property that exercised nothing fails
+ * too (it judged nothing). `{ replay: FILE }` turns the block into one test that re-runs that replay
+ * file against your code — the fast-check/vitest habit of pasting the reproduction back.
+ *
+ * vitest is an optional peer dependency of cetp-sim: only this entry needs it.
+ */
+import { beforeAll, describe, it } from 'vitest';
+import type { CancellationLike, ConsumerUnderTest, ProviderFixture } from './check/subjects.ts';
+import { PROPERTIES, type PropertyInfo } from './harness/catalogue.ts';
+import { CliError } from './harness/errors.ts';
+import {
+  type ConsumerFuzzOptions,
+  type FuzzOptions,
+  fuzzConsumer,
+  fuzzProvider,
+  fuzzReference,
+  type PropertyReport,
+  traceText,
+} from './harness/fuzz.ts';
+import { exercisedLine, verdictMessage } from './harness/message.ts';
+import { replay } from './harness/replay.ts';
+import { checkConsumer, checkProviderFixtures } from './harness/subjects.ts';
+
+/** Per test (one property's campaign), unless `timeout` says otherwise: 10 minutes. */
+export const DEFAULT_TEST_TIMEOUT_MS = 600_000;
+
+interface SuiteOptions {
+  /** The describe block's name; default `cetp-sim: <fixture names>`. */
+  readonly name?: string;
+  /** Per-test timeout in ms (vitest's third argument to `it`); default 10 minutes. */
+  readonly timeout?: number;
+  /** Re-run this replay file against your code instead of fuzzing (one test). */
+  readonly replay?: string;
+}
+
+export type ProviderSuiteOptions = Omit<FuzzOptions, 'onResult'> & SuiteOptions;
+export type ConsumerSuiteOptions = Omit<ConsumerFuzzOptions, 'onResult'> & SuiteOptions;
+
+/** A failed property as an Error whose message is the whole story (vitest prints message and stack). */
+export class PropertyFailure extends Error {
+  override readonly name = 'PropertyFailure';
+  /** `pasteBack`: the block takes `{ replay: FILE }`, so the message offers it. */
+  constructor(
+    readonly report: PropertyReport,
+    pasteBack = true,
+  ) {
+    super(
+      verdictMessage(report, pasteBack ? { inTest: (file) => `{ replay: ${JSON.stringify(file)} }` } : {}),
+    );
+    // The stack would point into cetp-sim; the message says where to look.
+    this.stack = `${this.name}: ${this.message}`;
+  }
+}
+
+/** How a suite registers its block: `describe`, `describe.skip` or `describe.only`. */
+type Block = (name: string, body: () => void) => void;
+
+function asList<T>(value: T | readonly T[]): readonly T[] {
+  return Array.isArray(value) ? (value as readonly T[]) : [value as T];
+}
+
+function selectedInfos(option: FuzzOptions['property'], drives?: PropertyInfo['drives']): PropertyInfo[] {
+  if (option === undefined) return PROPERTIES.filter((p) => drives === undefined || p.drives === drives);
+  const ids = asList(option);
+  const bad = ids.filter((id) => !PROPERTIES.some((p) => p.id === id));
+  if (bad.length > 0)
+    throw new CliError(
+      'unknown_property',
+      `unknown property ${bad.map((id) => `'${id}'`).join(', ')}; valid: ${PROPERTIES.map((p) => p.id).join(', ')}`,
+    );
+  return PROPERTIES.filter((p) => ids.includes(p.id));
+}
+
+/** `idempotency (CETP-9-05): …` — the rule ids it guards are in its failure message and in PROPERTIES. */
+function testTitle(p: PropertyInfo): string {
+  return `${p.id} (${p.area}): ${p.title}`;
+}
+
+function replayTest(file: string, subjects: Parameters<typeof replay>[1], timeout: number): void {
+  it(`replays ${file}`, { timeout }, async () => {
+    const run = await replay(file, subjects);
+    if (run.passed) return;
+    const lines = [
+      `cetp-sim replay ${file}: property ${run.property} still fails (rules ${run.rules.join(' ')})`,
+      ...run.violations.flatMap((v) => [
+        `  ✗ ${v.checker} (${v.class}; rules ${v.ruleIds.join(' ') || 'none'})`,
+        `    ${v.message}`,
+      ]),
+      '  trace:',
+      ...traceText(run.events)
+        .split('\n')
+        .map((l) => `    ${l}`),
+    ];
+    const error = new Error(lines.join('\n'));
+    error.stack = error.message;
+    throw error;
+  });
+}
+
+function propertyTests(
+  infos: readonly PropertyInfo[],
+  timeout: number,
+  pasteBack: boolean,
+  fuzz: (id: string) => Promise<PropertyReport | undefined>,
+): void {
+  for (const p of infos)
+    it(testTitle(p), { timeout }, async ({ annotate }) => {
+      const report = await fuzz(p.id);
+      if (!report) throw new Error(`cetp-sim: property ${p.id} did not run`);
+      // What the runs exercised, beside the verdict (a green test means something only next to it).
+      await annotate(`${report.runs} runs · ${exercisedLine(report.exercised)}`, 'cetp-sim');
+      if (report.blindOracles.length > 0)
+        await annotate(
+          `write executions succeeded but the provider declared no business effect (AppContext.declareEffect), so ${report.blindOracles.join(', ')} could not judge it`,
+          'warning',
+        );
+      if (!report.passed) throw new PropertyFailure(report, pasteBack);
+    });
+}
+
+const providerSuite = (block: Block) =>
+  function describeProvider(
+    fixture: ProviderFixture | readonly ProviderFixture[],
+    options: ProviderSuiteOptions = {},
+  ): void {
+    const fixtures = asList(fixture);
+    const fail = (message: string): never => {
+      const error = new CliError('invalid_fixture', `describeProvider: ${message}`);
+      error.stack = `${error.name} [${error.code}]: ${error.message}`; // the message names the field
+      throw error;
+    };
+
+    const infos = selectedInfos(options.property);
+    const timeout = options.timeout ?? DEFAULT_TEST_TIMEOUT_MS;
+    const name = options.name ?? `cetp-sim: provider ${fixtures.map((f) => f.name).join(', ')}`;
+    block(name, () => {
+      // A bad fixture fails the block once, with the message naming the field, before any property runs.
+      beforeAll(() => checkProviderFixtures(fixtures, options.propertyTools, 'describeProvider', fail));
+      if (options.replay !== undefined) return replayTest(options.replay, { providers: fixtures }, timeout);
+      propertyTests(infos, timeout, true, async (id) => {
+        const { replay: _replay, name: _name, timeout: _timeout, ...fuzzOptions } = options;
+        return (await fuzzProvider(fixtures, { ...fuzzOptions, property: id })).properties[0];
+      });
+    });
+  };
+
+const consumerSuite = (block: Block) =>
+  function describeConsumer<C extends CancellationLike>(
+    consumer: ConsumerUnderTest<C>,
+    options: ConsumerSuiteOptions = {},
+  ): void {
+    const fail = (message: string): never => {
+      throw new CliError('invalid_consumer', `describeConsumer: ${message}`);
+    };
+    checkConsumer(consumer, fail);
+    const infos = selectedInfos(options.property, 'consumer');
+    const timeout = options.timeout ?? DEFAULT_TEST_TIMEOUT_MS;
+    const name = options.name ?? `cetp-sim: consumer ${consumer.name}`;
+    block(name, () => {
+      if (options.replay !== undefined)
+        return replayTest(
+          options.replay,
+          { consumer, ...(options.providers !== undefined ? { providers: options.providers } : {}) },
+          timeout,
+        );
+      propertyTests(infos, timeout, true, async (id) => {
+        const { replay: _replay, name: _name, timeout: _timeout, ...fuzzOptions } = options;
+        return (await fuzzConsumer(consumer, { ...fuzzOptions, property: id })).properties[0];
+      });
+    });
+  };
+
+export type ReferenceSuiteOptions = Omit<FuzzOptions, 'onResult' | 'module' | 'propertyTools'> &
+  Omit<SuiteOptions, 'replay'>;
+
+const referenceSuite = (block: Block) =>
+  function describeReference(options: ReferenceSuiteOptions = {}): void {
+    const infos = selectedInfos(options.property);
+    const timeout = options.timeout ?? DEFAULT_TEST_TIMEOUT_MS;
+    const name =
+      options.name ??
+      `cetp-sim: the reference implementations${options.mutant ? ` with ${options.mutant}` : ''}`;
+    block(name, () => {
+      propertyTests(infos, timeout, false, async (id) => {
+        const { name: _name, timeout: _timeout, ...fuzzOptions } = options;
+        return (await fuzzReference({ ...fuzzOptions, property: id })).properties[0];
+      });
+    });
+  };
+
+/** With `.skip` and `.only`, as vitest's `describe` has them (and @fast-check/vitest's `test.prop`). */
+function withModifiers<F extends object>(
+  suite: (block: Block) => F,
+): F & { readonly skip: F; readonly only: F } {
+  return Object.assign(
+    suite((name, body) => describe(name, body)),
+    {
+      skip: suite((name, body) => describe.skip(name, body)),
+      // biome-ignore lint/suspicious/noFocusedTests: the entry offers `.only` to its users, as vitest does
+      only: suite((name, body) => describe.only(name, body)),
+    },
+  );
+}
+
+/**
+ * `describeProvider(fixture | fixtures, options?)`: a describe block with one test per property
+ * (every property, or `options.property`) fuzzing your provider fixture(s). The fixtures are checked
+ * at once (a bad one fails the file with a message naming the field).
+ */
+export const describeProvider = withModifiers(providerSuite);
+/**
+ * `describeConsumer(consumer, options?)`: a describe block with one test per consumer-driven property
+ * (or `options.property`) fuzzing your consumer, against the reference providers or `options.providers`.
+ */
+export const describeConsumer = withModifiers(consumerSuite);
+/**
+ * `describeReference(options?)`: a describe block with one test per property (or `options.property`)
+ * fuzzing cetp-sim's reference implementations — with `mutant`, a planted bug.
+ */
+export const describeReference = withModifiers(referenceSuite);
+
+export { PROPERTIES, type PropertyInfo, type PropertyReport };
