@@ -146,7 +146,7 @@ async function fuzzOne(
   def: PropertyDef,
   options: CampaignOptions,
   timeLimitMs: number | undefined,
-): Promise<PropertyOutcome> {
+): Promise<{ readonly result: PropertyOutcome; readonly ms?: number }> {
   const job: FuzzJob = {
     kind: 'fuzz',
     property: def.id,
@@ -159,9 +159,10 @@ async function fuzzOne(
     ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
   };
   const end = await host.run<PropertyOutcome>(job, { budgetMs: options.watchdogMs });
-  if (end.kind !== 'done') return diagnose(host, def, job, end, options.watchdogMs);
+  if (end.kind !== 'done') return { result: await diagnose(host, def, job, end, options.watchdogMs) };
   // A failure with user modules is re-run in a fresh instance of them: does it depend on earlier runs?
-  return checkModuleIsolation(job, end.result, options.watchdogMs);
+  const result = await checkModuleIsolation(job, end.result, options.watchdogMs);
+  return end.ms !== undefined ? { result, ms: end.ms } : { result };
 }
 
 function writeFailure(def: PropertyDef, outcome: PropertyOutcome, options: CampaignOptions): string | null {
@@ -189,8 +190,10 @@ export async function runCampaign(
     userCode,
     run: async (host, def): Promise<CampaignEntry> => {
       const started = options.now();
-      const result = await fuzzOne(host, def, options, timeLimitMs);
-      return { def, result, replayFile: writeFailure(def, result, options), ms: options.now() - started };
+      const { result, ms } = await fuzzOne(host, def, options, timeLimitMs);
+      const replayFile = writeFailure(def, result, options);
+      // Shared jobs (more than one thread) were all asked for at once: the job's own time, then.
+      return { def, result, replayFile, ms: ms ?? options.now() - started };
     },
     ...(options.onStart ? { onStart: options.onStart } : {}),
     ...(options.onResult ? { onResult: options.onResult } : {}),
