@@ -96,6 +96,11 @@ export interface Spread<T, R> {
   readonly onStart?: (item: T) => void;
   /** Each result, in item order, as soon as it and every one before it are in. */
   readonly onResult?: (result: R, item: T) => void;
+  /**
+   * Own code on more than one thread: whether the CLI's thread takes jobs too (default true). Tests
+   * turn it off to have every job of a shared spread run in a worker thread.
+   */
+  readonly cliThreadWorks?: boolean;
 }
 
 /**
@@ -209,9 +214,13 @@ async function runShared<T, R>(items: readonly T[], spread: Spread<T, R>, thread
     return slot.job;
   });
   const shared: SharedJobs = { kind: 'shared', jobs, counter: new SharedArrayBuffer(4) };
-  const workers = Array.from({ length: threads - 1 }, () => new SharedWorker(entry, shared, slots));
+  const here = spread.cliThreadWorks ?? true;
+  const workers = Array.from(
+    { length: here ? threads - 1 : threads },
+    () => new SharedWorker(entry, shared, slots),
+  );
   try {
-    await runSharedHere(shared, slots, (i) => spread.onStart?.(items[i] as T));
+    if (here) await runSharedHere(shared, slots, (i) => spread.onStart?.(items[i] as T));
     const results: R[] = [];
     for (const [i, outcome] of outcomes.entries()) {
       const result = await outcome;
