@@ -1,7 +1,10 @@
 /**
  * Campaigns on every core (issue 18, part 2): what `--workers 2` buys over `--workers 1` on this
- * machine, side by side in one run through the CLI itself (`main`, in this process; `--workers 1`
- * is the CLI's own thread, `--workers 2` two worker threads):
+ * machine, side by side in one run, each command a fresh CLI process (`node bin/cetp-sim.js …`, as a
+ * user runs it; `--workers 1` is the CLI's own thread, `--workers 2` the CLI's thread and one worker
+ * thread taking jobs from one shared counter). Until 2026-12-03 the commands ran through `main` in
+ * this process: its thread was warm (JIT-compiled by the runs before) while every worker started
+ * cold, which measured the JIT more than the parallelism. Wall time from spawn to exit:
  *   - a `fuzz --time T` campaign over every property: total runs in the same wall-time budget
  *     (goal ≥ 1.8×); the wall time each took is recorded too (worker start-up is part of it);
  *   - `mutants` and `ablate` on a fixed selection: wall time (goal: ≥ 1.7× sooner).
@@ -13,11 +16,11 @@
  * the figures: on a shared 2-core VM other processes take cores the second worker would use.
  */
 
+import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../src/cli/main.ts';
-import { memoryIo } from '../src/cli/testing.ts';
+import { fileURLToPath } from 'node:url';
 import { bundleWorkerSource, ownCodeWorker } from '../src/cli/worker/bundle.ts';
 import { WorkerHost } from '../src/cli/worker/pool.ts';
 import { probeHost, QUIET_PROBE_RATE } from './host-probe.ts';
@@ -43,11 +46,20 @@ export interface CliRun {
   readonly runs?: number;
 }
 
+const BIN = fileURLToPath(new URL('../bin/cetp-sim.js', import.meta.url));
+
+/** The CLI in a process of its own; wall ms from spawn to exit. */
 async function timed(args: readonly string[], workers: number): Promise<CliRun & { stdout: string }> {
-  const io = memoryIo();
   const started = performance.now();
-  const exit = await main([...args, '--json', '--workers', String(workers)], io);
-  return { workers, wallMs: Math.round(performance.now() - started), exit, stdout: io.stdout[0] ?? '' };
+  const { exit, stdout } = await new Promise<{ exit: number; stdout: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args, '--json', '--workers', String(workers)],
+      { maxBuffer: 256 * 1024 * 1024 },
+      (error, out) => resolve({ exit: error ? Number(error.code ?? 1) : 0, stdout: out }),
+    );
+  });
+  return { workers, wallMs: Math.round(performance.now() - started), exit, stdout };
 }
 
 /** One command with 1 then 2 workers and again 2 then 1: every run, in the order it ran. */
@@ -111,6 +123,17 @@ async function workerStartup() {
   };
 }
 
+/** Wall ms of `cetp-sim --help`, three times: what every command pays before its work. */
+async function cliStart(): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    await new Promise<void>((resolve) => execFile(process.execPath, [BIN, '--help'], () => resolve()));
+    times.push(Math.round(performance.now() - started));
+  }
+  return times;
+}
+
 export async function scalingBenchmark() {
   const probeBefore = Math.round(await probeHost(1_000));
   const hostBefore = host();
@@ -131,6 +154,8 @@ export async function scalingBenchmark() {
   const mutants = await pairs(['mutants', '--id', ...MUTANT_IDS]);
   console.log(`ablate --rule ${ABLATE_RULES.join(' ')} --runs 40`);
   const ablate = await pairs(['ablate', '--rule', ...ABLATE_RULES, '--runs', '40']);
+  console.log('mutants (every planted bug, the default budget)');
+  const mutantsAll = await pairs(['mutants']);
 
   const probeAfter = Math.round(await probeHost(1_000));
   const hostAfter = host();
@@ -141,6 +166,7 @@ export async function scalingBenchmark() {
     fuzzRunsPerWallSecondRatio: round2(fuzzRuns(2) / wall(fuzz, 2) / (fuzzRuns(1) / wall(fuzz, 1))),
     mutantsSpeedup: round2(wall(mutants, 1) / wall(mutants, 2)),
     ablateSpeedup: round2(wall(ablate, 1) / wall(ablate, 2)),
+    mutantsAllSpeedup: round2(wall(mutantsAll, 1) / wall(mutantsAll, 2)),
     workerStartupSpeedup: startup.startupSpeedup,
   };
   return {
@@ -154,6 +180,8 @@ export async function scalingBenchmark() {
     },
     selection: { fuzzSeconds: FUZZ_SECONDS, mutants: MUTANT_IDS, ablateRules: ABLATE_RULES, ablateRuns: 40 },
     startup,
-    runs: { fuzz, mutants, ablate },
+    /** The CLI with no command's work (`--help`): the serial part of every measured command. */
+    cliStartMs: await cliStart(),
+    runs: { fuzz, mutants, ablate, mutantsAll },
   };
 }

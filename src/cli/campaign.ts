@@ -8,6 +8,7 @@
  * its thread or never ends is stopped, found again by its number in a fresh worker that streams its
  * trace, and reported as a failure of its property with a replay file — never a hang of the CLI.
  */
+import { availableParallelism } from 'node:os';
 import { propertySeed, REPLAY_FORMAT, type ReplayFile } from '../../properties/fuzz.ts';
 import type { Tail, Variant } from '../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../properties/suites.ts';
@@ -39,14 +40,19 @@ export const DEFAULT_WATCHDOG_SECONDS = 10;
 const DIAGNOSIS_MS = 3_000;
 
 /**
- * Worker threads by default: one, for now. Measured (bench/results/scaling.json, a loaded 2-core VM),
- * a worker thread spent 6–9 s loading cetp-sim through tsx before its first job, so two workers were
- * slower than one on every command. Own-code workers now start from an esbuild bundle
- * (worker/bundle.ts: ~1.9 s vs ~3.0 s through a warm tsx at load 18), but the only measurement so far
- * was taken on a saturated host; switch this to the number of cores once a quiet-host run of
- * `npm run bench -- scaling` shows two workers faster. `--workers N` is there for long campaigns.
+ * Threads by default: one per core (`os.availableParallelism()`), on every command that spreads its
+ * work (fuzz, mutants, ablate, crashpoints, vectors run). For cetp-sim's own code the CLI's thread
+ * starts on the jobs at once and each worker thread (started from the cached bundle, worker/bundle.ts)
+ * takes jobs from the same shared counter as soon as it has loaded (worker/pool.ts `runShared`), so
+ * nothing waits for a worker: a command too short for one just ends before it helps. Measured side by
+ * side in fresh CLI processes (bench/results/scaling.json, bench/README.md). User modules always run
+ * in worker threads, `--workers` of them. `--workers 1` keeps everything on the CLI's thread.
  */
-export const DEFAULT_WORKERS = 1;
+export const DEFAULT_WORKERS = Math.max(1, availableParallelism());
+
+/** What --help says of the default. */
+export const DEFAULT_WORKERS_HELP =
+  "default: one thread per core; the CLI's thread works too and starts at once, workers join as they load, so a short command just finishes before they help; --workers 1 stays on the CLI's thread";
 
 export { STRATEGIES, type Strategy, tailsOf } from '../harness/fuzz.ts';
 
@@ -142,7 +148,7 @@ async function fuzzOne(
   def: PropertyDef,
   options: CampaignOptions,
   timeLimitMs: number | undefined,
-): Promise<PropertyOutcome> {
+): Promise<{ readonly result: PropertyOutcome; readonly ms?: number }> {
   const job: FuzzJob = {
     kind: 'fuzz',
     property: def.id,
@@ -159,9 +165,10 @@ async function fuzzOne(
     budgetMs: options.watchdogMs,
     ...(onRuns ? { onRuns: (runs: number) => onRuns(def, runs) } : {}),
   });
-  if (end.kind !== 'done') return diagnose(host, def, job, end, options.watchdogMs);
+  if (end.kind !== 'done') return { result: await diagnose(host, def, job, end, options.watchdogMs) };
   // A failure with user modules is re-run in a fresh instance of them: does it depend on earlier runs?
-  return checkModuleIsolation(job, end.result, options.watchdogMs);
+  const result = await checkModuleIsolation(job, end.result, options.watchdogMs);
+  return end.ms !== undefined ? { result, ms: end.ms } : { result };
 }
 
 function writeFailure(def: PropertyDef, outcome: PropertyOutcome, options: CampaignOptions): string | null {
@@ -189,8 +196,10 @@ export async function runCampaign(
     userCode,
     run: async (host, def): Promise<CampaignEntry> => {
       const started = options.now();
-      const result = await fuzzOne(host, def, options, timeLimitMs);
-      return { def, result, replayFile: writeFailure(def, result, options), ms: options.now() - started };
+      const { result, ms } = await fuzzOne(host, def, options, timeLimitMs);
+      const replayFile = writeFailure(def, result, options);
+      // Shared jobs (more than one thread) were all asked for at once: the job's own time, then.
+      return { def, result, replayFile, ms: ms ?? options.now() - started };
     },
     ...(options.onStart ? { onStart: options.onStart } : {}),
     ...(options.onResult ? { onResult: options.onResult } : {}),

@@ -7,7 +7,13 @@ import { Command, CommanderError, Option } from 'commander';
 import { FLOW_KINDS } from '../../properties/crashpoints.ts';
 import { CliError, EXIT_OK, EXIT_USAGE } from '../harness/errors.ts';
 import { parseIntArg, parseSecondsArg, parseShardArg } from './args.ts';
-import { DEFAULT_WATCHDOG_SECONDS, DEFAULT_WORKERS, SHORT_CAMPAIGN_FACTOR, STRATEGIES } from './campaign.ts';
+import {
+  DEFAULT_WATCHDOG_SECONDS,
+  DEFAULT_WORKERS,
+  DEFAULT_WORKERS_HELP,
+  SHORT_CAMPAIGN_FACTOR,
+  STRATEGIES,
+} from './campaign.ts';
 import { type AblateFlags, ablateCommand, DEFAULT_ABLATION_RUNS } from './commands/ablate.ts';
 import {
   type CrashpointsFlags,
@@ -39,9 +45,9 @@ const strategyOption = () =>
     .default('portfolio');
 const jsonOption = () => new Option('--json', 'print one JSON object on stdout').default(false);
 const workersOption = () =>
-  new Option('--workers <n>', 'worker threads (results are the same for any number)')
+  new Option('--workers <n>', 'threads (results are the same for any number)')
     .argParser(parseIntArg('--workers', 1))
-    .default(DEFAULT_WORKERS);
+    .default(DEFAULT_WORKERS, `${DEFAULT_WORKERS}, the cores`);
 const shardOption = (what: string) =>
   new Option('--shard <I/N>', `run the I-th of N shards of the selected ${what}`).argParser(parseShardArg);
 const watchdogOption = () =>
@@ -56,8 +62,8 @@ Defaults: --seed 0; --runs = each property's CI budget x ${SHORT_CAMPAIGN_FACTOR
 depend on the machine). --shard I/N runs the selected properties whose 0-based index i (in catalogue
 order) has i % N = I-1; each shard is deterministic on its own.
 --provider MODULE fuzzes your own provider apps: a module exporting \`providers\` (see the README).
-User modules always run in worker threads (more with --workers N: the results do not depend on
-it; default 1, since a worker takes seconds to start) under a watchdog: a run that takes more than --watchdog seconds of wall time (default
+--workers N spreads the properties over N threads, the results the same for any N (${DEFAULT_WORKERS_HELP}).
+User modules always run in worker threads (--workers of them) under a watchdog: a run that takes more than --watchdog seconds of wall time (default
 ${DEFAULT_WATCHDOG_SECONDS}) — a blocked thread, an endless loop — fails its property with a replay file.
 Each property reports what it exercised (calls, answers, successes, effects, confirmations,
 finished operations); one that exercised nothing fails as vacuous.
@@ -65,16 +71,15 @@ Exit codes: 0 every property held, 1 a property failed or exercised nothing (rep
 written), 2 bad usage or input.`;
 
 const MUTANTS_HELP = `
-The planted bugs are hunted in parallel, one per job, on --workers threads (default 1, since a worker takes seconds to start;
---workers 1 runs in this thread); the report is in catalogue order and --json is identical for any
+The planted bugs are hunted in parallel, one per job, on --workers threads (${DEFAULT_WORKERS_HELP});
+the report is in catalogue order and --json is identical for any
 number of workers. --shard I/N hunts the selected bugs whose 0-based index i has i % N = I-1 (one
 job of a CI matrix; join the shards' --json with \`cetp-sim merge\`).
 Exit codes: 0 every planted bug killed, 1 one survived, 2 bad usage.`;
 
 const ABLATE_HELP = `
 Every property runs against every rule switched off: the full sweep takes minutes (narrow it with
---rule, spread it with --workers: one rule per job, default one thread per core, --json identical for
-any number). --shard I/N ablates the selected rules whose 0-based index i has i % N = I-1 (join the
+--rule, spread it with --workers: one rule per job, --json identical for any number; ${DEFAULT_WORKERS_HELP}). --shard I/N ablates the selected rules whose 0-based index i has i % N = I-1 (join the
 shards' --json with \`cetp-sim merge\`).
 Exit codes: 0 it ran (rules nothing catches are findings, not failures), 2 bad usage.`;
 

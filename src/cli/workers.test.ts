@@ -1,8 +1,13 @@
 /**
- * `--workers N` on mutants, ablate and vectors run: one item (planted bug, rule, vector file) per job,
- * joined in catalogue order, so `--workers 1` (the CLI's own thread) and `--workers 2` (two worker
- * threads) print the same --json bytes and exit with the same code — including when something fails.
+ * `--workers N` on mutants, ablate, vectors run and fuzz: one item (planted bug, rule, vector file,
+ * property) per job, joined in catalogue order, so `--workers 1` (the CLI's own thread) and
+ * `--workers 2` or `3` (the CLI's thread and one or two worker threads taking jobs from one shared
+ * counter; worker threads only with user code) print the same --json bytes, write the same replay
+ * files and exit with the same code — including when something fails.
  */
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCorpus, runInputs } from '../vectors/corpus.ts';
 import { DEFAULT_VECTORS_DIR } from './commands/vectors.ts';
@@ -23,6 +28,43 @@ async function oneAndTwo(args: readonly string[]) {
 }
 
 describe('--workers: identical results for any number of workers', () => {
+  it('fuzz with a planted bug: the same JSON (but the --out folder), exit code and replay files on 1 and 3 threads', async () => {
+    const args = ['fuzz', '--json', '--mutant', 'v1-lists-write-tools', '--runs', '20', '--seed', '5'];
+    const properties = ['--property', 'versions', 'malformed', 'idempotency', 'large-results'];
+    const outputs = [];
+    for (const workers of ['1', '3']) {
+      const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-workers-'));
+      const result = await run([...args, ...properties, '--workers', workers, '--out', dir]);
+      const files = readdirSync(dir)
+        .sort()
+        .map((name) => [name, readFileSync(join(dir, name), 'utf8')]);
+      outputs.push({
+        code: result.code,
+        stdout: result.stdout.map((l) => l.replaceAll(dir, '<out>')),
+        files,
+      });
+    }
+    const [one, three] = outputs;
+    expect(one?.code).toBe(1);
+    expect(three).toEqual(one);
+    expect(one?.files.map(([name]) => name)).toContain('versions-5.replay.json');
+  });
+
+  it('mutants on three threads: the same as on one', async () => {
+    const args = [
+      'mutants',
+      '--json',
+      '--id',
+      'dedup-check-then-insert',
+      'v1-lists-write-tools',
+      'dedup-ignores-args',
+    ];
+    const one = await run([...args, '--runs', '3', '--workers', '1']);
+    const three = await run([...args, '--runs', '3', '--workers', '3']);
+    expect(three).toEqual(one);
+    expect(one.stdout).toHaveLength(1);
+  });
+
   it('mutants: planted bugs that survive a tiny budget, exit 1 either way', async () => {
     const { one, two } = await oneAndTwo([
       'mutants',

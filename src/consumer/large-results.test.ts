@@ -33,7 +33,15 @@ function fileReply(
   content: JsonValue,
   declare: { size_bytes?: number; sha256?: string } = {},
 ) {
-  const bytes = new TextEncoder().encode(JSON.stringify(content));
+  return rawFileReply(c, new TextEncoder().encode(JSON.stringify(content)), declare);
+}
+
+/** A scripted file result of exactly these bytes. */
+function rawFileReply(
+  c: ScriptedCall,
+  bytes: Uint8Array,
+  declare: { size_bytes?: number; sha256?: string } = {},
+) {
   const path = `r-${c.n}.json`;
   c.context.writeFile(path, bytes);
   const fd = c.context.openFile(path, 'r');
@@ -83,6 +91,55 @@ describe('hostile file results', () => {
       expect(report.crashes.filter((c) => c.task.includes(CONSUMER))).toEqual([]);
     });
   }
+});
+
+/** A value whose JSON is ~`kib` KiB: many 64 KiB read chunks, multi-byte characters across their edges. */
+function bigRows(kib: number): { rows: string[] } {
+  const rows: string[] = [];
+  for (let i = 0, n = 0; n < kib * 1024; i++) {
+    const row = `行${i} 价格 € ${'x'.repeat(i % 97)} 🧾`;
+    rows.push(row);
+    n += new TextEncoder().encode(row).length + 3;
+  }
+  return { rows };
+}
+
+describe('verification of a file read in many chunks (hashed while read, decoded once)', () => {
+  it('CETP-4.5-05 CETP-4.5-06: a 300 KiB file with multi-byte characters is accepted, its value whole', async () => {
+    const content = bigRows(300);
+    const world = scriptedFiles((c) => fileReply(c, content));
+    const { value, report } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'export', {}));
+    expect(value).toMatchObject({ kind: 'ok', untrusted: { transport: 'file', value: content } });
+    expect(report.fdLeaks).toEqual([]);
+  });
+
+  it('CETP-4.5-06: one byte changed in the last chunk of a 300 KiB file fails the digest', async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify(bigRows(300)));
+    const served = bytes.slice();
+    const at = served.lastIndexOf(0x78); // an 'x' near the end
+    served[at] = 0x79;
+    const world = scriptedFiles((c) => rawFileReply(c, served, { sha256: sha256Hex(bytes) }));
+    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'export', {}));
+    expect(value).toMatchObject({ kind: 'integrity', check: 'sha256' });
+  });
+
+  it('bytes that are not UTF-8, with the declared size and digest, are refused as encoding', async () => {
+    const served = new TextEncoder().encode(JSON.stringify({ rows: ['a', 'b'] }));
+    served[served.indexOf(0x61)] = 0xff;
+    const world = scriptedFiles((c) => rawFileReply(c, served));
+    const { value, report } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'export', {}));
+    expect(value).toMatchObject({ kind: 'integrity', check: 'encoding' });
+    expect(report.fdLeaks).toEqual([]);
+  });
+
+  it('with CETP-4.5-05 ablated, a file longer than declared is read whole (up to the local limit)', async () => {
+    const content = bigRows(200);
+    const world = scriptedFiles((c) => fileReply(c, content, { size_bytes: 1_000 }), {
+      disabledRules: ['CETP-4.5-05'],
+    });
+    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'export', {}));
+    expect(value).toMatchObject({ kind: 'ok', untrusted: { transport: 'file', value: content } });
+  });
 });
 
 describe('verification', () => {

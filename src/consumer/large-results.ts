@@ -13,6 +13,7 @@
  * Closing is the caller's job and happens on every path, success or not (4.5-09): the engine closes
  * every fd of every reply once it has handled it (see `settleReply` in execution.ts).
  */
+import { createHash } from 'node:crypto';
 import type { JsonValue } from '../base/json.ts';
 import type { FileResult } from '../protocol/index.ts';
 import type { Bundle } from '../sim/bundle.ts';
@@ -54,18 +55,19 @@ export async function readFileResult(
   if (descriptor.size_bytes > localLimit) return { ok: false, check: 'over_local_limit' };
   // Read one byte past the declared size to notice a longer file; never past the local limit.
   const readLimit = gates.on('CETP-4.5-05') ? descriptor.size_bytes : localLimit;
-  const read = await readBounded(context, fd, readLimit, config);
+  const read = await readBounded(context, fd, readLimit, descriptor.size_bytes, config);
   if (read === null) return { ok: false, check: 'read_error' };
-  if (gates.on('CETP-4.5-05') && (read.overLimit || read.bytes.length !== descriptor.size_bytes)) {
+  if (gates.on('CETP-4.5-05') && (read.overLimit || read.size !== descriptor.size_bytes)) {
     return { ok: false, check: 'size' };
   }
   if (read.overLimit) return { ok: false, check: 'over_local_limit' };
-  if (gates.on('CETP-4.5-06') && !config.parts.digestMatches(read.bytes, descriptor.sha256)) {
+  if (gates.on('CETP-4.5-06') && !config.parts.digestMatches(read.sha256, descriptor.sha256)) {
     return { ok: false, check: 'sha256' };
   }
+  if (read.text === null) return { ok: false, check: 'encoding' };
   let value: JsonValue;
   try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(read.bytes)) as JsonValue;
+    value = JSON.parse(read.text) as JsonValue;
   } catch {
     return { ok: false, check: 'encoding' };
   }
@@ -75,16 +77,73 @@ export async function readFileResult(
   return { ok: true, value };
 }
 
+/**
+ * What was read of a file result: its first `limit` bytes' length, SHA-256 and UTF-8 text (null if
+ * they are not UTF-8), and whether there was more.
+ */
+interface StreamedRead {
+  readonly size: number;
+  readonly overLimit: boolean;
+  readonly sha256: string;
+  readonly text: string | null;
+}
+
+/** Chunks read through the fd, as ParcelFileDescriptor.readUpTo reads them (same reads, same trace). */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Reads up to `limit` bytes (+1 to detect more), hashing each chunk as it arrives and copying it
+ * into one buffer of the expected size (grown by doubling only if the file is longer than
+ * expected); the chunks are garbage at once, the buffer is dropped once decoded. So a 16 MiB result
+ * is held as bytes + text, then text + value, never as chunks + bytes + text (measured with
+ * bench/boundary/memory-child.ts; decoding chunk by chunk into string pieces measured worse: the
+ * pieces and the joined text are both on the JS heap at once). The same reads as
+ * `fd.readUpTo(limit)`; only the first `limit` bytes count.
+ */
+async function readStreamed(
+  fd: ParcelFileDescriptor,
+  limit: number,
+  expected: number,
+): Promise<StreamedRead> {
+  const hash = createHash('sha256');
+  let buffer = new Uint8Array(Math.max(0, Math.min(limit, expected)));
+  let total = 0;
+  let size = 0;
+  for (;;) {
+    const chunk = await fd.read(Math.min(CHUNK_BYTES, limit + 1 - total));
+    if (chunk.length === 0) break;
+    total += chunk.length;
+    const counted = total > limit ? chunk.subarray(0, chunk.length - (total - limit)) : chunk;
+    if (size + counted.length > buffer.length) {
+      const grown = new Uint8Array(Math.min(limit, Math.max(size + counted.length, buffer.length * 2)));
+      grown.set(buffer.subarray(0, size));
+      buffer = grown;
+    }
+    buffer.set(counted, size);
+    size += counted.length;
+    hash.update(counted);
+    if (total > limit) break;
+  }
+  let text: string | null;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(buffer.subarray(0, size));
+  } catch {
+    text = null;
+  }
+  return { size, overLimit: total > limit, sha256: hash.digest('hex'), text };
+}
+
 /** Reads up to `limit` bytes (+1 to detect more) with a stall timeout; null on any read error. */
 async function readBounded(
   context: AppContext,
   fd: ParcelFileDescriptor,
   limit: number,
+  expected: number,
   config: ConsumerConfig,
-): Promise<{ bytes: Uint8Array; overLimit: boolean } | null> {
+): Promise<StreamedRead | null> {
   const body = async () => {
     try {
-      const result = await fd.readUpTo(limit);
+      const result = await readStreamed(fd, limit, expected);
       fd.checkError(); // reliable pipes: a writer that died or closed with an error
       return result;
     } catch {

@@ -3,7 +3,6 @@
  * made. A planted bug (planted.ts) replaces or wraps one of them from outside; the reference
  * consumer has none substituted and no bug branches.
  */
-import { sha256Hex } from '../protocol/index.ts';
 import type { PendingIntent } from '../sim/pending-intent.ts';
 import { type ResolutionCheck, verifyResolution } from './confirmation.ts';
 import type { ConsumerGates } from './gates.ts';
@@ -21,8 +20,11 @@ export interface ConsumerParts {
     provider: { readonly packageName: string; readonly uid: number },
     gates: ConsumerGates,
   ) => ResolutionCheck;
-  /** Does a file result's content match its declared SHA-256 (4.5-06)? */
-  readonly digestMatches: (bytes: Uint8Array, sha256: string) => boolean;
+  /**
+   * Does a file result's content match its declared SHA-256 (4.5-06)? `actual`: the lowercase hex
+   * SHA-256 of the bytes read (hashed while reading, so the bytes are never held whole).
+   */
+  readonly digestMatches: (actual: string, sha256: string) => boolean;
   /** Is a v2 provider that failed negotiation used through v1 (8-03, 8-08, 8-09)? */
   readonly fallsBackToV1: (gates: ConsumerGates) => boolean;
   /** Why an error reply must not be re-sent before the attempt limit (5-26, 5-28), or null. */
@@ -50,7 +52,7 @@ export interface ConsumerParts {
 /** The reference consumer's parts. */
 export const REFERENCE_CONSUMER_PARTS: ConsumerParts = {
   verifyResolution,
-  digestMatches: (bytes, sha256) => sha256Hex(bytes) === sha256,
+  digestMatches: (actual, sha256) => actual === sha256,
   fallsBackToV1: (gates) => !gates.on('CETP-8-03', 'CETP-8-08', 'CETP-8-09'),
   refusesRetry: (error, gates, needsUser) => {
     if (needsUser && gates.on('CETP-5-28')) return 'needs_user';

@@ -63,6 +63,17 @@ export function inlineResultBytesOfJson(valueJson: string): number {
 }
 
 /**
+ * `utf8Length(text) > limit`, counting only when the UTF-16 length does not settle it: a code unit
+ * is one to three UTF-8 bytes (a surrogate pair, two units, four). Counting a large data string
+ * costs a pass over it on every inline result a consumer reads.
+ */
+function utf8Exceeds(text: string, limit: number): boolean {
+  if (text.length > limit) return true;
+  if (3 * text.length <= limit) return false;
+  return utf8Length(text) > limit;
+}
+
+/**
  * Whether an inline result with this JSON fits in `limit` bytes (CETP-4.5-01). A UTF-16 code unit
  * takes one to three UTF-8 bytes, so most answers need no byte count (which for a large result costs
  * more than serialising it).
@@ -163,7 +174,7 @@ function readSuccess<M extends V2MethodName>(
   if (
     kind === 'inline' &&
     options.maxInlineResultBytes !== undefined &&
-    utf8Length(json) > options.maxInlineResultBytes
+    utf8Exceeds(json, options.maxInlineResultBytes)
   ) {
     issues.push(
       issue(

@@ -4,6 +4,7 @@
  * stale and fails the run, so the baseline only ever shrinks (the MCP conformance kit's rule).
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { caches } from '../base/caches.ts';
 import { Ajv2020 } from '../protocol/schemas/ajv.ts';
 import { bestError, CorpusError } from './corpus.ts';
 import { BASELINE_SCHEMA } from './schemas.ts';
@@ -11,7 +12,10 @@ import { BASELINE_SCHEMA } from './schemas.ts';
 /** Expected failures: vector id → reason. */
 export type Baseline = ReadonlyMap<string, string>;
 
-const validate = new Ajv2020({ strict: false, allErrors: true }).compile(BASELINE_SCHEMA);
+/** Compiled on first use, not at import. */
+const validator = caches.lazy('vectors/baseline: validator', () =>
+  new Ajv2020({ strict: false, allErrors: true }).compile(BASELINE_SCHEMA),
+);
 
 export function loadBaseline(path: string): Baseline {
   if (!existsSync(path)) throw new CorpusError([{ file: path, path: '$', message: 'file is missing' }]);
@@ -21,6 +25,7 @@ export function loadBaseline(path: string): Baseline {
   } catch (error) {
     throw new CorpusError([{ file: path, path: '$', message: `not JSON: ${(error as Error).message}` }]);
   }
+  const validate = validator.get();
   if (!validate(value)) throw new CorpusError([{ file: path, ...bestError(validate.errors ?? []) }]);
   const entries = (value as { expected_failures: { id: string; reason: string }[] }).expected_failures;
   const baseline = new Map<string, string>();

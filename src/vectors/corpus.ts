@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { caches } from '../base/caches.ts';
 import { sha256Hex } from '../protocol/digest.ts';
 import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
 import { CONSUMER_FORMAT_ID, type ConsumerVector, type ConsumerVectorFile } from './consumer-format.ts';
@@ -34,10 +35,15 @@ export class CorpusError extends Error {
   }
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-const validateManifest = ajv.compile(MANIFEST_SCHEMA);
-const validateVectorFile = ajv.compile(VECTOR_FILE_SCHEMA);
-const validateConsumerFile = ajv.compile(CONSUMER_FILE_SCHEMA);
+/** Compiled on first use, not at import: a worker thread that runs no vectors never compiles them. */
+const validators = caches.lazy('vectors/corpus: the corpus file validators', () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  return {
+    manifest: ajv.compile(MANIFEST_SCHEMA),
+    vectorFile: ajv.compile(VECTOR_FILE_SCHEMA),
+    consumerFile: ajv.compile(CONSUMER_FILE_SCHEMA),
+  };
+});
 
 /** `/vectors/0/steps/2` → `$.vectors[0].steps[2]`. */
 function jsonPath(pointer: string): string {
@@ -222,6 +228,7 @@ export function verifyCorpus(dir: string): { issues: CorpusIssue[]; corpus: Corp
   const issues: CorpusIssue[] = [];
   const m = readJson(dir, 'manifest.json', issues);
   if (!m) return { issues, corpus: null };
+  const validateManifest = validators.get().manifest;
   if (!validateManifest(m.value)) {
     issues.push({ file: 'manifest.json', ...bestError(validateManifest.errors ?? []) });
     return { issues, corpus: null };
@@ -240,7 +247,7 @@ export function verifyCorpus(dir: string): { issues: CorpusIssue[]; corpus: Corp
     const f = readJson(dir, entry.path, issues);
     if (!f) continue;
     const consumer = (f.value as { format?: unknown } | null)?.format === CONSUMER_FORMAT_ID;
-    const validate = consumer ? validateConsumerFile : validateVectorFile;
+    const validate = consumer ? validators.get().consumerFile : validators.get().vectorFile;
     if (!validate(f.value)) {
       issues.push({ file: entry.path, ...bestError(validate.errors ?? []) });
       continue;

@@ -33,12 +33,12 @@ import type { Actual } from '../../vectors/typed.ts';
 import type { Io } from '../io.ts';
 import {
   type Action,
-  type ajv,
   describe,
+  REQUEST_SCHEMAS,
   RequestError,
   type Result,
+  requestValidator,
   type ServeError,
-  validators,
 } from './serve-requests.ts';
 import { replay, type SessionSpec } from './serve-session.ts';
 import { DEFAULT_VECTORS_DIR } from './vectors.ts';
@@ -93,13 +93,13 @@ export class Server {
       const r = request as Record<string, unknown>;
       id = r.id ?? null;
       const op = r.op;
-      if (typeof op !== 'string' || !(op in validators))
+      const validate = typeof op === 'string' ? requestValidator(op) : undefined;
+      if (validate === undefined)
         throw new RequestError(
           'invalid_request',
-          `unknown op ${JSON.stringify(op)}; one of ${Object.keys(validators).join(', ')}`,
+          `unknown op ${JSON.stringify(op)}; one of ${Object.keys(REQUEST_SCHEMAS).join(', ')}`,
           '$.op',
         );
-      const validate = validators[op] as ReturnType<typeof ajv.compile>;
       if (!validate(request)) {
         const e = bestError(validate.errors ?? []);
         // A bad value in extras fails every branch of the typed-value union: name the value instead.
@@ -112,7 +112,7 @@ export class Server {
           );
         throw new RequestError('invalid_request', e.message, e.path);
       }
-      const body = await this.dispatch(op, r);
+      const body = await this.dispatch(op as string, r);
       return JSON.stringify({ id, ...body });
     } catch (error) {
       const e: ServeError =

@@ -30,7 +30,7 @@ import { killMatrix } from '../../vectors/kills.ts';
 import { ctrfReport, junitXml, runJson } from '../../vectors/reports.ts';
 import { type RunOptions, selectsAny, summarize, type VectorOutcome } from '../../vectors/run.ts';
 import { parseIntArg } from '../args.ts';
-import { DEFAULT_WORKERS } from '../campaign.ts';
+import { DEFAULT_WORKERS, DEFAULT_WORKERS_HELP } from '../campaign.ts';
 import type { Io } from '../io.ts';
 import { table } from '../table.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
@@ -322,9 +322,8 @@ provider stand for the corpus fixture NAME). --lacks ABILITY skips the vectors a
 runner without that ability could not run. --baseline FILE lists expected failures by vector id with
 a reason (vectors/schemas/baseline.schema.json); an entry that passes is stale and fails the run.
 A profile claim is met only if every MUST / MUST NOT vector of the profile passes.
-The vector files are spread over --workers threads (default 1, since a worker takes seconds to start; --workers 1 runs in this
-thread unless --provider is given, whose module always loads in a worker); the report is in corpus
-order and identical for any number of workers.
+The vector files are spread over --workers threads (${DEFAULT_WORKERS_HELP}; a --provider module
+always loads in worker threads); the report is in corpus order and identical for any number of workers.
 Exit codes: 0 all pass (or expected failures), 1 a failure or stale baseline entry, 2 bad input.`;
 
 /** `cetp-sim vectors …` (the one registration main.ts makes). */
@@ -378,7 +377,7 @@ export function registerVectorsCommand(program: Command, io: Io, setExit: (code:
     .addOption(
       new Option('--workers <n>', 'worker threads (results are the same for any number)')
         .argParser(parseIntArg('--workers', 1))
-        .default(DEFAULT_WORKERS),
+        .default(DEFAULT_WORKERS, `${DEFAULT_WORKERS}, the cores`),
     )
     .addOption(json())
     .addHelpText('after', RUN_HELP)

@@ -2,14 +2,14 @@
  * The bundled worker (bundle.ts): cetp-sim's own worker code as one JavaScript file, cached by the
  * hash of its content, answering jobs exactly as the CLI's own thread does.
  */
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCorpus, runInputs } from '../../vectors/corpus.ts';
 import { DEFAULT_VECTORS_DIR } from '../commands/vectors.ts';
-import { bundleWorkerSource, ownCodeWorker, writeBundle } from './bundle.ts';
+import { bundleWorkerSource, ownCodeWorker, sourcesKey, writeBundle } from './bundle.ts';
 import { InProcessHost, WorkerHost } from './pool.ts';
 import type { Job } from './protocol.ts';
 
@@ -20,6 +20,26 @@ const withoutTimes = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value, (key, v) => (key === 'ms' || key === 'msToFailure' ? 0 : v)));
 
 describe('the worker bundle', () => {
+  it('is found again by a key of its sources: a file changed, added or touched changes the key', () => {
+    const root = mkdtempSync(join(tmpdir(), 'cetp-sim-sources-'));
+    mkdirSync(join(root, 'sub'));
+    writeFileSync(join(root, 'a.ts'), 'export const a = 1;\n');
+    writeFileSync(join(root, 'sub', 'b.ts'), 'export const b = 1;\n');
+    writeFileSync(join(root, 'notes.md'), 'not a source\n');
+    const key = sourcesKey([root]);
+    expect(sourcesKey([root])).toBe(key);
+    writeFileSync(join(root, 'notes.md'), 'still not a source, longer\n');
+    expect(sourcesKey([root])).toBe(key);
+    writeFileSync(join(root, 'sub', 'b.ts'), 'export const b = 22;\n');
+    const changed = sourcesKey([root]);
+    expect(changed).not.toBe(key);
+    utimesSync(join(root, 'a.ts'), new Date(0), new Date(0));
+    expect(sourcesKey([root])).not.toBe(changed);
+    const touched = sourcesKey([root]);
+    writeFileSync(join(root, 'c.ts'), '');
+    expect(sourcesKey([root])).not.toBe(touched);
+  });
+
   it("holds cetp-sim's own code with each file's own import.meta.url; dependencies stay imports", async () => {
     const text = await bundleWorkerSource();
     expect(text).not.toContain('import.meta.url');

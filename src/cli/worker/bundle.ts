@@ -6,7 +6,8 @@
  * workers slower than one (bench/results/scaling.json before this file). Instead the CLI bundles
  * worker.ts and everything of cetp-sim it imports with esbuild (already a dependency) once per
  * process, and writes the result, named by the SHA-256 of its content, under
- * `node_modules/.cache/cetp-sim/` of the package — inside node_modules so that the bundle's imports
+ * `node_modules/.cache/cetp-sim/` of the package (and, beside it, `sources-<key>.txt` naming it by a
+ * key of its sources' sizes and mtimes, so the next CLI finds it without building) — inside node_modules so that the bundle's imports
  * of cetp-sim's dependencies (left external: ajv, fast-check, esbuild, …) resolve as they do from
  * the sources. A bundle of the same content is reused, never rewritten; a changed source makes a
  * new name. Writes are atomic (a temporary file renamed), so concurrent CLIs cannot see half a file.
@@ -22,11 +23,20 @@
  * slower, same results.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build, version as esbuildVersion, type Plugin } from 'esbuild';
 import { caches } from '../../base/caches.ts';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
 
@@ -82,7 +92,8 @@ export function writeBundle(dir: string, text: string, nowMs: number = Date.now(
   // Bundles of earlier sources pile up while cetp-sim is developed: a day-old one is no CLI's now.
   for (const name of readdirSync(dir)) {
     const other = join(dir, name);
-    if (other === path || !/^worker-[0-9a-f]+\.mjs(\..*\.tmp)?$/.test(name)) continue;
+    if (other === path || !/^(worker-[0-9a-f]+\.mjs|sources-[0-9a-f]+\.txt)(\..*\.tmp)?$/.test(name))
+      continue;
     try {
       if (nowMs - statSync(other).mtimeMs > STALE_MS) rmSync(other, { force: true });
     } catch {
@@ -92,25 +103,71 @@ export function writeBundle(dir: string, text: string, nowMs: number = Date.now(
   return path;
 }
 
-const bundled = caches.lazy('cli.worker-bundle', () =>
-  bundleWorkerSource().then(
-    (text) => {
-      try {
-        return pathToFileURL(writeBundle(BUNDLE_DIR, text));
-      } catch {
-        return null;
-      }
-    },
-    () => null,
-  ),
-);
+/** The folders whose TypeScript files the bundle is built from. */
+const SOURCE_ROOTS = [join(PACKAGE_ROOT, 'src'), join(PACKAGE_ROOT, 'properties')];
 
 /** The compiled worker of an installed package (dist/): plain JavaScript, nothing to bundle. */
 const COMPILED_WORKER = new URL('./worker.js', import.meta.url);
 
 /**
- * The bundled worker's URL (built on first use in this process), or null if it cannot be built or
- * written — then the caller boots workers through tsx. Compiled (dist/), the worker's own module.
+ * A key of the sources a bundle would be built from — each TypeScript file's path, size and mtime
+ * under `roots`, and esbuild's version — by `stat` alone (a few ms, against 0.15 – 0.5 s for esbuild
+ * to build the bundle and hash it, which a CLI on more than one thread otherwise waits for first).
+ */
+export function sourcesKey(roots: readonly string[] = SOURCE_ROOTS): string {
+  const hash = createHash('sha256').update(`esbuild ${esbuildVersion}\n`);
+  for (const root of roots) {
+    const names = (readdirSync(root, { recursive: true }) as string[])
+      .filter((name) => /\.[cm]?ts$/.test(name))
+      .sort();
+    for (const name of names) {
+      const stat = statSync(join(root, name));
+      hash.update(`${root}\0${name}\0${stat.size}\0${stat.mtimeMs}\n`);
+    }
+  }
+  return hash.digest('hex').slice(0, 24);
+}
+
+/** The bundle a pointer file names, if both are there. */
+function pointedBundle(pointer: string): string | null {
+  try {
+    const name = readFileSync(pointer, 'utf8').trim();
+    const path = join(BUNDLE_DIR, name);
+    return /^worker-[0-9a-f]+\.mjs$/.test(name) && existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes `sources-<key>.txt` naming the bundle built from those sources (atomically). */
+function writePointer(pointer: string, bundle: string): void {
+  const temporary = `${pointer}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${bundle.slice(BUNDLE_DIR.length + 1)}\n`);
+  renameSync(temporary, pointer);
+}
+
+const bundled = caches.lazy('cli.worker-bundle', async (): Promise<URL | null> => {
+  let pointer: string | null = null;
+  try {
+    pointer = join(BUNDLE_DIR, `sources-${sourcesKey()}.txt`);
+    const cached = pointedBundle(pointer);
+    if (cached) return pathToFileURL(cached);
+  } catch {
+    pointer = null; // no key: build, as before
+  }
+  try {
+    const path = writeBundle(BUNDLE_DIR, await bundleWorkerSource());
+    if (pointer) writePointer(pointer, path);
+    return pathToFileURL(path);
+  } catch {
+    return null;
+  }
+});
+
+/**
+ * The bundled worker's URL — the one cached for these very sources (sourcesKey), or built on first
+ * use in this process —, or null if it cannot be built or written: then the caller boots workers
+ * through tsx. Compiled (dist/), the worker's own module.
  */
 export function ownCodeWorker(): Promise<URL | null> {
   if (import.meta.url.endsWith('.js')) return Promise.resolve(COMPILED_WORKER);

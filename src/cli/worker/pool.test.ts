@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCorpus, runInputs } from '../../vectors/corpus.ts';
 import { DEFAULT_VECTORS_DIR } from '../commands/vectors.ts';
-import { InProcessHost, WorkerHost } from './pool.ts';
+import { InProcessHost, runSpread, WorkerHost } from './pool.ts';
 import type { Job } from './protocol.ts';
 
 const worker = new WorkerHost();
@@ -40,6 +40,20 @@ function withoutTimes(value: unknown): unknown {
 }
 
 describe('a job in a worker thread and in the CLI thread', () => {
+  it('shared jobs (the path of own code on more than one thread) answer the same in worker threads, in item order', async () => {
+    const all = jobs.map(([, job]) => job);
+    const here = await Promise.all(all.map((job) => inProcess.run(job, { budgetMs: 600_000 })));
+    const there = await runSpread(all, {
+      workers: 2,
+      userCode: false,
+      cliThreadWorks: false,
+      run: (host, job) => host.run(job, { budgetMs: 600_000 }),
+    });
+    expect(there.map((end) => end.kind)).toEqual(all.map(() => 'done'));
+    const results = (ends: typeof here) => ends.map((end) => (end.kind === 'done' ? end.result : end));
+    expect(withoutTimes(results(there))).toEqual(withoutTimes(results(here)));
+  });
+
   it.each(jobs)('%s: the same answer', async (_, job) => {
     const here = await inProcess.run(job, { budgetMs: 600_000 });
     const there = await worker.run(job, { budgetMs: 600_000 });

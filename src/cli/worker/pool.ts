@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { CliError } from '../../harness/errors.ts';
 import { ownCodeWorker } from './bundle.ts';
 import { errorMessage, ModuleCache, runJob } from './jobs.ts';
-import type { Job, WorkerMessage } from './protocol.ts';
+import type { Job, SharedJobs, WorkerMessage } from './protocol.ts';
 
 const BOOT = new URL('./boot.mjs', import.meta.url);
 /** How often the watchdog looks at the heartbeat. */
@@ -25,7 +25,8 @@ export const STARTUP_MS = 60_000;
 
 /** How a job ended: its answer, or the run (numbered from 0) that never finished, and why. */
 export type JobEnd<T> =
-  | { readonly kind: 'done'; readonly result: T }
+  /** `ms`: the job's own wall time where it ran, when the host measured it (shared jobs). */
+  | { readonly kind: 'done'; readonly result: T; readonly ms?: number }
   | { readonly kind: 'hung'; readonly run: number; readonly reason: string };
 
 export interface JobWatch {
@@ -100,18 +101,26 @@ export interface Spread<T, R> {
   readonly onStart?: (item: T) => void;
   /** Each result, in item order, as soon as it and every one before it are in. */
   readonly onResult?: (result: R, item: T) => void;
+  /**
+   * Own code on more than one thread: whether the CLI's thread takes jobs too (default true). Tests
+   * turn it off to have every job of a shared spread run in a worker thread.
+   */
+  readonly cliThreadWorks?: boolean;
 }
 
 /**
- * Runs `items` on up to `workers` hosts, each taking the next item once it is loaded and free. Which
- * host runs an item depends on timing; nothing else does: every item is a job of its own (seeded by
- * itself), and the results come back in item order. One host and no user code: the CLI's own thread.
- * More than one: worker threads only — the CLI's thread is no host then, because a campaign running
- * on it (fast-check's loop awaits only settled promises) would keep it from hearing the workers
- * until it finished (measured: a `--time` campaign took twice its budget, the workers idle).
+ * Runs `items` on up to `workers` threads; the results come back in item order. Which thread runs an
+ * item depends on timing; nothing else does: every item is a job of its own (seeded by itself).
+ *
+ * - One thread and no user code: the CLI's own thread.
+ * - User code: worker threads only, each under the watchdog, each taking the next item once it is
+ *   loaded and free (the CLI's thread must stay free to watch them).
+ * - cetp-sim's own code on more than one thread: `runShared` — the CLI's thread and `workers − 1`
+ *   worker threads take the items from one shared counter.
  */
 export async function runSpread<T, R>(items: readonly T[], spread: Spread<T, R>): Promise<R[]> {
   const slots = Math.max(1, Math.min(spread.workers, items.length));
+  if (!spread.userCode && slots > 1) return runShared(items, spread, slots);
   const entry = await entryFor(spread.userCode, slots);
   const hosts = Array.from({ length: slots }, () => hostFor(spread.userCode, slots, entry));
   const results: { value: R }[] = [];
@@ -144,6 +153,206 @@ export async function runSpread<T, R>(items: readonly T[], spread: Spread<T, R>)
     await Promise.all(hosts.map((h) => h.close()));
   }
   return results.map((r) => r.value);
+}
+
+/**
+ * One item's host in `runShared`: its first `run` records the job, which some thread answers later;
+ * a later `run` (a hung run watched again, say) goes to a fresh worker of its own.
+ */
+class SharedSlot implements Host {
+  job: Job | null = null;
+  watch: JobWatch = { budgetMs: STARTUP_MS };
+  settled = false;
+  readonly end: Promise<JobEnd<unknown>>;
+  private resolveEnd: (end: JobEnd<unknown>) => void = () => {};
+  private rejectEnd: (error: Error) => void = () => {};
+  private spare: WorkerHost | null = null;
+
+  constructor(private readonly entry: URL) {
+    this.end = new Promise((resolve, reject) => {
+      this.resolveEnd = resolve;
+      this.rejectEnd = reject;
+    });
+    this.end.catch(() => {});
+  }
+
+  async ready(): Promise<void> {}
+
+  run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>> {
+    if (this.job !== null) {
+      this.spare ??= new WorkerHost(this.entry);
+      return this.spare.run<T>(job, watch);
+    }
+    this.job = job;
+    this.watch = watch;
+    return this.end as Promise<JobEnd<T>>;
+  }
+
+  settle(end: JobEnd<unknown> | CliError): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (end instanceof CliError) this.rejectEnd(end);
+    else this.resolveEnd(end);
+  }
+
+  async close(): Promise<void> {
+    await this.spare?.close();
+  }
+}
+
+/**
+ * cetp-sim's own code on `threads` threads: the CLI's thread and `threads − 1` worker threads (from
+ * the bundle) take the items' jobs from one shared counter, so no thread waits for another to hand it
+ * work — the CLI's thread, busy with a job, could not (its campaigns await only settled promises).
+ * Each item's `run` is called at once with a SharedSlot, which records its job; every job is then in
+ * the list the workers get before they start. A worker is watched as WorkerHost watches its job
+ * (its heartbeat says which job it is on); one that hangs or dies ends that job `hung`, and the
+ * others take the rest. Results are reported in item order.
+ */
+async function runShared<T, R>(items: readonly T[], spread: Spread<T, R>, threads: number): Promise<R[]> {
+  const entry = await entryFor(false, threads);
+  const slots = items.map(() => new SharedSlot(entry));
+  const outcomes = items.map((item, i) => spread.run(slots[i] as SharedSlot, item));
+  for (const outcome of outcomes) outcome.catch(() => {});
+  const jobs = slots.map((slot, i) => {
+    if (slot.job === null) throw new Error(`item ${i} did not ask for its job at once`);
+    return slot.job;
+  });
+  const shared: SharedJobs = { kind: 'shared', jobs, counter: new SharedArrayBuffer(4) };
+  const here = spread.cliThreadWorks ?? true;
+  const workers = Array.from(
+    { length: here ? threads - 1 : threads },
+    () => new SharedWorker(entry, shared, slots),
+  );
+  try {
+    if (here) await runSharedHere(shared, slots, (i) => spread.onStart?.(items[i] as T));
+    const results: R[] = [];
+    for (const [i, outcome] of outcomes.entries()) {
+      const result = await outcome;
+      results.push(result);
+      spread.onResult?.(result, items[i] as T);
+    }
+    return results;
+  } finally {
+    await Promise.all([...workers.map((w) => w.close()), ...slots.map((s) => s.close())]);
+  }
+}
+
+/** The CLI's thread's share of `runShared`: takes indices until none is left. */
+async function runSharedHere(
+  shared: SharedJobs,
+  slots: readonly SharedSlot[],
+  onStart: (index: number) => void,
+): Promise<void> {
+  const modules = new ModuleCache();
+  const counter = new Int32Array(shared.counter);
+  for (let i = Atomics.add(counter, 0, 1); i < shared.jobs.length; i = Atomics.add(counter, 0, 1)) {
+    const slot = slots[i] as SharedSlot;
+    onStart(i);
+    const channel = { started: () => {}, post: (m: WorkerMessage) => slot.watch.onMessage?.(m) };
+    const started = performance.now();
+    try {
+      const result = await runJob(modules, shared.jobs[i] as Job, channel);
+      slot.settle({ kind: 'done', result, ms: performance.now() - started });
+    } catch (error) {
+      const message = errorMessage(error);
+      slot.settle(new CliError(message.code, message.message, message.exit));
+    }
+  }
+}
+
+/** A worker thread of `runShared`, under the watchdog. */
+class SharedWorker {
+  private readonly worker: Worker;
+  private readonly heartbeat = new Int32Array(new SharedArrayBuffer(8));
+  private readonly timer: ReturnType<typeof setInterval>;
+  private watched = -1;
+  private seen = 0;
+  private lastChange = Date.now();
+  private ended = false;
+
+  constructor(
+    entry: URL,
+    shared: SharedJobs,
+    private readonly slots: readonly SharedSlot[],
+  ) {
+    Atomics.store(this.heartbeat, 1, -1);
+    const worker = new Worker(entry, {
+      workerData: { heartbeat: this.heartbeat.buffer },
+      stdout: true,
+      stderr: true,
+    });
+    worker.stdout.pipe(process.stderr, { end: false });
+    worker.stderr.pipe(process.stderr, { end: false });
+    // Queued until the worker listens: it starts on the jobs as soon as it has loaded.
+    worker.postMessage(shared);
+    worker.on('message', (message: WorkerMessage) => this.onMessage(message));
+    worker.once('error', (error: Error) => this.hung(`its thread died: ${error.message.split('\n')[0]}`));
+    worker.once('exit', (code: number) =>
+      this.hung(`its thread exited with code ${code} (process.exit or an uncaught error)`),
+    );
+    this.worker = worker;
+    this.timer = setInterval(() => this.tick(), TICK_MS);
+  }
+
+  private onMessage(message: WorkerMessage): void {
+    if (message.type === 'result' && message.index !== undefined) {
+      this.slots[message.index]?.settle({
+        kind: 'done',
+        result: message.result,
+        ...(message.ms !== undefined ? { ms: message.ms } : {}),
+      });
+    } else if (message.type === 'error' && message.index !== undefined) {
+      this.slots[message.index]?.settle(new CliError(message.code, message.message, message.exit));
+    } else if (message.type === 'shared-done') {
+      this.end();
+    } else if (message.type === 'scenario' || message.type === 'event') {
+      this.slots[Atomics.load(this.heartbeat, 1)]?.watch.onMessage?.(message);
+    }
+  }
+
+  private tick(): void {
+    const index = Atomics.load(this.heartbeat, 1);
+    const slot = this.slots[index];
+    if (slot === undefined || slot.settled) return;
+    const now = Date.now();
+    const count = Atomics.load(this.heartbeat, 0);
+    if (index !== this.watched || count !== this.seen) {
+      this.watched = index;
+      this.seen = count;
+      this.lastChange = now;
+      return;
+    }
+    const startupMs = Math.max(slot.watch.startupMs ?? STARTUP_MS, slot.watch.budgetMs);
+    if (now - this.lastChange > (count === 0 ? startupMs : slot.watch.budgetMs))
+      this.hung(
+        count === 0
+          ? `the worker did not even start the first run within ${startupMs / 1000} s`
+          : `it did not finish within the watchdog's ${slot.watch.budgetMs / 1000} s of wall time`,
+      );
+  }
+
+  /** The job this worker is on (if any) ends `hung`; the other threads take the rest. */
+  private hung(reason: string): void {
+    if (this.ended) return;
+    const index = Atomics.load(this.heartbeat, 1);
+    const run = Math.max(0, Atomics.load(this.heartbeat, 0) - 1);
+    this.slots[index]?.settle({ kind: 'hung', run, reason });
+    this.end();
+  }
+
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearInterval(this.timer);
+    void this.worker.terminate();
+  }
+
+  async close(): Promise<void> {
+    this.ended = true;
+    clearInterval(this.timer);
+    await this.worker.terminate();
+  }
 }
 
 /** A job of cetp-sim's own code that must finish: one that hung is an internal error (exit 3). */

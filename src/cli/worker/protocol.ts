@@ -94,6 +94,17 @@ export interface CrashpointsJob extends ModuleSpecs {
 
 export type Job = FuzzJob | ReplayJob | LoadJob | MutantJob | AblateJob | VectorFileJob | CrashpointsJob;
 
+/**
+ * Jobs of cetp-sim's own code shared by the CLI's thread and its workers (pool.ts `runShared`): each
+ * takes the next index from `counter` ([0], Atomics.add) until none is left, and answers each job
+ * with its index. Nobody waits for the CLI's thread to hand out work, so it can run jobs too.
+ */
+export interface SharedJobs {
+  readonly kind: 'shared';
+  readonly jobs: readonly Job[];
+  readonly counter: SharedArrayBuffer;
+}
+
 /** A failing run, as plain data: its replay file (without modules), violations and trace. */
 export interface FailureData {
   readonly replay: ReplayFile;
@@ -136,7 +147,15 @@ export type JobResult =
 /** Worker → CLI. `ready`: its modules are loaded, it takes jobs at once. `error` carries a CliError's code, message and exit code (or an internal error). */
 export type WorkerMessage =
   | { readonly type: 'ready' }
-  | { readonly type: 'result'; readonly result: JobResult }
-  | { readonly type: 'error'; readonly code: string; readonly message: string; readonly exit: 2 | 3 }
+  | { readonly type: 'result'; readonly result: JobResult; readonly index?: number; readonly ms?: number }
+  | {
+      readonly type: 'error';
+      readonly code: string;
+      readonly message: string;
+      readonly exit: 2 | 3;
+      readonly index?: number;
+    }
+  /** A SharedJobs message is done: no index was left for this worker. */
+  | { readonly type: 'shared-done' }
   | { readonly type: 'scenario'; readonly scenario: ReplayFile['scenario'] }
   | { readonly type: 'event'; readonly event: TraceEvent };

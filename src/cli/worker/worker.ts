@@ -7,11 +7,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { caches } from '../../base/caches.ts';
 import { errorMessage, ModuleCache, runJob } from './jobs.ts';
-import type { Job, WorkerMessage } from './protocol.ts';
+import type { Job, SharedJobs, WorkerMessage } from './protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread of the cetp-sim CLI');
-/** [0]: how many runs of the current job have started (the watchdog's heartbeat). */
+/** [0]: how many runs of the current job have started (the watchdog's heartbeat); [1]: a shared job's index. */
 const heartbeat = new Int32Array((workerData as { heartbeat: SharedArrayBuffer }).heartbeat);
 const modules = caches.lazy('cli/worker: modules this worker loaded', () => new ModuleCache()).get();
 const channel = {
@@ -19,7 +19,29 @@ const channel = {
   post: (message: WorkerMessage) => port.postMessage(message),
 };
 
-port.on('message', async (job: Job) => {
+/** Takes indices of `shared.jobs` until none is left (the CLI's thread and other workers take them too). */
+async function runShared(shared: SharedJobs): Promise<void> {
+  const counter = new Int32Array(shared.counter);
+  for (
+    let index = Atomics.add(counter, 0, 1);
+    index < shared.jobs.length;
+    index = Atomics.add(counter, 0, 1)
+  ) {
+    Atomics.store(heartbeat, 1, index);
+    Atomics.store(heartbeat, 0, 0);
+    const started = performance.now();
+    try {
+      const result = await runJob(modules, shared.jobs[index] as Job, channel);
+      channel.post({ type: 'result', result, index, ms: performance.now() - started });
+    } catch (error) {
+      channel.post({ ...errorMessage(error), index });
+    }
+  }
+  channel.post({ type: 'shared-done' });
+}
+
+port.on('message', async (job: Job | SharedJobs) => {
+  if (job.kind === 'shared') return runShared(job);
   Atomics.store(heartbeat, 0, 0);
   try {
     channel.post({ type: 'result', result: await runJob(modules, job, channel) });

@@ -3,8 +3,11 @@
  * Draft 2020-12 JSON Schema — the single source of truth of its TypeScript type (`WireShape<N>`) —
  * and `validateWire`, which checks an untrusted value and returns typed issues, never throwing.
  *
- * The validators are compiled once, at import, into a frozen registry (no mutable module state).
+ * Each shape's validator is compiled on its first use, once per process (a Lazy of src/base/caches.ts):
+ * a worker thread of the CLI starts without compiling the shapes its jobs never read (compiling all
+ * of them at import was about half of a worker's start-up).
  */
+import { caches } from '../../base/caches.ts';
 import { fail, issue, ok, type ProtocolIssue, type WireResult } from '../issues.ts';
 import { Ajv2020, type ValidateFunction } from './ajv.ts';
 import { issuesFromAjvErrors } from './ajv-issues.ts';
@@ -69,18 +72,22 @@ function publish(name: WireShapeName): PublishedSchema {
   return deepFreeze({ $schema: DRAFT_2020_12, $id: `urn:cetp:v2:${name}`, ...body });
 }
 
-const VALIDATORS: Readonly<Record<WireShapeName, ValidateFunction>> = compileAll();
-
-function compileAll(): Readonly<Record<WireShapeName, ValidateFunction>> {
+/** The compiler and the validators compiled so far, by shape (the shapes share no `$ref`). */
+const VALIDATORS = caches.lazy('protocol/schemas: wire validators, compiled per shape on first use', () => {
   // strictRequired is off because `then: { required: [...] }` names properties declared beside `if`.
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, discriminator: true });
   ajv.addVocabulary([...ANNOTATION_KEYWORDS]);
-  return Object.freeze(
-    Object.fromEntries(WIRE_SHAPE_NAMES.map((name) => [name, ajv.compile(WIRE_SCHEMAS[name])])) as Record<
-      WireShapeName,
-      ValidateFunction
-    >,
-  );
+  return { ajv, compiled: new Map<WireShapeName, ValidateFunction>() };
+});
+
+function validatorOf(shape: WireShapeName): ValidateFunction {
+  const { ajv, compiled } = VALIDATORS.get();
+  let validate = compiled.get(shape);
+  if (validate === undefined) {
+    validate = ajv.compile(WIRE_SCHEMAS[shape]);
+    compiled.set(shape, validate);
+  }
+  return validate;
 }
 
 export function isWireShapeName(name: string): name is WireShapeName {
@@ -95,7 +102,7 @@ export function validateWire<N extends WireShapeName>(shape: N, value: unknown):
   if (!isWireShapeName(shape)) {
     return fail([issue('unknown_shape', `no wire shape named ${JSON.stringify(shape)}`, [])]);
   }
-  const validate = VALIDATORS[shape];
+  const validate = validatorOf(shape);
   try {
     if (validate(value)) return ok(value as WireShape<N>);
     return fail(issuesFromAjvErrors(validate.errors ?? [], WIRE_SCHEMAS[shape]));
