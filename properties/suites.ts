@@ -24,6 +24,7 @@ import {
   singleEffect,
 } from '../src/check/checkers/effects.ts';
 import { fileResultMatches } from '../src/check/checkers/files.ts';
+import { errorMeansNoEffect, malformedRefused } from '../src/check/checkers/malformed.ts';
 import {
   argsSchema,
   capabilitiesIntersected,
@@ -436,13 +437,22 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     'CETP-9-03',
     {
       ...base,
-      tools: ['alerts.get_quote', 'alerts.create_alert'],
-      commands: ['negotiate', 'malformed'],
+      // Read and write tools of both providers: malformed requests aimed at writes too.
+      tools: ['alerts.get_quote', 'alerts.create_alert', 'payments.transfer'],
+      commands: ['negotiate', 'malformed', 'hostile-batch'],
       faults: [],
       maxFaults: 0,
       userDecisions: ['approve'],
     },
-    [wireWellFormed, singleEffect, sameTerminalResult, argsSchema],
+    [
+      wireWellFormed,
+      malformedRefused,
+      errorMeansNoEffect,
+      singleEffect,
+      sameTerminalResult,
+      argsSchema,
+      noCrash,
+    ],
   ),
 ];
 

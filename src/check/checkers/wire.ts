@@ -7,6 +7,7 @@
  * share a PendingIntent.
  */
 import {
+  isUuid,
   readErrorBundle,
   readResponseBundle,
   sha256Hex,
@@ -195,7 +196,8 @@ export const wireWellFormed: Checker = {
       const method = c.method as V2MethodName;
       // Set field by field: two conditional spreads would take V8's slow path (Node 20) per reply.
       const options: { expectedRequestId?: string; parsedData?: { readonly value: unknown } } = {};
-      if (c.requestId !== null && method !== 'negotiate') options.expectedRequestId = c.requestId;
+      const expected = expectedEcho(c);
+      if (expected !== null && method !== 'negotiate') options.expectedRequestId = expected;
       // The observation parsed `data` already (undefined: absent or not JSON — the reader says which).
       if (c.reply.data !== undefined) options.parsedData = { value: c.reply.data };
       const read = readResponseBundle(c.reply.bundle, method, options);
@@ -206,6 +208,19 @@ export const wireWellFormed: Checker = {
     return out;
   },
 };
+
+/**
+ * The request_id a reply must echo (5-03): the String as sent — not the observation's lower-cased
+ * key, which differs for a request_id that is no UUID — or, for a UUID, the same id in any case.
+ */
+function expectedEcho(c: CallView): string | null {
+  const sent = c.request?.getEntry('request_id');
+  const raw = sent?.type === 'String' ? sent.value : null;
+  if (raw === null) return c.requestId;
+  const echoed = c.reply.kind === 'bundle' ? c.reply.requestId : null;
+  if (echoed !== null && isUuid(raw) && echoed.toLowerCase() === raw.toLowerCase()) return echoed;
+  return raw;
+}
 
 export const sessionBinding: Checker = {
   id: 'session-binding',
