@@ -167,7 +167,7 @@ export function commandArb(shape: ScenarioShape): fc.Arbitrary<Command> {
   return fc.oneof(
     { weight: 6, arbitrary: executeArb(shape) },
     ...shape.commands.map((kind) => ({
-      weight: FREQUENT_COMMANDS.includes(kind) ? 2 : kind === 'hostile-batch' ? 4 : 1,
+      weight: FREQUENT_COMMANDS.includes(kind) ? 2 : kind === 'hostile-batch' ? 6 : 1,
       arbitrary: otherArb(kind, shape),
     })),
   );

@@ -362,7 +362,13 @@ export class RawDriver {
       args: (tool) => this.argsAt(p.tools[tool] ?? [{}], 0),
       operationId: () => (this.state.lastOp?.provider === p.name ? this.state.lastOp.operationId : null),
       operationRid: () => (this.state.lastOp?.provider === p.name ? this.state.lastOp.rid : null),
-      call: (method, extras) => this.call(p, method, extras ?? new Bundle()),
+      call: async (method, extras) => {
+        const reply = await this.call(p, method, extras ?? new Bundle());
+        // A valid-after-all execution (unknown keys only) may start an operation: settle it too.
+        const rid = extras?.typeOf('request_id') === 'String' ? extras.getString('request_id') : null;
+        if (reply && method === 'execute_tool' && rid) this.remember(p, rid, reply);
+        return reply;
+      },
     };
   }
 

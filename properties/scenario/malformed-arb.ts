@@ -18,6 +18,8 @@ export function hostileBatchArb(shape: ScenarioShape): fc.Arbitrary<Command> {
       cases: fc.array(fc.nat({ max: HOSTILE_CASES.length - 1 }), {
         minLength: 1,
         maxLength: HOSTILE_BATCH_MAX,
+        // Long batches are the point (many calls per world): not fast-check's small default sizes.
+        size: 'max',
       }),
     })
     .map(({ tool, cases }): Command => {

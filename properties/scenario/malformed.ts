@@ -42,7 +42,7 @@ export interface HostileBatch {
 }
 
 /** The longest batch a scenario may hold (also the replay schema's bound). */
-export const HOSTILE_BATCH_MAX = 128;
+export const HOSTILE_BATCH_MAX = 256;
 
 /** How a value is stored under a key. */
 export type HostileValue =
@@ -182,19 +182,37 @@ function contentNames(key: BundleKey): string[] {
     case 'versions':
       return ['empty', 'ascending', 'zero', 'negative', 'repeated', 'int-max', '4096-entries'];
     case 'uuid':
-      return names([['not-uuid', ''], ['uuid-with-nul', ''], ['uuid-braced', '']]);
+      return names([
+        ['not-uuid', ''],
+        ['uuid-with-nul', ''],
+        ['uuid-braced', ''],
+      ]);
     case 'tool_name':
-      return names([['path', ''], ['tool-name-too-long', '']]);
+      return names([
+        ['path', ''],
+        ['tool-name-too-long', ''],
+      ]);
     case 'json':
       if (key === 'args') return names(hostileArgs());
-      return names([['not-json', ''], ['json-object', ''], ['json-numbers', '']]);
+      return names([
+        ['not-json', ''],
+        ['json-object', ''],
+        ['json-numbers', ''],
+      ]);
     default:
       return names();
   }
 }
 
 /** Methods that do not exist, or differ from one that does only in case, padding or a NUL. */
-const UNKNOWN_METHODS = ['execute_tool_v3', 'EXECUTE_TOOL', ' execute_tool', 'execute_tool\u0000', '', 'x'.repeat(4_096)];
+const UNKNOWN_METHODS = [
+  'execute_tool_v3',
+  'EXECUTE_TOOL',
+  ' execute_tool',
+  'execute_tool\u0000',
+  '',
+  'x'.repeat(4_096),
+];
 
 /** Unknown keys (ignored by Android and the protocol alike): the request stays valid. */
 export const EXTRA_KEYS_LABEL = 'extra-keys';

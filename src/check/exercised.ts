@@ -16,6 +16,7 @@
  */
 import type { CheckContext } from './checker.ts';
 import { fileResultsJudged } from './checkers/files.ts';
+import { malformedCalls, refusalOf } from './checkers/malformed.ts';
 import type { CallView, Observation } from './observation.ts';
 
 export interface Exercised {
@@ -40,6 +41,10 @@ export interface Exercised {
   readonly fileResults: number;
   /** Of those, the ones whose bytes the world knew, so file-result-matches judged them (docs/oracles.md). */
   readonly fileResultsJudged: number;
+  /** Calls to a provider under test whose request was malformed (judged from the wire: checkers/malformed.ts). */
+  readonly malformedCalls: number;
+  /** Of those, refused with a structured CETP error (or by the Binder, for a request too large for it). */
+  readonly malformedRefused: number;
 }
 
 export interface ToolTally {
@@ -94,6 +99,8 @@ export const NOTHING_EXERCISED: Exercised = Object.freeze({
   operationsFinished: 0,
   fileResults: 0,
   fileResultsJudged: 0,
+  malformedCalls: 0,
+  malformedRefused: 0,
 });
 
 /** Answers of a provider's own failing: it broke, or said it was broken (not the caller's doing). */
@@ -155,10 +162,15 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
   let writes = 0;
   const tools = new Map<string, MutableTally>();
   const byProvider = new Map<string, MutableTally>();
+  const malformed = malformedCalls(obs, ctx.providersUnderTest);
+  const refused = malformed.filter((m) => refusalOf(m.call)?.ok === true).length;
+  const isMalformed = new Set(malformed.map((m) => m.call));
   for (const c of obs.calls) {
     if (!providers.has(c.provider) && !consumers.has(c.caller)) continue;
     calls++;
     if (c.reply.kind === 'bundle') answered++;
+    // A malformed request is rightly refused: it says nothing of whether the tool works.
+    if (isMalformed.has(c)) continue;
     const judged = providers.has(c.provider);
     if (c.method !== 'execute_tool') {
       if (judged) count(byProvider, `${c.provider}|**`, answeredSuccess(c) ? 'succeeded' : 'other');
@@ -194,6 +206,8 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
     operationsFinished: finished,
     fileResults: files.judged + files.notJudged,
     fileResultsJudged: files.judged,
+    malformedCalls: malformed.length,
+    malformedRefused: refused,
     tools,
     providers: byProvider,
   };
@@ -234,6 +248,8 @@ export class ExerciseTally {
     t.operationsFinished += run.operationsFinished;
     t.fileResults += run.fileResults;
     t.fileResultsJudged += run.fileResultsJudged;
+    t.malformedCalls += run.malformedCalls;
+    t.malformedRefused += run.malformedRefused;
     addTallies(this.tools, run.tools);
     addTallies(this.providers, run.providers);
   }

@@ -26,8 +26,8 @@ import {
   V2_METHOD_NAMES,
   type V2MethodName,
 } from '../../protocol/index.ts';
-import { Bundle } from '../../sim/bundle.ts';
 import { TTLE_REQUEST_THRESHOLD_BYTES } from '../../sim/binder-types.ts';
+import { Bundle } from '../../sim/bundle.ts';
 import { bundleParcelSize } from '../../sim/parcel.ts';
 import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
 import {
@@ -116,9 +116,16 @@ export function refusalOf(c: CallView): Refusal {
     case 'null':
       return { ok: false, why: 'a null reply (the provider threw, or answered nothing)' };
     case 'exception':
-      if (r.name === 'TransactionTooLargeException' && bundleParcelSize(c.request) > TTLE_REQUEST_THRESHOLD_BYTES)
+      // The Binder failed the transaction (a request too large, or the callee's buffer full with
+      // other calls): Android's refusal, the provider never answered. A provider process that died
+      // on the input is no-crash's finding (its crash is recorded), not an answer to judge here.
+      if (
+        r.name === 'TransactionTooLargeException' &&
+        bundleParcelSize(c.request) > TTLE_REQUEST_THRESHOLD_BYTES
+      )
         return { ok: true, by: 'binder' };
-      return { ok: false, why: `the exception ${r.name} (the provider crashed on it)` };
+      if (r.name === 'DeadObjectException') return { ok: true, by: 'binder' };
+      return { ok: false, why: `the exception ${r.name} (the provider threw on it)` };
     case 'bundle': {
       if (r.status !== 'error') return { ok: false, why: `status ${JSON.stringify(r.status)}, not an error` };
       if (r.errorCode === 'INTERNAL_ERROR')
