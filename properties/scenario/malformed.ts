@@ -79,7 +79,9 @@ const HOSTILE_STRINGS: readonly (readonly [string, string])[] = [
   ['zero-width-bom', '\uFEFF\u200B\u200D'],
   ['control-chars', '\u0007\u001b[2J\r\n'],
   ['over-ttle-threshold', 'x'.repeat(150_000)], // ~300 KB parcel: delivered, but big
-  ['near-binder-buffer', 'y'.repeat(Math.floor(BINDER_BUFFER_BYTES / 2) - 4_096)], // just fits
+  // A quarter of the Binder buffer (~250 KB parcel, over the TTLE threshold): delivered, and two
+  // actors' in flight at once still fit beside their other calls.
+  ['quarter-binder-buffer', 'y'.repeat(Math.floor(BINDER_BUFFER_BYTES / 8) - 4_096)],
   ['1mib', 'z'.repeat(1 << 20)], // a 2 MiB parcel: the Binder refuses it (TransactionTooLarge)
 ];
 

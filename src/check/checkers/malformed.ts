@@ -8,7 +8,7 @@
  * request Bundle misses a required key, holds one with the wrong Bundle type or a value out of its
  * domain (request_id not a UUID, deadline not positive, args not JSON or over the session's
  * max_request_bytes, consumer_versions not descending, …). Unknown keys do not make a call
- * malformed. A call without protocol_version to a provider that declares v1 is a v1 call, judged by
+ * malformed. A request larger than the Binder buffer is malformed whatever it holds. A call without protocol_version to a provider that declares v1 is a v1 call, judged by
  * the v1 oracles. A request too large for the Binder buffer never reaches the provider: the caller's
  * TransactionTooLargeException is Android's refusal, not the provider's.
  *
@@ -29,6 +29,7 @@ import {
 import { TTLE_REQUEST_THRESHOLD_BYTES } from '../../sim/binder-types.ts';
 import { Bundle } from '../../sim/bundle.ts';
 import { bundleParcelSize } from '../../sim/parcel.ts';
+import { BINDER_BUFFER_BYTES } from '../../sim/process.ts';
 import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
 import {
   type CallView,
@@ -45,6 +46,10 @@ const EMPTY = new Bundle();
 /** Why a call's request is malformed, or null when it is a well-formed v2 (or v1) request. */
 export function malformedReason(obs: Observation, c: CallView): string | null {
   const request: BundleReader = c.request ?? EMPTY;
+  // Over the Binder buffer: no provider can receive it, whatever its keys say.
+  const bytes = bundleParcelSize(c.request);
+  if (bytes > BINDER_BUFFER_BYTES)
+    return `a ${bytes}-byte request, over the Binder buffer (${BINDER_BUFFER_BYTES})`;
   // No protocol_version: a v1 call (CETP-4-08, 4-09) to a provider that declares v1; the v1 wire is
   // not the spec's, so only its own oracles (dual-stack-v1, v1-read-only) judge it.
   if (c.method !== 'negotiate' && !request.containsKey('protocol_version') && speaksV1(obs, c.provider))
@@ -77,7 +82,7 @@ const V1_PROVIDERS: unique symbol = Symbol('cetp.check.v1-providers');
 /** max_request_bytes of the session the call names, if this run negotiated it. */
 function negotiatedMaxRequestBytes(obs: Observation, c: CallView): number | undefined {
   const issuer = issuerOf(obs, c);
-  if (!issuer || issuer.reply.kind !== 'bundle') return undefined;
+  if (issuer?.reply.kind !== 'bundle') return undefined;
   const limits = (issuer.reply.data as { limits?: { max_request_bytes?: unknown } } | undefined)?.limits;
   const max = limits?.max_request_bytes;
   return typeof max === 'number' ? max : undefined;
