@@ -23,6 +23,12 @@ import {
   noCrossUidResults,
   singleEffect,
 } from '../src/check/checkers/effects.ts';
+import {
+  catalogueRevision,
+  consumerRequestsWellFormed,
+  providerIdentity,
+  resolutionPendingIntent,
+} from '../src/check/checkers/fields.ts';
 import { fileResultMatches } from '../src/check/checkers/files.ts';
 import { errorMeansNoEffect, malformedRefused } from '../src/check/checkers/malformed.ts';
 import {
@@ -188,6 +194,8 @@ const CONSUMER_CHECKS: readonly Checker[] = [
   requestIdOnWire,
   verifiedResolutions,
   agentGetsData,
+  consumerRequestsWellFormed,
+  catalogueRevision,
   noCrash,
   noFdLeaks,
 ];
@@ -313,6 +321,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       confirmationScreenShows,
       authorizedEffect,
       distinctResolutions,
+      resolutionPendingIntent,
       singleEffect,
       deadlineBeforeEffect,
       sameTerminalResult,
@@ -429,7 +438,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       maxFaults: 0,
       userDecisions: ['approve'],
     },
-    [v1ReadOnly, wireWellFormed, singleEffect, versionAgreed, dualStackV1],
+    [v1ReadOnly, wireWellFormed, singleEffect, versionAgreed, dualStackV1, providerIdentity],
   ),
   def(
     'malformed',
