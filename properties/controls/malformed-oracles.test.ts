@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadProviderModule, withProviders } from '../../src/cli/provider-module.ts';
 import { fuzzProperty } from '../fuzz.ts';
-import { propertyById, type PropertyDef } from '../suites.ts';
+import { type PropertyDef, propertyById } from '../suites.ts';
 
 const MALFORMED = propertyById('malformed') as PropertyDef;
 
@@ -33,7 +33,9 @@ describe('malformed oracles', () => {
     expect(checkers).toContain('error-means-no-effect');
     const v = result.failure?.replay.violations.find((x) => x.checker === 'error-means-no-effect');
     expect(v?.ruleIds).toContain('CETP-5-15');
-    expect(v?.message).toMatch(/create_alert request .* committed an effect, but every answer to it was an error/);
+    expect(v?.message).toMatch(
+      /create_alert request .* committed an effect, but every answer to it was an error/,
+    );
   });
 
   it('malformed-refused fails a provider that throws on keys of the wrong Bundle type', async () => {
@@ -41,6 +43,8 @@ describe('malformed oracles', () => {
     expect(result.status).toBe('failed');
     const v = result.failure?.replay.violations.find((x) => x.checker === 'malformed-refused');
     expect(v?.class).toBe('crash');
-    expect(v?.message).toMatch(/was answered with the exception (NullPointerException|IllegalArgumentException)/);
+    expect(v?.message).toMatch(
+      /was answered with the exception (NullPointerException|IllegalArgumentException)/,
+    );
   });
 });
