@@ -119,7 +119,7 @@ export const catalogueRevision: Checker = {
     'Two list_tools answers of one provider to one UID with the same revision list the same tools (canonical JSON): a changed catalogue has a new revision.',
   fields: [
     {
-      fields: ['json:list_tools_response/revision', 'json:list_tools_response/tools*'],
+      fields: ['json:list_tools_response/revision', 'json:list_tools_response/tools'],
       aspect: 'consistency',
       against: 'the tools listed under the same revision in the same provider’s other answers',
     },

@@ -148,6 +148,19 @@ export const malformedRefused: Checker = {
   ruleIds: ['CETP-5-15', 'CETP-5-13', 'CETP-5-14', 'CETP-5-01', 'CETP-9-03', 'CETP-7.3-04'],
   description:
     'Every malformed request (judged from the wire by the protocol reader: unknown method, missing key, wrong Bundle type, value out of its domain) is answered with a well-formed CETP error other than INTERNAL_ERROR — never success, a crash, an exception or a null reply.',
+  fields: [
+    {
+      fields: ['req:*', 'json:consumer_capabilities*'],
+      aspect: 'schema',
+      against:
+        'the protocol reader: a request with a bad field is refused with a structured error (provider side)',
+    },
+    {
+      fields: ['req:execute_tool:args', 'json:negotiate_response/limits/max_request_bytes'],
+      aspect: 'consistency',
+      against: "args over the session's max_request_bytes are refused",
+    },
+  ],
   check(obs, ctx) {
     const out: Violation[] = [];
     for (const { call, reason } of malformedCalls(obs, ctx.providersUnderTest)) {
@@ -174,6 +187,13 @@ export const errorMeansNoEffect: Checker = {
   ruleIds: ['CETP-5-15', 'CETP-5-14', 'CETP-5-18', 'CETP-4.1-14', 'CETP-7.3-04', 'CETP-9-03'],
   description:
     'No committed business effect belongs to a request (calling UID, provider, request_id) every call of which was answered with an error: an error answer means nothing happened (judged from the world’s committed effects).',
+  fields: [
+    {
+      fields: ['res:error:status', 'res:error:error_code'],
+      aspect: 'consistency',
+      against: "the world's committed effects: an error answer means no effect",
+    },
+  ],
   check(obs, ctx) {
     const out: Violation[] = [];
     const executions = groupBy(

@@ -91,6 +91,13 @@ export const sameTerminalResult: Checker = {
   ruleIds: ['CETP-6-05', 'CETP-6-07'],
   description:
     'Every terminal answer to the same (UID, provider, request_id, tool, args) of a non-read tool (the deduplicated ones, CETP-6-01) is the same result (compared by digest).',
+  fields: [
+    {
+      fields: ['json:execution_result/value', 'json:operation_status/result/value', 'res:error:error_code'],
+      aspect: 'consistency',
+      against: 'the terminal answers to the same request',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     const byRequest = groupByKeys(
@@ -123,6 +130,13 @@ export const argsBinding: Checker = {
   ruleIds: ['CETP-6-03', 'CETP-6-04', 'CETP-4.3-14'],
   description:
     'Once a request_id is bound to a write (tool and args), no call with other tool or args gets success or an operation.',
+  fields: [
+    {
+      fields: ['req:execute_tool:request_id', 'req:execute_tool:tool_name', 'req:execute_tool:args'],
+      aspect: 'consistency',
+      against: 'the tool and args the request_id was first bound to',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     const byRequest = groupBy(
@@ -178,6 +192,45 @@ export const wireWellFormed: Checker = {
   ],
   description:
     'Every v2 reply of a provider under test is a well-formed response with the right retryability.',
+  fields: [
+    {
+      fields: [
+        'res:*',
+        'json:negotiate_response/*',
+        'json:provider_info/*',
+        'json:list_tools_response/*',
+        'json:execution_result/*',
+        'json:accepted/*',
+        'json:operation_status/*',
+        'json:cancel_response/*',
+      ],
+      aspect: 'schema',
+      against: 'the response readers and wire schemas (type, range, enum, pattern)',
+    },
+    {
+      fields: [
+        'res:success:request_id',
+        'res:accepted:request_id',
+        'res:error:request_id',
+        'res:success:protocol_version',
+        'res:accepted:protocol_version',
+        'res:error:protocol_version',
+      ],
+      aspect: 'consistency',
+      against: 'the request_id and version the call asked in',
+    },
+    {
+      fields: [
+        'res:error:retryable',
+        'res:error:error_code',
+        'res:negotiateError:retryable',
+        'res:error:error_message',
+        'res:negotiateError:error_message',
+      ],
+      aspect: 'consistency',
+      against: "the code's retry policy (5-01) and safe text without stack traces (5-25)",
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     for (const c of obs.calls) {
@@ -226,6 +279,13 @@ export const sessionBinding: Checker = {
   id: 'session-binding',
   ruleIds: ['CETP-2.2-09', 'CETP-2.2-14'],
   description: 'A session token issued to one UID never works for another.',
+  fields: [
+    {
+      fields: ['req:*:session_token', 'json:negotiate_response/session_token'],
+      aspect: 'consistency',
+      against: 'the UID the session was issued to',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     for (const c of obs.calls) {
@@ -267,6 +327,13 @@ export const resignEndsSession: Checker = {
   ruleIds: ['CETP-7.1-06', 'CETP-2.2-14'],
   description:
     "A session negotiated before a package of the caller's UID was re-signed is refused after it (NEGOTIATION_REQUIRED): the identity it was bound to changed.",
+  fields: [
+    {
+      fields: ['req:*:session_token'],
+      aspect: 'consistency',
+      against: "the caller's signing identity when the session was issued",
+    },
+  ],
   check(obs, ctx) {
     const out: Violation[] = [];
     const resigns = signingChanges(obs);
@@ -298,6 +365,13 @@ export const operationRequestId: Checker = {
   ruleIds: ['CETP-4.1-11'],
   description:
     'get_operation and cancel_operation are served only under the request_id of the execution that created the operation.',
+  fields: [
+    {
+      fields: ['req:get_operation:request_id', 'req:cancel_operation:request_id'],
+      aspect: 'consistency',
+      against: 'the request_id of the execution that created the operation',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     const createdBy = new Map<string, string>(); // provider|operation_id → request_id
@@ -331,6 +405,17 @@ export const operationIsolation: Checker = {
   id: 'operation-isolation',
   ruleIds: ['CETP-4.4-12', 'CETP-4.4-13'],
   description: 'Only the UID that created an operation can read or cancel it.',
+  fields: [
+    {
+      fields: [
+        'req:get_operation:operation_id',
+        'req:cancel_operation:operation_id',
+        'json:accepted/operation_id',
+      ],
+      aspect: 'consistency',
+      against: 'the UID that created the operation',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     const creator = new Map<string, number>();
@@ -364,6 +449,13 @@ export const cancelAfterEnd: Checker = {
   ruleIds: ['CETP-5-16', 'CETP-4.4-21'],
   description:
     'cancel_operation of an operation already seen succeeded or failed is CONFLICT, never a cancellation accepted.',
+  fields: [
+    {
+      fields: ['json:cancel_response/state', 'json:cancel_response/operation_id'],
+      aspect: 'consistency',
+      against: 'the terminal state already seen',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     // When each operation was seen ended with an outcome: get_operation reporting it (by operation),
@@ -469,6 +561,13 @@ export const distinctResolutions: Checker = {
   ruleIds: ['CETP-7.2-04', 'CETP-4.3-02'],
   description:
     'Two pending confirmations of different requests never share a resolution PendingIntent token.',
+  fields: [
+    {
+      fields: ['res:resolution:resolution'],
+      aspect: 'consistency',
+      against: "the system's PendingIntent tokens of other pending confirmations",
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     const owner = new Map<number, CallView>();
