@@ -62,7 +62,7 @@ export interface RunExercise extends Exercised {
   readonly tools: ReadonlyMap<string, ToolTally>;
   /**
    * By provider, every run: `provider|*` its executions, `provider|**` its calls of any method (a
-   * provider that never succeeds at all).
+   * provider that never succeeds at all); by consumer under test, `consumer|@consumer` its calls.
    */
   readonly providers: ReadonlyMap<string, ToolTally>;
 }
@@ -102,6 +102,12 @@ export const NOTHING_EXERCISED: Exercised = Object.freeze({
   malformedCalls: 0,
   malformedRefused: 0,
 });
+
+/**
+ * The tally key suffix of a consumer under test's calls (`consumer|@consumer`): a consumer none of
+ * whose calls, to any provider, ever succeeded in a whole campaign leaves its providers unusable.
+ */
+export const CONSUMER_KEY = '@consumer';
 
 /** Answers of a provider's own failing: it broke, or said it was broken (not the caller's doing). */
 const PROVIDER_FAULT_CODES: ReadonlySet<string> = new Set(['INTERNAL_ERROR', 'UNAVAILABLE']);
@@ -171,6 +177,13 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
     if (c.reply.kind === 'bundle') answered++;
     // A malformed request is rightly refused: it says nothing of whether the tool works.
     if (isMalformed.has(c)) continue;
+    // A consumer under test none of whose calls ever completes leaves its providers unusable.
+    if (consumers.has(c.caller))
+      count(
+        byProvider,
+        `${c.caller}|${CONSUMER_KEY}`,
+        c.method === 'execute_tool' ? verdictOf(c, ends) : answeredSuccess(c) ? 'succeeded' : 'other',
+      );
     const judged = providers.has(c.provider);
     if (c.method !== 'execute_tool') {
       if (judged) count(byProvider, `${c.provider}|**`, answeredSuccess(c) ? 'succeeded' : 'other');
