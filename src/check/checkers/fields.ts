@@ -163,7 +163,11 @@ function revisionOf(c: CallView): string | null {
 function toolsOf(c: CallView): string {
   const t =
     c.reply.kind === 'bundle' ? (c.reply.data as { tools?: JsonValue } | undefined)?.tools : undefined;
-  return canonicalize(t ?? null) ?? 'null';
+  try {
+    return canonicalize(t ?? null) ?? 'null';
+  } catch {
+    return JSON.stringify(t ?? null); // lone surrogates, which RFC 8785 refuses: still comparable
+  }
 }
 
 /** Why a consumer's request is not a well-formed request of its method in its session, or null. */
