@@ -8,9 +8,10 @@
  * request Bundle misses a required key, holds one with the wrong Bundle type or a value out of its
  * domain (request_id not a UUID, deadline not positive, args not JSON or over the session's
  * max_request_bytes, consumer_versions not descending, …). Unknown keys do not make a call
- * malformed. A request larger than the Binder buffer is malformed whatever it holds. A call without protocol_version to a provider that declares v1 is a v1 call, judged by
- * the v1 oracles. A request too large for the Binder buffer never reaches the provider: the caller's
- * TransactionTooLargeException is Android's refusal, not the provider's.
+ * malformed. A request larger than the Binder buffer is malformed whatever it holds; it never
+ * reaches the provider (the caller's TransactionTooLargeException is Android's refusal, not the
+ * provider's). A call without protocol_version is a v1 (or version-less) call, judged by the v1
+ * oracles.
  *
  * - `malformed-refused`: every malformed call a provider under test answered got a structured CETP
  *   error — a well-formed error Bundle, not success or accepted, not INTERNAL_ERROR (the provider
@@ -31,14 +32,7 @@ import { Bundle } from '../../sim/bundle.ts';
 import { bundleParcelSize } from '../../sim/parcel.ts';
 import { BINDER_BUFFER_BYTES } from '../../sim/process.ts';
 import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
-import {
-  type CallView,
-  declaredVersions,
-  effectEvents,
-  issuerOf,
-  memoOn,
-  type Observation,
-} from '../observation.ts';
+import { type CallView, effectEvents, issuerOf, memoOn, type Observation } from '../observation.ts';
 
 const V2_METHODS_SET: ReadonlySet<string> = new Set(V2_METHOD_NAMES);
 const EMPTY = new Bundle();
@@ -50,10 +44,9 @@ export function malformedReason(obs: Observation, c: CallView): string | null {
   const bytes = bundleParcelSize(c.request);
   if (bytes > BINDER_BUFFER_BYTES)
     return `a ${bytes}-byte request, over the Binder buffer (${BINDER_BUFFER_BYTES})`;
-  // No protocol_version: a v1 call (CETP-4-08, 4-09) to a provider that declares v1; the v1 wire is
-  // not the spec's, so only its own oracles (dual-stack-v1, v1-read-only) judge it.
-  if (c.method !== 'negotiate' && !request.containsKey('protocol_version') && speaksV1(obs, c.provider))
-    return null;
+  // No protocol_version: a v1 call (CETP-4-08, 4-09), or a version-less one. The v1 wire is not the
+  // spec's, and an SDK may serve v1 whatever its manifest says: dual-stack-v1 and v1-read-only judge it.
+  if (c.method !== 'negotiate' && !request.containsKey('protocol_version')) return null;
   if (!V2_METHODS_SET.has(c.method))
     return `unknown method ${JSON.stringify(c.method.length > 40 ? `${c.method.slice(0, 40)}…` : c.method)}`;
   const method = c.method as V2MethodName;
@@ -67,17 +60,6 @@ export function malformedReason(obs: Observation, c: CallView): string | null {
   const first = read.issues[0];
   return `${first?.path ?? ''}: ${first?.message ?? 'malformed'}`;
 }
-
-function speaksV1(obs: Observation, provider: string): boolean {
-  return memoOn(obs, V1_PROVIDERS, () => new Map<string, boolean>()).get(provider) ?? remember(obs, provider);
-}
-
-function remember(obs: Observation, provider: string): boolean {
-  const v1 = declaredVersions(obs, provider).includes(1);
-  memoOn(obs, V1_PROVIDERS, () => new Map<string, boolean>()).set(provider, v1);
-  return v1;
-}
-const V1_PROVIDERS: unique symbol = Symbol('cetp.check.v1-providers');
 
 /** max_request_bytes of the session the call names, if this run negotiated it. */
 function negotiatedMaxRequestBytes(obs: Observation, c: CallView): number | undefined {
