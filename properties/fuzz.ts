@@ -7,7 +7,13 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { Violation } from '../src/check/checker.ts';
-import { type Exercised, ExerciseTally, exercisedIn, successTest } from '../src/check/exercised.ts';
+import {
+  CONSUMER_KEY,
+  type Exercised,
+  ExerciseTally,
+  exercisedIn,
+  successTest,
+} from '../src/check/exercised.ts';
 import type { CallView } from '../src/check/observation.ts';
 import type { TraceEvent } from '../src/sim/trace.ts';
 import { scenarioArb } from './scenario/arbitraries.ts';
@@ -210,6 +216,8 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
 /** The campaign verdict in words, for `provider|tool`, `provider|*` (executions) or `provider|**` (calls). */
 function neverSucceededMessage(key: string, calls: number): string {
   const [provider, tool] = key.split('|');
+  if (tool === CONSUMER_KEY)
+    return `the consumer ${provider} never completed a call: ${calls} calls to its providers, not one answered success — it leaves them unusable`;
   if (tool === '**')
     return `${provider} never answered success: ${calls} calls (negotiate, list_tools, execute_tool, …), not one succeeded`;
   if (tool === '*')
@@ -220,6 +228,7 @@ function neverSucceededMessage(key: string, calls: number): string {
 /** The calls a verdict key names in a run: a tool's executions, a provider's executions or all its calls. */
 function executionsOf(run: ScenarioRun | ConsumerRun, key: string): CallView[] {
   const [provider, tool] = key.split('|');
+  if (tool === CONSUMER_KEY) return run.observation.calls.filter((c) => c.caller === provider);
   if (tool === '**') return run.observation.calls.filter((c) => c.provider === provider);
   if (tool === '*')
     return run.observation.calls.filter((c) => c.provider === provider && c.method === 'execute_tool');

@@ -23,7 +23,14 @@ import {
   noCrossUidResults,
   singleEffect,
 } from '../src/check/checkers/effects.ts';
+import {
+  catalogueRevision,
+  consumerRequestsWellFormed,
+  providerIdentity,
+  resolutionPendingIntent,
+} from '../src/check/checkers/fields.ts';
 import { fileResultMatches } from '../src/check/checkers/files.ts';
+import { errorMeansNoEffect, malformedRefused } from '../src/check/checkers/malformed.ts';
 import {
   argsSchema,
   capabilitiesIntersected,
@@ -187,6 +194,8 @@ const CONSUMER_CHECKS: readonly Checker[] = [
   requestIdOnWire,
   verifiedResolutions,
   agentGetsData,
+  consumerRequestsWellFormed,
+  catalogueRevision,
   noCrash,
   noFdLeaks,
 ];
@@ -312,6 +321,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       confirmationScreenShows,
       authorizedEffect,
       distinctResolutions,
+      resolutionPendingIntent,
       singleEffect,
       deadlineBeforeEffect,
       sameTerminalResult,
@@ -428,7 +438,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       maxFaults: 0,
       userDecisions: ['approve'],
     },
-    [v1ReadOnly, wireWellFormed, singleEffect, versionAgreed, dualStackV1],
+    [v1ReadOnly, wireWellFormed, singleEffect, versionAgreed, dualStackV1, providerIdentity],
   ),
   def(
     'malformed',
@@ -436,13 +446,22 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     'CETP-9-03',
     {
       ...base,
-      tools: ['alerts.get_quote', 'alerts.create_alert'],
-      commands: ['negotiate', 'malformed'],
+      // Read and write tools of both providers: malformed requests aimed at writes too.
+      tools: ['alerts.get_quote', 'alerts.create_alert', 'payments.transfer'],
+      commands: ['negotiate', 'malformed', 'hostile-batch'],
       faults: [],
       maxFaults: 0,
       userDecisions: ['approve'],
     },
-    [wireWellFormed, singleEffect, sameTerminalResult, argsSchema],
+    [
+      wireWellFormed,
+      malformedRefused,
+      errorMeansNoEffect,
+      singleEffect,
+      sameTerminalResult,
+      argsSchema,
+      noCrash,
+    ],
   ),
 ];
 

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import type { Fault, FaultAt } from '../../src/sim/faults.ts';
 import type { UserDecision } from '../../src/sim/user.ts';
 import type { ProviderFixture } from './fixtures.ts';
+import { hostileBatchArb } from './malformed-arb.ts';
 import {
   type ActorName,
   type Command,
@@ -147,6 +148,8 @@ function otherArb(kind: Exclude<CommandKind, 'execute'>, shape: ScenarioShape): 
           flaw: fc.constantFrom(...MALFORMED_FLAWS),
         })
         .map((r): Command => ({ kind: 'malformed', ...r }));
+    case 'hostile-batch':
+      return hostileBatchArb(shape);
     case 'steal-session':
     case 'resume-foreign':
       return fc.constant<Command>({ kind });
@@ -164,7 +167,7 @@ export function commandArb(shape: ScenarioShape): fc.Arbitrary<Command> {
   return fc.oneof(
     { weight: 6, arbitrary: executeArb(shape) },
     ...shape.commands.map((kind) => ({
-      weight: FREQUENT_COMMANDS.includes(kind) ? 2 : 1,
+      weight: FREQUENT_COMMANDS.includes(kind) ? 2 : kind === 'hostile-batch' ? 6 : 1,
       arbitrary: otherArb(kind, shape),
     })),
   );

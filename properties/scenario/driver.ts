@@ -12,6 +12,7 @@ import type { AppContext } from '../../src/sim/context.ts';
 import type { PendingIntent } from '../../src/sim/pending-intent.ts';
 import { type Task, TIMED_OUT, type Waiter } from '../../src/sim/scheduler.ts';
 import { fillArgs, type ProviderFixture } from './fixtures.ts';
+import { type HostileHost, sendHostileBatch } from './malformed.ts';
 import {
   type ActorName,
   type Command,
@@ -240,6 +241,9 @@ export class RawDriver {
       case 'malformed':
         await this.malformed(this.provider(command.provider), command.flaw);
         return;
+      case 'hostile-batch':
+        await sendHostileBatch(this.hostileHost(this.provider(command.provider)), command);
+        return;
       case 'v1-list':
         await this.call(this.provider(command.provider), 'list_tools', new Bundle());
         return;
@@ -348,6 +352,24 @@ export class RawDriver {
         break;
     }
     await this.call(p, method, b);
+  }
+
+  /** What a batch of structural malformed calls (malformed.ts) needs of this driver. */
+  private hostileHost(p: ProviderFixture): HostileHost {
+    return {
+      ctx: this.ctx,
+      session: () => this.session(p),
+      args: (tool) => this.argsAt(p.tools[tool] ?? [{}], 0),
+      operationId: () => (this.state.lastOp?.provider === p.name ? this.state.lastOp.operationId : null),
+      operationRid: () => (this.state.lastOp?.provider === p.name ? this.state.lastOp.rid : null),
+      call: async (method, extras) => {
+        const reply = await this.call(p, method, extras ?? new Bundle());
+        // A valid-after-all execution (unknown keys only) may start an operation: settle it too.
+        const rid = extras?.typeOf('request_id') === 'String' ? extras.getString('request_id') : null;
+        if (reply && method === 'execute_tool' && rid) this.remember(p, rid, reply);
+        return reply;
+      },
+    };
   }
 
   /** Resumes the other actor's last resolution with its token (a foreign caller). */

@@ -11,6 +11,7 @@
 import type { Variant } from '../../src/check/subjects.ts';
 import type { FaultAt } from '../../src/sim/faults.ts';
 import type { UserDecision } from '../../src/sim/user.ts';
+import type { HostileBatch } from './malformed.ts';
 
 /** Actors a and b have their own UIDs; s1 and s2 share one UID (android:sharedUserId). */
 export const ACTORS = ['a', 'b', 's1', 's2'] as const;
@@ -73,6 +74,8 @@ export type Command =
   | { readonly kind: 'v1-list'; readonly provider: string }
   /** A v2 call with one flaw (spec §9: missing fields, unknown fields, invalid JSON, schema mismatch). */
   | { readonly kind: 'malformed'; readonly provider: string; readonly flaw: MalformedFlaw }
+  /** Structural malformed calls derived from the wire schemas (malformed.ts), many in one batch. */
+  | HostileBatch
   | { readonly kind: 'wait'; readonly ms: number };
 
 export const MALFORMED_FLAWS = [

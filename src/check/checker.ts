@@ -41,10 +41,25 @@ export interface CheckContext {
   readonly hostile?: readonly string[];
 }
 
+/**
+ * Wire fields an oracle judges (ids of src/protocol/fields.ts; `*` matches any run of characters):
+ * declared by the oracle itself, so `cetp-sim rules --fields` and the completeness test
+ * (src/check/fields.test.ts) cannot drift from what the oracles do.
+ */
+export interface FieldJudgement {
+  readonly fields: readonly string[];
+  /** `schema`: its Bundle type, JSON type, range and enum; `consistency`: against what the world knows. */
+  readonly aspect: 'schema' | 'consistency';
+  /** What it is judged against, in a few words. */
+  readonly against: string;
+}
+
 export interface Checker {
   readonly id: string;
   readonly ruleIds: readonly string[];
   readonly description: string;
+  /** The wire fields this oracle judges (none: it judges no single field, e.g. fd leaks or progress). */
+  readonly fields?: readonly FieldJudgement[];
   check(obs: Observation, ctx: CheckContext): Violation[];
 }
 

@@ -16,6 +16,7 @@
  */
 import type { CheckContext } from './checker.ts';
 import { fileResultsJudged } from './checkers/files.ts';
+import { malformedCalls, refusalOf } from './checkers/malformed.ts';
 import type { CallView, Observation } from './observation.ts';
 
 export interface Exercised {
@@ -40,6 +41,10 @@ export interface Exercised {
   readonly fileResults: number;
   /** Of those, the ones whose bytes the world knew, so file-result-matches judged them (docs/oracles.md). */
   readonly fileResultsJudged: number;
+  /** Calls to a provider under test whose request was malformed (judged from the wire: checkers/malformed.ts). */
+  readonly malformedCalls: number;
+  /** Of those, refused with a structured CETP error (or by the Binder, for a request too large for it). */
+  readonly malformedRefused: number;
 }
 
 export interface ToolTally {
@@ -57,7 +62,7 @@ export interface RunExercise extends Exercised {
   readonly tools: ReadonlyMap<string, ToolTally>;
   /**
    * By provider, every run: `provider|*` its executions, `provider|**` its calls of any method (a
-   * provider that never succeeds at all).
+   * provider that never succeeds at all); by consumer under test, `consumer|@consumer` its calls.
    */
   readonly providers: ReadonlyMap<string, ToolTally>;
 }
@@ -94,7 +99,15 @@ export const NOTHING_EXERCISED: Exercised = Object.freeze({
   operationsFinished: 0,
   fileResults: 0,
   fileResultsJudged: 0,
+  malformedCalls: 0,
+  malformedRefused: 0,
 });
+
+/**
+ * The tally key suffix of a consumer under test's calls (`consumer|@consumer`): a consumer none of
+ * whose calls, to any provider, ever succeeded in a whole campaign leaves its providers unusable.
+ */
+export const CONSUMER_KEY = '@consumer';
 
 /** Answers of a provider's own failing: it broke, or said it was broken (not the caller's doing). */
 const PROVIDER_FAULT_CODES: ReadonlySet<string> = new Set(['INTERNAL_ERROR', 'UNAVAILABLE']);
@@ -155,10 +168,22 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
   let writes = 0;
   const tools = new Map<string, MutableTally>();
   const byProvider = new Map<string, MutableTally>();
+  const malformed = malformedCalls(obs, ctx.providersUnderTest);
+  const refused = malformed.filter((m) => refusalOf(m.call)?.ok === true).length;
+  const isMalformed = new Set(malformed.map((m) => m.call));
   for (const c of obs.calls) {
     if (!providers.has(c.provider) && !consumers.has(c.caller)) continue;
     calls++;
     if (c.reply.kind === 'bundle') answered++;
+    // A malformed request is rightly refused: it says nothing of whether the tool works.
+    if (isMalformed.has(c)) continue;
+    // A consumer under test none of whose calls ever completes leaves its providers unusable.
+    if (consumers.has(c.caller))
+      count(
+        byProvider,
+        `${c.caller}|${CONSUMER_KEY}`,
+        c.method === 'execute_tool' ? verdictOf(c, ends) : answeredSuccess(c) ? 'succeeded' : 'other',
+      );
     const judged = providers.has(c.provider);
     if (c.method !== 'execute_tool') {
       if (judged) count(byProvider, `${c.provider}|**`, answeredSuccess(c) ? 'succeeded' : 'other');
@@ -194,6 +219,8 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
     operationsFinished: finished,
     fileResults: files.judged + files.notJudged,
     fileResultsJudged: files.judged,
+    malformedCalls: malformed.length,
+    malformedRefused: refused,
     tools,
     providers: byProvider,
   };
@@ -234,6 +261,8 @@ export class ExerciseTally {
     t.operationsFinished += run.operationsFinished;
     t.fileResults += run.fileResults;
     t.fileResultsJudged += run.fileResultsJudged;
+    t.malformedCalls += run.malformedCalls;
+    t.malformedRefused += run.malformedRefused;
     addTallies(this.tools, run.tools);
     addTallies(this.providers, run.providers);
   }

@@ -66,6 +66,8 @@ describe('cetp-sim fuzz', () => {
       'operationsFinished',
       'fileResults',
       'fileResultsJudged',
+      'malformedCalls',
+      'malformedRefused',
     ]);
     expect(exercised.calls).toBeGreaterThan(0);
     expect(exercised.succeeded).toBeGreaterThan(0);

@@ -232,8 +232,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command('rules')
-    .description('the rule catalogue; --coverage: the checkers, properties and tests covering each rule')
+    .description(
+      'the rule catalogue; --coverage: the checkers, properties and tests covering each rule; --fields: every wire field and the oracles judging it',
+    )
     .option('--coverage', 'show what covers each rule', false)
+    .option('--fields', 'show every wire field (both directions) and the oracles that judge it', false)
     .addOption(jsonOption())
     .action((opts: RulesFlags) => {
       setExit(rulesCommand(io, opts));

@@ -36,7 +36,11 @@ export function exercisedLine(e: Exercised): string {
     `${n(e.effects)} effects`,
     `${n(e.confirmations)} confirmations`,
     `${n(e.operationsFinished)} operations finished`,
+    // Only where there were any: a file result whose bytes the world could not know is not judged.
     ...(e.fileResults > 0 ? [`${n(e.fileResults)} file results (${n(e.fileResultsJudged)} judged)`] : []),
+    ...(e.malformedCalls > 0
+      ? [`${n(e.malformedCalls)} malformed calls (${n(e.malformedRefused)} refused with a structured error)`]
+      : []),
   ].join(' · ');
 }
 

@@ -9,6 +9,7 @@
  * an upper bound, far above what a shrunk run needs and low enough that no file can make a replay run
  * for long — and the file itself is at most MAX_REPLAY_FILE_BYTES.
  */
+import { HOSTILE_BATCH_MAX } from '../../properties/scenario/malformed.ts';
 import { ACTORS, MALFORMED_FLAWS } from '../../properties/scenario/model.ts';
 
 /** The bounds (a shrunk run uses a small fraction of each). */
@@ -77,6 +78,11 @@ const command = tagged(
     'resume-foreign': {},
     'v1-list': { provider: text },
     malformed: { provider: text, flaw: { enum: [...MALFORMED_FLAWS] } },
+    'hostile-batch': {
+      provider: text,
+      tool: text,
+      cases: { type: 'array', items: index, minItems: 1, maxItems: HOSTILE_BATCH_MAX },
+    },
     wait: { ms },
   },
   ['versions', 'wrongRid'],

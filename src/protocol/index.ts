@@ -13,6 +13,7 @@ export * from './envelope.ts';
 export * from './error-bundle.ts';
 export * from './error-message.ts';
 export * from './errors.ts';
+export * from './fields.ts';
 export {
   type IssueCode,
   issue,

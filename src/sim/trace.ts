@@ -82,9 +82,31 @@ export class Trace {
 }
 
 export function canonicalJsonOf(events: readonly TraceEvent[]): string {
-  const text = canonicalize(events);
+  let text: string | undefined;
+  try {
+    text = canonicalize(events);
+  } catch {
+    // RFC 8785 refuses lone surrogates, which hostile input puts in traced keys and values (a
+    // request_id of '\uD800'): hash them as their escape text instead (traces without any hash as before).
+    text = canonicalize(escapeLoneSurrogates(events));
+  }
   if (text === undefined) throw new TypeError('trace is not JSON-serialisable');
   return text;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A copy of `value` with every lone surrogate of its strings (and keys) written as `\\uXXXX` text. */
+export function escapeLoneSurrogates(value: unknown): unknown {
+  if (typeof value === 'string')
+    return value.replace(LONE_SURROGATE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (Array.isArray(value)) return value.map(escapeLoneSurrogates);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [escapeLoneSurrogates(k) as string, escapeLoneSurrogates(v)]),
+    );
+  }
+  return value;
 }
 
 export function hashEvents(events: readonly TraceEvent[]): string {

@@ -30,6 +30,9 @@ export const requestIdOnWire: Checker = {
   ruleIds: ['CETP-4.1-04', 'CETP-4.1-16', 'CETP-6-08', 'CETP-4.1-15'],
   description:
     "Each agent request puts at most one request_id on the wire (retries and restarts reuse it), and every request_id the consumer sends belongs to an agent request — judged from the wire and the agent's requests, not the consumer's log.",
+  fields: [
+    { fields: ['req:*:request_id'], aspect: 'consistency', against: "the agent's requests (consumer side)" },
+  ],
   check(obs, ctx) {
     const asked = obs.agentCalls.filter((a) => a.kind === 'execute' && ctx.consumers.includes(a.consumer));
     if (asked.length === 0) return [];
@@ -110,6 +113,21 @@ export const agentGetsData: Checker = {
   ruleIds: ['CETP-4.2-04', 'CETP-4.2-05', 'CETP-7.3-03', 'CETP-1-01'],
   description:
     "Provider text (descriptions, error messages, results, file bytes) reaches the agent only inside an untrusted-data wrapper, never as a plain string of the consumer's answer.",
+  fields: [
+    {
+      fields: [
+        'res:error:error_message',
+        'json:execution_result/value',
+        'json:list_tools_response/tools[]/description',
+        'json:list_tools_response/tools[]/title',
+        'json:provider_info/description',
+        'json:provider_info/provider_name',
+        'json:negotiate_response/provider_name',
+      ],
+      aspect: 'consistency',
+      against: 'what reaches the agent: provider text only as untrusted data (consumer side)',
+    },
+  ],
   check(obs, ctx) {
     // Answers to tool executions. (Tool listings are not judged yet: the reference consumer's
     // AgentTool.displayName is built from the provider's title — a known finding, see docs/oracles.md.)

@@ -27,6 +27,13 @@ export const retryDiscipline: Checker = {
   ruleIds: ['CETP-5-26', 'CETP-5-27', 'CETP-5-28'],
   description:
     'The consumer re-sends a request only after a retryable error (known code), not before retry_after_ms, and never loops on a resolution without a user decision.',
+  fields: [
+    {
+      fields: ['res:error:retryable', 'res:error:retry_after_ms', 'res:error:error_code'],
+      aspect: 'consistency',
+      against: 'when the consumer re-sends (consumer side)',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     const byRequest = groupBy(
@@ -132,6 +139,13 @@ export const negotiatedOnly: Checker = {
   ruleIds: ['CETP-2.3-04', 'CETP-4-05', 'CETP-4-06', 'CETP-8-06', 'CETP-2.2-01'],
   description:
     'The consumer calls optional methods only in sessions that negotiated them, and negotiates first.',
+  fields: [
+    {
+      fields: ['json:negotiate_response/capabilities[]'],
+      aspect: 'consistency',
+      against: 'the optional methods the consumer calls (consumer side)',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     const caps = new Map<string, string[]>();
@@ -186,6 +200,13 @@ export const requestIdStable: Checker = {
   ruleIds: ['CETP-4.1-04', 'CETP-4.1-16', 'CETP-6-08', 'CETP-4.1-15'],
   description:
     'Every attempt of one logical execution — across retries and consumer restarts — carries one request_id.',
+  fields: [
+    {
+      fields: ['req:execute_tool:request_id'],
+      aspect: 'consistency',
+      against: 'one request_id per logical execution (consumer side)',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     const rids = new Map<string, Set<string>>();
@@ -217,6 +238,13 @@ export const verifiedResolutions: Checker = {
   ruleIds: ['CETP-4.3-02', 'CETP-7.2-04', 'CETP-7.2-05', 'CETP-1-01'],
   description:
     'The consumer launches only explicit, immutable PendingIntents created by the provider it was calling.',
+  fields: [
+    {
+      fields: ['res:resolution:resolution'],
+      aspect: 'consistency',
+      against: 'what the consumer launches: only explicit, immutable, by the provider (consumer side)',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     const created = new Map<

@@ -18,6 +18,13 @@ export const singleEffect: Checker = {
   id: 'single-effect',
   ruleIds: ['CETP-6-01', 'CETP-6-06', 'CETP-4.1-09', 'CETP-4.4-17', 'CETP-10-06'],
   description: 'At most one business effect per (calling UID, provider, request_id).',
+  fields: [
+    {
+      fields: ['req:execute_tool:request_id'],
+      aspect: 'consistency',
+      against: "the world's committed effects: one per UID, provider, request_id",
+    },
+  ],
   check(obs) {
     return [...groupBy(obs.effects, effectKey).values()]
       .filter((list) => list.length > 1)
@@ -46,6 +53,13 @@ export const effectAttribution: Checker = {
   id: 'effect-attribution',
   ruleIds: ['CETP-7.1-01', 'CETP-6-02', 'CETP-10-08'],
   description: 'Every effect is attributed to a UID that actually sent that request_id.',
+  fields: [
+    {
+      fields: ['req:execute_tool:request_id'],
+      aspect: 'consistency',
+      against: 'the UID that sent it, for every committed effect',
+    },
+  ],
   check(obs) {
     const out = [];
     for (const e of obs.effects) {
@@ -74,6 +88,13 @@ export const noCrossUidResults: Checker = {
   id: 'no-cross-uid-results',
   ruleIds: ['CETP-6-02', 'CETP-6-05'],
   description: "A caller never receives success for another UID's effect under the same request_id.",
+  fields: [
+    {
+      fields: ['req:execute_tool:request_id', 'res:success:data'],
+      aspect: 'consistency',
+      against: "another UID's effect under the same request_id",
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     for (const c of executeCalls(obs)) {
@@ -127,6 +148,18 @@ export const approvalBinding: Checker = {
   ],
   description:
     "An effect that needed confirmation follows the user's own approval, on the provider's screen, of exactly the args it acted on — one approval per effect (judged from what the user answered, not from the provider).",
+  fields: [
+    {
+      fields: [
+        'req:execute_tool:resume_token',
+        'req:execute_tool:args',
+        'res:resolution:resume_token',
+        'json:list_tools_response/tools[]/annotations/confirmation',
+      ],
+      aspect: 'consistency',
+      against: "the user's approval on the provider's screen, of exactly these args",
+    },
+  ],
   check(obs, ctx) {
     const out: Violation[] = [];
     const list = approvable(obs, ctx);
@@ -167,6 +200,9 @@ export const confirmationScreenShows: Checker = {
   ruleIds: ['CETP-7.2-06', 'CETP-4.3-09'],
   description:
     'The screen on which the user approved an effect showed the object and the values of the args the effect acted on (not just the tool description).',
+  fields: [
+    { fields: ['req:execute_tool:args'], aspect: 'consistency', against: 'what the approved screen showed' },
+  ],
   check(obs, ctx) {
     const out = [];
     for (const { e, screens } of approvable(obs, ctx)) {
@@ -189,6 +225,13 @@ export const effectOnOwnData: Checker = {
   id: 'effect-on-own-data',
   ruleIds: ['CETP-7.1-01', 'CETP-7.1-02', 'CETP-6-02'],
   description: "An effect made for a caller touches only that caller's own data (owner UID = caller UID).",
+  fields: [
+    {
+      fields: ['req:execute_tool:args'],
+      aspect: 'consistency',
+      against: 'the owner of the data the effect touched',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     for (const e of obs.effects) {
@@ -209,6 +252,13 @@ export const deadlineBeforeEffect: Checker = {
   id: 'deadline-before-effect',
   ruleIds: ['CETP-4.1-14', 'CETP-10-03'],
   description: 'No effect is started by a call whose deadline had already passed.',
+  fields: [
+    {
+      fields: ['req:execute_tool:deadline_at_ms'],
+      aspect: 'consistency',
+      against: 'the world clock when the effect committed',
+    },
+  ],
   check(obs) {
     const out = [];
     for (const e of obs.effects) {
@@ -236,6 +286,13 @@ export const cancelledHasNoEffect: Checker = {
   id: 'cancelled-has-no-effect',
   ruleIds: ['CETP-4.4-19', 'CETP-4.4-21', 'CETP-5-20'],
   description: 'An operation reported cancelled has no effect; a committed one is never reported cancelled.',
+  fields: [
+    {
+      fields: ['json:operation_status/state', 'json:cancel_response/state'],
+      aspect: 'consistency',
+      against: "the world's committed effects",
+    },
+  ],
   check(obs) {
     const out = [];
     for (const c of obs.calls) {
@@ -266,6 +323,18 @@ export const authorizedEffect: Checker = {
   ruleIds: ['CETP-3.4-14', 'CETP-3.4-15', 'CETP-10-01', 'CETP-10-11', 'CETP-7.2-03'],
   description:
     "Every effect of a tool whose scopes need the user's grant follows the user approving, on the provider's own screen, the authorization the provider asked that UID for (AUTH_REQUIRED on the wire).",
+  fields: [
+    {
+      fields: [
+        'req:execute_tool:tool_name',
+        'json:list_tools_response/tools[]/scopes',
+        'json:list_tools_response/tools[]/scopes[]',
+        'json:provider_info/scopes[]/name',
+      ],
+      aspect: 'consistency',
+      against: "the user's grant of the tool's scopes on the provider's screen",
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     for (const e of obs.effects) {

@@ -93,6 +93,19 @@ export const fileResultMatches: Checker = {
   ruleIds: ['CETP-4.5-02', 'CETP-4.5-03', 'CETP-4.5-04'],
   description:
     'Every successful file result carries a read-only result_fd whose bytes, as the world recorded them, have exactly the declared size_bytes and lowercase SHA-256.',
+  fields: [
+    {
+      fields: [
+        'res:fileResult:result_fd',
+        'json:execution_result/size_bytes',
+        'json:execution_result/sha256',
+        'json:operation_status/result/size_bytes',
+        'json:operation_status/result/sha256',
+      ],
+      aspect: 'consistency',
+      against: 'the bytes behind the descriptor as the world recorded them (size, digest, read-only)',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     for (const r of fileResults(obs, ctx.providersUnderTest)) {

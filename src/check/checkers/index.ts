@@ -4,7 +4,9 @@ import type { Observation } from '../observation.ts';
 import { AGENT_CHECKERS } from './agent.ts';
 import { CONSUMER_CHECKERS } from './consumer.ts';
 import { EFFECT_CHECKERS } from './effects.ts';
+import { FIELD_CHECKERS } from './fields.ts';
 import { FILE_CHECKERS } from './files.ts';
+import { MALFORMED_CHECKERS } from './malformed.ts';
 import { NEGOTIATED_CHECKERS } from './negotiated.ts';
 import { RUNTIME_CHECKERS } from './runtime.ts';
 import { WIRE_CHECKERS } from './wire.ts';
@@ -13,6 +15,8 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...EFFECT_CHECKERS,
   ...WIRE_CHECKERS,
   ...FILE_CHECKERS,
+  ...MALFORMED_CHECKERS,
+  ...FIELD_CHECKERS,
   ...NEGOTIATED_CHECKERS,
   ...CONSUMER_CHECKERS,
   ...AGENT_CHECKERS,

@@ -112,6 +112,19 @@ export const capabilitiesIntersected: Checker = {
   id: 'capabilities-intersected',
   ruleIds: ['CETP-2.2-06'],
   description: 'A negotiated session holds only capabilities the consumer asked for.',
+  fields: [
+    {
+      fields: [
+        'json:negotiate_response/capabilities',
+        'json:negotiate_response/capabilities[]',
+        'req:negotiate:consumer_capabilities',
+        'json:consumer_capabilities',
+        'json:consumer_capabilities[]',
+      ],
+      aspect: 'consistency',
+      against: 'the capabilities the consumer asked for',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     for (const c of obs.calls) {
@@ -138,6 +151,13 @@ export const versionAgreed: Checker = {
   ruleIds: ['CETP-2.2-15', 'CETP-2.2-16'],
   description:
     'A negotiate succeeds only with a version the consumer offered; with no common version it is UNSUPPORTED_VERSION.',
+  fields: [
+    {
+      fields: ['json:negotiate_response/selected_version', 'req:negotiate:consumer_versions'],
+      aspect: 'consistency',
+      against: 'the versions the consumer offered and the manifest declares',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     for (const c of obs.calls) {
@@ -165,6 +185,13 @@ export const sessionExpiry: Checker = {
   ruleIds: ['CETP-2.2-11', 'CETP-2.2-14'],
   description:
     'A session token sent at or after the expires_at its provider announced is refused as NEGOTIATION_REQUIRED, never honoured.',
+  fields: [
+    {
+      fields: ['json:negotiate_response/expires_at', 'req:*:session_token'],
+      aspect: 'consistency',
+      against: 'the world clock at each later use of the session',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     for (const c of obs.calls) {
@@ -195,6 +222,18 @@ export const capabilityGating: Checker = {
   ruleIds: ['CETP-2.3-02', 'CETP-5-06'],
   description:
     'In a session without a capability the provider never uses it: no accepted, no file result, no served get_operation or cancel_operation.',
+  fields: [
+    {
+      fields: [
+        'res:accepted:status',
+        'res:fileResult:result_fd',
+        'json:execution_result/kind',
+        'json:negotiate_response/capabilities[]',
+      ],
+      aspect: 'consistency',
+      against: 'the capabilities the session negotiated',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     // A replay of an async request answers `accepted` again while it runs, in whatever session the
@@ -246,6 +285,17 @@ export const inlineWithinLimit: Checker = {
   ruleIds: ['CETP-4.5-01', 'CETP-4.5-11'],
   description:
     "An inline result is never larger than the session's max_inline_result_bytes (UTF-8 bytes of the data JSON).",
+  fields: [
+    {
+      fields: [
+        'json:negotiate_response/limits/max_inline_result_bytes',
+        'res:success:data',
+        'json:execution_result/value',
+      ],
+      aspect: 'consistency',
+      against: "the inline data's UTF-8 size against the session's limit",
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     for (const c of obs.calls) {
@@ -279,6 +329,13 @@ export const windowExpiry: Checker = {
   ruleIds: ['CETP-5-22'],
   description:
     'A same-id retry of a write sent after the idempotency window (counted from when the request was seen terminal) is never answered with a result.',
+  fields: [
+    {
+      fields: ['json:negotiate_response/limits/idempotency_window_seconds'],
+      aspect: 'consistency',
+      against: 'the world clock at a same-id retry after the request ended',
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     // When each request was first seen terminal — an execute_tool success, or its operation reported
@@ -374,6 +431,13 @@ export const argsSchema: Checker = {
   id: 'args-schema',
   ruleIds: ['CETP-5-14'],
   description: "Args that break the tool's input schema are refused as INVALID_ARGS, never executed.",
+  fields: [
+    {
+      fields: ['req:execute_tool:args', 'json:list_tools_response/tools[]/input_schema'],
+      aspect: 'consistency',
+      against: "the tool's input schema",
+    },
+  ],
   check(obs, ctx) {
     const out = [];
     for (const c of obs.calls) {

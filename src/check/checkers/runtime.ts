@@ -149,6 +149,17 @@ export const operationsTerminate: Checker = {
   id: 'operations-terminate',
   ruleIds: ['CETP-4.4-04', 'CETP-4.4-16', 'CETP-4.4-17'],
   description: 'Once faults stop, every accepted operation is seen reaching a terminal state.',
+  fields: [
+    {
+      fields: [
+        'json:accepted/operation_id',
+        'json:operation_status/operation_id',
+        'json:operation_status/state',
+      ],
+      aspect: 'consistency',
+      against: 'the states the operation was seen in, once faults stopped',
+    },
+  ],
   check(obs, ctx) {
     const out: Violation[] = [];
     if (obs.quietFromStep === null) return out;

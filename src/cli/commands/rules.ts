@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type FieldRow, fieldTable, unexplainedGaps } from '../../check/fields.ts';
 import { EXIT_OK } from '../../harness/errors.ts';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
 import { allRules } from '../../protocol/index.ts';
@@ -15,6 +16,7 @@ import { parseUncovered } from '../uncovered.ts';
 
 export interface RulesFlags {
   readonly coverage: boolean;
+  readonly fields?: boolean;
   readonly json: boolean;
 }
 
@@ -113,5 +115,76 @@ function coverage(io: Io, json: boolean): number {
 }
 
 export function rulesCommand(io: Io, flags: RulesFlags): number {
+  if (flags.fields) return fields(io, flags.json);
   return flags.coverage ? coverage(io, flags.json) : catalogue(io, flags.json);
+}
+
+function fieldJson({ field, judgedBy, gap }: FieldRow) {
+  return {
+    id: field.id,
+    direction: field.direction,
+    carrier: field.carrier,
+    type: field.type,
+    domain: field.domain,
+    required: field.required,
+    rules: field.ruleIds,
+    judgedBy: judgedBy.map((j) => ({
+      checker: j.checker,
+      aspect: j.judgement.aspect,
+      against: j.judgement.against,
+    })),
+    ...(gap !== null ? { gap } : {}),
+  };
+}
+
+/** `--fields`: every wire field, how its schema and its consistency are judged, and by which oracles. */
+function fields(io: Io, json: boolean): number {
+  const rows = fieldTable();
+  const unexplained = unexplainedGaps(rows);
+  const judged = rows.filter((r) => r.gap === null && !unexplained.includes(r)).length;
+  const summary = {
+    fields: rows.length,
+    judgedForConsistency: judged,
+    explainedGaps: rows.filter((r) => r.gap !== null).length,
+    unexplainedGaps: unexplained.length,
+  };
+  if (json) {
+    io.out(
+      JSON.stringify({
+        fields: rows.map((row) => ({
+          ...fieldJson(row),
+          ...(unexplained.includes(row) ? { unexplained: true } : {}),
+        })),
+        summary,
+      }),
+    );
+    return EXIT_OK;
+  }
+  const names = (aspect: string, r: FieldRow) =>
+    [...new Set(r.judgedBy.filter((j) => j.judgement.aspect === aspect).map((j) => j.checker))].join(', ');
+  const lines = table(
+    ['field', 'dir', 'type', 'schema judged by', 'consistency judged by (or why not)'],
+    rows.map((r) => {
+      const consistency = names('consistency', r);
+      const why =
+        consistency !== ''
+          ? consistency
+          : r.gap !== null
+            ? io.color.dim(short(`no oracle: ${r.gap}`))
+            : io.color.red(io.color.bold('UNJUDGED'));
+      return [
+        r.field.id,
+        r.field.direction === 'request' ? '→' : '←',
+        r.field.type,
+        short(names('schema', r)),
+        r.judgedBy.length === 0 ? io.color.red(io.color.bold('UNJUDGED')) : why,
+      ];
+    }),
+  );
+  for (const line of lines) io.out(line);
+  io.out('');
+  io.out(
+    `${summary.fields} wire fields (→ request, ← response): ${summary.judgedForConsistency} judged for consistency with the world, ${summary.explainedGaps} with a reason why not, ${summary.unexplainedGaps} unjudged. \`--json\` has each oracle's claim and each reason in full.`,
+  );
+  return EXIT_OK;
 }

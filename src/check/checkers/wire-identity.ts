@@ -1,0 +1,342 @@
+import type { TraceEvent } from '../../sim/trace.ts';
+import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
+import {
+  type CallView,
+  declaredVersions,
+  effectEvents,
+  issuerOf,
+  type Observation,
+  sessionHonoured,
+} from '../observation.ts';
+
+export const sessionBinding: Checker = {
+  id: 'session-binding',
+  ruleIds: ['CETP-2.2-09', 'CETP-2.2-14'],
+  description: 'A session token issued to one UID never works for another.',
+  fields: [
+    {
+      fields: ['req:*:session_token', 'json:negotiate_response/session_token'],
+      aspect: 'consistency',
+      against: 'the UID the session was issued to',
+    },
+  ],
+  check(obs, ctx) {
+    const out = [];
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || !c.sessionToken || c.method === 'negotiate')
+        continue;
+      const owner = issuerOf(obs, c)?.callerUid;
+      if (owner === undefined || owner === c.callerUid) continue;
+      if (c.reply.kind === 'bundle' && c.reply.status !== 'error') {
+        out.push(
+          violation(this, `uid ${c.callerUid} used uid ${owner}'s session token and got ${c.reply.status}`, {
+            calls: [c.id],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+/** Trace events where a package's signing changed (re-signed, or updated under another key). */
+function signingChanges(obs: Observation): TraceEvent[] {
+  // The signing record of each package's latest install/update; serialised only to compare.
+  const current = new Map<string, unknown>();
+  const changes: TraceEvent[] = [];
+  for (const e of obs.events) {
+    if (e.kind !== 'pm.install' && e.kind !== 'pm.update' && e.kind !== 'pm.resign') continue;
+    const pkg = String(e.data.package);
+    const signing = e.data.signing ?? null;
+    const before = current.get(pkg);
+    if (e.kind !== 'pm.install' && before !== undefined && JSON.stringify(before) !== JSON.stringify(signing))
+      changes.push(e);
+    current.set(pkg, signing);
+  }
+  return changes;
+}
+
+export const resignEndsSession: Checker = {
+  id: 'resign-ends-session',
+  ruleIds: ['CETP-7.1-06', 'CETP-2.2-14'],
+  description:
+    "A session negotiated before a package of the caller's UID was re-signed is refused after it (NEGOTIATION_REQUIRED): the identity it was bound to changed.",
+  fields: [
+    {
+      fields: ['req:*:session_token'],
+      aspect: 'consistency',
+      against: "the caller's signing identity when the session was issued",
+    },
+  ],
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    const resigns = signingChanges(obs);
+    if (resigns.length === 0) return out;
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || !c.sessionToken || !sessionHonoured(c)) continue;
+      const issued = issuerOf(obs, c);
+      if (!issued || issued.callerUid !== c.callerUid || issued.replyStep === null) continue;
+      // After the negotiate's answer arrived (so after the session was made), before this call.
+      const from = issued.replyStep;
+      const resign = resigns.find((e) => e.data.uid === c.callerUid && e.step > from && e.step <= c.step);
+      if (resign) {
+        const answer = c.reply.kind === 'bundle' ? (c.reply.errorCode ?? c.reply.status) : '';
+        out.push(
+          violation(
+            this,
+            `uid ${c.callerUid}'s session from before ${String(resign.data.package)} was re-signed was honoured after it (${answer})`,
+            { calls: [issued.id, c.id], events: [resign.seq] },
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+export const operationRequestId: Checker = {
+  id: 'operation-request-id',
+  ruleIds: ['CETP-4.1-11'],
+  description:
+    'get_operation and cancel_operation are served only under the request_id of the execution that created the operation.',
+  fields: [
+    {
+      fields: ['req:get_operation:request_id', 'req:cancel_operation:request_id'],
+      aspect: 'consistency',
+      against: 'the request_id of the execution that created the operation',
+    },
+  ],
+  check(obs, ctx) {
+    const out = [];
+    const createdBy = new Map<string, string>(); // provider|operation_id → request_id
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+      if (c.method === 'execute_tool' && c.reply.status === 'accepted' && c.requestId !== null) {
+        const id = (c.reply.data as { operation_id?: unknown } | undefined)?.operation_id;
+        if (typeof id === 'string' && !createdBy.has(`${c.provider}|${id}`))
+          createdBy.set(`${c.provider}|${id}`, c.requestId);
+        continue;
+      }
+      if (c.method !== 'get_operation' && c.method !== 'cancel_operation') continue;
+      const creator = createdBy.get(c.operationKey);
+      if (creator !== undefined && c.requestId !== creator && c.reply.status === 'success') {
+        out.push(
+          violation(
+            this,
+            `${c.method} of ${c.operationId} was served under request_id ${c.requestId}, not ${creator}`,
+            {
+              calls: [c.id],
+            },
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+export const operationIsolation: Checker = {
+  id: 'operation-isolation',
+  ruleIds: ['CETP-4.4-12', 'CETP-4.4-13'],
+  description: 'Only the UID that created an operation can read or cancel it.',
+  fields: [
+    {
+      fields: [
+        'req:get_operation:operation_id',
+        'req:cancel_operation:operation_id',
+        'json:accepted/operation_id',
+      ],
+      aspect: 'consistency',
+      against: 'the UID that created the operation',
+    },
+  ],
+  check(obs, ctx) {
+    const out = [];
+    const creator = new Map<string, number>();
+    for (const c of obs.calls) {
+      if (c.method === 'execute_tool' && c.reply.kind === 'bundle' && c.reply.status === 'accepted') {
+        const id = (c.reply.data as { operation_id?: string } | undefined)?.operation_id;
+        if (id) creator.set(`${c.provider}|${id}`, c.callerUid);
+      }
+    }
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider)) continue;
+      if (c.method !== 'get_operation' && c.method !== 'cancel_operation') continue;
+      const owner = creator.get(c.operationKey);
+      if (owner === undefined || owner === c.callerUid) continue;
+      if (c.reply.kind === 'bundle' && c.reply.status === 'success') {
+        out.push(
+          violation(this, `uid ${c.callerUid} could ${c.method} uid ${owner}'s operation ${c.operationId}`, {
+            calls: [c.id],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+const ENDED_WITH_OUTCOME: ReadonlySet<unknown> = new Set(['succeeded', 'failed']);
+
+export const cancelAfterEnd: Checker = {
+  id: 'cancel-after-end',
+  ruleIds: ['CETP-5-16', 'CETP-4.4-21'],
+  description:
+    'cancel_operation of an operation already seen succeeded or failed is CONFLICT, never a cancellation accepted.',
+  fields: [
+    {
+      fields: ['json:cancel_response/state', 'json:cancel_response/operation_id'],
+      aspect: 'consistency',
+      against: 'the terminal state already seen',
+    },
+  ],
+  check(obs, ctx) {
+    const out = [];
+    // When each operation was seen ended with an outcome: get_operation reporting it (by operation),
+    // or a replay's success (by request; only a deduplicated, non-read request's replay speaks for
+    // the operation it created — a read re-sent under the same id is a new read, CETP-6-01).
+    const endedOperations = new Map<string, CallView>();
+    const endedRequests = new Map<string, CallView>();
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
+      const state = (c.reply.data as { state?: unknown } | undefined)?.state;
+      if (c.reply.status === 'success' && c.method === 'get_operation' && ENDED_WITH_OUTCOME.has(state)) {
+        if (!endedOperations.has(c.operationKey)) endedOperations.set(c.operationKey, c);
+        continue;
+      }
+      if (c.reply.status === 'success' && c.method === 'execute_tool' && deduplicated(ctx, c)) {
+        if (!endedRequests.has(c.requestKey)) endedRequests.set(c.requestKey, c);
+        continue;
+      }
+      if (c.method !== 'cancel_operation') continue;
+      const seen = endedOperations.get(c.operationKey) ?? endedRequests.get(c.requestKey);
+      // A call sent in the step its predecessor's reply arrived was sent by that task, after it.
+      if (!seen || seen.replyStep === null || c.step < seen.replyStep) continue;
+      if (c.reply.status === 'success') {
+        out.push(
+          violation(
+            this,
+            `cancel_operation of ${c.operationId} was accepted after the operation was seen ended (${seen.method})`,
+            { calls: [seen.id, c.id] },
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+export const dualStackV1: Checker = {
+  id: 'dual-stack-v1',
+  ruleIds: ['CETP-4-09'],
+  description:
+    'A provider whose manifest declares v1 and v2 answers a call without protocol_version as v1, never UNSUPPORTED_VERSION.',
+  check(obs, ctx) {
+    const out = [];
+    const dualStack = new Map<string, boolean>();
+    for (const c of obs.calls) {
+      if (!c.v1 || !ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+      let dual = dualStack.get(c.provider);
+      if (dual === undefined) {
+        const versions = declaredVersions(obs, c.provider);
+        dual = versions.includes(1) && versions.some((v) => v >= 2);
+        dualStack.set(c.provider, dual);
+      }
+      if (dual && c.reply.errorCode === 'UNSUPPORTED_VERSION') {
+        out.push(
+          violation(this, `a v1 ${c.method} to dual-stack ${c.provider} was refused as UNSUPPORTED_VERSION`, {
+            calls: [c.id],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+export const v1ReadOnly: Checker = {
+  id: 'v1-read-only',
+  ruleIds: ['CETP-2.1-06', 'CETP-8-10', 'CETP-8-04'],
+  description: 'A dual-stack provider lists and runs only read tools on its v1 path.',
+  check(obs, ctx) {
+    const out = [];
+    for (const c of obs.calls) {
+      if (!c.v1 || !ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+      if (c.method === 'list_tools') {
+        const names = ((c.reply.data as { tools?: { name: string }[] } | undefined)?.tools ?? []).map(
+          (t) => t.name,
+        );
+        const writes = names.filter((n) => effectOf(ctx, c.provider, n) !== 'read');
+        if (writes.length > 0)
+          out.push(violation(this, `v1 list_tools exposed ${writes.join(', ')}`, { calls: [c.id] }));
+      }
+    }
+    const v1Effects = obs.effects.filter((e) =>
+      obs.calls.some(
+        (c) =>
+          c.v1 &&
+          c.method === 'execute_tool' &&
+          c.provider === e.provider &&
+          c.step <= e.step &&
+          c.replyStep !== null &&
+          c.replyStep >= e.step,
+      ),
+    );
+    for (const e of v1Effects)
+      out.push(
+        violation(this, `a v1 execute_tool changed business state (${e.tool})`, { events: effectEvents(e) }),
+      );
+    return out;
+  },
+};
+
+export const distinctResolutions: Checker = {
+  id: 'distinct-resolutions',
+  ruleIds: ['CETP-7.2-04', 'CETP-4.3-02'],
+  description:
+    'Two pending confirmations of different requests never share a resolution PendingIntent token.',
+  fields: [
+    {
+      fields: ['res:resolution:resolution'],
+      aspect: 'consistency',
+      against: "the system's PendingIntent tokens of other pending confirmations",
+    },
+  ],
+  check(obs, ctx) {
+    const out = [];
+    const owner = new Map<number, CallView>();
+    for (const c of obs.calls) {
+      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+      const pi = c.reply.bundle.getPendingIntent('resolution');
+      if (!pi) continue;
+      const id = pi.record.id;
+      const first = owner.get(id);
+      if (first && (first.requestId !== c.requestId || first.callerUid !== c.callerUid)) {
+        out.push(
+          violation(
+            this,
+            `requests ${first.requestId} and ${c.requestId} got the same resolution PendingIntent`,
+            { calls: [first.id, c.id] },
+          ),
+        );
+      }
+      if (!first) owner.set(id, c);
+    }
+    return out;
+  },
+};
+
+/** The declared effect of a tool of a provider under test ('read' when unknown). */
+function effectOf(ctx: CheckContext, provider: string, tool: string): string {
+  return ctx.toolEffects.get(`${provider}|${tool}`) ?? 'read';
+}
+
+/**
+ * Whether the spec requires a provider to answer a repeated request_id of this call with the same
+ * result: only a tool whose effect is not read is deduplicated (CETP-6-01); a read re-sent under the
+ * same request_id is a new read (CETP-4.1-13 asks consumers for a new id, but a provider may answer
+ * a reused one afresh), and its answer may legitimately change between calls.
+ */
+export function deduplicated(ctx: CheckContext, c: CallView): boolean {
+  return effectOf(ctx, c.provider, c.toolName ?? '') !== 'read';
+}
