@@ -368,3 +368,65 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
     expect(effects(world)).toHaveLength(1);
   });
 });
+
+describe('CETP-5-22: the idempotency window, to the millisecond', () => {
+  it('CETP-5-22 CETP-6-05: the recorded result is replayed at terminal + window exactly, and RESULT_EXPIRED one ms later', async () => {
+    const windowSeconds = 86_400; // the spec's minimum (2.2-20)
+    const clock = readTool('clock', (call) => ({ now: call.context.currentTimeMillis() }));
+    const world = testProviderWorld({ tools: [writeTool('w'), clock] });
+    const replies: string[] = [];
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      // How much later than the client's clock the provider reads its own (a constant in the simulation).
+      const before = c.ctx.currentTimeMillis();
+      const offset = ((data(await c.execute('clock', {})).value as { now: number }).now as number) - before;
+      const requestId = c.ctx.seededUuid();
+      expect(status(await c.execute('w', {}, { requestId }))).toBe('success');
+      const [record] = rows(world, REQUESTS);
+      const bound = (record?.terminalAtMs as number) + windowSeconds * 1000;
+      for (const at of [bound, bound + 1]) {
+        // The wall clock jumps (a day in virtual time; no day of scheduling), then a new session.
+        world.applyFault({ kind: 'clockJump', ms: at - offset - c.ctx.currentTimeMillis() - 10_000 });
+        await c.negotiate();
+        await c.ctx.sleep(at - offset - c.ctx.currentTimeMillis());
+        const reply = await c.execute('w', {}, { requestId, deadlineAtMs: at + 30_000 });
+        replies.push(status(reply));
+      }
+    });
+    expect(replies).toEqual(['success', 'error:RESULT_EXPIRED']);
+    expect(effects(world)).toHaveLength(1);
+  });
+});
+
+describe('rule ablation switches the dedup checks off (what `cetp-sim ablate` measures)', () => {
+  it('CETP-6-04 ablated: a read under a request_id bound to a write is served', async () => {
+    const world = testProviderWorld({
+      tools: [writeTool('w'), readTool('r', () => ({}))],
+      options: { disabledRules: new Set(['CETP-6-04']) },
+    });
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const requestId = c.ctx.seededUuid();
+      expect(status(await c.execute('w', {}, { requestId }))).toBe('success');
+      expect(status(await c.execute('r', {}, { requestId }))).toBe('success');
+    });
+  });
+
+  it('CETP-5-22 ablated: a result past the window is still replayed', async () => {
+    const world = testProviderWorld({
+      tools: [writeTool('w')],
+      options: { disabledRules: new Set(['CETP-5-22']) },
+    });
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const requestId = c.ctx.seededUuid();
+      const first = await c.execute('w', {}, { requestId });
+      world.applyFault({ kind: 'clockJump', ms: 2 * 86_400_000 });
+      await c.negotiate();
+      const late = await c.execute('w', {}, { requestId });
+      expect(status(late)).toBe('success');
+      expect(data(late)).toEqual(data(first));
+    });
+    expect(effects(world)).toHaveLength(1);
+  });
+});
