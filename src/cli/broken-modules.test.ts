@@ -75,6 +75,8 @@ describe('deliberately broken providers fail every property that calls them', ()
         ).toBe(true);
       }
     },
+    // A blocked thread costs a watchdog period and a diagnosis run per property: minutes on a loaded host.
+    300_000,
   );
 });
 
