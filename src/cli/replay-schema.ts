@@ -9,7 +9,7 @@
  * an upper bound, far above what a shrunk run needs and low enough that no file can make a replay run
  * for long — and the file itself is at most MAX_REPLAY_FILE_BYTES.
  */
-import { ACTORS, MALFORMED_FLAWS } from '../../properties/scenario/model.ts';
+import { ACTORS, CROSS_CLOCKS, MALFORMED_FLAWS } from '../../properties/scenario/model.ts';
 
 /** The bounds (a shrunk run uses a small fraction of each). */
 export const MAX_REPLAY_FILE_BYTES = 4 * 1024 * 1024;
@@ -67,7 +67,18 @@ const command = tagged(
       rid: ridRef,
       expiredDeadline: { type: 'boolean' },
       confirmedFlag: { type: 'boolean' },
-      resolve: { enum: ['none', 'honest', 'skip-ui', 'altered-args', 'other-rid', 'foreign'] },
+      resolve: {
+        enum: [
+          'none',
+          'honest',
+          'skip-ui',
+          'altered-args',
+          'other-rid',
+          'foreign',
+          'late-before',
+          'late-after',
+        ],
+      },
       duplicates: { type: 'integer', minimum: 0, maximum: MAX_DUPLICATES },
     },
     retry: { index, afterMs: ms },
@@ -78,6 +89,7 @@ const command = tagged(
     'v1-list': { provider: text },
     malformed: { provider: text, flaw: { enum: [...MALFORMED_FLAWS] } },
     wait: { ms },
+    cross: { clock: { enum: [...CROSS_CLOCKS] }, side: { enum: ['before', 'after'] } },
   },
   ['versions', 'wrongRid'],
 );
