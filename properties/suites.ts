@@ -298,9 +298,9 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       crossClocks: ['session', 'window', 'retry-after', 'deadline'],
       weights: { cross: 4 },
       sharedRidWeight: 8,
-      mirrorWeight: 2,
+      mirrorWeight: 3,
       extras: [['cross']],
-      extraPercent: 70,
+      extraPercent: 85,
       maxFaults: 3,
     },
     [
@@ -374,20 +374,22 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       commands: ['negotiate', 'steal-session', 'poll', 'cancel', 'resume-foreign', 'cross'],
       crossClocks: ['session'],
       weights: { 'steal-session': 3, 'resume-foreign': 3, poll: 3, cross: 2 },
-      extras: [['steal-session', 'retry'], ['resume-foreign'], ['poll'], ['cross']],
-      extraPercent: 80,
+      extras: [['steal-session', 'retry'], ['resume-foreign'], ['poll', 'cancel'], ['cross']],
+      extraPercent: 90,
       otherOpWeight: 3,
       wrongRidPolls: true,
       // A re-sign lands after the first negotiations and before the last calls (runs last 100–400 steps).
       minFaults: 1,
-      faultSteps: [40, 130],
+      faultSteps: [50, 110],
       resolveModes: ['honest', 'foreign', 'none'],
       faults: [
         { kind: 'resign', package: 'com.fuzz.agent.a', cert: 'rotated-a', rotate: true },
         { kind: 'resign', package: 'com.fuzz.agent.b', cert: 'attacker-b', rotate: false },
         // A key rotation of one package of a shared UID: the other package's sessions must end.
         { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
-        // Listed twice: the one re-sign whose victim (the other package of the UID) lives on to call.
+        // Listed three times: the one re-sign whose victim (the other package of the UID) lives on
+        // to call, so a session used after a re-sign is common (issue 22: ≥ 20% of runs).
+        { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
         { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
         { kind: 'clockJump', ms: 2 * 3_600_000 },
         // With a re-sign under a new key before it, a reboot lets a later install reuse the freed UID.
@@ -432,8 +434,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       crossClocks: ['poll-after', 'window'],
       weights: { cross: 5 },
       otherOpWeight: 4,
-      extras: [['cross'], ['poll']],
-      extraPercent: 70,
+      extras: [['cross'], ['poll', 'cancel']],
+      extraPercent: 85,
       faults: [
         kill(PAYMENTS.packageName),
         loseReply(PAYMENTS.packageName),

@@ -120,6 +120,15 @@ export class RawDriver {
     return this.others[0] ?? null;
   }
 
+  /**
+   * The first other actor that has what `has` asks for, waiting for one a little (20 s of virtual
+   * time): the others run concurrently and may not have reached it yet.
+   */
+  private async otherWith(has: (o: ActorState) => boolean): Promise<ActorState | null> {
+    for (let i = 0; i < 20 && !this.others.some(has); i++) await this.ctx.sleep(1_000);
+    return this.others.find(has) ?? null;
+  }
+
   /** One ContentProvider.call through an unstable client; null on a Binder failure. */
   private async call(p: ProviderFixture, method: string, extras: Bundle): Promise<Bundle | null> {
     let client = this.clients.get(p.authority);
@@ -231,7 +240,12 @@ export class RawDriver {
         return this.execute(command);
       case 'retry': {
         const prior = this.state.sent[command.index % Math.max(1, this.state.sent.length)];
-        if (!prior) return;
+        if (!prior) {
+          // Nothing to re-send yet: a first execution (on whatever session the actor holds or stole).
+          const e = this.anyExecution();
+          await this.fresh(e.provider, e.tool, e.args);
+          return;
+        }
         if (command.afterMs > 0) await this.ctx.sleep(command.afterMs);
         const p = this.provider(prior.provider);
         const reply = await this.v2(
@@ -250,9 +264,9 @@ export class RawDriver {
       case 'poll':
       case 'cancel': {
         if (command.kind === 'cancel' && command.afterMs > 0) await this.ctx.sleep(command.afterMs);
-        // Another actor's operation may not exist yet: wait for it a little (virtual time).
-        for (let i = 0; command.other && i < 20 && !this.other()?.lastOp; i++) await this.ctx.sleep(1_000);
-        const op = command.other ? this.other()?.lastOp : this.state.lastOp;
+        const op = command.other
+          ? (await this.otherWith((o) => o.lastOp !== null))?.lastOp
+          : this.state.lastOp;
         if (!op) return;
         const wrongRid = command.kind === 'poll' && command.wrongRid === true;
         const reply = await this.v2(
@@ -265,8 +279,7 @@ export class RawDriver {
         return;
       }
       case 'steal-session': {
-        const other = this.other();
-        for (let i = 0; i < 20 && other && other.sessions.size === 0; i++) await this.ctx.sleep(500);
+        const other = await this.otherWith((o) => o.sessions.size > 0);
         const token = other ? [...other.sessions.values()][0] : undefined;
         this.state.stolenSession = token ?? null;
         return;
@@ -551,8 +564,7 @@ export class RawDriver {
   /** Resumes the other actor's last resolution with its token (a foreign caller). */
   async resumeForeign(): Promise<void> {
     // The other actor may not have reached its confirmation yet: wait for it a little (virtual time).
-    for (let i = 0; i < 20 && !this.other()?.lastToken; i++) await this.ctx.sleep(1_000);
-    const t = this.other()?.lastToken;
+    const t = (await this.otherWith((o) => o.lastToken !== null))?.lastToken;
     if (!t) return;
     const p = this.provider(t.provider);
     await this.v2(
