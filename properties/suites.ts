@@ -295,12 +295,13 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       ...base,
       tools: ['alerts.create_alert', 'payments.transfer', 'payments.reconcile_accounts', 'alerts.get_quote'],
       commands: ['negotiate', 'poll', 'wait', 'retry', 'cross'],
-      crossClocks: ['session', 'window', 'retry-after', 'deadline'],
+      // retry-after twice: its burst needs a tool that answers at all before it can cross anything.
+      crossClocks: ['session', 'window', 'retry-after', 'retry-after', 'deadline'],
       weights: { cross: 4 },
-      sharedRidWeight: 8,
+      sharedRidWeight: 16,
       mirrorWeight: 3,
-      extras: [['cross']],
-      extraPercent: 85,
+      extras: [['cross'], ['cross', 'cross']],
+      extraPercent: 90,
       maxFaults: 3,
     },
     [
@@ -330,7 +331,9 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       commands: ['negotiate', 'resume-foreign', 'wait', 'cross'],
       crossClocks: ['deadline'],
       weights: { 'resume-foreign': 4, cross: 2 },
-      resolveWeights: { honest: 3, 'late-before': 2, 'late-after': 2 },
+      extras: [['resume-foreign']],
+      extraPercent: 50,
+      resolveWeights: { honest: 3, 'late-before': 3, 'late-after': 3 },
       resolveModes: [
         'honest',
         'none',
@@ -374,8 +377,15 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       commands: ['negotiate', 'steal-session', 'poll', 'cancel', 'resume-foreign', 'cross'],
       crossClocks: ['session'],
       weights: { 'steal-session': 3, 'resume-foreign': 3, poll: 3, cross: 2 },
-      extras: [['steal-session', 'retry'], ['resume-foreign'], ['poll', 'cancel'], ['cross']],
-      extraPercent: 90,
+      extras: [
+        ['after-faults', 'retry'],
+        ['after-faults', 'retry', 'poll'],
+        ['after-faults', 'steal-session', 'retry'],
+        ['resume-foreign'],
+        ['poll', 'cancel'],
+        ['cross'],
+      ],
+      extraPercent: 100,
       otherOpWeight: 3,
       wrongRidPolls: true,
       // A re-sign lands after the first negotiations and before the last calls (runs last 100–400 steps).
@@ -387,8 +397,9 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         { kind: 'resign', package: 'com.fuzz.agent.b', cert: 'attacker-b', rotate: false },
         // A key rotation of one package of a shared UID: the other package's sessions must end.
         { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
-        // Listed three times: the one re-sign whose victim (the other package of the UID) lives on
+        // Listed four times: the one re-sign whose victim (the other package of the UID) lives on
         // to call, so a session used after a re-sign is common (issue 22: ≥ 20% of runs).
+        { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
         { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
         { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
         { kind: 'clockJump', ms: 2 * 3_600_000 },
@@ -416,7 +427,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         'foreign-resume-token',
         'foreign-session',
         'session-after-resign',
-        'other-uid-operation',
+        // other-uid-operation: floored in `operations`, where operations are common (here a quarter
+        // of the runs start one at all: scope grants and confirmations stand before them).
         'rid-collision-across-uids',
       ],
       ['session'],
@@ -431,11 +443,11 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       providers: [PAYMENTS],
       tools: ['payments.transfer', 'payments.reconcile_accounts'],
       commands: ['negotiate', 'poll', 'cancel', 'wait', 'cross'],
-      crossClocks: ['poll-after', 'window'],
+      crossClocks: ['poll-after', 'poll-after', 'window'],
       weights: { cross: 5 },
       otherOpWeight: 4,
-      extras: [['cross'], ['poll', 'cancel']],
-      extraPercent: 85,
+      extras: [['cross'], ['cross', 'poll', 'cancel'], ['poll', 'cross']],
+      extraPercent: 100,
       faults: [
         kill(PAYMENTS.packageName),
         loseReply(PAYMENTS.packageName),

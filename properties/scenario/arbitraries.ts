@@ -194,6 +194,7 @@ function otherArb(kind: Exclude<CommandKind, 'execute'>, shape: ScenarioShape): 
         .map((r): Command => ({ kind: 'malformed', ...r }));
     case 'steal-session':
     case 'resume-foreign':
+    case 'after-faults':
       return fc.constant<Command>({ kind });
   }
 }

@@ -110,6 +110,8 @@ export class RawDriver {
     /** The other actors (fixed for the run: every actor's state exists before any driver starts). */
     private readonly others: readonly ActorState[],
     private readonly providers: readonly ProviderFixture[],
+    /** Whether every fault of the scenario has been applied (for `after-faults`). */
+    private readonly faultsDone: () => boolean = () => true,
   ) {}
 
   private provider(name: string): ProviderFixture {
@@ -287,6 +289,9 @@ export class RawDriver {
       case 'resume-foreign':
         await this.resumeForeign();
         return;
+      case 'after-faults':
+        for (let i = 0; i < 400 && !this.faultsDone(); i++) await this.ctx.sleep(50);
+        return;
       case 'malformed':
         await this.malformed(this.provider(command.provider), command.flaw);
         return;
@@ -382,16 +387,24 @@ export class RawDriver {
       }
       case 'poll-after': {
         const op = this.state.lastOp;
+        if (!op) return;
+        const poll = async () => {
+          const reply = await this.v2(
+            this.provider(op.provider),
+            'get_operation',
+            (b) => b.putString('operation_id', op.operationId),
+            op.rid,
+          );
+          this.notePollAfter(reply);
+          return reply;
+        };
+        // The last answer asked for a pause: cross it; none did (or it ended): ask now, then cross.
+        if (!this.state.lastOpAnswer) await poll();
         const answer = this.state.lastOpAnswer;
-        if (!op || !answer) return;
+        if (!answer) return;
+        this.state.lastOpAnswer = null;
         await this.sleepAround(answer.at + answer.pollAfterMs, answer.pollAfterMs, side);
-        const reply = await this.v2(
-          this.provider(op.provider),
-          'get_operation',
-          (b) => b.putString('operation_id', op.operationId),
-          op.rid,
-        );
-        this.notePollAfter(reply);
+        await poll();
         return;
       }
       case 'retry-after':

@@ -72,6 +72,12 @@ export type Command =
   | { readonly kind: 'steal-session' }
   /** Resume the other actor's last resolution with its token (as a foreign caller). */
   | { readonly kind: 'resume-foreign' }
+  /**
+   * Waits until every fault of the scenario has been applied (at most 20 s of virtual time, in small
+   * sleeps): the actor's next commands then use, after a lifecycle event (a re-sign, a restart, a
+   * reboot), the sessions, tokens and request ids it got before it.
+   */
+  | { readonly kind: 'after-faults' }
   | { readonly kind: 'v1-list'; readonly provider: string }
   /** A v2 call with one flaw (spec §9: missing fields, unknown fields, invalid JSON, schema mismatch). */
   | { readonly kind: 'malformed'; readonly provider: string; readonly flaw: MalformedFlaw }

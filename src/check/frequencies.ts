@@ -164,8 +164,8 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
       }
       for (const e of events) {
         if (e.kind.startsWith('resign') && issuer.step < e.step && e.step < c.step) {
-          if (e.pkg === c.caller || (e.pkg !== null && uidOf.get(e.pkg) === c.callerUid))
-            labels.add('attack:session-after-resign');
+          const uid = e.pkg === null ? undefined : (uidOf.get(e.pkg) ?? obs.world.pm.getPackageUid(e.pkg));
+          if (e.pkg === c.caller || uid === c.callerUid) labels.add('attack:session-after-resign');
         }
       }
       for (const e of eventsBetween(events, issuer.step, c.step, c)) {

@@ -86,6 +86,7 @@ const command = tagged(
     cancel: { other: { type: 'boolean' }, afterMs: ms },
     'steal-session': {},
     'resume-foreign': {},
+    'after-faults': {},
     'v1-list': { provider: text },
     malformed: { provider: text, flaw: { enum: [...MALFORMED_FLAWS] } },
     wait: { ms },
