@@ -23,6 +23,7 @@ import {
   noCrossUidResults,
   singleEffect,
 } from '../src/check/checkers/effects.ts';
+import { resumeTokenExpiry } from '../src/check/checkers/clocks.ts';
 import { fileResultMatches } from '../src/check/checkers/files.ts';
 import {
   argsSchema,
@@ -357,6 +358,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       deadlineBeforeEffect,
       sameTerminalResult,
       wireWellFormed,
+      resumeTokenExpiry,
     ],
     40,
     floorsOf(['foreign-resume-token'], ['resume-token', 'deadline']),

@@ -21,7 +21,7 @@ import {
   paymentsApp,
   paymentsPackage,
 } from '../../src/providers/apps/payments.ts';
-import type { ProviderTool } from '../../src/providers/sdk/types.ts';
+import { DEFAULT_PROVIDER_OPTIONS, type ProviderTool } from '../../src/providers/sdk/types.ts';
 import { agentPackage } from '../../src/providers/testing.ts';
 import type { World } from '../../src/sim/world.ts';
 import type { ActorName, Variant } from './model.ts';
@@ -85,6 +85,11 @@ export function checkContext(
     toolConfirmations,
     toolInputSchemas,
     userGrantedScopes: new Map(providers.map((p) => [p.packageName, p.userGrantedScopes])),
+    resumeTokenTtlMs: new Map(
+      providers.flatMap((p) =>
+        p.resumeTokenTtlMs === undefined ? [] : [[p.packageName, p.resumeTokenTtlMs]],
+      ),
+    ),
     ...rest,
   };
 }
@@ -120,6 +125,7 @@ export const ALERTS: ProviderFixture = {
   confirmations: confirmationsOf(ALERT_TOOLS),
   scopes: scopesOf(ALERT_TOOLS),
   inputSchemas: inputSchemasOf(ALERT_TOOLS),
+  resumeTokenTtlMs: DEFAULT_PROVIDER_OPTIONS.resumeTokenTtlMs,
   userGrantedScopes: ['alerts.write'],
   tools: {
     get_quote: [{ symbol: 'AAPL' }, { symbol: 'DLST' }, { symbol: 'NOPE' }],
@@ -172,6 +178,7 @@ export const PAYMENTS: ProviderFixture = {
   confirmations: confirmationsOf(PAYMENT_TOOLS),
   scopes: scopesOf(PAYMENT_TOOLS),
   inputSchemas: inputSchemasOf(PAYMENT_TOOLS),
+  resumeTokenTtlMs: DEFAULT_PROVIDER_OPTIONS.resumeTokenTtlMs,
   userGrantedScopes: ['payments.transfer', 'payments.admin'],
   tools: {
     get_balance: [{}],

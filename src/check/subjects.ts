@@ -33,6 +33,11 @@ export interface ProviderFixture {
   readonly userGrantedScopes: readonly string[];
   /** Each tool's input schema (optional: without it the args-schema oracle skips the provider). */
   readonly inputSchemas?: Readonly<Record<string, unknown>>;
+  /**
+   * How long the provider's resume tokens live, in ms (its configuration: no reply states it).
+   * Optional: without it the resume-token-expiry oracle skips the provider.
+   */
+  readonly resumeTokenTtlMs?: number;
 }
 
 /** A cancellation token of the consumer under test, handed back to it as is. */
