@@ -5,6 +5,7 @@
  */
 import type { Checker } from '../src/check/checker.ts';
 import { agentGetsData, requestIdOnWire } from '../src/check/checkers/agent.ts';
+import { resumeTokenExpiry } from '../src/check/checkers/clocks.ts';
 import {
   negotiatedOnly,
   noDowngrade,
@@ -23,7 +24,6 @@ import {
   noCrossUidResults,
   singleEffect,
 } from '../src/check/checkers/effects.ts';
-import { resumeTokenExpiry } from '../src/check/checkers/clocks.ts';
 import { fileResultMatches } from '../src/check/checkers/files.ts';
 import {
   argsSchema,
@@ -448,7 +448,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       crossClocks: ['poll-after', 'poll-after', 'window'],
       weights: { cross: 5 },
       otherOpWeight: 4,
-      extras: [['cross'], ['cross', 'poll', 'cancel'], ['poll', 'cross']],
+      extras: [['cross'], ['cross', 'poll', 'cancel'], ['poll', 'cross'], ['after-faults', 'poll', 'cancel']],
       extraPercent: 100,
       faults: [
         kill(PAYMENTS.packageName),

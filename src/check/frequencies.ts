@@ -109,6 +109,8 @@ interface LifecycleEvent {
   readonly step: number;
   /** The package it happened to (null: the whole device). */
   readonly pkg: string | null;
+  /** That package's UID after the run (a re-sign with rotation keeps it: its other packages count). */
+  readonly uid: number | null;
 }
 
 /** Every label the run reached (see the header). Memoised on the observation. */
@@ -263,10 +265,14 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
   return labels;
 }
 
-/** Whether lifecycle event `e` concerns call `c`: its provider restarted, its caller re-signed, any reboot. */
+/**
+ * Whether lifecycle event `e` concerns call `c`: its provider restarted or was reinstalled, its
+ * caller (or a package sharing its UID through a rotation) was re-signed, any reboot.
+ */
 function touches(e: LifecycleEvent, c: CallView): boolean {
   if (e.pkg === null) return true;
-  return e.kind.startsWith('resign') ? e.pkg === c.caller : e.pkg === c.provider;
+  if (!e.kind.startsWith('resign')) return e.pkg === c.provider;
+  return e.pkg === c.caller || (e.kind === 'resign-rotate' && e.uid === c.callerUid);
 }
 
 function eventsBetween(
@@ -284,23 +290,21 @@ function lifecycleEvents(obs: Observation, under: ReadonlySet<string>): Lifecycl
   for (const e of obs.events) {
     if (e.kind === 'device.reboot') {
       reboots.add(e.step);
-      out.push({ kind: 'reboot', step: e.step, pkg: null });
+      out.push({ kind: 'reboot', step: e.step, pkg: null, uid: null });
     } else if (e.kind === 'fault') {
       const f = e.data.fault as { kind?: unknown; package?: unknown; rotate?: unknown } | undefined;
-      if (f?.kind === 'resign' && typeof f.package === 'string')
-        out.push({
-          kind: f.rotate === true ? 'resign-rotate' : 'resign-new-key',
-          step: e.step,
-          pkg: f.package,
-        });
-      else if (f?.kind === 'reinstall' && typeof f.package === 'string')
-        out.push({ kind: 'reinstall', step: e.step, pkg: f.package });
+      const pkg = typeof f?.package === 'string' ? f.package : null;
+      if (pkg === null) continue;
+      const uid = obs.world.pm.getPackageUid(pkg);
+      if (f?.kind === 'resign')
+        out.push({ kind: f.rotate === true ? 'resign-rotate' : 'resign-new-key', step: e.step, pkg, uid });
+      else if (f?.kind === 'reinstall') out.push({ kind: 'reinstall', step: e.step, pkg, uid });
     }
   }
   for (const e of obs.events) {
     if (e.kind !== 'process.kill' || reboots.has(e.step)) continue;
     const actor = String(e.data.actor);
-    if (under.has(actor)) out.push({ kind: 'restart', step: e.step, pkg: actor });
+    if (under.has(actor)) out.push({ kind: 'restart', step: e.step, pkg: actor, uid: null });
   }
   return out;
 }
