@@ -299,9 +299,12 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       // retry-after twice: its burst needs a tool that answers at all before it can cross anything.
       crossClocks: ['session', 'window', 'retry-after', 'retry-after', 'deadline'],
       weights: { cross: 4 },
-      sharedRidWeight: 16,
-      mirrorWeight: 3,
-      extras: [['cross'], ['cross', 'cross']],
+      sharedRidWeight: 3,
+      mirrorWeight: 1,
+      extras: [
+        ['cross', 'collide'],
+        ['cross', 'cross'],
+      ],
       extraPercent: 90,
       maxFaults: 3,
     },

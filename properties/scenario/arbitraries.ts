@@ -195,6 +195,7 @@ function otherArb(kind: Exclude<CommandKind, 'execute'>, shape: ScenarioShape): 
     case 'steal-session':
     case 'resume-foreign':
     case 'after-faults':
+    case 'collide':
       return fc.constant<Command>({ kind });
   }
 }

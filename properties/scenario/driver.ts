@@ -289,6 +289,15 @@ export class RawDriver {
       case 'resume-foreign':
         await this.resumeForeign();
         return;
+      case 'collide': {
+        const prior = (await this.otherWith((o) => o.sent.length > 0))?.sent.at(-1);
+        if (!prior) return;
+        const entry = { ...prior, at: this.ctx.currentTimeMillis() };
+        if (!this.state.rids.includes(prior.rid)) this.state.rids.push(prior.rid);
+        this.state.sent.push(entry);
+        await this.resend(entry);
+        return;
+      }
       case 'after-faults':
         for (let i = 0; i < 400 && !this.faultsDone(); i++) await this.ctx.sleep(50);
         return;

@@ -78,6 +78,11 @@ export type Command =
    * reboot), the sessions, tokens and request ids it got before it.
    */
   | { readonly kind: 'after-faults' }
+  /**
+   * Sends another actor's last execution as this actor, request_id, tool and args alike: one
+   * request_id from two UIDs (a copied or constant id), which the provider must keep apart (6-02).
+   */
+  | { readonly kind: 'collide' }
   | { readonly kind: 'v1-list'; readonly provider: string }
   /** A v2 call with one flaw (spec §9: missing fields, unknown fields, invalid JSON, schema mismatch). */
   | { readonly kind: 'malformed'; readonly provider: string; readonly flaw: MalformedFlaw }

@@ -87,6 +87,7 @@ const command = tagged(
     'steal-session': {},
     'resume-foreign': {},
     'after-faults': {},
+    collide: {},
     'v1-list': { provider: text },
     malformed: { provider: text, flaw: { enum: [...MALFORMED_FLAWS] } },
     wait: { ms },
