@@ -383,9 +383,10 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       crossClocks: ['session'],
       weights: { 'steal-session': 3, 'resume-foreign': 3, poll: 3, cross: 2 },
       extras: [
+        ['steal-session', 'collide'],
         ['after-faults', 'retry'],
         ['after-faults', 'retry', 'poll'],
-        ['after-faults', 'steal-session', 'retry'],
+        ['after-faults', 'steal-session', 'collide'],
         ['resume-foreign'],
         ['poll', 'cancel'],
         ['cross'],

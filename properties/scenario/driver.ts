@@ -242,12 +242,7 @@ export class RawDriver {
         return this.execute(command);
       case 'retry': {
         const prior = this.state.sent[command.index % Math.max(1, this.state.sent.length)];
-        if (!prior) {
-          // Nothing to re-send yet: a first execution (on whatever session the actor holds or stole).
-          const e = this.anyExecution();
-          await this.fresh(e.provider, e.tool, e.args);
-          return;
-        }
+        if (!prior) return;
         if (command.afterMs > 0) await this.ctx.sleep(command.afterMs);
         const p = this.provider(prior.provider);
         const reply = await this.v2(
