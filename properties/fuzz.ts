@@ -14,6 +14,7 @@ import {
   exercisedIn,
   successTest,
 } from '../src/check/exercised.ts';
+import { type Frequencies, FrequencyTally, runLabels } from '../src/check/frequencies.ts';
 import type { CallView } from '../src/check/observation.ts';
 import type { TraceEvent } from '../src/sim/trace.ts';
 import { scenarioArb } from './scenario/arbitraries.ts';
@@ -97,6 +98,11 @@ export interface PropertyResult {
   readonly status: PropertyStatus;
   /** What the runs (up to the first failure) exercised of the implementations under test. */
   readonly exercised: Exercised;
+  /**
+   * In how many of those runs each attack, clock crossing, lifecycle follow-up and method race
+   * happened, read from the runs' observations (src/check/frequencies.ts).
+   */
+  readonly frequencies: Frequencies;
   /** For `vacuous`: why the campaign judged nothing. */
   readonly vacuity?: string;
   readonly failure?: {
@@ -151,6 +157,7 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   const seed = propertySeed(options.seed, def.id);
   const { arbitrary, run: runOne, faultFree } = engine(def, options);
   const tally = new ExerciseTally();
+  const frequencies = new FrequencyTally();
   /** By verdict key (see ExerciseTally.neverSucceeded): the first scenario that called it in vain. */
   const witnesses = new Map<string, Scenario | ConsumerScenario>();
   let counting = true;
@@ -163,6 +170,7 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
       // Only the runs up to the first failure: shrinking re-runs variations of the failing one.
       const exercised = exercisedIn(run.observation, run.context, faultFree(scenario));
       tally.add(exercised);
+      frequencies.add(runLabels(run.observation, run.context));
       for (const [tool, t] of exercised.tools)
         if (t.succeeded === 0 && !witnesses.has(tool)) witnesses.set(tool, scenario);
       for (const [key, t] of exercised.providers)
@@ -178,7 +186,13 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
       ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false }
       : {}),
   });
-  const common = { id: def.id, rules: def.ruleIds, runs: details.numRuns, exercised: tally.exercised };
+  const common = {
+    id: def.id,
+    rules: def.ruleIds,
+    runs: details.numRuns,
+    exercised: tally.exercised,
+    frequencies: frequencies.frequencies,
+  };
   const fuzz = {
     seed,
     path: details.counterexamplePath ?? '',

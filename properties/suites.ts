@@ -5,6 +5,7 @@
  */
 import type { Checker } from '../src/check/checker.ts';
 import { agentGetsData, requestIdOnWire } from '../src/check/checkers/agent.ts';
+import { resumeTokenExpiry } from '../src/check/checkers/clocks.ts';
 import {
   negotiatedOnly,
   noDowngrade,
@@ -76,6 +77,11 @@ interface PropertyCommon {
   readonly ruleIds: readonly string[];
   /** Runs per property under `npm test` (a CI-sized budget). */
   readonly ciRuns: number;
+  /**
+   * Shares of runs (0–1) in which each frequency label (src/check/frequencies.ts) must happen at the
+   * CI budget: the attacks and clocks this property's oracles are there to judge (issue 22).
+   */
+  readonly floors?: Readonly<Record<string, number>>;
 }
 
 /** A property whose scenarios drive the providers with the raw (possibly misbehaving) driver. */
@@ -146,6 +152,7 @@ function def(
   shape: ScenarioShape,
   propertyCheckers: readonly Checker[],
   ciRuns = 40,
+  floors?: Readonly<Record<string, number>>,
 ): RawPropertyDef {
   const checkers = withProgress(propertyCheckers, [operationsTerminate]);
   const ruleIds = [...new Set([...checkers.flatMap((c) => c.ruleIds), area])];
@@ -159,7 +166,19 @@ function def(
     checkers,
     ruleIds,
     ciRuns,
+    ...(floors ? { floors } : {}),
   };
+}
+
+/** Floors (share of runs) for labels of src/check/frequencies.ts: `attacks` at 20%, `clocks` both sides at 10%. */
+function floorsOf(attacks: readonly string[], clocks: readonly string[]): Record<string, number> {
+  const floors: Record<string, number> = {};
+  for (const a of attacks) floors[`attack:${a}`] = 0.2;
+  for (const c of clocks) {
+    floors[`clock:${c}:before`] = 0.1;
+    floors[`clock:${c}:after`] = 0.1;
+  }
+  return floors;
 }
 
 function consumerDef(
@@ -285,7 +304,17 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     {
       ...base,
       tools: ['alerts.create_alert', 'payments.transfer', 'payments.reconcile_accounts', 'alerts.get_quote'],
-      commands: ['negotiate', 'poll', 'wait', 'retry'],
+      commands: ['negotiate', 'poll', 'wait', 'retry', 'cross'],
+      // retry-after twice: its burst needs a tool that answers at all before it can cross anything.
+      crossClocks: ['session', 'window', 'retry-after', 'retry-after', 'deadline'],
+      weights: { cross: 4 },
+      sharedRidWeight: 3,
+      mirrorWeight: 1,
+      extras: [
+        ['cross', 'collide'],
+        ['cross', 'cross'],
+      ],
+      extraPercent: 90,
       maxFaults: 3,
     },
     [
@@ -302,6 +331,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       windowExpiry,
       sessionExpiry,
     ],
+    40,
+    floorsOf(['rid-collision-across-uids'], ['session', 'window', 'retry-after', 'deadline']),
   ),
   def(
     'confirmation',
@@ -310,8 +341,22 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     {
       ...base,
       tools: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer'],
-      commands: ['negotiate', 'resume-foreign', 'wait'],
-      resolveModes: ['honest', 'none', 'skip-ui', 'altered-args', 'other-rid', 'foreign'],
+      commands: ['negotiate', 'resume-foreign', 'wait', 'cross'],
+      crossClocks: ['deadline'],
+      weights: { 'resume-foreign': 4, cross: 2 },
+      extras: [['resume-foreign']],
+      extraPercent: 50,
+      resolveWeights: { honest: 3, 'late-before': 3, 'late-after': 3 },
+      resolveModes: [
+        'honest',
+        'none',
+        'skip-ui',
+        'altered-args',
+        'other-rid',
+        'foreign',
+        'late-before',
+        'late-after',
+      ],
       expiredDeadlines: true,
       confirmedFlags: true,
       faults: [kill(ALERTS.packageName), kill(PAYMENTS.packageName), { kind: 'clockJump', ms: 11 * 60_000 }],
@@ -326,7 +371,10 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       deadlineBeforeEffect,
       sameTerminalResult,
       wireWellFormed,
+      resumeTokenExpiry,
     ],
+    40,
+    floorsOf(['foreign-resume-token'], ['resume-token', 'deadline']),
   ),
   def(
     'identity',
@@ -341,13 +389,34 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         'payments.reconcile_accounts',
         'alerts.list_alerts',
       ],
-      commands: ['negotiate', 'steal-session', 'poll', 'cancel', 'resume-foreign'],
+      commands: ['negotiate', 'steal-session', 'poll', 'cancel', 'resume-foreign', 'cross'],
+      crossClocks: ['session'],
+      weights: { 'steal-session': 3, 'resume-foreign': 3, poll: 3, cross: 2 },
+      extras: [
+        ['steal-session', 'collide'],
+        ['after-faults', 'retry'],
+        ['after-faults', 'retry', 'poll'],
+        ['after-faults', 'steal-session', 'collide'],
+        ['resume-foreign'],
+        ['poll', 'cancel'],
+        ['cross'],
+      ],
+      extraPercent: 100,
+      otherOpWeight: 3,
       wrongRidPolls: true,
+      // A re-sign lands after the first negotiations and before the last calls (runs last 100–400 steps).
+      minFaults: 1,
+      faultSteps: [50, 110],
       resolveModes: ['honest', 'foreign', 'none'],
       faults: [
         { kind: 'resign', package: 'com.fuzz.agent.a', cert: 'rotated-a', rotate: true },
         { kind: 'resign', package: 'com.fuzz.agent.b', cert: 'attacker-b', rotate: false },
         // A key rotation of one package of a shared UID: the other package's sessions must end.
+        { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
+        // Listed four times: the one re-sign whose victim (the other package of the UID) lives on
+        // to call, so a session used after a re-sign is common (issue 22: ≥ 20% of runs).
+        { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
+        { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
         { kind: 'resign', package: 'com.fuzz.shared.one', cert: 'rotated-shared', rotate: true },
         { kind: 'clockJump', ms: 2 * 3_600_000 },
         // With a re-sign under a new key before it, a reboot lets a later install reuse the freed UID.
@@ -368,6 +437,18 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       capabilityGating,
       sessionExpiry,
     ],
+    40,
+    floorsOf(
+      [
+        'foreign-resume-token',
+        'foreign-session',
+        'session-after-resign',
+        // other-uid-operation: floored in `operations`, where operations are common (here a quarter
+        // of the runs start one at all: scope grants and confirmations stand before them).
+        'rid-collision-across-uids',
+      ],
+      ['session'],
+    ),
   ),
   def(
     'operations',
@@ -377,7 +458,12 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       ...base,
       providers: [PAYMENTS],
       tools: ['payments.transfer', 'payments.reconcile_accounts'],
-      commands: ['negotiate', 'poll', 'cancel', 'wait'],
+      commands: ['negotiate', 'poll', 'cancel', 'wait', 'cross'],
+      crossClocks: ['poll-after', 'poll-after', 'window'],
+      weights: { cross: 5 },
+      otherOpWeight: 4,
+      extras: [['cross'], ['cross', 'poll', 'cancel'], ['poll', 'cross'], ['after-faults', 'poll', 'cancel']],
+      extraPercent: 100,
       faults: [
         kill(PAYMENTS.packageName),
         loseReply(PAYMENTS.packageName),
@@ -401,6 +487,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       windowExpiry,
       cancelAfterEnd,
     ],
+    40,
+    floorsOf(['other-uid-operation'], ['poll-after', 'window']),
   ),
   def(
     'large-results',

@@ -12,6 +12,8 @@ import { hostileBatchArb } from './malformed-arb.ts';
 import {
   type ActorName,
   type Command,
+  CROSS_CLOCKS,
+  type CrossClock,
   MALFORMED_FLAWS,
   type ResolveMode,
   type RidRef,
@@ -45,6 +47,33 @@ export interface ScenarioShape {
   readonly wrongRidPolls?: boolean;
   /** consumer_versions a negotiate may offer, first the usual one (default: always [2, 1]). */
   readonly versionSets?: readonly (readonly number[])[];
+  /** The durations a `cross` command may cross (default: every one, CROSS_CLOCKS). */
+  readonly crossClocks?: readonly CrossClock[];
+  /**
+   * Weights of command kinds against execute's 6 (default: 2 for polls, cancels and negotiations,
+   * 1 for the rest): the attacks a property is about are raised so each happens in a good share of
+   * its runs (issue 22: ≥ 20%), measured by src/check/frequencies.ts.
+   */
+  readonly weights?: Readonly<Partial<Record<Exclude<CommandKind, 'execute'>, number>>>;
+  /** Weight of `other: true` in polls and cancels (another actor's operation) against 1 for own. */
+  readonly otherOpWeight?: number;
+  /** Weights of resolve modes (default: favourFirst over resolveModes). */
+  readonly resolveWeights?: Readonly<Partial<Record<ResolveMode, number>>>;
+  /** Weight of a shared request id against a fresh one's 4 (default 3; see ridArb). */
+  readonly sharedRidWeight?: number;
+  /** At least this many faults per run (default 0), at scheduler steps in `faultSteps` (default 0–250). */
+  readonly minFaults?: number;
+  readonly faultSteps?: readonly [number, number];
+  /**
+   * Moves appended to an actor's commands, `extraPercent`% of the time (default 0): one sequence of
+   * command kinds picked from these, after whatever the actor did (so there is a session, a request,
+   * an operation or a token to misuse or outlive). This is how a property makes the attacks and clock
+   * crossings it exists for common (issue 22: floors in properties/suites.ts).
+   */
+  readonly extras?: readonly (readonly Exclude<CommandKind, 'execute'>[])[];
+  readonly extraPercent?: number;
+  /** Weight of an actor mirroring the first actor's commands against 3 for its own (default 1). */
+  readonly mirrorWeight?: number;
 }
 
 /**
@@ -73,7 +102,7 @@ export function tailArb(tails: readonly Tail[]): fc.Arbitrary<Tail> {
  * with mirrored actors (actorsArb) they make one request_id from several UIDs to several providers
  * a common case rather than a lucky one.
  */
-function ridArb(reuse: boolean): fc.Arbitrary<RidRef> {
+function ridArb(reuse: boolean, sharedWeight = 3): fc.Arbitrary<RidRef> {
   const fresh = fc.constant<RidRef>({ kind: 'fresh' });
   if (!reuse) return fresh;
   return fc.oneof(
@@ -81,7 +110,7 @@ function ridArb(reuse: boolean): fc.Arbitrary<RidRef> {
     { weight: 2, arbitrary: fc.nat({ max: 3 }).map((index): RidRef => ({ kind: 'reuse', index })) },
     { weight: 1, arbitrary: fc.nat({ max: 3 }).map((index): RidRef => ({ kind: 'other', index })) },
     {
-      weight: 3,
+      weight: sharedWeight,
       arbitrary: fc
         .nat({ max: SHARED_REQUEST_IDS.length - 1 })
         .map((index): RidRef => ({ kind: 'shared', index })),
@@ -96,10 +125,17 @@ function executeArb(shape: ScenarioShape): fc.Arbitrary<Command> {
     .record({
       tool: fc.constantFrom(...tools),
       args: fc.nat({ max: 7 }),
-      rid: ridArb(shape.ridReuse),
+      rid: ridArb(shape.ridReuse, shape.sharedRidWeight),
       expiredDeadline: shape.expiredDeadlines ? fc.boolean() : fc.constant(false),
       confirmedFlag: shape.confirmedFlags ? fc.boolean() : fc.constant(false),
-      resolve: favourFirst(shape.resolveModes),
+      resolve: shape.resolveWeights
+        ? fc.oneof(
+            ...shape.resolveModes.map((mode, i) => ({
+              weight: shape.resolveWeights?.[mode] ?? (i === 0 ? 3 : 1),
+              arbitrary: fc.constant(mode),
+            })),
+          )
+        : favourFirst(shape.resolveModes),
       duplicates: shape.duplicates ? fc.constantFrom(0, 0, 1, 2) : fc.constant(0),
     })
     .map(({ tool, ...rest }): Command => {
@@ -122,16 +158,25 @@ function otherArb(kind: Exclude<CommandKind, 'execute'>, shape: ScenarioShape): 
       return fc
         .record({ index: fc.nat({ max: 3 }), afterMs: fc.constantFrom(0, 3_000, 7_200_000, 90_000_000) })
         .map((r): Command => ({ kind: 'retry', ...r }));
-    case 'poll':
-      if (!shape.wrongRidPolls) return fc.boolean().map((other): Command => ({ kind: 'poll', other }));
+    case 'poll': {
+      const other = otherArb_(shape);
+      if (!shape.wrongRidPolls) return other.map((o): Command => ({ kind: 'poll', other: o }));
       return fc
-        .record({ other: fc.boolean(), wrongRid: favourFirst([false, true]) })
+        .record({ other, wrongRid: favourFirst([false, true]) })
         .map((r): Command => ({ kind: 'poll', ...r }));
+    }
     case 'cancel':
       // Early (before the commit point), around it, or late (after it).
       return fc
-        .record({ other: fc.boolean(), afterMs: fc.constantFrom(0, 1_000, 5_000, 15_000) })
+        .record({ other: otherArb_(shape), afterMs: fc.constantFrom(0, 1_000, 5_000, 15_000) })
         .map((r): Command => ({ kind: 'cancel', ...r }));
+    case 'cross':
+      return fc
+        .record({
+          clock: fc.constantFrom(...(shape.crossClocks ?? CROSS_CLOCKS)),
+          side: fc.constantFrom<'before' | 'after'>('before', 'after'),
+        })
+        .map((r): Command => ({ kind: 'cross', ...r }));
     case 'v1-list':
       return fc
         .constantFrom(...shape.providers.map((p) => p.name))
@@ -152,8 +197,17 @@ function otherArb(kind: Exclude<CommandKind, 'execute'>, shape: ScenarioShape): 
       return hostileBatchArb(shape);
     case 'steal-session':
     case 'resume-foreign':
+    case 'after-faults':
+    case 'collide':
       return fc.constant<Command>({ kind });
   }
+}
+
+/** Whether a poll or cancel names another actor's operation (`otherOpWeight` : 1, default even). */
+function otherArb_(shape: ScenarioShape): fc.Arbitrary<boolean> {
+  const w = shape.otherOpWeight;
+  if (w === undefined) return fc.boolean();
+  return fc.oneof({ weight: 1, arbitrary: fc.constant(false) }, { weight: w, arbitrary: fc.constant(true) });
 }
 
 /**
@@ -167,7 +221,8 @@ export function commandArb(shape: ScenarioShape): fc.Arbitrary<Command> {
   return fc.oneof(
     { weight: 6, arbitrary: executeArb(shape) },
     ...shape.commands.map((kind) => ({
-      weight: FREQUENT_COMMANDS.includes(kind) ? 2 : kind === 'hostile-batch' ? 6 : 1,
+      weight:
+        shape.weights?.[kind] ?? (FREQUENT_COMMANDS.includes(kind) ? 2 : kind === 'hostile-batch' ? 6 : 1),
       arbitrary: otherArb(kind, shape),
     })),
   );
@@ -175,7 +230,10 @@ export function commandArb(shape: ScenarioShape): fc.Arbitrary<Command> {
 
 export function faultsArb(shape: ScenarioShape): fc.Arbitrary<FaultAt[]> {
   if (shape.faults.length === 0 || shape.maxFaults === 0) return fc.constant([]);
-  return fc.array(fc.record({ at: fc.nat({ max: 250 }), fault: fc.constantFrom(...shape.faults) }), {
+  const [min, max] = shape.faultSteps ?? [0, 250];
+  const at = min === 0 ? fc.nat({ max }) : fc.integer({ min, max });
+  return fc.array(fc.record({ at, fault: fc.constantFrom(...shape.faults) }), {
+    ...(shape.minFaults !== undefined ? { minLength: shape.minFaults } : {}),
     maxLength: shape.maxFaults,
   });
 }
@@ -188,12 +246,13 @@ export function faultsArb(shape: ScenarioShape): fc.Arbitrary<FaultAt[]> {
  * cross-tenant collision a provider must keep apart (CETP-6-02).
  */
 function actorsArb(shape: ScenarioShape): fc.Arbitrary<Partial<Record<ActorName, Command[]>>> {
-  const commands = fc.array(commandArb(shape), { minLength: 1, maxLength: shape.maxCommands });
+  const base = fc.array(commandArb(shape), { minLength: 1, maxLength: shape.maxCommands });
+  const commands = withExtras(base, shape);
   const [first, ...rest] = shape.actors;
   if (first === undefined) return fc.constant({});
   const ownOrMirrored = fc.oneof(
     { weight: 3, arbitrary: commands },
-    { weight: 1, arbitrary: fc.constant(MIRRORED) },
+    { weight: shape.mirrorWeight ?? 1, arbitrary: fc.constant(MIRRORED) },
   );
   return fc.tuple(commands, ...rest.map(() => ownOrMirrored)).map(([firsts, ...others]) => {
     const actors: Partial<Record<ActorName, Command[]>> = { [first]: firsts };
@@ -206,6 +265,25 @@ function actorsArb(shape: ScenarioShape): fc.Arbitrary<Partial<Record<ActorName,
 }
 
 const MIRRORED = 'mirrored' as const;
+
+/** `commands`, followed `extraPercent`% of the time by one of the shape's extra sequences. */
+function withExtras(commands: fc.Arbitrary<Command[]>, shape: ScenarioShape): fc.Arbitrary<Command[]> {
+  const percent = shape.extraPercent ?? 0;
+  const extras = shape.extras ?? [];
+  if (percent <= 0 || extras.length === 0) return commands;
+  const sequence = fc
+    .constantFrom(...extras)
+    .chain((kinds) => fc.tuple(...kinds.map((kind) => otherArb(kind, shape))));
+  return fc
+    .tuple(
+      commands,
+      fc.oneof(
+        { weight: 100 - percent, arbitrary: fc.constant<Command[]>([]) },
+        { weight: percent, arbitrary: sequence },
+      ),
+    )
+    .map(([own, extra]) => [...own, ...extra]);
+}
 
 /**
  * `generateDecisions: false` leaves the whole schedule to the tail strategy (used to compare

@@ -16,7 +16,11 @@ import { type HostileHost, sendHostileBatch } from './malformed.ts';
 import {
   type ActorName,
   type Command,
+  CROSS_MARGIN,
+  DEADLINE_CROSS_MS,
+  GRANT_TTL_MS,
   type MalformedFlaw,
+  RESUME_TOKEN_TTL_MS,
   type RidRef,
   SHARED_REQUEST_IDS,
 } from './model.ts';
@@ -29,7 +33,16 @@ export interface ActorState {
   readonly name: ActorName;
   readonly rids: string[];
   /** Executions sent so far, for `retry`. */
-  readonly sent: { provider: string; tool: string; rid: string; args: string }[];
+  readonly sent: { provider: string; tool: string; rid: string; args: string; at: number }[];
+  /** Per provider, the session this actor last negotiated: when, until when, and its limits. */
+  readonly negotiated: Map<
+    string,
+    { at: number; expiresAt: number; windowMs: number; maxConcurrent: number }
+  >;
+  /** Scope grants this actor's user approved: for which call, and when (for `cross grant`). */
+  readonly grants: { provider: string; tool: string; args: string; at: number }[];
+  /** The last answer about lastOp that named a poll_after_ms: when, and the pause it asked for. */
+  lastOpAnswer: { at: number; pollAfterMs: number } | null;
   sessions: Map<string, string>;
   lastToken: { provider: string; token: string; rid: string; tool: string; args: string } | null;
   lastOp: { provider: string; operationId: string; rid: string } | null;
@@ -46,6 +59,9 @@ export function newActorState(name: ActorName): ActorState {
     name,
     rids: [],
     sent: [],
+    negotiated: new Map(),
+    grants: [],
+    lastOpAnswer: null,
     sessions: new Map(),
     lastToken: null,
     lastOp: null,
@@ -95,6 +111,8 @@ export class RawDriver {
     /** The other actors (fixed for the run: every actor's state exists before any driver starts). */
     private readonly others: readonly ActorState[],
     private readonly providers: readonly ProviderFixture[],
+    /** Whether every fault of the scenario has been applied (for `after-faults`). */
+    private readonly faultsDone: () => boolean = () => true,
   ) {}
 
   private provider(name: string): ProviderFixture {
@@ -103,6 +121,15 @@ export class RawDriver {
 
   private other(): ActorState | null {
     return this.others[0] ?? null;
+  }
+
+  /**
+   * The first other actor that has what `has` asks for, waiting for one a little (20 s of virtual
+   * time): the others run concurrently and may not have reached it yet.
+   */
+  private async otherWith(has: (o: ActorState) => boolean): Promise<ActorState | null> {
+    for (let i = 0; i < 20 && !this.others.some(has); i++) await this.ctx.sleep(1_000);
+    return this.others.find(has) ?? null;
   }
 
   /** One ContentProvider.call through an unstable client; null on a Binder failure. */
@@ -129,11 +156,27 @@ export class RawDriver {
     const b = new Bundle();
     b.putIntArray('consumer_versions', [...this.versions]);
     b.putString('consumer_capabilities', this.capsJson);
+    const at = this.ctx.currentTimeMillis();
     const reply = await this.call(p, 'negotiate', b);
     if (reply?.getString('status') !== 'success') return null;
-    const token =
-      (JSON.parse(reply.getString('data') ?? '{}') as { session_token?: string }).session_token ?? null;
-    if (token) this.state.sessions.set(p.name, token);
+    const data = parseObject(reply.getString('data')) as {
+      session_token?: unknown;
+      expires_at?: unknown;
+      limits?: { idempotency_window_seconds?: unknown; max_concurrent_requests?: unknown };
+    };
+    const token = typeof data.session_token === 'string' ? data.session_token : null;
+    if (token) {
+      this.state.sessions.set(p.name, token);
+      const expiresAt = typeof data.expires_at === 'string' ? Date.parse(data.expires_at) : Number.NaN;
+      const window = data.limits?.idempotency_window_seconds;
+      const max = data.limits?.max_concurrent_requests;
+      this.state.negotiated.set(p.name, {
+        at,
+        expiresAt: Number.isFinite(expiresAt) ? expiresAt : at + 3_600_000,
+        windowMs: typeof window === 'number' ? window * 1000 : 86_400_000,
+        maxConcurrent: typeof max === 'number' ? max : 4,
+      });
+    }
     return token;
   }
 
@@ -152,7 +195,7 @@ export class RawDriver {
     method: string,
     fill: (b: Bundle) => void,
     rid: string,
-    expired = false,
+    expired: boolean | number = false,
   ) {
     let reply: Bundle | null = null;
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -160,7 +203,8 @@ export class RawDriver {
       b.putInt('protocol_version', 2);
       b.putString('session_token', await this.session(p));
       b.putString('request_id', rid);
-      b.putLong('deadline_at_ms', this.ctx.currentTimeMillis() + (expired ? -1 : 30_000));
+      const budget = typeof expired === 'number' ? expired : expired ? -1 : 30_000;
+      b.putLong('deadline_at_ms', this.ctx.currentTimeMillis() + budget);
       fill(b);
       reply = await this.call(p, method, b);
       if (reply && reply.getString('error_code') !== 'NEGOTIATION_REQUIRED') return reply;
@@ -218,25 +262,40 @@ export class RawDriver {
       case 'poll':
       case 'cancel': {
         if (command.kind === 'cancel' && command.afterMs > 0) await this.ctx.sleep(command.afterMs);
-        const op = command.other ? this.other()?.lastOp : this.state.lastOp;
+        const op = command.other
+          ? (await this.otherWith((o) => o.lastOp !== null))?.lastOp
+          : this.state.lastOp;
         if (!op) return;
         const wrongRid = command.kind === 'poll' && command.wrongRid === true;
-        await this.v2(
+        const reply = await this.v2(
           this.provider(op.provider),
           command.kind === 'poll' ? 'get_operation' : 'cancel_operation',
           (b) => b.putString('operation_id', op.operationId),
           wrongRid ? this.ctx.seededUuid() : op.rid,
         );
+        if (op === this.state.lastOp) this.notePollAfter(reply);
         return;
       }
       case 'steal-session': {
-        const other = this.other();
+        const other = await this.otherWith((o) => o.sessions.size > 0);
         const token = other ? [...other.sessions.values()][0] : undefined;
         this.state.stolenSession = token ?? null;
         return;
       }
       case 'resume-foreign':
         await this.resumeForeign();
+        return;
+      case 'collide': {
+        const prior = (await this.otherWith((o) => o.sent.length > 0))?.sent.at(-1);
+        if (!prior) return;
+        const entry = { ...prior, at: this.ctx.currentTimeMillis() };
+        if (!this.state.rids.includes(prior.rid)) this.state.rids.push(prior.rid);
+        this.state.sent.push(entry);
+        await this.resend(entry);
+        return;
+      }
+      case 'after-faults':
+        for (let i = 0; i < 400 && !this.faultsDone(); i++) await this.ctx.sleep(50);
         return;
       case 'malformed':
         await this.malformed(this.provider(command.provider), command.flaw);
@@ -250,7 +309,165 @@ export class RawDriver {
       case 'wait':
         await this.ctx.sleep(command.ms);
         return;
+      case 'cross':
+        await this.cross(command.clock, command.side);
+        return;
     }
+  }
+
+  /** Sleeps until `bound` ∓ CROSS_MARGIN/2 of `duration` (never into the past). */
+  private async sleepAround(bound: number, duration: number, side: 'before' | 'after'): Promise<void> {
+    const half = Math.max(1, Math.round((duration * CROSS_MARGIN) / 2));
+    const target = side === 'before' ? bound - half : bound + half;
+    const ms = target - this.ctx.currentTimeMillis();
+    if (ms > 0) await this.ctx.sleep(ms);
+  }
+
+  /** Re-sends an execution (same request_id, tool and args); `deadlineMs`: the budget it allows. */
+  private async resend(
+    prior: ActorState['sent'][number],
+    deadlineMs: number | boolean = false,
+  ): Promise<Bundle | null> {
+    const p = this.provider(prior.provider);
+    const reply = await this.v2(
+      p,
+      'execute_tool',
+      (b) => {
+        b.putString('tool_name', prior.tool);
+        b.putString('args', prior.args);
+      },
+      prior.rid,
+      deadlineMs,
+    );
+    if (reply) this.remember(p, prior.rid, reply);
+    return reply;
+  }
+
+  /** A fresh execution of `tool` with `args` (sent, remembered). */
+  private async fresh(provider: string, tool: string, args: string, deadlineMs: number | boolean = false) {
+    const p = this.provider(provider);
+    const rid = this.rid({ kind: 'fresh' });
+    const entry = { provider: p.name, tool, rid, args, at: this.ctx.currentTimeMillis() };
+    this.state.sent.push(entry);
+    return this.resend(entry, deadlineMs);
+  }
+
+  /** The first tool of the first provider with its first args: something to send when nothing was. */
+  private anyExecution(): { provider: string; tool: string; args: string } {
+    const p = this.providers[0] as ProviderFixture;
+    const tool = Object.keys(p.tools)[0] ?? 'none';
+    return { provider: p.name, tool, args: this.argsAt(p.tools[tool] ?? [{}], 0) };
+  }
+
+  private async cross(
+    clock: Extract<Command, { kind: 'cross' }>['clock'],
+    side: 'before' | 'after',
+  ): Promise<void> {
+    switch (clock) {
+      case 'session': {
+        const prior = this.state.sent.at(-1);
+        const target = prior ? this.provider(prior.provider) : (this.providers[0] as ProviderFixture);
+        if (!this.state.negotiated.has(target.name)) await this.negotiate(target);
+        const s = this.state.negotiated.get(target.name);
+        if (!s) return;
+        await this.sleepAround(s.expiresAt, s.expiresAt - s.at, side);
+        if (prior) await this.resend(prior);
+        else {
+          const e = this.anyExecution();
+          await this.fresh(e.provider, e.tool, e.args);
+        }
+        return;
+      }
+      case 'window': {
+        const prior = this.state.sent[0];
+        if (!prior) return;
+        const w = this.state.negotiated.get(prior.provider)?.windowMs ?? 86_400_000;
+        await this.sleepAround(prior.at + w, w, side);
+        await this.resend(prior);
+        return;
+      }
+      case 'grant': {
+        const g = this.state.grants.at(-1);
+        if (!g) return;
+        await this.sleepAround(g.at + GRANT_TTL_MS, GRANT_TTL_MS, side);
+        await this.fresh(g.provider, g.tool, g.args);
+        return;
+      }
+      case 'poll-after': {
+        const op = this.state.lastOp;
+        if (!op) return;
+        const poll = async () => {
+          const reply = await this.v2(
+            this.provider(op.provider),
+            'get_operation',
+            (b) => b.putString('operation_id', op.operationId),
+            op.rid,
+          );
+          this.notePollAfter(reply);
+          return reply;
+        };
+        // The last answer asked for a pause: cross it; none did (or it ended): ask now, then cross.
+        if (!this.state.lastOpAnswer) await poll();
+        const answer = this.state.lastOpAnswer;
+        if (!answer) return;
+        this.state.lastOpAnswer = null;
+        await this.sleepAround(answer.at + answer.pollAfterMs, answer.pollAfterMs, side);
+        await poll();
+        return;
+      }
+      case 'retry-after':
+        await this.burst(side);
+        return;
+      case 'deadline': {
+        const prior = this.state.sent.at(-1);
+        const budget = side === 'before' ? DEADLINE_CROSS_MS : -DEADLINE_CROSS_MS;
+        if (prior) await this.resend(prior, budget);
+        else {
+          const e = this.anyExecution();
+          await this.fresh(e.provider, e.tool, e.args, budget);
+        }
+        return;
+      }
+    }
+  }
+
+  /**
+   * max_concurrent_requests + 1 executions at once (fresh ids, the last tool this actor sent, else
+   * any): those answered RATE_LIMITED are re-sent just before or after their retry_after_ms.
+   */
+  private async burst(side: 'before' | 'after'): Promise<void> {
+    const e = this.state.sent.at(-1) ?? this.anyExecution();
+    const p = this.provider(e.provider);
+    if (!this.state.negotiated.has(p.name)) await this.negotiate(p);
+    const n = (this.state.negotiated.get(p.name)?.maxConcurrent ?? 4) + 1;
+    const entries = Array.from({ length: n }, () => ({
+      provider: p.name,
+      tool: e.tool,
+      rid: this.rid({ kind: 'fresh' }),
+      args: e.args,
+      at: this.ctx.currentTimeMillis(),
+    }));
+    this.state.sent.push(...entries);
+    const limited: { entry: (typeof entries)[number]; at: number; ms: number }[] = [];
+    const tasks = entries.map((entry, i) =>
+      this.ctx.spawn(`burst-${i}`, async () => {
+        const reply = await this.resend(entry);
+        const ms = reply?.getString('error_code') === 'RATE_LIMITED' ? reply.getLong('retry_after_ms') : null;
+        if (ms !== null) limited.push({ entry, at: this.ctx.currentTimeMillis(), ms });
+      }),
+    );
+    this.state.duplicates.push(...tasks);
+    for (let i = 0; i < 60 && tasks.some((t) => t.alive); i++) await this.ctx.sleep(50);
+    for (const l of limited) {
+      await this.sleepAround(l.at + l.ms, l.ms, side);
+      await this.resend(l.entry);
+    }
+  }
+
+  private notePollAfter(reply: Bundle | null): void {
+    const ms = (parseObject(reply?.getString('data') ?? null) as { poll_after_ms?: unknown }).poll_after_ms;
+    if (typeof ms === 'number')
+      this.state.lastOpAnswer = { at: this.ctx.currentTimeMillis(), pollAfterMs: ms };
   }
 
   private send(s: Sending): Promise<Bundle | null> {
@@ -286,7 +503,7 @@ export class RawDriver {
     const pool = p.tools[c.tool] ?? [{}];
     const args = this.argsAt(pool, c.args);
     const rid = this.rid(c.rid);
-    this.state.sent.push({ provider: p.name, tool: c.tool, rid, args });
+    this.state.sent.push({ provider: p.name, tool: c.tool, rid, args, at: this.ctx.currentTimeMillis() });
     let reply = await this.raced({ p, c, requestId: rid, argsJson: args, token: null });
     for (let round = 0; round < 3 && reply; round++) {
       this.remember(p, rid, reply);
@@ -294,15 +511,26 @@ export class RawDriver {
       if ((code !== 'AUTH_REQUIRED' && code !== 'USER_ACTION_REQUIRED') || c.resolve === 'none') return;
       const token = reply.getString('resume_token') ?? '';
       // Scope grants are resolved honestly; the chosen misbehaviour applies to confirmations.
-      const mode = code === 'AUTH_REQUIRED' ? 'honest' : c.resolve;
-      if (code === 'USER_ACTION_REQUIRED')
-        this.state.lastToken = { provider: p.name, token, rid, tool: c.tool, args };
+      // (a late resume crosses the token's lifetime whichever resolution issued it)
+      const late = c.resolve === 'late-before' || c.resolve === 'late-after';
+      const mode = code === 'AUTH_REQUIRED' && !late ? 'honest' : c.resolve;
+      // Any resolution's token is there for the other actors to misuse (resume-foreign).
+      this.state.lastToken = { provider: p.name, token, rid, tool: c.tool, args };
+      const issuedAt = this.ctx.currentTimeMillis();
       if (mode !== 'skip-ui') await this.launch(reply.getPendingIntent('resolution'));
+      if (code === 'AUTH_REQUIRED')
+        this.state.grants.push({ provider: p.name, tool: c.tool, args, at: this.ctx.currentTimeMillis() });
       if (mode === 'foreign') return; // the other actor may resume it (see resumeForeign)
+      if (mode === 'late-before' || mode === 'late-after')
+        await this.sleepAround(
+          issuedAt + RESUME_TOKEN_TTL_MS,
+          RESUME_TOKEN_TTL_MS,
+          mode === 'late-before' ? 'before' : 'after',
+        );
       const resumeRid = mode === 'other-rid' ? this.rid({ kind: 'fresh' }) : rid;
       const resumeArgs = mode === 'altered-args' ? this.argsAt(pool, c.args + 1) : args;
       reply = await this.raced({ p, c, requestId: resumeRid, argsJson: resumeArgs, token });
-      if (mode !== 'honest') {
+      if (mode !== 'honest' && mode !== 'late-before' && mode !== 'late-after') {
         if (reply) this.remember(p, resumeRid, reply);
         return;
       }
@@ -374,7 +602,8 @@ export class RawDriver {
 
   /** Resumes the other actor's last resolution with its token (a foreign caller). */
   async resumeForeign(): Promise<void> {
-    const t = this.other()?.lastToken;
+    // The other actor may not have reached its confirmation yet: wait for it a little (virtual time).
+    const t = (await this.otherWith((o) => o.lastToken !== null))?.lastToken;
     if (!t) return;
     const p = this.provider(t.provider);
     await this.v2(
@@ -404,6 +633,7 @@ export class RawDriver {
     if (!operationId) return;
     const op = { provider: p.name, operationId, rid };
     this.state.lastOp = op;
+    this.notePollAfter(reply);
     if (!this.state.ops.some((o) => o.operationId === operationId)) this.state.ops.push(op);
     this.observe(p);
   }

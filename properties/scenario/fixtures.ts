@@ -73,6 +73,11 @@ export function checkContext(
     toolConfirmations,
     toolInputSchemas,
     userGrantedScopes: new Map(providers.map((p) => [p.packageName, p.userGrantedScopes])),
+    resumeTokenTtlMs: new Map(
+      providers.flatMap((p) =>
+        p.resumeTokenTtlMs === undefined ? [] : [[p.packageName, p.resumeTokenTtlMs]],
+      ),
+    ),
     ...rest,
   };
 }

@@ -45,7 +45,9 @@ export type ResolveMode =
   | 'skip-ui' //     resume with the token without launching the UI at all
   | 'altered-args' // launch, then resume with different args
   | 'other-rid' //   launch, then resume the token under a fresh request_id
-  | 'foreign'; //    hand the token to the other actor, who resumes it
+  | 'foreign' //     hand the token to the other actor, who resumes it
+  | 'late-before' // launch, then resume just before the token's lifetime ends (CROSS_MARGIN)
+  | 'late-after'; //  launch, then resume just after it ended
 
 export type Command =
   /** `versions`: the consumer_versions to offer (default [2, 1]); the versions property varies it. */
@@ -71,12 +73,50 @@ export type Command =
   | { readonly kind: 'steal-session' }
   /** Resume the other actor's last resolution with its token (as a foreign caller). */
   | { readonly kind: 'resume-foreign' }
+  /**
+   * Waits until every fault of the scenario has been applied (at most 20 s of virtual time, in small
+   * sleeps): the actor's next commands then use, after a lifecycle event (a re-sign, a restart, a
+   * reboot), the sessions, tokens and request ids it got before it.
+   */
+  | { readonly kind: 'after-faults' }
+  /**
+   * Sends another actor's last execution as this actor, request_id, tool and args alike: one
+   * request_id from two UIDs (a copied or constant id), which the provider must keep apart (6-02).
+   */
+  | { readonly kind: 'collide' }
   | { readonly kind: 'v1-list'; readonly provider: string }
   /** A v2 call with one flaw (spec §9: missing fields, unknown fields, invalid JSON, schema mismatch). */
   | { readonly kind: 'malformed'; readonly provider: string; readonly flaw: MalformedFlaw }
   /** Structural malformed calls derived from the wire schemas (malformed.ts), many in one batch. */
   | HostileBatch
-  | { readonly kind: 'wait'; readonly ms: number };
+  | { readonly kind: 'wait'; readonly ms: number }
+  /**
+   * Acts just before or just after one of the spec's durations ends (issue 22 item 7): waits until
+   * the bound ∓ half of CROSS_MARGIN of the duration, then sends the call the duration governs —
+   * `session`: the last execution again on the session it was negotiated on; `window`: the first
+   * execution again, against the negotiated idempotency_window_seconds; `grant`: a fresh execution of
+   * the tool a scope was granted for, against GRANT_TTL_MS; `poll-after`: a poll of the last
+   * operation, against the poll_after_ms of its last answer; `retry-after`: a burst of
+   * max_concurrent_requests + 1 executions, each answered RATE_LIMITED re-sent against its
+   * retry_after_ms; `deadline`: the last execution again (a fresh one if none) with a deadline
+   * that falls just after (or was just before) it arrives.
+   */
+  | { readonly kind: 'cross'; readonly clock: CrossClock; readonly side: 'before' | 'after' };
+
+export const CROSS_CLOCKS = ['session', 'window', 'grant', 'poll-after', 'retry-after', 'deadline'] as const;
+export type CrossClock = (typeof CROSS_CLOCKS)[number];
+
+/** Cross commands land this fraction of the duration before or after its end (half of the 10% the
+ *  frequencies count as "just", src/check/frequencies.ts). */
+export const CROSS_MARGIN = 0.05;
+/**
+ * Durations no reply states, the reference SDK's: a resume token lives 10 minutes, a scope grant 30
+ * days (src/providers/sdk). A provider with others is crossed elsewhere — the frequencies show it.
+ */
+export const RESUME_TOKEN_TTL_MS = 600_000;
+export const GRANT_TTL_MS = 30 * 24 * 3_600_000;
+/** How far from its deadline a `cross deadline` call arrives. */
+export const DEADLINE_CROSS_MS = 1_500;
 
 export const MALFORMED_FLAWS = [
   'unknown-keys',

@@ -87,10 +87,12 @@ export async function runScenario(
   const finished = world.scheduler.waiter<void>('every actor done');
   let remaining = actors.length;
   let quietFromStep: number | null = null;
+  const lastFaultStep = Math.max(-1, ...scenario.faults.map((f) => f.at));
+  const faultsDone = () => world.scheduler.step > lastFaultStep;
   for (const actor of actors) {
     world.spawnIn(ACTOR_PACKAGES[actor], `actor-${actor}`, async (ctx) => {
       const state = states.get(actor) as ActorState;
-      const driver = new RawDriver(ctx, state, othersThan(states, state), fixture.providers);
+      const driver = new RawDriver(ctx, state, othersThan(states, state), fixture.providers, faultsDone);
       drivers.push(driver);
       try {
         for (const command of scenario.actors[actor] ?? []) await driver.run(command);

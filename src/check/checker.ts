@@ -39,6 +39,8 @@ export interface CheckContext {
   readonly userGrantedScopes: ReadonlyMap<string, readonly string[]>;
   /** Packages that are hostile by design (their own leaks and crashes are not findings). */
   readonly hostile?: readonly string[];
+  /** Resume-token lifetime of each provider that states one (ProviderFixture.resumeTokenTtlMs), by package. */
+  readonly resumeTokenTtlMs?: ReadonlyMap<string, number>;
 }
 
 /**

@@ -53,7 +53,20 @@ describe('cetp-sim fuzz', () => {
       ['versions', 5, 'passed'],
       ['malformed', 5, 'passed'],
     ]);
-    expect(Object.keys(parsed.properties[0] ?? {})).toEqual(['id', 'rules', 'runs', 'status', 'exercised']);
+    expect(Object.keys(parsed.properties[0] ?? {})).toEqual([
+      'id',
+      'rules',
+      'runs',
+      'status',
+      'exercised',
+      'frequencies',
+      'belowFloor',
+    ]);
+    // How often each attack and clock crossing happened, over the property's runs (issue 22).
+    const frequencies = (parsed.properties[0] as { frequencies?: { runs: number; counts: object } })
+      .frequencies;
+    expect(frequencies?.runs).toBe(5);
+    expect(Object.keys(frequencies?.counts ?? {})).toContain('attack:foreign-resume-token');
     // What the runs exercised of the implementations under test is reported, and was not nothing.
     const exercised = parsed.properties[0]?.exercised ?? {};
     expect(Object.keys(exercised)).toEqual([

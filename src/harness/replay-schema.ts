@@ -10,7 +10,7 @@
  * for long — and the file itself is at most MAX_REPLAY_FILE_BYTES.
  */
 import { HOSTILE_BATCH_MAX } from '../../properties/scenario/malformed.ts';
-import { ACTORS, MALFORMED_FLAWS } from '../../properties/scenario/model.ts';
+import { ACTORS, CROSS_CLOCKS, MALFORMED_FLAWS } from '../../properties/scenario/model.ts';
 
 /** The bounds (a shrunk run uses a small fraction of each). */
 export const MAX_REPLAY_FILE_BYTES = 4 * 1024 * 1024;
@@ -68,7 +68,18 @@ const command = tagged(
       rid: ridRef,
       expiredDeadline: { type: 'boolean' },
       confirmedFlag: { type: 'boolean' },
-      resolve: { enum: ['none', 'honest', 'skip-ui', 'altered-args', 'other-rid', 'foreign'] },
+      resolve: {
+        enum: [
+          'none',
+          'honest',
+          'skip-ui',
+          'altered-args',
+          'other-rid',
+          'foreign',
+          'late-before',
+          'late-after',
+        ],
+      },
       duplicates: { type: 'integer', minimum: 0, maximum: MAX_DUPLICATES },
     },
     retry: { index, afterMs: ms },
@@ -76,6 +87,8 @@ const command = tagged(
     cancel: { other: { type: 'boolean' }, afterMs: ms },
     'steal-session': {},
     'resume-foreign': {},
+    'after-faults': {},
+    collide: {},
     'v1-list': { provider: text },
     malformed: { provider: text, flaw: { enum: [...MALFORMED_FLAWS] } },
     'hostile-batch': {
@@ -84,6 +97,7 @@ const command = tagged(
       cases: { type: 'array', items: index, minItems: 1, maxItems: HOSTILE_BATCH_MAX },
     },
     wait: { ms },
+    cross: { clock: { enum: [...CROSS_CLOCKS] }, side: { enum: ['before', 'after'] } },
   },
   ['versions', 'wrongRid'],
 );

@@ -2,6 +2,7 @@
 import type { CheckContext, Checker, Violation } from '../checker.ts';
 import type { Observation } from '../observation.ts';
 import { AGENT_CHECKERS } from './agent.ts';
+import { CLOCK_CHECKERS } from './clocks.ts';
 import { CONSUMER_CHECKERS } from './consumer.ts';
 import { EFFECT_CHECKERS } from './effects.ts';
 import { FIELD_CHECKERS } from './fields.ts';
@@ -18,6 +19,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...MALFORMED_CHECKERS,
   ...FIELD_CHECKERS,
   ...NEGOTIATED_CHECKERS,
+  ...CLOCK_CHECKERS,
   ...CONSUMER_CHECKERS,
   ...AGENT_CHECKERS,
   ...RUNTIME_CHECKERS,

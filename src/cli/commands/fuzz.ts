@@ -12,6 +12,7 @@
 import { REFERENCE } from '../../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../../properties/suites.ts';
 import { blindEffectOracles, type Exercised } from '../../check/exercised.ts';
+import { type Frequencies, floorGaps } from '../../check/frequencies.ts';
 import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { DEFAULT_REPLAY_DIR } from '../../harness/fuzz.ts';
 import { exercisedLine } from '../../harness/message.ts';
@@ -62,6 +63,7 @@ function propertyJson({ def, result, replayFile }: CampaignEntry) {
     status: result.status,
     exercised: result.exercised,
     ...blindJson(def, result.exercised),
+    ...frequenciesJson(def, result.frequencies),
     ...(result.reason !== undefined ? { reason: result.reason } : {}),
     ...(replayFile !== null ? { replayFile } : {}),
     ...(failure
@@ -71,6 +73,15 @@ function propertyJson({ def, result, replayFile }: CampaignEntry) {
         }
       : {}),
   };
+}
+
+/**
+ * How often each attack, clock crossing, lifecycle follow-up and method race happened (runs per
+ * label, src/check/frequencies.ts) and the property's floors the campaign missed (`belowFloor`).
+ */
+function frequenciesJson(def: PropertyDef, f: Frequencies | undefined) {
+  if (f === undefined) return {};
+  return { frequencies: f, belowFloor: floorGaps(f, def.floors ?? {}) };
 }
 
 /** The effect oracles that could not judge (no effect declared while writes succeeded), if any. */
@@ -87,8 +98,13 @@ function resultLine(io: Io, { def, result, ms }: CampaignEntry, width: number): 
   const seconds = c.dim(`${(ms / 1000).toFixed(1)}s`);
   const id = def.id.padEnd(width);
   switch (result.status) {
-    case 'passed':
-      return `  ${c.green('✓')} ${id} ${String(result.runs).padStart(6)} runs  ${c.dim(exercisedLine(result.exercised))}  ${seconds}`;
+    case 'passed': {
+      const line = `  ${c.green('✓')} ${id} ${String(result.runs).padStart(6)} runs  ${c.dim(exercisedLine(result.exercised))}  ${seconds}`;
+      const gaps = result.frequencies ? floorGaps(result.frequencies, def.floors ?? {}) : [];
+      if (gaps.length === 0) return line;
+      const missed = gaps.map((g) => `${g.label} ${Math.round(g.share * 100)}% < ${g.floor * 100}%`);
+      return `${line}\n    ${c.yellow(`reached too rarely: ${missed.join(', ')}`)}`;
+    }
     case 'vacuous':
       return `  ${c.yellow('∅')} ${id} ${c.yellow(`exercised nothing: ${result.reason ?? ''}`)}  ${seconds}`;
     case 'failed':

@@ -122,6 +122,7 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
     runs: result.runs,
     status: result.status,
     exercised: result.exercised,
+    frequencies: result.frequencies,
     ...(result.vacuity !== undefined ? { reason: result.vacuity } : {}),
     ...(failure
       ? {

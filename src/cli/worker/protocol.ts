@@ -12,6 +12,7 @@ import type { AblationResult, MutantResult } from '../../../properties/hunt.ts';
 import type { Tail, Variant } from '../../../properties/scenario/model.ts';
 import type { Violation } from '../../check/checker.ts';
 import type { Exercised } from '../../check/exercised.ts';
+import type { Frequencies } from '../../check/frequencies.ts';
 import type { ReplayModules } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { Ability, Profile } from '../../vectors/format.ts';
@@ -118,6 +119,8 @@ export interface PropertyOutcome {
   readonly runs: number;
   readonly status: PropertyStatus;
   readonly exercised: Exercised;
+  /** How often each attack and clock crossing happened (absent when the job hung). */
+  readonly frequencies?: Frequencies;
   /** One line on why it did not pass (vacuous, or a failure without a replayable run). */
   readonly reason?: string;
   readonly failure?: FailureData;

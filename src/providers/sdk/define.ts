@@ -225,6 +225,8 @@ export function defineProvider(definition: ProviderDefinition): DefinedProvider 
           `${packageName}: fixture() needs userGrantedScopes, the scopes your authorize function grants only after the user agrees ([] if none)`,
         );
       return {
+        // The resume-token lifetime is configuration no reply states: the resume-token-expiry oracle needs it.
+        resumeTokenTtlMs: baseOptions.resumeTokenTtlMs ?? DEFAULT_PROVIDER_OPTIONS.resumeTokenTtlMs,
         ...spec,
         packageName,
         authority,
