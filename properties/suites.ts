@@ -24,6 +24,7 @@ import {
   singleEffect,
 } from '../src/check/checkers/effects.ts';
 import { fileResultMatches } from '../src/check/checkers/files.ts';
+import { agentNotRefusedAsMisuse, agentOutcomeTruth } from '../src/check/checkers/interop.ts';
 import {
   argsSchema,
   capabilitiesIntersected,
@@ -230,7 +231,15 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       ],
       maxFaults: 2,
     },
-    [...CONSUMER_CHECKS, singleEffect, approvalBinding, authorizedEffect, wireWellFormed],
+    [
+      ...CONSUMER_CHECKS,
+      singleEffect,
+      approvalBinding,
+      authorizedEffect,
+      wireWellFormed,
+      agentOutcomeTruth,
+      agentNotRefusedAsMisuse,
+    ],
   ),
   consumerDef(
     'consumer-versions',

@@ -7,6 +7,7 @@
 import { caches } from '../../src/base/caches.ts';
 import type { CheckContext } from '../../src/check/checker.ts';
 import type { ProviderFixture } from '../../src/check/subjects.ts';
+import { readingOptions } from '../../src/protocol/readings.ts';
 import {
   ALERT_TOOLS,
   ALERTS_AUTHORITY,
@@ -21,7 +22,11 @@ import {
   paymentsApp,
   paymentsPackage,
 } from '../../src/providers/apps/payments.ts';
-import type { ProviderTool } from '../../src/providers/sdk/types.ts';
+import {
+  DEFAULT_PROVIDER_OPTIONS,
+  type ProviderTool,
+  type ProviderVariants,
+} from '../../src/providers/sdk/types.ts';
 import { agentPackage } from '../../src/providers/testing.ts';
 import type { World } from '../../src/sim/world.ts';
 import type { ActorName, Variant } from './model.ts';
@@ -107,8 +112,18 @@ export function installActors(world: World, actors: readonly ActorName[]): void 
   }
 }
 
+/** The provider options a variant sets: planted bugs, ablated rules and readings (src/protocol/readings.ts). */
 export function providerOptions(variant: Variant) {
-  return { plantedBugs: new Set(variant.providerBugs), disabledRules: new Set(variant.disabledRules) };
+  const options = {
+    plantedBugs: new Set(variant.providerBugs),
+    disabledRules: new Set(variant.disabledRules),
+  };
+  if (variant.readings?.provider === undefined) return options;
+  const variants = {
+    ...DEFAULT_PROVIDER_OPTIONS.variants,
+    ...(readingOptions('provider', variant.readings.provider) as Partial<ProviderVariants>),
+  };
+  return { ...options, variants };
 }
 
 export const ALERTS: ProviderFixture = {

@@ -46,7 +46,10 @@ async function settle(ex: Execution, token: string): Promise<Next> {
     // A retried resume after a lost reply re-sends the grant token, already used (NOTES 2): that is
     // fine for a grant, which authorises nothing by itself — authorization was just re-checked.
     const check = await ex.rt.parts.checkResumeToken(tx, token, binding(ex), ex.rt.gates, true);
-    if (!check.ok || check.record.kind !== 'grant') return false;
+    // An expired grant token on a call the scopes step just allowed (the scope was granted since,
+    // e.g. on another request's screen) authorises nothing either: the call goes on without it.
+    if (!check.ok) return 'expired' in check && check.expired.kind === 'grant';
+    if (check.record.kind !== 'grant') return false;
     await consumeConfirmation(tx, check.record);
     return true;
   });

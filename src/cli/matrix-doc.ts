@@ -1,0 +1,3 @@
+export function renderMatrixDoc(_r: unknown, _o: { linkBase: string }): string {
+  return '';
+}
