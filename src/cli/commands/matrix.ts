@@ -189,7 +189,7 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
     progress.finish();
   }
   if (flags.md !== undefined) {
-    const doc = renderMatrixDoc(result, { linkBase: dirname(flags.md) });
+    const doc = renderMatrixDoc(result);
     try {
       mkdirSync(dirname(flags.md), { recursive: true });
       writeFileSync(flags.md, doc);
