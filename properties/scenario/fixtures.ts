@@ -68,7 +68,7 @@ export function rawCheckContext(providers: readonly ProviderFixture[]): CheckCon
 /** What the oracles know about the providers under test (their descriptors), keyed by package|tool. */
 export function checkContext(
   providers: readonly ProviderFixture[],
-  rest: Pick<CheckContext, 'consumers' | 'hostile'>,
+  rest: Pick<CheckContext, 'consumers' | 'hostile' | 'readings'>,
 ): CheckContext {
   const toolEffects = new Map<string, string>();
   const toolScopes = new Map<string, readonly string[]>();
