@@ -8,6 +8,7 @@
  * properties' seeds derive from the campaign seed alone), so two pairings differ only by their
  * readings.
  */
+import fc from 'fast-check';
 import type { Checker } from '../src/check/checker.ts';
 import { requestIdOnWire } from '../src/check/checkers/agent.ts';
 import { requestIdStable, retryDiscipline } from '../src/check/checkers/consumer.ts';
@@ -18,6 +19,8 @@ import type { Readings } from '../src/check/subjects.ts';
 import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
 import { type ReadingSide, VARIANTS, type VariantDef } from '../src/protocol/readings.ts';
 import type { Fault } from '../src/sim/faults.ts';
+import { propertySeed } from './fuzz.ts';
+import { consumerScenarioArb, runConsumerScenario } from './scenario/consumer.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
 import type { Variant } from './scenario/model.ts';
 import { type ConsumerPropertyDef, propertyById } from './suites.ts';
@@ -91,7 +94,9 @@ export const MATRIX_INTEROP: ConsumerPropertyDef = {
     maxFaults: 3,
   },
   checkers: INTEROP_CHECKERS,
-  ruleIds: [...new Set([...INTEROP_CHECKERS.flatMap((c) => c.ruleIds), 'CETP-9-06'])],
+  ruleIds: [...INTEROP_CHECKERS.flatMap((c) => c.ruleIds), 'CETP-9-06'].filter(
+    (id, i, all) => all.indexOf(id) === i,
+  ),
   ciRuns: 25,
 };
 
@@ -152,4 +157,39 @@ export function describePairing(pairing: Pairing): string {
     return entries.length === 0 ? 'reference' : entries.map(([v, r]) => `${v}=${r}`).join(', ');
   };
   return `provider ${side(pairing.provider)} × consumer ${side(pairing.consumer)}`;
+}
+
+/** Scenarios per property sampled to see whether a pairing's readings change anything at all. */
+export const DIVERGENCE_SAMPLES = 40;
+
+/**
+ * How many of `DIVERGENCE_SAMPLES` scenarios of `def` (sampled from the property's own seed) run
+ * differently — another trace hash — under the pairing's readings than under the reference's. Zero
+ * means the readings' decision points were never reached: "interoperates" then says nothing.
+ */
+export async function divergentRuns(
+  def: ConsumerPropertyDef,
+  pairing: Pairing,
+  seed: number,
+  referenceHashes: Map<string, readonly string[]>,
+): Promise<number> {
+  const scenarios = fc.sample(consumerScenarioArb(def.shape, ['fifo', 'random', 'pct'], true), {
+    seed: propertySeed(seed, def.id),
+    numRuns: DIVERGENCE_SAMPLES,
+  });
+  let reference = referenceHashes.get(def.id);
+  if (!reference) {
+    const REFERENCE: Variant = { providerBugs: [], consumerBugs: [], disabledRules: [] };
+    const hashes: string[] = [];
+    for (const s of scenarios)
+      hashes.push((await runConsumerScenario(def.fixture, s, REFERENCE)).report.traceHash);
+    referenceHashes.set(def.id, hashes);
+    reference = hashes;
+  }
+  let differ = 0;
+  for (const [i, s] of scenarios.entries()) {
+    const run = await runConsumerScenario(def.fixture, s, pairingVariant(pairing));
+    if (run.report.traceHash !== reference[i]) differ++;
+  }
+  return differ;
 }

@@ -351,8 +351,7 @@ export const cancelAfterEnd: Checker = {
     'cancel_operation of an operation already seen succeeded or failed is CONFLICT, never a cancellation accepted.',
   check(obs, ctx) {
     const out: Violation[] = [];
-    // NOTES 10a, reading `cancelFinished=accept`: a success only says the request was received
-    // (4.4-10, 4.4-19); cancelled-has-no-effect still judges any operation reported cancelled.
+    // NOTES 10a reading cancelFinished=accept: success only says "received" (4.4-10, 4.4-19).
     if (ctx.readings?.provider?.cancelFinished === 'accept') return out;
     // When each operation was seen ended with an outcome: get_operation reporting it (by operation),
     // or a replay's success (by request; only a deduplicated, non-read request's replay speaks for

@@ -15,6 +15,7 @@ import type { PropertyStatus } from '../../../properties/fuzz.ts';
 import {
   DEFAULT_MATRIX_RUNS,
   describePairing,
+  divergentRuns,
   MATRIX_PROPERTIES,
   type Pairing,
   pairingsOf,
@@ -65,6 +66,11 @@ export interface PairingResult {
   readonly pairing: Pairing;
   readonly verdict: 'interoperates' | 'breaks' | 'vacuous';
   readonly properties: readonly PropertyVerdict[];
+  /**
+   * Per property, how many of DIVERGENCE_SAMPLES sampled scenarios ran differently (another trace)
+   * than with the reference readings: 0 means the readings were never reached.
+   */
+  readonly divergent: Readonly<Record<string, number>>;
 }
 
 export interface MatrixResult {
@@ -126,6 +132,14 @@ export async function runMatrix(
         `  ${pairing.id} ${outcome.id}: ${outcome.status === 'failed' ? 'breaks' : outcome.status}`,
       ),
   });
+  const referenceHashes = new Map<string, readonly string[]>();
+  const divergent: Record<string, number>[] = [];
+  for (const pairing of pairings) {
+    const counts: Record<string, number> = {};
+    for (const def of MATRIX_PROPERTIES)
+      counts[def.id] = pairing.reference ? 0 : await divergentRuns(def, pairing, flags.seed, referenceHashes);
+    divergent.push(counts);
+  }
   const results: PairingResult[] = pairings.map((pairing, p) => {
     const properties = MATRIX_PROPERTIES.map((def, d): PropertyVerdict => {
       const outcome = outcomes[p * MATRIX_PROPERTIES.length + d] as PropertyOutcome;
@@ -144,7 +158,7 @@ export async function runMatrix(
         mermaid: renderDiagram(failure.events),
       };
     });
-    return { pairing, verdict: verdictOf(properties), properties };
+    return { pairing, verdict: verdictOf(properties), properties, divergent: divergent[p] ?? {} };
   });
   return { seed: flags.seed, runs: flags.runs, notes, pairings: results };
 }
@@ -162,6 +176,7 @@ function jsonOf(result: MatrixResult): string {
       consumer: r.pairing.consumer,
       reference: r.pairing.reference,
       verdict: r.verdict,
+      divergent: r.divergent,
       properties: r.properties.map(({ mermaid: _m, ...p }) => p),
     })),
   });
