@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ALL_CHECKERS } from '../src/check/checkers/index.ts';
+import type { UserDecision } from '../src/sim/user.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
 import type { Command, Variant } from './scenario/model.ts';
 import { runScenario } from './scenario/runner.ts';
@@ -31,10 +32,10 @@ function execute(tool: string, extra: Partial<Extract<Command, { kind: 'execute'
   };
 }
 
-async function run(commands: readonly Command[], variant: Variant) {
+async function run(commands: readonly Command[], variant: Variant, user: UserDecision[] = ['approve']) {
   const result = await runScenario(
     { providers: [ALERTS, PAYMENTS], actors: ['a'], checkers: ALL_CHECKERS },
-    { seed: 1, tail: 'fifo', actors: { a: commands }, user: ['approve'], faults: [], decisions: [] },
+    { seed: 1, tail: 'fifo', actors: { a: commands }, user, faults: [], decisions: [] },
     variant,
   );
   const answers = result.observation.calls
@@ -97,5 +98,21 @@ describe('provider readings', () => {
     expect(ref.answers.at(-1)).toBe('execute_tool:CANCELLED');
     expect(accepted.answers.at(-1)).toBe('execute_tool:accepted');
     expect(accepted.firing).toEqual([]);
+  });
+});
+
+describe('reference fixes found by the matrix', () => {
+  it("CETP-6-05: a retry of a committed delete gets its recorded result, not INVALID_ARGS from today's state", async () => {
+    const commands: Command[] = [
+      { kind: 'negotiate', caps: ['cancellation', 'large_results'] },
+      execute('alerts.create_alert'),
+      execute('alerts.delete_alert'),
+      { kind: 'retry', index: 1, afterMs: 0 },
+    ];
+    const { answers, firing } = await run(commands, reference, ['approve', 'approve', 'approve']);
+    const deletes = answers.slice(-2);
+    expect(deletes[0]).toBe('execute_tool:success');
+    expect(deletes[1]).toBe('execute_tool:success');
+    expect(firing).toEqual([]);
   });
 });

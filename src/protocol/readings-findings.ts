@@ -97,7 +97,7 @@ export const RULE_COLLISIONS: readonly RuleCollision[] = [
     resolution:
       "The record wins: a write with a settled record is answered from it, its args are not re-validated against today's state (src/providers/sdk/execute/request.ts).",
     evidence:
-      "Found by the matrix's `matrix-interop` property on the reference pairing (agent-outcome-truth: the agent was told INVALID_ARGS for a committed delete); pinned by src/cli/matrix.test.ts.",
+      "Found by the matrix's `matrix-interop` property on the reference pairing (agent-outcome-truth: the agent was told INVALID_ARGS for a committed delete); pinned by properties/readings.test.ts.",
   },
   {
     title: 'An expired scope-grant token on a call whose scope is granted meanwhile',
