@@ -83,8 +83,10 @@ const FOUND_LOST: Scenario = {
   decisions: [],
 };
 
+// Re-found (seed-sampled operations scenarios) after an expired grant token on an allowed call stopped
+// being refused (issue 20): the earlier pinned schedule no longer raced.
 const FOUND_RACED: Scenario = {
-  seed: 256711,
+  seed: 16,
   tail: 'pct',
   actors: {
     a: [
@@ -92,15 +94,12 @@ const FOUND_RACED: Scenario = {
         kind: 'execute',
         provider: 'payments',
         tool: 'transfer',
-        args: 0,
-        rid: {
-          kind: 'reuse',
-          index: 0,
-        },
+        args: 3,
+        rid: { kind: 'shared', index: 0 },
         expiredDeadline: false,
         confirmedFlag: false,
         resolve: 'honest',
-        duplicates: 1,
+        duplicates: 2,
       },
     ],
     b: [
@@ -108,52 +107,33 @@ const FOUND_RACED: Scenario = {
         kind: 'execute',
         provider: 'payments',
         tool: 'reconcile_accounts',
-        args: 0,
-        rid: {
-          kind: 'fresh',
-        },
-        expiredDeadline: false,
-        confirmedFlag: false,
-        resolve: 'honest',
-        duplicates: 1,
-      },
-      {
-        kind: 'negotiate',
-        caps: ['cancellation', 'large_results'],
-      },
-      {
-        kind: 'execute',
-        provider: 'payments',
-        tool: 'reconcile_accounts',
-        args: 0,
-        rid: {
-          kind: 'fresh',
-        },
+        args: 5,
+        rid: { kind: 'shared', index: 0 },
         expiredDeadline: false,
         confirmedFlag: false,
         resolve: 'none',
         duplicates: 2,
       },
+      { kind: 'wait', ms: 7200000 },
+      {
+        kind: 'execute',
+        provider: 'payments',
+        tool: 'reconcile_accounts',
+        args: 1,
+        rid: { kind: 'reuse', index: 2 },
+        expiredDeadline: false,
+        confirmedFlag: false,
+        resolve: 'honest',
+        duplicates: 1,
+      },
     ],
   },
-  user: [],
+  user: ['approve', 'approve'],
   faults: [
-    {
-      at: 0,
-      fault: {
-        kind: 'kill',
-        process: 'com.example.payments',
-      },
-    },
-    {
-      at: 117,
-      fault: {
-        kind: 'clockJump',
-        ms: 90000000,
-      },
-    },
+    { at: 32, fault: { kind: 'clockJump', ms: 90000000 } },
+    { at: 202, fault: { kind: 'memoryPressure', kills: 1 } },
   ],
-  decisions: [0, 0, 0],
+  decisions: [0, 1, 0, 2, 6, 0],
 };
 
 describe('capability-gating and first answers', () => {
