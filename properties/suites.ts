@@ -31,6 +31,7 @@ import {
   resolutionPendingIntent,
 } from '../src/check/checkers/fields.ts';
 import { fileResultMatches } from '../src/check/checkers/files.ts';
+import { agentNotRefusedAsMisuse, agentOutcomeTruth } from '../src/check/checkers/interop.ts';
 import { errorMeansNoEffect, malformedRefused } from '../src/check/checkers/malformed.ts';
 import {
   argsSchema,
@@ -258,7 +259,15 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       ],
       maxFaults: 2,
     },
-    [...CONSUMER_CHECKS, singleEffect, approvalBinding, authorizedEffect, wireWellFormed],
+    [
+      ...CONSUMER_CHECKS,
+      singleEffect,
+      approvalBinding,
+      authorizedEffect,
+      wireWellFormed,
+      agentOutcomeTruth,
+      agentNotRefusedAsMisuse,
+    ],
   ),
   consumerDef(
     'consumer-versions',

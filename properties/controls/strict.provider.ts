@@ -26,7 +26,7 @@ function strict(variant: Variant): Partial<ProviderOptions> {
     versions: [2],
     limits: { ...DEFAULT_PROVIDER_OPTIONS.limits, maxConcurrentRequests: 1 },
     pollAfterMs: 5_000,
-    variants: { argsDigest: 'jcs', sessionMisuse: 'invalid_request' },
+    variants: { ...DEFAULT_PROVIDER_OPTIONS.variants, argsDigest: 'jcs', sessionMisuse: 'invalid_request' },
   };
 }
 

@@ -266,6 +266,7 @@ export async function runConsumerScenario(
   const ctx = checkContext(fixture.providers, {
     consumers: [consumer.packageName],
     hostile: [HOSTILE_PACKAGE, PEER_PACKAGE],
+    ...(variant.readings ? { readings: variant.readings } : {}),
   });
   const violations = [
     ...runCheckers(observation, ctx, fixture.checkers),

@@ -10,10 +10,14 @@ import { FixtureError, resolveFixtureWith } from '../../src/check/fixture.ts';
 import type { ResolvedProviderFixture } from '../../src/check/subjects.ts';
 import { ALERTS_PROVIDER } from '../../src/providers/apps/alerts.ts';
 import { PAYMENTS_PROVIDER } from '../../src/providers/apps/payments.ts';
-import type { DefinedProvider, FixtureSpec } from '../../src/providers/sdk/define.ts';
+import {
+  type DefinedProvider,
+  type FixtureSpec,
+  providerOptionsFor,
+} from '../../src/providers/sdk/define.ts';
 import { agentPackage } from '../../src/providers/testing.ts';
 import type { World } from '../../src/sim/world.ts';
-import type { ActorName, Variant } from './model.ts';
+import type { ActorName } from './model.ts';
 
 /**
  * A provider app the scenarios install and call (src/check/subjects.ts, public API), resolved: in
@@ -51,7 +55,7 @@ export function rawCheckContext(providers: readonly ProviderFixture[]): CheckCon
 /** What the oracles know about the providers under test (their descriptors), keyed by package|tool. */
 export function checkContext(
   providers: readonly ProviderFixture[],
-  rest: Pick<CheckContext, 'consumers' | 'hostile'>,
+  rest: Pick<CheckContext, 'consumers' | 'hostile' | 'readings'>,
 ): CheckContext {
   const toolEffects = new Map<string, string>();
   const toolScopes = new Map<string, readonly string[]>();
@@ -100,9 +104,8 @@ export function installActors(world: World, actors: readonly ActorName[]): void 
   }
 }
 
-export function providerOptions(variant: Variant) {
-  return { plantedBugs: new Set(variant.providerBugs), disabledRules: new Set(variant.disabledRules) };
-}
+/** The provider options a variant sets: planted bugs, ablated rules and readings (src/protocol/readings.ts). */
+export const providerOptions = providerOptionsFor;
 
 export const ALERTS: ProviderFixture = referenceFixture(ALERTS_PROVIDER, {
   name: 'alerts',

@@ -121,7 +121,8 @@ export async function runScenario(
   });
   const report = await world.run();
   const observation = observe(world, report, quietFromStep);
-  const ctx = rawCheckContext(fixture.providers);
+  const base = rawCheckContext(fixture.providers);
+  const ctx = variant.readings ? { ...base, readings: variant.readings } : base;
   const violations = runCheckers(observation, ctx, fixture.checkers ?? ALL_CHECKERS);
   void drivers;
   return { world, report, observation, context: ctx, violations };

@@ -5,6 +5,7 @@
  * finished), crash (a process or the harness died where it must not).
  */
 import type { Observation } from './observation.ts';
+import type { Readings } from './subjects.ts';
 
 export type FailureClass = 'correctness' | 'liveness' | 'crash';
 
@@ -39,6 +40,11 @@ export interface CheckContext {
   readonly userGrantedScopes: ReadonlyMap<string, readonly string[]>;
   /** Packages that are hostile by design (their own leaks and crashes are not findings). */
   readonly hostile?: readonly string[];
+  /**
+   * The readings of ambiguous spec points the run was made with (absent: the reference's). An oracle
+   * that judges a point the spec leaves open accepts every reading of it (src/protocol/readings.ts).
+   */
+  readonly readings?: Readings;
   /** Resume-token lifetime of each provider that states one (ProviderFixture.resumeTokenTtlMs), by package. */
   readonly resumeTokenTtlMs?: ReadonlyMap<string, number>;
 }

@@ -8,11 +8,26 @@ import type { JsonValue } from '../base/json.ts';
 import type { AppContext } from '../sim/context.ts';
 import type { World } from '../sim/world.ts';
 
-/** Planted bugs and ablated rules a run is made with (empty: the reference implementations). */
+/**
+ * The readings of the spec's ambiguous points a run is made with, per side: variant name → reading
+ * name (src/protocol/readings.ts, spec/interpretations.md). A variant not named takes the reference
+ * reading. Readings are not bugs: each is defensible from the spec's text.
+ */
+export interface Readings {
+  readonly provider?: Readonly<Record<string, string>>;
+  readonly consumer?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Planted bugs, ablated rules and readings a run is made with (empty: the reference
+ * implementations).
+ */
 export interface Variant {
   readonly providerBugs: readonly string[];
   readonly consumerBugs: readonly string[];
   readonly disabledRules: readonly string[];
+  /** Readings of ambiguous spec points (absent: the reference readings). */
+  readonly readings?: Readings;
 }
 
 /**

@@ -22,6 +22,7 @@ import {
 } from './commands/crashpoints.ts';
 import { demoCommand } from './commands/demo.ts';
 import { DEFAULT_OUT_DIR, type FuzzFlags, fuzzCommand } from './commands/fuzz.ts';
+import { registerMatrixCommand } from './commands/matrix.ts';
 import { type MergeFlags, mergeCommand } from './commands/merge.ts';
 import { DEFAULT_MUTANT_RUNS, type MutantsFlags, mutantsCommand } from './commands/mutants.ts';
 import { type ReplayFlags, replayCommand } from './commands/replay.ts';
@@ -258,6 +259,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       setExit(mergeCommand(io, files, opts));
     });
 
+  registerMatrixCommand(program, io, setExit);
   registerVectorsCommand(program, io, setExit);
   registerServeCommand(program, io, setExit);
 

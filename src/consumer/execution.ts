@@ -24,6 +24,7 @@ import { launchResolution } from './confirmation.ts';
 import { readFileResult } from './large-results.ts';
 import { type CancelSignal, followOperation } from './operations.ts';
 import { failure, type OutcomeSource, success, type ToolFailureBody, type ToolOutcome } from './outcomes.ts';
+import { ResendReadings } from './readings.ts';
 import { type Classified, classify, type ReceivedFailure } from './replies.ts';
 import { decideRetry, decideTransportRetry } from './retry.ts';
 import type { Session } from './session.ts';
@@ -55,12 +56,15 @@ export class ExecutionRun {
   private tokenResent = false;
   /** Whether any call may have reached the provider (after which only it knows the outcome). */
   mayHaveReached = false;
+  /** What re-sends carry under the consumer's readings (NOTES 5, 6; readings.ts). */
+  private readonly resends: ResendReadings;
 
   constructor(
     readonly client: CetpClient,
     readonly plan: ExecutionPlan,
   ) {
     this.requestId = plan.requestId;
+    this.resends = new ResendReadings(client.config.variants, plan.firstReason !== 'first');
   }
 
   get config() {
@@ -96,7 +100,8 @@ export class ExecutionRun {
         attempt: { executionId: this.plan.executionId, reason },
         fill: (b) => {
           b.putString('tool_name', this.plan.tool.name);
-          b.putString('args', this.plan.args);
+          b.putString('args', this.resends.args(this.plan.args));
+          this.resends.deadline(b);
           if (withToken) b.putString('resume_token', token);
         },
       });
@@ -189,7 +194,7 @@ export class ExecutionRun {
   private async afterError(e: ReceivedFailure, session: Session, reason: AttemptReason): Promise<Step> {
     const { gates } = this.config;
     if (e.code === 'NEGOTIATION_REQUIRED') return this.renegotiateStep(session);
-    if (e.code === 'INVALID_REQUEST' && this.tokenResent) {
+    if (e.code === 'INVALID_REQUEST' && this.tokenResent && this.resends.queriesAfterRefusedToken()) {
       // NOTES 2: a re-sent token the provider already consumed (its reply was lost) may be refused
       // by a provider that checks the token before its request record. Ask once more without it:
       // the same request_id then reaches the record (its result, or the pending resolution).

@@ -7,15 +7,19 @@
  * nor the property suites.
  */
 import { CAPABILITIES, type Capability } from '../protocol/index.ts';
+import { readingOptions } from '../protocol/readings.ts';
 import type { AppContext } from '../sim/context.ts';
 import type { World } from '../sim/world.ts';
 import { bridgeIn, CONSUMER_PACKAGE, consumerApp, consumerPackage } from './app.ts';
 import type { ExternalToolBridge } from './bridge.ts';
+import type { ConsumerVariants } from './options.ts';
 import { isConsumerBug } from './planted.ts';
 
 export interface ConsumerVariant {
   readonly consumerBugs: readonly string[];
   readonly disabledRules: readonly string[];
+  /** Readings of ambiguous spec points (src/protocol/readings.ts); the consumer takes its own side's. */
+  readonly readings?: { readonly consumer?: Readonly<Record<string, string>> };
 }
 
 const isCapability = (c: string): c is Capability => (CAPABILITIES as readonly string[]).includes(c);
@@ -33,6 +37,7 @@ export const consumer = {
         // Bugs of other components (the provider's) are not the consumer's to plant.
         plantedBugs: options.variant.consumerBugs.filter(isConsumerBug),
         disabledRules: [...options.variant.disabledRules],
+        variants: readingOptions('consumer', options.variant.readings?.consumer) as Partial<ConsumerVariants>,
         capabilities: options.capabilities.filter(isCapability),
         resumeOnStart: true,
       }),

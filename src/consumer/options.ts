@@ -63,6 +63,12 @@ export type LocalApproval = 'none' | 'activity' | ((request: ApprovalRequest) =>
 export interface ConsumerVariants {
   /** NOTES 2: re-send the resume token on every retry of the resume call (default) or only once. */
   readonly resendResumeToken: boolean;
+  /** NOTES 2: after a re-sent token is refused, ask once more without it (default) or give up (5-26). */
+  readonly refusedToken: 'query' | 'give_up';
+  /** NOTES 6: re-sends carry the args bytes first sent (default) or the args re-serialised (RFC 8785). */
+  readonly argsBytes: 'exact' | 'reserialize';
+  /** NOTES 5: every call gets a fresh deadline (default) or re-sends keep the execution's first one. */
+  readonly retryDeadline: 'fresh' | 'original';
 }
 
 export interface ConsumerOptions {
@@ -126,7 +132,7 @@ export const DEFAULT_CONSUMER_OPTIONS: ConsumerOptions = Object.freeze({
   localApproval: 'none',
   localApprovalMinRisk: 'moderate',
   v1SideEffectTools: [],
-  variants: { resendResumeToken: true },
+  variants: { resendResumeToken: true, refusedToken: 'query', argsBytes: 'exact', retryDeadline: 'fresh' },
   disabledRules: [],
   plantedBugs: [],
 } satisfies ConsumerOptions);

@@ -14,6 +14,7 @@ import type { Command, Scenario } from '../../properties/scenario/model.ts';
 import { PROPERTIES, type PropertyDef } from '../../properties/suites.ts';
 import { isConsumerBug } from '../consumer/index.ts';
 import { isRuleId } from '../protocol/index.ts';
+import { readingsProblem } from '../protocol/readings.ts';
 import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { renderMermaid } from '../sim/trace-render.ts';
@@ -124,6 +125,10 @@ function validateNames(path: string, file: CliReplayFile): void {
   for (const rule of file.variant.disabledRules)
     if (!isRuleId(rule))
       throw invalid(path, 'replay_unknown_rule', `unknown rule id '${rule}' in /variant/disabledRules`);
+  for (const side of ['provider', 'consumer'] as const) {
+    const problem = readingsProblem(side, file.variant.readings?.[side]);
+    if (problem) throw invalid(path, 'replay_unknown_reading', `${problem} in /variant/readings/${side}`);
+  }
 }
 
 /** Reads and validates a replay file; every problem is a CliError (exit 2) naming what is wrong. */

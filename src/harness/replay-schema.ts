@@ -34,6 +34,14 @@ const anyText = { type: 'string', maxLength: MAX_TEXT } as const;
 const strings = { type: 'array', maxItems: MAX_LIST, items: anyText } as const;
 const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 
+/** Variant name → reading name (both short identifiers). */
+const readingMap = {
+  type: 'object',
+  maxProperties: 64,
+  propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9]{0,63}$' },
+  additionalProperties: { type: 'string', pattern: '^[a-z][a-z0-9-]{0,63}$' },
+} as const;
+
 /** A closed object: every listed property required unless named in `optional`. */
 function object(properties: Record<string, object>, optional: readonly string[] = []): object {
   return {
@@ -209,7 +217,16 @@ export const REPLAY_FILE_SCHEMA = {
         runsToFailure: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
         shrinks: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
       }),
-      variant: object({ providerBugs: strings, consumerBugs: strings, disabledRules: strings }),
+      variant: object(
+        {
+          providerBugs: strings,
+          consumerBugs: strings,
+          disabledRules: strings,
+          // Readings of ambiguous spec points, per side: variant → reading (src/protocol/readings.ts).
+          readings: object({ provider: readingMap, consumer: readingMap }, ['provider', 'consumer']),
+        },
+        ['readings'],
+      ),
       scenario: { type: 'object' },
       // Empty: the run never finished (the watchdog stopped it), so it has no trace hash.
       traceHash: { type: 'string', pattern: '^([0-9a-f]{64})?$' },

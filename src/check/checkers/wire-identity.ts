@@ -191,7 +191,9 @@ export const cancelAfterEnd: Checker = {
     },
   ],
   check(obs, ctx) {
-    const out = [];
+    const out: Violation[] = [];
+    // NOTES 10a reading cancelFinished=accept: success only says "received" (4.4-10, 4.4-19).
+    if (ctx.readings?.provider?.cancelFinished === 'accept') return out;
     // When each operation was seen ended with an outcome: get_operation reporting it (by operation),
     // or a replay's success (by request; only a deduplicated, non-read request's replay speaks for
     // the operation it created — a read re-sent under the same id is a new read, CETP-6-01).

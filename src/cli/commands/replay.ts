@@ -126,6 +126,11 @@ export async function replayCommand(io: Io, path: string, flags: ReplayFlags): P
   if (bugs.length > 0) io.out(`  planted bugs: ${bugs.join(', ')}`);
   if (file.variant.disabledRules.length > 0)
     io.out(`  rules switched off: ${file.variant.disabledRules.join(' ')}`);
+  for (const side of ['provider', 'consumer'] as const) {
+    const readings = Object.entries(file.variant.readings?.[side] ?? {});
+    if (readings.length > 0)
+      io.out(`  ${side} readings: ${readings.map(([v, r]) => `${v}=${r}`).join(', ')}`);
+  }
   for (const flag of ['provider', 'consumer'] as const)
     if (modules[flag] !== undefined) io.out(`  --${flag} ${modules[flag]}`);
   io.out(c.bold('trace:'));

@@ -17,6 +17,7 @@
  */
 
 import type { ProviderFixture } from '../../check/subjects.ts';
+import { readingOptions } from '../../protocol/readings.ts';
 import type { App, AppFactory } from '../../sim/app.ts';
 import type { AppContext } from '../../sim/context.ts';
 import { Intent } from '../../sim/intent.ts';
@@ -35,6 +36,7 @@ import {
   durableMutationExecutor,
   type MutationExecutor,
   type ProviderTool,
+  type ProviderVariants,
 } from './types.ts';
 
 /** The options a provider instance takes (ProviderOptions, every field optional). */
@@ -53,6 +55,8 @@ export type AuthorizePolicy = AuthorizeFunction | Partial<GrantPolicyOptions>;
 export interface VariantLike {
   readonly providerBugs: readonly string[];
   readonly disabledRules: readonly string[];
+  /** Readings of ambiguous spec points, by side (src/protocol/readings.ts; absent: the reference's). */
+  readonly readings?: { readonly provider?: Readonly<Record<string, string>> };
 }
 
 export interface ProviderDefinition {
@@ -211,10 +215,7 @@ export function defineProvider(definition: ProviderDefinition): DefinedProvider 
         };
       };
     },
-    optionsFor: (variant) => ({
-      plantedBugs: new Set(variant.providerBugs),
-      disabledRules: new Set(variant.disabledRules),
-    }),
+    optionsFor: providerOptionsFor,
     install: (world, variant) =>
       world.install(defined.package(), defined.app(variant ? defined.optionsFor(variant) : {})),
     confirmIntent: () => Intent.explicit(packageName, CONFIRM_ACTIVITY),
@@ -237,4 +238,18 @@ export function defineProvider(definition: ProviderDefinition): DefinedProvider 
     listTools: () => tools.map((t) => toolDescriptor(t, ALL_CAPABILITIES)),
   };
   return defined;
+}
+
+/** The provider options a variant sets: planted bugs, ablated rules and readings (src/protocol/readings.ts). */
+export function providerOptionsFor(variant: VariantLike) {
+  const options = {
+    plantedBugs: new Set(variant.providerBugs),
+    disabledRules: new Set(variant.disabledRules),
+  };
+  if (variant.readings?.provider === undefined) return options;
+  const variants: ProviderVariants = {
+    ...DEFAULT_PROVIDER_OPTIONS.variants,
+    ...(readingOptions('provider', variant.readings.provider) as Partial<ProviderVariants>),
+  };
+  return { ...options, variants };
 }

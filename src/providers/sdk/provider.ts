@@ -41,6 +41,7 @@ import { CallerResolver, identityFingerprint } from './identity.ts';
 import { cancelOperation, getOperation, recoverOperations } from './operations.ts';
 import { REFERENCE_PARTS } from './parts.ts';
 import { plantBugs } from './planted.ts';
+import { applyReadings } from './readings.ts';
 import { errorBundle, successBundle } from './responses.ts';
 import type { Runtime } from './runtime.ts';
 import { type Session, SessionTable } from './sessions.ts';
@@ -108,7 +109,7 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
       variants: Object.assign({}, base.variants, config.options?.variants),
     });
     const gates = new Gates(options.disabledRules);
-    const parts = plantBugs(REFERENCE_PARTS, options.plantedBugs);
+    const parts = plantBugs(applyReadings(REFERENCE_PARTS, options.variants), options.plantedBugs);
     const executor = this.mutationExecutor();
     const catalogue = buildCatalogue(
       config.descriptor,

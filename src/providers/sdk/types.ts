@@ -185,6 +185,18 @@ export interface ProviderVariants {
   readonly argsDigest: 'bytes' | 'jcs';
   /** NOTES 8a: a token of another UID is NEGOTIATION_REQUIRED (default) or INVALID_REQUEST. */
   readonly sessionMisuse: 'negotiation_required' | 'invalid_request';
+  /** NOTES 2: a consumed resume token re-sent by its request replays the record (default) or is refused. */
+  readonly consumedToken: 'replay' | 'refuse';
+  /** NOTES 5: the deadline is checked after the record lookup (default) or before anything. */
+  readonly deadlineCheck: 'after_lookup' | 'first';
+  /** NOTES 10a: cancel of a finished operation is CONFLICT (default) or success that changes nothing. */
+  readonly cancelFinished: 'conflict' | 'accept';
+  /** NOTES 10c: a replay of a cancelled operation's request is CANCELLED (default) or `accepted`. */
+  readonly cancelledReplay: 'cancelled_error' | 'accepted';
+  /** NOTES 11: the idempotency window starts at the terminal state (default) or at first receipt. */
+  readonly windowStart: 'terminal' | 'receipt';
+  /** NOTES 16: a resume with an expired token asks again (default) or is INVALID_REQUEST. */
+  readonly expiredToken: 'new_confirmation' | 'invalid_request';
 }
 
 export interface ProviderOptions {
@@ -214,7 +226,16 @@ export const DEFAULT_PROVIDER_OPTIONS: ProviderOptions = {
   sessionTtlMs: 3_600_000,
   resumeTokenTtlMs: 600_000,
   pollAfterMs: 1_000,
-  variants: { argsDigest: 'bytes', sessionMisuse: 'negotiation_required' },
+  variants: {
+    argsDigest: 'bytes',
+    sessionMisuse: 'negotiation_required',
+    consumedToken: 'replay',
+    deadlineCheck: 'after_lookup',
+    cancelFinished: 'conflict',
+    cancelledReplay: 'cancelled_error',
+    windowStart: 'terminal',
+    expiredToken: 'new_confirmation',
+  },
   disabledRules: new Set(),
   plantedBugs: new Set(),
 };

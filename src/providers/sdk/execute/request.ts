@@ -7,7 +7,9 @@
 
 import type { JsonValue } from '../../../base/json.ts';
 import { argsDigest, utf8Length } from '../../../protocol/index.ts';
+import { REQUESTS, type RequestRecord } from '../records.ts';
 import { WireFailure } from '../responses.ts';
+import { isReadTool } from '../types.ts';
 import { go, refuse, toolOf, withExecution } from './support.ts';
 import type { Execution, Next } from './types.ts';
 
@@ -62,12 +64,26 @@ export function checkArgs(ex: Execution): Next | Promise<Next> {
     const validate = tool.validate;
     return (async () => {
       const problems = await validate(call);
-      if (problems.length > 0)
+      if (problems.length > 0 && !(await answeredBefore(ex)))
         return refuse(ex, new WireFailure('INVALID_ARGS', { message: problems[0] ?? 'Invalid arguments.' }));
       return digest(ex, call);
     })();
   }
   return digest(ex, call);
+}
+
+/**
+ * Whether this write already has a settled record (terminal, or an operation): then the business
+ * validation of its args against today's state must not refuse it — the `dedup` step answers it
+ * from the record (6-05). Found by the interpretation matrix: a retried delete whose reply was lost
+ * was refused INVALID_ARGS (the alert it deleted no longer exists) instead of its recorded result.
+ */
+async function answeredBefore(ex: Execution): Promise<boolean> {
+  const { rt } = ex;
+  if (isReadTool(toolOf(ex).tool)) return false;
+  const key = rt.parts.recordKey(ex.caller.uid, rt.descriptor.providerId, ex.req.requestKey);
+  const found = rt.parts.live(ex, (await rt.context.storage.get(REQUESTS, key)) as RequestRecord | undefined);
+  return found !== undefined && found.state !== 'pending_confirmation';
 }
 
 /** The args digest the request record and resume tokens bind (6-03, 4.3-14). */

@@ -1,0 +1,195 @@
+/**
+ * The interpretation matrix (`cetp-sim matrix`): for each NOTES item with switchable readings
+ * (src/protocol/readings.ts), every pairing of the provider's readings with the consumer's — the
+ * full product, which is small (at most 2 × 2 per side today) — run through the consumer-driven
+ * properties (the reference consumer driving the reference providers, each side made with its
+ * readings). A pairing interoperates when every property holds, and breaks when one fails: the
+ * property's shrunk replay says how. Deterministic: every pairing runs the same scenarios (the
+ * properties' seeds derive from the campaign seed alone), so two pairings differ only by their
+ * readings.
+ */
+import fc from 'fast-check';
+import type { Checker } from '../src/check/checker.ts';
+import { requestIdOnWire } from '../src/check/checkers/agent.ts';
+import { requestIdStable, retryDiscipline } from '../src/check/checkers/consumer.ts';
+import { approvalBinding, authorizedEffect, singleEffect } from '../src/check/checkers/effects.ts';
+import { agentNotRefusedAsMisuse, agentOutcomeTruth } from '../src/check/checkers/interop.ts';
+import { noFdLeaks, runProgress } from '../src/check/checkers/runtime.ts';
+import type { Readings } from '../src/check/subjects.ts';
+import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
+import { type ReadingSide, VARIANTS, type VariantDef } from '../src/protocol/readings.ts';
+import type { Fault } from '../src/sim/faults.ts';
+import { propertySeed } from './fuzz.ts';
+import { consumerScenarioArb, runConsumerScenario } from './scenario/consumer.ts';
+import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
+import type { Variant } from './scenario/model.ts';
+import { type ConsumerPropertyDef, propertyById } from './suites.ts';
+
+/** One pairing: the readings of a note's variants, on each side (every variant of the note named). */
+export interface Pairing {
+  readonly note: number;
+  /** `note02-p-replay-c-resend`: a file-name-safe id. */
+  readonly id: string;
+  readonly provider: Readonly<Record<string, string>>;
+  readonly consumer: Readonly<Record<string, string>>;
+  /** Whether every reading is the reference's. */
+  readonly reference: boolean;
+}
+
+/** Runs per property and pairing by default (the whole matrix in a few minutes on 2 cores). */
+export const DEFAULT_MATRIX_RUNS = 200;
+
+const loseReplyTo = (callee: string): Fault => ({ kind: 'loseReply', callee, caller: CONSUMER_PACKAGE });
+
+const INTEROP_CHECKERS: readonly Checker[] = [
+  agentOutcomeTruth,
+  agentNotRefusedAsMisuse,
+  singleEffect,
+  approvalBinding,
+  authorizedEffect,
+  retryDiscipline,
+  requestIdStable,
+  requestIdOnWire,
+  noFdLeaks,
+  runProgress,
+];
+
+/**
+ * The matrix's own consumer-driven property: the reference consumer executing the confirmed and
+ * asynchronous write tools while the replies to it get lost (so it retries, re-sends resume tokens
+ * and queries), either process dies, and the clock jumps past a resume token's life (11 min) or the
+ * idempotency window (25 h) — the situations the NOTES items' readings decide. Its oracles judge
+ * what the agent was finally told against the world (interop.ts) besides the usual safety oracles.
+ */
+export const MATRIX_INTEROP: ConsumerPropertyDef = {
+  kind: 'consumer',
+  id: 'matrix-interop',
+  title:
+    'readings paired: confirmed and async writes through lost replies, restarts, token expiry and the idempotency window',
+  area: 'CETP-9-06',
+  fixture: { providers: [ALERTS, PAYMENTS], checkers: INTEROP_CHECKERS },
+  shape: {
+    providers: [ALERTS, PAYMENTS],
+    tools: [
+      'alerts.create_alert',
+      'alerts.delete_alert',
+      'payments.transfer',
+      'payments.reconcile_accounts',
+      'payments.export_statement',
+    ],
+    hostileCases: [],
+    maxThreads: 2,
+    maxCommands: 3,
+    restarts: true,
+    faults: [
+      loseReplyTo(ALERTS.packageName),
+      loseReplyTo(PAYMENTS.packageName),
+      loseReplyTo(ALERTS.packageName),
+      loseReplyTo(PAYMENTS.packageName),
+      { kind: 'kill', process: PAYMENTS.packageName },
+      { kind: 'kill', process: CONSUMER_PACKAGE },
+      { kind: 'clockJump', ms: 11 * 60_000 },
+      { kind: 'clockJump', ms: 25 * 3_600_000 },
+    ],
+    maxFaults: 3,
+  },
+  checkers: INTEROP_CHECKERS,
+  ruleIds: [...INTEROP_CHECKERS.flatMap((c) => c.ruleIds), 'CETP-9-06'].filter(
+    (id, i, all) => all.indexOf(id) === i,
+  ),
+  ciRuns: 25,
+};
+
+/** The consumer-driven properties the matrix runs: its own, then the reference consumer's end-to-end one. */
+export const MATRIX_PROPERTIES: readonly ConsumerPropertyDef[] = [
+  MATRIX_INTEROP,
+  propertyById('consumer') as ConsumerPropertyDef,
+];
+
+function variantsOf(note: number, side: ReadingSide): VariantDef[] {
+  return VARIANTS.filter((v) => v.note === note && v.side === side);
+}
+
+/** Every combination of one reading per variant (the reference's first). */
+function combinations(variants: readonly VariantDef[]): Record<string, string>[] {
+  let combos: Record<string, string>[] = [{}];
+  for (const v of variants)
+    combos = combos.flatMap((c) => v.readings.map((r) => Object.assign({}, c, { [v.id]: r.name })));
+  return combos;
+}
+
+function isReference(readings: Readonly<Record<string, string>>, side: ReadingSide): boolean {
+  return Object.entries(readings).every(
+    ([id, name]) => VARIANTS.find((v) => v.side === side && v.id === id)?.readings[0].name === name,
+  );
+}
+
+function label(readings: Readonly<Record<string, string>>): string {
+  const names = Object.values(readings);
+  return names.length === 0 ? 'ref' : names.join('-');
+}
+
+/** The pairings of one note: provider combinations × consumer combinations, reference first. */
+export function pairingsOf(note: number): Pairing[] {
+  const providers = combinations(variantsOf(note, 'provider'));
+  const consumers = combinations(variantsOf(note, 'consumer'));
+  return providers.flatMap((provider) =>
+    consumers.map((consumer) => ({
+      note,
+      id: `note${String(note).padStart(2, '0')}-p-${label(provider)}-c-${label(consumer)}`,
+      provider,
+      consumer,
+      reference: isReference(provider, 'provider') && isReference(consumer, 'consumer'),
+    })),
+  );
+}
+
+/** The run variant of a pairing: no planted bug, no ablated rule, the pairing's readings. */
+export function pairingVariant(pairing: Pairing): Variant {
+  const readings: Readings = { provider: pairing.provider, consumer: pairing.consumer };
+  return { providerBugs: [], consumerBugs: [], disabledRules: [], readings };
+}
+
+/** `provider consumedToken=refuse × consumer resendResumeToken=once` (the reference side as `reference`). */
+export function describePairing(pairing: Pairing): string {
+  const side = (readings: Readonly<Record<string, string>>) => {
+    const entries = Object.entries(readings);
+    return entries.length === 0 ? 'reference' : entries.map(([v, r]) => `${v}=${r}`).join(', ');
+  };
+  return `provider ${side(pairing.provider)} × consumer ${side(pairing.consumer)}`;
+}
+
+/** Scenarios per property sampled to see whether a pairing's readings change anything at all. */
+export const DIVERGENCE_SAMPLES = 40;
+
+/**
+ * How many of `DIVERGENCE_SAMPLES` scenarios of `def` (sampled from the property's own seed) run
+ * differently — another trace hash — under the pairing's readings than under the reference's. Zero
+ * means the readings' decision points were never reached: "interoperates" then says nothing.
+ */
+export async function divergentRuns(
+  def: ConsumerPropertyDef,
+  pairing: Pairing,
+  seed: number,
+  referenceHashes: Map<string, readonly string[]>,
+): Promise<number> {
+  const scenarios = fc.sample(consumerScenarioArb(def.shape, ['fifo', 'random', 'pct'], true), {
+    seed: propertySeed(seed, def.id),
+    numRuns: DIVERGENCE_SAMPLES,
+  });
+  let reference = referenceHashes.get(def.id);
+  if (!reference) {
+    const REFERENCE: Variant = { providerBugs: [], consumerBugs: [], disabledRules: [] };
+    const hashes: string[] = [];
+    for (const s of scenarios)
+      hashes.push((await runConsumerScenario(def.fixture, s, REFERENCE)).report.traceHash);
+    referenceHashes.set(def.id, hashes);
+    reference = hashes;
+  }
+  let differ = 0;
+  for (const [i, s] of scenarios.entries()) {
+    const run = await runConsumerScenario(def.fixture, s, pairingVariant(pairing));
+    if (run.report.traceHash !== reference[i]) differ++;
+  }
+  return differ;
+}

@@ -1,0 +1,315 @@
+/**
+ * `cetp-sim matrix`: the interpretation matrix (properties/matrix.ts). For each selected NOTES item,
+ * every pairing of the provider's readings with the consumer's runs through the consumer-driven
+ * properties; a pairing that fails one breaks, and its shrunk run is written as a replay file (which
+ * `cetp-sim replay` reproduces: the readings are in it) with its Mermaid diagram. `--md FILE` writes
+ * the generated document for spec authors (spec/matrix.md). Breaks are findings, not failures: the
+ * command exits 0 when it ran. Jobs (one per pairing and property) spread over `--workers`; the
+ * report, the JSON and the document do not depend on the number of workers.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import type { PropertyStatus } from '../../../properties/fuzz.ts';
+import {
+  DEFAULT_MATRIX_RUNS,
+  describePairing,
+  divergentRuns,
+  MATRIX_PROPERTIES,
+  type Pairing,
+  pairingsOf,
+  pairingVariant,
+} from '../../../properties/matrix.ts';
+import { CliError, EXIT_OK } from '../../harness/errors.ts';
+import {
+  diagramFilePath,
+  replayFilePath,
+  writeDiagramFile,
+  writeReplayFile,
+} from '../../harness/replay-file.ts';
+import { switchableNotes } from '../../protocol/readings.ts';
+import { renderMermaid } from '../../sim/trace-render.ts';
+import { parseIntArg } from '../args.ts';
+import { DEFAULT_WORKERS, tailsOf } from '../campaign.ts';
+import type { Io } from '../io.ts';
+import { renderMatrixDoc } from '../matrix-doc.ts';
+import { startProgress } from '../progress.ts';
+import { table } from '../table.ts';
+import { mustFinish, runSpread } from '../worker/pool.ts';
+import type { FuzzJob, PropertyOutcome } from '../worker/protocol.ts';
+import { HUNT_BUDGET_MS } from './mutants.ts';
+
+export const DEFAULT_MATRIX_OUT = '.cetp-sim/matrix';
+
+export interface MatrixFlags {
+  readonly note?: readonly string[];
+  readonly seed: number;
+  readonly runs: number;
+  readonly out: string;
+  readonly md?: string;
+  readonly workers: number;
+  readonly json: boolean;
+}
+
+/** One property's verdict on one pairing. */
+export interface PropertyVerdict {
+  readonly property: string;
+  readonly status: PropertyStatus;
+  readonly runs: number;
+  /** For a failure: the first violation, and the files of the shrunk run (paths as given by --out). */
+  readonly checker?: string;
+  readonly ruleIds?: readonly string[];
+  readonly message?: string;
+  readonly replay?: string;
+  readonly diagram?: string;
+  /** The shrunk run's Mermaid diagram (for the document; never printed with --json). */
+  readonly mermaid?: string;
+}
+
+export interface PairingResult {
+  readonly pairing: Pairing;
+  readonly verdict: 'interoperates' | 'breaks' | 'vacuous';
+  readonly properties: readonly PropertyVerdict[];
+  /**
+   * Per property, how many of DIVERGENCE_SAMPLES sampled scenarios ran differently (another trace)
+   * than with the reference readings: 0 means the readings were never reached.
+   */
+  readonly divergent: Readonly<Record<string, number>>;
+}
+
+export interface MatrixResult {
+  readonly seed: number;
+  readonly runs: number;
+  readonly notes: readonly number[];
+  readonly pairings: readonly PairingResult[];
+}
+
+function selectedNotes(ids: readonly string[] | undefined): number[] {
+  const available = switchableNotes();
+  if (!ids || ids.length === 0) return available;
+  const notes = ids.map((id) => {
+    const n = /^\d{1,2}$/.test(id) ? Number(id) : Number.NaN;
+    if (!available.includes(n))
+      throw new CliError(
+        'unknown_note',
+        `--note ${id}: no switchable readings for that NOTES item; notes with readings: ${available.join(', ')}`,
+      );
+    return n;
+  });
+  return [...new Set(notes)].sort((a, b) => a - b);
+}
+
+function verdictOf(results: readonly PropertyVerdict[]): PairingResult['verdict'] {
+  if (results.some((r) => r.status === 'failed')) return 'breaks';
+  if (results.some((r) => r.status === 'vacuous')) return 'vacuous';
+  return 'interoperates';
+}
+
+/** Runs the matrix of the selected notes; writes the replay and diagram files of every break. */
+export async function runMatrix(
+  flags: Pick<MatrixFlags, 'note' | 'seed' | 'runs' | 'out' | 'workers'>,
+  observe: {
+    readonly begin?: (what: string) => void;
+    readonly done?: (what: string, line: string, failed: boolean) => void;
+  } = {},
+  renderDiagram: (events: Parameters<typeof writeDiagramFile>[1]) => string = () => '',
+): Promise<MatrixResult> {
+  const notes = selectedNotes(flags.note);
+  const pairings = notes.flatMap(pairingsOf);
+  const jobs = pairings.flatMap((pairing) => MATRIX_PROPERTIES.map((def) => ({ pairing, def })));
+  const outcomes = await runSpread(jobs, {
+    workers: flags.workers,
+    userCode: false,
+    onStart: ({ pairing, def }) => observe.begin?.(`${pairing.id} ${def.id}`),
+    run: (host, { pairing, def }) => {
+      const job: FuzzJob = {
+        kind: 'fuzz',
+        property: def.id,
+        seed: flags.seed,
+        runs: flags.runs,
+        tails: tailsOf('portfolio'),
+        variant: pairingVariant(pairing),
+        modules: {},
+        cwd: process.cwd(),
+      };
+      return mustFinish<PropertyOutcome>(host, job, HUNT_BUDGET_MS);
+    },
+    onResult: (outcome, { pairing, def }) =>
+      observe.done?.(
+        `${pairing.id} ${def.id}`,
+        `  ${pairing.id} ${outcome.id}: ${outcome.status === 'failed' ? 'breaks' : outcome.status}`,
+        outcome.status === 'failed',
+      ),
+  });
+  const referenceHashes = new Map<string, readonly string[]>();
+  const divergent: Record<string, number>[] = [];
+  for (const pairing of pairings) {
+    const counts: Record<string, number> = {};
+    for (const def of MATRIX_PROPERTIES)
+      counts[def.id] = pairing.reference ? 0 : await divergentRuns(def, pairing, flags.seed, referenceHashes);
+    divergent.push(counts);
+  }
+  const results: PairingResult[] = pairings.map((pairing, p) => {
+    const properties = MATRIX_PROPERTIES.map((def, d): PropertyVerdict => {
+      const outcome = outcomes[p * MATRIX_PROPERTIES.length + d] as PropertyOutcome;
+      const base = { property: def.id, status: outcome.status, runs: outcome.runs };
+      const failure = outcome.failure;
+      if (!failure) return base;
+      const replay = replayFilePath(join(flags.out, pairing.id), def.id, flags.seed);
+      writeReplayFile(replay, failure.replay, {}, process.cwd());
+      writeDiagramFile(diagramFilePath(replay), failure.events);
+      const first = failure.violations[0];
+      return {
+        ...base,
+        ...(first ? { checker: first.checker, ruleIds: first.ruleIds, message: first.message } : {}),
+        replay,
+        diagram: diagramFilePath(replay),
+        mermaid: renderDiagram(failure.events),
+      };
+    });
+    return { pairing, verdict: verdictOf(properties), properties, divergent: divergent[p] ?? {} };
+  });
+  return { seed: flags.seed, runs: flags.runs, notes, pairings: results };
+}
+
+function jsonOf(result: MatrixResult): string {
+  return JSON.stringify({
+    seed: result.seed,
+    runs: result.runs,
+    coverage: 'full product of the provider and consumer readings of each note',
+    properties: MATRIX_PROPERTIES.map((p) => p.id),
+    pairings: result.pairings.map((r) => ({
+      note: r.pairing.note,
+      id: r.pairing.id,
+      provider: r.pairing.provider,
+      consumer: r.pairing.consumer,
+      reference: r.pairing.reference,
+      verdict: r.verdict,
+      divergent: r.divergent,
+      properties: r.properties.map(({ mermaid: _m, ...p }) => p),
+    })),
+  });
+}
+
+export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number> {
+  const c = io.color;
+  const notes = selectedNotes(flags.note);
+  const count = notes.flatMap(pairingsOf).length;
+  if (!flags.json)
+    io.out(
+      c.bold(
+        `cetp-sim matrix: ${notes.length} note(s), ${count} pairing(s) (full product of each note's readings), ${MATRIX_PROPERTIES.length} consumer-driven properties each (seed ${flags.seed}, ${flags.runs} runs per property)`,
+      ),
+    );
+  const progress = startProgress(io, count * MATRIX_PROPERTIES.length, {
+    json: flags.json,
+    noun: 'matrix',
+    units: 'pairing runs',
+    failure: 'breaking',
+    countsRuns: false,
+  });
+  let result: MatrixResult;
+  try {
+    result = await runMatrix(
+      flags,
+      {
+        begin: (what) => progress.begin(what),
+        done: (what, line, failed) => progress.done(what, line, { failed }),
+      },
+      (events) => renderMermaid(events, { omit: ['pm'] }),
+    );
+  } finally {
+    progress.finish();
+  }
+  if (flags.md !== undefined) {
+    const doc = renderMatrixDoc(result);
+    try {
+      mkdirSync(dirname(flags.md), { recursive: true });
+      writeFileSync(flags.md, doc);
+    } catch (error) {
+      throw new CliError('matrix_write_failed', `cannot write ${flags.md}: ${(error as Error).message}`);
+    }
+  }
+  if (flags.json) {
+    io.out(jsonOf(result));
+    return EXIT_OK;
+  }
+  const rows = result.pairings.map((r) => {
+    const broken = r.properties.filter((p) => p.status === 'failed');
+    const how = broken
+      .map((p) => `${p.property} (${p.checker ?? '?'} ${(p.ruleIds ?? []).join(' ')})`)
+      .join(', ');
+    const verdict =
+      r.verdict === 'breaks'
+        ? c.red(c.bold('breaks'))
+        : r.verdict === 'vacuous'
+          ? c.yellow('vacuous')
+          : c.green('interoperates');
+    return [String(r.pairing.note), describePairing(r.pairing), verdict, how];
+  });
+  io.out('');
+  for (const line of table(['note', 'pairing', 'verdict', 'broken by (property (checker rules))'], rows))
+    io.out(line);
+  const breaks = result.pairings.filter((r) => r.verdict === 'breaks');
+  io.out('');
+  for (const r of breaks)
+    for (const p of r.properties)
+      if (p.replay) io.out(`  ${r.pairing.id}: cetp-sim replay ${p.replay}   (diagram ${p.diagram})`);
+  io.out(
+    breaks.length === 0
+      ? c.green(`Every one of the ${result.pairings.length} pairing(s) interoperates.`)
+      : c.yellow(
+          `${breaks.length} of ${result.pairings.length} pairing(s) break: each is a place where the spec lets two careful implementations disagree.`,
+        ),
+  );
+  if (flags.md !== undefined) io.out(`document written: ${flags.md}`);
+  return EXIT_OK;
+}
+
+const MATRIX_HELP = `
+Every pairing of a note's provider readings with its consumer readings (the full product: at most
+2 x 2 today) runs the consumer-driven properties (${MATRIX_PROPERTIES.map((p) => p.id).join(', ')}); the
+shared test vectors are not run (they are generated with the reference readings). Each pairing runs
+the same scenarios (seeded by --seed alone), so two pairings differ only by their readings.
+Breaking pairings write a replay file and a Mermaid diagram under --out (default ${DEFAULT_MATRIX_OUT});
+\`cetp-sim replay FILE\` reproduces the break. --md FILE writes the generated document for spec
+authors (the repository's is spec/matrix.md: cetp-sim matrix --md spec/matrix.md --out spec/matrix).
+Same arguments, same bytes (--json and the document); --workers changes only the speed.
+Exit codes: 0 it ran (breaking pairings are findings, not failures), 2 bad usage.`;
+
+export function registerMatrixCommand(program: Command, io: Io, setExit: (code: number) => void): void {
+  program
+    .command('matrix')
+    .description('pair the readings of each ambiguous spec point and report which pairings break')
+    .addOption(
+      new Option(
+        '--note <n...>',
+        `only these NOTES items (default: all with readings: ${switchableNotes().join(', ')})`,
+      ),
+    )
+    .addOption(
+      new Option('--runs <n>', 'runs per property and pairing')
+        .argParser(parseIntArg('--runs', 1))
+        .default(DEFAULT_MATRIX_RUNS),
+    )
+    .addOption(
+      new Option('--seed <n>', 'campaign seed (each property derives its own from it)')
+        .argParser(parseIntArg('--seed'))
+        .default(0),
+    )
+    .addOption(
+      new Option('--out <dir>', 'where breaking pairings write replay files').default(DEFAULT_MATRIX_OUT),
+    )
+    .addOption(new Option('--md <file>', 'also write the generated document (spec/matrix.md)'))
+    .addOption(
+      new Option('--workers <n>', 'worker threads (results are the same for any number)')
+        .argParser(parseIntArg('--workers', 1))
+        .default(DEFAULT_WORKERS),
+    )
+    .addOption(new Option('--json', 'print one JSON object on stdout').default(false))
+    .addHelpText('after', MATRIX_HELP)
+    .action(async (opts: MatrixFlags) => {
+      setExit(await matrixCommand(io, opts));
+    });
+}

@@ -1,0 +1,117 @@
+/**
+ * The interpretation matrix: the registry covers every NOTES item, a slice of spec/matrix.md (one
+ * note) regenerates byte for byte, the committed replay files of breaking pairings still fail under
+ * `cetp-sim replay` (so the interop oracles can fail, and do for those readings), the reference
+ * pairing holds, and replay files with unknown readings are refused with the field named.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MATRIX_RUNS, pairingsOf } from '../../properties/matrix.ts';
+import { isRuleId } from '../protocol/index.ts';
+import { readingOptions, SINGLE_READING_NOTES, switchableNotes, VARIANTS } from '../protocol/readings.ts';
+import { FINDINGS } from '../protocol/readings-findings.ts';
+import { runMatrix } from './commands/matrix.ts';
+import { main } from './main.ts';
+import { renderNoteSection } from './matrix-doc.ts';
+import { memoryIo } from './testing.ts';
+
+const ROOT = new URL('../../', import.meta.url);
+const DOC = readFileSync(new URL('spec/matrix.md', ROOT), 'utf8');
+const tmp = mkdtempSync(join(tmpdir(), 'cetp-matrix-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('the reading registry', () => {
+  it('makes every NOTES item a switchable variant pair or a single reading with a reason', () => {
+    for (let note = 1; note <= 20; note++) {
+      const switchable = switchableNotes().includes(note);
+      const single = SINGLE_READING_NOTES[note];
+      expect(switchable || (single !== undefined && single.length > 40), `note ${note}`).toBe(true);
+    }
+    const interpretations = readFileSync(new URL('spec/interpretations.md', ROOT), 'utf8');
+    for (const note of Object.keys(SINGLE_READING_NOTES))
+      expect(interpretations).toMatch(new RegExp(`single reading[^\\n]*note ${note}\\b`, 'i'));
+  });
+
+  it('cites existing rule ids, has two or more readings per variant, and maps every reading to an option', () => {
+    for (const v of VARIANTS) {
+      expect(v.readings.length).toBeGreaterThanOrEqual(2);
+      for (const id of [...v.ruleIds, ...v.readings.flatMap((r) => r.allowedBy)])
+        expect(isRuleId(id), id).toBe(true);
+      for (const r of v.readings)
+        expect(readingOptions(v.side, { [v.id]: r.name })).toEqual({ [v.id]: r.value });
+    }
+    expect(() => readingOptions('provider', { consumedToken: 'sometimes' })).toThrow(/unknown reading/);
+    for (const f of FINDINGS) expect(switchableNotes()).toContain(f.note);
+  });
+});
+
+describe('cetp-sim matrix', () => {
+  it('regenerates the note-16 slice of spec/matrix.md byte for byte', async () => {
+    const result = await runMatrix({
+      note: ['16'],
+      seed: 0,
+      runs: DEFAULT_MATRIX_RUNS,
+      out: tmp,
+      workers: 1,
+    });
+    expect(result.pairings.map((r) => r.pairing.id)).toEqual(pairingsOf(16).map((p) => p.id));
+    // The document names the committed replay files (spec/matrix/…); this run wrote its own to tmp.
+    const asCommitted = result.pairings.map((r) => ({
+      ...r,
+      properties: r.properties.map((p) =>
+        p.replay ? { ...p, replay: p.replay.replace(tmp, 'spec/matrix') } : p,
+      ),
+    }));
+    expect(asCommitted.find((r) => r.pairing.reference)?.verdict).toBe('interoperates');
+    expect(asCommitted.find((r) => !r.pairing.reference)?.verdict).toBe('breaks');
+    expect(DOC).toContain(renderNoteSection(16, asCommitted));
+  }, 300_000);
+
+  it.each([
+    ['note16-p-invalid-request-c-ref/matrix-interop-0', 'agent-not-refused-as-misuse'],
+    ['note02-p-refuse-c-resend-give-up/matrix-interop-0', 'agent-outcome-truth'],
+  ])(
+    'a breaking pairing (%s) reproduces with cetp-sim replay',
+    async (name, checker) => {
+      const io = memoryIo();
+      const exit = await main(['replay', `spec/matrix/${name}.replay.json`, '--json'], io);
+      expect(exit).toBe(1);
+      const report = JSON.parse(io.stdout.join('\n')) as { violations: { checker: string }[] };
+      expect(report.violations.map((v) => v.checker)).toContain(checker);
+    },
+    120_000,
+  );
+
+  it('prints the same --json bytes for the same arguments', async () => {
+    const run = async () => {
+      const io = memoryIo();
+      expect(
+        await main(['matrix', '--note', '8', '--runs', '5', '--workers', '1', '--out', tmp, '--json'], io),
+      ).toBe(0);
+      return io.stdout.join('\n');
+    };
+    const first = await run();
+    expect(await run()).toBe(first);
+    expect(JSON.parse(first).pairings).toHaveLength(2);
+  }, 120_000);
+
+  it('refuses an unknown note and a replay file with an unknown reading, naming the field', async () => {
+    const io = memoryIo();
+    expect(await main(['matrix', '--note', '4', '--json'], io)).toBe(2);
+    expect(io.stdout.join('\n')).toMatch(/unknown_note/);
+    const file = JSON.parse(
+      readFileSync(
+        new URL('spec/matrix/note16-p-invalid-request-c-ref/matrix-interop-0.replay.json', ROOT),
+        'utf8',
+      ),
+    );
+    file.variant.readings.provider = { expiredToken: 'never' };
+    const path = join(tmp, 'bad.replay.json');
+    writeFileSync(path, JSON.stringify(file));
+    const io2 = memoryIo();
+    expect(await main(['replay', path, '--json'], io2)).toBe(2);
+    expect(io2.stdout.join('\n')).toMatch(/unknown reading 'never'.*\/variant\/readings\/provider/);
+  });
+});
