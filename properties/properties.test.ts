@@ -7,7 +7,7 @@ import { PROPERTIES } from './suites.ts';
  * Every property suite holds for the reference provider apps and consumer at a CI-sized budget,
  * with the strategy portfolio finishing the generated schedules, and reaches the attacks and clock
  * crossings it is for often enough (the frequency floors). The public vitest entry registers the
- * same runs for users (examples/, test/harness-project/, properties/controls/).
+ * same runs for users (examples/, test/harness-project/, properties/strict-control.test.ts).
  */
 describe('property suites against the reference implementations', () => {
   for (const def of PROPERTIES) {

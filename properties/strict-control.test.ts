@@ -4,16 +4,16 @@
  * of 150, on operations-terminate: the raw driver's settle phase gave up polling its operation on
  * INVALID_REQUEST instead of renegotiating, so the oracle judged what the driver abandoned. The driver
  * now renegotiates once (properties/scenario/driver.ts settle); without that this test fails.
+ * (CETP-4.4-04 CETP-4.4-16.) Registered through the public vitest entry, as a user's suite would.
  */
-import { describe, expect, it } from 'vitest';
-import { runControl } from './controls/controls.ts';
+import { describeProvider } from '../src/vitest.ts';
+import { providers } from './controls/strict.provider.ts';
 
-describe('found run: a foreign session refused as INVALID_REQUEST (NOTES 8a)', () => {
-  it('CETP-4.4-04 CETP-4.4-16: identity at seed 0, 150 runs, passes against the strict control', async () => {
-    const verdicts = await runControl(
-      { provider: 'properties/controls/strict.provider.ts' },
-      { seed: 0, runs: (def) => (def.id === 'identity' ? 150 : 1), cwd: process.cwd() },
-    );
-    expect(verdicts.find((v) => v.property === 'identity')).toMatchObject({ status: 'passed' });
-  });
+describeProvider(providers, {
+  name: 'found run: a foreign session refused as INVALID_REQUEST (NOTES 8a)',
+  module: './properties/controls/strict.provider.ts',
+  property: 'identity',
+  seed: 0,
+  runs: 150,
+  replayDir: null,
 });
