@@ -249,7 +249,10 @@ async function runSharedHere(
   for (let i = Atomics.add(counter, 0, 1); i < shared.jobs.length; i = Atomics.add(counter, 0, 1)) {
     const slot = slots[i] as SharedSlot;
     onStart(i);
-    const channel = { started: () => {}, post: (m: WorkerMessage) => slot.watch.onMessage?.(m) };
+    const channel = {
+      started: (runs: number) => slot.watch.onRuns?.(runs),
+      post: (m: WorkerMessage) => slot.watch.onMessage?.(m),
+    };
     const started = performance.now();
     try {
       const result = await runJob(modules, shared.jobs[i] as Job, channel);
@@ -321,6 +324,7 @@ class SharedWorker {
       this.watched = index;
       this.seen = count;
       this.lastChange = now;
+      if (count > 0) slot.watch.onRuns?.(count);
       return;
     }
     const startupMs = Math.max(slot.watch.startupMs ?? STARTUP_MS, slot.watch.budgetMs);
