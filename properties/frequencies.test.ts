@@ -55,7 +55,7 @@ describe('frequency labels, from what a run observed', () => {
   it('a stolen session used by another app is a foreign session', async () => {
     const labels = await labelsOf({
       a: [execute('alerts', 'get_quote')],
-      b: [{ kind: 'steal-session' }, { kind: 'retry', index: 0, afterMs: 0 }],
+      b: [{ kind: 'steal-session' }, { kind: 'collide' }],
     });
     expect(attacks(labels)).toContain('attack:foreign-session');
   });
