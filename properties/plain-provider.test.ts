@@ -140,7 +140,11 @@ async function agent(ctx: AppContext, plants: ReadonlySet<Plant>): Promise<void>
   const send = (requestId: string, args: Args, resumeToken: string | null) => {
     const b = new Bundle();
     b.putInt('protocol_version', 2);
+    // The ledger checks no session or deadline, but a request without the §4.1 envelope is
+    // malformed (malformed-refused): the agent sends a well-formed one.
+    b.putString('session_token', 'ledger-session');
     b.putString('request_id', requestId);
+    b.putLong('deadline_at_ms', ctx.currentTimeMillis() + 60_000);
     b.putString('tool_name', TOOL);
     b.putString('args', JSON.stringify(args));
     if (resumeToken !== null) b.putString('resume_token', resumeToken);
