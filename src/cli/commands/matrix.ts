@@ -17,6 +17,7 @@ import {
   describePairing,
   divergentRuns,
   MATRIX_PROPERTIES,
+  matrixPropertiesFor,
   type Pairing,
   pairingsOf,
   pairingVariant,
@@ -69,7 +70,11 @@ export interface PropertyVerdict {
 
 export interface PairingResult {
   readonly pairing: Pairing;
-  readonly verdict: 'interoperates' | 'breaks' | 'vacuous';
+  /**
+   * `not-reached`: no property failed, but no sampled scenario ran any differently from the
+   * reference readings — the readings' deciding moment never came, so nothing was judged.
+   */
+  readonly verdict: 'interoperates' | 'breaks' | 'vacuous' | 'not-reached';
   readonly properties: readonly PropertyVerdict[];
   /**
    * Per property, how many of DIVERGENCE_SAMPLES sampled scenarios ran differently (another trace)
@@ -100,10 +105,20 @@ function selectedNotes(ids: readonly string[] | undefined): number[] {
   return [...new Set(notes)].sort((a, b) => a - b);
 }
 
-function verdictOf(results: readonly PropertyVerdict[]): PairingResult['verdict'] {
+function verdictOf(
+  pairing: Pairing,
+  results: readonly PropertyVerdict[],
+  divergent: Readonly<Record<string, number>>,
+): PairingResult['verdict'] {
   if (results.some((r) => r.status === 'failed')) return 'breaks';
   if (results.some((r) => r.status === 'vacuous')) return 'vacuous';
+  if (!pairing.reference && Object.values(divergent).every((n) => n === 0)) return 'not-reached';
   return 'interoperates';
+}
+
+/** How many scenarios of a pairing ran differently from the reference readings, over its properties. */
+export function reachedCount(result: PairingResult): number {
+  return Object.values(result.divergent).reduce((a, b) => a + b, 0);
 }
 
 /** Runs the matrix of the selected notes; writes the replay and diagram files of every break. */
@@ -117,7 +132,9 @@ export async function runMatrix(
 ): Promise<MatrixResult> {
   const notes = selectedNotes(flags.note);
   const pairings = notes.flatMap(pairingsOf);
-  const jobs = pairings.flatMap((pairing) => MATRIX_PROPERTIES.map((def) => ({ pairing, def })));
+  const jobs = pairings.flatMap((pairing) =>
+    matrixPropertiesFor(pairing.note).map((def) => ({ pairing, def })),
+  );
   const outcomes = await runSpread(jobs, {
     workers: flags.workers,
     userCode: false,
@@ -146,13 +163,14 @@ export async function runMatrix(
   const divergent: Record<string, number>[] = [];
   for (const pairing of pairings) {
     const counts: Record<string, number> = {};
-    for (const def of MATRIX_PROPERTIES)
+    for (const def of matrixPropertiesFor(pairing.note))
       counts[def.id] = pairing.reference ? 0 : await divergentRuns(def, pairing, flags.seed, referenceHashes);
     divergent.push(counts);
   }
+  let next = 0;
   const results: PairingResult[] = pairings.map((pairing, p) => {
-    const properties = MATRIX_PROPERTIES.map((def, d): PropertyVerdict => {
-      const outcome = outcomes[p * MATRIX_PROPERTIES.length + d] as PropertyOutcome;
+    const properties = matrixPropertiesFor(pairing.note).map((def): PropertyVerdict => {
+      const outcome = outcomes[next++] as PropertyOutcome;
       const base = { property: def.id, status: outcome.status, runs: outcome.runs };
       const failure = outcome.failure;
       if (!failure) return base;
@@ -168,7 +186,8 @@ export async function runMatrix(
         mermaid: renderDiagram(failure.events),
       };
     });
-    return { pairing, verdict: verdictOf(properties), properties, divergent: divergent[p] ?? {} };
+    const counts = divergent[p] ?? {};
+    return { pairing, verdict: verdictOf(pairing, properties, counts), properties, divergent: counts };
   });
   return { seed: flags.seed, runs: flags.runs, notes, pairings: results };
 }
@@ -179,6 +198,14 @@ function jsonOf(result: MatrixResult): string {
     runs: result.runs,
     coverage: 'full product of the provider and consumer readings of each note',
     properties: MATRIX_PROPERTIES.map((p) => p.id),
+    situations: Object.fromEntries(
+      result.notes.map((n) => [
+        String(n),
+        matrixPropertiesFor(n)
+          .slice(MATRIX_PROPERTIES.length)
+          .map((p) => p.id),
+      ]),
+    ),
     pairings: result.pairings.map((r) => ({
       note: r.pairing.note,
       id: r.pairing.id,
@@ -186,6 +213,7 @@ function jsonOf(result: MatrixResult): string {
       consumer: r.pairing.consumer,
       reference: r.pairing.reference,
       verdict: r.verdict,
+      reached: reachedCount(r),
       divergent: r.divergent,
       properties: r.properties.map(({ mermaid: _m, ...p }) => p),
     })),
@@ -196,13 +224,16 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
   const c = io.color;
   const notes = selectedNotes(flags.note);
   const count = notes.flatMap(pairingsOf).length;
+  const jobCount = notes
+    .flatMap(pairingsOf)
+    .reduce((n, pairing) => n + matrixPropertiesFor(pairing.note).length, 0);
   if (!flags.json)
     io.out(
       c.bold(
-        `cetp-sim matrix: ${notes.length} note(s), ${count} pairing(s) (full product of each note's readings), ${MATRIX_PROPERTIES.length} consumer-driven properties each (seed ${flags.seed}, ${flags.runs} runs per property)`,
+        `cetp-sim matrix: ${notes.length} note(s), ${count} pairing(s) (full product of each note's readings), ${MATRIX_PROPERTIES.length} consumer-driven properties each, plus the note's situation (seed ${flags.seed}, ${flags.runs} runs per property)`,
       ),
     );
-  const progress = startProgress(io, count * MATRIX_PROPERTIES.length, {
+  const progress = startProgress(io, jobCount, {
     json: flags.json,
     noun: 'matrix',
     units: 'pairing runs',
@@ -245,19 +276,32 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
         ? c.red(c.bold('breaks'))
         : r.verdict === 'vacuous'
           ? c.yellow('vacuous')
-          : c.green('interoperates');
-    return [String(r.pairing.note), describePairing(r.pairing), verdict, how];
+          : r.verdict === 'not-reached'
+            ? c.yellow('not reached')
+            : c.green('interoperates');
+    const reached = r.pairing.reference ? 'reference' : String(reachedCount(r));
+    return [String(r.pairing.note), describePairing(r.pairing), verdict, reached, how];
   });
   io.out('');
-  for (const line of table(['note', 'pairing', 'verdict', 'broken by (property (checker rules))'], rows))
+  for (const line of table(
+    ['note', 'pairing', 'verdict', 'reached', 'broken by (property (checker rules))'],
+    rows,
+  ))
     io.out(line);
   const breaks = result.pairings.filter((r) => r.verdict === 'breaks');
   io.out('');
   for (const r of breaks)
     for (const p of r.properties)
       if (p.replay) io.out(`  ${r.pairing.id}: cetp-sim replay ${p.replay}   (diagram ${p.diagram})`);
+  const unreached = result.pairings.filter((r) => r.verdict === 'not-reached');
+  if (unreached.length > 0)
+    io.out(
+      c.yellow(
+        `${unreached.length} pairing(s) not reached: no sampled run went differently from the reference readings, so they were not judged (${unreached.map((r) => r.pairing.id).join(', ')}).`,
+      ),
+    );
   io.out(
-    breaks.length === 0
+    breaks.length === 0 && unreached.length === 0
       ? c.green(`Every one of the ${result.pairings.length} pairing(s) interoperates.`)
       : c.yellow(
           `${breaks.length} of ${result.pairings.length} pairing(s) break: each is a place where the spec lets two careful implementations disagree.`,
