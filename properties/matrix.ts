@@ -19,6 +19,7 @@ import type { Readings } from '../src/check/subjects.ts';
 import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
 import { type ReadingSide, VARIANTS, type VariantDef } from '../src/protocol/readings.ts';
 import type { Fault } from '../src/sim/faults.ts';
+import type { ReadingRun } from '../src/vectors/readings.ts';
 import { propertySeed } from './fuzz.ts';
 import { SITUATIONS, type Situation, withSituation } from './matrix-situations.ts';
 import { consumerScenarioArb, runConsumerScenario } from './scenario/consumer.ts';
@@ -182,6 +183,26 @@ function isReference(readings: Readonly<Record<string, string>>, side: ReadingSi
 function label(readings: Readonly<Record<string, string>>): string {
   const names = Object.values(readings);
   return names.length === 0 ? 'ref' : names.join('-');
+}
+
+/**
+ * The reading combinations each side of `notes` can be switched to, the reference excepted: what
+ * the shared vectors run against (provider vectors per provider combination, consumer vectors per
+ * consumer combination; the other side keeps the reference readings).
+ */
+export function readingRunsOf(notes: readonly number[]): ReadingRun[] {
+  return notes.flatMap((note) =>
+    (['provider', 'consumer'] as const).flatMap((side) =>
+      combinations(variantsOf(note, side))
+        .filter((readings) => Object.keys(readings).length > 0 && !isReference(readings, side))
+        .map((readings) => ({
+          note,
+          side,
+          readings,
+          id: `note${String(note).padStart(2, '0')}-${side}-${label(readings)}`,
+        })),
+    ),
+  );
 }
 
 /** The pairings of one note: provider combinations × consumer combinations, reference first. */
