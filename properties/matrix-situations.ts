@@ -179,6 +179,26 @@ export const CANCEL_MEETS_END: Situation = {
   },
 };
 
+/**
+ * NOTES 16: the user leaves the confirmation (or grant) screen open for 11 minutes — past the
+ * resume token's life (10 min) — before answering, so the consumer resumes with an expired token.
+ */
+export const TOKEN_EXPIRES: Situation = {
+  id: 'token-expires',
+  note: 16,
+  title:
+    'the user answers the first confirmation of a request 11 minutes later, after its resume token expired',
+  after(act, call, reply) {
+    if (call.method !== 'execute_tool' || reply?.typeOf('error_code') !== 'String') return;
+    const code = (reply as Bundle).getString('error_code');
+    if (code !== 'USER_ACTION_REQUIRED' && code !== 'AUTH_REQUIRED') return;
+    const key = `asked:${call.provider}:${call.requestId}`;
+    if (act.memory.has(key)) return;
+    act.memory.set(key, true);
+    act.jumpClock(11 * 60 * SECOND);
+  },
+};
+
 const PEER_PACKAGE = 'com.example.peer';
 
 /**
@@ -223,6 +243,7 @@ export const SITUATIONS: readonly Situation[] = [
   FOREIGN_TOKEN,
   CANCEL_MEETS_END,
   WINDOW_PASSES,
+  TOKEN_EXPIRES,
 ];
 
 interface RunState {

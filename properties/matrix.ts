@@ -114,6 +114,7 @@ const SITUATION_TOOLS: Readonly<Record<number, readonly string[]>> = {
   8: ['alerts.create_alert', 'payments.transfer', 'payments.reconcile_accounts'],
   10: ['payments.transfer', 'payments.reconcile_accounts'],
   11: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer', 'payments.reconcile_accounts'],
+  16: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer'],
 };
 
 /**

@@ -189,7 +189,8 @@ function selectedNotes(ids: readonly string[] | undefined): number[] {
   return [...new Set(notes)].sort((a, b) => a - b);
 }
 
-function verdictOf(
+/** A pairing's verdict from its properties' and its reached counts (exported for the tests). */
+export function verdictOf(
   pairing: Pairing,
   results: readonly PropertyVerdict[],
   divergent: Readonly<Record<string, number>>,
@@ -435,7 +436,7 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
 const MATRIX_HELP = `
 Every pairing of a note's provider readings with its consumer readings (the full product: at most
 4 x 4 today) runs the consumer-driven properties (${MATRIX_PROPERTIES.map((p) => p.id).join(', ')}) and, for
-notes 5, 8, 10 and 11, the note's situation property (a world that makes the readings' deciding
+notes 5, 8, 10, 11 and 16, the note's situation property (a world that makes the readings' deciding
 moment happen). Each pairing runs the same scenarios (seeded by --seed alone), so two pairings
 differ only by their readings; a pairing no sampled run distinguishes from the reference readings
 is reported "not reached", not "interoperates". Then the shared vectors (vectors/) run against
