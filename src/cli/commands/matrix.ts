@@ -275,7 +275,20 @@ export async function runMatrix(
     return { pairing, verdict: verdictOf(pairing, properties, counts), properties, divergent: counts };
   });
   const vectors = flags.vectors === false ? undefined : await runMatrixVectors(notes, flags.workers);
+  if (vectors) writeVectorTable(flags.out, vectors);
   return { seed: flags.seed, runs: flags.runs, notes, pairings: results, ...(vectors ? { vectors } : {}) };
+}
+
+/** --out/vector-readings.json: per vector, the readings it assumes (for device teams). */
+function writeVectorTable(out: string, vectors: MatrixVectors): void {
+  const path = join(out, 'vector-readings.json');
+  const table = vectorReadingsTable(vectors.dependencies, (d) => vectorVerdictFor(d.vector, d.readings));
+  try {
+    mkdirSync(out, { recursive: true });
+    writeFileSync(path, `${JSON.stringify(table, null, 2)}\n`);
+  } catch (error) {
+    throw new CliError('matrix_write_failed', `cannot write ${path}: ${(error as Error).message}`);
+  }
 }
 
 function jsonOf(result: MatrixResult): string {
@@ -356,18 +369,6 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
       writeFileSync(flags.md, doc);
     } catch (error) {
       throw new CliError('matrix_write_failed', `cannot write ${flags.md}: ${(error as Error).message}`);
-    }
-  }
-  if (result.vectors) {
-    const path = join(flags.out, 'vector-readings.json');
-    const table = vectorReadingsTable(result.vectors.dependencies, (d) =>
-      vectorVerdictFor(d.vector, d.readings),
-    );
-    try {
-      mkdirSync(flags.out, { recursive: true });
-      writeFileSync(path, `${JSON.stringify(table, null, 2)}\n`);
-    } catch (error) {
-      throw new CliError('matrix_write_failed', `cannot write ${path}: ${(error as Error).message}`);
     }
   }
   if (flags.json) {
