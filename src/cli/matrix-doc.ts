@@ -14,7 +14,12 @@ import {
 } from '../../properties/matrix.ts';
 import { SITUATIONS } from '../../properties/matrix-situations.ts';
 import { SINGLE_READING_NOTES, VARIANTS } from '../protocol/readings.ts';
-import { findingFor, RULE_COLLISIONS, vectorVerdictFor } from '../protocol/readings-findings.ts';
+import {
+  findingFor,
+  RULE_COLLISIONS,
+  unreachableFor,
+  vectorVerdictFor,
+} from '../protocol/readings-findings.ts';
 import type { MatrixResult, MatrixVectors, PairingResult } from './commands/matrix.ts';
 
 const toPosix = (path: string): string => path.split('\\').join('/');
@@ -70,6 +75,13 @@ export function renderNoteSection(note: number, results: readonly PairingResult[
     );
   }
   lines.push('');
+  for (const r of results.filter((x) => x.verdict === 'not-reached')) {
+    const why = unreachableFor(r.pairing);
+    lines.push(
+      `**Not reached: ${describePairing(r.pairing)}.** ${why ? why.why : 'No explanation written yet (src/protocol/readings-findings.ts): a situation that reaches it is missing.'}`,
+      '',
+    );
+  }
   for (const r of results.filter((x) => x.verdict === 'breaks')) {
     lines.push(`### Breaks: ${describePairing(r.pairing)}`, '');
     const finding = findingFor(r.pairing);
@@ -110,7 +122,7 @@ export function renderVectorSection(vectors: MatrixVectors): string {
   );
   if (vectors.dependencies.length === 0) {
     lines.push('No vector changes its verdict under any reading.', '');
-    return `${lines.join('\n')}\n`;
+    return lines.join('\n');
   }
   lines.push(
     '| vector | level | rules | note | reading | verdict with the reference → with the reading | judgement |',
@@ -129,7 +141,7 @@ export function renderVectorSection(vectors: MatrixVectors): string {
     );
   }
   lines.push('');
-  return `${lines.join('\n')}\n`;
+  return lines.join('\n');
 }
 
 /** The whole document. */

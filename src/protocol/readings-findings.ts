@@ -90,6 +90,39 @@ export function findingFor(pairing: {
   );
 }
 
+/** Why a pairing the matrix cannot reach is unreachable (printed under its note's table). */
+export interface Unreachable {
+  readonly note: number;
+  readonly provider: Readonly<Record<string, string>>;
+  readonly consumer: Readonly<Record<string, string>>;
+  readonly why: string;
+}
+
+export const UNREACHABLE: readonly Unreachable[] = [
+  {
+    note: 2,
+    provider: { consumedToken: 'replay' },
+    consumer: { resendResumeToken: 'resend', refusedToken: 'give-up' },
+    why: "The consumer's `refusedToken` reading decides only what follows a re-sent resume token refused with INVALID_REQUEST, and a `replay` provider never refuses one (it answers from the request record), while `resend` is the reference's re-send: with this provider the pairing behaves as the reference in every run, by construction. Its interoperation is shown by `consumedToken=refuse` × `refusedToken=query`.",
+  },
+];
+
+/** The explanation of an unreachable pairing, if one is written. */
+export function unreachableFor(pairing: {
+  readonly note: number;
+  readonly provider: Readonly<Record<string, string>>;
+  readonly consumer: Readonly<Record<string, string>>;
+}): Unreachable | undefined {
+  const dashed = (r: Readonly<Record<string, string>>) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.replaceAll('_', '-')]));
+  return UNREACHABLE.find(
+    (u) =>
+      u.note === pairing.note &&
+      matches(dashed(u.provider), dashed(pairing.provider)) &&
+      matches(dashed(u.consumer), dashed(pairing.consumer)),
+  );
+}
+
 /**
  * The shared vectors whose verdict depends on a reading (found by `cetp-sim matrix`), judged: an
  * over-specified vector fails a reading that interoperates (the vector should accept both, or say
