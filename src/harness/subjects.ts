@@ -9,8 +9,9 @@
 import { ACTOR_PACKAGES, ALERTS, installActors, PAYMENTS } from '../../properties/scenario/fixtures.ts';
 import { ACTORS, REFERENCE } from '../../properties/scenario/model.ts';
 import { PROPERTIES, type PropertyDef } from '../../properties/suites.ts';
-import { FixtureError, resolveProviderFixture } from '../check/fixture.ts';
+import { FixtureError, resolveProviderFixture, variantIgnored } from '../check/fixture.ts';
 import type {
+  CancellationLike,
   ConsumerUnderTest,
   ProviderFixture,
   ResolvedProviderFixture,
@@ -20,6 +21,8 @@ import { CONSUMER_PACKAGE } from '../consumer/app.ts';
 import { EFFECTS } from '../protocol/index.ts';
 import type { Fault } from '../sim/faults.ts';
 import { World } from '../sim/world.ts';
+import { consumerVariantIgnored } from './consumer-planted.ts';
+import { CliError } from './errors.ts';
 
 /** Provider fixtures to fuzz, and (optionally) which of their tools each property calls. */
 export interface ProvidersUnderTest {
@@ -204,6 +207,37 @@ export async function checkProviderFixtures(
   preflight(providers, fail);
   const resolved = await resolveAll(providers, fail);
   return { providers: resolved.map((p) => guarded(label, p)), propertyTools };
+}
+
+/**
+ * Refuses a variant (a --mutant's) whose planted bugs would not reach the implementations under
+ * test — a provider whose install() does not pass `variant.providerBugs` on, a consumer that does not
+ * run `variant.consumerBugs` — with `mutant_not_planted` (exit 2): otherwise the campaign tests them
+ * unmutated and passes, saying nothing. `label` names where they came from.
+ */
+export async function checkVariantReaches(
+  subjects: {
+    readonly providers?: readonly ProviderFixture[];
+    readonly consumer?: ConsumerUnderTest<CancellationLike>;
+  },
+  variant: Variant,
+  label: string,
+): Promise<void> {
+  for (const [i, p] of (subjects.providers ?? []).entries()) {
+    const why = await variantIgnored(p, variant);
+    if (why !== null)
+      throw new CliError(
+        'mutant_not_planted',
+        `${label}: providers[${i}] (${p.name}) cannot run planted bug(s) ${variant.providerBugs.join(', ')}: ${why}`,
+      );
+  }
+  const consumer = subjects.consumer;
+  const why = consumer ? await consumerVariantIgnored(consumer, variant) : null;
+  if (consumer && why !== null)
+    throw new CliError(
+      'mutant_not_planted',
+      `${label}: consumer (${consumer.name}) cannot run planted bug(s) ${variant.consumerBugs.join(', ')}: ${why}`,
+    );
 }
 
 const CAPABILITIES = ['async_operations', 'cancellation', 'large_results'];
