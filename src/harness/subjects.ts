@@ -8,7 +8,9 @@
 
 import { ACTOR_PACKAGES, ALERTS, installActors, PAYMENTS } from '../../properties/scenario/fixtures.ts';
 import { ACTORS, REFERENCE } from '../../properties/scenario/model.ts';
+import { ownPlaceholderIssues } from '../../properties/scenario/placeholders.ts';
 import { PROPERTIES, type PropertyDef } from '../../properties/suites.ts';
+import type { JsonValue } from '../base/json.ts';
 import { FixtureError, resolveProviderFixture, variantIgnored } from '../check/fixture.ts';
 import type {
   CancellationLike,
@@ -89,6 +91,8 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
     if (!Array.isArray(pool) || pool.length === 0 || !pool.every((v) => isJson(v)))
       fail(`${at}.tools.${tool} must be a non-empty array of JSON values`);
   }
+  const own = ownPlaceholderIssues(pools as Record<string, JsonValue[]>);
+  if (own.length > 0) fail(own.map((issue) => `${at}.${issue.path}: ${issue.message}`).join('; '));
   if (!isStrings(userGrantedScopes))
     fail(`${at}.userGrantedScopes must be an array of strings (scopes granted only after the user agrees)`);
   const effect = (v: unknown) => (EFFECTS as readonly unknown[]).includes(v);
