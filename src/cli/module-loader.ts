@@ -20,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
 import { transformSync } from 'esbuild';
 import { CliError } from '../harness/errors.ts';
+import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from '../harness/globals.ts';
 import { resolveModule } from '../harness/module-path.ts';
 
 export { resolveModule };
@@ -31,20 +32,33 @@ export async function importUserModule(
   cwd: string,
 ): Promise<Record<string, unknown>> {
   const file = resolveModule(flag, specifier, cwd);
+  const globals = snapshotGlobals();
+  let module: Record<string, unknown>;
   try {
     installCommonJsTypeScript();
     if (file.endsWith('.cts')) {
       const exports = createRequire(file)(file) as unknown;
       const named = typeof exports === 'object' && exports !== null ? exports : {};
-      return { ...named, default: exports };
+      module = { ...named, default: exports };
+    } else {
+      module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     }
-    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
+    restoreGlobals(globals);
     throw new CliError(
       'module_load_failed',
       `${flag} ${specifier}: the module failed to load: ${loadFailure(error, file)}`,
     );
   }
+  const changed = changedGlobals(globals);
+  if (changed.length > 0) {
+    restoreGlobals(globals);
+    throw new CliError(
+      'module_patches_globals',
+      `${flag} ${specifier}: loading the module ${globalsAdvice(changed)}`,
+    );
+  }
+  return module;
 }
 
 // What V8 says when CommonJS-wrapped code uses syntax only an ES module may (as esm-hooks.mjs).

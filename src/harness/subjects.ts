@@ -11,6 +11,8 @@ import { ACTORS, REFERENCE } from '../../properties/scenario/model.ts';
 import { ownPlaceholderIssues } from '../../properties/scenario/placeholders.ts';
 import { PROPERTIES, type PropertyDef } from '../../properties/suites.ts';
 import type { JsonValue } from '../base/json.ts';
+import type { Checker } from '../check/checker.ts';
+import { ALL_CHECKERS } from '../check/checkers/index.ts';
 import { FixtureError, resolveProviderFixture, variantIgnored } from '../check/fixture.ts';
 import type {
   CancellationLike,
@@ -25,6 +27,7 @@ import type { Fault } from '../sim/faults.ts';
 import { World } from '../sim/world.ts';
 import { consumerVariantIgnored } from './consumer-planted.ts';
 import { CliError } from './errors.ts';
+import { globalsChecker, MODULE_GLOBALS_CHECKER, snapshotGlobals } from './globals.ts';
 
 /** Provider fixtures to fuzz, and (optionally) which of their tools each property calls. */
 export interface ProvidersUnderTest {
@@ -270,12 +273,22 @@ export function checkConsumer(raw: unknown, fail: (message: string) => never): C
   return consumer;
 }
 
+/**
+ * `checkers` and the `module-globals` verdict (src/harness/globals.ts): user code runs from here on,
+ * and a run that replaces a global the simulation relies on fails (the globals as they are now are
+ * the baseline: a test runner's own fakes installed before the campaign are not the module's doing).
+ */
+function watchingGlobals(checkers: readonly Checker[]): readonly Checker[] {
+  if (checkers.some((c) => c.id === MODULE_GLOBALS_CHECKER)) return checkers;
+  return [...checkers, globalsChecker(snapshotGlobals())];
+}
+
 /** The property as it runs against `consumer` (a copy; raw-driver properties are unchanged). */
 export function withConsumer(def: PropertyDef, consumer: ConsumerUnderTest): PropertyDef {
   if (def.kind !== 'consumer') return def;
   return {
     ...def,
-    fixture: { ...def.fixture, consumer },
+    fixture: { ...def.fixture, consumer, checkers: watchingGlobals(def.fixture.checkers) },
     // Faults aimed at the reference consumer hit this consumer instead.
     shape: {
       ...def.shape,
@@ -343,14 +356,14 @@ export function withProviders(def: PropertyDef, module: ProvidersUnderTest): Pro
     const hostile = def.shape.tools.filter((t) => t.startsWith('hostile.'));
     return {
       ...def,
-      fixture: { ...def.fixture, providers },
+      fixture: { ...def.fixture, providers, checkers: watchingGlobals(def.fixture.checkers) },
       shape: { ...def.shape, providers, faults, tools: [...(tools ?? all), ...hostile] },
     };
   }
   const { tools: _builtInTools, ...shape } = def.shape;
   return {
     ...def,
-    fixture: { ...def.fixture, providers },
+    fixture: { ...def.fixture, providers, checkers: watchingGlobals(def.fixture.checkers ?? ALL_CHECKERS) },
     shape: { ...shape, providers, faults, ...(tools !== undefined ? { tools } : {}) },
   };
 }
