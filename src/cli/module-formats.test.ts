@@ -138,6 +138,32 @@ describe('module formats', () => {
     expect(gone.message).toContain(join(links, 'gone.provider.ts'));
   });
 
+  it('a package name: an ES-module-only package ("exports" with "import" only), a CommonJS one, a dual one (its import entry)', async () => {
+    const d = dir('packages', { 'package.json': '{"name":"project","type":"module"}' });
+    const pkg = (name: string, manifest: object, files: Record<string, string>) =>
+      dir(`packages/node_modules/${name}`, {
+        'package.json': JSON.stringify({ name, ...manifest }),
+        ...files,
+      });
+    pkg(
+      'esm-only',
+      { type: 'module', exports: { import: './index.js' } },
+      { 'index.js': ESM_JS('esm_only') },
+    );
+    pkg('plain-cjs', { main: './main.js' }, { 'main.js': CJS_JS('plain_cjs') });
+    pkg(
+      'dual',
+      { exports: { import: './index.mjs', require: './index.cjs' } },
+      { 'index.mjs': ESM_JS('dual_import'), 'index.cjs': CJS_JS('dual_require') },
+    );
+    expect(await names(d, 'esm-only')).toEqual(['esm_only']);
+    expect(await names(d, 'plain-cjs')).toEqual(['plain_cjs']);
+    expect(await names(d, 'dual')).toEqual(['dual_import']);
+    const missing = await refusal(d, 'no-such-package');
+    expect(missing.code).toBe('module_not_found');
+    expect(missing.message).toMatch(/no such package/);
+  });
+
   it('a syntax error in a .cts module is reported with its file, line and column (exit 2)', async () => {
     const d = dir('cts-syntax', { 'p.provider.cts': 'const x: number = ;\nmodule.exports = {};\n' });
     const error = await refusal(d, './p.provider.cts');
