@@ -197,7 +197,7 @@ export interface ConsumerRun {
 }
 
 function argsFor(pool: readonly JsonValue[], index: number, uid: number): string {
-  return fillArgs(JSON.stringify(pool[index % pool.length] as JsonValue), uid);
+  return fillArgs(JSON.stringify(pool[index % pool.length] as JsonValue), uid, undefined, pool);
 }
 
 export async function runConsumerScenario(

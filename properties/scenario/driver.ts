@@ -620,8 +620,11 @@ export class RawDriver {
 
   /** The pool's args at `index` (modulo), with this actor's UID filled in. */
   private argsAt(pool: readonly JsonValue[], index: number): string {
-    return fillArgs(jsonOf(pool[index % pool.length] as JsonValue), this.ctx.uid, (field) =>
-      this.state.own.get(field),
+    return fillArgs(
+      jsonOf(pool[index % pool.length] as JsonValue),
+      this.ctx.uid,
+      (field) => this.state.own.get(field),
+      pool,
     );
   }
 

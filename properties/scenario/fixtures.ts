@@ -124,30 +124,8 @@ export const ALERTS: ProviderFixture = referenceFixture(ALERTS_PROVIDER, {
   },
 });
 
-/** `$UID` in an args pool is replaced by the calling actor's UID (payments accounts are per UID). */
-export const UID_PLACEHOLDER = '$UID';
-
-/**
- * `$OWN:field` in an args pool is replaced by `field` of the actor's latest successful result that
- * had one (e.g. the alert it created last), so a tool that acts on the caller's own objects gets
- * called on one that exists; before there is one, by `fallback` (an object that may be anyone's).
- */
-const OWN_PLACEHOLDER = /\$OWN:([a-z_]+)/g;
-
-/** An args pool entry's JSON with its placeholders filled in. */
-export function fillArgs(
-  json: string,
-  uid: number,
-  own: (field: string) => string | undefined = () => undefined,
-): string {
-  const filled = json.replaceAll(UID_PLACEHOLDER, String(uid));
-  return filled.includes('$OWN:')
-    ? filled.replace(OWN_PLACEHOLDER, (_, field: string) => own(field) ?? OWN_FALLBACK)
-    : filled;
-}
-
-/** What `$OWN:…` becomes before the actor owns anything: an alert id, well formed, maybe someone else's. */
-const OWN_FALLBACK = 'ALRT-1';
+// `$UID` and `$OWN:field` in args pools (placeholders.ts).
+export { fillArgs, UID_PLACEHOLDER } from './placeholders.ts';
 
 const IBAN = 'DE89370400440532013000';
 

@@ -208,6 +208,11 @@ async function probe(fixture: ProviderFixture, variant: Variant): Promise<Probe>
   }
   let answer: ListedTool[] | { unavailable: string } = { unavailable: 'the probe never ran' };
   world.spawnIn(PROBE_PACKAGE, 'fixture-probe', async (ctx) => {
+    // Still this when the run ends: a call the provider never answered (its Promise never settled).
+    answer = {
+      unavailable:
+        'negotiate or list_tools never answered (the provider returned a Promise that never settles)',
+    };
     try {
       answer = await listToolsAs(ctx, fixture.authority);
     } catch (error) {

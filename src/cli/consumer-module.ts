@@ -29,6 +29,8 @@
  */
 import type { ConsumerUnderTest } from '../../properties/scenario/consumer.ts';
 import type { PropertyDef } from '../../properties/suites.ts';
+import type { Variant } from '../check/subjects.ts';
+import { consumerVariantIgnored } from '../harness/consumer-planted.ts';
 import { CliError } from '../harness/errors.ts';
 import { checkConsumer, withConsumer as withConsumerUnderTest } from '../harness/subjects.ts';
 import { exported, importUserModule } from './module-loader.ts';
@@ -63,4 +65,18 @@ export async function loadConsumerModule(specifier: string, cwd: string): Promis
   const raw = exported(module, ['consumer']);
   if (typeof raw !== 'object' || raw === null) return fail("the module must export 'consumer', an object");
   return { specifier, consumer: checkConsumer(raw, fail) };
+}
+
+/**
+ * Refuses a variant whose planted consumer bugs would not reach the module's consumer: `--mutant
+ * consumer-…` against a consumer that ignores `variant.consumerBugs` would otherwise test the
+ * unmutated consumer and pass, saying nothing. Judged from behaviour (src/harness/consumer-planted.ts).
+ */
+export async function checkConsumerVariantReaches(module: ConsumerModule, variant: Variant): Promise<void> {
+  const why = await consumerVariantIgnored(module.consumer, variant);
+  if (why !== null)
+    throw new CliError(
+      'mutant_not_planted',
+      `--consumer ${module.specifier}: consumer (${module.consumer.name}) cannot run planted bug(s) ${variant.consumerBugs.join(', ')}: ${why}`,
+    );
 }

@@ -5,12 +5,22 @@
  * modules are imported in worker threads (worker/boot.mjs), whose hooks (worker/esm-hooks.mjs) load
  * a `.ts`/`.js` file with ES module syntax as an ES module wherever it lives — with or without a
  * package.json, even under "type": "commonjs".
+ *
+ * CommonJS TypeScript — a `.cts` file, or a `.ts` file with `require`/`module.exports` outside an
+ * ES module package — runs in Node's own CommonJS loader, whose `require` (unlike the ES module
+ * loader's stand-in for hook-compiled CommonJS) can require cetp-sim's ES modules (Node ≥ 20.19):
+ * `.cts` files are required rather than imported, and CommonJS `.ts`/`.cts` files get their types
+ * stripped (esbuild; a `.cts` file's `import` becomes `require`, as tsc compiles it). A `.ts` file
+ * with ES module syntax that CommonJS code requires still loads as the ES module it is.
  * Every way this can go wrong is a CliError (exit 2) naming the flag and the module.
  */
 import { readFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { compileFunction } from 'node:vm';
 import { transformSync } from 'esbuild';
 import { CliError } from '../harness/errors.ts';
+import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from '../harness/globals.ts';
 import { resolveModule } from '../harness/module-path.ts';
 
 export { resolveModule };
@@ -22,14 +32,83 @@ export async function importUserModule(
   cwd: string,
 ): Promise<Record<string, unknown>> {
   const file = resolveModule(flag, specifier, cwd);
+  const globals = snapshotGlobals();
+  let module: Record<string, unknown>;
   try {
-    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    installCommonJsTypeScript();
+    if (file.endsWith('.cts')) {
+      const exports = createRequire(file)(file) as unknown;
+      const named = typeof exports === 'object' && exports !== null ? exports : {};
+      module = { ...named, default: exports };
+    } else {
+      module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    }
   } catch (error) {
+    restoreGlobals(globals);
     throw new CliError(
       'module_load_failed',
       `${flag} ${specifier}: the module failed to load: ${loadFailure(error, file)}`,
     );
   }
+  const changed = changedGlobals(globals);
+  if (changed.length > 0) {
+    restoreGlobals(globals);
+    throw new CliError(
+      'module_patches_globals',
+      `${flag} ${specifier}: loading the module ${globalsAdvice(changed)}`,
+    );
+  }
+  return module;
+}
+
+// What V8 says when CommonJS-wrapped code uses syntax only an ES module may (as esm-hooks.mjs).
+const ESM_ONLY = [
+  'Cannot use import statement outside a module',
+  "Unexpected token 'export'",
+  "Cannot use 'import.meta' outside a module",
+  'await is only valid in async functions and the top level bodies of modules',
+];
+
+/** Does `code` (JavaScript) use syntax only an ES module may? */
+function hasModuleSyntax(code: string): boolean {
+  try {
+    compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname']);
+    return false;
+  } catch (error) {
+    return error instanceof SyntaxError && ESM_ONLY.some((m) => error.message.includes(m));
+  }
+}
+
+interface CommonJsModule {
+  _compile(code: string, filename: string): void;
+}
+type Extension = (module: CommonJsModule, filename: string) => void;
+
+/**
+ * Teaches this thread's CommonJS loader `.cts` and CommonJS `.ts` files (once): types stripped by
+ * esbuild, then compiled as Node compiles a `.js` file. A `.ts` file with ES module syntax is handed
+ * to the `.js` handler, which loads it as an ES module (through the hooks, as before).
+ */
+function installCommonJsTypeScript(): void {
+  const extensions = (Module as unknown as { _extensions: Record<string, Extension> })._extensions;
+  const js = extensions['.js'];
+  if (extensions['.cts'] !== undefined || js === undefined) return;
+  const compile =
+    (cts: boolean): Extension =>
+    (module, filename) => {
+      const source = readFileSync(filename, 'utf8');
+      const stripped = transformSync(source, { loader: 'ts', sourcefile: filename }).code;
+      if (!hasModuleSyntax(stripped)) {
+        module._compile(stripped, filename);
+      } else if (cts) {
+        const options = { loader: 'ts', format: 'cjs', sourcefile: filename } as const;
+        module._compile(transformSync(source, options).code, filename);
+      } else {
+        js(module, filename);
+      }
+    };
+  extensions['.cts'] = compile(true);
+  extensions['.ts'] ??= compile(false);
 }
 
 /**

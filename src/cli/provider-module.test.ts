@@ -45,6 +45,10 @@ describe('--provider modules', () => {
       'providers[0].effects.get_quote: the fixture says "create", list_tools says "read"',
     ],
     ['throws.provider.ts', 'the module failed to load: cannot reach the build server'],
+    [
+      'own-no-fallback.provider.ts',
+      'providers[0].tools.delete_alert[0].alert_id: $OWN:alert_id has nothing to stand for it until the caller owns one',
+    ],
     ['nothing-here.ts', 'no such file'],
   ])('%s is refused: %s', async (file, message) => {
     const load = loadProviderModule(`src/cli/testdata/${file}`, cwd);

@@ -32,7 +32,13 @@ import {
   writeReplayFile,
 } from './replay-file.ts';
 import { selectMutant, selectProperties } from './selection.ts';
-import { checkConsumer, checkProviderFixtures, withConsumer, withProviders } from './subjects.ts';
+import {
+  checkConsumer,
+  checkProviderFixtures,
+  checkVariantReaches,
+  withConsumer,
+  withProviders,
+} from './subjects.ts';
 
 /** Where replay files go unless `replayDir` says otherwise (relative to `cwd`), as for the CLI's --out. */
 export const DEFAULT_REPLAY_DIR = '.cetp-sim/failures';
@@ -186,6 +192,16 @@ function checkModule(what: string, specifier: string | undefined, cwd: string): 
   return specifier;
 }
 
+/** With `options.mutant`: refuses it unless its planted bugs reach the implementations under test. */
+async function checkMutantReaches(
+  options: FuzzOptions,
+  subjects: Parameters<typeof checkVariantReaches>[0],
+  label: string,
+): Promise<void> {
+  if (options.mutant === undefined) return;
+  await checkVariantReaches(subjects, selectMutant(options.mutant).variant, label);
+}
+
 function selected(option: FuzzOptions['property']): PropertyDef[] {
   if (option === undefined) return selectProperties(undefined);
   return selectProperties(asList(option));
@@ -223,7 +239,9 @@ export async function fuzzProvider(
   checkNumbers(options);
   const cwd = options.cwd ?? process.cwd();
   const provider = checkModule('module', options.module, cwd);
-  const subject = await providersUnderTest(fixture, options, `fuzzProvider(${options.module ?? 'fixture'})`);
+  const label = `fuzzProvider(${options.module ?? 'fixture'})`;
+  const subject = await providersUnderTest(fixture, options, label);
+  await checkMutantReaches(options, { providers: subject.providers }, label);
   const defs = selected(options.property).map((d) => withProviders(d, subject));
   return runProperties(
     {
@@ -252,9 +270,12 @@ export async function fuzzConsumer<C extends CancellationLike>(
   let defs = selected(options.property);
   if (options.property === undefined) defs = defs.filter((d) => d.kind === 'consumer');
   if (options.providers !== undefined) {
-    const subject = await providersUnderTest(options.providers, options, 'fuzzConsumer(providers)');
+    const label = `fuzzConsumer(${options.providerModule ?? 'providers'})`;
+    const subject = await providersUnderTest(options.providers, options, label);
+    await checkMutantReaches(options, { providers: subject.providers }, label);
     defs = defs.map((d) => withProviders(d, subject));
   }
+  await checkMutantReaches(options, { consumer: checked }, `fuzzConsumer(${options.module ?? 'consumer'})`);
   const modules = {
     ...(providerModule !== undefined ? { provider: providerModule } : {}),
     ...(consumerModule !== undefined ? { consumer: consumerModule } : {}),

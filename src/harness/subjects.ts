@@ -8,9 +8,14 @@
 
 import { ACTOR_PACKAGES, ALERTS, installActors, PAYMENTS } from '../../properties/scenario/fixtures.ts';
 import { ACTORS, REFERENCE } from '../../properties/scenario/model.ts';
+import { ownPlaceholderIssues } from '../../properties/scenario/placeholders.ts';
 import { PROPERTIES, type PropertyDef } from '../../properties/suites.ts';
-import { FixtureError, resolveProviderFixture } from '../check/fixture.ts';
+import type { JsonValue } from '../base/json.ts';
+import type { Checker } from '../check/checker.ts';
+import { ALL_CHECKERS } from '../check/checkers/index.ts';
+import { FixtureError, resolveProviderFixture, variantIgnored } from '../check/fixture.ts';
 import type {
+  CancellationLike,
   ConsumerUnderTest,
   ProviderFixture,
   ResolvedProviderFixture,
@@ -20,6 +25,9 @@ import { CONSUMER_PACKAGE } from '../consumer/app.ts';
 import { EFFECTS } from '../protocol/index.ts';
 import type { Fault } from '../sim/faults.ts';
 import { World } from '../sim/world.ts';
+import { consumerVariantIgnored } from './consumer-planted.ts';
+import { CliError } from './errors.ts';
+import { globalsChecker, MODULE_GLOBALS_CHECKER, snapshotGlobals } from './globals.ts';
 
 /** Provider fixtures to fuzz, and (optionally) which of their tools each property calls. */
 export interface ProvidersUnderTest {
@@ -86,6 +94,8 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
     if (!Array.isArray(pool) || pool.length === 0 || !pool.every((v) => isJson(v)))
       fail(`${at}.tools.${tool} must be a non-empty array of JSON values`);
   }
+  const own = ownPlaceholderIssues(pools as Record<string, JsonValue[]>);
+  if (own.length > 0) fail(own.map((issue) => `${at}.${issue.path}: ${issue.message}`).join('; '));
   if (!isStrings(userGrantedScopes))
     fail(`${at}.userGrantedScopes must be an array of strings (scopes granted only after the user agrees)`);
   const effect = (v: unknown) => (EFFECTS as readonly unknown[]).includes(v);
@@ -206,6 +216,37 @@ export async function checkProviderFixtures(
   return { providers: resolved.map((p) => guarded(label, p)), propertyTools };
 }
 
+/**
+ * Refuses a variant (a --mutant's) whose planted bugs would not reach the implementations under
+ * test — a provider whose install() does not pass `variant.providerBugs` on, a consumer that does not
+ * run `variant.consumerBugs` — with `mutant_not_planted` (exit 2): otherwise the campaign tests them
+ * unmutated and passes, saying nothing. `label` names where they came from.
+ */
+export async function checkVariantReaches(
+  subjects: {
+    readonly providers?: readonly ProviderFixture[];
+    readonly consumer?: ConsumerUnderTest<CancellationLike>;
+  },
+  variant: Variant,
+  label: string,
+): Promise<void> {
+  for (const [i, p] of (subjects.providers ?? []).entries()) {
+    const why = await variantIgnored(p, variant);
+    if (why !== null)
+      throw new CliError(
+        'mutant_not_planted',
+        `${label}: providers[${i}] (${p.name}) cannot run planted bug(s) ${variant.providerBugs.join(', ')}: ${why}`,
+      );
+  }
+  const consumer = subjects.consumer;
+  const why = consumer ? await consumerVariantIgnored(consumer, variant) : null;
+  if (consumer && why !== null)
+    throw new CliError(
+      'mutant_not_planted',
+      `${label}: consumer (${consumer.name}) cannot run planted bug(s) ${variant.consumerBugs.join(', ')}: ${why}`,
+    );
+}
+
 const CAPABILITIES = ['async_operations', 'cancellation', 'large_results'];
 
 /** Checks a consumer's shape and that install() installs its package next to the reference providers. */
@@ -232,12 +273,22 @@ export function checkConsumer(raw: unknown, fail: (message: string) => never): C
   return consumer;
 }
 
+/**
+ * `checkers` and the `module-globals` verdict (src/harness/globals.ts): user code runs from here on,
+ * and a run that replaces a global the simulation relies on fails (the globals as they are now are
+ * the baseline: a test runner's own fakes installed before the campaign are not the module's doing).
+ */
+function watchingGlobals(checkers: readonly Checker[]): readonly Checker[] {
+  if (checkers.some((c) => c.id === MODULE_GLOBALS_CHECKER)) return checkers;
+  return [...checkers, globalsChecker(snapshotGlobals())];
+}
+
 /** The property as it runs against `consumer` (a copy; raw-driver properties are unchanged). */
 export function withConsumer(def: PropertyDef, consumer: ConsumerUnderTest): PropertyDef {
   if (def.kind !== 'consumer') return def;
   return {
     ...def,
-    fixture: { ...def.fixture, consumer },
+    fixture: { ...def.fixture, consumer, checkers: watchingGlobals(def.fixture.checkers) },
     // Faults aimed at the reference consumer hit this consumer instead.
     shape: {
       ...def.shape,
@@ -305,14 +356,14 @@ export function withProviders(def: PropertyDef, module: ProvidersUnderTest): Pro
     const hostile = def.shape.tools.filter((t) => t.startsWith('hostile.'));
     return {
       ...def,
-      fixture: { ...def.fixture, providers },
+      fixture: { ...def.fixture, providers, checkers: watchingGlobals(def.fixture.checkers) },
       shape: { ...def.shape, providers, faults, tools: [...(tools ?? all), ...hostile] },
     };
   }
   const { tools: _builtInTools, ...shape } = def.shape;
   return {
     ...def,
-    fixture: { ...def.fixture, providers },
+    fixture: { ...def.fixture, providers, checkers: watchingGlobals(def.fixture.checkers ?? ALL_CHECKERS) },
     shape: { ...shape, providers, faults, ...(tools !== undefined ? { tools } : {}) },
   };
 }

@@ -26,7 +26,7 @@ export const providers = [
       get_quote: [{ symbol: 'AAPL' }],
       list_alerts: [{}],
       create_alert: [{ symbol: 'AAPL', price: 190 }],
-      delete_alert: [{ alert_id: '$OWN:alert_id' }],
+      delete_alert: [{ alert_id: '$OWN:alert_id' }, { alert_id: 'ALRT-1' }],
     },
   },
 ];

@@ -21,7 +21,12 @@ import type { TraceEvent } from '../../sim/trace.ts';
 import { blobReader } from '../../vectors/corpus.ts';
 import { REFERENCE_FIXTURES } from '../../vectors/fixtures.ts';
 import { runVectorFile, type VectorOutcome } from '../../vectors/run.ts';
-import { type ConsumerModule, loadConsumerModule, withConsumer } from '../consumer-module.ts';
+import {
+  type ConsumerModule,
+  checkConsumerVariantReaches,
+  loadConsumerModule,
+  withConsumer,
+} from '../consumer-module.ts';
 import {
   checkVariantReaches,
   loadProviderModule,
@@ -142,6 +147,8 @@ async function replay(modules: ModuleCache, job: ReplayJob, channel: JobChannel)
   checkScenarioFits(job.path, job.replay, def);
   const provider = modules.provider(job);
   if (provider) await checkVariantReaches(await provider, job.replay.variant);
+  const consumer = modules.consumer(job);
+  if (consumer) await checkConsumerVariantReaches(await consumer, job.replay.variant);
   channel.started(1);
   const hooks = job.stream
     ? {
@@ -158,6 +165,7 @@ async function load(modules: ModuleCache, job: LoadJob): Promise<LoadOutcome> {
   const provider = await modules.provider(job);
   if (provider && job.variant) await checkVariantReaches(provider, job.variant);
   const consumer = await modules.consumer(job);
+  if (consumer && job.variant) await checkConsumerVariantReaches(consumer, job.variant);
   return {
     ...(provider
       ? { provider: { specifier: provider.specifier, names: provider.providers.map((p) => p.name) } }

@@ -1,0 +1,98 @@
+/**
+ * Placeholders in a fixture's args pools, filled in per call:
+ * - `$UID` becomes the calling app's UID (payments accounts are per UID);
+ * - `$OWN:field` becomes `field` of the caller's latest successful result that had one (e.g. the
+ *   alert it created last), so a tool that acts on the caller's own objects gets called on one that
+ *   exists. Before the caller owns one it becomes the fallback the fixture itself gives: the value of
+ *   `field` in the first entry of the same pool that states it literally (alerts' delete_alert pool
+ *   `[{ alert_id: '$OWN:alert_id' }, { alert_id: 'ALRT-1' }, …]` falls back to 'ALRT-1', a notes
+ *   pool to its own 'NOTE-1'). A pool without such an entry is refused when the fixture is checked
+ *   (ownPlaceholderIssues, src/harness/subjects.ts): there is no right object to guess.
+ */
+import type { JsonValue } from '../../src/base/json.ts';
+
+export const UID_PLACEHOLDER = '$UID';
+const OWN_PREFIX = '$OWN:';
+/** `$OWN:` and a field name (what follows the name is not part of it). */
+const OWN_PLACEHOLDER = /\$OWN:([a-z_][a-z0-9_]*)/g;
+
+/** A pool whose `$OWN:field` has nothing to fall back on (the fixture was not checked). */
+export class OwnPlaceholderError extends Error {
+  override readonly name = 'OwnPlaceholderError';
+}
+
+/** The string values `field` has anywhere in `value` (objects searched depth first, in key order). */
+function literals(value: JsonValue, field: string, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) literals(v, field, out);
+  else if (typeof value === 'object' && value !== null)
+    for (const [key, v] of Object.entries(value)) {
+      if (key === field && typeof v === 'string' && !v.includes(OWN_PREFIX)) out.push(v);
+      else if (typeof v === 'object' && v !== null) literals(v, field, out);
+    }
+  return out;
+}
+
+/** What `$OWN:field` in `pool` stands for before the caller owns one, or undefined (none given). */
+export function ownFallback(pool: readonly JsonValue[], field: string): string | undefined {
+  for (const entry of pool) {
+    const [first] = literals(entry, field);
+    if (first !== undefined) return first;
+  }
+  return undefined;
+}
+
+/** A JSON string's content for `text` (quotes and backslashes escaped), to splice into JSON text. */
+const jsonText = (text: string): string => JSON.stringify(text).slice(1, -1);
+
+/** An args pool entry's JSON (an entry of `pool`) with its placeholders filled in. */
+export function fillArgs(
+  json: string,
+  uid: number,
+  own: (field: string) => string | undefined = () => undefined,
+  pool: readonly JsonValue[] = [],
+): string {
+  const fillUid = (text: string) => text.replaceAll(UID_PLACEHOLDER, String(uid));
+  const filled = fillUid(json);
+  if (!filled.includes(OWN_PREFIX)) return filled;
+  return filled.replace(OWN_PLACEHOLDER, (_, field: string) => {
+    const value = own(field) ?? ownFallback(pool, field);
+    if (value === undefined)
+      throw new OwnPlaceholderError(
+        `${OWN_PREFIX}${field} has no fallback: no entry of its pool gives ${field} literally`,
+      );
+    return jsonText(fillUid(value));
+  });
+}
+
+/** Each `$OWN:` placeholder of a fixture's pools that cannot be filled: its path, and why. */
+export function ownPlaceholderIssues(
+  tools: Readonly<Record<string, readonly JsonValue[]>>,
+): { readonly path: string; readonly message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  const visit = (value: JsonValue, path: string, tool: string, pool: readonly JsonValue[]): void => {
+    if (Array.isArray(value)) for (const [i, v] of value.entries()) visit(v, `${path}[${i}]`, tool, pool);
+    else if (typeof value === 'object' && value !== null)
+      for (const [key, v] of Object.entries(value)) visit(v, `${path}.${key}`, tool, pool);
+    else if (typeof value === 'string' && value.includes(OWN_PREFIX)) {
+      const named = [...value.matchAll(OWN_PLACEHOLDER)].length;
+      if (named !== value.split(OWN_PREFIX).length - 1) {
+        issues.push({
+          path,
+          message: `${JSON.stringify(value)}: ${OWN_PREFIX} must be followed by a field name in snake_case (${OWN_PREFIX}note_id)`,
+        });
+        return;
+      }
+      for (const [, field] of value.matchAll(OWN_PLACEHOLDER))
+        if (field !== undefined && ownFallback(pool, field) === undefined)
+          issues.push({
+            path,
+            message:
+              `${OWN_PREFIX}${field} has nothing to stand for it until the caller owns one: add an entry ` +
+              `that gives ${field} literally to tools.${tool} (e.g. { "${field}": "…" }), used until then`,
+          });
+    }
+  };
+  for (const [tool, pool] of Object.entries(tools))
+    for (const [i, entry] of pool.entries()) visit(entry, `tools.${tool}[${i}]`, tool, pool);
+  return issues;
+}

@@ -1,0 +1,195 @@
+/**
+ * A user's module that misbehaves outside the protocol fails loudly — exit 2 (it cannot be loaded
+ * or used) or exit 1 (a run failed, with a verdict and a reason) — never a pass, a hang or a silent
+ * exit: it throws at import, has the wrong shape, calls process.exit (at import or in a handler),
+ * returns a Promise that never settles from list_tools (provider) or listTools (consumer), allocates
+ * without bound (at import or in a handler), or replaces globals the simulation relies on
+ * (Math.random, Date.now, JSON — at import, in install(), in a consumer's agent). Modules:
+ * src/cli/testdata/hostile/.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ALERTS } from '../../properties/scenario/fixtures.ts';
+import { fuzzProvider } from '../harness/fuzz.ts';
+import { main } from './main.ts';
+import { memoryIo } from './testing.ts';
+
+const HOSTILE = 'src/cli/testdata/hostile';
+const out = () => mkdtempSync(join(tmpdir(), 'cetp-sim-hostile-'));
+
+interface Report {
+  error?: { code: string; message: string };
+  properties?: { status: string; violations?: { checker: string; message: string }[] }[];
+}
+
+async function fuzz(flag: '--provider' | '--consumer', module: string, property: string, runs = 10) {
+  const io = memoryIo();
+  const code = await main(
+    [
+      'fuzz',
+      '--json',
+      '--runs',
+      String(runs),
+      '--watchdog',
+      '5',
+      '--property',
+      property,
+      flag,
+      `${HOSTILE}/${module}`,
+      '--out',
+      out(),
+    ],
+    io,
+  );
+  const report = JSON.parse(io.stdout[0] ?? '{}') as Report;
+  return { code, report, verdicts: report.properties?.[0]?.violations ?? [] };
+}
+
+describe('a module that cannot be loaded or used: exit 2 with a reason', () => {
+  it.each([
+    [
+      '--provider',
+      'exit-at-import.provider.ts',
+      'module_load_failed',
+      /its thread exited with code 0 \(process\.exit/,
+    ],
+    ['--consumer', 'throws.consumer.ts', 'module_load_failed', /the module failed to load: no licence key/],
+    ['--consumer', 'no-agent.consumer.ts', 'invalid_consumer_module', /consumer\.agent must be a function/],
+    [
+      '--provider',
+      'list-never.provider.ts',
+      'invalid_provider_module',
+      /effects\.get_quote: cannot be derived: .*list_tools never answered \(the provider returned a Promise that never settles\)/,
+    ],
+    [
+      '--provider',
+      'globals-at-import.provider.ts',
+      'module_patches_globals',
+      /loading the module replaced Math\.random, Date\.now, JSON\.stringify — globals the simulation's determinism rests on \(restored\)/,
+    ],
+  ] as const)(
+    '%s %s: %s',
+    async (flag, module, code, message) => {
+      const property = flag === '--consumer' ? 'consumer' : 'versions';
+      const r = await fuzz(flag, module, property);
+      expect(r.code).toBe(2);
+      expect(r.report.error?.code).toBe(code);
+      expect(r.report.error?.message).toMatch(message);
+    },
+    120_000,
+  );
+});
+
+describe('a module that misbehaves in a run: exit 1, the run failed with a verdict and a reason', () => {
+  it.each([
+    [
+      '--provider',
+      'exit-in-tool.provider.ts',
+      'versions',
+      'watchdog',
+      /thread exited with code 0 \(process\.exit/,
+    ],
+    [
+      '--consumer',
+      'list-never.consumer.ts',
+      'consumer',
+      'run-progress',
+      /awaited something outside the simulation \(a promise that never settles/,
+    ],
+    [
+      '--provider',
+      'globals-in-install.provider.ts',
+      'versions',
+      'module-globals',
+      /user code in this run replaced Math\.random — a global the simulation's determinism rests on \(restored\)/,
+    ],
+    [
+      '--consumer',
+      'globals-in-agent.consumer.ts',
+      'consumer',
+      'module-globals',
+      /user code in this run replaced Date\.now/,
+    ],
+  ] as const)(
+    '%s %s (%s): %s',
+    async (flag, module, property, checker, message) => {
+      const r = await fuzz(flag, module, property, 20);
+      expect(r.code).toBe(1);
+      expect(r.report.properties?.[0]?.status).toBe('failed');
+      const verdict = r.verdicts.find((v) => v.checker === checker);
+      expect(verdict?.message, JSON.stringify(r.verdicts)).toMatch(message);
+    },
+    180_000,
+  );
+
+  it('in the library too: the run fails with module-globals, and the global is put back', async () => {
+    const random = Math.random;
+    let installs = 0;
+    const patcher = {
+      ...ALERTS,
+      name: 'patcher',
+      install: (
+        world: Parameters<typeof ALERTS.install>[0],
+        variant: Parameters<typeof ALERTS.install>[1],
+      ) => {
+        if (++installs > 3) Math.random = () => 0.25;
+        ALERTS.install(world, variant);
+      },
+    };
+    const report = await fuzzProvider(patcher, { property: 'versions', runs: 10, replayDir: null });
+    expect(Math.random).toBe(random);
+    expect(report.properties[0]?.status).toBe('failed');
+    expect(report.properties[0]?.violations.map((v) => v.checker)).toContain('module-globals');
+    // The same fixture without the patch passes: the verdict is about the patch, not the fixture.
+    expect((await fuzzProvider(ALERTS, { property: 'versions', runs: 10, replayDir: null })).passed).toBe(
+      true,
+    );
+  }, 120_000);
+});
+
+describe('a module that allocates without bound', () => {
+  // Under a small heap (NODE_OPTIONS, inherited by the worker threads) so the test stays small:
+  // the worker that runs the module reaches its limit and dies; the CLI says so.
+  const cli = (module: string) =>
+    spawnSync(
+      process.execPath,
+      [
+        'bin/cetp-sim.js',
+        'fuzz',
+        '--json',
+        '--runs',
+        '3',
+        '--property',
+        'versions',
+        '--provider',
+        `${HOSTILE}/${module}`,
+        '--out',
+        out(),
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=192' },
+        timeout: 240_000,
+      },
+    );
+
+  it('at import: exit 2, the thread that loaded it died of its memory limit', () => {
+    const r = cli('alloc-at-import.provider.ts');
+    expect(r.status, r.stderr).toBe(2);
+    const { error } = JSON.parse(r.stdout) as Required<Pick<Report, 'error'>>;
+    expect(error.code).toBe('module_load_failed');
+    expect(error.message).toMatch(/memory limit/);
+  }, 300_000);
+
+  it('in a tool handler: exit 1, the run failed (watchdog) because its thread died of its memory limit', () => {
+    const r = cli('alloc-in-tool.provider.ts');
+    expect(r.status, r.stderr).toBe(1);
+    const report = JSON.parse(r.stdout) as Report;
+    const [verdict] = report.properties?.[0]?.violations ?? [];
+    expect(verdict?.checker).toBe('watchdog');
+    expect(verdict?.message).toMatch(/memory limit/);
+  }, 300_000);
+});

@@ -1,0 +1,7 @@
+/** A `--provider` module that allocates without bound while it loads (used by the tests). */
+import { ALERTS } from '../../../../properties/scenario/fixtures.ts';
+
+const hoard: number[][] = [];
+for (;;) hoard.push(new Array(1_000_000).fill(hoard.length));
+
+export const providers = [ALERTS];

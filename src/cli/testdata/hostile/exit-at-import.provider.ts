@@ -1,0 +1,6 @@
+/** A `--provider` module that calls process.exit while it loads (used by the tests). */
+import { ALERTS } from '../../../../properties/scenario/fixtures.ts';
+
+process.exit(0);
+
+export const providers = [ALERTS];

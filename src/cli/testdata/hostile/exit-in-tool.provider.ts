@@ -1,0 +1,8 @@
+/** A `--provider` module whose tool handlers call process.exit (used by the tests). */
+import { brokenTools } from '../broken/kit.ts';
+
+export const providers = [
+  brokenTools(() => {
+    process.exit(0);
+  }),
+];

@@ -1,0 +1,8 @@
+/** A `--consumer` module of the wrong shape: no agent() (used by the tests). */
+import { referenceConsumer } from '../../../consumer/index.ts';
+
+export const consumer = {
+  name: 'noagent',
+  packageName: referenceConsumer.packageName,
+  install: referenceConsumer.install,
+};
