@@ -213,6 +213,21 @@ describe('Scheduler', () => {
     expect((await scheduler.run()).kind).toBe('completed');
   });
 
+  it('a finished run leaves nothing pending on the event loop (its stall watch would hold the whole world)', async () => {
+    const immediates = () => process.getActiveResourcesInfo().filter((r) => r === 'Immediate').length;
+    const before = immediates();
+    // Runs back to back in one macrotask, as a campaign runs them: none may stay referenced.
+    for (let i = 0; i < 5; i++) {
+      const { scheduler } = makeScheduler();
+      scheduler.spawn('worker', async () => {
+        await Promise.resolve();
+        await scheduler.yield();
+      });
+      expect((await scheduler.run()).kind).toBe('completed');
+    }
+    expect(immediates()).toBe(before);
+  });
+
   it('a task coming back after its run stalled changes nothing', async () => {
     const { scheduler } = makeScheduler();
     let release: () => void = () => {};

@@ -82,6 +82,8 @@ export class Scheduler {
   private lastBeforeStep = -1;
   private running = false;
   private outcome: RunOutcome | null = null;
+  /** The pending check for a run that left the simulation (watchForStall), until the run ends. */
+  private stallWatch: ReturnType<typeof setImmediate> | null = null;
   private resolveRun: ((outcome: RunOutcome) => void) | null = null;
   private hooks: SchedulerHooks | null = null;
 
@@ -166,7 +168,7 @@ export class Scheduler {
         steps: this.stepCount,
       });
     };
-    setImmediate(stalled); // determinism-ok: only a run that left the simulation is still going then
+    this.stallWatch = setImmediate(stalled); // determinism-ok: only a run that left the simulation is still going then
   }
 
   /** Ends the run early with a crash outcome (an unexpected harness failure). */
@@ -439,6 +441,11 @@ export class Scheduler {
     if (this.outcome !== null) return;
     this.outcome = outcome;
     this.current = null;
+    // The stall watch would do nothing now; cleared, it no longer holds this scheduler — and its
+    // world — until the next macrotask. A campaign runs world after world in one macrotask, so every
+    // world of it stayed in memory until the campaign ended (issue 18: 3.2 GB in 10 minutes).
+    if (this.stallWatch !== null) clearImmediate(this.stallWatch);
+    this.stallWatch = null;
     this.resolveRun?.(outcome);
   }
 }
