@@ -14,8 +14,18 @@
 import { Worker } from 'node:worker_threads';
 import { CliError } from '../../harness/errors.ts';
 import { ownCodeWorker } from './bundle.ts';
+import { cliThreadWatchdog } from './cli-watchdog.ts';
 import { errorMessage, ModuleCache, runJob } from './jobs.ts';
 import type { Job, SharedJobs, WorkerMessage } from './protocol.ts';
+import {
+  type JobStat,
+  poolStatsFile,
+  processThreads,
+  startJobStat,
+  type WorkerStat,
+  wallMs,
+  writePoolStats,
+} from './telemetry.ts';
 
 const BOOT = new URL('./boot.mjs', import.meta.url);
 /** How often the watchdog looks at the heartbeat. */
@@ -62,12 +72,21 @@ export class InProcessHost implements Host {
   async ready(): Promise<void> {}
 
   async run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>> {
-    const channel = {
-      started: (runs: number) => watch.onRuns?.(runs),
-      post: (m: WorkerMessage) => watch.onMessage?.(m),
-    };
     try {
-      return { kind: 'done', result: (await runJob(this.modules, job, channel)) as T };
+      const ended = await cliThreadWatchdog().watch(
+        job.kind,
+        { budgetMs: watch.budgetMs, startupMs: watch.startupMs ?? STARTUP_MS },
+        (beat) =>
+          runJob(this.modules, job, {
+            started: (runs: number) => {
+              beat(runs);
+              watch.onRuns?.(runs);
+            },
+            post: (m: WorkerMessage) => watch.onMessage?.(m),
+          }),
+      );
+      if ('hung' in ended) return { kind: 'hung', ...ended.hung };
+      return { kind: 'done', result: ended.value as T };
     } catch (error) {
       const message = errorMessage(error);
       throw new CliError(message.code, message.message, message.exit);
@@ -137,18 +156,23 @@ export async function runSpread<T, R>(items: readonly T[], spread: Spread<T, R>)
   const taken = new Promise<void>((resolve) => {
     allTaken = resolve;
   });
+  // The stats of the CLI's own thread (one thread, own code); worker hosts here are not timed.
+  const stats = poolStatsFile() !== null && !spread.userCode ? new StatsLog('spread', slots) : null;
   const serve = async (host: Host) => {
     await Promise.race([host.ready(), taken]);
     for (let i = next++; i < items.length; i = next++) {
       if (i === items.length - 1) allTaken();
       const item = items[i] as T;
       spread.onStart?.(item);
+      const stat = stats ? startJobStat(i, 'cli') : null;
       results[i] = { value: await spread.run(host, item) };
+      if (stat) stats?.jobs.push(stat());
       report();
     }
   };
   try {
     await Promise.all(hosts.map(serve));
+    stats?.write();
   } finally {
     await Promise.all(hosts.map((h) => h.close()));
   }
@@ -220,21 +244,52 @@ async function runShared<T, R>(items: readonly T[], spread: Spread<T, R>, thread
   });
   const shared: SharedJobs = { kind: 'shared', jobs, counter: new SharedArrayBuffer(4) };
   const here = spread.cliThreadWorks ?? true;
+  const stats = poolStatsFile() !== null ? new StatsLog(jobs[0]?.kind ?? 'none', threads) : null;
   const workers = Array.from(
     { length: here ? threads - 1 : threads },
-    () => new SharedWorker(entry, shared, slots),
+    () => new SharedWorker(entry, shared, slots, stats),
   );
   try {
-    if (here) await runSharedHere(shared, slots, (i) => spread.onStart?.(items[i] as T));
+    if (here) await runSharedHere(shared, slots, (i) => spread.onStart?.(items[i] as T), stats);
     const results: R[] = [];
     for (const [i, outcome] of outcomes.entries()) {
       const result = await outcome;
       results.push(result);
       spread.onResult?.(result, items[i] as T);
     }
+    if (stats) {
+      // A worker that took a job says it is done right after its last result.
+      await Promise.all(workers.filter((w) => w.tookJob).map((w) => w.done));
+      for (const w of workers) w.reportIfSilent();
+      stats.write();
+    }
     return results;
   } finally {
     await Promise.all([...workers.map((w) => w.close()), ...slots.map((s) => s.close())]);
+  }
+}
+
+/** What a spread's threads did, written at its end when CETP_SIM_POOL_STATS asks for it (telemetry.ts). */
+class StatsLog {
+  readonly startMs = wallMs();
+  readonly jobs: JobStat[] = [];
+  readonly workers: WorkerStat[] = [];
+
+  constructor(
+    private readonly command: string,
+    private readonly threads: number,
+  ) {}
+
+  write(): void {
+    writePoolStats({
+      command: this.command,
+      threads: this.threads,
+      startMs: this.startMs,
+      endMs: wallMs(),
+      jobs: [...this.jobs].sort((a, b) => a.index - b.index),
+      workers: this.workers,
+      processThreads: processThreads(),
+    });
   }
 }
 
@@ -243,6 +298,7 @@ async function runSharedHere(
   shared: SharedJobs,
   slots: readonly SharedSlot[],
   onStart: (index: number) => void,
+  stats: StatsLog | null,
 ): Promise<void> {
   const modules = new ModuleCache();
   const counter = new Int32Array(shared.counter);
@@ -254,9 +310,24 @@ async function runSharedHere(
       post: (m: WorkerMessage) => slot.watch.onMessage?.(m),
     };
     const started = performance.now();
+    const stat = stats ? startJobStat(i, 'cli') : null;
+    const job = shared.jobs[i] as Job;
     try {
-      const result = await runJob(modules, shared.jobs[i] as Job, channel);
-      slot.settle({ kind: 'done', result, ms: performance.now() - started });
+      const ended = await cliThreadWatchdog().watch(
+        job.kind,
+        { budgetMs: slot.watch.budgetMs, startupMs: slot.watch.startupMs ?? STARTUP_MS },
+        (beat) =>
+          runJob(modules, job, {
+            started: (runs: number) => {
+              beat(runs);
+              channel.started(runs);
+            },
+            post: channel.post,
+          }),
+      );
+      if (stat) stats?.jobs.push(stat());
+      if ('hung' in ended) slot.settle({ kind: 'hung', ...ended.hung });
+      else slot.settle({ kind: 'done', result: ended.value, ms: performance.now() - started });
     } catch (error) {
       const message = errorMessage(error);
       slot.settle(new CliError(message.code, message.message, message.exit));
@@ -273,11 +344,24 @@ class SharedWorker {
   private seen = 0;
   private lastChange = Date.now();
   private ended = false;
+  private readonly spawnMs = wallMs();
+  private reported = false;
+  private markDone: () => void = () => {};
+  /** Resolves once the worker has said it is done, or has ended otherwise. */
+  readonly done = new Promise<void>((resolve) => {
+    this.markDone = resolve;
+  });
+
+  /** Whether it ever took a job from the counter. */
+  get tookJob(): boolean {
+    return Atomics.load(this.heartbeat, 1) >= 0;
+  }
 
   constructor(
     entry: URL,
     shared: SharedJobs,
     private readonly slots: readonly SharedSlot[],
+    private readonly stats: StatsLog | null = null,
   ) {
     Atomics.store(this.heartbeat, 1, -1);
     const worker = new Worker(entry, {
@@ -300,6 +384,7 @@ class SharedWorker {
 
   private onMessage(message: WorkerMessage): void {
     if (message.type === 'result' && message.index !== undefined) {
+      if (message.stat) this.stats?.jobs.push(message.stat);
       this.slots[message.index]?.settle({
         kind: 'done',
         result: message.result,
@@ -308,6 +393,16 @@ class SharedWorker {
     } else if (message.type === 'error' && message.index !== undefined) {
       this.slots[message.index]?.settle(new CliError(message.code, message.message, message.exit));
     } else if (message.type === 'shared-done') {
+      this.reported = true;
+      this.stats?.workers.push({
+        thread: `worker ${this.worker.threadId}`,
+        spawnMs: this.spawnMs,
+        firstJobMs: message.firstJobMs ?? null,
+        doneMs: wallMs(),
+        cpuMs: message.clock?.cpuMs ?? null,
+        waitMs: message.clock?.waitMs ?? null,
+        startupCpuMs: message.startupClock?.cpuMs ?? null,
+      });
       this.end();
     } else if (message.type === 'scenario' || message.type === 'event') {
       this.slots[Atomics.load(this.heartbeat, 1)]?.watch.onMessage?.(message);
@@ -345,7 +440,23 @@ class SharedWorker {
     this.end();
   }
 
+  /** For the stats: a worker that never reported (still loading when the spread ended). */
+  reportIfSilent(): void {
+    if (this.reported) return;
+    this.reported = true;
+    this.stats?.workers.push({
+      thread: `worker ${this.worker.threadId}`,
+      spawnMs: this.spawnMs,
+      firstJobMs: null,
+      doneMs: null,
+      cpuMs: null,
+      waitMs: null,
+      startupCpuMs: null,
+    });
+  }
+
   private end(): void {
+    this.markDone();
     if (this.ended) return;
     this.ended = true;
     clearInterval(this.timer);
@@ -353,6 +464,7 @@ class SharedWorker {
   }
 
   async close(): Promise<void> {
+    this.markDone();
     this.ended = true;
     clearInterval(this.timer);
     await this.worker.terminate();
