@@ -66,7 +66,7 @@ export interface ThreadFigures {
   readonly workerStartupCpuMs: readonly (number | null)[];
   /** Wall ms each thread sat idle between its first job and the end of the spread. */
   readonly idleMs: Readonly<Record<string, number>>;
-  /** CPU ms of the process's threads at the end: the main (CLI) thread, and the rest (V8's helpers). */
+  /** CPU ms of the process's threads at the end: the main (CLI) thread, and V8's helpers (workers apart). */
   readonly mainThreadCpuMs: number;
   readonly helperThreadsCpuMs: number;
 }
@@ -87,7 +87,10 @@ function threadFigures(file: string): ThreadFigures | undefined {
     idleMs[thread] = Math.round(stats.endMs - from - busy);
   }
   const main = stats.processThreads.find((t) => t.name === 'main')?.cpuMs ?? 0;
-  const all = stats.processThreads.reduce((s, t) => s + t.cpuMs, 0);
+  // V8's helper threads: every thread of the process but the main thread and the workers.
+  const all = stats.processThreads
+    .filter((t) => !t.name.startsWith('worker '))
+    .reduce((s, t) => s + t.cpuMs, 0);
   return {
     jobCpuMs: { cli: sum((j) => j.cpuMs, true), workers: sum((j) => j.cpuMs, false) },
     jobWaitMs: { cli: sum((j) => j.waitMs, true), workers: sum((j) => j.waitMs, false) },

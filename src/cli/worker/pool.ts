@@ -288,7 +288,9 @@ class StatsLog {
       endMs: wallMs(),
       jobs: [...this.jobs].sort((a, b) => a.index - b.index),
       workers: this.workers,
-      processThreads: processThreads(),
+      processThreads: processThreads(
+        new Map(this.workers.flatMap((w) => (w.tid === null ? [] : [[w.tid, w.thread] as const]))),
+      ),
     });
   }
 }
@@ -402,6 +404,7 @@ class SharedWorker {
         cpuMs: message.clock?.cpuMs ?? null,
         waitMs: message.clock?.waitMs ?? null,
         startupCpuMs: message.startupClock?.cpuMs ?? null,
+        tid: message.tid ?? null,
       });
       this.end();
     } else if (message.type === 'scenario' || message.type === 'event') {
@@ -452,6 +455,7 @@ class SharedWorker {
       cpuMs: null,
       waitMs: null,
       startupCpuMs: null,
+      tid: null,
     });
   }
 

@@ -187,6 +187,7 @@ export type WorkerMessage =
       readonly firstJobMs?: number;
       readonly startupClock?: ThreadClock | null;
       readonly clock?: ThreadClock | null;
+      readonly tid?: number | null;
     }
   | { readonly type: 'scenario'; readonly scenario: ReplayFile['scenario'] }
   | { readonly type: 'event'; readonly event: TraceEvent };

@@ -12,7 +12,7 @@
  * changes what a command prints or decides: the file is written only when asked for, and only
  * after the results are in. Wall-clock time is allowed here (src/cli).
  */
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 export const POOL_STATS_ENV = 'CETP_SIM_POOL_STATS';
 
@@ -72,6 +72,8 @@ export interface WorkerStat {
   readonly waitMs: number | null;
   /** CPU time spent before its first job: loading the bundle, compiling. */
   readonly startupCpuMs: number | null;
+  /** Its Linux task id (to tell it from V8's helper threads in processThreads). */
+  readonly tid: number | null;
 }
 
 export interface PoolStats {
@@ -89,15 +91,29 @@ export interface PoolStats {
   }[];
 }
 
-/** CPU time of each live thread of this process, by its name (Linux). */
-export function processThreads(): PoolStats['processThreads'] {
+/** The calling thread's Linux task id, or null. */
+export function threadTid(): number | null {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    return Number.isSafeInteger(tid) ? tid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time of each live thread of this process (Linux): 'main', the worker threads named in
+ * `workers` (by task id), and the rest by their name — V8's helper threads (garbage collection,
+ * compilers) and libuv's pool share the process's name.
+ */
+export function processThreads(
+  workers: ReadonlyMap<number, string> = new Map(),
+): PoolStats['processThreads'] {
   try {
     return readdirSync('/proc/self/task').flatMap((tid) => {
       try {
         const comm = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
-        // The main thread's task id is the process id; V8's helper threads (garbage collection,
-        // compilers) and libuv's pool share the process's name.
-        const name = Number(tid) === process.pid ? 'main' : comm;
+        const name = Number(tid) === process.pid ? 'main' : (workers.get(Number(tid)) ?? comm);
         const clock = parseSchedstat(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8'));
         return clock ? [{ name, cpuMs: Math.round(clock.cpuMs), waitMs: Math.round(clock.waitMs) }] : [];
       } catch {

@@ -8,7 +8,7 @@ import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { caches } from '../../base/caches.ts';
 import { errorMessage, ModuleCache, runJob } from './jobs.ts';
 import type { Job, SharedJobs, WorkerMessage } from './protocol.ts';
-import { poolStatsFile, startJobStat, threadClock, wallMs } from './telemetry.ts';
+import { poolStatsFile, startJobStat, threadClock, threadTid, wallMs } from './telemetry.ts';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread of the cetp-sim CLI');
@@ -47,7 +47,9 @@ async function runShared(shared: SharedJobs): Promise<void> {
     }
   }
   channel.post(
-    stats ? { type: 'shared-done', firstJobMs, startupClock, clock: threadClock() } : { type: 'shared-done' },
+    stats
+      ? { type: 'shared-done', firstJobMs, startupClock, clock: threadClock(), tid: threadTid() }
+      : { type: 'shared-done' },
   );
 }
 
