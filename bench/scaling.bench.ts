@@ -17,12 +17,13 @@
  */
 
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkerSource, ownCodeWorker } from '../src/cli/worker/bundle.ts';
 import { WorkerHost } from '../src/cli/worker/pool.ts';
+import { type JobStat, POOL_STATS_ENV, type PoolStats } from '../src/cli/worker/telemetry.ts';
 import { probeHost, QUIET_PROBE_RATE } from './host-probe.ts';
 
 /** The fuzz campaign's wall-time budget, seconds. */
@@ -44,22 +45,85 @@ export interface CliRun {
   readonly exit: number;
   /** fuzz: total runs over the properties. */
   readonly runs?: number;
+  /** fuzz: runs per CPU-second of the threads that ran the jobs (job CPU only). */
+  readonly runsPerJobCpuSecond?: number;
+  readonly threads?: ThreadFigures;
 }
 
 const BIN = fileURLToPath(new URL('../bin/cetp-sim.js', import.meta.url));
 
-/** The CLI in a process of its own; wall ms from spawn to exit. */
-async function timed(args: readonly string[], workers: number): Promise<CliRun & { stdout: string }> {
+/**
+ * What the threads of one CLI run did (the CLI's CETP_SIM_POOL_STATS telemetry, src/cli/worker/
+ * telemetry.ts): CPU time and run-queue wait per thread, which a loaded host does not distort the
+ * way it distorts wall time, and what the second thread cost to start.
+ */
+export interface ThreadFigures {
+  /** CPU ms of the jobs on the CLI's thread and on workers, and their run-queue wait. */
+  readonly jobCpuMs: { readonly cli: number; readonly workers: number };
+  readonly jobWaitMs: { readonly cli: number; readonly workers: number };
+  /** Per worker: ms from spawn to its first job, and the CPU ms it spent before it. */
+  readonly workerFirstJobMs: readonly (number | null)[];
+  readonly workerStartupCpuMs: readonly (number | null)[];
+  /** Wall ms each thread sat idle between its first job and the end of the spread. */
+  readonly idleMs: Readonly<Record<string, number>>;
+  /** CPU ms of the process's threads at the end: the main (CLI) thread, and V8's helpers (workers apart). */
+  readonly mainThreadCpuMs: number;
+  readonly helperThreadsCpuMs: number;
+}
+
+function threadFigures(file: string): ThreadFigures | undefined {
+  if (!existsSync(file)) return undefined;
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  const stats = JSON.parse(lines.at(-1) ?? '{}') as PoolStats;
+  const sum = (pick: (j: JobStat) => number | null, cli: boolean) =>
+    Math.round(
+      stats.jobs.filter((j) => (j.thread === 'cli') === cli).reduce((s, j) => s + (pick(j) ?? 0), 0),
+    );
+  const idleMs: Record<string, number> = {};
+  for (const thread of new Set(stats.jobs.map((j) => j.thread))) {
+    const mine = stats.jobs.filter((j) => j.thread === thread);
+    const busy = mine.reduce((s, j) => s + (j.endMs - j.startMs), 0);
+    const from = Math.min(...mine.map((j) => j.startMs));
+    idleMs[thread] = Math.round(stats.endMs - from - busy);
+  }
+  const main = stats.processThreads.find((t) => t.name === 'main')?.cpuMs ?? 0;
+  // V8's helper threads: every thread of the process but the main thread and the workers.
+  const all = stats.processThreads
+    .filter((t) => !t.name.startsWith('worker '))
+    .reduce((s, t) => s + t.cpuMs, 0);
+  return {
+    jobCpuMs: { cli: sum((j) => j.cpuMs, true), workers: sum((j) => j.cpuMs, false) },
+    jobWaitMs: { cli: sum((j) => j.waitMs, true), workers: sum((j) => j.waitMs, false) },
+    workerFirstJobMs: stats.workers.map((w) =>
+      w.firstJobMs === null ? null : Math.round(w.firstJobMs - w.spawnMs),
+    ),
+    workerStartupCpuMs: stats.workers.map((w) =>
+      w.startupCpuMs === null ? null : Math.round(w.startupCpuMs),
+    ),
+    idleMs,
+    mainThreadCpuMs: main,
+    helperThreadsCpuMs: all - main,
+  };
+}
+
+/** The CLI in a process of its own; wall ms from spawn to exit, and its threads' telemetry. */
+async function timed(
+  args: readonly string[],
+  workers: number,
+): Promise<CliRun & { stdout: string; threads?: ThreadFigures }> {
+  const statsFile = join(mkdtempSync(join(tmpdir(), 'cetp-sim-pool-')), 'stats.jsonl');
   const started = performance.now();
   const { exit, stdout } = await new Promise<{ exit: number; stdout: string }>((resolve) => {
     execFile(
       process.execPath,
       [BIN, ...args, '--json', '--workers', String(workers)],
-      { maxBuffer: 256 * 1024 * 1024 },
+      { maxBuffer: 256 * 1024 * 1024, env: { ...process.env, [POOL_STATS_ENV]: statsFile } },
       (error, out) => resolve({ exit: error ? Number(error.code ?? 1) : 0, stdout: out }),
     );
   });
-  return { workers, wallMs: Math.round(performance.now() - started), exit, stdout };
+  const wallMs = Math.round(performance.now() - started);
+  const threads = threadFigures(statsFile);
+  return { workers, wallMs, exit, stdout, ...(threads ? { threads } : {}) };
 }
 
 /** One command with 1 then 2 workers and again 2 then 1: every run, in the order it ran. */
@@ -67,9 +131,21 @@ async function pairs(args: readonly string[], measure: (stdout: string) => Parti
   const runs: CliRun[] = [];
   for (const workers of [1, 2, 2, 1]) {
     const { stdout, ...run } = await timed(args, workers);
-    runs.push({ ...run, ...measure(stdout) });
+    const measured = measure(stdout);
+    const cpu = run.threads ? run.threads.jobCpuMs.cli + run.threads.jobCpuMs.workers : 0;
+    const perCpu =
+      measured.runs !== undefined && cpu > 0
+        ? { runsPerJobCpuSecond: Math.round((measured.runs * 1000) / cpu) }
+        : {};
+    runs.push({ ...run, ...measured, ...perCpu });
+    const t = run.threads;
     console.log(
-      `  --workers ${workers}: ${run.wallMs} ms, exit ${run.exit}${runs.at(-1)?.runs !== undefined ? `, ${runs.at(-1)?.runs} runs` : ''}`,
+      `  --workers ${workers}: ${run.wallMs} ms, exit ${run.exit}${measured.runs !== undefined ? `, ${measured.runs} runs` : ''}` +
+        (t
+          ? `; job CPU cli ${t.jobCpuMs.cli} / workers ${t.jobCpuMs.workers} ms (run-queue wait ${t.jobWaitMs.cli} / ${t.jobWaitMs.workers}), ` +
+            `main thread ${t.mainThreadCpuMs} ms, V8 helper threads ${t.helperThreadsCpuMs} ms CPU, ` +
+            `worker first job after ${t.workerFirstJobMs.join(', ') || '-'} ms (${t.workerStartupCpuMs.join(', ') || '-'} ms CPU), idle ${JSON.stringify(t.idleMs)}`
+          : ''),
     );
   }
   return runs;
@@ -79,6 +155,7 @@ const total = (runs: readonly CliRun[], workers: number, pick: (r: CliRun) => nu
   runs.filter((r) => r.workers === workers).reduce((sum, r) => sum + pick(r), 0);
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 function host() {
   const [one, five, fifteen] = loadavg();
@@ -111,7 +188,6 @@ async function workerStartup() {
     (which === 'tsx' ? tsx : bundled).push(ms);
     console.log(`  worker start-up (${which}): ${ms} ms`);
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   return {
     bundleBuildMs,
     bundleFirstUseMs,
@@ -168,6 +244,15 @@ export async function scalingBenchmark() {
     ablateSpeedup: round2(wall(ablate, 1) / wall(ablate, 2)),
     mutantsAllSpeedup: round2(wall(mutantsAll, 1) / wall(mutantsAll, 2)),
     workerStartupSpeedup: startup.startupSpeedup,
+    /**
+     * Runs per CPU-second of the job threads, two threads ÷ one: valid on a loaded host. Near 1, a
+     * thread does as much with a CPU-second either way, and what two threads lack in wall time is CPU
+     * they did not get (other processes, V8's helper threads compiling for both isolates).
+     */
+    fuzzRunsPerJobCpuSecondRatio: round2(
+      median(fuzz.filter((r) => r.workers === 2).map((r) => r.runsPerJobCpuSecond ?? 0)) /
+        Math.max(1, median(fuzz.filter((r) => r.workers === 1).map((r) => r.runsPerJobCpuSecond ?? 0))),
+    ),
   };
   return {
     goals: { fuzzRunsRatio: 1.8, mutantsSpeedup: 1.7, ablateSpeedup: 1.7 },

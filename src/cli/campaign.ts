@@ -25,7 +25,8 @@ import type { Shard } from './args.ts';
 import { watchdogViolation } from './failure-report.ts';
 import { checkModuleIsolation } from './user-modules.ts';
 import { type Host, type JobEnd, runSpread } from './worker/pool.ts';
-import type { FuzzJob, PropertyOutcome, WorkerMessage } from './worker/protocol.ts';
+import type { FuzzJob, PropertyOutcome, TimeShare, WorkerMessage } from './worker/protocol.ts';
+import { wallMs } from './worker/telemetry.ts';
 
 /**
  * `npx cetp-sim fuzz` without --runs gives each property its CI budget times this: a short campaign
@@ -114,8 +115,8 @@ async function diagnose(
   };
   // A --time campaign ran runs until its time was up: run as many again, without the clock, so the
   // same numbering reaches the run that hung.
-  const { timeLimitMs, ...again } = job;
-  const runs = timeLimitMs !== undefined ? Number.MAX_SAFE_INTEGER : job.runs;
+  const { timeLimitMs, timeShare, ...again } = job;
+  const runs = timeLimitMs !== undefined || timeShare !== undefined ? Number.MAX_SAFE_INTEGER : job.runs;
   await host.run(
     { ...again, runs, watch: end.run },
     { budgetMs: Math.min(watchdogMs, DIAGNOSIS_MS), onMessage: watch },
@@ -147,7 +148,7 @@ async function fuzzOne(
   host: Host,
   def: PropertyDef,
   options: CampaignOptions,
-  timeLimitMs: number | undefined,
+  timeShare: TimeShare | undefined,
 ): Promise<{ readonly result: PropertyOutcome; readonly ms?: number }> {
   const job: FuzzJob = {
     kind: 'fuzz',
@@ -158,7 +159,7 @@ async function fuzzOne(
     variant: options.variant,
     modules: options.modules,
     cwd: options.cwd,
-    ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
+    ...(timeShare !== undefined ? { timeShare } : {}),
   };
   const onRuns = options.onRuns;
   const end = await host.run<PropertyOutcome>(job, {
@@ -185,18 +186,22 @@ export async function runCampaign(
   options: CampaignOptions,
 ): Promise<CampaignEntry[]> {
   const slots = Math.max(1, Math.min(options.workers, defs.length));
-  // With --time, each property gets its share of the wall time on each of the workers.
-  const timeLimitMs =
-    options.timeSeconds !== undefined && defs.length > 0
-      ? Math.max(1, Math.floor((options.timeSeconds * 1000 * slots) / defs.length))
-      : undefined;
+  // With --time, the properties share the wall time until one deadline: each job takes, when it
+  // starts, what is left divided by the rounds of jobs still to come (jobs.ts timeShareMs), so a
+  // worker that loads late or a count of properties the threads do not divide cannot overrun it.
+  const deadlineMs = options.timeSeconds !== undefined ? wallMs() + options.timeSeconds * 1000 : undefined;
+  const index = new Map(defs.map((def, i) => [def, i]));
   const userCode = options.modules.provider !== undefined || options.modules.consumer !== undefined;
   return runSpread(defs, {
     workers: slots,
     userCode,
     run: async (host, def): Promise<CampaignEntry> => {
       const started = options.now();
-      const { result, ms } = await fuzzOne(host, def, options, timeLimitMs);
+      const share =
+        deadlineMs !== undefined
+          ? { deadlineMs, threads: slots, index: index.get(def) ?? 0, count: defs.length }
+          : undefined;
+      const { result, ms } = await fuzzOne(host, def, options, share);
       const replayFile = writeFailure(def, result, options);
       // Shared jobs (more than one thread) were all asked for at once: the job's own time, then.
       return { def, result, replayFile, ms: ms ?? options.now() - started };

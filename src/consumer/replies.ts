@@ -19,6 +19,7 @@ import {
   readResponseBundle,
   requestKeyOf,
   retryPolicyOf,
+  utf8Exceeds,
   utf8Length,
   type V2MethodName,
 } from '../protocol/index.ts';
@@ -71,7 +72,10 @@ export function classify<M extends V2MethodName>(
   const status = bundle.typeOf('status') === 'String' ? bundle.getString('status') : null;
   if (status === 'error') return readFailure(bundle, options, config);
   const data = bundle.typeOf('data') === 'String' ? (bundle.getString('data') ?? '') : '';
-  if (config.gates.on('CETP-7.3-01', 'CETP-2.2-21') && utf8Length(data) > options.maxDataBytes) {
+  // The cap, measured once: the UTF-16 length settles it for most strings (utf8Exceeds), and the
+  // protocol reader below is told the bound, so a large inline result is not counted twice.
+  const capped = config.gates.on('CETP-7.3-01', 'CETP-2.2-21');
+  if (capped && utf8Exceeds(data, options.maxDataBytes)) {
     return { kind: 'invalid', issues: ['oversized_data'], oversized: true };
   }
   if (method === 'list_tools' && status === 'success')
@@ -82,6 +86,7 @@ export function classify<M extends V2MethodName>(
     ...(options.maxInlineResultBytes !== undefined
       ? { maxInlineResultBytes: options.maxInlineResultBytes }
       : {}),
+    ...(capped ? { dataBytesAtMost: options.maxDataBytes } : {}),
   });
   if (!read.ok) {
     const oversized = read.issues.some((i) => i.code === 'out_of_range' && i.path === 'data');

@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { makeWireError, writeErrorBundle } from './error-bundle.ts';
 import {
   fitsInline,
+  fitsInlineData,
   inlineDataJson,
   inlineResultBytes,
   inlineResultBytesOfJson,
   readResponseBundle,
+  utf8Exceeds,
+  valueJsonOf,
   writeAcceptedBundle,
   writeSuccessBundle,
 } from './response.ts';
@@ -105,6 +108,23 @@ describe('success responses (CETP-4.2-01, 4.2-02)', () => {
       ruleId: 'CETP-4.5-01',
     });
   });
+
+  it('a size bound the caller established is trusted only when it settles the limit (CETP-4.5-01)', () => {
+    const value = { blob: 'x'.repeat(500) };
+    const b = success({ kind: 'inline', value });
+    const bytes = inlineResultBytes(value);
+    // Measured at most `bytes`, limit `bytes`: no second count, no issue.
+    expect(
+      readResponseBundle(b, 'execute_tool', { maxInlineResultBytes: bytes, dataBytesAtMost: bytes }).ok,
+    ).toBe(true);
+    // A bound above the limit settles nothing: the string is counted, and found too large.
+    expectIssue(
+      issuesOf(
+        readResponseBundle(b, 'execute_tool', { maxInlineResultBytes: bytes - 1, dataBytesAtMost: bytes }),
+      ),
+      { code: 'out_of_range', ruleId: 'CETP-4.5-01' },
+    );
+  });
 });
 
 describe('file results (CETP-4.5-02, 4.5-04, 4.5-11)', () => {
@@ -203,6 +223,23 @@ describe('inlineResultBytes (CETP-4.5-01, NOTES 12c)', () => {
   it('inlineDataJson wraps the JSON of a value into exactly the data string JSON.stringify would write', () => {
     for (const value of [0, null, 'x', '价格', { kind: 'file', a: [1, 'é', null] }, [], 'emoji 😀']) {
       expect(inlineDataJson(JSON.stringify(value))).toBe(JSON.stringify({ kind: 'inline', value }));
+    }
+  });
+
+  it('valueJsonOf takes the JSON of the value back out of an inline data string', () => {
+    for (const value of [0, null, 'x', '价格', { kind: 'file', a: [1, 'é', null] }, [], 'emoji 😀']) {
+      expect(valueJsonOf(JSON.stringify({ kind: 'inline', value }))).toBe(JSON.stringify(value));
+    }
+  });
+
+  it('utf8Exceeds and fitsInlineData decide exactly at the limit, for ASCII and multi-byte text', () => {
+    for (const value of ['a'.repeat(300), '价'.repeat(100), `${'😀'.repeat(40)}x`, '']) {
+      const data = JSON.stringify({ kind: 'inline', value });
+      const bytes = Buffer.byteLength(data, 'utf8');
+      for (const limit of [0, bytes - 1, bytes, bytes + 1, 3 * bytes]) {
+        expect(utf8Exceeds(data, limit)).toBe(bytes > limit);
+        expect(fitsInlineData(data, limit)).toBe(bytes <= limit);
+      }
     }
   });
 

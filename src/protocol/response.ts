@@ -39,6 +39,11 @@ export interface ReadResponseOptions {
   readonly maxInlineResultBytes?: number;
   /** `JSON.parse` of this very Bundle's `data` string, when the caller has done it already. */
   readonly parsedData?: { readonly value: unknown };
+  /**
+   * A bound the caller has already established on the UTF-8 size of this Bundle's `data` string
+   * (it measured it): at or under maxInlineResultBytes, the string is not measured again.
+   */
+  readonly dataBytesAtMost?: number;
 }
 
 /** The UTF-8 size of the `data` string an inline result of `value` would occupy. */
@@ -62,15 +67,34 @@ export function inlineResultBytesOfJson(valueJson: string): number {
   return INLINE_WRAPPER_BYTES + utf8Length(valueJson);
 }
 
+/** The start of an inline result's `data` string, before the value's JSON. */
+const INLINE_PREFIX = '{"kind":"inline","value":';
+
+/**
+ * The value's JSON inside the `data` string `JSON.stringify({ kind: 'inline', value })` (a slice:
+ * no copy), for a value that turned out too large for inline.
+ */
+export function valueJsonOf(inlineData: string): string {
+  return inlineData.slice(INLINE_PREFIX.length, -1);
+}
+
 /**
  * `utf8Length(text) > limit`, counting only when the UTF-16 length does not settle it: a code unit
  * is one to three UTF-8 bytes (a surrogate pair, two units, four). Counting a large data string
  * costs a pass over it on every inline result a consumer reads.
  */
-function utf8Exceeds(text: string, limit: number): boolean {
+export function utf8Exceeds(text: string, limit: number): boolean {
   if (text.length > limit) return true;
   if (3 * text.length <= limit) return false;
   return utf8Length(text) > limit;
+}
+
+/**
+ * Whether the `data` string of an inline result, `JSON.stringify({ kind: 'inline', value })`, fits
+ * in `limit` UTF-8 bytes (CETP-4.5-01): fitsInline for the whole string.
+ */
+export function fitsInlineData(inlineData: string, limit: number): boolean {
+  return !utf8Exceeds(inlineData, limit);
 }
 
 /**
@@ -174,6 +198,7 @@ function readSuccess<M extends V2MethodName>(
   if (
     kind === 'inline' &&
     options.maxInlineResultBytes !== undefined &&
+    !(options.dataBytesAtMost !== undefined && options.dataBytesAtMost <= options.maxInlineResultBytes) &&
     utf8Exceeds(json, options.maxInlineResultBytes)
   ) {
     issues.push(

@@ -98,6 +98,13 @@ export interface Transaction {
   /** Whether the caller holds a stable provider reference for the call (ContentResolver.call). */
   readonly stable: boolean;
   done: boolean;
+  /**
+   * What the callee's call() returned, once it has (null before): `finish` runs the afterReply hooks
+   * of its descriptors. A field of the transaction, not a WeakMap keyed by it: V8's scavenger keeps
+   * a WeakMap's values alive while their key is young, so every reply Bundle — a large inline
+   * result with it — survived a minor GC and was copied (issue 18).
+   */
+  returned: Bundle | null;
 }
 
 /** Fixed per-call overhead of IContentProvider.call: interface token and AttributionSource (approximate). */

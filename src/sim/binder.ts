@@ -109,8 +109,7 @@ function isSameInstance(tx: Transaction): boolean {
 export class BinderDriver {
   private nextTxId = 1;
   private incoming: CallingIdentity | null = null;
-  /** What each served transaction's call() returned, and what to run once that reply is done with. */
-  private readonly returned = new WeakMap<Transaction, Bundle>();
+  /** What to run once a reply carrying a descriptor is done with (see afterReply). */
   private readonly onReplyDone = new WeakMap<ParcelFileDescriptor, (() => void)[]>();
   private readonly inFlight = new Set<Transaction>();
   private readonly queues = new Map<ProcessRecord, (Transaction | OnewayTransaction)[]>();
@@ -201,6 +200,7 @@ export class BinderDriver {
       waiter,
       stable,
       done: false,
+      returned: null,
     };
     this.inFlight.add(tx);
     world.trace.record('binder.call', trace);
@@ -405,7 +405,7 @@ export class BinderDriver {
         thrown = { error };
       }
     }
-    if (reply) this.returned.set(tx, reply);
+    if (reply) tx.returned = reply;
     const to = tx.to;
     to.bufferUsed = Math.max(0, to.bufferUsed - tx.requestBytes);
     if (tx.done) return;
@@ -476,7 +476,7 @@ export class BinderDriver {
   private finish(tx: Transaction): void {
     tx.done = true;
     this.inFlight.delete(tx);
-    const reply = this.returned.get(tx);
+    const reply = tx.returned;
     if (reply) for (const pfd of fileDescriptorsIn(reply)) for (const run of this.takeReplyDone(pfd)) run();
   }
 

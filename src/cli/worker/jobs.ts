@@ -46,9 +46,11 @@ import type {
   PropertyOutcome,
   ReplayJob,
   ReplayOutcome,
+  TimeShare,
   VectorFileJob,
   WorkerMessage,
 } from './protocol.ts';
+import { wallMs } from './telemetry.ts';
 
 /** How a job reports while it runs: a run started (the heartbeat), a watched run's scenario and trace. */
 export interface JobChannel {
@@ -99,15 +101,28 @@ async function propertyFor(
   return def;
 }
 
+/**
+ * The wall-clock ms a --time campaign's job gets when it starts at `nowMs`: what is left until the
+ * deadline, divided by the rounds of jobs still to run on `threads` threads (this one included) —
+ * so every thread ends by the deadline whenever it started (a worker that loaded late, a count of
+ * properties the threads do not divide) and each job gets about the same time. The last job on a
+ * thread takes all that is left.
+ */
+export function timeShareMs(share: TimeShare, nowMs: number): number {
+  const rounds = Math.ceil((share.count - share.index) / Math.max(1, share.threads));
+  return Math.max(1, Math.floor((share.deadlineMs - nowMs) / Math.max(1, rounds)));
+}
+
 async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Promise<PropertyOutcome> {
   const def = await propertyFor(modules, job);
   const watch = job.watch;
+  const timeLimitMs = job.timeShare ? timeShareMs(job.timeShare, wallMs()) : job.timeLimitMs;
   const result = await fuzzProperty(def, {
     seed: job.seed,
     runs: job.runs,
     tails: job.tails,
     variant: job.variant,
-    ...(job.timeLimitMs !== undefined ? { timeLimitMs: job.timeLimitMs } : {}),
+    ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
     probe: {
       started: (index) => channel.started(index + 1),
       ...(watch !== undefined

@@ -17,6 +17,7 @@ import type { ReplayModules } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { Ability, Profile } from '../../vectors/format.ts';
 import type { RunInput, VectorOutcome } from '../../vectors/run.ts';
+import type { JobStat, ThreadClock } from './telemetry.ts';
 
 /** The user modules of a job, as given on the command line, and the directory they resolve from. */
 export interface ModuleSpecs {
@@ -29,11 +30,25 @@ export interface FuzzJob extends ModuleSpecs {
   readonly property: string;
   readonly seed: number;
   readonly runs: number;
+  /** A wall-clock budget for the campaign (fixed), or its share of a --time campaign's (below). */
   readonly timeLimitMs?: number;
+  /** Its share of a --time campaign's budget, taken when the job starts (jobs.ts timeShareMs). */
+  readonly timeShare?: TimeShare;
   readonly tails: readonly Tail[];
   readonly variant: Variant;
   /** Watch this run (by its number): hand over its scenario and stream its trace. */
   readonly watch?: number;
+}
+
+/**
+ * A --time campaign's budget, shared by its properties: the job at `index` (jobs start in index
+ * order) of `count`, on one of `threads` threads, all ending by `deadlineMs` (epoch ms).
+ */
+export interface TimeShare {
+  readonly deadlineMs: number;
+  readonly threads: number;
+  readonly index: number;
+  readonly count: number;
 }
 
 export interface ReplayJob extends ModuleSpecs {
@@ -152,7 +167,14 @@ export type JobResult =
 /** Worker → CLI. `ready`: its modules are loaded, it takes jobs at once. `error` carries a CliError's code, message and exit code (or an internal error). */
 export type WorkerMessage =
   | { readonly type: 'ready' }
-  | { readonly type: 'result'; readonly result: JobResult; readonly index?: number; readonly ms?: number }
+  | {
+      readonly type: 'result';
+      readonly result: JobResult;
+      readonly index?: number;
+      readonly ms?: number;
+      /** Where and when the job ran (telemetry.ts; only when CETP_SIM_POOL_STATS is set). */
+      readonly stat?: JobStat;
+    }
   | {
       readonly type: 'error';
       readonly code: string;
@@ -161,6 +183,13 @@ export type WorkerMessage =
       readonly index?: number;
     }
   /** A SharedJobs message is done: no index was left for this worker. */
-  | { readonly type: 'shared-done' }
+  | {
+      readonly type: 'shared-done';
+      /** With CETP_SIM_POOL_STATS: the worker's first job (or its finding none), and its thread's clock. */
+      readonly firstJobMs?: number;
+      readonly startupClock?: ThreadClock | null;
+      readonly clock?: ThreadClock | null;
+      readonly tid?: number | null;
+    }
   | { readonly type: 'scenario'; readonly scenario: ReplayFile['scenario'] }
   | { readonly type: 'event'; readonly event: TraceEvent };

@@ -4,10 +4,11 @@
  * (pool.ts) reads it to tell a slow campaign from a run that never ends, and which run that was.
  */
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { caches } from '../../base/caches.ts';
 import { errorMessage, ModuleCache, runJob } from './jobs.ts';
 import type { Job, SharedJobs, WorkerMessage } from './protocol.ts';
+import { poolStatsFile, startJobStat, threadClock, threadTid, wallMs } from './telemetry.ts';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread of the cetp-sim CLI');
@@ -22,6 +23,10 @@ const channel = {
 /** Takes indices of `shared.jobs` until none is left (the CLI's thread and other workers take them too). */
 async function runShared(shared: SharedJobs): Promise<void> {
   const counter = new Int32Array(shared.counter);
+  const stats = poolStatsFile() !== null;
+  const thread = `worker ${threadId}`;
+  const firstJobMs = wallMs();
+  const startupClock = stats ? threadClock() : null;
   for (
     let index = Atomics.add(counter, 0, 1);
     index < shared.jobs.length;
@@ -30,14 +35,22 @@ async function runShared(shared: SharedJobs): Promise<void> {
     Atomics.store(heartbeat, 1, index);
     Atomics.store(heartbeat, 0, 0);
     const started = performance.now();
+    const stat = stats ? startJobStat(index, thread) : null;
     try {
       const result = await runJob(modules, shared.jobs[index] as Job, channel);
-      channel.post({ type: 'result', result, index, ms: performance.now() - started });
+      const ms = performance.now() - started;
+      channel.post(
+        stat ? { type: 'result', result, index, ms, stat: stat() } : { type: 'result', result, index, ms },
+      );
     } catch (error) {
       channel.post({ ...errorMessage(error), index });
     }
   }
-  channel.post({ type: 'shared-done' });
+  channel.post(
+    stats
+      ? { type: 'shared-done', firstJobMs, startupClock, clock: threadClock(), tid: threadTid() }
+      : { type: 'shared-done' },
+  );
 }
 
 port.on('message', async (job: Job | SharedJobs) => {

@@ -8,7 +8,7 @@
  */
 
 import type { JsonValue } from '../../base/json.ts';
-import { type ExecutionResult, fitsInline, inlineDataJson, sha256Hex } from '../../protocol/index.ts';
+import { type ExecutionResult, fitsInlineData, sha256Hex, valueJsonOf } from '../../protocol/index.ts';
 import type { AppContext } from '../../sim/context.ts';
 import type { ParcelFileDescriptor } from '../../sim/fd.ts';
 import type { Runtime } from './execute/types.ts';
@@ -30,12 +30,15 @@ export function renderResult(
 ): RenderedResult {
   const { context, gates } = rt;
   const inlineLimit = session.limits.maxInlineResultBytes;
-  if (!gates.on('CETP-4.5-01')) return { data: { kind: 'inline', value }, fd: null, dataJson: null };
-  // One serialisation serves both the size check and, for a large value, the file's bytes.
-  const json = JSON.stringify(value);
-  if (fitsInline(json, inlineLimit)) {
-    return { data: { kind: 'inline', value }, fd: null, dataJson: inlineDataJson(json) };
-  }
+  const data: ExecutionResult = { kind: 'inline', value };
+  if (!gates.on('CETP-4.5-01')) return { data, fd: null, dataJson: null };
+  // One serialisation serves the size check, the inline `data` string and, for a large value, the
+  // file's bytes. It is the whole `data` string at once — one flat string, instead of the value's
+  // JSON wrapped into `{"kind":"inline","value":…}` (a rope that every reader of the string would
+  // flatten into a copy of its own).
+  const dataJson = JSON.stringify(data);
+  if (fitsInlineData(dataJson, inlineLimit)) return { data, fd: null, dataJson };
+  const json = valueJsonOf(dataJson);
   if (!session.capabilities.includes('large_results')) {
     throw new WireFailure('RESULT_TOO_LARGE', {
       message: 'The result is too large to return inline and large results were not negotiated.',
