@@ -8,6 +8,7 @@
  * the consumer's thread surviving its agent's callback. Scripted providers; virtual time.
  */
 import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../protocol/index.ts';
 import { Intent } from '../sim/intent.ts';
 import { FLAG_IMMUTABLE } from '../sim/pending-intent.ts';
 import type { World } from '../sim/world.ts';
@@ -322,4 +323,106 @@ describe('the consumer’s thread survives its own agent', () => {
         ),
     ).toHaveLength(1);
   });
+});
+
+/** A scripted file result of `content`, its digest as declared unless `sha256` overrides it. */
+function fileReply(c: ScriptedCall, content: unknown, sha256?: string) {
+  const bytes = new TextEncoder().encode(JSON.stringify(content));
+  const path = `r-${c.n}.json`;
+  c.context.writeFile(path, bytes);
+  const fd = c.context.openFile(path, 'r');
+  c.context.spawn('close', async () => {
+    await c.context.yield();
+    fd.close();
+  });
+  const reply = success(c.requestId, {
+    kind: 'file',
+    media_type: 'application/json',
+    size_bytes: bytes.length,
+    sha256: sha256 ?? sha256Hex(bytes),
+  });
+  reply.putParcelFileDescriptor('result_fd', fd);
+  return reply;
+}
+
+describe('CETP-4.5-09: which replies’ fds the planted leak keeps open (the bug is exactly the one described)', () => {
+  for (const [name, good, leaks] of [
+    ['a verified file result (success)', true, false],
+    ['a file result failing its digest (failure)', false, true],
+  ] as const) {
+    it(`CETP-4.5-09: consumer-leaks-fd-on-error with ${name}: fd ${leaks ? 'leaked' : 'closed'}`, async () => {
+      const world = scripted(
+        (c) =>
+          c.method === 'execute_tool'
+            ? fileReply(c, { rows: [] }, good ? undefined : '0'.repeat(64))
+            : undefined,
+        { plantedBugs: ['consumer-leaks-fd-on-error'] },
+      );
+      const { value, report } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'lookup', {}));
+      expect(value.kind).toBe(good ? 'ok' : 'integrity');
+      expect(report.fdLeaks.some((l) => l.process === CONSUMER)).toBe(leaks);
+    });
+  }
+});
+
+describe('rule ablation switches exactly its own check off (what `cetp-sim ablate` measures)', () => {
+  const deadline = (c: ScriptedCall) =>
+    c.method === 'execute_tool'
+      ? c.n === 1
+        ? errorReply(c.requestId, 'DEADLINE_EXCEEDED', { retryable: true })
+        : ok(c)
+      : undefined;
+
+  it('CETP-5-19: after DEADLINE_EXCEEDED the next call is a same-id query; ablated, a plain retry', async () => {
+    for (const [disabledRules, reasons] of [
+      [[], ['first', 'query']],
+      [['CETP-5-19'], ['first', 'retry']],
+    ] as const) {
+      const world = scripted(deadline, { disabledRules, retry: { baseBackoffMs: 1 } });
+      const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      expect(value.kind).toBe('ok');
+      expect(auditEvents(world, 'execution.attempt').map((e) => e.reason)).toEqual(reasons);
+      expect(new Set(executes(world).map((c) => c.extras?.getString('request_id'))).size).toBe(1);
+    }
+  });
+
+  it('CETP-4.1-04 ablated: the query after DEADLINE_EXCEEDED goes out under a new request_id', async () => {
+    const world = scripted(deadline, { disabledRules: ['CETP-4.1-04'] });
+    await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const ids = executes(world).map((c) => c.extras?.getString('request_id'));
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).not.toBe(ids[0]);
+  });
+
+  it('CETP-5-28: a provider that asks a fifth time is a user_action_loop; with 5-28 ablated the fifth resolution is followed', async () => {
+    const asks = (c: ScriptedCall) =>
+      c.method === 'execute_tool' ? (c.n <= 5 ? needsConfirmation(c) : ok(c)) : undefined;
+    for (const [disabledRules, kind, launches] of [
+      [[], 'user_action_loop', 4],
+      [['CETP-5-28'], 'ok', 5],
+    ] as const) {
+      const world = scripted(asks, { disabledRules, retry: { maxUserActions: 4 } });
+      const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'confirmed', {}));
+      expect(value.kind).toBe(kind);
+      expect(world.trace.ofKind('pi.send').filter((e) => e.data.from === CONSUMER)).toHaveLength(launches);
+    }
+  });
+
+  for (const rule of ['CETP-7.3-02', 'CETP-4.2-04']) {
+    it(`${rule}: an inline value that breaks the output schema is an integrity failure; with ${rule} ablated it is accepted`, async () => {
+      const strict = toolDescriptor('strict', {
+        output_schema: { type: 'object', properties: { n: { type: 'string' } }, required: ['n'] },
+      });
+      for (const [disabledRules, kind] of [
+        [[], 'integrity'],
+        [[rule], 'ok'],
+      ] as const) {
+        const world = scripted((c) => (c.method === 'execute_tool' ? ok(c) : undefined), { disabledRules }, [
+          strict,
+        ]);
+        const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'strict', {}));
+        expect(value.kind).toBe(kind);
+      }
+    });
+  }
 });
