@@ -12,12 +12,14 @@ import type { JsonObject } from '../../base/json.ts';
 import type { Bundle } from '../../sim/bundle.ts';
 import type { World } from '../../sim/world.ts';
 import {
+  AGENT,
   data,
   effects,
-  type RawClient,
+  RawClient,
   readTool,
   runOnTest,
   status,
+  TEST_AUTHORITY,
   TEST_PACKAGE,
   testProviderWorld,
   writeTool,
@@ -335,5 +337,86 @@ describe('CETP-4.3-08: a read tool with confirmation always', () => {
     });
     expect(reads).toBe(1);
     expect(rows(world, REQUESTS)).toEqual([]);
+  });
+});
+
+describe('CETP-5-24 CETP-5-25: an exception in the effect', () => {
+  it('CETP-5-24 CETP-5-25 NOTES-3: an exception thrown by mutate is INTERNAL_ERROR (retryable, generic), rolled back, logged by the provider; a retry executes', async () => {
+    let calls = 0;
+    const base = writeTool('w');
+    const tool = writeTool('w', {
+      mutate: async (call, tx, prepared) => {
+        calls++;
+        if (calls === 1) {
+          await tx.put('rows', 'partial', 1);
+          throw new Error('db password=SECRET-42 at line 7');
+        }
+        return base.mutate(call, tx, prepared);
+      },
+    });
+    const world = testProviderWorld({ tools: [tool] });
+    await runOnTest(world, async (c) => {
+      await c.negotiate();
+      const requestId = c.ctx.seededUuid();
+      const failed = await c.execute('w', {}, { requestId });
+      expect(status(failed)).toBe('error:INTERNAL_ERROR');
+      expect(failed.getBoolean('retryable', false)).toBe(true);
+      expect(`${failed.getString('error_message')} ${failed.getString('error_details')}`).not.toContain(
+        'SECRET',
+      );
+      expect(rows(world, REQUESTS)).toEqual([]);
+      expect(status(await c.execute('w', {}, { requestId }))).toBe('success');
+    });
+    expect(calls).toBe(2);
+    expect(effects(world)).toHaveLength(1);
+    expect(world.storage(TEST_PACKAGE).peek('rows', 'partial')).toBeUndefined();
+    const logged = world.trace
+      .ofKind('log')
+      .filter((l) => l.data.tag === 'CetpProvider' && l.data.level === 'E')
+      .map((l) => String(l.data.message));
+    expect(logged).toEqual([expect.stringContaining('execute_tool w failed')]);
+  });
+});
+
+describe('CETP-6-04 CETP-6-06: two calls under one request_id with different args, both ending in a business failure', () => {
+  it('CETP-6-04 CETP-6-06 CETP-5-26: the failure recorded first stands; the other call is INVALID_REQUEST; each retry gets its own answer again', async () => {
+    const tool = writeTool('w', {
+      prepare: async (call) => {
+        await call.context.sleep(100);
+        return null;
+      },
+      mutate: async (call) => {
+        throw new ToolFailure('CONFLICT', `Taken ${JSON.stringify(call.args)}.`);
+      },
+    });
+    for (let seed = 1; seed <= 6; seed++) {
+      const world = testProviderWorld({ tools: [tool] }, { seed });
+      const answers = new Map<number, string>();
+      const requestId = '5d3c1f0e-2b7a-4c61-9e0d-8a4f6b2c7e19';
+      for (const a of [1, 2]) {
+        world.spawnIn(AGENT, `call-${a}`, async (ctx) => {
+          const c = new RawClient(ctx, TEST_AUTHORITY);
+          await c.negotiate();
+          const first = await c.execute('w', { a }, { requestId });
+          answers.set(a, `${status(first)}|${first.getString('error_message')}`);
+          // A retry of the same call later: the same answer again.
+          await ctx.sleep(1_000);
+          const again = await c.execute('w', { a }, { requestId });
+          answers.set(a + 10, `${status(again)}|${again.getString('error_message')}`);
+        });
+      }
+      await world.run();
+      expect(answers.get(11)).toBe(answers.get(1));
+      expect(answers.get(12)).toBe(answers.get(2));
+      answers.delete(11);
+      answers.delete(12);
+      const got = [...answers.values()].map((s) => s.split('|')[0]).sort();
+      expect(got).toEqual(['error:CONFLICT', 'error:INVALID_REQUEST']);
+      const winner = [...answers.entries()].find(([, s]) => s.startsWith('error:CONFLICT'))?.[0];
+      const [record, ...more] = rows(world, REQUESTS);
+      expect(more).toEqual([]);
+      expect(record).toMatchObject({ state: 'failed', error: { message: `Taken {"a":${winner}}.` } });
+      expect(effects(world)).toEqual([]);
+    }
   });
 });
