@@ -25,7 +25,7 @@ import {
   writeTool,
 } from '../testing.ts';
 import { CONFIRMATIONS, REQUESTS } from './records.ts';
-import { type MutationTool, ToolFailure } from './types.ts';
+import { DEFAULT_PROVIDER_OPTIONS, type MutationTool, ToolFailure } from './types.ts';
 
 const ALWAYS_CONFIRM = {
   effect: 'create',
@@ -419,4 +419,49 @@ describe('CETP-6-04 CETP-6-06: two calls under one request_id with different arg
       expect(effects(world)).toEqual([]);
     }
   });
+});
+
+describe('NOTES-10c: the reading cancelledReplay=accepted answers a re-send of a cancelled operation’s request', () => {
+  /** Five one-second steps of preparation (cancellable), then a committed row. */
+  const slow = writeTool('slow_job', {
+    annotations: { ...ALWAYS_CONFIRM, risk: 'low', confirmation: 'never', execution: 'sync_or_async' },
+    prepare: async (call, work) => {
+      for (let i = 1; i <= 5; i++) {
+        await call.context.sleep(1000);
+        if (await work.progress(i, 5, `step ${i}`)) return null;
+      }
+      return null;
+    },
+  });
+
+  for (const [cancelledReplay, expected] of [
+    ['cancelled_error', 'error:CANCELLED'],
+    ['accepted', 'accepted'],
+  ] as const) {
+    it(`NOTES-10c CETP-4.4-20 CETP-6-05: cancelledReplay=${cancelledReplay}: a re-send after the operation was cancelled is ${expected}; no effect`, async () => {
+      const world = testProviderWorld({
+        tools: [slow],
+        options: { variants: { ...DEFAULT_PROVIDER_OPTIONS.variants, cancelledReplay } },
+      });
+      await runOnTest(world, async (c) => {
+        await c.negotiate();
+        const requestId = c.ctx.seededUuid();
+        const started = await c.execute('slow_job', {}, { requestId });
+        expect(status(started)).toBe('accepted');
+        const operationId = data(started).operation_id as string;
+        await c.ctx.sleep(1_500);
+        const cancel = await c.method(
+          'cancel_operation',
+          (b) => b.putString('operation_id', operationId),
+          requestId,
+        );
+        expect(data(cancel).state).toBe('cancellation_requested');
+        await c.ctx.sleep(3_000);
+        const again = await c.execute('slow_job', {}, { requestId });
+        expect(status(again)).toBe(expected);
+        if (expected === 'accepted') expect(data(again).operation_id).toBe(operationId);
+      });
+      expect(effects(world)).toEqual([]);
+    });
+  }
 });
