@@ -426,3 +426,37 @@ describe('rule ablation switches exactly its own check off (what `cetp-sim ablat
     });
   }
 });
+
+describe('CETP-4.3-07: only AUTH_REQUIRED / USER_ACTION_REQUIRED with both a resolution and a resume_token are resolved', () => {
+  for (const [code, withPi, withToken] of [
+    ['CONFLICT', true, true],
+    ['PERMISSION_DENIED', true, true],
+    ['CONFLICT', false, true],
+    ['USER_ACTION_REQUIRED', false, true],
+    ['USER_ACTION_REQUIRED', true, false],
+    ['AUTH_REQUIRED', false, true],
+  ] as const) {
+    it(`CETP-4.3-07 CETP-4.3-16 CETP-5-28: ${code}${withPi ? ' with a resolution' : ''}${withToken ? ' with a resume_token' : ''} ends as rejected; nothing is launched`, async () => {
+      const world = scripted((c) => {
+        if (c.method !== 'execute_tool') return undefined;
+        const reply = errorReply(c.requestId, code, {
+          retryable: false,
+          ...(withToken ? { resumeToken: 'token-x' } : {}),
+        });
+        if (withPi) {
+          const pi = c.context.getActivityPendingIntent(
+            c.n,
+            Intent.explicit(SCRIPTED_PACKAGE, SCRIPTED_ACTIVITY, { data: `confirm://${c.n}` }),
+            FLAG_IMMUTABLE,
+          );
+          reply.putPendingIntent('resolution', pi);
+        }
+        return reply;
+      });
+      const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'confirmed', {}));
+      expect(value).toMatchObject({ kind: 'rejected', code });
+      expect(executes(world)).toHaveLength(1);
+      expect(world.trace.ofKind('pi.send').filter((e) => e.data.from === CONSUMER)).toEqual([]);
+    });
+  }
+});

@@ -43,6 +43,7 @@ export function decideRetry(
 ): RetryDecision {
   const { gates, retry, parts } = config;
   const refused = parts.refusesRetry(error, gates, NO_LOOP_CODES.includes(error.code));
+  // Stryker disable next-line ObjectLiteral: equivalent — every caller reads `why` only for 'exhausted' / 'retry_after_too_long'; a refusal and {} both end the call with its error
   if (refused !== null) return { retry: false, why: refused };
   if (retriesSoFar >= retry.maxRetries) return { retry: false, why: 'exhausted' };
   const after = parts.retryAfterMs(error, gates);
