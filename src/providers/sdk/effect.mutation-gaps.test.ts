@@ -465,3 +465,23 @@ describe('NOTES-10c: the reading cancelledReplay=accepted answers a re-send of a
     });
   }
 });
+
+describe('NOTES-3: an outage or a refusal from the effect is sent with the tool’s safe message', () => {
+  for (const code of ['UNAVAILABLE', 'PERMISSION_DENIED'] as const) {
+    it(`CETP-5-26 NOTES-3: ${code} thrown by mutate reaches the consumer with the tool's user-safe message, and is not recorded`, async () => {
+      const tool = writeTool('w', {
+        mutate: async () => {
+          throw new ToolFailure(code, `The ledger is ${code.toLowerCase()} right now.`);
+        },
+      });
+      const world = testProviderWorld({ tools: [tool] });
+      await runOnTest(world, async (c) => {
+        await c.negotiate();
+        const reply = await c.execute('w', {});
+        expect(status(reply)).toBe(`error:${code}`);
+        expect(reply.getString('error_message')).toBe(`The ledger is ${code.toLowerCase()} right now.`);
+      });
+      expect(rows(world, REQUESTS)).toEqual([]);
+    });
+  }
+});

@@ -115,6 +115,7 @@ async function runSync(ex: Execution, tool: MutationTool): Promise<Next> {
     if (!(error instanceof ToolFailure)) throw error;
     // A temporary outage or a policy refusal rolls back and is not R's outcome (NOTES 3).
     if (!isRecordedFailure(error))
+      // Stryker disable next-line BooleanLiteral: equivalent — only UNAVAILABLE (always retryable) and PERMISSION_DENIED (never) get here; retryableFor ignores the hint for fixed codes
       throw new WireFailure(error.code, { message: error.safeMessage, retryable: true });
     outcome = { failure: error };
   }
