@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../protocol/index.ts';
 import { Intent } from '../sim/intent.ts';
-import { FLAG_IMMUTABLE } from '../sim/pending-intent.ts';
+import { FLAG_CANCEL_CURRENT, FLAG_IMMUTABLE } from '../sim/pending-intent.ts';
 import type { World } from '../sim/world.ts';
 import { JOURNAL_TABLE } from './journal.ts';
 import type { ConsumerOptionsInit } from './options.ts';
@@ -171,16 +171,37 @@ describe('NOTES-8b: NEGOTIATION_REQUIRED during an execution', () => {
     const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
     expect(value).toMatchObject({ kind: 'outcome_unknown', reason: 'negotiate_UNAVAILABLE' });
     expect(executes(world)).toHaveLength(1);
+    // The first session, then one renegotiation: the execution ends there, no further attempt.
+    expect(consumerCalls(world).filter((c) => c.method === 'negotiate')).toHaveLength(2);
   });
 });
 
 describe('CETP-4.3-12: a resolution that cannot be launched', () => {
-  it('CETP-4.3-12 CETP-4.3-07: a resolution whose Activity cannot be started is refused_resolution; no resume is sent', async () => {
+  it('CETP-7.2-05 CETP-4.3-02: a resolution naming an Activity that does not exist is refused (not explicit) before any launch', async () => {
     const world = scripted((c) =>
       c.method === 'execute_tool' ? needsConfirmation(c, 'NoSuchActivity') : undefined,
     );
     const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'confirmed', {}));
-    expect(value).toMatchObject({ kind: 'refused_resolution' });
+    expect(value).toMatchObject({ kind: 'refused_resolution', reason: 'not_explicit' });
+    expect(executes(world)).toHaveLength(1);
+    expect(world.trace.ofKind('pi.send').filter((e) => e.data.from === CONSUMER)).toEqual([]);
+  });
+
+  it('CETP-4.3-12 CETP-4.3-07: a verified resolution that cannot be launched (cancelled by its creator) is refused_resolution; no resume is sent', async () => {
+    const world = scripted((c) => {
+      if (c.method !== 'execute_tool') return undefined;
+      const reply = needsConfirmation(c);
+      // The provider replaces the PendingIntent it just sent (FLAG_CANCEL_CURRENT): the one the
+      // consumer holds is verified (explicit, immutable, the provider's own) but cancelled.
+      c.context.getActivityPendingIntent(
+        c.n,
+        Intent.explicit(SCRIPTED_PACKAGE, SCRIPTED_ACTIVITY, { data: `confirm://${c.n}` }),
+        FLAG_IMMUTABLE | FLAG_CANCEL_CURRENT,
+      );
+      return reply;
+    });
+    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'confirmed', {}));
+    expect(value).toMatchObject({ kind: 'refused_resolution', reason: 'IntentSender$SendIntentException' });
     expect(executes(world)).toHaveLength(1);
     expect(executes(world).some((c) => c.extras?.containsKey('resume_token'))).toBe(false);
   });
@@ -459,4 +480,38 @@ describe('CETP-4.3-07: only AUTH_REQUIRED / USER_ACTION_REQUIRED with both a res
       expect(world.trace.ofKind('pi.send').filter((e) => e.data.from === CONSUMER)).toEqual([]);
     });
   }
+});
+
+describe('NOTES-6: the reading argsBytes=reserialize', () => {
+  it('CETP-4.1-15 NOTES-6: the first send carries the args bytes as written; a journaled execution resumed after a consumer restart re-serialises them from its first send on', async () => {
+    const written = '{"b":1, "a":2}';
+    const world = consumerWorld({ providers: [], consumer: { variants: { argsBytes: 'reserialize' } } });
+    installScripted(world, {
+      tools: [WRITE],
+      answer: async (c) => {
+        if (c.method !== 'execute_tool') return undefined;
+        if (c.n === 1) await c.context.sleep(1_000); // the consumer dies meanwhile
+        return ok(c);
+      },
+    });
+    world.spawn('kill the consumer, start it again', async () => {
+      while (!(world.contentCalls ?? []).some((c) => c.method === 'execute_tool'))
+        await world.scheduler.sleep(50);
+      world.killProcess(CONSUMER, { kind: 'killed', reason: 'test' });
+      await world.scheduler.sleep(2_000);
+      world.spawnIn(CONSUMER, 'resume', async (ctx) => {
+        const { bridgeIn } = await import('./app.ts');
+        await bridgeIn(ctx).resumePending();
+      });
+    });
+    world.spawnIn(CONSUMER, 'agent', async (ctx) => {
+      const { bridgeIn } = await import('./app.ts');
+      await bridgeIn(ctx).executeJson(SCRIPTED_PACKAGE, 'write', written);
+    });
+    await world.run();
+    expect(auditEvents(world, 'execution.resumed')).toHaveLength(1);
+    const calls = executes(world);
+    expect(calls.map((c) => c.extras?.getString('args'))).toEqual([written, '{"a":2,"b":1}']);
+    expect(new Set(calls.map((c) => c.extras?.getString('request_id'))).size).toBe(1);
+  });
 });
