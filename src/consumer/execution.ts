@@ -53,6 +53,7 @@ export class ExecutionRun {
   private userActions = 0;
   private resumeToken: string | null = null;
   /** The last call re-sent a resume token already sent once (a retry of the resume call). */
+  // Stryker disable next-line BooleanLiteral: equivalent — run() assigns it before every send, and it is read only after one
   private tokenResent = false;
   /** Whether any call may have reached the provider (after which only it knows the outcome). */
   mayHaveReached = false;

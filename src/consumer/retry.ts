@@ -15,13 +15,19 @@ import type { ErrorCode } from '../protocol/index.ts';
 import type { ConsumerConfig } from './options.ts';
 import type { ReceivedFailure } from './replies.ts';
 
-/** Errors that need the user or new input: never retried automatically (5-28). */
-export const NO_LOOP_CODES: readonly (ErrorCode | 'UNRECOGNIZED')[] = [
-  'AUTH_REQUIRED',
-  'USER_ACTION_REQUIRED',
-  'INVALID_ARGS',
-  'PERMISSION_DENIED',
-];
+/**
+ * Errors that need the user or new input: never retried automatically (5-28). A function rather
+ * than a module-level list, so that a mutation test reaches each code (a module constant is
+ * evaluated once, before any mutant is active).
+ */
+export function needsUserOrInput(code: ErrorCode | 'UNRECOGNIZED'): boolean {
+  return (
+    code === 'AUTH_REQUIRED' ||
+    code === 'USER_ACTION_REQUIRED' ||
+    code === 'INVALID_ARGS' ||
+    code === 'PERMISSION_DENIED'
+  );
+}
 
 export type RetryDecision =
   | { readonly retry: true; readonly delayMs: number }
@@ -42,7 +48,8 @@ export function decideRetry(
   config: ConsumerConfig,
 ): RetryDecision {
   const { gates, retry, parts } = config;
-  const refused = parts.refusesRetry(error, gates, NO_LOOP_CODES.includes(error.code));
+  const refused = parts.refusesRetry(error, gates, needsUserOrInput(error.code));
+  // Stryker disable next-line ObjectLiteral: equivalent — every caller reads `why` only for 'exhausted' / 'retry_after_too_long'; a refusal and {} both end the call with its error
   if (refused !== null) return { retry: false, why: refused };
   if (retriesSoFar >= retry.maxRetries) return { retry: false, why: 'exhausted' };
   const after = parts.retryAfterMs(error, gates);
@@ -52,6 +59,7 @@ export function decideRetry(
 
 /** After a transport failure (death, null, timeout): re-send with the same id, bounded (6-08). */
 export function decideTransportRetry(retriesSoFar: number, config: ConsumerConfig): RetryDecision {
+  // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent — every caller of a transport decision reads only `retry`
   if (retriesSoFar >= config.retry.maxRetries) return { retry: false, why: 'exhausted' };
   return { retry: true, delayMs: backoffMs(config, retriesSoFar) };
 }

@@ -11,7 +11,6 @@
  * A resume of a pending write is checked once its confirmation is approved (the `confirmation` step
  * runs this step again then), and a long `prepare` is followed by another check (the `effect` step).
  */
-import { isTerminal } from '../records.ts';
 import { WireFailure } from '../responses.ts';
 import { isReadTool } from '../types.ts';
 import { otherRequest, replayRecord } from './replay.ts';
@@ -49,9 +48,8 @@ export async function lookUpRecord(ex: Execution): Promise<Next> {
   if (existing) {
     const other = otherRequest(ex, existing);
     if (other) return refuse(ex, other);
-    if (isTerminal(existing.state) || existing.state === 'queued' || existing.state === 'running') {
-      return answer(replayRecord(ex, existing));
-    }
+    // Terminal, queued or running: its answer. Only a reservation pending confirmation goes on.
+    if (existing.state !== 'pending_confirmation') return answer(replayRecord(ex, existing));
     return go(withExecution(ex, { pending: existing }));
   }
   if (ex.req.resumeToken !== undefined) return ex.rt.parts.strayResume(ex);

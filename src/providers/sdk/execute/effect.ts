@@ -42,7 +42,9 @@ import {
 import type { Execution, Next } from './types.ts';
 
 /** A synchronous execution reports no progress and is never asked to stop. */
-const SYNC_WORK = { progress: async () => false };
+async function neverStop(): Promise<boolean> {
+  return false;
+}
 
 export async function runEffect(ex: Execution): Promise<Next> {
   const compiled = toolOf(ex);
@@ -67,7 +69,10 @@ export async function recheckRecord(ex: Execution, tx: StoreTransaction): Promis
 async function runSync(ex: Execution, tool: MutationTool): Promise<Next> {
   const { rt, confirmation } = ex;
   const { gates } = rt;
-  const prepared = tool.prepare ? await tool.prepare(ex.call, SYNC_WORK).catch(rethrowToolFailure) : null;
+  // The work control is built per call (not a module constant) so a mutation test can reach it.
+  const prepared = tool.prepare
+    ? await tool.prepare(ex.call, { progress: neverStop }).catch(rethrowToolFailure)
+    : null;
   if (tool.prepare) {
     // A long preparation may outlive the call's deadline: check again right before the effect (4.1-14).
     const late = await rt.parts.steps.deadline(ex);
@@ -110,6 +115,7 @@ async function runSync(ex: Execution, tool: MutationTool): Promise<Next> {
     if (!(error instanceof ToolFailure)) throw error;
     // A temporary outage or a policy refusal rolls back and is not R's outcome (NOTES 3).
     if (!isRecordedFailure(error))
+      // Stryker disable next-line BooleanLiteral: equivalent — only UNAVAILABLE (always retryable) and PERMISSION_DENIED (never) get here; retryableFor ignores the hint for fixed codes
       throw new WireFailure(error.code, { message: error.safeMessage, retryable: true });
     outcome = { failure: error };
   }
