@@ -42,6 +42,8 @@ import {
   versionAgreed,
   windowExpiry,
 } from '../src/check/checkers/negotiated.ts';
+import { outputSchema } from '../src/check/checkers/outputs.ts';
+import { runtimeRiskApproved } from '../src/check/checkers/risk.ts';
 import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
 import {
   argsBinding,
@@ -267,6 +269,8 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       wireWellFormed,
       agentOutcomeTruth,
       agentNotRefusedAsMisuse,
+      outputSchema,
+      runtimeRiskApproved,
     ],
   ),
   consumerDef(
@@ -381,6 +385,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       sameTerminalResult,
       wireWellFormed,
       resumeTokenExpiry,
+      runtimeRiskApproved,
     ],
     40,
     floorsOf(['foreign-resume-token'], ['resume-token', 'deadline']),
@@ -518,6 +523,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       inlineWithinLimit,
       capabilityGating,
       fileResultMatches,
+      outputSchema,
     ],
   ),
   def(

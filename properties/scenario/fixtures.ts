@@ -61,6 +61,7 @@ export function checkContext(
   const toolScopes = new Map<string, readonly string[]>();
   const toolConfirmations = new Map<string, string>();
   const toolInputSchemas = new Map<string, unknown>();
+  const toolOutputSchemas = new Map<string, unknown>();
   for (const p of providers) {
     for (const [tool, effect] of Object.entries(p.effects))
       toolEffects.set(`${p.packageName}|${tool}`, effect);
@@ -69,6 +70,8 @@ export function checkContext(
       toolConfirmations.set(`${p.packageName}|${tool}`, policy);
     for (const [tool, schema] of Object.entries(p.inputSchemas ?? {}))
       toolInputSchemas.set(`${p.packageName}|${tool}`, schema);
+    for (const [tool, schema] of Object.entries(p.outputSchemas ?? {}))
+      toolOutputSchemas.set(`${p.packageName}|${tool}`, schema);
   }
   return {
     providersUnderTest: providers.map((p) => p.packageName),
@@ -76,6 +79,7 @@ export function checkContext(
     toolScopes,
     toolConfirmations,
     toolInputSchemas,
+    toolOutputSchemas,
     userGrantedScopes: new Map(providers.map((p) => [p.packageName, p.userGrantedScopes])),
     resumeTokenTtlMs: new Map(
       providers.flatMap((p) =>
@@ -164,6 +168,8 @@ export const PAYMENTS: ProviderFixture = referenceFixture(PAYMENTS_PROVIDER, {
     export_statement: [
       { account: 'CHK-$UID', months: 1 },
       { account: 'CHK-$UID', months: 12 },
+      // The legacy savings core breaks the output schema: only the SDK's own check (4.2-03) stops it.
+      { account: 'SAV-$UID', months: 1 },
     ],
     reconcile_accounts: [{}],
   },

@@ -102,6 +102,8 @@ export interface EffectNote {
   readonly tool: string;
   readonly object: string | null;
   readonly args: JsonValue;
+  /** The provider declared that its policy needed the user's approval for it (e.g. runtime risk, 3.4-12). */
+  readonly approvalRequired: boolean;
 }
 
 /** Trace events that show an effect (none when it was declared outside a transaction). */
@@ -347,6 +349,7 @@ export function observe(world: World, report: RunReport, quietFromStep: number |
       tool: e.tool,
       object: e.object ?? null,
       args: e.args,
+      approvalRequired: e.approvalRequired === true,
     })),
     confirmations: confirmationNotes(events).map(({ event, note }) => ({
       seq: event.seq,

@@ -59,6 +59,8 @@ export interface ProviderFixture {
   readonly confirmations?: Readonly<Record<string, string>>;
   /** Each tool's input schema (default: from list_tools); the args-schema oracle checks against it. */
   readonly inputSchemas?: Readonly<Record<string, unknown>>;
+  /** Each tool's output schema (default: from list_tools); the output-schema oracle checks results against it. */
+  readonly outputSchemas?: Readonly<Record<string, unknown>>;
   /**
    * How long the provider's resume tokens live, in ms (its configuration: no reply states it).
    * Optional: without it the resume-token-expiry oracle skips the provider.

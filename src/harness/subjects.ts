@@ -102,6 +102,14 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
     'a JSON Schema (an object or a boolean)',
     fail,
   );
+  checkByTool(
+    raw.outputSchemas,
+    `${at}.outputSchemas`,
+    pools,
+    schema,
+    'a JSON Schema (an object or a boolean)',
+    fail,
+  );
   return raw as unknown as ProviderFixture;
 }
 

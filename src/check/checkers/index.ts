@@ -9,6 +9,8 @@ import { FIELD_CHECKERS } from './fields.ts';
 import { FILE_CHECKERS } from './files.ts';
 import { MALFORMED_CHECKERS } from './malformed.ts';
 import { NEGOTIATED_CHECKERS } from './negotiated.ts';
+import { OUTPUT_CHECKERS } from './outputs.ts';
+import { RISK_CHECKERS } from './risk.ts';
 import { RUNTIME_CHECKERS } from './runtime.ts';
 import { WIRE_CHECKERS } from './wire.ts';
 
@@ -23,6 +25,8 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...CONSUMER_CHECKERS,
   ...AGENT_CHECKERS,
   ...RUNTIME_CHECKERS,
+  ...OUTPUT_CHECKERS,
+  ...RISK_CHECKERS,
 ];
 
 export function checkerById(id: string): Checker | undefined {
