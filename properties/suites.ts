@@ -4,6 +4,7 @@
  * rule ids it guards: its oracles' rules plus its §9 area.
  */
 import type { Checker } from '../src/check/checker.ts';
+import { admissionLimit } from '../src/check/checkers/admission.ts';
 import { agentGetsData, requestIdOnWire } from '../src/check/checkers/agent.ts';
 import { resumeTokenExpiry } from '../src/check/checkers/clocks.ts';
 import {
@@ -343,6 +344,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       capabilityGating,
       windowExpiry,
       sessionExpiry,
+      admissionLimit,
     ],
     40,
     floorsOf(['rid-collision-across-uids'], ['session', 'window', 'retry-after', 'deadline']),

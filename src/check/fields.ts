@@ -62,8 +62,6 @@ export const FIELD_GAPS: Readonly<Record<string, string>> = {
     'whether a tool may answer accepted is judged by the session’s capability (capability-gating), not by this hint',
   'json:negotiate_response/limits':
     'judged through its fields (max_request_bytes, max_inline_result_bytes, idempotency_window_seconds)',
-  'json:negotiate_response/limits/max_concurrent_requests':
-    'GAP: RATE_LIMITED admission against this limit (5-17) is issue 22 item 1 (ablation reach), not this oracle set',
   'json:execution_result/media_type':
     'the simulated file store keeps bytes, not media types: nothing to compare it with',
   'json:operation_status/result': 'judged through its fields (as json:execution_result/*)',

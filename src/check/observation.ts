@@ -72,6 +72,16 @@ export interface CallView {
   readonly replyStep: number | null;
   readonly replyT: number | null;
   /**
+   * When the provider's handler ran, as the world saw it (src/sim/content.ts ServedInterval): the
+   * provider process instance, the step its binder thread called ContentProvider.call, and the step
+   * that call returned (null: never). Null for an in-process call or one that never reached a handler.
+   */
+  readonly served: {
+    readonly pid: number;
+    readonly fromStep: number;
+    readonly untilStep: number | null;
+  } | null;
+  /**
    * `provider|callerUid|requestId`, `provider|toolName` and `provider|operationId`: the keys the
    * oracles index calls by, built once per call (a key built afresh for each lookup is hashed afresh).
    */
@@ -227,6 +237,7 @@ export function viewCall(record: ContentCallRecord): CallView {
     lostAnswer: viewLostAnswer(record),
     replyStep: record.result?.step ?? null,
     replyT: record.result?.t ?? null,
+    served: record.served ?? null,
     requestKey: `${record.provider}|${record.callerUid}|${requestId}`,
     toolKey: `${record.provider}|${toolName}`,
     operationKey: `${record.provider}|${operationId}`,

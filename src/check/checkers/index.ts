@@ -1,6 +1,7 @@
 /** Every checker, in the order they report. */
 import type { CheckContext, Checker, Violation } from '../checker.ts';
 import type { Observation } from '../observation.ts';
+import { ADMISSION_CHECKERS } from './admission.ts';
 import { AGENT_CHECKERS } from './agent.ts';
 import { CLOCK_CHECKERS } from './clocks.ts';
 import { CONSUMER_CHECKERS } from './consumer.ts';
@@ -27,6 +28,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...RUNTIME_CHECKERS,
   ...OUTPUT_CHECKERS,
   ...RISK_CHECKERS,
+  ...ADMISSION_CHECKERS,
 ];
 
 export function checkerById(id: string): Checker | undefined {
