@@ -6,6 +6,7 @@
 import type { Checker } from '../src/check/checker.ts';
 import { admissionLimit } from '../src/check/checkers/admission.ts';
 import { agentGetsData, requestIdOnWire } from '../src/check/checkers/agent.ts';
+import { businessRefusal } from '../src/check/checkers/business.ts';
 import { resumeTokenExpiry } from '../src/check/checkers/clocks.ts';
 import {
   negotiatedOnly,
@@ -272,6 +273,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       agentNotRefusedAsMisuse,
       outputSchema,
       runtimeRiskApproved,
+      businessRefusal,
     ],
   ),
   consumerDef(
@@ -388,6 +390,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       wireWellFormed,
       resumeTokenExpiry,
       runtimeRiskApproved,
+      businessRefusal,
     ],
     40,
     floorsOf(['foreign-resume-token'], ['resume-token', 'deadline']),

@@ -53,6 +53,12 @@ describe('provider oracles (issue 22 item 1) fail on broken providers', () => {
     expect(v?.message).toMatch(/(\d+) executions of one session .* over its max_concurrent_requests 4/);
   });
 
+  it('business-refusal (CETP-7.3-04): a provider that relies on its JSON Schema alone', async () => {
+    const v = violationOf(await fuzzWith('confirmation', 'no-business-rules', 200), 'business-refusal');
+    expect(v?.ruleIds).toEqual(['CETP-7.3-04']);
+    expect(v?.message).toMatch(/create_alert .*business rules refuse .*"price":5000/);
+  });
+
   it('malformed-refused (CETP-4.1-08): a provider that executes valid args over max_request_bytes', async () => {
     const v = violationOf(await fuzzWith('malformed', 'no-size-limit', 100), 'malformed-refused');
     expect(v?.message).toMatch(/success|accepted/);

@@ -4,6 +4,7 @@
  * apps (two UIDs, plus two packages sharing a third UID).
  */
 
+import canonicalize from 'canonicalize';
 import { caches } from '../../src/base/caches.ts';
 import type { CheckContext } from '../../src/check/checker.ts';
 import { FixtureError, resolveFixtureWith } from '../../src/check/fixture.ts';
@@ -62,6 +63,7 @@ export function checkContext(
   const toolConfirmations = new Map<string, string>();
   const toolInputSchemas = new Map<string, unknown>();
   const toolOutputSchemas = new Map<string, unknown>();
+  const toolRefusedArgs = new Map<string, ReadonlySet<string>>();
   for (const p of providers) {
     for (const [tool, effect] of Object.entries(p.effects))
       toolEffects.set(`${p.packageName}|${tool}`, effect);
@@ -72,6 +74,8 @@ export function checkContext(
       toolInputSchemas.set(`${p.packageName}|${tool}`, schema);
     for (const [tool, schema] of Object.entries(p.outputSchemas ?? {}))
       toolOutputSchemas.set(`${p.packageName}|${tool}`, schema);
+    for (const [tool, args] of Object.entries(p.refusedArgs ?? {}))
+      toolRefusedArgs.set(`${p.packageName}|${tool}`, new Set(args.map((a) => canonicalize(a) ?? '')));
   }
   return {
     providersUnderTest: providers.map((p) => p.packageName),
@@ -80,6 +84,7 @@ export function checkContext(
     toolConfirmations,
     toolInputSchemas,
     toolOutputSchemas,
+    toolRefusedArgs,
     userGrantedScopes: new Map(providers.map((p) => [p.packageName, p.userGrantedScopes])),
     resumeTokenTtlMs: new Map(
       providers.flatMap((p) =>
@@ -121,11 +126,14 @@ export const ALERTS: ProviderFixture = referenceFixture(ALERTS_PROVIDER, {
       { symbol: 'AAPL', price: 400 },
       { symbol: 'MSFT', price: 410 },
       { symbol: 'AAPL', price: 191 },
+      // Schema-valid, but more than 10× the quote: the app's business rules refuse it (7.3-04).
+      { symbol: 'AAPL', price: 5000 },
     ],
     // The caller's own latest alert first: a delete that can pass business validation and reach the
     // confirmation (with fixed ids alone, no fuzzed delete ever did), then ids that may be anyone's.
     delete_alert: [{ alert_id: '$OWN:alert_id' }, { alert_id: 'ALRT-1' }, { alert_id: 'ALRT-2' }],
   },
+  refusedArgs: { create_alert: [{ symbol: 'AAPL', price: 5000 }] },
 });
 
 /** `$UID` in an args pool is replaced by the calling actor's UID (payments accounts are per UID). */

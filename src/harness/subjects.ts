@@ -103,6 +103,14 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
     fail,
   );
   checkByTool(
+    raw.refusedArgs,
+    `${at}.refusedArgs`,
+    pools,
+    (v) => Array.isArray(v) && v.every((a) => isJson(a)),
+    'an array of args (JSON values) the app must refuse',
+    fail,
+  );
+  checkByTool(
     raw.outputSchemas,
     `${at}.outputSchemas`,
     pools,

@@ -3,6 +3,7 @@ import type { CheckContext, Checker, Violation } from '../checker.ts';
 import type { Observation } from '../observation.ts';
 import { ADMISSION_CHECKERS } from './admission.ts';
 import { AGENT_CHECKERS } from './agent.ts';
+import { BUSINESS_CHECKERS } from './business.ts';
 import { CLOCK_CHECKERS } from './clocks.ts';
 import { CONSUMER_CHECKERS } from './consumer.ts';
 import { EFFECT_CHECKERS } from './effects.ts';
@@ -29,6 +30,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...OUTPUT_CHECKERS,
   ...RISK_CHECKERS,
   ...ADMISSION_CHECKERS,
+  ...BUSINESS_CHECKERS,
 ];
 
 export function checkerById(id: string): Checker | undefined {
