@@ -45,6 +45,7 @@ import {
   windowExpiry,
 } from '../src/check/checkers/negotiated.ts';
 import { outputSchema } from '../src/check/checkers/outputs.ts';
+import { consumerTrustsIdentity } from '../src/check/checkers/provider-trust.ts';
 import { runtimeRiskApproved } from '../src/check/checkers/risk.ts';
 import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
 import {
@@ -306,7 +307,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       faults: [],
       maxFaults: 0,
     },
-    CONSUMER_CHECKS,
+    [...CONSUMER_CHECKS, consumerTrustsIdentity],
     ['CETP-4.5-05', 'CETP-4.5-06', 'CETP-4.5-07', 'CETP-7.3-01', 'CETP-7.3-02', 'CETP-4.2-05'],
     60,
   ),

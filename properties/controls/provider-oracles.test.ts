@@ -64,3 +64,16 @@ describe('provider oracles (issue 22 item 1) fail on broken providers', () => {
     expect(v?.message).toMatch(/success|accepted/);
   });
 });
+
+describe('consumer-trusts-identity (CETP-3.1-02) fails on a consumer that does not check provider_id', () => {
+  it('the reference consumer with its namespace check off uses an impersonating provider', async () => {
+    const def = propertyById('hostile') as PropertyDef;
+    const result = await fuzzProperty(def, {
+      seed: 0,
+      runs: 200,
+      variant: { providerBugs: [], consumerBugs: [], disabledRules: ['CETP-3.1-02'] },
+    });
+    const v = violationOf(result, 'consumer-trusts-identity');
+    expect(v?.message).toMatch(/provider_id "com\.example\.payments", outside package/);
+  });
+});

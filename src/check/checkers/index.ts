@@ -12,6 +12,7 @@ import { FILE_CHECKERS } from './files.ts';
 import { MALFORMED_CHECKERS } from './malformed.ts';
 import { NEGOTIATED_CHECKERS } from './negotiated.ts';
 import { OUTPUT_CHECKERS } from './outputs.ts';
+import { PROVIDER_TRUST_CHECKERS } from './provider-trust.ts';
 import { RISK_CHECKERS } from './risk.ts';
 import { RUNTIME_CHECKERS } from './runtime.ts';
 import { WIRE_CHECKERS } from './wire.ts';
@@ -31,6 +32,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...RISK_CHECKERS,
   ...ADMISSION_CHECKERS,
   ...BUSINESS_CHECKERS,
+  ...PROVIDER_TRUST_CHECKERS,
 ];
 
 export function checkerById(id: string): Checker | undefined {
