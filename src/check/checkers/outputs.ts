@@ -77,22 +77,36 @@ function resultOf(call: CallView, reply: BundleReplyView): unknown {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
-/** Parsed file contents by the world's byte record (a file result is often judged run after run). */
-const parsedFiles = caches.weakMap<Uint8Array, { value: unknown } | null>(
-  'check/outputs: parsed file results',
+/**
+ * Verdicts on file contents by the world's byte record and validator (a file result is often judged
+ * run after run). Only the verdict is kept, never the parsed value: a statement is megabytes of
+ * objects, and a campaign holds many observations at once.
+ */
+const fileVerdicts = caches.weakMap<Uint8Array, Map<ToolValueValidator, string | null | undefined>>(
+  'check/outputs: file result verdicts',
 );
 
-function parsedFile(bytes: Uint8Array): { value: unknown } | null {
-  let parsed = parsedFiles.get(bytes);
-  if (parsed === undefined) {
-    try {
-      parsed = { value: JSON.parse(decoder.decode(bytes)) };
-    } catch {
-      parsed = null;
-    }
-    parsedFiles.set(bytes, parsed);
+/** The first issue of `bytes` (JSON) against `validate`: null when it conforms, undefined when not JSON. */
+function fileVerdict(bytes: Uint8Array, validate: ToolValueValidator): string | null | undefined {
+  let byValidator = fileVerdicts.get(bytes);
+  if (!byValidator) {
+    byValidator = new Map();
+    fileVerdicts.set(bytes, byValidator);
   }
-  return parsed;
+  if (byValidator.has(validate)) return byValidator.get(validate);
+  let verdict: string | null | undefined;
+  try {
+    verdict = describeIssues(validate(JSON.parse(decoder.decode(bytes))));
+  } catch {
+    verdict = undefined;
+  }
+  byValidator.set(validate, verdict);
+  return verdict;
+}
+
+function describeIssues(issues: readonly { path?: string; message: string }[]): string | null {
+  const first = issues[0];
+  return first ? ` at ${first.path || '/'}: ${first.message}` : null;
 }
 
 export const outputSchema: Checker = {
@@ -138,27 +152,24 @@ export const outputSchema: Checker = {
         }
         const validate = validatorOf(schema);
         if (!validate) continue;
-        let value: unknown;
+        let issue: string | null | undefined;
         let where: string;
         if (result.kind === 'inline') {
-          value = result.value;
+          issue = describeIssues(validate(result.value));
           where = 'inline value';
         } else if (result.kind === 'file') {
           byTarget ??= new Map(obs.world.truth.fileResults.map((r) => [r.target, r]));
           altered ??= alteredPaths(obs);
           const { bytes } = bytesBehind(reply, byTarget, altered);
-          const parsed = bytes === null ? null : parsedFile(bytes);
-          if (parsed === null) continue;
-          value = parsed.value;
+          if (bytes === null) continue;
+          issue = fileVerdict(bytes, validate);
           where = 'file result';
         } else continue;
-        const issues = validate(value);
-        if (issues.length === 0) continue;
-        const first = issues[0];
+        if (issue === null || issue === undefined) continue;
         out.push(
           violation(
             this,
-            `${call.method} ${tool} (${call.caller} → ${call.provider}): the ${where} breaks the tool's output_schema${first ? ` at ${first.path || '/'}: ${first.message}` : ''}`,
+            `${call.method} ${tool} (${call.caller} → ${call.provider}): the ${where} breaks the tool's output_schema${issue}`,
             { calls: [call.id] },
           ),
         );
