@@ -46,7 +46,8 @@ const FOUND: Scenario = {
         kind: 'execute',
         provider: 'alerts',
         tool: 'create_alert',
-        args: 5,
+        // AAPL at 400 (pool entry 1; the run was found as 5, which was 1 while the pool held 4 entries)
+        args: 1,
         rid: {
           kind: 'reuse',
           index: 0,

@@ -4,7 +4,9 @@
  * rule ids it guards: its oracles' rules plus its §9 area.
  */
 import type { Checker } from '../src/check/checker.ts';
+import { admissionLimit } from '../src/check/checkers/admission.ts';
 import { agentGetsData, requestIdOnWire } from '../src/check/checkers/agent.ts';
+import { businessRefusal } from '../src/check/checkers/business.ts';
 import { resumeTokenExpiry } from '../src/check/checkers/clocks.ts';
 import {
   negotiatedOnly,
@@ -42,6 +44,9 @@ import {
   versionAgreed,
   windowExpiry,
 } from '../src/check/checkers/negotiated.ts';
+import { outputSchema } from '../src/check/checkers/outputs.ts';
+import { consumerTrustsIdentity } from '../src/check/checkers/provider-trust.ts';
+import { runtimeRiskApproved } from '../src/check/checkers/risk.ts';
 import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
 import {
   argsBinding,
@@ -267,6 +272,9 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       wireWellFormed,
       agentOutcomeTruth,
       agentNotRefusedAsMisuse,
+      outputSchema,
+      runtimeRiskApproved,
+      businessRefusal,
     ],
   ),
   consumerDef(
@@ -299,7 +307,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       faults: [],
       maxFaults: 0,
     },
-    CONSUMER_CHECKS,
+    [...CONSUMER_CHECKS, consumerTrustsIdentity],
     ['CETP-4.5-05', 'CETP-4.5-06', 'CETP-4.5-07', 'CETP-7.3-01', 'CETP-7.3-02', 'CETP-4.2-05'],
     60,
   ),
@@ -339,6 +347,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       capabilityGating,
       windowExpiry,
       sessionExpiry,
+      admissionLimit,
     ],
     40,
     floorsOf(['rid-collision-across-uids'], ['session', 'window', 'retry-after', 'deadline']),
@@ -381,6 +390,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       sameTerminalResult,
       wireWellFormed,
       resumeTokenExpiry,
+      runtimeRiskApproved,
+      businessRefusal,
     ],
     40,
     floorsOf(['foreign-resume-token'], ['resume-token', 'deadline']),
@@ -518,6 +529,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       inlineWithinLimit,
       capabilityGating,
       fileResultMatches,
+      outputSchema,
     ],
   ),
   def(

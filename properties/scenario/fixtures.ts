@@ -4,6 +4,7 @@
  * apps (two UIDs, plus two packages sharing a third UID).
  */
 
+import canonicalize from 'canonicalize';
 import { caches } from '../../src/base/caches.ts';
 import type { CheckContext } from '../../src/check/checker.ts';
 import { FixtureError, resolveFixtureWith } from '../../src/check/fixture.ts';
@@ -61,6 +62,8 @@ export function checkContext(
   const toolScopes = new Map<string, readonly string[]>();
   const toolConfirmations = new Map<string, string>();
   const toolInputSchemas = new Map<string, unknown>();
+  const toolOutputSchemas = new Map<string, unknown>();
+  const toolRefusedArgs = new Map<string, ReadonlySet<string>>();
   for (const p of providers) {
     for (const [tool, effect] of Object.entries(p.effects))
       toolEffects.set(`${p.packageName}|${tool}`, effect);
@@ -69,6 +72,10 @@ export function checkContext(
       toolConfirmations.set(`${p.packageName}|${tool}`, policy);
     for (const [tool, schema] of Object.entries(p.inputSchemas ?? {}))
       toolInputSchemas.set(`${p.packageName}|${tool}`, schema);
+    for (const [tool, schema] of Object.entries(p.outputSchemas ?? {}))
+      toolOutputSchemas.set(`${p.packageName}|${tool}`, schema);
+    for (const [tool, args] of Object.entries(p.refusedArgs ?? {}))
+      toolRefusedArgs.set(`${p.packageName}|${tool}`, new Set(args.map((a) => canonicalize(a) ?? '')));
   }
   return {
     providersUnderTest: providers.map((p) => p.packageName),
@@ -76,6 +83,8 @@ export function checkContext(
     toolScopes,
     toolConfirmations,
     toolInputSchemas,
+    toolOutputSchemas,
+    toolRefusedArgs,
     userGrantedScopes: new Map(providers.map((p) => [p.packageName, p.userGrantedScopes])),
     resumeTokenTtlMs: new Map(
       providers.flatMap((p) =>
@@ -117,11 +126,14 @@ export const ALERTS: ProviderFixture = referenceFixture(ALERTS_PROVIDER, {
       { symbol: 'AAPL', price: 400 },
       { symbol: 'MSFT', price: 410 },
       { symbol: 'AAPL', price: 191 },
+      // Schema-valid, but more than 10× the quote: the app's business rules refuse it (7.3-04).
+      { symbol: 'AAPL', price: 5000 },
     ],
     // The caller's own latest alert first: a delete that can pass business validation and reach the
     // confirmation (with fixed ids alone, no fuzzed delete ever did), then ids that may be anyone's.
     delete_alert: [{ alert_id: '$OWN:alert_id' }, { alert_id: 'ALRT-1' }, { alert_id: 'ALRT-2' }],
   },
+  refusedArgs: { create_alert: [{ symbol: 'AAPL', price: 5000 }] },
 });
 
 // `$UID` and `$OWN:field` in args pools (placeholders.ts).
@@ -142,6 +154,8 @@ export const PAYMENTS: ProviderFixture = referenceFixture(PAYMENTS_PROVIDER, {
     export_statement: [
       { account: 'CHK-$UID', months: 1 },
       { account: 'CHK-$UID', months: 12 },
+      // The legacy savings core breaks the output schema: only the SDK's own check (4.2-03) stops it.
+      { account: 'SAV-$UID', months: 1 },
     ],
     reconcile_accounts: [{}],
   },

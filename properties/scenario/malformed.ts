@@ -23,6 +23,7 @@ import {
   type BundleKey,
   LIMIT_MINIMUMS,
   REQUEST_KEYS,
+  utf8Length,
   V2_METHOD_NAMES,
   type V2MethodName,
 } from '../../src/protocol/index.ts';
@@ -57,7 +58,13 @@ export type HostileValue =
   | { readonly as: 'PendingIntent' }
   | { readonly as: 'ParcelFileDescriptor' }
   /** A custom Parcelable of a class the provider's class loader does not have. */
-  | { readonly as: 'Parcelable' };
+  | { readonly as: 'Parcelable' }
+  /**
+   * The tool's own valid args, padded with JSON whitespace to `bytes` UTF-8 bytes: still valid JSON
+   * and valid for the tool's schema and business rules, so only the size limit (CETP-4.1-08) refuses
+   * it when `bytes` is over max_request_bytes.
+   */
+  | { readonly as: 'PaddedArgs'; readonly bytes: number };
 
 export interface HostileCase {
   /** The method called: a V2 method, or one that does not exist. */
@@ -237,6 +244,23 @@ function deriveCases(): HostileCase[] {
     const shown = method.length > 40 ? `${method.slice(0, 8)}…(${method.length})` : JSON.stringify(method);
     cases.push({ method, key: null, value: { as: 'missing' }, label: `unknown-method ${shown}` });
   }
+  // Last, so the indices above stay what replays recorded: the aimed tool's own args at and just
+  // over max_request_bytes (the negotiated value the reference answers: the minimum). Over the
+  // limit, nothing but the size check (4.1-08) stands between the request and its execution.
+  const limit = LIMIT_MINIMUMS.max_request_bytes;
+  for (const [name, bytes] of [
+    ['tool-args-at-max-request-bytes', limit],
+    ['tool-args-over-max-request-bytes', limit + 1],
+    ['tool-args-far-over-max-request-bytes', 2 * limit],
+  ] as const) {
+    const value: HostileValue = { as: 'PaddedArgs', bytes };
+    cases.push({
+      method: 'execute_tool',
+      key: 'args',
+      value,
+      label: labelOf('execute_tool', 'args', value, name),
+    });
+  }
   return cases;
 }
 
@@ -358,6 +382,11 @@ function store(host: HostileHost, b: Bundle, key: string, value: HostileValue, o
     case 'Parcelable':
       b.putParcelable(key, { className: 'com.evil.Exploit', fields: { run: 'Runtime.exec' } });
       return;
+    case 'PaddedArgs': {
+      const valid = b.getString(key) ?? '{}';
+      b.putString(key, valid + ' '.repeat(Math.max(0, value.bytes - utf8Length(valid))));
+      return;
+    }
   }
 }
 

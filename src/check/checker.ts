@@ -36,6 +36,10 @@ export interface CheckContext {
   readonly toolScopes: ReadonlyMap<string, readonly string[]>;
   /** Input schema of each tool, by `${providerPackage}|${toolName}` (absent: args are not judged). */
   readonly toolInputSchemas?: ReadonlyMap<string, unknown>;
+  /** Output schema of each tool, by `${providerPackage}|${toolName}` (absent: results are judged only against list_tools answers on the wire). */
+  readonly toolOutputSchemas?: ReadonlyMap<string, unknown>;
+  /** Args the app's business rules must refuse, as canonical JSON, by `${providerPackage}|${toolName}` (ProviderFixture.refusedArgs). */
+  readonly toolRefusedArgs?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Scopes the provider's policy grants only after the user agrees (AUTH_REQUIRED), by provider package. */
   readonly userGrantedScopes: ReadonlyMap<string, readonly string[]>;
   /** Packages that are hostile by design (their own leaks and crashes are not findings). */

@@ -49,8 +49,6 @@ export const FIELD_GAPS: Readonly<Record<string, string>> = {
     'judged through the tools it names (catalogue-revision) and every execution of it (args-schema, authorized-effect)',
   'json:list_tools_response/tools[]':
     'each descriptor is judged through its fields; the list as a whole against its revision (catalogue-revision)',
-  'json:list_tools_response/tools[]/output_schema':
-    'GAP: no oracle yet validates each success value against the tool’s published output_schema (CETP-4.2-02, 4.2-03); the reference validates its own output before answering',
   'json:list_tools_response/tools[]/annotations':
     'judged through its fields (confirmation: approval-binding; effect: the fixture’s declared effects and v1-read-only)',
   'json:list_tools_response/tools[]/annotations/effect':
@@ -64,8 +62,6 @@ export const FIELD_GAPS: Readonly<Record<string, string>> = {
     'whether a tool may answer accepted is judged by the session’s capability (capability-gating), not by this hint',
   'json:negotiate_response/limits':
     'judged through its fields (max_request_bytes, max_inline_result_bytes, idempotency_window_seconds)',
-  'json:negotiate_response/limits/max_concurrent_requests':
-    'GAP: RATE_LIMITED admission against this limit (5-17) is issue 22 item 1 (ablation reach), not this oracle set',
   'json:execution_result/media_type':
     'the simulated file store keeps bytes, not media types: nothing to compare it with',
   'json:operation_status/result': 'judged through its fields (as json:execution_result/*)',

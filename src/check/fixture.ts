@@ -31,6 +31,8 @@ export interface ListedTool {
   readonly name: string;
   readonly scopes: readonly string[];
   readonly input_schema: unknown;
+  /** Optional here: a provider that answers none declares no output contract to judge. */
+  readonly output_schema?: unknown;
   readonly annotations: { readonly effect: string; readonly confirmation: string };
 }
 
@@ -62,7 +64,7 @@ export const PROBE_PACKAGE = 'com.cetpsim.fixture.probe';
 const same = (a: unknown, b: unknown): boolean => canonicalize(a) === canonicalize(b);
 const show = (v: unknown): string => JSON.stringify(v);
 
-type Field = 'effects' | 'scopes' | 'confirmations' | 'inputSchemas';
+type Field = 'effects' | 'scopes' | 'confirmations' | 'inputSchemas' | 'outputSchemas';
 
 /** Each field: what list_tools says of a tool, and how the fixture writes it. */
 const FIELDS: readonly (readonly [Field, (t: ListedTool) => unknown])[] = [
@@ -70,6 +72,7 @@ const FIELDS: readonly (readonly [Field, (t: ListedTool) => unknown])[] = [
   ['scopes', (t) => [...t.scopes]],
   ['confirmations', (t) => t.annotations.confirmation],
   ['inputSchemas', (t) => t.input_schema],
+  ['outputSchemas', (t) => t.output_schema],
 ];
 
 function sameField(field: Field, declared: unknown, listed: unknown): boolean {
@@ -95,6 +98,7 @@ export function resolveFixtureWith(
     scopes: {},
     confirmations: {},
     inputSchemas: {},
+    outputSchemas: {},
   };
   for (const [field, read] of FIELDS) {
     const declared = (fixture[field] ?? {}) as Record<string, unknown>;
@@ -130,6 +134,7 @@ export function resolveFixtureWith(
       scopes: resolved.scopes as Record<string, readonly string[]>,
       confirmations: resolved.confirmations as Record<string, string>,
       inputSchemas: resolved.inputSchemas,
+      outputSchemas: resolved.outputSchemas,
     },
   };
 }

@@ -72,6 +72,16 @@ export interface CallView {
   readonly replyStep: number | null;
   readonly replyT: number | null;
   /**
+   * When the provider's handler ran, as the world saw it (src/sim/content.ts ServedInterval): the
+   * provider process instance, the step its binder thread called ContentProvider.call, and the step
+   * that call returned (null: never). Null for an in-process call or one that never reached a handler.
+   */
+  readonly served: {
+    readonly pid: number;
+    readonly fromStep: number;
+    readonly untilStep: number | null;
+  } | null;
+  /**
    * `provider|callerUid|requestId`, `provider|toolName` and `provider|operationId`: the keys the
    * oracles index calls by, built once per call (a key built afresh for each lookup is hashed afresh).
    */
@@ -102,6 +112,8 @@ export interface EffectNote {
   readonly tool: string;
   readonly object: string | null;
   readonly args: JsonValue;
+  /** The provider declared that its policy needed the user's approval for it (e.g. runtime risk, 3.4-12). */
+  readonly approvalRequired: boolean;
 }
 
 /** Trace events that show an effect (none when it was declared outside a transaction). */
@@ -225,6 +237,7 @@ export function viewCall(record: ContentCallRecord): CallView {
     lostAnswer: viewLostAnswer(record),
     replyStep: record.result?.step ?? null,
     replyT: record.result?.t ?? null,
+    served: record.served ?? null,
     requestKey: `${record.provider}|${record.callerUid}|${requestId}`,
     toolKey: `${record.provider}|${toolName}`,
     operationKey: `${record.provider}|${operationId}`,
@@ -347,6 +360,7 @@ export function observe(world: World, report: RunReport, quietFromStep: number |
       tool: e.tool,
       object: e.object ?? null,
       args: e.args,
+      approvalRequired: e.approvalRequired === true,
     })),
     confirmations: confirmationNotes(events).map(({ event, note }) => ({
       seq: event.seq,

@@ -59,6 +59,14 @@ export interface ProviderFixture {
   readonly confirmations?: Readonly<Record<string, string>>;
   /** Each tool's input schema (default: from list_tools); the args-schema oracle checks against it. */
   readonly inputSchemas?: Readonly<Record<string, unknown>>;
+  /** Each tool's output schema (default: from list_tools); the output-schema oracle checks results against it. */
+  readonly outputSchemas?: Readonly<Record<string, unknown>>;
+  /**
+   * Args, by tool, that fit the input schema but that the app's business rules must refuse (e.g. a
+   * payee IBAN with a bad checksum): the business-refusal oracle fails any success or effect for
+   * them (CETP-7.3-04). Put them in `tools` too, so that scenarios send them. Optional.
+   */
+  readonly refusedArgs?: Readonly<Record<string, readonly JsonValue[]>>;
   /**
    * How long the provider's resume tokens live, in ms (its configuration: no reply states it).
    * Optional: without it the resume-token-expiry oracle skips the provider.

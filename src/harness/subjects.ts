@@ -112,6 +112,22 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
     'a JSON Schema (an object or a boolean)',
     fail,
   );
+  checkByTool(
+    raw.refusedArgs,
+    `${at}.refusedArgs`,
+    pools,
+    (v) => Array.isArray(v) && v.every((a) => isJson(a)),
+    'an array of args (JSON values) the app must refuse',
+    fail,
+  );
+  checkByTool(
+    raw.outputSchemas,
+    `${at}.outputSchemas`,
+    pools,
+    schema,
+    'a JSON Schema (an object or a boolean)',
+    fail,
+  );
   return raw as unknown as ProviderFixture;
 }
 

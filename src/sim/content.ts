@@ -104,6 +104,19 @@ export interface ContentCallRecord {
   readonly t: number;
   /** How it ended for the caller; absent if the caller never got an answer (it or its process died). */
   result?: ContentCallResult;
+  /**
+   * When the provider's handler ran (Binder calls only): its process instance, the step its binder
+   * thread picked the transaction up and called ContentProvider.call, and the step that call returned
+   * or threw (null: it never did — the process died or the run ended first). Ground truth for
+   * admission (how many calls a provider was serving at once); recording it adds no trace event.
+   */
+  served?: ServedInterval;
+}
+
+export interface ServedInterval {
+  readonly pid: number;
+  readonly fromStep: number;
+  untilStep: number | null;
 }
 
 export type ContentCallResult =
@@ -172,7 +185,7 @@ async function transactCall(
   attribution: Attribution,
 ): Promise<CallOutcome> {
   const record = world.recordContentCall(caller, handle, method, arg, extras, stable);
-  const outcome = await dispatchCall(world, caller, handle, method, arg, extras, stable, attribution);
+  const outcome = await dispatchCall(world, caller, handle, method, arg, extras, stable, attribution, record);
   if (record) {
     const step = world.scheduler.step;
     const t = world.clock.nowMs();
@@ -194,10 +207,33 @@ class ProviderCall implements IncomingCall {
     private readonly method: string,
     private readonly arg: string | null,
     private readonly extras: Bundle | null,
+    private readonly watch: { readonly world: ContentHost; readonly record: ContentCallRecord } | null,
   ) {}
 
   invoke(): Promise<Bundle | null> | Bundle | null {
-    return this.handle.provider.call(this.handle.authority, this.method, this.arg, this.extras);
+    const watch = this.watch;
+    if (!watch) return this.handle.provider.call(this.handle.authority, this.method, this.arg, this.extras);
+    const served: ServedInterval = {
+      pid: this.handle.pid,
+      fromStep: watch.world.scheduler.step,
+      untilStep: null,
+    };
+    watch.record.served = served;
+    const end = () => {
+      served.untilStep = watch.world.scheduler.step;
+    };
+    let pending: Promise<Bundle | null> | Bundle | null;
+    try {
+      pending = this.handle.provider.call(this.handle.authority, this.method, this.arg, this.extras);
+    } catch (error) {
+      end();
+      throw error;
+    }
+    if (!(pending instanceof Promise)) {
+      end();
+      return pending;
+    }
+    return pending.finally(end);
   }
 
   exceptionForCaller(error: unknown): AndroidException | null {
@@ -245,6 +281,7 @@ async function dispatchCall(
   extras: Bundle | null,
   stable: boolean,
   attribution: Attribution,
+  record: ContentCallRecord | null,
 ): Promise<CallOutcome> {
   const from = caller.process;
   const to = handle.process;
@@ -288,7 +325,7 @@ async function dispatchCall(
     method,
     requestBytes,
     identity,
-    new ProviderCall(handle, method, arg, delivered),
+    new ProviderCall(handle, method, arg, delivered, record ? { world, record } : null),
     stable,
   );
   if (result.kind === 'reply') return { reply: result.reply };

@@ -48,6 +48,12 @@ export interface BusinessEffect {
   readonly object?: string | null;
   /** The arguments the effect acted on (the parsed args, or the subset that mattered). */
   readonly args: JsonValue;
+  /**
+   * By the provider's own policy this effect needed the user's approval (e.g. its runtime risk was
+   * above the tool's static declaration, CETP-3.4-12). A fact about the policy, not about whether
+   * the provider asked: the oracles judge that from the screens. Absent: false.
+   */
+  readonly approvalRequired?: boolean;
 }
 
 export interface EffectRecord extends BusinessEffect {
@@ -176,6 +182,7 @@ export class GroundTruth {
       ownerUid: Number(effect.ownerUid),
       object: effect.object ?? null,
       args: jsonCopy(effect.args),
+      approvalRequired: effect.approvalRequired === true,
       provider: proc.name,
       pid: proc.pid ?? -1,
       incarnation: proc.incarnation,

@@ -33,14 +33,14 @@ function isFileData(data: unknown): data is { kind: 'file'; size_bytes?: unknown
 }
 
 /** Paths written through a descriptor or torn at a power loss: their content is not the reply's. */
-function alteredPaths(obs: Observation): Set<string> {
+export function alteredPaths(obs: Observation): Set<string> {
   const out = new Set<string>();
   for (const r of obs.world.truth.fileResults) if (r.target.startsWith('file:')) out.add(r.target);
   for (const e of obs.events) if (e.kind === 'fs.torn') out.add(`file:${String(e.data.path)}`);
   return out;
 }
 
-function bytesBehind(
+export function bytesBehind(
   reply: BundleReplyView,
   byTarget: ReadonlyMap<string, FileResultRecord>,
   altered: ReadonlySet<string>,

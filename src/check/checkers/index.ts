@@ -1,7 +1,9 @@
 /** Every checker, in the order they report. */
 import type { CheckContext, Checker, Violation } from '../checker.ts';
 import type { Observation } from '../observation.ts';
+import { ADMISSION_CHECKERS } from './admission.ts';
 import { AGENT_CHECKERS } from './agent.ts';
+import { BUSINESS_CHECKERS } from './business.ts';
 import { CLOCK_CHECKERS } from './clocks.ts';
 import { CONSUMER_CHECKERS } from './consumer.ts';
 import { EFFECT_CHECKERS } from './effects.ts';
@@ -9,6 +11,9 @@ import { FIELD_CHECKERS } from './fields.ts';
 import { FILE_CHECKERS } from './files.ts';
 import { MALFORMED_CHECKERS } from './malformed.ts';
 import { NEGOTIATED_CHECKERS } from './negotiated.ts';
+import { OUTPUT_CHECKERS } from './outputs.ts';
+import { PROVIDER_TRUST_CHECKERS } from './provider-trust.ts';
+import { RISK_CHECKERS } from './risk.ts';
 import { RUNTIME_CHECKERS } from './runtime.ts';
 import { WIRE_CHECKERS } from './wire.ts';
 
@@ -23,6 +28,11 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...CONSUMER_CHECKERS,
   ...AGENT_CHECKERS,
   ...RUNTIME_CHECKERS,
+  ...OUTPUT_CHECKERS,
+  ...RISK_CHECKERS,
+  ...ADMISSION_CHECKERS,
+  ...BUSINESS_CHECKERS,
+  ...PROVIDER_TRUST_CHECKERS,
 ];
 
 export function checkerById(id: string): Checker | undefined {

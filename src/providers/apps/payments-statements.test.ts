@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../protocol/index.ts';
+import type { Bundle } from '../../sim/bundle.ts';
 import { IOException } from '../../sim/errors.ts';
+import type { World } from '../../sim/world.ts';
 import { AGENT, data, OTHER_AGENT, status } from '../testing.ts';
 import { executeThroughResolutions, NO_ASYNC, paymentsWorld, run, transferArgs } from './payments-testing.ts';
 
@@ -84,6 +86,28 @@ describe('payments: statements (large results)', () => {
         expect(d.value.entries[0]).toMatchObject({ description: 'Deposit', amount: -250 });
       },
     });
+  });
+
+  it('CETP-4.2-03: the legacy savings core breaks the output schema; the SDK answers INTERNAL_ERROR, not the bad value', async () => {
+    const statementOf = async (world: World) => {
+      let reply: Bundle | null = null;
+      await run(world, {
+        [OTHER_AGENT]: async (c) => {
+          await c.negotiate(NO_ASYNC);
+          const uid = c.ctx.uid;
+          reply = await c.execute('export_statement', { account: `SAV-${uid}`, months: 1 });
+        },
+      });
+      return reply as unknown as Bundle;
+    };
+    const checked = await statementOf(paymentsWorld());
+    expect(status(checked)).toBe('error:INTERNAL_ERROR');
+    expect(checked.getBoolean('retryable', false)).toBe(true);
+    expect(checked.getString('error_message') ?? '').not.toMatch(/0\.35|amount/);
+    // Without the provider's own check (rule ablation), the value that breaks the schema goes out.
+    const unchecked = paymentsWorld([], { disabledRules: new Set(['CETP-4.2-03']) });
+    const d = data(await statementOf(unchecked)) as { value: { entries: { amount: unknown }[] } };
+    expect(d.value.entries.some((e) => e.amount === '0.35')).toBe(true);
   });
 
   it('CETP-7.3-04: a statement of another UID’s account is INVALID_ARGS', async () => {

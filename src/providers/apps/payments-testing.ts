@@ -6,18 +6,22 @@ import { expect } from 'vitest';
 import type { Bundle } from '../../sim/bundle.ts';
 import type { UserDecision } from '../../sim/user.ts';
 import { World } from '../../sim/world.ts';
+import type { ProviderOptions } from '../sdk/types.ts';
 import { AGENT, agentPackage, data, OTHER_AGENT, RawClient } from '../testing.ts';
 import { PAYMENTS_AUTHORITY, paymentsApp, paymentsPackage, seedAccounts } from './payments.ts';
 
 export const PAYEE = 'DE89370400440532013000';
 export const NO_ASYNC = ['cancellation', 'large_results'];
 
-export function paymentsWorld(decisions: readonly UserDecision[] = []): World {
+export function paymentsWorld(
+  decisions: readonly UserDecision[] = [],
+  options: Partial<ProviderOptions> = {},
+): World {
   const world = new World({
     recordContentCalls: true,
     user: { kind: 'scripted', decisions, thinkMs: 500 },
   });
-  world.install(paymentsPackage(), paymentsApp());
+  world.install(paymentsPackage(), paymentsApp(options));
   world.install(agentPackage(), () => ({}));
   world.install(agentPackage(OTHER_AGENT), () => ({}));
   seedAccounts(world, AGENT, [

@@ -203,6 +203,35 @@ export const transfer: MutationTool = {
   },
 };
 
+/**
+ * The backend's known imperfection, left in on purpose: default savings accounts (`SAV-<uid>`) are
+ * still served by the legacy savings core, which reports each month's interest line with its amount
+ * as a decimal string ("0.35"), where export_statement's published output schema says `number`.
+ * The SDK's own output validation (CETP-4.2-03) is what keeps that off the wire: such a statement
+ * is answered INTERNAL_ERROR (retryable), never a success that breaks the published contract. With
+ * 4.2-03 switched off (rule ablation) the bad statement goes out and the output-schema oracle sees it.
+ */
+export const LEGACY_SAVINGS_PREFIX = 'SAV-';
+
+function legacyInterestLines(account: string, months: number, nowMs: number): JsonObject[] {
+  const lines: JsonObject[] = [];
+  for (let m = 0; m < months; m++) {
+    const d = new Date(nowMs);
+    d.setUTCDate(1);
+    d.setUTCMonth(d.getUTCMonth() - m);
+    const ym = d.toISOString().slice(0, 7);
+    lines.push({
+      booking_id: `INT-${account}-${ym}`,
+      date: `${ym}-01`,
+      counterparty: 'Example Bank',
+      description: 'Interest',
+      amount: '0.35', // the legacy core's decimal string: breaks `amount: number`
+      currency: 'EUR',
+    });
+  }
+  return lines;
+}
+
 export const exportStatement: ReadTool = {
   name: 'export_statement',
   title: 'Export account statement',
@@ -254,8 +283,10 @@ export const exportStatement: ReadTool = {
       amount: -toEur(l.amount_cents),
       currency: 'EUR',
     }));
-    const history = generatedEntries(account, months, call.context.currentTimeMillis());
-    return { account, entries: [...transfers, ...history] };
+    const now = call.context.currentTimeMillis();
+    const history = generatedEntries(account, months, now);
+    const legacy = account.startsWith(LEGACY_SAVINGS_PREFIX) ? legacyInterestLines(account, months, now) : [];
+    return { account, entries: [...transfers, ...legacy, ...history] };
   },
 };
 

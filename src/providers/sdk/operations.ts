@@ -182,7 +182,7 @@ async function runOperation(rt: Runtime, operationId: string): Promise<void> {
       }
       const value = await mutation.mutate(call, tx, prepared);
       checkOutput(rt, tool, value);
-      effectNote(rt, tx, r.uid, index.requestId, mutation.name, call.args);
+      effectNote(rt, tx, r.uid, index.requestId, mutation, call);
       await writeRequest(
         tx,
         index.requestKey,

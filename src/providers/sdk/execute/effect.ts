@@ -92,7 +92,7 @@ async function runSync(ex: Execution, tool: MutationTool): Promise<Next> {
       }
       const value = await tool.mutate(ex.call, tx, prepared);
       checkOutput(rt, toolOf(ex), value);
-      effectNote(rt, tx, ex.caller.uid, ex.req.requestKey, tool.name, ex.call.args);
+      effectNote(rt, tx, ex.caller.uid, ex.req.requestKey, tool, ex.call);
       const now = rt.context.currentTimeMillis();
       await writeRequest(
         tx,

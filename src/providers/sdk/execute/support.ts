@@ -13,7 +13,7 @@ import { REQUESTS, type RequestRecord } from '../records.ts';
 import { type Echo, errorBundle, successBundle, WireFailure } from '../responses.ts';
 import { renderResult } from '../results.ts';
 import type { AuditSubject } from '../runtime.ts';
-import { ToolFailure } from '../types.ts';
+import { type MutationTool, type ToolCall, ToolFailure } from '../types.ts';
 import type { Execution, Next, Runtime } from './types.ts';
 
 /** Carry on with `ex`. */
@@ -129,10 +129,30 @@ export function effectNote(
   tx: StoreTransaction,
   uid: number,
   requestKey: RequestKey,
-  tool: string,
-  args: JsonValue,
+  tool: MutationTool,
+  call: ToolCall,
 ): void {
-  rt.context.declareEffect({ tool, requestId: requestKey, callerUid: uid, ownerUid: uid, args }, tx);
+  rt.context.declareEffect(
+    {
+      tool: tool.name,
+      requestId: requestKey,
+      callerUid: uid,
+      ownerUid: uid,
+      args: call.args,
+      approvalRequired: approvalRequired(tool, call),
+    },
+    tx,
+  );
+}
+
+/**
+ * Whether the app's policy needs the user's approval for this call: its tool is always confirmed, or
+ * the tool finds the runtime risk of these args above its static declaration (3.4-12). A fact about
+ * the policy, declared with the effect whatever the SDK enforced (the gates): the oracles judge
+ * from the user's screens whether the approval was there.
+ */
+export function approvalRequired(tool: MutationTool, call: ToolCall): boolean {
+  return tool.annotations.confirmation === 'always' || (tool.needsConfirmation?.(call) ?? false);
 }
 
 /** A value rendered for this session: inline, or a file result (4.2, 4.5). */
