@@ -313,17 +313,21 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     {
       ...base,
       tools: ['alerts.create_alert', 'payments.transfer', 'payments.reconcile_accounts', 'alerts.get_quote'],
-      commands: ['negotiate', 'poll', 'wait', 'retry', 'cross'],
+      commands: ['negotiate', 'poll', 'wait', 'retry'],
       // retry-after twice: its burst needs a tool that answers at all before it can cross anything.
-      crossClocks: ['session', 'window', 'retry-after', 'retry-after', 'deadline'],
-      weights: { cross: 4 },
+      crossClocks: ['session', 'session', 'window', 'retry-after', 'retry-after', 'deadline'],
       sharedRidWeight: 3,
       mirrorWeight: 1,
+      // The clock and collision moves, and the core retry/reuse/duplicate moves once more, in a slot
+      // of their own after each actor's commands (ScenarioShape.extras): they add to the core moves'
+      // density instead of taking from it (issue 22: the clocks moves had diluted it).
       extras: [
-        ['cross', 'collide'],
-        ['cross', 'cross'],
+        ['cross', 'collide', 'cross'],
+        ['cross', 'after-faults', 'retry', 'cross'],
+        ['reuse-rid', 'cross', 'cross'],
+        ['negotiate', 'duplicated', 'cross', 'cross'],
       ],
-      extraPercent: 90,
+      extraPercent: 100,
       maxFaults: 3,
     },
     [
@@ -350,22 +354,11 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     {
       ...base,
       tools: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer'],
-      commands: ['negotiate', 'resume-foreign', 'wait', 'cross'],
+      commands: ['negotiate', 'resume-foreign', 'wait'],
       crossClocks: ['deadline'],
-      weights: { 'resume-foreign': 4, cross: 2 },
-      extras: [['resume-foreign']],
-      extraPercent: 50,
-      resolveWeights: { honest: 3, 'late-before': 3, 'late-after': 3 },
-      resolveModes: [
-        'honest',
-        'none',
-        'skip-ui',
-        'altered-args',
-        'other-rid',
-        'foreign',
-        'late-before',
-        'late-after',
-      ],
+      extras: [['resume-foreign'], ['late-resume'], ['cross']],
+      extraPercent: 100,
+      resolveModes: ['honest', 'none', 'skip-ui', 'altered-args', 'other-rid', 'foreign'],
       expiredDeadlines: true,
       confirmedFlags: true,
       faults: [kill(ALERTS.packageName), kill(PAYMENTS.packageName), { kind: 'clockJump', ms: 11 * 60_000 }],
