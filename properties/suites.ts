@@ -315,17 +315,17 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       tools: ['alerts.create_alert', 'payments.transfer', 'payments.reconcile_accounts', 'alerts.get_quote'],
       commands: ['negotiate', 'poll', 'wait', 'retry'],
       // retry-after twice: its burst needs a tool that answers at all before it can cross anything.
-      crossClocks: ['session', 'session', 'window', 'retry-after', 'retry-after', 'deadline'],
+      crossClocks: ['session', 'window', 'retry-after', 'retry-after', 'deadline'],
       sharedRidWeight: 3,
       mirrorWeight: 1,
       // The clock and collision moves, and the core retry/reuse/duplicate moves once more, in a slot
       // of their own after each actor's commands (ScenarioShape.extras): they add to the core moves'
       // density instead of taking from it (issue 22: the clocks moves had diluted it).
       extras: [
-        ['cross', 'collide', 'cross'],
-        ['cross', 'after-faults', 'retry', 'cross'],
-        ['reuse-rid', 'cross', 'cross'],
-        ['negotiate', 'duplicated', 'cross', 'cross'],
+        ['cross', 'collide', 'cross', 'cross'],
+        ['cross', 'after-faults', 'retry', 'cross', 'cross'],
+        ['negotiate', 'duplicated', 'reuse-rid', 'cross', 'cross', 'cross'],
+        ['negotiate', 'duplicated', 'reuse-rid', 'cross', 'collide', 'cross', 'cross'],
       ],
       extraPercent: 100,
       maxFaults: 3,
@@ -356,7 +356,16 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       tools: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer'],
       commands: ['negotiate', 'resume-foreign', 'wait'],
       crossClocks: ['deadline'],
-      extras: [['resume-foreign'], ['late-resume'], ['cross']],
+      // The clock and token-theft moves, and plain confirmations once more, after each actor's own
+      // commands (ScenarioShape.extras): they add to the core moves instead of diluting them.
+      extras: [
+        ['resume-foreign'],
+        ['late-resume'],
+        ['late-resume', 'resume-foreign'],
+        ['cross', 'cross'],
+        ['execute', 'resume-foreign'],
+        ['execute', 'execute'],
+      ],
       extraPercent: 100,
       resolveModes: ['honest', 'none', 'skip-ui', 'altered-args', 'other-rid', 'foreign'],
       expiredDeadlines: true,

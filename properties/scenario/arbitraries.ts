@@ -25,16 +25,16 @@ import {
 export type CommandKind = Command['kind'];
 
 /**
- * A move of the extras slot (ScenarioShape.extras): a command kind other than execute, or an
- * execution of one of the shape's tools made for one situation, so a property's core executions keep
- * their own distribution —
+ * A move of the extras slot (ScenarioShape.extras): a command kind — `execute` there is a plain
+ * valid execution (a fresh id, resolved as the shape's first resolve mode: the honest one) — or an
+ * execution made for one situation, so a property's core executions keep their own distribution —
  * - `late-resume`: its confirmation or scope grant is resumed just before or just after the resume
  *   token's lifetime ends (resolve `late-before` / `late-after`; CETP-4.3-06);
- * - `reuse-rid`: under a request id this actor already used, with args (and tool) drawn anew — a
- *   reused id with other args or another tool (CETP-6-03, 6-04);
+ * - `reuse-rid`: under the request id of this actor's last execution, with args and tool drawn
+ *   anew — a reused id with other args or another tool (CETP-6-03, 6-04);
  * - `duplicated`: raced by one or two identical copies of itself (CETP-6-06, 6-07).
  */
-export type ExtraMove = Exclude<CommandKind, 'execute'> | 'late-resume' | 'reuse-rid' | 'duplicated';
+export type ExtraMove = CommandKind | 'late-resume' | 'reuse-rid' | 'duplicated';
 
 export interface ScenarioShape {
   readonly providers: readonly ProviderFixture[];
@@ -316,12 +316,12 @@ function extraArb(move: ExtraMove, shape: ScenarioShape): fc.Arbitrary<Command> 
   };
   const first = fc.constant(shape.resolveModes[0] ?? 'honest');
   switch (move) {
+    case 'execute':
+      return executeArb(plain, first);
     case 'late-resume':
       return executeArb(plain, fc.constantFrom(...LATE_RESUMES));
     case 'reuse-rid':
-      return fc
-        .tuple(executeArb(plain, first), fc.nat({ max: 3 }))
-        .map(([c, index]): Command => ({ ...c, rid: { kind: 'reuse', index } }) as Command);
+      return executeArb(plain, first).map((c): Command => ({ ...c, rid: { kind: 'last' } }) as Command);
     case 'duplicated':
       return fc
         .tuple(executeArb(plain, first), fc.constantFrom(1, 2))
