@@ -43,6 +43,7 @@ import {
   windowExpiry,
 } from '../src/check/checkers/negotiated.ts';
 import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
+import { sessionRequired } from '../src/check/checkers/session-required.ts';
 import {
   argsBinding,
   cancelAfterEnd,
@@ -56,6 +57,7 @@ import {
   v1ReadOnly,
   wireWellFormed,
 } from '../src/check/checkers/wire.ts';
+import { METHODS } from '../src/check/frequencies.ts';
 import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
 import { HOSTILE_CASES } from '../src/providers/hostile/index.ts';
 import type { Fault } from '../src/sim/faults.ts';
@@ -171,15 +173,32 @@ function def(
   };
 }
 
-/** Floors (share of runs) for labels of src/check/frequencies.ts: `attacks` at 20%, `clocks` both sides at 10%. */
-function floorsOf(attacks: readonly string[], clocks: readonly string[]): Record<string, number> {
+/**
+ * Floors (share of runs) for labels of src/check/frequencies.ts: `attacks` at 20%, `clocks` both
+ * sides at 10%, `others` (full labels: lifecycle follow-ups, method repeats and races) at 10%.
+ */
+function floorsOf(
+  attacks: readonly string[],
+  clocks: readonly string[],
+  others: readonly string[] = [],
+): Record<string, number> {
   const floors: Record<string, number> = {};
   for (const a of attacks) floors[`attack:${a}`] = 0.2;
   for (const c of clocks) {
     floors[`clock:${c}:before`] = 0.1;
     floors[`clock:${c}:after`] = 0.1;
   }
+  for (const o of others) floors[o] = 0.1;
   return floors;
+}
+
+/** Every pair of protocol methods (src/check/frequencies.ts METHODS), as `race:` labels. */
+function everyRace(): string[] {
+  const races: string[] = [];
+  METHODS.forEach((m1, i) => {
+    for (const m2 of METHODS.slice(i)) races.push(`race:${[m1, m2].sort().join('+')}`);
+  });
+  return races;
 }
 
 function consumerDef(
@@ -385,7 +404,13 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       resumeTokenExpiry,
     ],
     40,
-    floorsOf(['foreign-resume-token'], ['resume-token', 'deadline']),
+    // A confirmation resumed, and its request re-sent, after the provider restarted (its pending
+    // request and token must survive: 4.3, 6-05).
+    floorsOf(
+      ['foreign-resume-token'],
+      ['resume-token', 'deadline'],
+      ['after:restart:resume', 'after:restart:retry'],
+    ),
   ),
   def(
     'identity',
@@ -410,7 +435,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         ['after-faults', 'steal-session', 'collide'],
         ['resume-foreign'],
         ['poll', 'cancel'],
-        ['cross'],
+        // The session crossed after the re-sign: a session of before it used just before it expires.
+        ['after-faults', 'cross'],
       ],
       extraPercent: 100,
       otherOpWeight: 3,
@@ -459,6 +485,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         'rid-collision-across-uids',
       ],
       ['session'],
+      // After a key rotation (same UID): negotiating, using a session and re-sending a request of before.
+      ['after:resign-rotate:negotiate', 'after:resign-rotate:session', 'after:resign-rotate:retry'],
     ),
   ),
   def(
@@ -560,7 +588,12 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       sameTerminalResult,
       argsSchema,
       noCrash,
+      sessionRequired,
     ],
+    40,
+    // Its batches send every method at once: each protocol method repeated and raced against every
+    // other (issue 22 item 7; duplicates of polls and cancels: docs/oracles.md).
+    floorsOf([], [], [...METHODS.map((m) => `method:${m}:repeated`), ...everyRace()]),
   ),
 ];
 

@@ -10,6 +10,7 @@ import { FILE_CHECKERS } from './files.ts';
 import { MALFORMED_CHECKERS } from './malformed.ts';
 import { NEGOTIATED_CHECKERS } from './negotiated.ts';
 import { RUNTIME_CHECKERS } from './runtime.ts';
+import { SESSION_CHECKERS } from './session-required.ts';
 import { WIRE_CHECKERS } from './wire.ts';
 
 export const ALL_CHECKERS: readonly Checker[] = [
@@ -19,6 +20,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...MALFORMED_CHECKERS,
   ...FIELD_CHECKERS,
   ...NEGOTIATED_CHECKERS,
+  ...SESSION_CHECKERS,
   ...CLOCK_CHECKERS,
   ...CONSUMER_CHECKERS,
   ...AGENT_CHECKERS,
