@@ -29,7 +29,9 @@ function sessionless(c: CallView): boolean {
   if (!c.v2 || c.method === 'negotiate' || !(c.method in V2_METHODS) || c.request === null) return false;
   const r = c.request;
   const type = r.typeOf('session_token');
-  const missing = type === null || (type === 'String' && (r.getString('session_token') ?? '') === '');
+  // Absent, or an empty String. A String key holding null is a null where a token belongs: a
+  // malformed envelope, which a provider may refuse as such (INVALID_REQUEST).
+  const missing = type === null || (type === 'String' && r.getString('session_token') === '');
   return missing && readEnvelope(withSession(r), c.method as V2MethodName).ok;
 }
 
