@@ -498,7 +498,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       providers: [PAYMENTS],
       tools: ['payments.transfer', 'payments.reconcile_accounts'],
       commands: ['negotiate', 'poll', 'cancel', 'wait', 'cross'],
-      crossClocks: ['poll-after', 'poll-after', 'window'],
+      crossClocks: ['poll-after', 'poll-after', 'window', 'window'],
       weights: { cross: 5 },
       otherOpWeight: 4,
       extras: [['cross'], ['cross', 'poll', 'cancel'], ['poll', 'cross'], ['after-faults', 'poll', 'cancel']],
