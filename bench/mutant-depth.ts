@@ -5,7 +5,9 @@
  * them. Target: every bug killed at every seed, and each bug's median ≤ 200 runs — so the default
  * budget kills each with room to spare rather than by luck of the seed. Beside it, the median size
  * (scheduler steps) of the shrunk failing run, to see that generators which find a bug sooner still
- * shrink it well. Counts, not times: the figures are the same on every machine.
+ * shrink it well. Counts, not times: the figures are the same on every machine. `npm test` bounds
+ * seed 0's count for every planted provider bug (properties/depth.test.ts, bounds in
+ * properties/depth.ts): re-measure here when a generator change moves them.
  */
 import { huntMutant } from '../properties/hunt.ts';
 import { MUTANTS, type Mutant } from '../properties/mutants.ts';

@@ -83,6 +83,15 @@ describe('frequency labels, from what a run observed', () => {
     expect(clocks(late)).toContain('clock:resume-token:after');
   });
 
+  it("method labels count protocol methods only, not a malformed call's made-up method", async () => {
+    const malformed: Command = { kind: 'malformed', provider: 'alerts', flaw: 'unknown-method' };
+    // Both apps' made-up calls are in flight at once: a race, were they methods.
+    const labels = await labelsOf({ a: [malformed, malformed], b: [malformed, malformed] });
+    const methods = [...labels].filter((l) => l.startsWith('method:') || l.startsWith('race:'));
+    expect(methods.filter((l) => l.includes('execute_tool_v3'))).toEqual([]);
+    expect(methods).toContain('race:negotiate+negotiate');
+  });
+
   it('a wait far from any bound crosses nothing', async () => {
     const labels = await labelsOf({
       a: [

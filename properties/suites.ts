@@ -48,6 +48,7 @@ import { outputSchema } from '../src/check/checkers/outputs.ts';
 import { consumerTrustsIdentity } from '../src/check/checkers/provider-trust.ts';
 import { runtimeRiskApproved } from '../src/check/checkers/risk.ts';
 import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
+import { sessionRequired } from '../src/check/checkers/session-required.ts';
 import {
   argsBinding,
   cancelAfterEnd,
@@ -61,6 +62,7 @@ import {
   v1ReadOnly,
   wireWellFormed,
 } from '../src/check/checkers/wire.ts';
+import { METHODS } from '../src/check/frequencies.ts';
 import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
 import { HOSTILE_CASES } from '../src/providers/hostile/index.ts';
 import type { Fault } from '../src/sim/faults.ts';
@@ -176,15 +178,32 @@ function def(
   };
 }
 
-/** Floors (share of runs) for labels of src/check/frequencies.ts: `attacks` at 20%, `clocks` both sides at 10%. */
-function floorsOf(attacks: readonly string[], clocks: readonly string[]): Record<string, number> {
+/**
+ * Floors (share of runs) for labels of src/check/frequencies.ts: `attacks` at 20%, `clocks` both
+ * sides at 10%, `others` (full labels: lifecycle follow-ups, method repeats and races) at 10%.
+ */
+function floorsOf(
+  attacks: readonly string[],
+  clocks: readonly string[],
+  others: readonly string[] = [],
+): Record<string, number> {
   const floors: Record<string, number> = {};
   for (const a of attacks) floors[`attack:${a}`] = 0.2;
   for (const c of clocks) {
     floors[`clock:${c}:before`] = 0.1;
     floors[`clock:${c}:after`] = 0.1;
   }
+  for (const o of others) floors[o] = 0.1;
   return floors;
+}
+
+/** Every pair of protocol methods (src/check/frequencies.ts METHODS), as `race:` labels. */
+function everyRace(): string[] {
+  const races: string[] = [];
+  METHODS.forEach((m1, i) => {
+    for (const m2 of METHODS.slice(i)) races.push(`race:${[m1, m2].sort().join('+')}`);
+  });
+  return races;
 }
 
 function consumerDef(
@@ -321,17 +340,21 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     {
       ...base,
       tools: ['alerts.create_alert', 'payments.transfer', 'payments.reconcile_accounts', 'alerts.get_quote'],
-      commands: ['negotiate', 'poll', 'wait', 'retry', 'cross'],
+      commands: ['negotiate', 'poll', 'wait', 'retry'],
       // retry-after twice: its burst needs a tool that answers at all before it can cross anything.
       crossClocks: ['session', 'window', 'retry-after', 'retry-after', 'deadline'],
-      weights: { cross: 4 },
       sharedRidWeight: 3,
       mirrorWeight: 1,
+      // The clock and collision moves, and the core retry/reuse/duplicate moves once more, in a slot
+      // of their own after each actor's commands (ScenarioShape.extras): they add to the core moves'
+      // density instead of taking from it (issue 22: the clocks moves had diluted it).
       extras: [
-        ['cross', 'collide'],
-        ['cross', 'cross'],
+        ['cross', 'collide', 'cross', 'cross'],
+        ['cross', 'after-faults', 'retry', 'cross', 'cross'],
+        ['negotiate', 'duplicated', 'reuse-rid', 'cross', 'cross', 'cross'],
+        ['negotiate', 'duplicated', 'reuse-rid', 'cross', 'collide', 'cross', 'cross'],
       ],
-      extraPercent: 90,
+      extraPercent: 100,
       maxFaults: 3,
     },
     [
@@ -359,22 +382,20 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     {
       ...base,
       tools: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer'],
-      commands: ['negotiate', 'resume-foreign', 'wait', 'cross'],
+      commands: ['negotiate', 'resume-foreign', 'wait'],
       crossClocks: ['deadline'],
-      weights: { 'resume-foreign': 4, cross: 2 },
-      extras: [['resume-foreign']],
-      extraPercent: 50,
-      resolveWeights: { honest: 3, 'late-before': 3, 'late-after': 3 },
-      resolveModes: [
-        'honest',
-        'none',
-        'skip-ui',
-        'altered-args',
-        'other-rid',
-        'foreign',
-        'late-before',
-        'late-after',
+      // The clock and token-theft moves, and plain confirmations once more, after each actor's own
+      // commands (ScenarioShape.extras): they add to the core moves instead of diluting them.
+      extras: [
+        ['resume-foreign'],
+        ['late-resume'],
+        ['late-resume', 'resume-foreign'],
+        ['cross', 'cross'],
+        ['execute', 'resume-foreign'],
+        ['execute', 'execute'],
       ],
+      extraPercent: 100,
+      resolveModes: ['honest', 'none', 'skip-ui', 'altered-args', 'other-rid', 'foreign'],
       expiredDeadlines: true,
       confirmedFlags: true,
       faults: [kill(ALERTS.packageName), kill(PAYMENTS.packageName), { kind: 'clockJump', ms: 11 * 60_000 }],
@@ -394,7 +415,13 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       businessRefusal,
     ],
     40,
-    floorsOf(['foreign-resume-token'], ['resume-token', 'deadline']),
+    // A confirmation resumed, and its request re-sent, after the provider restarted (its pending
+    // request and token must survive: 4.3, 6-05).
+    floorsOf(
+      ['foreign-resume-token'],
+      ['resume-token', 'deadline'],
+      ['after:restart:resume', 'after:restart:retry'],
+    ),
   ),
   def(
     'identity',
@@ -419,7 +446,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         ['after-faults', 'steal-session', 'collide'],
         ['resume-foreign'],
         ['poll', 'cancel'],
-        ['cross'],
+        // The session crossed after the re-sign: a session of before it used just before it expires.
+        ['after-faults', 'cross'],
       ],
       extraPercent: 100,
       otherOpWeight: 3,
@@ -468,6 +496,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         'rid-collision-across-uids',
       ],
       ['session'],
+      // After a key rotation (same UID): negotiating, using a session and re-sending a request of before.
+      ['after:resign-rotate:negotiate', 'after:resign-rotate:session', 'after:resign-rotate:retry'],
     ),
   ),
   def(
@@ -479,7 +509,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       providers: [PAYMENTS],
       tools: ['payments.transfer', 'payments.reconcile_accounts'],
       commands: ['negotiate', 'poll', 'cancel', 'wait', 'cross'],
-      crossClocks: ['poll-after', 'poll-after', 'window'],
+      crossClocks: ['poll-after', 'poll-after', 'window', 'window'],
       weights: { cross: 5 },
       otherOpWeight: 4,
       extras: [['cross'], ['cross', 'poll', 'cancel'], ['poll', 'cross'], ['after-faults', 'poll', 'cancel']],
@@ -570,7 +600,12 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       sameTerminalResult,
       argsSchema,
       noCrash,
+      sessionRequired,
     ],
+    40,
+    // Its batches send every method at once: each protocol method repeated and raced against every
+    // other (issue 22 item 7; duplicates of polls and cancels: docs/oracles.md).
+    floorsOf([], [], [...METHODS.map((m) => `method:${m}:repeated`), ...everyRace()]),
   ),
 ];
 

@@ -24,6 +24,18 @@ import {
 
 export type CommandKind = Command['kind'];
 
+/**
+ * A move of the extras slot (ScenarioShape.extras): a command kind — `execute` there is a plain
+ * valid execution (a fresh id, resolved as the shape's first resolve mode: the honest one) — or an
+ * execution made for one situation, so a property's core executions keep their own distribution —
+ * - `late-resume`: its confirmation or scope grant is resumed just before or just after the resume
+ *   token's lifetime ends (resolve `late-before` / `late-after`; CETP-4.3-06);
+ * - `reuse-rid`: under the request id of this actor's last execution, with args and tool drawn
+ *   anew — a reused id with other args or another tool (CETP-6-03, 6-04);
+ * - `duplicated`: raced by one or two identical copies of itself (CETP-6-06, 6-07).
+ */
+export type ExtraMove = CommandKind | 'late-resume' | 'reuse-rid' | 'duplicated';
+
 export interface ScenarioShape {
   readonly providers: readonly ProviderFixture[];
   readonly actors: readonly ActorName[];
@@ -66,11 +78,13 @@ export interface ScenarioShape {
   readonly faultSteps?: readonly [number, number];
   /**
    * Moves appended to an actor's commands, `extraPercent`% of the time (default 0): one sequence of
-   * command kinds picked from these, after whatever the actor did (so there is a session, a request,
-   * an operation or a token to misuse or outlive). This is how a property makes the attacks and clock
-   * crossings it exists for common (issue 22: floors in properties/suites.ts).
+   * moves picked from these, after whatever the actor did (so there is a session, a request, an
+   * operation or a token to misuse or outlive). This is how a property makes the attacks and clock
+   * crossings it exists for common (issue 22: floors in properties/suites.ts) without taking a share
+   * from its core moves: the actor's own commands are drawn as if there were no extras (the same
+   * kinds, weights and lengths), and the extras come after them, in a slot of their own.
    */
-  readonly extras?: readonly (readonly Exclude<CommandKind, 'execute'>[])[];
+  readonly extras?: readonly (readonly ExtraMove[])[];
   readonly extraPercent?: number;
   /** Weight of an actor mirroring the first actor's commands against 3 for its own (default 1). */
   readonly mirrorWeight?: number;
@@ -118,7 +132,18 @@ function ridArb(reuse: boolean, sharedWeight = 3): fc.Arbitrary<RidRef> {
   );
 }
 
-function executeArb(shape: ScenarioShape): fc.Arbitrary<Command> {
+function resolveArb(shape: ScenarioShape): fc.Arbitrary<ResolveMode> {
+  if (!shape.resolveWeights) return favourFirst(shape.resolveModes);
+  return fc.oneof(
+    ...shape.resolveModes.map((mode, i) => ({
+      weight: shape.resolveWeights?.[mode] ?? (i === 0 ? 3 : 1),
+      arbitrary: fc.constant(mode),
+    })),
+  );
+}
+
+/** `resolve`: the resolve modes to draw from (default: the shape's, see resolveArb). */
+function executeArb(shape: ScenarioShape, resolve = resolveArb(shape)): fc.Arbitrary<Command> {
   const tools =
     shape.tools ?? shape.providers.flatMap((p) => Object.keys(p.tools).map((tool) => `${p.name}.${tool}`));
   return fc
@@ -128,14 +153,7 @@ function executeArb(shape: ScenarioShape): fc.Arbitrary<Command> {
       rid: ridArb(shape.ridReuse, shape.sharedRidWeight),
       expiredDeadline: shape.expiredDeadlines ? fc.boolean() : fc.constant(false),
       confirmedFlag: shape.confirmedFlags ? fc.boolean() : fc.constant(false),
-      resolve: shape.resolveWeights
-        ? fc.oneof(
-            ...shape.resolveModes.map((mode, i) => ({
-              weight: shape.resolveWeights?.[mode] ?? (i === 0 ? 3 : 1),
-              arbitrary: fc.constant(mode),
-            })),
-          )
-        : favourFirst(shape.resolveModes),
+      resolve,
       duplicates: shape.duplicates ? fc.constantFrom(0, 0, 1, 2) : fc.constant(0),
     })
     .map(({ tool, ...rest }): Command => {
@@ -273,7 +291,7 @@ function withExtras(commands: fc.Arbitrary<Command[]>, shape: ScenarioShape): fc
   if (percent <= 0 || extras.length === 0) return commands;
   const sequence = fc
     .constantFrom(...extras)
-    .chain((kinds) => fc.tuple(...kinds.map((kind) => otherArb(kind, shape))));
+    .chain((moves) => fc.tuple(...moves.map((move) => extraArb(move, shape))));
   return fc
     .tuple(
       commands,
@@ -283,6 +301,34 @@ function withExtras(commands: fc.Arbitrary<Command[]>, shape: ScenarioShape): fc
       ),
     )
     .map(([own, extra]) => [...own, ...extra]);
+}
+
+const LATE_RESUMES: readonly ResolveMode[] = ['late-before', 'late-after'];
+
+function extraArb(move: ExtraMove, shape: ScenarioShape): fc.Arbitrary<Command> {
+  // Valid sends (a live deadline, no `confirmed` flag), resolved as the shape's first resolve mode.
+  const plain = {
+    ...shape,
+    ridReuse: false,
+    expiredDeadlines: false,
+    confirmedFlags: false,
+    duplicates: false,
+  };
+  const first = fc.constant(shape.resolveModes[0] ?? 'honest');
+  switch (move) {
+    case 'execute':
+      return executeArb(plain, first);
+    case 'late-resume':
+      return executeArb(plain, fc.constantFrom(...LATE_RESUMES));
+    case 'reuse-rid':
+      return executeArb(plain, first).map((c): Command => ({ ...c, rid: { kind: 'last' } }) as Command);
+    case 'duplicated':
+      return fc
+        .tuple(executeArb(plain, first), fc.constantFrom(1, 2))
+        .map(([c, duplicates]): Command => ({ ...c, duplicates }) as Command);
+    default:
+      return otherArb(move, shape);
+  }
 }
 
 /**

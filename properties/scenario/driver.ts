@@ -219,6 +219,7 @@ export class RawDriver {
       this.state.rids.push(rid);
       return rid;
     }
+    if (ref.kind === 'last') return this.state.sent.at(-1)?.rid ?? this.rid({ kind: 'fresh' });
     const pool: readonly string[] =
       ref.kind === 'reuse'
         ? this.state.rids

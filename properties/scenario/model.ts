@@ -27,7 +27,9 @@ export type RidRef =
   | { readonly kind: 'fresh' }
   | { readonly kind: 'reuse'; readonly index: number }
   | { readonly kind: 'other'; readonly index: number }
-  | { readonly kind: 'shared'; readonly index: number };
+  | { readonly kind: 'shared'; readonly index: number }
+  /** The request id of this actor's last execution (a same-id re-send with other args or tool). */
+  | { readonly kind: 'last' };
 
 /** The request ids `shared` picks from (valid v4 UUIDs, easy to spot in a trace). */
 export const SHARED_REQUEST_IDS = [

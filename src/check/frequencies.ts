@@ -28,7 +28,8 @@
  *   `poll` / `cancel` (an operation accepted before), `negotiate` (any negotiation after it).
  * - `method:<m>:repeated|duplicated` — a caller sends the same call (method, request_id) again after
  *   its answer, or while the first is still unanswered; `race:<m1>+<m2>` — calls of two methods to one
- *   provider in flight at once (any callers).
+ *   provider in flight at once (any callers). Only the protocol's methods (METHODS): a malformed
+ *   call's made-up method name is not counted.
  */
 import type { CheckContext } from './checker.ts';
 import { type CallView, memoOn, negotiatedBy, type Observation } from './observation.ts';
@@ -75,11 +76,13 @@ export const LIFECYCLE_EVENTS = [
 export const FOLLOW_UPS = ['session', 'resume', 'retry', 'poll', 'cancel', 'negotiate'] as const;
 export const METHODS = [
   'negotiate',
+  'get_provider_info',
   'list_tools',
   'execute_tool',
   'get_operation',
   'cancel_operation',
 ] as const;
+const KNOWN_METHODS: ReadonlySet<string> = new Set(METHODS);
 
 export type Clock = (typeof CLOCKS)[number];
 
@@ -309,7 +312,9 @@ function lifecycleEvents(obs: Observation, under: ReadonlySet<string>): Lifecycl
   return out;
 }
 
-function methodLabels(calls: readonly CallView[], labels: Set<string>): void {
+function methodLabels(all: readonly CallView[], labels: Set<string>): void {
+  // The protocol's methods only: a malformed call's made-up method name is not a method repeated or raced.
+  const calls = all.filter((c) => KNOWN_METHODS.has(c.method));
   const byKey = new Map<string, CallView[]>();
   for (const c of calls) {
     const key = `${c.provider}|${c.caller}|${c.method}|${c.method === 'negotiate' ? '' : (c.requestId ?? '')}`;

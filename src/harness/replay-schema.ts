@@ -64,7 +64,7 @@ function tagged(branches: Record<string, Record<string, object>>, optional: read
   };
 }
 
-const ridRef = tagged({ fresh: {}, reuse: { index }, other: { index }, shared: { index } });
+const ridRef = tagged({ fresh: {}, reuse: { index }, other: { index }, shared: { index }, last: {} });
 
 const command = tagged(
   {

@@ -15,6 +15,7 @@ import { OUTPUT_CHECKERS } from './outputs.ts';
 import { PROVIDER_TRUST_CHECKERS } from './provider-trust.ts';
 import { RISK_CHECKERS } from './risk.ts';
 import { RUNTIME_CHECKERS } from './runtime.ts';
+import { SESSION_CHECKERS } from './session-required.ts';
 import { WIRE_CHECKERS } from './wire.ts';
 
 export const ALL_CHECKERS: readonly Checker[] = [
@@ -24,6 +25,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...MALFORMED_CHECKERS,
   ...FIELD_CHECKERS,
   ...NEGOTIATED_CHECKERS,
+  ...SESSION_CHECKERS,
   ...CLOCK_CHECKERS,
   ...CONSUMER_CHECKERS,
   ...AGENT_CHECKERS,
