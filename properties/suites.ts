@@ -5,6 +5,7 @@
  */
 import type { Checker } from '../src/check/checker.ts';
 import { agentGetsData, requestIdOnWire } from '../src/check/checkers/agent.ts';
+import { AGENT_CONTENT_CHECKERS } from '../src/check/checkers/agent-content.ts';
 import { resumeTokenExpiry } from '../src/check/checkers/clocks.ts';
 import {
   negotiatedOnly,
@@ -13,6 +14,7 @@ import {
   retryDiscipline,
   verifiedResolutions,
 } from '../src/check/checkers/consumer.ts';
+import { CONSUMER_FOLLOWUP_CHECKERS } from '../src/check/checkers/consumer-followup.ts';
 import {
   approvalBinding,
   authorizedEffect,
@@ -218,6 +220,8 @@ const CONSUMER_CHECKS: readonly Checker[] = [
   catalogueRevision,
   noCrash,
   noFdLeaks,
+  ...CONSUMER_FOLLOWUP_CHECKERS,
+  ...AGENT_CONTENT_CHECKERS,
 ];
 
 const hostileIndex = (id: string): number => HOSTILE_CASES.findIndex((c) => c.id === id);

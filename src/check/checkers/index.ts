@@ -2,8 +2,10 @@
 import type { CheckContext, Checker, Violation } from '../checker.ts';
 import type { Observation } from '../observation.ts';
 import { AGENT_CHECKERS } from './agent.ts';
+import { AGENT_CONTENT_CHECKERS } from './agent-content.ts';
 import { CLOCK_CHECKERS } from './clocks.ts';
 import { CONSUMER_CHECKERS } from './consumer.ts';
+import { CONSUMER_FOLLOWUP_CHECKERS } from './consumer-followup.ts';
 import { EFFECT_CHECKERS } from './effects.ts';
 import { FIELD_CHECKERS } from './fields.ts';
 import { FILE_CHECKERS } from './files.ts';
@@ -21,7 +23,9 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...NEGOTIATED_CHECKERS,
   ...CLOCK_CHECKERS,
   ...CONSUMER_CHECKERS,
+  ...CONSUMER_FOLLOWUP_CHECKERS,
   ...AGENT_CHECKERS,
+  ...AGENT_CONTENT_CHECKERS,
   ...RUNTIME_CHECKERS,
 ];
 
