@@ -18,10 +18,8 @@
  * A consumer process that died in between is excused: its successor cannot know the answer.
  */
 
-import canonicalize from 'canonicalize';
 import type { JsonValue } from '../../base/json.ts';
 import { META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../../protocol/discovery.ts';
-import type { AgentCallRecord } from '../../sim/ground-truth.ts';
 import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
 
@@ -275,20 +273,11 @@ function specVersions(obs: Observation, packageName: string): number[] {
   return out;
 }
 
-function canonicalArgs(text: string | null): string | null {
-  if (text === null) return null;
-  try {
-    return canonicalize(JSON.parse(text)) ?? text;
-  } catch {
-    return text;
-  }
-}
-
 export const discoveryVerified: Checker = {
   id: 'consumer-discovery-verified',
   ruleIds: ['CETP-2.1-04', 'CETP-2.1-08'],
   description:
-    'The consumer speaks v2 (negotiate included) only to packages whose discovery meta-data declares 2 — `versions`, or else `version` read as the sole version — and an agent request for provider X reaches only X’s package (the authority a discovery service names must be its own).',
+    'The consumer speaks v2 (negotiate included) only to packages whose discovery meta-data declares 2 — `versions`, or else `version` read as the sole version — and while it serves only agent executions, it calls only the packages of those executions’ providers (the authority a discovery service names must be its own).',
   check(obs, ctx) {
     const out: Violation[] = [];
     const versions = new Map<string, number[]>();
@@ -316,23 +305,25 @@ export const discoveryVerified: Checker = {
         ),
       );
     }
-    const asked = obs.agentCalls.filter((a) => a.kind === 'execute' && ctx.consumers.includes(a.consumer));
-    const argsOf = new Map<AgentCallRecord, string | null>(asked.map((a) => [a, canonicalArgs(a.args)]));
-    const during = (c: CallView, a: AgentCallRecord) =>
-      a.consumer === c.caller &&
-      a.pid === c.callerPid &&
-      a.tool === c.toolName &&
-      a.step <= c.step &&
-      (a.endStep === null || c.step <= a.endStep) &&
-      argsOf.get(a) === canonicalArgs(c.args);
+    // Calls made while the consumer's process was serving only agent executions: each must go to
+    // the package of one of those executions' providers (a listing may connect every provider).
+    const asked = obs.agentCalls.filter((a) => ctx.consumers.includes(a.consumer));
+    const inFlight = (c: CallView) =>
+      asked.filter(
+        (a) =>
+          a.consumer === c.caller &&
+          a.pid === c.callerPid &&
+          a.step <= c.step &&
+          (a.endStep === null || c.step <= a.endStep),
+      );
     for (const c of mine) {
-      if (c.method !== 'execute_tool') continue;
-      const owners = asked.filter((a) => during(c, a));
-      if (owners.length === 0 || owners.some((a) => a.provider === c.provider)) continue;
+      const owners = inFlight(c);
+      if (owners.length === 0 || owners.some((a) => a.kind !== 'execute' || a.provider === c.provider))
+        continue;
       out.push(
         violation(
           this,
-          `${c.caller} sent the agent's ${c.toolName} for ${owners.map((a) => a.provider).join(', ')} to ${c.provider}`,
+          `${c.caller} sent ${c.method} to ${c.provider} while serving only agent requests for ${[...new Set(owners.map((a) => a.provider))].join(', ')}`,
           { calls: [c.id] },
         ),
       );

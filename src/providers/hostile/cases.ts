@@ -149,15 +149,16 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
     },
   },
   {
-    id: 'invalid-args-claimed-retryable',
-    description: 'INVALID_ARGS marked retryable=true with retry_after_ms=1: only new input can change it',
+    id: 'auth-required-claimed-retryable',
+    description:
+      'AUTH_REQUIRED without a resolution, marked retryable=true with retry_after_ms=1: only the user can change it',
     ruleIds: ['CETP-5-28'],
     weight: 2,
     behaviour: {
       execute: {
         kind: 'error',
-        code: 'INVALID_ARGS',
-        message: 'The query is not valid.',
+        code: 'AUTH_REQUIRED',
+        message: 'Sign in to the app first.',
         retryable: true,
         retryAfterMs: 1,
       },
