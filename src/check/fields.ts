@@ -49,8 +49,6 @@ export const FIELD_GAPS: Readonly<Record<string, string>> = {
     'judged through the tools it names (catalogue-revision) and every execution of it (args-schema, authorized-effect)',
   'json:list_tools_response/tools[]':
     'each descriptor is judged through its fields; the list as a whole against its revision (catalogue-revision)',
-  'json:list_tools_response/tools[]/output_schema':
-    'GAP: no oracle yet validates each success value against the tool’s published output_schema (CETP-4.2-02, 4.2-03); the reference validates its own output before answering',
   'json:list_tools_response/tools[]/annotations':
     'judged through its fields (confirmation: approval-binding; effect: the fixture’s declared effects and v1-read-only)',
   'json:list_tools_response/tools[]/annotations/effect':
