@@ -58,6 +58,16 @@ async function checkersFired(
   return [...new Set(run.violations.map((v) => v.checker))];
 }
 
+/** Two quotes a second apart; alerts is killed between them, so the second needs a new negotiation. */
+const RENEGOTIATE: ConsumerScenario = {
+  ...scenario(null, [
+    { kind: 'execute', provider: 'alerts', tool: 'get_quote', args: 0, cancelAfterMs: null },
+    { kind: 'wait', ms: 1_000 },
+    { kind: 'execute', provider: 'alerts', tool: 'get_quote', args: 1, cancelAfterMs: null },
+  ]),
+  faults: [{ at: 50, fault: { kind: 'kill', process: 'com.example.alerts' } }],
+};
+
 const CASES: readonly {
   readonly checker: string;
   readonly rule: string;
@@ -129,6 +139,12 @@ const CASES: readonly {
     rule: 'CETP-7.3-01',
     property: 'hostile',
     scenario: scenario('overlong-tool-description', [{ kind: 'list' }]),
+  },
+  {
+    checker: 'consumer-rereads-catalogue',
+    rule: 'CETP-3.3-05',
+    property: 'consumer',
+    scenario: RENEGOTIATE,
   },
   {
     checker: 'consumer-waits-for-result',

@@ -14,7 +14,9 @@
  *   taken is not an outcome;
  * - consumer-discovery-verified (2.1-04, 2.1-08): the consumer speaks v2 only to packages whose
  *   discovery meta-data declares 2 as the spec reads it (`versions`, or the one version in
- *   `version`), and an agent's request for provider X reaches only X's package.
+ *   `version`), and an agent's request for provider X reaches only X's package;
+ * - consumer-rereads-catalogue (3.3-05): every session the consumer executes in had its tool list
+ *   (and revision) read in it first — after every new negotiation, not only the first.
  * A consumer process that died in between is excused: its successor cannot know the answer.
  */
 
@@ -333,10 +335,47 @@ export const discoveryVerified: Checker = {
   },
 };
 
+export const rereadsCatalogue: Checker = {
+  id: 'consumer-rereads-catalogue',
+  ruleIds: ['CETP-3.3-05'],
+  description:
+    'After every new negotiation the consumer reads list_tools (and so the revision) in that session before it executes a tool in it.',
+  fields: [
+    {
+      fields: ['json:list_tools_response/revision', 'json:negotiate_response/session_token'],
+      aspect: 'consistency',
+      against: 'the sessions the consumer executes in: each one’s tool list read first (consumer side)',
+    },
+  ],
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    const listed = new Map<string, number>();
+    for (const c of consumerCalls(obs, ctx.consumers)) {
+      if (!c.v2 || c.sessionToken === null) continue;
+      const key = `${c.caller}|${c.provider}|${c.sessionToken}`;
+      if (c.method === 'list_tools') {
+        if (!listed.has(key)) listed.set(key, c.id);
+        continue;
+      }
+      if (c.method !== 'execute_tool' || listed.has(key)) continue;
+      listed.set(key, c.id); // one finding per session
+      out.push(
+        violation(
+          this,
+          `${c.caller} executed ${c.toolName} on ${c.provider} in a session it never read list_tools in (a new negotiation whose revision was not checked)`,
+          { calls: [c.id] },
+        ),
+      );
+    }
+    return out;
+  },
+};
+
 export const CONSUMER_FOLLOWUP_CHECKERS: readonly Checker[] = [
   queriesAfterDeadline,
   noLoopWithoutUser,
   waitsForActivityResult,
   cancelledOnlyWhenCancelled,
   discoveryVerified,
+  rereadsCatalogue,
 ];
