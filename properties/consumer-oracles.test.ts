@@ -147,6 +147,17 @@ const CASES: readonly {
     scenario: RENEGOTIATE,
   },
   {
+    checker: 'consumer-resumes-after-restart',
+    rule: 'CETP-6-08',
+    property: 'consumer',
+    scenario: {
+      ...scenario(null, [
+        { kind: 'execute', provider: 'payments', tool: 'reconcile_accounts', args: 0, cancelAfterMs: null },
+      ]),
+      consumerRestartsAtMs: [1_000],
+    },
+  },
+  {
     checker: 'consumer-waits-for-result',
     rule: 'CETP-4.3-12',
     property: 'consumer',

@@ -15,6 +15,8 @@
  * - consumer-discovery-verified (2.1-04, 2.1-08): the consumer speaks v2 only to packages whose
  *   discovery meta-data declares 2 as the spec reads it (`versions`, or the one version in
  *   `version`), and an agent's request for provider X reaches only X's package;
+ * - consumer-resumes-after-restart (6-08, 4.1-15): a write in flight when the consumer died is
+ *   re-sent or queried under its request_id by the consumer's next process;
  * - consumer-rereads-catalogue (3.3-05): every session the consumer executes in had its tool list
  *   (and revision) read in it first — after every new negotiation, not only the first.
  * A consumer process that died in between is excused: its successor cannot know the answer.
@@ -371,6 +373,72 @@ export const rereadsCatalogue: Checker = {
   },
 };
 
+const TRANSIENT = new Set(['NEGOTIATION_REQUIRED', 'UNAVAILABLE', 'RATE_LIMITED', 'DEADLINE_EXCEEDED']);
+
+/** Whether a reply told the caller how its request ended (not a transient error, not still running). */
+function learnedOutcome(c: CallView): boolean {
+  if (c.reply.kind !== 'bundle') return false;
+  if (c.reply.status === 'accepted') return false;
+  if (c.reply.status === 'error') {
+    const code = c.reply.errorCode ?? '';
+    // A resolution pending: the execution goes on after the user's answer.
+    return !TRANSIENT.has(code) && code !== 'AUTH_REQUIRED' && code !== 'USER_ACTION_REQUIRED';
+  }
+  const state = field(c.reply.data, 'state');
+  return c.method === 'execute_tool' || state === 'succeeded' || state === 'failed' || state === 'cancelled';
+}
+
+export const resumesAfterRestart: Checker = {
+  id: 'consumer-resumes-after-restart',
+  ruleIds: ['CETP-6-08', 'CETP-4.1-15'],
+  description:
+    'A write the consumer sent and never learned the outcome of before its process died is followed up — re-sent or queried under the same request_id — by the consumer once it runs again.',
+  fields: [
+    {
+      fields: ['req:execute_tool:request_id'],
+      aspect: 'consistency',
+      against:
+        'the calls of the consumer’s next process after a death with a write in flight (consumer side)',
+    },
+  ],
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    if (obs.report.outcome.kind !== 'completed') return out;
+    const deaths = obs.events.filter(
+      (e) => e.kind === 'process.kill' && ctx.consumers.includes(String(e.data.actor)),
+    );
+    if (deaths.length === 0) return out;
+    for (const calls of byRequest(obs, ctx.consumers)) {
+      const first = calls[0] as CallView;
+      if (first.method !== 'execute_tool' || first.toolName === null) continue;
+      const effect = ctx.toolEffects.get(`${first.provider}|${first.toolName}`);
+      if (effect === undefined || effect === 'read') continue;
+      const death = deaths.find((e) => e.data.pid === first.callerPid && e.step > first.step);
+      if (!death) continue;
+      const own = calls.filter((c) => c.callerPid === first.callerPid);
+      if (own.some(learnedOutcome)) continue;
+      // A later process of the consumer that became ready after the death and ran to the end.
+      const successor = obs.events.find(
+        (e) =>
+          e.kind === 'process.ready' &&
+          e.data.actor === first.caller &&
+          e.step > death.step &&
+          !deaths.some((d) => d.data.pid === e.data.pid),
+      );
+      if (!successor) continue;
+      if (calls.some((c) => c.callerPid !== first.callerPid && c.step > death.step)) continue;
+      out.push(
+        violation(
+          this,
+          `${first.caller} died with ${first.toolName} (request ${first.requestId}) on ${first.provider} in flight and, running again, never re-sent or queried it`,
+          { calls: [first.id], events: [death.seq, successor.seq] },
+        ),
+      );
+    }
+    return out;
+  },
+};
+
 export const CONSUMER_FOLLOWUP_CHECKERS: readonly Checker[] = [
   queriesAfterDeadline,
   noLoopWithoutUser,
@@ -378,4 +446,5 @@ export const CONSUMER_FOLLOWUP_CHECKERS: readonly Checker[] = [
   cancelledOnlyWhenCancelled,
   discoveryVerified,
   rereadsCatalogue,
+  resumesAfterRestart,
 ];
