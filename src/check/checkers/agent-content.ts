@@ -161,13 +161,7 @@ export const agentFileBounded: Checker = {
   id: 'agent-file-bounded',
   ruleIds: ['CETP-4.5-08'],
   description: `No file result the agent receives is larger than ${FILE_RESULT_BYTES_MAX} bytes: the consumer reads files under a local limit.`,
-  fields: [
-    {
-      fields: ['json:execution_result/size_bytes'],
-      aspect: 'consistency',
-      against: 'the size of the file results the agent receives (consumer side)',
-    },
-  ],
+  // No wire field: it judges how much of a file the consumer read and handed on, not a declaration.
   check(obs, ctx) {
     const out: Violation[] = [];
     for (const a of answers(obs, ctx.consumers, 'execute')) {
