@@ -11,7 +11,7 @@ import { cancelledHasNoEffect, singleEffect } from '../src/check/checkers/effect
 import { noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
 import { sameTerminalResult } from '../src/check/checkers/wire.ts';
 import type { CallView, Observation } from '../src/check/observation.ts';
-import { MATRIX_INTEROP } from './matrix.ts';
+import { matrixPropertyById } from './matrix.ts';
 import type { ConsumerShape } from './scenario/consumer.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
 import { type ConsumerPropertyDef, type PropertyDef, propertyById, type RawPropertyDef } from './suites.ts';
@@ -268,9 +268,5 @@ export const CRASHPOINT_PROPERTIES: readonly PropertyDef[] = [CRASHPOINTS_RAW, C
 
 /** A property a replay file may name: a fuzzed one (suites.ts) or a crash-point one. */
 export function replayablePropertyById(id: string): PropertyDef | undefined {
-  return (
-    propertyById(id) ??
-    CRASHPOINT_PROPERTIES.find((p) => p.id === id) ??
-    (id === MATRIX_INTEROP.id ? MATRIX_INTEROP : undefined)
-  );
+  return propertyById(id) ?? CRASHPOINT_PROPERTIES.find((p) => p.id === id) ?? matrixPropertyById(id);
 }

@@ -19,7 +19,9 @@ import type { Readings } from '../src/check/subjects.ts';
 import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
 import { type ReadingSide, VARIANTS, type VariantDef } from '../src/protocol/readings.ts';
 import type { Fault } from '../src/sim/faults.ts';
+import type { ReadingRun } from '../src/vectors/readings.ts';
 import { propertySeed } from './fuzz.ts';
+import { SITUATIONS, type Situation, withSituation } from './matrix-situations.ts';
 import { consumerScenarioArb, runConsumerScenario } from './scenario/consumer.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
 import type { Variant } from './scenario/model.ts';
@@ -100,11 +102,66 @@ export const MATRIX_INTEROP: ConsumerPropertyDef = {
   ciRuns: 25,
 };
 
-/** The consumer-driven properties the matrix runs: its own, then the reference consumer's end-to-end one. */
+/** The consumer-driven properties every pairing runs: the matrix's own, then the reference consumer's end-to-end one. */
 export const MATRIX_PROPERTIES: readonly ConsumerPropertyDef[] = [
   MATRIX_INTEROP,
   propertyById('consumer') as ConsumerPropertyDef,
 ];
+
+/** The write tools a situation acts on, by note: the ones whose requests reach its deciding moment. */
+const SITUATION_TOOLS: Readonly<Record<number, readonly string[]>> = {
+  5: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer', 'payments.reconcile_accounts'],
+  8: ['alerts.create_alert', 'payments.transfer', 'payments.reconcile_accounts'],
+  10: ['payments.transfer', 'payments.reconcile_accounts'],
+  11: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer', 'payments.reconcile_accounts'],
+  16: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer'],
+};
+
+/**
+ * A note's situation property (properties/matrix-situations.ts): the matrix-interop oracles on
+ * consumer scenarios of the note's tools in a world where the situation makes the deciding moment
+ * happen (a lost reply and a clock that moves, a cancel meeting a finished operation, a foreign
+ * session token). Few other faults: the situation is the point.
+ */
+function situationProperty(situation: Situation): ConsumerPropertyDef {
+  const providers = [withSituation(ALERTS, situation), withSituation(PAYMENTS, situation)];
+  return {
+    kind: 'consumer',
+    id: `matrix-${situation.id}`,
+    title: `note ${situation.note}'s deciding moment: ${situation.title}`,
+    area: 'CETP-9-06',
+    fixture: { providers, checkers: INTEROP_CHECKERS },
+    shape: {
+      providers,
+      tools: [...(SITUATION_TOOLS[situation.note] ?? MATRIX_INTEROP.shape.tools)],
+      hostileCases: [],
+      maxThreads: 2,
+      maxCommands: 2,
+      restarts: false,
+      faults: [{ kind: 'kill', process: PAYMENTS.packageName }],
+      maxFaults: 1,
+    },
+    checkers: INTEROP_CHECKERS,
+    ruleIds: MATRIX_INTEROP.ruleIds,
+    ciRuns: 0,
+  };
+}
+
+/** The situation properties, one per situation (each reaches one note's readings). */
+export const SITUATION_PROPERTIES: readonly ConsumerPropertyDef[] = SITUATIONS.map(situationProperty);
+
+/** The properties a pairing of `note` runs: every pairing's, then the note's situation (if it has one). */
+export function matrixPropertiesFor(note: number): readonly ConsumerPropertyDef[] {
+  const own = SITUATIONS.flatMap((s, i) =>
+    s.note === note ? [SITUATION_PROPERTIES[i] as ConsumerPropertyDef] : [],
+  );
+  return [...MATRIX_PROPERTIES, ...own];
+}
+
+/** A matrix property by id (replay files of the matrix name them). */
+export function matrixPropertyById(id: string): ConsumerPropertyDef | undefined {
+  return [...MATRIX_PROPERTIES, ...SITUATION_PROPERTIES].find((p) => p.id === id);
+}
 
 function variantsOf(note: number, side: ReadingSide): VariantDef[] {
   return VARIANTS.filter((v) => v.note === note && v.side === side);
@@ -127,6 +184,26 @@ function isReference(readings: Readonly<Record<string, string>>, side: ReadingSi
 function label(readings: Readonly<Record<string, string>>): string {
   const names = Object.values(readings);
   return names.length === 0 ? 'ref' : names.join('-');
+}
+
+/**
+ * The reading combinations each side of `notes` can be switched to, the reference excepted: what
+ * the shared vectors run against (provider vectors per provider combination, consumer vectors per
+ * consumer combination; the other side keeps the reference readings).
+ */
+export function readingRunsOf(notes: readonly number[]): ReadingRun[] {
+  return notes.flatMap((note) =>
+    (['provider', 'consumer'] as const).flatMap((side) =>
+      combinations(variantsOf(note, side))
+        .filter((readings) => Object.keys(readings).length > 0 && !isReference(readings, side))
+        .map((readings) => ({
+          note,
+          side,
+          readings,
+          id: `note${String(note).padStart(2, '0')}-${side}-${label(readings)}`,
+        })),
+    ),
+  );
 }
 
 /** The pairings of one note: provider combinations × consumer combinations, reference first. */

@@ -6,10 +6,21 @@
  * rendered on its own (`renderNoteSection`), so a test can regenerate one note and find it in the
  * committed document byte for byte.
  */
-import { DIVERGENCE_SAMPLES, describePairing, MATRIX_PROPERTIES } from '../../properties/matrix.ts';
+import {
+  DIVERGENCE_SAMPLES,
+  describePairing,
+  MATRIX_PROPERTIES,
+  matrixPropertiesFor,
+} from '../../properties/matrix.ts';
+import { SITUATIONS } from '../../properties/matrix-situations.ts';
 import { SINGLE_READING_NOTES, VARIANTS } from '../protocol/readings.ts';
-import { findingFor, RULE_COLLISIONS } from '../protocol/readings-findings.ts';
-import type { MatrixResult, PairingResult } from './commands/matrix.ts';
+import {
+  findingFor,
+  RULE_COLLISIONS,
+  unreachableFor,
+  vectorVerdictFor,
+} from '../protocol/readings-findings.ts';
+import type { MatrixResult, MatrixVectors, PairingResult } from './commands/matrix.ts';
 
 const toPosix = (path: string): string => path.split('\\').join('/');
 
@@ -21,6 +32,8 @@ function readingsCell(readings: Readonly<Record<string, string>>): string {
 function verdictCell(r: PairingResult): string {
   if (r.verdict === 'interoperates') return 'interoperates';
   if (r.verdict === 'vacuous') return 'vacuous (nothing judged)';
+  if (r.verdict === 'not-reached')
+    return '**not reached**: no sampled run went any differently from the reference readings, so nothing was judged';
   const broken = r.properties.filter((p) => p.status === 'failed');
   return `**breaks**: ${broken.map((p) => `${p.property} (\`${p.checker ?? '?'}\`)`).join(', ')}`;
 }
@@ -38,7 +51,16 @@ export function renderNoteSection(note: number, results: readonly PairingResult[
       );
     lines.push('');
   }
+  const situations = SITUATIONS.filter((x) => x.note === note);
+  for (const x of situations)
+    lines.push(
+      `Situation \`matrix-${x.id}\` (run for every pairing of this note besides the shared properties): ${x.title}.`,
+      '',
+    );
+  const ids = matrixPropertiesFor(note).map((p) => `\`${p.id}\``);
   lines.push(
+    `Properties: ${ids.join(', ')}.`,
+    '',
     `| provider | consumer | verdict | runs that differ from the reference (of ${DIVERGENCE_SAMPLES} per property) |`,
     '|---|---|---|---|',
   );
@@ -53,6 +75,13 @@ export function renderNoteSection(note: number, results: readonly PairingResult[
     );
   }
   lines.push('');
+  for (const r of results.filter((x) => x.verdict === 'not-reached')) {
+    const why = unreachableFor(r.pairing);
+    lines.push(
+      `**Not reached: ${describePairing(r.pairing)}.** ${why ? why.why : 'No explanation written yet (src/protocol/readings-findings.ts): a situation that reaches it is missing.'}`,
+      '',
+    );
+  }
   for (const r of results.filter((x) => x.verdict === 'breaks')) {
     lines.push(`### Breaks: ${describePairing(r.pairing)}`, '');
     const finding = findingFor(r.pairing);
@@ -80,24 +109,61 @@ export function renderNoteSection(note: number, results: readonly PairingResult[
   return `${lines.join('\n')}\n`;
 }
 
+const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+
+/** The vectors that assume a reading, with the judgement on each (readings-findings.ts). */
+export function renderVectorSection(vectors: MatrixVectors): string {
+  const lines: string[] = ['## Vectors that assume a reading', ''];
+  const providerRuns = vectors.readings.filter((r) => r.side === 'provider').length;
+  const consumerRuns = vectors.readings.length - providerRuns;
+  lines.push(
+    `The shared vectors (\`vectors/\`) ran once with the reference readings and then: the ${vectors.providerVectors} provider vectors against the reference providers made with each of the ${providerRuns} other provider readings, and the ${vectors.consumerVectors} consumer vectors against the reference consumer made with each of the ${consumerRuns} other consumer readings. A vector listed here changes its verdict under a reading: it assumes the reference's. *Over-specified*: the reading it fails interoperates in the matrix, so the vector should accept both (or name the reading it assumes). *Collision*: the reading it fails breaks a pairing above, and the vector holds the reading that note's finding asks the spec to require. The same table as data, for device teams: \`spec/matrix/vector-readings.json\`.`,
+    '',
+  );
+  if (vectors.dependencies.length === 0) {
+    lines.push('No vector changes its verdict under any reading.', '');
+    return lines.join('\n');
+  }
+  lines.push(
+    '| vector | level | rules | note | reading | verdict with the reference → with the reading | judgement |',
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const d of vectors.dependencies) {
+    const reading = Object.entries(d.readings)
+      .map(([v, r]) => `\`${v}=${r}\``)
+      .join(', ');
+    const verdict = vectorVerdictFor(d.vector, d.readings);
+    const judgement = verdict
+      ? `**${verdict.kind}**: ${verdict.why}`
+      : 'not yet judged (src/protocol/readings-findings.ts)';
+    lines.push(
+      `| \`${d.vector}\` | ${d.level} | ${d.rules.join(', ')} | ${d.note} | ${d.side} ${reading} | ${d.reference} → ${d.status}: ${cell(d.why)} | ${cell(judgement)} |`,
+    );
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
 /** The whole document. */
 export function renderMatrixDoc(result: MatrixResult): string {
   const out: string[] = [];
   const pairings = result.pairings.length;
   const breaks = result.pairings.filter((r) => r.verdict === 'breaks').length;
+  const notReached = result.pairings.filter((r) => r.verdict === 'not-reached').length;
   out.push(
     '# The interpretation matrix of CETP v2',
     '',
     `Generated by \`cetp-sim matrix --md spec/matrix.md --out spec/matrix\` (seed ${result.seed}, ${result.runs} runs per property and pairing); do not edit by hand.`,
     '',
     'Where the spec lets two careful implementers read a rule differently (`spec/NOTES.md` §2), the reference provider and consumer can each be switched to every defensible reading (`src/protocol/readings.ts`). Each pairing of a provider reading with a consumer reading of the same note runs the consumer-driven properties',
-    `(${MATRIX_PROPERTIES.map((p) => `\`${p.id}\``).join(', ')}) on the same scenarios; a pairing *breaks* when an oracle fails, and the shrunk run is a replay file that \`cetp-sim replay\` reproduces. Coverage: the full product of each note's readings (${pairings} pairings; ${breaks} break). Readings of one side only are paired with the other side's reference. "Interoperates" means no oracle failed in ${result.runs} runs per property, not a proof; the last column says how many of ${DIVERGENCE_SAMPLES} sampled scenarios per property ran any differently from the reference readings — 0 means the readings were never reached, and then "interoperates" says nothing.`,
+    `(${MATRIX_PROPERTIES.map((p) => `\`${p.id}\``).join(', ')}) on the same scenarios, and — for the notes whose deciding moment random scenarios rarely reach (5, 8, 10, 11, 16) — the note's *situation*: the same oracles in a world that makes that moment happen (properties/matrix-situations.ts: a lost reply and a clock that moves, slow polls and a cancel that meets a finished operation, a session token of another app, a user who answers after the resume token expired). A pairing *breaks* when an oracle fails, and the shrunk run is a replay file that \`cetp-sim replay\` reproduces. Coverage: the full product of each note's readings (${pairings} pairings; ${breaks} break; ${notReached} not reached). Readings of one side only are paired with the other side's reference. "Interoperates" means no oracle failed in ${result.runs} runs per property, not a proof; the last column says how many of ${DIVERGENCE_SAMPLES} sampled scenarios per property ran any differently from the reference readings. A pairing where that is 0 for every property is reported **not reached**, never as interoperating: its readings' deciding moment never came.`,
     '',
   );
   for (const note of result.notes) {
     const results = result.pairings.filter((r) => r.pairing.note === note);
     out.push(renderNoteSection(note, results));
   }
+  if (result.vectors) out.push(renderVectorSection(result.vectors));
   out.push('## Notes with one defensible reading', '');
   for (const [note, why] of Object.entries(SINGLE_READING_NOTES)) out.push(`- **Note ${note}.** ${why}`);
   out.push(

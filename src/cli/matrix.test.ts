@@ -8,11 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MATRIX_RUNS, pairingsOf } from '../../properties/matrix.ts';
+import { DEFAULT_MATRIX_RUNS, type Pairing, pairingsOf } from '../../properties/matrix.ts';
 import { isRuleId } from '../protocol/index.ts';
 import { readingOptions, SINGLE_READING_NOTES, switchableNotes, VARIANTS } from '../protocol/readings.ts';
-import { FINDINGS } from '../protocol/readings-findings.ts';
-import { runMatrix } from './commands/matrix.ts';
+import { FINDINGS, VECTOR_VERDICTS, vectorVerdictFor } from '../protocol/readings-findings.ts';
+import { runMatrix, verdictOf } from './commands/matrix.ts';
 import { main } from './main.ts';
 import { renderNoteSection } from './matrix-doc.ts';
 import { memoryIo } from './testing.ts';
@@ -55,6 +55,7 @@ describe('cetp-sim matrix', () => {
       runs: DEFAULT_MATRIX_RUNS,
       out: tmp,
       workers: 1,
+      vectors: false,
     });
     expect(result.pairings.map((r) => r.pairing.id)).toEqual(pairingsOf(16).map((p) => p.id));
     // The document names the committed replay files (spec/matrix/…); this run wrote its own to tmp.
@@ -69,9 +70,60 @@ describe('cetp-sim matrix', () => {
     expect(DOC).toContain(renderNoteSection(16, asCommitted));
   }, 300_000);
 
+  it('reaches every pairing of the notes random scenarios missed (5, 8, 10, 11, 16) through their situations', async () => {
+    const result = await runMatrix({
+      note: ['5', '8', '10', '11', '16'],
+      seed: 0,
+      runs: 3,
+      out: tmp,
+      workers: 1,
+      vectors: false,
+    });
+    for (const r of result.pairings.filter((x) => !x.pairing.reference)) {
+      const situation = Object.keys(r.divergent).find(
+        (id) => id.startsWith('matrix-') && id !== 'matrix-interop',
+      );
+      expect(situation, r.pairing.id).toBeDefined();
+      // The shared properties alone reach none of these pairings (or next to none): the situation does.
+      expect(r.divergent[situation as string], r.pairing.id).toBeGreaterThan(0);
+      expect(r.verdict, r.pairing.id).not.toBe('not-reached');
+    }
+  }, 600_000);
+
+  it('reports a pairing no sampled run distinguishes as not reached, never as interoperates', () => {
+    const [reference, other] = pairingsOf(11) as [Pairing, Pairing];
+    const passed = [{ property: 'matrix-interop', status: 'passed' as const, runs: 5 }];
+    expect(verdictOf(other, passed, { 'matrix-interop': 0, consumer: 0 })).toBe('not-reached');
+    expect(verdictOf(other, passed, { 'matrix-interop': 0, consumer: 1 })).toBe('interoperates');
+    expect(verdictOf(reference, passed, {})).toBe('interoperates');
+    const failed = [{ property: 'matrix-interop', status: 'failed' as const, runs: 5 }];
+    expect(verdictOf(other, failed, { 'matrix-interop': 0 })).toBe('breaks');
+    // The committed document says so for the one pairing no run reaches.
+    expect(DOC).toMatch(/\*\*not reached\*\*/);
+  });
+
+  it('runs the shared vectors against each reading and finds the vectors that assume one (note 10)', async () => {
+    const result = await runMatrix({ note: ['10'], seed: 0, runs: 1, out: tmp, workers: 1 });
+    const deps = result.vectors?.dependencies ?? [];
+    const accept = deps.find(
+      (d) => d.vector === 'op-cancel-after-commit' && d.readings.cancelFinished === 'accept',
+    );
+    expect(accept).toMatchObject({ reference: 'pass', status: 'fail', side: 'provider' });
+    // Only provider vectors ran against a provider reading: no consumer vector can depend on note 10.
+    expect(deps.every((d) => d.side === 'provider')).toBe(true);
+    // Every dependency the matrix finds is judged, and every judgement names one it finds.
+    for (const d of deps) expect(vectorVerdictFor(d.vector, d.readings), d.vector).toBeDefined();
+    const table = JSON.parse(readFileSync(join(tmp, 'vector-readings.json'), 'utf8'));
+    expect(Object.keys(table)).toContain('op-cancel-after-commit');
+    expect(VECTOR_VERDICTS.length).toBeGreaterThan(0);
+    expect(DOC).toContain('## Vectors that assume a reading');
+  }, 600_000);
+
   it.each([
     ['note16-p-invalid-request-c-ref/matrix-interop-0', 'agent-not-refused-as-misuse'],
     ['note02-p-refuse-c-resend-give-up/matrix-interop-0', 'agent-outcome-truth'],
+    ['note08-p-invalid-request-c-ref/matrix-foreign-token-0', 'agent-not-refused-as-misuse'],
+    ['note05-p-first-c-original/matrix-deadline-passes-0', 'tool-never-succeeds'],
   ])(
     'a breaking pairing (%s) reproduces with cetp-sim replay',
     async (name, checker) => {
@@ -88,7 +140,10 @@ describe('cetp-sim matrix', () => {
     const run = async () => {
       const io = memoryIo();
       expect(
-        await main(['matrix', '--note', '8', '--runs', '5', '--workers', '1', '--out', tmp, '--json'], io),
+        await main(
+          ['matrix', '--note', '8', '--runs', '5', '--workers', '1', '--out', tmp, '--json', '--no-vectors'],
+          io,
+        ),
       ).toBe(0);
       return io.stdout.join('\n');
     };

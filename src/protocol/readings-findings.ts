@@ -29,6 +29,26 @@ export const FINDINGS: readonly Finding[] = [
       'Add to 4.3: "A resume_token already used by the same request (same caller, request_id, tool and args) MUST NOT be treated as misuse: the Provider returns that request\'s recorded result or current state (6-05)."',
   },
   {
+    note: 5,
+    provider: { deadlineCheck: 'first' },
+    consumer: { retryDeadline: 'original' },
+    user: "A write is committed (or its operation accepted) but the reply is lost, and the consumer re-sends the request more than its deadline later (a phone that slept, a slow network). The consumer keeps the request as it was first sent, deadline included (6-04: the same request, the same content); the provider checks the deadline before it looks the request up (10-03) and answers DEADLINE_EXCEEDED — to this re-send and to every later one. The recorded outcome can never be reached: the user is never told that the payment went through, and a tool of the app never once succeeds in the matrix's campaign.",
+    permits:
+      '4.1-14 makes deadline_at_ms a per-call limit ("this call"), and 10-03 says a Provider refuses work past the deadline, without saying whether a recorded result is work; 4.1-15 and 6-04 say a retry is the same request with the same content, which a consumer may read as the same deadline. 6-05 says a same-id retry gets the recorded result, and does not rank itself against the deadline.',
+    wording:
+      'Add to 4.1: "deadline_at_ms limits the work of this call only: a Provider MUST answer a request that already has a recorded result or operation from that record (6-05), whatever the deadline; and a Consumer MUST give each retry its own deadline_at_ms (a deadline is not part of a request\'s content, 6-04)."',
+  },
+  {
+    note: 8,
+    provider: { sessionMisuse: 'invalid_request' },
+    consumer: {},
+    user: "A consumer app presents a session token the provider gave another app — a consumer SDK whose token cache two apps of one developer share, or a cache restored into a reinstalled app. A provider that calls this token misuse answers INVALID_REQUEST (not retryable), and the consumer ends the agent's call with a refusal: the user's request fails, although a fresh negotiate — which a NEGOTIATION_REQUIRED answer makes the consumer do by itself — would have let it go through. Nothing of the other app leaks either way.",
+    permits:
+      '2.2-09 binds a session to the caller that negotiated it and 5-07 makes a missing session NEGOTIATION_REQUIRED (retryable, so the consumer renegotiates); 5-15 makes token misuse INVALID_REQUEST (not retryable). A token of another UID is both "no session of this caller" and "a token misused", and the spec does not say which.',
+    wording:
+      'Add to 2.2: "A session_token that is unknown, expired or bound to another caller MUST be answered NEGOTIATION_REQUIRED: the caller has no session here. INVALID_REQUEST is for a malformed token only."',
+  },
+  {
     note: 6,
     provider: { argsDigest: 'bytes' },
     consumer: { argsBytes: 'reserialize' },
@@ -68,6 +88,89 @@ export function findingFor(pairing: {
       matches(dashed(f.provider), dashed(pairing.provider)) &&
       matches(dashed(f.consumer), dashed(pairing.consumer)),
   );
+}
+
+/** Why a pairing the matrix cannot reach is unreachable (printed under its note's table). */
+export interface Unreachable {
+  readonly note: number;
+  readonly provider: Readonly<Record<string, string>>;
+  readonly consumer: Readonly<Record<string, string>>;
+  readonly why: string;
+}
+
+export const UNREACHABLE: readonly Unreachable[] = [
+  {
+    note: 2,
+    provider: { consumedToken: 'replay' },
+    consumer: { resendResumeToken: 'resend', refusedToken: 'give-up' },
+    why: "The consumer's `refusedToken` reading decides only what follows a re-sent resume token refused with INVALID_REQUEST, and a `replay` provider never refuses one (it answers from the request record), while `resend` is the reference's re-send: with this provider the pairing behaves as the reference in every run, by construction. Its interoperation is shown by `consumedToken=refuse` × `refusedToken=query`.",
+  },
+];
+
+/** The explanation of an unreachable pairing, if one is written. */
+export function unreachableFor(pairing: {
+  readonly note: number;
+  readonly provider: Readonly<Record<string, string>>;
+  readonly consumer: Readonly<Record<string, string>>;
+}): Unreachable | undefined {
+  const dashed = (r: Readonly<Record<string, string>>) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.replaceAll('_', '-')]));
+  return UNREACHABLE.find(
+    (u) =>
+      u.note === pairing.note &&
+      matches(dashed(u.provider), dashed(pairing.provider)) &&
+      matches(dashed(u.consumer), dashed(pairing.consumer)),
+  );
+}
+
+/**
+ * The shared vectors whose verdict depends on a reading (found by `cetp-sim matrix`), judged: an
+ * over-specified vector fails a reading that interoperates (the vector should accept both, or say
+ * which reading it assumes as a profile); a collision is a vector on the reading the matrix shows
+ * interoperation needs (its note's finding asks the spec to say so).
+ */
+export interface VectorVerdict {
+  readonly vector: string;
+  /** `variant=reading` (dashes): the reading the vector fails under. */
+  readonly reading: string;
+  readonly kind: 'over-specified' | 'collision';
+  readonly why: string;
+}
+
+export const VECTOR_VERDICTS: readonly VectorVerdict[] = [
+  {
+    vector: 'idem-late-retry',
+    reading: 'consumedToken=refuse',
+    kind: 'collision',
+    why: 'The vector wants a late same-id resume with its consumed token to replay the recorded success. Under refuse the provider answers INVALID_REQUEST; paired with a consumer that gives up on it, the agent is told a committed write was refused (note 2 breaks). Keep the vector: it holds the reading the note-2 finding asks 4.3 to require.',
+  },
+  {
+    vector: 'neg-session-other-uid',
+    reading: 'sessionMisuse=invalid-request',
+    kind: 'collision',
+    why: "The vector wants NEGOTIATION_REQUIRED for another UID's session token. Under invalid-request the consumer that presents one cannot recover (note 8 breaks). Keep the vector: it holds the reading the note-8 finding asks 2.2 to require.",
+  },
+  {
+    vector: 'op-cancel',
+    reading: 'cancelledReplay=accepted',
+    kind: 'over-specified',
+    why: "The vector wants the same-id replay of a cancelled operation's request to be the error CANCELLED. Answering accepted with the same operation_id (whose get_operation says cancelled) is defensible from 6-07 and interoperates in every matrix run; the vector should accept either answer (or move the replay step to a profile that states the reading).",
+  },
+  {
+    vector: 'op-cancel-after-commit',
+    reading: 'cancelFinished=accept',
+    kind: 'over-specified',
+    why: 'The vector wants CONFLICT for a cancel of a finished operation. Answering success with state=cancellation_requested and changing nothing is defensible from 4.4-10 / 4.4-19 and interoperates in every matrix run (a consumer polls to the end either way); the vector should accept either answer as long as nothing is undone.',
+  },
+];
+
+/** The verdict on a vector's dependency on a reading, if written. */
+export function vectorVerdictFor(
+  vector: string,
+  readings: Readonly<Record<string, string>>,
+): VectorVerdict | undefined {
+  const have = Object.entries(readings).map(([k, v]) => `${k}=${v.replaceAll('_', '-')}`);
+  return VECTOR_VERDICTS.find((v) => v.vector === vector && have.includes(v.reading));
 }
 
 export interface RuleCollision {

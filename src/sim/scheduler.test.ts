@@ -213,6 +213,19 @@ describe('Scheduler', () => {
     expect((await scheduler.run()).kind).toBe('completed');
   });
 
+  it('a finished run leaves no stall watch behind (runs back to back in one macrotask keep nothing alive)', async () => {
+    // A campaign's runs are microtasks only; a stall watch left in Node's immediate queue after its
+    // run ended would keep that run's whole world alive until the campaign yields (an OOM in a
+    // 10-minute campaign). Count the pending immediates before and after 20 runs.
+    const pending = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Immediate').length;
+    const before = pending();
+    for (let i = 0; i < 20; i++) {
+      const { done } = interleaving({ kind: 'random' }, `run-${i}`);
+      expect((await done).kind).toBe('completed');
+    }
+    expect(pending()).toBe(before);
+  });
+
   it('a task coming back after its run stalled changes nothing', async () => {
     const { scheduler } = makeScheduler();
     let release: () => void = () => {};

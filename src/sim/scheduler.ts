@@ -84,6 +84,9 @@ export class Scheduler {
   private outcome: RunOutcome | null = null;
   private resolveRun: ((outcome: RunOutcome) => void) | null = null;
   private hooks: SchedulerHooks | null = null;
+  /** The stall watch's macrotask; cleared when the run ends, so that a campaign whose runs never yield
+   * to the event loop does not keep every finished world alive in Node's immediate queue. */
+  private stallWatch: ReturnType<typeof setImmediate> | null = null;
 
   constructor(
     private readonly clock: VirtualClock,
@@ -166,7 +169,7 @@ export class Scheduler {
         steps: this.stepCount,
       });
     };
-    setImmediate(stalled); // determinism-ok: only a run that left the simulation is still going then
+    this.stallWatch = setImmediate(stalled); // determinism-ok: only a run that left the simulation is still going then
   }
 
   /** Ends the run early with a crash outcome (an unexpected harness failure). */
@@ -439,6 +442,10 @@ export class Scheduler {
     if (this.outcome !== null) return;
     this.outcome = outcome;
     this.current = null;
+    if (this.stallWatch !== null) {
+      clearImmediate(this.stallWatch); // determinism-ok: cancels the stall watch above
+      this.stallWatch = null;
+    }
     this.resolveRun?.(outcome);
   }
 }

@@ -17,9 +17,11 @@ import {
   describePairing,
   divergentRuns,
   MATRIX_PROPERTIES,
+  matrixPropertiesFor,
   type Pairing,
   pairingsOf,
   pairingVariant,
+  readingRunsOf,
 } from '../../../properties/matrix.ts';
 import { CliError, EXIT_OK } from '../../harness/errors.ts';
 import {
@@ -29,7 +31,17 @@ import {
   writeReplayFile,
 } from '../../harness/replay-file.ts';
 import { switchableNotes } from '../../protocol/readings.ts';
+import { vectorVerdictFor } from '../../protocol/readings-findings.ts';
 import { renderMermaid } from '../../sim/trace-render.ts';
+import { loadCorpus, runInputs } from '../../vectors/corpus.ts';
+import { PROFILES } from '../../vectors/format.ts';
+import {
+  dependenciesOf,
+  type ReadingRun,
+  type VectorDependency,
+  vectorReadingsTable,
+} from '../../vectors/readings.ts';
+import type { VectorOutcome } from '../../vectors/run.ts';
 import { parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS, tailsOf } from '../campaign.ts';
 import type { Io } from '../io.ts';
@@ -37,8 +49,9 @@ import { renderMatrixDoc } from '../matrix-doc.ts';
 import { startProgress } from '../progress.ts';
 import { table } from '../table.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
-import type { FuzzJob, PropertyOutcome } from '../worker/protocol.ts';
+import type { FuzzJob, PropertyOutcome, VectorFileJob } from '../worker/protocol.ts';
 import { HUNT_BUDGET_MS } from './mutants.ts';
+import { DEFAULT_VECTORS_DIR } from './vectors.ts';
 
 export const DEFAULT_MATRIX_OUT = '.cetp-sim/matrix';
 
@@ -50,6 +63,8 @@ export interface MatrixFlags {
   readonly md?: string;
   readonly workers: number;
   readonly json: boolean;
+  /** Also run the shared vectors against every reading (default; --no-vectors skips them). */
+  readonly vectors: boolean;
 }
 
 /** One property's verdict on one pairing. */
@@ -69,7 +84,11 @@ export interface PropertyVerdict {
 
 export interface PairingResult {
   readonly pairing: Pairing;
-  readonly verdict: 'interoperates' | 'breaks' | 'vacuous';
+  /**
+   * `not-reached`: no property failed, but no sampled scenario ran any differently from the
+   * reference readings — the readings' deciding moment never came, so nothing was judged.
+   */
+  readonly verdict: 'interoperates' | 'breaks' | 'vacuous' | 'not-reached';
   readonly properties: readonly PropertyVerdict[];
   /**
    * Per property, how many of DIVERGENCE_SAMPLES sampled scenarios ran differently (another trace)
@@ -78,11 +97,81 @@ export interface PairingResult {
   readonly divergent: Readonly<Record<string, number>>;
 }
 
+/** The shared vectors run against every reading (absent with --no-vectors). */
+export interface MatrixVectors {
+  /** The reading combinations run (each side of each note, the reference excepted). */
+  readonly readings: readonly ReadingRun[];
+  /** Vectors run per reading: provider vectors for a provider reading, consumer vectors for a consumer one. */
+  readonly providerVectors: number;
+  readonly consumerVectors: number;
+  /** The vectors whose verdict changes under a reading. */
+  readonly dependencies: readonly VectorDependency[];
+}
+
 export interface MatrixResult {
   readonly seed: number;
   readonly runs: number;
   readonly notes: readonly number[];
   readonly pairings: readonly PairingResult[];
+  readonly vectors?: MatrixVectors;
+}
+
+/** A vector file's budget in a worker (as `vectors run`). */
+const VECTOR_FILE_BUDGET_MS = 60_000;
+
+/**
+ * The shared vectors against each reading of the selected notes: provider vectors with the
+ * reference providers made with each provider reading, consumer vectors with the reference consumer
+ * made with each consumer reading, and once with the reference readings to compare with.
+ */
+async function runMatrixVectors(notes: readonly number[], workers: number): Promise<MatrixVectors> {
+  const corpus = loadCorpus(DEFAULT_VECTORS_DIR);
+  const inputs = runInputs(corpus);
+  const providerFiles = inputs.filter((f) => f.vectors !== undefined);
+  const consumerFiles = inputs.filter((f) => f.consumerVectors !== undefined);
+  const readings = readingRunsOf(notes);
+  const filesOf = (side: ReadingRun['side']) => (side === 'provider' ? providerFiles : consumerFiles);
+  const sides = [...new Set(readings.map((r) => r.side))];
+  const jobs: { run: ReadingRun | null; file: (typeof inputs)[number] }[] = [
+    ...sides.flatMap((side) => filesOf(side).map((file) => ({ run: null, file }))),
+    ...readings.flatMap((run) => filesOf(run.side).map((file) => ({ run, file }))),
+  ];
+  const perJob = await runSpread(jobs, {
+    workers,
+    userCode: false,
+    run: (host, { run, file }) => {
+      const job: VectorFileJob = {
+        kind: 'vectors',
+        file,
+        dir: corpus.dir,
+        profiles: [...PROFILES],
+        modules: {},
+        cwd: process.cwd(),
+        ...(run
+          ? {
+              variant: {
+                providerBugs: [],
+                consumerBugs: [],
+                disabledRules: [],
+                readings: { [run.side]: run.readings },
+              },
+            }
+          : {}),
+      };
+      return mustFinish<VectorOutcome[]>(host, job, VECTOR_FILE_BUDGET_MS);
+    },
+  });
+  const outcomesOf = (run: ReadingRun | null) =>
+    jobs.flatMap((j, i) => (j.run === run ? (perJob[i] ?? []) : []));
+  const reference = outcomesOf(null);
+  const count = (files: typeof inputs) =>
+    files.reduce((n, f) => n + (f.vectors?.length ?? 0) + (f.consumerVectors?.length ?? 0), 0);
+  return {
+    readings,
+    providerVectors: count(providerFiles),
+    consumerVectors: count(consumerFiles),
+    dependencies: readings.flatMap((run) => dependenciesOf(run, reference, outcomesOf(run))),
+  };
 }
 
 function selectedNotes(ids: readonly string[] | undefined): number[] {
@@ -100,15 +189,26 @@ function selectedNotes(ids: readonly string[] | undefined): number[] {
   return [...new Set(notes)].sort((a, b) => a - b);
 }
 
-function verdictOf(results: readonly PropertyVerdict[]): PairingResult['verdict'] {
+/** A pairing's verdict from its properties' and its reached counts (exported for the tests). */
+export function verdictOf(
+  pairing: Pairing,
+  results: readonly PropertyVerdict[],
+  divergent: Readonly<Record<string, number>>,
+): PairingResult['verdict'] {
   if (results.some((r) => r.status === 'failed')) return 'breaks';
   if (results.some((r) => r.status === 'vacuous')) return 'vacuous';
+  if (!pairing.reference && Object.values(divergent).every((n) => n === 0)) return 'not-reached';
   return 'interoperates';
+}
+
+/** How many scenarios of a pairing ran differently from the reference readings, over its properties. */
+export function reachedCount(result: PairingResult): number {
+  return Object.values(result.divergent).reduce((a, b) => a + b, 0);
 }
 
 /** Runs the matrix of the selected notes; writes the replay and diagram files of every break. */
 export async function runMatrix(
-  flags: Pick<MatrixFlags, 'note' | 'seed' | 'runs' | 'out' | 'workers'>,
+  flags: Pick<MatrixFlags, 'note' | 'seed' | 'runs' | 'out' | 'workers'> & { readonly vectors?: boolean },
   observe: {
     readonly begin?: (what: string) => void;
     readonly done?: (what: string, line: string, failed: boolean) => void;
@@ -117,7 +217,9 @@ export async function runMatrix(
 ): Promise<MatrixResult> {
   const notes = selectedNotes(flags.note);
   const pairings = notes.flatMap(pairingsOf);
-  const jobs = pairings.flatMap((pairing) => MATRIX_PROPERTIES.map((def) => ({ pairing, def })));
+  const jobs = pairings.flatMap((pairing) =>
+    matrixPropertiesFor(pairing.note).map((def) => ({ pairing, def })),
+  );
   const outcomes = await runSpread(jobs, {
     workers: flags.workers,
     userCode: false,
@@ -146,13 +248,14 @@ export async function runMatrix(
   const divergent: Record<string, number>[] = [];
   for (const pairing of pairings) {
     const counts: Record<string, number> = {};
-    for (const def of MATRIX_PROPERTIES)
+    for (const def of matrixPropertiesFor(pairing.note))
       counts[def.id] = pairing.reference ? 0 : await divergentRuns(def, pairing, flags.seed, referenceHashes);
     divergent.push(counts);
   }
+  let next = 0;
   const results: PairingResult[] = pairings.map((pairing, p) => {
-    const properties = MATRIX_PROPERTIES.map((def, d): PropertyVerdict => {
-      const outcome = outcomes[p * MATRIX_PROPERTIES.length + d] as PropertyOutcome;
+    const properties = matrixPropertiesFor(pairing.note).map((def): PropertyVerdict => {
+      const outcome = outcomes[next++] as PropertyOutcome;
       const base = { property: def.id, status: outcome.status, runs: outcome.runs };
       const failure = outcome.failure;
       if (!failure) return base;
@@ -168,9 +271,24 @@ export async function runMatrix(
         mermaid: renderDiagram(failure.events),
       };
     });
-    return { pairing, verdict: verdictOf(properties), properties, divergent: divergent[p] ?? {} };
+    const counts = divergent[p] ?? {};
+    return { pairing, verdict: verdictOf(pairing, properties, counts), properties, divergent: counts };
   });
-  return { seed: flags.seed, runs: flags.runs, notes, pairings: results };
+  const vectors = flags.vectors === false ? undefined : await runMatrixVectors(notes, flags.workers);
+  if (vectors) writeVectorTable(flags.out, vectors);
+  return { seed: flags.seed, runs: flags.runs, notes, pairings: results, ...(vectors ? { vectors } : {}) };
+}
+
+/** --out/vector-readings.json: per vector, the readings it assumes (for device teams). */
+function writeVectorTable(out: string, vectors: MatrixVectors): void {
+  const path = join(out, 'vector-readings.json');
+  const table = vectorReadingsTable(vectors.dependencies, (d) => vectorVerdictFor(d.vector, d.readings));
+  try {
+    mkdirSync(out, { recursive: true });
+    writeFileSync(path, `${JSON.stringify(table, null, 2)}\n`);
+  } catch (error) {
+    throw new CliError('matrix_write_failed', `cannot write ${path}: ${(error as Error).message}`);
+  }
 }
 
 function jsonOf(result: MatrixResult): string {
@@ -179,6 +297,14 @@ function jsonOf(result: MatrixResult): string {
     runs: result.runs,
     coverage: 'full product of the provider and consumer readings of each note',
     properties: MATRIX_PROPERTIES.map((p) => p.id),
+    situations: Object.fromEntries(
+      result.notes.map((n) => [
+        String(n),
+        matrixPropertiesFor(n)
+          .slice(MATRIX_PROPERTIES.length)
+          .map((p) => p.id),
+      ]),
+    ),
     pairings: result.pairings.map((r) => ({
       note: r.pairing.note,
       id: r.pairing.id,
@@ -186,9 +312,20 @@ function jsonOf(result: MatrixResult): string {
       consumer: r.pairing.consumer,
       reference: r.pairing.reference,
       verdict: r.verdict,
+      reached: reachedCount(r),
       divergent: r.divergent,
       properties: r.properties.map(({ mermaid: _m, ...p }) => p),
     })),
+    ...(result.vectors
+      ? {
+          vectors: {
+            readings: result.vectors.readings.map((r) => r.id),
+            providerVectors: result.vectors.providerVectors,
+            consumerVectors: result.vectors.consumerVectors,
+            dependencies: result.vectors.dependencies,
+          },
+        }
+      : {}),
   });
 }
 
@@ -196,13 +333,16 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
   const c = io.color;
   const notes = selectedNotes(flags.note);
   const count = notes.flatMap(pairingsOf).length;
+  const jobCount = notes
+    .flatMap(pairingsOf)
+    .reduce((n, pairing) => n + matrixPropertiesFor(pairing.note).length, 0);
   if (!flags.json)
     io.out(
       c.bold(
-        `cetp-sim matrix: ${notes.length} note(s), ${count} pairing(s) (full product of each note's readings), ${MATRIX_PROPERTIES.length} consumer-driven properties each (seed ${flags.seed}, ${flags.runs} runs per property)`,
+        `cetp-sim matrix: ${notes.length} note(s), ${count} pairing(s) (full product of each note's readings), ${MATRIX_PROPERTIES.length} consumer-driven properties each, plus the note's situation (seed ${flags.seed}, ${flags.runs} runs per property)`,
       ),
     );
-  const progress = startProgress(io, count * MATRIX_PROPERTIES.length, {
+  const progress = startProgress(io, jobCount, {
     json: flags.json,
     noun: 'matrix',
     units: 'pairing runs',
@@ -245,23 +385,50 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
         ? c.red(c.bold('breaks'))
         : r.verdict === 'vacuous'
           ? c.yellow('vacuous')
-          : c.green('interoperates');
-    return [String(r.pairing.note), describePairing(r.pairing), verdict, how];
+          : r.verdict === 'not-reached'
+            ? c.yellow('not reached')
+            : c.green('interoperates');
+    const reached = r.pairing.reference ? 'reference' : String(reachedCount(r));
+    return [String(r.pairing.note), describePairing(r.pairing), verdict, reached, how];
   });
   io.out('');
-  for (const line of table(['note', 'pairing', 'verdict', 'broken by (property (checker rules))'], rows))
+  for (const line of table(
+    ['note', 'pairing', 'verdict', 'reached', 'broken by (property (checker rules))'],
+    rows,
+  ))
     io.out(line);
   const breaks = result.pairings.filter((r) => r.verdict === 'breaks');
   io.out('');
   for (const r of breaks)
     for (const p of r.properties)
       if (p.replay) io.out(`  ${r.pairing.id}: cetp-sim replay ${p.replay}   (diagram ${p.diagram})`);
+  const unreached = result.pairings.filter((r) => r.verdict === 'not-reached');
+  if (unreached.length > 0)
+    io.out(
+      c.yellow(
+        `${unreached.length} pairing(s) not reached: no sampled run went differently from the reference readings, so they were not judged (${unreached.map((r) => r.pairing.id).join(', ')}).`,
+      ),
+    );
+  if (result.vectors) {
+    io.out(
+      `Vectors: ${result.vectors.providerVectors} provider and ${result.vectors.consumerVectors} consumer vectors against ${result.vectors.readings.length} reading(s); ${result.vectors.dependencies.length} verdict(s) depend on a reading:`,
+    );
+    for (const d of result.vectors.dependencies)
+      io.out(
+        `  ${d.vector} (${d.level}): ${d.reference} → ${d.status} under ${d.side} ${Object.entries(d.readings)
+          .map(([v, r]) => `${v}=${r}`)
+          .join(', ')} — ${vectorVerdictFor(d.vector, d.readings)?.kind ?? 'not yet judged'}`,
+      );
+    io.out(`  table: ${join(flags.out, 'vector-readings.json')}`);
+  }
   io.out(
-    breaks.length === 0
+    breaks.length === 0 && unreached.length === 0
       ? c.green(`Every one of the ${result.pairings.length} pairing(s) interoperates.`)
-      : c.yellow(
-          `${breaks.length} of ${result.pairings.length} pairing(s) break: each is a place where the spec lets two careful implementations disagree.`,
-        ),
+      : breaks.length === 0
+        ? c.yellow(`No pairing breaks, but ${unreached.length} were not reached.`)
+        : c.yellow(
+            `${breaks.length} of ${result.pairings.length} pairing(s) break: each is a place where the spec lets two careful implementations disagree.`,
+          ),
   );
   if (flags.md !== undefined) io.out(`document written: ${flags.md}`);
   return EXIT_OK;
@@ -269,9 +436,13 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
 
 const MATRIX_HELP = `
 Every pairing of a note's provider readings with its consumer readings (the full product: at most
-2 x 2 today) runs the consumer-driven properties (${MATRIX_PROPERTIES.map((p) => p.id).join(', ')}); the
-shared test vectors are not run (they are generated with the reference readings). Each pairing runs
-the same scenarios (seeded by --seed alone), so two pairings differ only by their readings.
+4 x 4 today) runs the consumer-driven properties (${MATRIX_PROPERTIES.map((p) => p.id).join(', ')}) and, for
+notes 5, 8, 10, 11 and 16, the note's situation property (a world that makes the readings' deciding
+moment happen). Each pairing runs the same scenarios (seeded by --seed alone), so two pairings
+differ only by their readings; a pairing no sampled run distinguishes from the reference readings
+is reported "not reached", not "interoperates". Then the shared vectors (vectors/) run against
+every provider reading (provider vectors) and consumer reading (consumer vectors); the vectors whose
+verdict changes are listed and written to --out/vector-readings.json (--no-vectors skips this).
 Breaking pairings write a replay file and a Mermaid diagram under --out (default ${DEFAULT_MATRIX_OUT});
 \`cetp-sim replay FILE\` reproduces the break. --md FILE writes the generated document for spec
 authors (the repository's is spec/matrix.md: cetp-sim matrix --md spec/matrix.md --out spec/matrix).
@@ -307,6 +478,7 @@ export function registerMatrixCommand(program: Command, io: Io, setExit: (code: 
         .argParser(parseIntArg('--workers', 1))
         .default(DEFAULT_WORKERS),
     )
+    .addOption(new Option('--no-vectors', 'do not run the shared vectors against each reading'))
     .addOption(new Option('--json', 'print one JSON object on stdout').default(false))
     .addHelpText('after', MATRIX_HELP)
     .action(async (opts: MatrixFlags) => {

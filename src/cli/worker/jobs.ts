@@ -194,6 +194,7 @@ async function vectorFile(modules: ModuleCache, job: VectorFileJob): Promise<Vec
     ...(job.lacks ? { lacks: job.lacks } : {}),
     ...(job.ids ? { ids: job.ids } : {}),
     ...(job.baseline ? { baseline: new Map(job.baseline) } : {}),
+    ...(job.variant ? { variant: job.variant } : {}),
     now: () => performance.now(),
   });
 }

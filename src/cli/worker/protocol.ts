@@ -84,6 +84,8 @@ export interface VectorFileJob extends ModuleSpecs {
   readonly ids?: readonly string[];
   /** Expected failures, vector id → reason. */
   readonly baseline?: readonly (readonly [string, string])[];
+  /** The readings the fixtures (and the reference consumer) are made with (`cetp-sim matrix`). */
+  readonly variant?: Variant;
 }
 
 /** Every crash point of one flow, provider and consumer side (`cetp-sim crashpoints`). */

@@ -207,10 +207,23 @@ function leakyInternalError(requestId: string, error: unknown): Bundle {
   b.putString('error_code', 'INTERNAL_ERROR');
   b.putString(
     'error_message',
-    error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error),
+    error instanceof Error
+      ? `${error.name}: ${error.message}\n${checkoutFree(error.stack ?? '')}`
+      : String(error),
   );
   b.putBoolean('retryable', true);
   b.putInt('protocol_version', 2);
   b.putString('request_id', requestId);
   return b;
+}
+
+/**
+ * The leaked stack with the directories above the code replaced by `/<checkout>`: it still leaks frames
+ * and paths, but the trace of a run no longer depends on where the repository was cloned.
+ */
+function checkoutFree(stack: string): string {
+  return stack.replace(
+    /(?:file:\/\/)?\/[^\s():]*?\/(?=(?:src|dist|properties|examples|test|node_modules)\/)/g,
+    '/<checkout>/',
+  );
 }
