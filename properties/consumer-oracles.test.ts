@@ -48,7 +48,7 @@ async function checkersFired(
   consumer?: ConsumerUnderTest,
 ): Promise<string[]> {
   const def = propertyById(property);
-  if (!def || def.kind !== 'consumer') throw new Error(`no consumer property ${property}`);
+  if (def?.kind !== 'consumer') throw new Error(`no consumer property ${property}`);
   const fixture = consumer ? { ...def.fixture, consumer } : def.fixture;
   const run = await runConsumerScenario(fixture, s, {
     providerBugs: [],

@@ -109,8 +109,7 @@ function textStrings(value: JsonValue | undefined, path: string, out: [string, s
   if (typeof value === 'string') out.push([path, value]);
   else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) textStrings(value[i], `${path}/${i}`, out);
-  }
-  else if (value !== null && typeof value === 'object') {
+  } else if (value !== null && typeof value === 'object') {
     // A result value (UntrustedValue): bounded by the file and inline limits, judged apart.
     if (value.trust === 'untrusted' && 'value' in value) return;
     for (const [k, v] of Object.entries(value)) {
