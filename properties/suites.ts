@@ -6,6 +6,7 @@
 import type { Checker } from '../src/check/checker.ts';
 import { admissionLimit } from '../src/check/checkers/admission.ts';
 import { agentGetsData, requestIdOnWire } from '../src/check/checkers/agent.ts';
+import { AGENT_CONTENT_CHECKERS } from '../src/check/checkers/agent-content.ts';
 import { businessRefusal } from '../src/check/checkers/business.ts';
 import { resumeTokenExpiry } from '../src/check/checkers/clocks.ts';
 import {
@@ -15,6 +16,7 @@ import {
   retryDiscipline,
   verifiedResolutions,
 } from '../src/check/checkers/consumer.ts';
+import { CONSUMER_FOLLOWUP_CHECKERS } from '../src/check/checkers/consumer-followup.ts';
 import {
   approvalBinding,
   authorizedEffect,
@@ -242,6 +244,8 @@ const CONSUMER_CHECKS: readonly Checker[] = [
   catalogueRevision,
   noCrash,
   noFdLeaks,
+  ...CONSUMER_FOLLOWUP_CHECKERS,
+  ...AGENT_CONTENT_CHECKERS,
 ];
 
 const hostileIndex = (id: string): number => HOSTILE_CASES.findIndex((c) => c.id === id);

@@ -131,30 +131,58 @@ export function consumerScenarioArb(
       arbitrary: fc.constantFrom(1_000, 20_000).map((ms): AgentCommand => ({ kind: 'wait', ms })),
     },
   );
-  return fc.record({
-    seed: fc.nat({ max: 1_000_000 }),
-    tail: fc.constantFrom(...tails),
-    threads: fc.array(fc.array(command, { minLength: 1, maxLength: shape.maxCommands }), {
-      minLength: 1,
-      maxLength: shape.maxThreads,
-    }),
-    consumerRestartsAtMs: shape.restarts
-      ? fc.array(fc.integer({ min: 1, max: 30_000 }), { maxLength: 1 })
-      : fc.constant([]),
-    hostile: shape.hostileCases.length > 0 ? fc.constantFrom(...shape.hostileCases) : fc.constant(null),
-    consumerCaps: fc.nat({ max: CONSUMER_CAPABILITY_SETS.length - 1 }),
-    user: fc.array(fc.constantFrom<UserDecision>('approve', 'deny', 'back'), { maxLength: 4 }),
-    faults:
-      shape.faults.length === 0
-        ? fc.constant([])
-        : fc.array(
-            fc.record({ at: fc.integer({ min: 1, max: 400 }), fault: fc.constantFrom(...shape.faults) }),
-            {
-              maxLength: shape.maxFaults,
-            },
-          ),
-    decisions: generateDecisions ? fc.array(fc.nat({ max: 7 }), { maxLength: 80 }) : fc.constant([]),
-  });
+  // With a hostile provider, the first agent thread meets it first: a listing or an execution of
+  // its tool (cancelled after a second in two of three), so each case's lie is reached in most of
+  // its runs — and what the consumer does next is what the consumer oracles judge.
+  const hostileTool = shape.tools.includes('hostile.lookup');
+  const meetHostile = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom<number | null>(null, 1_000, 1_000) },
+    { weight: 1, arbitrary: fc.constant<'list'>('list') },
+  );
+  const hostile =
+    shape.hostileCases.length > 0
+      ? fc.oneof(
+          ...shape.hostileCases.map((i) => ({
+            weight: HOSTILE_CASES[i % HOSTILE_CASES.length]?.weight ?? 1,
+            arbitrary: fc.constant(i),
+          })),
+        )
+      : fc.constant(null);
+  return fc
+    .record({
+      seed: fc.nat({ max: 1_000_000 }),
+      tail: fc.constantFrom(...tails),
+      threads: fc.array(fc.array(command, { minLength: 1, maxLength: shape.maxCommands }), {
+        minLength: 1,
+        maxLength: shape.maxThreads,
+      }),
+      consumerRestartsAtMs: shape.restarts
+        ? fc.array(fc.integer({ min: 1, max: 30_000 }), { maxLength: 1 })
+        : fc.constant([]),
+      hostile,
+      meet: hostileTool ? meetHostile : fc.constant(undefined),
+      consumerCaps: fc.nat({ max: CONSUMER_CAPABILITY_SETS.length - 1 }),
+      user: fc.array(fc.constantFrom<UserDecision>('approve', 'deny', 'back'), { maxLength: 4 }),
+      faults:
+        shape.faults.length === 0
+          ? fc.constant([])
+          : fc.array(
+              fc.record({ at: fc.integer({ min: 1, max: 400 }), fault: fc.constantFrom(...shape.faults) }),
+              {
+                maxLength: shape.maxFaults,
+              },
+            ),
+      decisions: generateDecisions ? fc.array(fc.nat({ max: 7 }), { maxLength: 80 }) : fc.constant([]),
+    })
+    .map(({ meet, ...scenario }): ConsumerScenario => {
+      if (scenario.hostile === null || meet === undefined) return scenario;
+      const first: AgentCommand =
+        meet === 'list'
+          ? { kind: 'list' }
+          : { kind: 'execute', provider: 'hostile', tool: 'lookup', args: 0, cancelAfterMs: meet };
+      const [head = [], ...rest] = scenario.threads;
+      return { ...scenario, threads: [[first, ...head], ...rest] };
+    });
 }
 
 // The consumer under test, as the public API names it (src/check/subjects.ts).

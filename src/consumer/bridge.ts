@@ -31,7 +31,11 @@ export interface AgentTool {
   readonly providerId: string;
   readonly name: string;
   readonly version: 1 | 2;
-  /** Local display name (may change; never used for routing). */
+  /**
+   * Local display name (may change; never used for routing): `provider_id › tool name`, built only
+   * from identifiers the consumer checked — never from the provider's name or title, which are
+   * untrusted text (7.3-01, 4.2-04) and reach the agent only as `title` / `description`.
+   */
   readonly displayName: string;
   readonly title: UntrustedText;
   readonly description: UntrustedText;
@@ -172,13 +176,12 @@ export class ExternalToolBridge {
         }
         continue;
       }
-      const label = client.details?.name.text || providerId;
       for (const t of client.tools()) {
         tools.push({
           providerId,
           name: t.name,
           version: 2,
-          displayName: `${label} › ${t.title.text || t.name}`,
+          displayName: `${providerId} › ${t.name}`,
           title: t.title,
           description: t.description,
           inputSchema: t.inputSchema,

@@ -206,9 +206,11 @@ describe('routing', () => {
     installScripted(world, {});
     installScripted(world, { packageName: 'com.example.scripted2', authority: 'scripted2' });
     const { value } = await runConsumer(world, (b) => b.listTools());
-    expect(value.map((t) => [t.providerId, t.displayName])).toEqual([
-      [SCRIPTED_PACKAGE, 'Scripted › Tool lookup'],
-      ['com.example.scripted2', 'Scripted › Tool lookup'],
+    // Both are named "Scripted"; the display name is built from the checked provider_id and tool name
+    // only (never the provider's own name or title: 7.3-01, 4.2-04), and each keeps its own route.
+    expect(value.map((t) => [t.providerId, t.displayName, t.title.text])).toEqual([
+      [SCRIPTED_PACKAGE, `${SCRIPTED_PACKAGE} › lookup`, 'Tool lookup'],
+      ['com.example.scripted2', 'com.example.scripted2 › lookup', 'Tool lookup'],
     ]);
   });
 

@@ -68,6 +68,14 @@ const EXPECTED: Readonly<Record<string, Partial<Record<string, unknown>>>> = {
   'resolution-implicit-pending-intent': { kind: 'refused_resolution' },
   'resolution-relayed-pending-intent': { kind: 'refused_resolution' },
   'oversized-reply': { kind: 'provider_unavailable', temporary: true },
+  // The same-id query after DEADLINE_EXCEEDED reaches the result (5-19).
+  'deadline-exceeded-first-answer': { kind: 'ok' },
+  'auth-required-claimed-retryable': { kind: 'rejected', code: 'AUTH_REQUIRED' },
+  'version-field-lists-two': { kind: 'provider_unavailable', temporary: false },
+  'inline-result-off-schema': { kind: 'integrity', check: 'output_schema' },
+  'cancel-requested-then-succeeds': { kind: 'ok' },
+  'file-result-off-schema': { kind: 'integrity', check: 'output_schema' },
+  'file-over-local-limit': { kind: 'integrity', check: 'over_local_limit' },
 };
 
 const L = DEFAULT_CONSUMER_LIMITS;
@@ -126,6 +134,17 @@ describe('every hostile case', () => {
       if (expected) expect(r.outcome).toMatchObject(expected);
     });
   }
+
+  it("CETP-7.3-01 CETP-4.2-04: a tool's display name carries no provider text, only identifiers the consumer checked", async () => {
+    const hostile = HOSTILE_CASES.find((c) => c.id === 'injection-in-provider-identity');
+    const { tools } = await against(hostile?.behaviour ?? {});
+    expect(tools.length).toBeGreaterThan(0);
+    for (const t of tools) {
+      expect(t.displayName).not.toContain('SYSTEM');
+      expect(t.displayName).not.toContain('Bank');
+      expect(t.displayName).toBe(`${t.providerId} › ${t.name}`);
+    }
+  });
 
   it('CETP-5-26: the unknown retryable error code is sent once, never retried', async () => {
     const hostile = HOSTILE_CASES.find((c) => c.id === 'unknown-error-code-retryable');

@@ -5,7 +5,7 @@
  * - consumer-request-id-on-wire: one logical execution (one agent request) puts one request_id on
  *   the wire, across retries and restarts; no request_id appears that no agent request asked for;
  * - agent-gets-data: text a provider sent (descriptions, error messages, results, file bytes)
- *   reaches the agent, in the answer to a tool execution, only inside an untrusted-data wrapper (an object with `trust: "untrusted"`,
+ *   reaches the agent, in the answer to a tool execution or listing, only inside an untrusted-data wrapper (an object with `trust: "untrusted"`,
  *   src/consumer/untrusted.ts), never as a plain string the agent could take for an instruction.
  */
 import canonicalize from 'canonicalize';
@@ -95,14 +95,18 @@ function stringsOf(value: JsonValue | undefined, into: Set<string>): void {
     for (const v of Object.values(value)) stringsOf(v, into);
 }
 
-/** Plain strings of an agent's answer outside any `trust: "untrusted"` wrapper, with their JSON path. */
+/**
+ * Plain strings of an agent's answer outside any `trust: "untrusted"` wrapper, with their JSON path.
+ * A listed tool's `inputSchema` is structured data the agent needs to call the tool (checked against
+ * the schema caps, 7.3-01/7.3-02), not text: it is not judged here.
+ */
 function plainStrings(value: JsonValue | undefined, path: string, out: [string, string][]): void {
   if (typeof value === 'string') out.push([path, value]);
   else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) plainStrings(value[i], `${path}/${i}`, out);
   } else if (value !== null && typeof value === 'object') {
     if (value.trust === 'untrusted') return;
-    for (const [k, v] of Object.entries(value)) plainStrings(v, `${path}/${k}`, out);
+    for (const [k, v] of Object.entries(value)) if (k !== 'inputSchema') plainStrings(v, `${path}/${k}`, out);
   }
 }
 
@@ -112,7 +116,7 @@ export const agentGetsData: Checker = {
   id: 'agent-gets-data',
   ruleIds: ['CETP-4.2-04', 'CETP-4.2-05', 'CETP-7.3-03', 'CETP-1-01'],
   description:
-    "Provider text (descriptions, error messages, results, file bytes) reaches the agent only inside an untrusted-data wrapper, never as a plain string of the consumer's answer.",
+    "Provider text (names, titles, descriptions, error messages, results, file bytes) reaches the agent only inside an untrusted-data wrapper, never as a plain string of the consumer's answer to an execution or a tool listing.",
   fields: [
     {
       fields: [
@@ -129,11 +133,8 @@ export const agentGetsData: Checker = {
     },
   ],
   check(obs, ctx) {
-    // Answers to tool executions. (Tool listings are not judged yet: the reference consumer's
-    // AgentTool.displayName is built from the provider's title — a known finding, see docs/oracles.md.)
-    const answers = obs.agentCalls.filter(
-      (a) => a.kind === 'execute' && ctx.consumers.includes(a.consumer) && a.value !== undefined,
-    );
+    // Answers to tool executions and tool listings (display names, titles, descriptions).
+    const answers = obs.agentCalls.filter((a) => ctx.consumers.includes(a.consumer) && a.value !== undefined);
     if (answers.length === 0) return [];
     // Everything providers said to the consumers: reply strings and the bytes of file results.
     const said = new Set<string>();

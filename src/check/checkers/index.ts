@@ -3,9 +3,11 @@ import type { CheckContext, Checker, Violation } from '../checker.ts';
 import type { Observation } from '../observation.ts';
 import { ADMISSION_CHECKERS } from './admission.ts';
 import { AGENT_CHECKERS } from './agent.ts';
+import { AGENT_CONTENT_CHECKERS } from './agent-content.ts';
 import { BUSINESS_CHECKERS } from './business.ts';
 import { CLOCK_CHECKERS } from './clocks.ts';
 import { CONSUMER_CHECKERS } from './consumer.ts';
+import { CONSUMER_FOLLOWUP_CHECKERS } from './consumer-followup.ts';
 import { EFFECT_CHECKERS } from './effects.ts';
 import { FIELD_CHECKERS } from './fields.ts';
 import { FILE_CHECKERS } from './files.ts';
@@ -28,7 +30,9 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...SESSION_CHECKERS,
   ...CLOCK_CHECKERS,
   ...CONSUMER_CHECKERS,
+  ...CONSUMER_FOLLOWUP_CHECKERS,
   ...AGENT_CHECKERS,
+  ...AGENT_CONTENT_CHECKERS,
   ...RUNTIME_CHECKERS,
   ...OUTPUT_CHECKERS,
   ...RISK_CHECKERS,

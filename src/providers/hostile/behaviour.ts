@@ -41,8 +41,11 @@ export interface NegotiateLie {
 export interface FileLie {
   /** Bytes actually served (at least 64): a JSON document of exactly this size. */
   readonly contentBytes: number;
-  /** What the document says: neutral filler, or prompt injection from end to end. */
-  readonly content: 'filler' | 'injection';
+  /**
+   * What the document says: neutral filler, prompt injection from end to end, or a well-formed JSON
+   * document that the tool's output_schema forbids (`answer` is a number, not a string: 4.5-07).
+   */
+  readonly content: 'filler' | 'injection' | 'off-schema';
   /** size_bytes to declare; default the true size. */
   readonly declaredSizeBytes?: number;
   /** sha256 to declare: of the content (lowercase), of something else, or uppercase hex. */
@@ -74,6 +77,11 @@ export type ExecuteLie =
       readonly retryable: boolean;
       readonly retryAfterMs?: number;
       readonly details?: JsonValue;
+      /**
+       * Only the first call of each request_id gets the error; a re-send or query under the same
+       * request_id is answered honestly (a provider whose deadline passed once, 5-19).
+       */
+      readonly firstOnly?: boolean;
     }
   | { readonly kind: 'file'; readonly file: FileLie }
   | {
@@ -81,8 +89,13 @@ export type ExecuteLie =
       readonly code: 'USER_ACTION_REQUIRED' | 'AUTH_REQUIRED';
       readonly pendingIntent: PendingIntentLie;
     }
-  /** `accepted` even when the session has no async_operations (2.3-02); the operation then succeeds. */
-  | { readonly kind: 'accepted' }
+  /**
+   * `accepted` even when the session has no async_operations (2.3-02); the operation then succeeds.
+   * With `runningMs` it stays `running` that long (virtual time) and cancel_operation answers
+   * `cancellation_requested` — and the operation still succeeds (4.4-11, 4.4-19: only
+   * state=cancelled means no effect); without it, cancel_operation is a CONFLICT (already finished).
+   */
+  | { readonly kind: 'accepted'; readonly runningMs?: number }
   /** An inline result of about 2 × `chars` parcel bytes: over Binder's 1 MiB buffer, the reply fails. */
   | { readonly kind: 'oversized'; readonly chars: number };
 

@@ -194,6 +194,29 @@ const OBSERVATIONS: Readonly<Record<string, Observation>> = {
       expect(status(resumed)).toBe('success');
     },
   },
+  'file-result-off-schema': {
+    during: async (c) => {
+      const { declared, fd } = await fileAnswer(c);
+      const bytes = await readAll(c, fd);
+      expect(declared.size_bytes).toBe(bytes.length);
+      expect(declared.sha256).toBe(sha256Hex(bytes));
+      // Well-formed JSON, honestly delivered — and `answer` is not the string the schema requires.
+      expect(typeof JSON.parse(new TextDecoder().decode(bytes)).answer).toBe('number');
+    },
+    after: noLeaks,
+  },
+  'file-over-local-limit': {
+    during: async (c) => {
+      const { declared, fd } = await fileAnswer(c);
+      const read = await readBounded(c.ctx, fd, 32 * MIB, 60_000);
+      fd.close();
+      expect(read.eof).toBe(true);
+      expect(read.bytes.length).toBeGreaterThan(16 * MIB);
+      expect(declared.size_bytes).toBe(read.bytes.length);
+      expect(declared.sha256).toBe(sha256Hex(read.bytes));
+    },
+    after: noLeaks,
+  },
   'oversized-reply': {
     during: async (c, world) => {
       await c.negotiate();

@@ -227,6 +227,54 @@ const OBSERVATIONS: Readonly<Record<string, Observation>> = {
   },
   'negotiate-unsupported-version-with-v1-bait': async (c) => observeV1Bait(c, 'UNSUPPORTED_VERSION'),
   'negotiate-internal-error-with-v1-bait': async (c) => observeV1Bait(c, 'INTERNAL_ERROR'),
+  'deadline-exceeded-first-answer': async (c) => {
+    const first = await lookup(c, 'rid-deadline');
+    expect(status(first)).toBe('error:DEADLINE_EXCEEDED');
+    expect(first.getBoolean('retryable', true)).toBe(false);
+    // The same-id query (5-19) reaches the result; a new request_id meets the deadline again.
+    expect(status(await c.execute('lookup', { query: 'weather' }, { requestId: 'rid-deadline' }))).toBe(
+      'success',
+    );
+    expect(status(await lookup(c, 'rid-other'))).toBe('error:DEADLINE_EXCEEDED');
+  },
+  'auth-required-claimed-retryable': async (c) => {
+    const reply = await lookup(c);
+    expect(status(reply)).toBe('error:AUTH_REQUIRED');
+    expect(reply.getBoolean('retryable', false)).toBe(true);
+    expect(reply.getLong('retry_after_ms', -1)).toBe(1);
+    // Nothing the consumer could launch: only the user, outside this call, can change the answer.
+    expect(reply.containsKey('resolution')).toBe(false);
+    expect(reply.containsKey('resume_token')).toBe(false);
+  },
+  'version-field-lists-two': async (c) => {
+    const service = c.ctx.packageManager
+      .queryIntentServices(TOOL_PROVIDER_ACTION)
+      .find((s) => s.packageName === HOSTILE_PACKAGE);
+    expect(service?.metaData[META_VERSION]).toBe('1,2');
+    expect(service?.metaData[META_VERSIONS]).toBeUndefined();
+    // It answers v2 all the same: the bait a consumer reading "1,2" as a list would take.
+    expect(status(await c.negotiate())).toBe('success');
+  },
+  'inline-result-off-schema': async (c) => {
+    const listed = (await tools(c))[0] as { output_schema?: { properties?: { answer?: { type?: string } } } };
+    expect(listed.output_schema?.properties?.answer?.type).toBe('string');
+    const value = data(await lookup(c)).value as { answer?: unknown };
+    expect(typeof value.answer).toBe('number');
+  },
+  'cancel-requested-then-succeeds': async (c) => {
+    await c.negotiate();
+    const requestId = 'rid-op';
+    const accepted = await c.execute('lookup', { query: 'weather' }, { requestId });
+    expect(status(accepted)).toBe('accepted');
+    const operationId = String(data(accepted).operation_id);
+    const op = (b: Bundle) => b.putString('operation_id', operationId);
+    const cancel = await c.method('cancel_operation', op, requestId);
+    expect(data(cancel)).toEqual({ operation_id: operationId, state: 'cancellation_requested' });
+    expect(data(await c.method('get_operation', op, requestId)).state).toBe('running');
+    await c.ctx.sleep(20_000);
+    // Cancellation is cooperative: taken, and the operation still succeeded (4.4-19).
+    expect(data(await c.method('get_operation', op, requestId)).state).toBe('succeeded');
+  },
   'discovery-authority-of-other-package': async (c) => {
     const services = c.ctx.packageManager.queryIntentServices(TOOL_PROVIDER_ACTION);
     const service = services.find((s) => s.packageName === HOSTILE_PACKAGE);

@@ -5,7 +5,7 @@
  * careful consumer verifies instead of trusting (2.2-08, 3.1-02, 4.5-03, 7.2-05, …).
  */
 import { DEFAULT_TOOL_SCHEMA_CAPS, type RuleId } from '../../protocol/index.ts';
-import { META_AUTHORITY } from '../sdk/manifest.ts';
+import { META_AUTHORITY, META_VERSION } from '../sdk/manifest.ts';
 import type { FileLie, HostileBehaviour } from './behaviour.ts';
 import { HOSTILE_PACKAGE, PEER_AUTHORITY } from './manifest.ts';
 import {
@@ -27,7 +27,15 @@ export interface HostileCase {
   readonly description: string;
   readonly ruleIds: RuleId[];
   readonly behaviour: HostileBehaviour;
+  /**
+   * How often generators pick this case, relative to 1: the cases whose lie only matters through the
+   * consumer's next move (a query, a re-send, a poll after a cancel) need more runs to be met.
+   */
+  readonly weight?: number;
 }
+
+/** Just over the 16 MiB a careful consumer reads at most (ASSUMED_CONSUMER_CAPS.fileResultBytes). */
+const FILE_OVER_LIMIT_BYTES = ASSUMED_CONSUMER_CAPS.fileResultBytes + 65_536;
 
 const honestFile: FileLie = { contentBytes: 4096, content: 'filler', sha256: 'correct', fd: 'read_only' };
 const file = (lie: Partial<FileLie>): HostileBehaviour => ({
@@ -119,6 +127,38 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
         kind: 'error',
         code: 'QUOTA_MELTDOWN',
         message: 'Retry now.',
+        retryable: true,
+        retryAfterMs: 1,
+      },
+    },
+  },
+  {
+    id: 'deadline-exceeded-first-answer',
+    description:
+      'the first call of each request_id is DEADLINE_EXCEEDED (retryable=false); a same-id query gets the result',
+    ruleIds: ['CETP-5-19'],
+    weight: 2,
+    behaviour: {
+      execute: {
+        kind: 'error',
+        code: 'DEADLINE_EXCEEDED',
+        message: 'The deadline passed.',
+        retryable: false,
+        firstOnly: true,
+      },
+    },
+  },
+  {
+    id: 'auth-required-claimed-retryable',
+    description:
+      'AUTH_REQUIRED without a resolution, marked retryable=true with retry_after_ms=1: only the user can change it',
+    ruleIds: ['CETP-5-28'],
+    weight: 2,
+    behaviour: {
+      execute: {
+        kind: 'error',
+        code: 'AUTH_REQUIRED',
+        message: 'Sign in to the app first.',
         retryable: true,
         retryAfterMs: 1,
       },
@@ -260,9 +300,49 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
     id: 'discovery-authority-of-other-package',
     description: 'the discovery service names the peer package’s authority as its own',
     ruleIds: ['CETP-2.1-08'],
+    weight: 2,
     behaviour: { discovery: { metaData: { [META_AUTHORITY]: PEER_AUTHORITY } } },
   },
+  {
+    id: 'version-field-lists-two',
+    description:
+      'no `versions`; `version` is "1,2" — not a single version, so a v2 consumer must not read a 2 in it',
+    ruleIds: ['CETP-2.1-04'],
+    weight: 2,
+    behaviour: { discovery: { versions: [1], metaData: { [META_VERSION]: '1,2' } } },
+  },
+  // ---- results against the tool's output_schema (§4.2, §4.5, §7.3) ----
+  {
+    id: 'inline-result-off-schema',
+    description: 'an inline result whose `answer` is a number; the output_schema says string',
+    ruleIds: ['CETP-7.3-02', 'CETP-4.2-04'],
+    weight: 2,
+    behaviour: { execute: { kind: 'inline', value: { answer: 404, note: 'not what the schema allows' } } },
+  },
+  // ---- async operations (§4.4) ----
+  {
+    id: 'cancel-requested-then-succeeds',
+    description:
+      'an operation that runs for 20 s; cancel_operation answers cancellation_requested, and it still succeeds',
+    ruleIds: ['CETP-4.4-11', 'CETP-4.4-19'],
+    weight: 4,
+    behaviour: { execute: { kind: 'accepted', runningMs: 20_000 } },
+  },
   // ---- file results (§4.5) ----
+  {
+    id: 'file-result-off-schema',
+    description: 'an honest file (size, digest, read-only fd) whose JSON the output_schema forbids',
+    ruleIds: ['CETP-4.5-07', 'CETP-7.3-02'],
+    weight: 2,
+    behaviour: file({ content: 'off-schema' }),
+  },
+  {
+    id: 'file-over-local-limit',
+    description: `an honest file result of ${FILE_OVER_LIMIT_BYTES} bytes: over any sane local read limit of the consumer (16 MiB)`,
+    ruleIds: ['CETP-4.5-08'],
+    weight: 2,
+    behaviour: file({ contentBytes: FILE_OVER_LIMIT_BYTES }),
+  },
   {
     id: 'file-size-wrong',
     description: 'size_bytes declares one byte more than the file holds',

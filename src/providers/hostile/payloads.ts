@@ -21,6 +21,8 @@ export const ASSUMED_CONSUMER_CAPS = Object.freeze({
   providerNameBytes: 256,
   descriptionBytes: 4096,
   errorMessageBytes: 1024,
+  /** A file result's size: more than this is read by no careful consumer (4.5-08). */
+  fileResultBytes: 16 * 1_048_576,
 });
 
 /** The tell-tale phrase every injection payload carries (tests look for it). */
@@ -162,10 +164,17 @@ export function jsonDepth(value: JsonValue): number {
   return max;
 }
 
-/** A JSON document of exactly `bytes` ASCII bytes (at least 64): `{"answer":"…"}`. */
-export function jsonDocumentOfSize(bytes: number, content: 'filler' | 'injection'): Uint8Array {
+/**
+ * A JSON document of exactly `bytes` ASCII bytes (at least 64): `{"answer":"…"}`, or for
+ * `off-schema` `{"answer":404,"note":"…"}` — well-formed JSON the lookup tool's output_schema
+ * forbids (its `answer` must be a string).
+ */
+export function jsonDocumentOfSize(
+  bytes: number,
+  content: 'filler' | 'injection' | 'off-schema',
+): Uint8Array {
   const size = Math.max(64, Math.floor(bytes));
-  const open = '{"answer":"';
+  const open = content === 'off-schema' ? '{"answer":404,"note":"' : '{"answer":"';
   const close = '"}';
   const room = size - open.length - close.length;
   // JSON-escaped once; only whole copies are used, so no escape sequence is ever cut.

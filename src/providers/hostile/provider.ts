@@ -34,7 +34,12 @@ export const HOSTILE_PROVIDER_NAME = 'Totally Legit Tools';
 
 export class HostileProvider extends ContentProvider {
   private readonly sessions = new Set<string>();
-  private readonly operations = new Map<string, { requestId: string; value: JsonValue }>();
+  private readonly operations = new Map<
+    string,
+    { requestId: string; value: JsonValue; runningUntilMs: number }
+  >();
+  /** Request ids already answered once (for errors given to the first call only). */
+  private readonly answered = new Set<string>();
   /** Fds the provider keeps open on purpose (a pipe that never reaches EOF). */
   private readonly heldOpen: ParcelFileDescriptor[] = [];
   private serial = 0;
@@ -164,6 +169,9 @@ export class HostileProvider extends ContentProvider {
       case 'inline':
         return v2Success(requestId, { kind: 'inline', value: lie.value });
       case 'error':
+        if (lie.firstOnly && this.answered.has(requestId))
+          return v2Success(requestId, { kind: 'inline', value: { answer: 'forty-two' } });
+        this.answered.add(requestId);
         return v2Error(requestId, {
           code: lie.code,
           message: lie.message,
@@ -190,7 +198,11 @@ export class HostileProvider extends ContentProvider {
       }
       case 'accepted': {
         const operationId = `op_${this.context.rng.hex(8)}`;
-        this.operations.set(operationId, { requestId, value: { answer: 'done later' } });
+        this.operations.set(operationId, {
+          requestId,
+          value: { answer: 'done later' },
+          runningUntilMs: this.context.currentTimeMillis() + (lie.runningMs ?? 0),
+        });
         return v2Accepted(requestId, operationId);
       }
       case 'oversized':
@@ -207,9 +219,14 @@ export class HostileProvider extends ContentProvider {
     if (!op || op.requestId !== requestId) {
       return v2Error(requestId, { code: 'INVALID_REQUEST', message: 'No such operation.', retryable: false });
     }
+    const running = this.context.currentTimeMillis() < op.runningUntilMs;
     if (method === 'cancel_operation') {
-      return v2Error(requestId, { code: 'CONFLICT', message: 'Already finished.', retryable: false });
+      if (!running)
+        return v2Error(requestId, { code: 'CONFLICT', message: 'Already finished.', retryable: false });
+      // Taken, and ignored: the operation still succeeds (cancellation is cooperative, 4.4-19).
+      return v2Success(requestId, { operation_id: operationId, state: 'cancellation_requested' });
     }
+    if (running) return v2Success(requestId, { operation_id: operationId, state: 'running' });
     return v2Success(requestId, {
       operation_id: operationId,
       state: 'succeeded',

@@ -1,0 +1,186 @@
+/**
+ * Oracles over the content a consumer hands its agent, judged from the world's record of what the
+ * agent got (GroundTruth.agentCalls) against what the provider published on the wire:
+ * - agent-result-schema (4.5-07, 7.3-02, 4.2-04): a success value the agent receives — inline or
+ *   read from a file — conforms to the output_schema the provider listed for that tool;
+ * - agent-text-bounded (7.3-01): no provider text outside a result value reaches the agent longer
+ *   than TEXT_CHARS_MAX (names, titles, descriptions, error and progress messages);
+ * - agent-file-bounded (4.5-08): no file result the agent receives is larger than
+ *   FILE_RESULT_BYTES_MAX — the consumer reads files under a local limit.
+ * The spec names no number for 7.3-01 or 4.5-08: the bounds below are the ones a careful consumer
+ * keeps (the reference's own caps are below them), so a consumer over them has no effective limit.
+ */
+
+import { caches } from '../../base/caches.ts';
+import type { JsonValue } from '../../base/json.ts';
+import { ToolSchemaCompiler, utf8Length } from '../../protocol/index.ts';
+import type { AgentCallRecord } from '../../sim/ground-truth.ts';
+import { type Checker, type Violation, violation } from '../checker.ts';
+import type { Observation } from '../observation.ts';
+
+/** Longest provider text (UTF-16 units) an agent may be handed outside a result value (7.3-01). */
+export const TEXT_CHARS_MAX = 4096;
+/** Largest file result (bytes of its JSON) an agent may be handed (4.5-08): 16 MiB. */
+export const FILE_RESULT_BYTES_MAX = 16 * 1_048_576;
+
+const compiler = caches.lazy('check/agent-content: output schema compiler', () => new ToolSchemaCompiler());
+
+function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;
+}
+
+/** Agent answers of the consumers under test (a `kind` of the given ones), with what they got. */
+function answers(
+  obs: Observation,
+  consumers: readonly string[],
+  kind: 'execute' | 'list',
+): AgentCallRecord[] {
+  return obs.agentCalls.filter(
+    (a) => a.kind === kind && consumers.includes(a.consumer) && a.endStep !== null && a.value !== undefined,
+  );
+}
+
+/** The output_schema `provider` last listed for `tool` to `consumer` before `step` (undefined: none). */
+function listedOutputSchema(
+  obs: Observation,
+  consumer: string,
+  provider: string,
+  tool: string,
+  step: number,
+): JsonValue | undefined {
+  let schema: JsonValue | undefined;
+  for (const c of obs.calls) {
+    if (c.caller !== consumer || c.provider !== provider || c.method !== 'list_tools' || !c.v2) continue;
+    if (c.reply.kind !== 'bundle' || c.reply.status !== 'success' || (c.replyStep ?? step + 1) > step)
+      continue;
+    const tools = field(c.reply.data, 'tools');
+    if (!Array.isArray(tools)) continue;
+    const listed = tools.find((t) => field(t, 'name') === tool);
+    schema = field(listed, 'output_schema');
+  }
+  return schema;
+}
+
+export const agentResultSchema: Checker = {
+  id: 'agent-result-schema',
+  ruleIds: ['CETP-4.5-07', 'CETP-7.3-02', 'CETP-4.2-04'],
+  description:
+    'A success value the agent receives (inline or from a file) conforms to the output_schema its provider listed for the tool.',
+  fields: [
+    {
+      fields: [
+        'json:list_tools_response/tools[]/output_schema',
+        'json:execution_result/value',
+        'json:operation_status/result/value',
+      ],
+      aspect: 'consistency',
+      against: 'what the agent receives as a result (consumer side)',
+    },
+  ],
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    for (const a of answers(obs, ctx.consumers, 'execute')) {
+      if (field(a.value, 'kind') !== 'ok' || a.provider === null || a.tool === null) continue;
+      const untrusted = field(a.value, 'untrusted');
+      const value = field(untrusted, 'value');
+      if (value === undefined) continue;
+      const schema = listedOutputSchema(obs, a.consumer, a.provider, a.tool, a.endStep ?? 0);
+      if (schema === undefined) continue; // v1, or never listed on the wire: nothing to judge against
+      const compiled = compiler.get().compile(schema, 'output');
+      if (!compiled.ok) continue; // an unusable schema: the tool must not be offered (descriptor oracles)
+      const issues = compiled.value(value);
+      if (issues.length === 0) continue;
+      out.push(
+        violation(
+          this,
+          `${a.consumer} handed its agent a ${String(field(untrusted, 'transport'))} result of ${a.tool} on ${a.provider} that its output_schema forbids (${issues
+            .slice(0, 2)
+            .map((i) => `${i.path || '/'}: ${i.code}`)
+            .join('; ')})`,
+        ),
+      );
+    }
+    return out;
+  },
+};
+
+/** Strings of an agent's answer outside result values and input schemas, with their JSON path. */
+function textStrings(value: JsonValue | undefined, path: string, out: [string, string][]): void {
+  if (typeof value === 'string') out.push([path, value]);
+  else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) textStrings(value[i], `${path}/${i}`, out);
+  } else if (value !== null && typeof value === 'object') {
+    // A result value (UntrustedValue): bounded by the file and inline limits, judged apart.
+    if (value.trust === 'untrusted' && 'value' in value) return;
+    for (const [k, v] of Object.entries(value)) {
+      // Schemas are structured data under the schema caps (7.3-01 via DEFAULT_TOOL_SCHEMA_CAPS).
+      if (k === 'inputSchema') continue;
+      textStrings(v, `${path}/${k}`, out);
+    }
+  }
+}
+
+export const agentTextBounded: Checker = {
+  id: 'agent-text-bounded',
+  ruleIds: ['CETP-7.3-01'],
+  description: `No provider text outside a result value (names, titles, descriptions, error and progress messages) reaches the agent longer than ${TEXT_CHARS_MAX} characters.`,
+  fields: [
+    {
+      fields: [
+        'res:error:error_message',
+        'json:list_tools_response/tools[]/description',
+        'json:list_tools_response/tools[]/title',
+        'json:provider_info/provider_name',
+        'json:provider_info/description',
+        'json:negotiate_response/provider_name',
+      ],
+      aspect: 'consistency',
+      against: 'the length of what reaches the agent (consumer side)',
+    },
+  ],
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    for (const a of [...answers(obs, ctx.consumers, 'execute'), ...answers(obs, ctx.consumers, 'list')]) {
+      const strings: [string, string][] = [];
+      textStrings(a.value, '', strings);
+      const long = strings.find(([, s]) => s.length > TEXT_CHARS_MAX);
+      if (!long) continue;
+      out.push(
+        violation(
+          this,
+          `${a.consumer} handed its agent ${long[1].length} characters of text at ${long[0] || '/'} (${a.kind} ${a.tool ?? ''} ${a.provider ?? ''})`,
+        ),
+      );
+    }
+    return out;
+  },
+};
+
+export const agentFileBounded: Checker = {
+  id: 'agent-file-bounded',
+  ruleIds: ['CETP-4.5-08'],
+  description: `No file result the agent receives is larger than ${FILE_RESULT_BYTES_MAX} bytes: the consumer reads files under a local limit.`,
+  // No wire field: it judges how much of a file the consumer read and handed on, not a declaration.
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    for (const a of answers(obs, ctx.consumers, 'execute')) {
+      const untrusted = field(a.value, 'untrusted');
+      if (field(a.value, 'kind') !== 'ok' || field(untrusted, 'transport') !== 'file') continue;
+      const bytes = utf8Length(JSON.stringify(field(untrusted, 'value') ?? null));
+      if (bytes <= FILE_RESULT_BYTES_MAX) continue;
+      out.push(
+        violation(
+          this,
+          `${a.consumer} handed its agent a file result of ${bytes} bytes from ${a.tool} on ${a.provider} (over ${FILE_RESULT_BYTES_MAX})`,
+        ),
+      );
+    }
+    return out;
+  },
+};
+
+export const AGENT_CONTENT_CHECKERS: readonly Checker[] = [
+  agentResultSchema,
+  agentTextBounded,
+  agentFileBounded,
+];
