@@ -11,6 +11,7 @@
  * A situation's fixture wraps a provider fixture (its install), so a replay file of a situation
  * property reproduces the situation with it (properties/matrix.ts resolves the property by id).
  */
+import { caches } from '../src/base/caches.ts';
 import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
 import { agentPackage } from '../src/providers/testing.ts';
 import type { App, AppFactory } from '../src/sim/app.ts';
@@ -252,7 +253,8 @@ interface RunState {
   act: SituationActions;
 }
 
-const runs = new WeakMap<World, Map<string, RunState>>();
+/** Each world's situation state, for as long as the world lives. */
+const runs = caches.weakMap<World, Map<string, RunState>>('properties/matrix-situations: run state');
 
 function stateOf(world: World, situation: Situation): RunState {
   let bySituation = runs.get(world);
