@@ -115,6 +115,7 @@ const SITUATION_TOOLS: Readonly<Record<number, readonly string[]>> = {
   10: ['payments.transfer', 'payments.reconcile_accounts'],
   11: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer', 'payments.reconcile_accounts'],
   16: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer'],
+  14: ['alerts.clear_alerts'],
 };
 
 /**
