@@ -12,10 +12,10 @@
  * property reproduces the situation with it (properties/matrix.ts resolves the property by id).
  */
 import type { JsonValue } from '../src/base/json.ts';
+import { worldIdentity } from '../src/check/checkers/visibility.ts';
 import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
 import { ALERTS_PACKAGE } from '../src/providers/apps/alerts.ts';
 import type { GrantRecord } from '../src/providers/sdk/confirmations.ts';
-import { identityFingerprint, resolveCaller } from '../src/providers/sdk/identity.ts';
 import { GRANTS } from '../src/providers/sdk/records.ts';
 import { agentPackage } from '../src/providers/testing.ts';
 import type { App, AppFactory } from '../src/sim/app.ts';
@@ -281,7 +281,7 @@ export const GRANT_EXPIRES: Situation = {
       act.memory.set('grantExpiresAt', expiresAtMs);
       const grant: GrantRecord = {
         scope: HIDDEN_SCOPE,
-        identity: identityFingerprint(resolveCaller(ctx, uid)),
+        identity: worldIdentity(world, uid),
         grantedAtMs: expiresAtMs - GRANT_TTL_MS,
         expiresAtMs,
       };

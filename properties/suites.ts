@@ -43,6 +43,7 @@ import {
   windowExpiry,
 } from '../src/check/checkers/negotiated.ts';
 import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
+import { listMatchesVisibility } from '../src/check/checkers/visibility.ts';
 import {
   argsBinding,
   cancelAfterEnd,
@@ -267,6 +268,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       wireWellFormed,
       agentOutcomeTruth,
       agentNotRefusedAsMisuse,
+      listMatchesVisibility,
     ],
   ),
   consumerDef(

@@ -10,6 +10,7 @@ import { FILE_CHECKERS } from './files.ts';
 import { MALFORMED_CHECKERS } from './malformed.ts';
 import { NEGOTIATED_CHECKERS } from './negotiated.ts';
 import { RUNTIME_CHECKERS } from './runtime.ts';
+import { VISIBILITY_CHECKERS } from './visibility.ts';
 import { WIRE_CHECKERS } from './wire.ts';
 
 export const ALL_CHECKERS: readonly Checker[] = [
@@ -23,6 +24,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...CONSUMER_CHECKERS,
   ...AGENT_CHECKERS,
   ...RUNTIME_CHECKERS,
+  ...VISIBILITY_CHECKERS,
 ];
 
 export function checkerById(id: string): Checker | undefined {

@@ -256,6 +256,9 @@ export async function holdsGrant(
   );
 }
 
+/** clear_alerts' visibility policy as data (the list-matches-visibility oracle reads it). */
+export const CLEAR_ALERTS_VISIBILITY = { tool: 'clear_alerts', scope: 'alerts.write' } as const;
+
 export const clearAlerts: MutationTool = {
   name: 'clear_alerts',
   title: 'Clear price alerts',
@@ -278,7 +281,7 @@ export const clearAlerts: MutationTool = {
   },
   // 7.2-02: hidden completely from a caller without a live alerts.write grant (7.2-01 lists it only
   // for those who hold one).
-  isVisibleTo: (caller, context) => holdsGrant(caller, context, 'alerts.write'),
+  isVisibleTo: (caller, context) => holdsGrant(caller, context, CLEAR_ALERTS_VISIBILITY.scope),
   describeForConfirmation: (call) => {
     const mine = [...call.context.storage.snapshot('alerts').values()].filter(
       (r) => (r as AlertRow).owner_uid === call.caller.uid,
