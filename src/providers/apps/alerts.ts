@@ -21,9 +21,10 @@ import type { AppContext } from '../../sim/context.ts';
 import type { Intent } from '../../sim/intent.ts';
 import type { PackageSpec } from '../../sim/manifest.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
-import { readGrants } from '../sdk/confirmations.ts';
+import type { GrantRecord } from '../sdk/confirmations.ts';
 import { defineProvider } from '../sdk/define.ts';
 import { identityFingerprint } from '../sdk/identity.ts';
+import { GRANTS } from '../sdk/records.ts';
 import {
   type CallerIdentity,
   type MutationTool,
@@ -243,17 +244,15 @@ export const deleteAlert: MutationTool = {
   },
 };
 
-/** Whether `caller` holds a live grant of `scope` for its current identity (the grant policy's test, 7.1-06). */
-export async function holdsGrant(
-  caller: CallerIdentity,
-  context: AppContext,
-  scope: string,
-): Promise<boolean> {
+/**
+ * Whether `caller` holds a live grant of `scope` for its current identity (the grant policy's test,
+ * 7.1-06), read from the committed store without a scheduling point: listing tools stays one step.
+ */
+export function holdsGrant(caller: CallerIdentity, context: AppContext, scope: string): boolean {
   const now = context.currentTimeMillis();
   const identity = identityFingerprint(caller);
-  return (await readGrants(context, caller.uid)).some(
-    (g) => g.scope === scope && g.identity === identity && g.expiresAtMs > now,
-  );
+  const grants = (context.storage.peek(GRANTS, String(caller.uid)) as GrantRecord[] | undefined) ?? [];
+  return grants.some((g) => g.scope === scope && g.identity === identity && g.expiresAtMs > now);
 }
 
 /** clear_alerts' visibility policy as data (the list-matches-visibility oracle reads it). */

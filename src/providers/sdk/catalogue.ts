@@ -55,17 +55,17 @@ const sharedCompiler = caches.lazy(
 
 /**
  * Whether `caller` may discover `tool` now (7.2-01, 7.2-02): the tool's own visibility policy, which
- * may read the app's state (a scope grant). With CETP-7.2-01 ablated every tool is visible.
+ * may read the app's state (a scope grant). With CETP-7.2-01 ablated every tool is visible. A
+ * synchronous policy answers synchronously (no extra turn before the reply).
  */
-export async function visibleTo(
+export function visibleTo(
   tool: ProviderTool,
   caller: CallerIdentity,
   context: AppContext,
   gates: Gates,
-): Promise<boolean> {
+): boolean | Promise<boolean> {
   if (!tool.isVisibleTo || !gates.on('CETP-7.2-01')) return true;
-  const visible = tool.isVisibleTo(caller, context);
-  return visible instanceof Promise ? await visible : visible;
+  return tool.isVisibleTo(caller, context);
 }
 
 /** The wire form of a tool's descriptor (snake_case annotations), for a session's capabilities. */

@@ -346,10 +346,12 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
   /** The tools this caller may discover, rendered for the session; revision digests exactly that (NOTES 13). */
   private async listTools(rt: Runtime, caller: CallerIdentity, session: Session): Promise<ListToolsResponse> {
     const tools = [];
-    // Only a tool with a visibility policy costs an await (the others answer as before).
-    for (const c of rt.catalogue.tools.values())
-      if (!c.tool.isVisibleTo || (await visibleTo(c.tool, caller, rt.context, rt.gates)))
+    for (const c of rt.catalogue.tools.values()) {
+      // Only an asynchronous visibility policy costs an await (the others answer as before).
+      const visible = visibleTo(c.tool, caller, rt.context, rt.gates);
+      if (visible instanceof Promise ? await visible : visible)
         tools.push(toolDescriptor(c.tool, session.capabilities));
+    }
     const revision = `tools-${sha256Hex(JSON.stringify(tools)).slice(0, 16)}`;
     return { revision, tools } as ListToolsResponse;
   }

@@ -18,11 +18,11 @@ export function findTool(ex: Execution): Next | Promise<Next> {
   const { rt } = ex;
   const compiled = rt.catalogue.tools.get(ex.req.toolName);
   if (!compiled) return refuse(ex, new WireFailure('TOOL_NOT_FOUND'));
-  if (!compiled.tool.isVisibleTo) return go(withExecution(ex, { compiled }));
   // A hidden tool is one the caller cannot know exists (5-12, 7.2-01).
-  return visibleTo(compiled.tool, ex.caller, rt.context, rt.gates).then((visible) =>
-    visible ? go(withExecution(ex, { compiled })) : refuse(ex, new WireFailure('TOOL_NOT_FOUND')),
-  );
+  const decide = (visible: boolean): Next =>
+    visible ? go(withExecution(ex, { compiled })) : refuse(ex, new WireFailure('TOOL_NOT_FOUND'));
+  const visible = visibleTo(compiled.tool, ex.caller, rt.context, rt.gates);
+  return visible instanceof Promise ? visible.then(decide) : decide(visible);
 }
 
 /**
