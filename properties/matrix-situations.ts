@@ -12,7 +12,12 @@
  * property reproduces the situation with it (properties/matrix.ts resolves the property by id).
  */
 import { caches } from '../src/base/caches.ts';
+import type { JsonValue } from '../src/base/json.ts';
+import { worldIdentity } from '../src/check/checkers/visibility.ts';
 import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
+import { ALERTS_PACKAGE } from '../src/providers/apps/alerts.ts';
+import type { GrantRecord } from '../src/providers/sdk/confirmations.ts';
+import { GRANTS } from '../src/providers/sdk/records.ts';
 import { agentPackage } from '../src/providers/testing.ts';
 import type { App, AppFactory } from '../src/sim/app.ts';
 import { Bundle } from '../src/sim/bundle.ts';
@@ -62,10 +67,20 @@ export interface Situation {
   after?(act: SituationActions, call: SituationCall, reply: Bundle | null): void;
   /** Extra installs (another app) for the run. */
   install?(world: World, act: SituationActions): void;
+  /** Args pools of tools the scenarios may call besides the fixture's, by provider package. */
+  readonly tools?: Readonly<Record<string, Readonly<Record<string, readonly JsonValue[]>>>>;
+  /** Called once a watched provider package is installed (its app can now be started). */
+  installed?(world: World, act: SituationActions, packageName: string): void;
 }
 
 /** The tools whose execute_tool writes (the situations act on writes only). */
-const WRITE_TOOLS = new Set(['create_alert', 'delete_alert', 'transfer', 'reconcile_accounts']);
+const WRITE_TOOLS = new Set([
+  'create_alert',
+  'delete_alert',
+  'clear_alerts',
+  'transfer',
+  'reconcile_accounts',
+]);
 
 function isWrite(call: SituationCall): boolean {
   return call.method === 'execute_tool' && call.tool !== null && WRITE_TOOLS.has(call.tool);
@@ -239,12 +254,62 @@ export const FOREIGN_TOKEN: Situation = {
   },
 };
 
+/** The scope whose grant makes alerts' hidden tool (clear_alerts) visible, and that tool. */
+const HIDDEN_SCOPE = 'alerts.write';
+const HIDDEN_TOOL = 'clear_alerts';
+/** How long the seeded grant has left when the run starts. */
+const GRANT_LEFT_MS = 20 * 60 * SECOND;
+
+/**
+ * NOTES 14: the user granted the consumer alerts.write 30 days ago, less 20 minutes, so the consumer
+ * lists clear_alerts — a tool alerts hides from callers without that grant (7.2-02). When the
+ * consumer's first call of it reaches the provider, the grant has just expired (the clock moves past
+ * its end, the session stays live): the tool is now hidden from the caller that has it in its list.
+ */
+export const GRANT_EXPIRES: Situation = {
+  id: 'grant-expires',
+  note: 14,
+  title:
+    "the consumer lists alerts' hidden clear_alerts under a grant of alerts.write that expires before its first call of it is read",
+  tools: { [ALERTS_PACKAGE]: { [HIDDEN_TOOL]: [{}] } },
+  installed(world, act, packageName) {
+    if (packageName !== ALERTS_PACKAGE) return;
+    world.spawnIn(packageName, 'the user granted alerts.write 30 days ago', async (ctx) => {
+      const uid = world.pm.getPackageUid(CONSUMER_PACKAGE);
+      if (uid === undefined || uid === null) return;
+      const now = ctx.currentTimeMillis();
+      const expiresAtMs = now + GRANT_LEFT_MS;
+      act.memory.set('grantExpiresAt', expiresAtMs);
+      const grant: GrantRecord = {
+        scope: HIDDEN_SCOPE,
+        identity: worldIdentity(world, uid),
+        grantedAtMs: expiresAtMs - GRANT_TTL_MS,
+        expiresAtMs,
+      };
+      await ctx.storage.put(GRANTS, String(uid), [grant] as unknown as JsonValue);
+    });
+  },
+  before(act, call) {
+    if (call.method !== 'execute_tool' || call.tool !== HIDDEN_TOOL || call.provider !== ALERTS_PACKAGE)
+      return;
+    const end = act.memory.get('grantExpiresAt');
+    if (typeof end !== 'number' || act.memory.has('grantExpired')) return;
+    act.memory.set('grantExpired', true);
+    const now = act.world.clock.nowMs();
+    if (now < end + SECOND) act.jumpClock(end + SECOND - now);
+  },
+};
+
+/** The validity of a scope grant (the SDK's confirmation Activity, 7.1-06). */
+const GRANT_TTL_MS = 30 * 24 * HOUR;
+
 export const SITUATIONS: readonly Situation[] = [
   DEADLINE_PASSES,
   FOREIGN_TOKEN,
   CANCEL_MEETS_END,
   WINDOW_PASSES,
   TOKEN_EXPIRES,
+  GRANT_EXPIRES,
 ];
 
 interface RunState {
@@ -362,6 +427,7 @@ function remember(state: RunState, call: SituationCall, reply: Bundle | null): v
 export function withSituation(fixture: ProviderFixture, situation: Situation): ProviderFixture {
   return {
     ...fixture,
+    tools: { ...fixture.tools, ...situation.tools?.[fixture.packageName] },
     install: (world: World, variant: Variant) => {
       const state = stateOf(world, situation);
       const authorities = (state.memory.get('authorities') as string[] | undefined) ?? [];
@@ -373,6 +439,7 @@ export function withSituation(fixture: ProviderFixture, situation: Situation): P
           install(spec, factory ? watched(world, situation, spec.manifest.packageName, factory) : undefined),
       });
       fixture.install(proxy, variant);
+      situation.installed?.(world, state.act, fixture.packageName);
     },
   };
 }

@@ -15,6 +15,7 @@ import { requestIdStable, retryDiscipline } from '../src/check/checkers/consumer
 import { approvalBinding, authorizedEffect, singleEffect } from '../src/check/checkers/effects.ts';
 import { agentNotRefusedAsMisuse, agentOutcomeTruth } from '../src/check/checkers/interop.ts';
 import { noFdLeaks, runProgress } from '../src/check/checkers/runtime.ts';
+import { listMatchesVisibility } from '../src/check/checkers/visibility.ts';
 import type { Readings } from '../src/check/subjects.ts';
 import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
 import { type ReadingSide, VARIANTS, type VariantDef } from '../src/protocol/readings.ts';
@@ -54,6 +55,7 @@ const INTEROP_CHECKERS: readonly Checker[] = [
   requestIdOnWire,
   noFdLeaks,
   runProgress,
+  listMatchesVisibility,
 ];
 
 /**
@@ -115,6 +117,7 @@ const SITUATION_TOOLS: Readonly<Record<number, readonly string[]>> = {
   10: ['payments.transfer', 'payments.reconcile_accounts'],
   11: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer', 'payments.reconcile_accounts'],
   16: ['alerts.create_alert', 'alerts.delete_alert', 'payments.transfer'],
+  14: ['alerts.clear_alerts'],
 };
 
 /**

@@ -51,6 +51,7 @@ import { consumerTrustsIdentity } from '../src/check/checkers/provider-trust.ts'
 import { runtimeRiskApproved } from '../src/check/checkers/risk.ts';
 import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
 import { sessionRequired } from '../src/check/checkers/session-required.ts';
+import { listMatchesVisibility } from '../src/check/checkers/visibility.ts';
 import {
   argsBinding,
   cancelAfterEnd,
@@ -298,6 +299,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       outputSchema,
       runtimeRiskApproved,
       businessRefusal,
+      listMatchesVisibility,
     ],
   ),
   consumerDef(

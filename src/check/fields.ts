@@ -45,8 +45,6 @@ export const FIELD_GAPS: Readonly<Record<string, string>> = {
   'json:provider_info/scopes[]/access':
     'a self-description with no ground truth: which data a scope reaches is the app’s own business logic',
   'json:provider_info/scopes[]/sensitivity': 'a self-description with no ground truth (as access)',
-  'json:list_tools_response/tools[]/name':
-    'judged through the tools it names (catalogue-revision) and every execution of it (args-schema, authorized-effect)',
   'json:list_tools_response/tools[]':
     'each descriptor is judged through its fields; the list as a whole against its revision (catalogue-revision)',
   'json:list_tools_response/tools[]/annotations':

@@ -74,7 +74,7 @@ function checkByTool(
   if (!isRecord(value))
     fail(`${at} must map tool names to ${what} (or be left out: it is read from list_tools)`);
   for (const [tool, v] of Object.entries(value as Record<string, unknown>)) {
-    if (!(tool in tools)) fail(`${at}: '${tool}' is not in tools`);
+    if (!(tool in tools)) fail(`${at}: '${tool}' is not in tools (nor in effects)`);
     if (!valid(v)) fail(`${at}.${tool} must be ${what}`);
   }
 }
@@ -99,15 +99,19 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
   if (!isStrings(userGrantedScopes))
     fail(`${at}.userGrantedScopes must be an array of strings (scopes granted only after the user agrees)`);
   const effect = (v: unknown) => (EFFECTS as readonly unknown[]).includes(v);
-  checkByTool(raw.effects, `${at}.effects`, pools, effect, `one of ${EFFECTS.join(', ')}`, fail);
-  checkByTool(raw.scopes, `${at}.scopes`, pools, isStrings, "the tool's scopes, an array of strings", fail);
+  // A tool with an effect but no args pool is one the campaign knows of but never calls itself (e.g.
+  // a tool hidden from most callers, called by a consumer that was shown it): the other maps may
+  // describe it too. A name in no pool and no effect is a slip.
+  const known = { ...(isRecord(raw.effects) ? raw.effects : {}), ...pools };
+  checkByTool(raw.effects, `${at}.effects`, known, effect, `one of ${EFFECTS.join(', ')}`, fail);
+  checkByTool(raw.scopes, `${at}.scopes`, known, isStrings, "the tool's scopes, an array of strings", fail);
   const policy = (v: unknown) => typeof v === 'string';
-  checkByTool(raw.confirmations, `${at}.confirmations`, pools, policy, 'a confirmation policy', fail);
+  checkByTool(raw.confirmations, `${at}.confirmations`, known, policy, 'a confirmation policy', fail);
   const schema = (v: unknown) => typeof v === 'boolean' || isRecord(v);
   checkByTool(
     raw.inputSchemas,
     `${at}.inputSchemas`,
-    pools,
+    known,
     schema,
     'a JSON Schema (an object or a boolean)',
     fail,

@@ -59,6 +59,16 @@ export const FINDINGS: readonly Finding[] = [
       'Either add to 4.1: "On every retry or resume the Consumer MUST re-send the exact args string it sent first", or replace "args 字节 / 摘要" in 4.3-14 and 6-03 by "the SHA-256 of the RFC 8785 (JCS) canonical form of args".',
   },
   {
+    note: 14,
+    provider: { hiddenTool: 'not_found' },
+    consumer: {},
+    user: "A provider shows a sensitive tool only to callers holding its scope (7.2-02). The consumer listed it while the user's grant was live; the grant lapses, and the next call of the tool is answered TOOL_NOT_FOUND. The tool the user sees in the agent never works again, and nothing offers the user the grant back: only another, visible tool of the same scope could ask for it. A provider answering the missing scope instead (AUTH_REQUIRED with a resolution) lets the user grant it again and the call goes on.",
+    permits:
+      '5-12 makes a tool "invisible to the caller" TOOL_NOT_FOUND, and 7.2-02 lets a provider hide a sensitive tool completely; 3.4-15 requires AUTH_REQUIRED or PERMISSION_DENIED when a scope is missing. For a tool hidden because a scope is missing, both apply, and nothing says which wins or tells the consumer to re-read list_tools after TOOL_NOT_FOUND.',
+    wording:
+      'Add to 7.2: "A tool hidden only because the caller lacks a scope the user can grant MUST, when called, be answered AUTH_REQUIRED with a resolution (3.4-15); TOOL_NOT_FOUND is for tools the caller can never be allowed to use." — or, to keep it hidden, add to 5: "After TOOL_NOT_FOUND for a listed tool the Consumer MUST re-read list_tools."',
+  },
+  {
     note: 16,
     provider: { expiredToken: 'invalid_request' },
     consumer: {},

@@ -273,6 +273,28 @@ export const VARIANTS: readonly VariantDef[] = [
     ],
   },
   {
+    id: 'hiddenTool',
+    side: 'provider',
+    note: 14,
+    question:
+      'A tool hidden from callers without its scope is called by name (the consumer listed it while the caller still held the grant): which error?',
+    ruleIds: ['CETP-5-12', 'CETP-3.4-15', 'CETP-7.2-01', 'CETP-7.2-02', 'CETP-5-08', 'CETP-5-11'],
+    readings: [
+      {
+        name: 'not-found',
+        value: 'not_found',
+        does: 'answers TOOL_NOT_FOUND (retryable=false): a tool invisible to the caller does not exist for it, and its existence is not revealed',
+        allowedBy: ['CETP-5-12', 'CETP-7.2-02'],
+      },
+      {
+        name: 'scope-error',
+        value: 'scope_error',
+        does: 'finds the tool and answers the missing scope: AUTH_REQUIRED with a resolution when the user can grant it (PERMISSION_DENIED when policy never allows the caller)',
+        allowedBy: ['CETP-3.4-15', 'CETP-5-08', 'CETP-5-11'],
+      },
+    ],
+  },
+  {
     id: 'expiredToken',
     side: 'provider',
     note: 16,
@@ -307,7 +329,6 @@ export const SINGLE_READING_NOTES: Readonly<Record<number, string>> = {
   9: 'Letting the v1 path run write tools or scoped reads bypasses 3.4-15 and 7.2-03 for any app that omits protocol_version: not safe, so not defensible.',
   12: 'The inline size, the Binder-safe limit and the replay of file results are fixed by safety (a committed write must stay reachable): RESULT_TOO_LARGE as a permanent terminal result would report a committed write as failed.',
   13: 'A revision that does not cover session and caller makes a consumer use stale descriptors (3.4-10); only a revision of what this caller sees in this session is safe.',
-  14: 'Both TOOL_NOT_FOUND (5-12) and a scope error (3.4-15) are defensible for a hidden tool, but no reference app hides a tool, so a switch could not be exercised: not switchable yet (spec/interpretations.md).',
   15: 'Defaulting a missing annotation (destructive=false) can accept a destructive tool without confirmation (3.4-09): only "disable the tool" is safe.',
   17: 'RATE_LIMITED before reservation, never recorded, is the only answer that keeps a same-id retry live (note 3); a duplicate of an in-flight synchronous R waits and replays.',
   18: 'Applying the dedup check to get_operation / cancel_operation breaks every poll and cancel (4.1-11): not defensible.',

@@ -18,6 +18,7 @@ import { PROVIDER_TRUST_CHECKERS } from './provider-trust.ts';
 import { RISK_CHECKERS } from './risk.ts';
 import { RUNTIME_CHECKERS } from './runtime.ts';
 import { SESSION_CHECKERS } from './session-required.ts';
+import { VISIBILITY_CHECKERS } from './visibility.ts';
 import { WIRE_CHECKERS } from './wire.ts';
 
 export const ALL_CHECKERS: readonly Checker[] = [
@@ -39,6 +40,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...ADMISSION_CHECKERS,
   ...BUSINESS_CHECKERS,
   ...PROVIDER_TRUST_CHECKERS,
+  ...VISIBILITY_CHECKERS,
 ];
 
 export function checkerById(id: string): Checker | undefined {

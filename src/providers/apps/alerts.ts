@@ -6,18 +6,27 @@
  * - create_alert (create, moderate, confirmation=provider_policy, sync_or_async; scope alerts.write,
  *   granted by the user in the provider's UI): asks for confirmation when the alert price is more
  *   than 20% away from the current quote — a runtime risk above the static declaration (3.4-12);
- * - delete_alert (delete ⇒ confirmation=always, destructive; scope alerts.write).
+ * - delete_alert (delete ⇒ confirmation=always, destructive; scope alerts.write);
+ * - clear_alerts (delete ⇒ confirmation=always, destructive; scope alerts.write): a sensitive tool
+ *   hidden completely (7.2-02) from callers that do not hold a live alerts.write grant — listed only
+ *   for them (7.2-01); a call of it by a caller it is hidden from is TOOL_NOT_FOUND (5-12), or a scope
+ *   error under the provider reading `hiddenTool: 'scope_error'` (NOTES 14).
  * Business rules beyond the schema (7.3-04): known symbols only, price at most 10× the quote, only
  * the caller's own alerts can be deleted.
  */
 
 import type { JsonObject } from '../../base/json.ts';
 import type { AppFactory } from '../../sim/app.ts';
+import type { AppContext } from '../../sim/context.ts';
 import type { Intent } from '../../sim/intent.ts';
 import type { PackageSpec } from '../../sim/manifest.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
+import type { GrantRecord } from '../sdk/confirmations.ts';
 import { defineProvider } from '../sdk/define.ts';
+import { identityFingerprint } from '../sdk/identity.ts';
+import { GRANTS } from '../sdk/records.ts';
 import {
+  type CallerIdentity,
   type MutationTool,
   type ProviderOptions,
   type ReadTool,
@@ -235,7 +244,67 @@ export const deleteAlert: MutationTool = {
   },
 };
 
-export const ALERT_TOOLS = [getQuote, listAlerts, createAlert, deleteAlert] as const;
+/**
+ * Whether `caller` holds a live grant of `scope` for its current identity (the grant policy's test,
+ * 7.1-06), read from the committed store without a scheduling point: listing tools stays one step.
+ */
+export function holdsGrant(caller: CallerIdentity, context: AppContext, scope: string): boolean {
+  const now = context.currentTimeMillis();
+  const identity = identityFingerprint(caller);
+  const grants = (context.storage.peek(GRANTS, String(caller.uid)) as GrantRecord[] | undefined) ?? [];
+  return grants.some((g) => g.scope === scope && g.identity === identity && g.expiresAtMs > now);
+}
+
+/** clear_alerts' visibility policy as data (the list-matches-visibility oracle reads it). */
+export const CLEAR_ALERTS_VISIBILITY = { tool: 'clear_alerts', scope: 'alerts.write' } as const;
+
+export const clearAlerts: MutationTool = {
+  name: 'clear_alerts',
+  title: 'Clear price alerts',
+  description: 'Deletes all of your price alerts',
+  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  outputSchema: {
+    type: 'object',
+    properties: { deleted: { type: 'integer', minimum: 0 } },
+    required: ['deleted'],
+  },
+  scopes: ['alerts.write'],
+  annotations: {
+    effect: 'delete',
+    risk: 'moderate',
+    destructive: true,
+    idempotent: true,
+    openWorld: false,
+    confirmation: 'always',
+    execution: 'sync',
+  },
+  // 7.2-02: hidden completely from a caller without a live alerts.write grant (7.2-01 lists it only
+  // for those who hold one).
+  isVisibleTo: (caller, context) => holdsGrant(caller, context, CLEAR_ALERTS_VISIBILITY.scope),
+  describeForConfirmation: (call) => {
+    const mine = [...call.context.storage.snapshot('alerts').values()].filter(
+      (r) => (r as AlertRow).owner_uid === call.caller.uid,
+    ).length;
+    return {
+      object: `All your price alerts (${mine})`,
+      action: 'Delete all your price alerts',
+      parameters: [['Alerts', String(mine)]],
+      irreversible: 'The alerts and their history are deleted permanently.',
+    };
+  },
+  mutate: async (call, tx) => {
+    let deleted = 0;
+    for (const id of await tx.keys('alerts')) {
+      const row = (await tx.get('alerts', id)) as AlertRow | undefined;
+      if (row?.owner_uid !== call.caller.uid) continue;
+      await tx.delete('alerts', id);
+      deleted++;
+    }
+    return { deleted };
+  },
+};
+
+export const ALERT_TOOLS = [getQuote, listAlerts, createAlert, deleteAlert, clearAlerts] as const;
 
 /** The alerts app: read scopes free to any caller, write scopes granted by the user (10-11). */
 export const ALERTS_PROVIDER = defineProvider({

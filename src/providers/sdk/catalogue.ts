@@ -23,8 +23,9 @@ import {
   type ToolValueValidator,
 } from '../../protocol/index.ts';
 import { DRAFT_2020_12 } from '../../protocol/schemas/core.ts';
+import type { AppContext } from '../../sim/context.ts';
 import type { Gates } from './gates.ts';
-import type { CetpProviderDescriptor, ProviderTool } from './types.ts';
+import type { CallerIdentity, CetpProviderDescriptor, ProviderTool } from './types.ts';
 
 export interface CompiledTool {
   readonly tool: ProviderTool;
@@ -51,6 +52,21 @@ const sharedCompiler = caches.lazy(
   'providers/sdk/catalogue: schema compiler',
   () => new ToolSchemaCompiler(),
 );
+
+/**
+ * Whether `caller` may discover `tool` now (7.2-01, 7.2-02): the tool's own visibility policy, which
+ * may read the app's state (a scope grant). With CETP-7.2-01 ablated every tool is visible. A
+ * synchronous policy answers synchronously (no extra turn before the reply).
+ */
+export function visibleTo(
+  tool: ProviderTool,
+  caller: CallerIdentity,
+  context: AppContext,
+  gates: Gates,
+): boolean | Promise<boolean> {
+  if (!tool.isVisibleTo || !gates.on('CETP-7.2-01')) return true;
+  return tool.isVisibleTo(caller, context);
+}
 
 /** The wire form of a tool's descriptor (snake_case annotations), for a session's capabilities. */
 export function toolDescriptor(tool: ProviderTool, capabilities: readonly string[]): ToolDescriptor {

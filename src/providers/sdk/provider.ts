@@ -33,7 +33,7 @@ import {
 import { Bundle } from '../../sim/bundle.ts';
 import { isoInstant } from '../../sim/clock.ts';
 import { ContentProvider } from '../../sim/content-provider.ts';
-import { buildCatalogue, providerInfo, toolDescriptor } from './catalogue.ts';
+import { buildCatalogue, providerInfo, toolDescriptor, visibleTo } from './catalogue.ts';
 import { CetpConfirmActivity } from './confirmations.ts';
 import { executeTool } from './execute/index.ts';
 import { Gates } from './gates.ts';
@@ -260,7 +260,7 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
       case 'list_tools':
         return successBundle(
           { method: m, requestId: envelope.requestId },
-          this.listTools(rt, caller, session),
+          await this.listTools(rt, caller, session),
         );
       case 'execute_tool':
         return this.executeLimited(rt, caller, session, read.value as Received<ExecuteToolRequest>, extras);
@@ -344,10 +344,14 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
   }
 
   /** The tools this caller may discover, rendered for the session; revision digests exactly that (NOTES 13). */
-  private listTools(rt: Runtime, caller: CallerIdentity, session: Session): ListToolsResponse {
-    const tools = [...rt.catalogue.tools.values()]
-      .filter((c) => !rt.gates.on('CETP-7.2-01') || !c.tool.isVisibleTo || c.tool.isVisibleTo(caller))
-      .map((c) => toolDescriptor(c.tool, session.capabilities));
+  private async listTools(rt: Runtime, caller: CallerIdentity, session: Session): Promise<ListToolsResponse> {
+    const tools = [];
+    for (const c of rt.catalogue.tools.values()) {
+      // Only an asynchronous visibility policy costs an await (the others answer as before).
+      const visible = visibleTo(c.tool, caller, rt.context, rt.gates);
+      if (visible instanceof Promise ? await visible : visible)
+        tools.push(toolDescriptor(c.tool, session.capabilities));
+    }
     const revision = `tools-${sha256Hex(JSON.stringify(tools)).slice(0, 16)}`;
     return { revision, tools } as ListToolsResponse;
   }

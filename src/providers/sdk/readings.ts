@@ -7,6 +7,7 @@
  * (execute/request.ts, provider.ts), as they were before this table.
  */
 
+import { findToolSeenOrNot } from './execute/request.ts';
 import { atomically, binding, committedRecord, deadlineFailure, refuse, toolOf } from './execute/support.ts';
 import type { Execution, Next, Parts, Step } from './execute/types.ts';
 import { withChanges } from './records.ts';
@@ -92,6 +93,11 @@ function windowFromReceipt(parts: Parts): Parts {
   });
 }
 
+/*
+ * NOTES 14, `hiddenTool: 'scope_error'` (execute/request.ts `findToolSeenOrNot`): the `tool` step
+ * finds a tool the caller cannot see, so the authorization step answers the missing scope (3.4-15).
+ */
+
 /** The parts with the provider's readings substituted (the reference readings change nothing). */
 export function applyReadings(parts: Parts, variants: ProviderVariants): Parts {
   let p = parts;
@@ -100,6 +106,8 @@ export function applyReadings(parts: Parts, variants: ProviderVariants): Parts {
   if (variants.cancelledReplay === 'accepted') p = cancelledAccepted(p);
   if (variants.expiredToken === 'invalid_request') p = expiredRefused(p);
   if (variants.windowStart === 'receipt') p = windowFromReceipt(p);
+  if (variants.hiddenTool === 'scope_error')
+    p = swap(p, { steps: Object.assign({}, p.steps, { tool: findToolSeenOrNot }) });
   if (variants.cancelFinished === 'accept') p = swap(p, { cancelFinished: async () => 'requested' as const });
   return p;
 }

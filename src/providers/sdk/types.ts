@@ -106,8 +106,12 @@ interface ToolBase {
   /** The complete set of scopes needed (3.4-14). */
   readonly scopes: readonly string[];
   readonly annotations: ToolAnnotations;
-  /** list_tools visibility for this caller (7.2-01, 7.2-02); hidden tools are TOOL_NOT_FOUND. */
-  isVisibleTo?(caller: CallerIdentity): boolean;
+  /**
+   * list_tools visibility for this caller (7.2-01, 7.2-02); hidden tools are TOOL_NOT_FOUND (or, under
+   * the provider reading `hiddenTool: 'scope_error'`, a scope error: NOTES 14). May read the app's
+   * state (a scope grant) through `context`, hence async.
+   */
+  isVisibleTo?(caller: CallerIdentity, context: AppContext): boolean | Promise<boolean>;
   /** Business validation beyond the schema (7.3-04, 10-10): user-safe problems, empty when fine. */
   validate?(call: ToolCall): string[] | Promise<string[]>;
 }
@@ -197,6 +201,8 @@ export interface ProviderVariants {
   readonly windowStart: 'terminal' | 'receipt';
   /** NOTES 16: a resume with an expired token asks again (default) or is INVALID_REQUEST. */
   readonly expiredToken: 'new_confirmation' | 'invalid_request';
+  /** NOTES 14: a call of a tool hidden from the caller is TOOL_NOT_FOUND (default) or a scope error. */
+  readonly hiddenTool: 'not_found' | 'scope_error';
 }
 
 export interface ProviderOptions {
@@ -235,6 +241,7 @@ export const DEFAULT_PROVIDER_OPTIONS: ProviderOptions = {
     cancelledReplay: 'cancelled_error',
     windowStart: 'terminal',
     expiredToken: 'new_confirmation',
+    hiddenTool: 'not_found',
   },
   disabledRules: new Set(),
   plantedBugs: new Set(),

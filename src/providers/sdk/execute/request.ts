@@ -7,18 +7,31 @@
 
 import type { JsonValue } from '../../../base/json.ts';
 import { argsDigest, utf8Length } from '../../../protocol/index.ts';
+import { visibleTo } from '../catalogue.ts';
 import { REQUESTS, type RequestRecord } from '../records.ts';
 import { WireFailure } from '../responses.ts';
 import { isReadTool } from '../types.ts';
 import { go, refuse, toolOf, withExecution } from './support.ts';
 import type { Execution, Next } from './types.ts';
 
-export function findTool(ex: Execution): Next {
+export function findTool(ex: Execution): Next | Promise<Next> {
   const { rt } = ex;
   const compiled = rt.catalogue.tools.get(ex.req.toolName);
-  const hidden =
-    compiled?.tool.isVisibleTo && rt.gates.on('CETP-7.2-01') && !compiled.tool.isVisibleTo(ex.caller);
-  if (!compiled || hidden) return refuse(ex, new WireFailure('TOOL_NOT_FOUND'));
+  if (!compiled) return refuse(ex, new WireFailure('TOOL_NOT_FOUND'));
+  // A hidden tool is one the caller cannot know exists (5-12, 7.2-01).
+  const decide = (visible: boolean): Next =>
+    visible ? go(withExecution(ex, { compiled })) : refuse(ex, new WireFailure('TOOL_NOT_FOUND'));
+  const visible = visibleTo(compiled.tool, ex.caller, rt.context, rt.gates);
+  return visible instanceof Promise ? visible.then(decide) : decide(visible);
+}
+
+/**
+ * NOTES 14, `hiddenTool: 'scope_error'`: a tool the caller cannot see is still found; the
+ * authorization step then answers AUTH_REQUIRED or PERMISSION_DENIED (3.4-15) for the scope it lacks.
+ */
+export function findToolSeenOrNot(ex: Execution): Next {
+  const compiled = ex.rt.catalogue.tools.get(ex.req.toolName);
+  if (!compiled) return refuse(ex, new WireFailure('TOOL_NOT_FOUND'));
   return go(withExecution(ex, { compiled }));
 }
 
