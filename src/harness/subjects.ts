@@ -127,7 +127,7 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
   checkByTool(
     raw.outputSchemas,
     `${at}.outputSchemas`,
-    pools,
+    known,
     schema,
     'a JSON Schema (an object or a boolean)',
     fail,
