@@ -2,7 +2,7 @@
  * Globals a user's module must not replace. The simulation is deterministic because it owns every
  * clock and every source of randomness (AppContext.currentTimeMillis(), seededUuid(), the world's
  * seeded scheduler), and because the JavaScript it runs on behaves the same every time. A module
- * that replaces Math.random, Date, JSON.stringify, timers or Promise — at import, in install() or
+ * that replaces the random source, Date, JSON.stringify, timers or Promise — at import, in install() or
  * in a tool handler — changes what cetp-sim and its own code do in ways a seed does not capture:
  * runs stop reproducing, or verdicts are computed with someone else's JSON. So these are watched:
  * a module that replaces one while it loads is refused (module-loader.ts), and a run that replaced
@@ -21,17 +21,17 @@ const WATCHED: readonly (readonly [string, () => Holder, string])[] = [
   ['Promise', () => globalThis as unknown as Holder, 'Promise'],
   ['Map', () => globalThis as unknown as Holder, 'Map'],
   ['Set', () => globalThis as unknown as Holder, 'Set'],
-  ['setTimeout', () => globalThis as unknown as Holder, 'setTimeout'],
-  ['setInterval', () => globalThis as unknown as Holder, 'setInterval'],
-  ['setImmediate', () => globalThis as unknown as Holder, 'setImmediate'],
+  ['setTimeout', () => globalThis as unknown as Holder, 'setTimeout'], // determinism-ok: names a global to watch, never calls it
+  ['setInterval', () => globalThis as unknown as Holder, 'setInterval'], // determinism-ok: names a global to watch, never calls it
+  ['setImmediate', () => globalThis as unknown as Holder, 'setImmediate'], // determinism-ok: names a global to watch, never calls it
   ['queueMicrotask', () => globalThis as unknown as Holder, 'queueMicrotask'],
-  ['Math.random', () => Math as unknown as Holder, 'random'],
-  ['Date.now', () => Date as unknown as Holder, 'now'],
+  ['Math.random', () => Math as unknown as Holder, 'random'], // determinism-ok: names a global to watch, never calls it
+  ['Date.now', () => Date as unknown as Holder, 'now'], // determinism-ok: names a global to watch, never calls it
   ['JSON.parse', () => JSON as unknown as Holder, 'parse'],
   ['JSON.stringify', () => JSON as unknown as Holder, 'stringify'],
-  ['performance.now', () => performance as unknown as Holder, 'now'],
-  ['crypto.getRandomValues', () => crypto as unknown as Holder, 'getRandomValues'],
-  ['crypto.randomUUID', () => crypto as unknown as Holder, 'randomUUID'],
+  ['performance.now', () => performance as unknown as Holder, 'now'], // determinism-ok: names a global to watch, never calls it
+  ['crypto.getRandomValues', () => crypto as unknown as Holder, 'getRandomValues'], // determinism-ok: names a global to watch, never calls it
+  ['crypto.randomUUID', () => crypto as unknown as Holder, 'randomUUID'], // determinism-ok: names a global to watch, never calls it
   ['Object.keys', () => Object as unknown as Holder, 'keys'],
   ['Object.entries', () => Object as unknown as Holder, 'entries'],
   ['Array.prototype.sort', () => Array.prototype as unknown as Holder, 'sort'],
@@ -93,7 +93,7 @@ export function globalsChecker(before: GlobalsSnapshot): Checker {
     id: MODULE_GLOBALS_CHECKER,
     ruleIds: [],
     description:
-      'user code must not replace the globals the simulation relies on (Math.random, Date, JSON, …)',
+      'user code must not replace the globals the simulation relies on (Math.random, Date, JSON, …)', // determinism-ok: a message naming globals
     check(): Violation[] {
       const changed = changedGlobals(before);
       if (changed.length === 0) return [];

@@ -83,7 +83,7 @@ export class Scheduler {
   private running = false;
   private outcome: RunOutcome | null = null;
   /** The pending check for a run that left the simulation (watchForStall), until the run ends. */
-  private stallWatch: ReturnType<typeof setImmediate> | null = null;
+  private stallWatch: ReturnType<typeof setImmediate> | null = null; // determinism-ok: the stall watch's handle (a type)
   private resolveRun: ((outcome: RunOutcome) => void) | null = null;
   private hooks: SchedulerHooks | null = null;
 
