@@ -192,6 +192,22 @@ export function effects(world: World): { uid: number; request_id: string; tool: 
 }
 
 export const TEST_PACKAGE = 'com.example.test';
+
+/** Committed rows of a table of the test provider, read after a run. */
+export function testProviderRows(world: World, table: string): Record<string, unknown>[] {
+  return [...world.storage(TEST_PACKAGE).snapshot(table).values()] as Record<string, unknown>[];
+}
+
+/** Annotations of a sync write tool that always asks the user's confirmation. */
+export const ALWAYS_CONFIRM = {
+  effect: 'create',
+  risk: 'high',
+  destructive: false,
+  idempotent: false,
+  openWorld: false,
+  confirmation: 'always',
+  execution: 'sync',
+} as const;
 export const TEST_AUTHORITY = 'com.example.test.clawseed.tools';
 
 export interface TestProviderSpec {

@@ -8,30 +8,20 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../base/json.ts';
 import type { Bundle } from '../../sim/bundle.ts';
-import type { World } from '../../sim/world.ts';
 import {
+  ALWAYS_CONFIRM,
   data,
   effects,
   type RawClient,
   readTool,
   runOnTest,
   status,
-  TEST_PACKAGE,
+  testProviderRows,
   testProviderWorld,
   writeTool,
 } from '../testing.ts';
 import { CONFIRMATIONS, REQUESTS } from './records.ts';
 import { type MutationTool, ToolFailure } from './types.ts';
-
-const ALWAYS_CONFIRM = {
-  effect: 'create',
-  risk: 'high',
-  destructive: false,
-  idempotent: false,
-  openWorld: false,
-  confirmation: 'always',
-  execution: 'sync',
-} as const;
 
 const ASYNC = {
   effect: 'create',
@@ -42,11 +32,6 @@ const ASYNC = {
   confirmation: 'never',
   execution: 'sync_or_async',
 } as const;
-
-/** Committed rows of a provider table, after a run. */
-function rows(world: World, table: string): Record<string, unknown>[] {
-  return [...world.storage(TEST_PACKAGE).snapshot(table).values()] as Record<string, unknown>[];
-}
 
 function errorOf(reply: Bundle) {
   return {
@@ -105,7 +90,7 @@ describe('CETP-6-04: a request_id is bound to one tool and one args', () => {
       expect(data(again)).toEqual(data(first));
     });
     expect(effects(world).map((e) => e.tool)).toEqual(['w1']);
-    expect(rows(world, REQUESTS).map((r) => [r.tool, r.state])).toEqual([['w1', 'succeeded']]);
+    expect(testProviderRows(world, REQUESTS).map((r) => [r.tool, r.state])).toEqual([['w1', 'succeeded']]);
   });
 
   it('CETP-6-04: a read tool under a request_id already bound to a write is INVALID_REQUEST — same args or not', async () => {
@@ -152,7 +137,7 @@ describe('CETP-6-04: a request_id is bound to one tool and one args', () => {
       );
     });
     expect(effects(world)).toEqual([]);
-    expect(rows(world, REQUESTS).map((r) => [r.tool, r.state])).toEqual([
+    expect(testProviderRows(world, REQUESTS).map((r) => [r.tool, r.state])).toEqual([
       ['confirmed', 'pending_confirmation'],
     ]);
   });
@@ -179,7 +164,7 @@ describe('CETP-5-26: a business failure is never retryable, sent or stored', () 
       expect(replies).toEqual([expected, expected]);
       expect(calls.n).toBe(1);
       expect(effects(world)).toEqual([]);
-      const [record, ...more] = rows(world, REQUESTS);
+      const [record, ...more] = testProviderRows(world, REQUESTS);
       expect(more).toEqual([]);
       expect(record).toMatchObject({
         state: 'failed',
@@ -226,7 +211,7 @@ describe('CETP-5-26: a business failure is never retryable, sent or stored', () 
       });
       expect(calls.n).toBe(2);
       expect(effects(world)).toHaveLength(1);
-      expect(rows(world, REQUESTS).map((r) => r.state)).toEqual(['succeeded']);
+      expect(testProviderRows(world, REQUESTS).map((r) => r.state)).toEqual(['succeeded']);
     });
   }
 
@@ -257,7 +242,7 @@ describe('CETP-6-07: a re-send while the operation is still queued', () => {
       await c.negotiate();
       const requestId = c.ctx.seededUuid();
       const first = await c.execute('aw', {}, { requestId });
-      const stateAtResend = rows(world, REQUESTS).map((r) => r.state);
+      const stateAtResend = testProviderRows(world, REQUESTS).map((r) => r.state);
       const second = await c.execute('aw', {}, { requestId });
       seen.push(stateAtResend, status(first), status(second), data(first), data(second));
     });
@@ -300,9 +285,9 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
       expect(data(again)).toEqual(data(done));
     });
     expect(effects(world)).toHaveLength(1);
-    const [confirmation] = rows(world, CONFIRMATIONS);
+    const [confirmation] = testProviderRows(world, CONFIRMATIONS);
     expect(confirmation).toMatchObject({ state: 'consumed', decision: 'approved' });
-    const [record] = rows(world, REQUESTS);
+    const [record] = testProviderRows(world, REQUESTS);
     expect(record).toMatchObject({ state: 'succeeded', confirmationId: confirmation?.id });
   });
 
@@ -320,15 +305,15 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
       const outage = await c.execute('w', {}, { requestId, resumeToken: token });
       expect(errorOf(outage)).toMatchObject({ code: 'UNAVAILABLE', retryable: true });
       states.push(
-        rows(world, CONFIRMATIONS).map((r) => r.state),
-        rows(world, REQUESTS).map((r) => r.state),
+        testProviderRows(world, CONFIRMATIONS).map((r) => r.state),
+        testProviderRows(world, REQUESTS).map((r) => r.state),
       );
       expect(status(await c.execute('w', {}, { requestId, resumeToken: token }))).toBe('success');
     });
     expect(states).toEqual([['approved'], ['pending_confirmation']]);
     expect(calls.n).toBe(2);
     expect(effects(world)).toHaveLength(1);
-    expect(rows(world, CONFIRMATIONS).map((r) => r.state)).toEqual(['consumed']);
+    expect(testProviderRows(world, CONFIRMATIONS).map((r) => r.state)).toEqual(['consumed']);
   });
 
   it('CETP-4.3-13 CETP-5-26: a business failure after approval consumes the confirmation with the failed record', async () => {
@@ -347,8 +332,10 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
       }
     });
     expect(calls.n).toBe(1);
-    expect(rows(world, CONFIRMATIONS).map((r) => [r.state, r.decision])).toEqual([['consumed', 'approved']]);
-    expect(rows(world, REQUESTS)).toEqual([expect.objectContaining({ state: 'failed' })]);
+    expect(testProviderRows(world, CONFIRMATIONS).map((r) => [r.state, r.decision])).toEqual([
+      ['consumed', 'approved'],
+    ]);
+    expect(testProviderRows(world, REQUESTS)).toEqual([expect.objectContaining({ state: 'failed' })]);
   });
 
   it('CETP-4.3-13 CETP-6-07: an approved async write is queued with the confirmation consumed in the same transaction', async () => {
@@ -361,7 +348,7 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
       const { requestId, token } = await approvedResume(c, 'aw', {});
       const a = await c.execute('aw', {}, { requestId, resumeToken: token });
       expect(status(a)).toBe('accepted');
-      expect(rows(world, CONFIRMATIONS).map((r) => r.state)).toEqual(['consumed']);
+      expect(testProviderRows(world, CONFIRMATIONS).map((r) => r.state)).toEqual(['consumed']);
       const b = await c.execute('aw', {}, { requestId, resumeToken: token });
       expect(data(b).operation_id).toBe(data(a).operation_id);
     });
@@ -382,7 +369,7 @@ describe('CETP-5-22: the idempotency window, to the millisecond', () => {
       const offset = ((data(await c.execute('clock', {})).value as { now: number }).now as number) - before;
       const requestId = c.ctx.seededUuid();
       expect(status(await c.execute('w', {}, { requestId }))).toBe('success');
-      const [record] = rows(world, REQUESTS);
+      const [record] = testProviderRows(world, REQUESTS);
       const bound = (record?.terminalAtMs as number) + windowSeconds * 1000;
       for (const at of [bound, bound + 1]) {
         // The wall clock jumps (a day in virtual time; no day of scheduling), then a new session.

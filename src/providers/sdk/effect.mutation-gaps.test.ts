@@ -13,6 +13,7 @@ import type { Bundle } from '../../sim/bundle.ts';
 import type { World } from '../../sim/world.ts';
 import {
   AGENT,
+  ALWAYS_CONFIRM,
   data,
   effects,
   RawClient,
@@ -21,26 +22,12 @@ import {
   status,
   TEST_AUTHORITY,
   TEST_PACKAGE,
+  testProviderRows,
   testProviderWorld,
   writeTool,
 } from '../testing.ts';
 import { CONFIRMATIONS, REQUESTS } from './records.ts';
 import { DEFAULT_PROVIDER_OPTIONS, type MutationTool, ToolFailure } from './types.ts';
-
-const ALWAYS_CONFIRM = {
-  effect: 'create',
-  risk: 'high',
-  destructive: false,
-  idempotent: false,
-  openWorld: false,
-  confirmation: 'always',
-  execution: 'sync',
-} as const;
-
-/** Committed rows of a provider table, after a run. */
-function rows(world: World, table: string): Record<string, unknown>[] {
-  return [...world.storage(TEST_PACKAGE).snapshot(table).values()] as Record<string, unknown>[];
-}
 
 /** The provider's audit events (its audit sink is the trace), without the trace's own fields. */
 function audits(world: World): JsonObject[] {
@@ -78,7 +65,7 @@ describe('CETP-4.1-14 CETP-10-03: a long prepare is followed by another deadline
         { requestId, deadlineAtMs: c.ctx.currentTimeMillis() + 1_000 },
       );
       replies.push(status(late), String(late.getBoolean('retryable', false)));
-      replies.push(`records:${rows(world, REQUESTS).length}`);
+      replies.push(`records:${testProviderRows(world, REQUESTS).length}`);
       const again = await c.execute(
         'slow',
         {},
@@ -159,7 +146,7 @@ describe('CETP-4.5-11 CETP-5-21 NOTES-12a: a committed result too large for the 
     ];
     expect(seen).toEqual([expected, expected]);
     expect(effects(world)).toHaveLength(1);
-    expect(rows(world, REQUESTS).map((r) => r.state)).toEqual(['succeeded']);
+    expect(testProviderRows(world, REQUESTS).map((r) => r.state)).toEqual(['succeeded']);
   });
 
   it('CETP-4.5-11 CETP-4.1-14: a read too large for the session committed nothing: outcome_committed is false', async () => {
@@ -269,7 +256,7 @@ describe('NOTES-2 CETP-4.1-14: a pending request’s deadline is checked once it
       const again = await c.execute('w', {}, { requestId, deadlineAtMs: past });
       expect(status(again)).toBe('error:USER_ACTION_REQUIRED');
     });
-    expect(rows(world, CONFIRMATIONS)).toHaveLength(1);
+    expect(testProviderRows(world, CONFIRMATIONS)).toHaveLength(1);
     expect(effects(world)).toEqual([]);
   });
 
@@ -284,7 +271,7 @@ describe('NOTES-2 CETP-4.1-14: a pending request’s deadline is checked once it
       const resumed = await c.execute('w', {}, { requestId, resumeToken: token, deadlineAtMs: past });
       expect(status(resumed)).toBe('error:USER_CANCELLED');
     });
-    expect(rows(world, REQUESTS).map((r) => r.state)).toEqual(['user_cancelled']);
+    expect(testProviderRows(world, REQUESTS).map((r) => r.state)).toEqual(['user_cancelled']);
     expect(effects(world)).toEqual([]);
   });
 
@@ -298,7 +285,7 @@ describe('NOTES-2 CETP-4.1-14: a pending request’s deadline is checked once it
       const { requestId, token, past } = await pendingThenLate(c, true);
       const late = await c.execute('w', {}, { requestId, resumeToken: token, deadlineAtMs: past });
       expect(status(late)).toBe('error:DEADLINE_EXCEEDED');
-      expect(rows(world, CONFIRMATIONS).map((r) => r.state)).toEqual(['approved']);
+      expect(testProviderRows(world, CONFIRMATIONS).map((r) => r.state)).toEqual(['approved']);
       expect(status(await c.execute('w', {}, { requestId, resumeToken: token }))).toBe('success');
     });
     expect(effects(world)).toHaveLength(1);
@@ -336,7 +323,7 @@ describe('CETP-4.3-08: a read tool with confirmation always', () => {
       expect(data(served).value).toEqual({ n: 1 });
     });
     expect(reads).toBe(1);
-    expect(rows(world, REQUESTS)).toEqual([]);
+    expect(testProviderRows(world, REQUESTS)).toEqual([]);
   });
 });
 
@@ -364,7 +351,7 @@ describe('CETP-5-24 CETP-5-25: an exception in the effect', () => {
       expect(`${failed.getString('error_message')} ${failed.getString('error_details')}`).not.toContain(
         'SECRET',
       );
-      expect(rows(world, REQUESTS)).toEqual([]);
+      expect(testProviderRows(world, REQUESTS)).toEqual([]);
       expect(status(await c.execute('w', {}, { requestId }))).toBe('success');
     });
     expect(calls).toBe(2);
@@ -413,7 +400,7 @@ describe('CETP-6-04 CETP-6-06: two calls under one request_id with different arg
       const got = [...answers.values()].map((s) => s.split('|')[0]).sort();
       expect(got).toEqual(['error:CONFLICT', 'error:INVALID_REQUEST']);
       const winner = [...answers.entries()].find(([, s]) => s.startsWith('error:CONFLICT'))?.[0];
-      const [record, ...more] = rows(world, REQUESTS);
+      const [record, ...more] = testProviderRows(world, REQUESTS);
       expect(more).toEqual([]);
       expect(record).toMatchObject({ state: 'failed', error: { message: `Taken {"a":${winner}}.` } });
       expect(effects(world)).toEqual([]);
@@ -481,7 +468,7 @@ describe('NOTES-3: an outage or a refusal from the effect is sent with the tool�
         expect(status(reply)).toBe(`error:${code}`);
         expect(reply.getString('error_message')).toBe(`The ledger is ${code.toLowerCase()} right now.`);
       });
-      expect(rows(world, REQUESTS)).toEqual([]);
+      expect(testProviderRows(world, REQUESTS)).toEqual([]);
     });
   }
 });
