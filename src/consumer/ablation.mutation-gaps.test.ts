@@ -4,7 +4,6 @@
  * measures). Scripted providers; virtual time.
  */
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../protocol/index.ts';
 import { Intent } from '../sim/intent.ts';
 import { FLAG_IMMUTABLE } from '../sim/pending-intent.ts';
 import { executes, needsConfirmation, ok, scripted, WRITE } from './gaps.testing.ts';
@@ -13,34 +12,14 @@ import {
   CONSUMER,
   consumerWorld,
   errorReply,
+  fileReply,
   installScripted,
   runConsumer,
   SCRIPTED_ACTIVITY,
   SCRIPTED_PACKAGE,
   type ScriptedCall,
-  success,
   toolDescriptor,
 } from './testing.ts';
-
-/** A scripted file result of `content`, its digest as declared unless `sha256` overrides it. */
-function fileReply(c: ScriptedCall, content: unknown, sha256?: string) {
-  const bytes = new TextEncoder().encode(JSON.stringify(content));
-  const path = `r-${c.n}.json`;
-  c.context.writeFile(path, bytes);
-  const fd = c.context.openFile(path, 'r');
-  c.context.spawn('close', async () => {
-    await c.context.yield();
-    fd.close();
-  });
-  const reply = success(c.requestId, {
-    kind: 'file',
-    media_type: 'application/json',
-    size_bytes: bytes.length,
-    sha256: sha256 ?? sha256Hex(bytes),
-  });
-  reply.putParcelFileDescriptor('result_fd', fd);
-  return reply;
-}
 
 describe('CETP-4.5-09: which replies’ fds the planted leak keeps open (the bug is exactly the one described)', () => {
   for (const [name, good, leaks] of [
@@ -51,7 +30,7 @@ describe('CETP-4.5-09: which replies’ fds the planted leak keeps open (the bug
       const world = scripted(
         (c) =>
           c.method === 'execute_tool'
-            ? fileReply(c, { rows: [] }, good ? undefined : '0'.repeat(64))
+            ? fileReply(c, { rows: [] }, good ? {} : { sha256: '0'.repeat(64) })
             : undefined,
         { plantedBugs: ['consumer-leaks-fd-on-error'] },
       );

@@ -3,18 +3,19 @@
  * no stable path — and every fd closed, accepted or not.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../base/json.ts';
 import { sha256Hex } from '../protocol/index.ts';
 import { HOSTILE_CASES, HOSTILE_PACKAGE, installHostile } from '../providers/hostile/index.ts';
 import {
   CONSUMER,
   consumerWorld,
+  fileReply,
   installScripted,
   PAYMENTS_PACKAGE,
+  rawFileReply,
   runConsumer,
   SCRIPTED_PACKAGE,
   type ScriptedCall,
-  success,
+  type success,
   toolDescriptor,
 } from './testing.ts';
 
@@ -25,39 +26,6 @@ async function hostileFile(id: string) {
     b.execute(HOSTILE_PACKAGE, 'lookup', { query: 'statement' }),
   );
   return { value, report, world };
-}
-
-/** A scripted file result: `content` served, `declare` overriding what data says. */
-function fileReply(
-  c: ScriptedCall,
-  content: JsonValue,
-  declare: { size_bytes?: number; sha256?: string } = {},
-) {
-  return rawFileReply(c, new TextEncoder().encode(JSON.stringify(content)), declare);
-}
-
-/** A scripted file result of exactly these bytes. */
-function rawFileReply(
-  c: ScriptedCall,
-  bytes: Uint8Array,
-  declare: { size_bytes?: number; sha256?: string } = {},
-) {
-  const path = `r-${c.n}.json`;
-  c.context.writeFile(path, bytes);
-  const fd = c.context.openFile(path, 'r');
-  c.context.spawn('close', async () => {
-    await c.context.yield();
-    fd.close();
-  });
-  const reply = success(c.requestId, {
-    kind: 'file',
-    media_type: 'application/json',
-    size_bytes: bytes.length,
-    sha256: sha256Hex(bytes),
-    ...declare,
-  });
-  reply.putParcelFileDescriptor('result_fd', fd);
-  return reply;
 }
 
 function scriptedFiles(answer: (c: ScriptedCall) => ReturnType<typeof success>, consumer = {}) {

@@ -6,6 +6,7 @@
  */
 
 import type { JsonObject, JsonValue } from '../base/json.ts';
+import { sha256Hex } from '../protocol/index.ts';
 import { ALERTS_PACKAGE, alertsApp, alertsPackage } from '../providers/apps/alerts.ts';
 import { LEGACY_PACKAGE, legacyApp, legacyPackage } from '../providers/apps/legacy.ts';
 import { PAYMENTS_PACKAGE, paymentsApp, paymentsPackage } from '../providers/apps/payments.ts';
@@ -284,4 +285,37 @@ class ApproveAtOnce extends Activity {
     this.setResult(RESULT_OK);
     this.finish();
   }
+}
+
+/** A scripted file result: `content` served, `declare` overriding what data says. */
+export function fileReply(
+  c: ScriptedCall,
+  content: JsonValue,
+  declare: { size_bytes?: number; sha256?: string } = {},
+) {
+  return rawFileReply(c, new TextEncoder().encode(JSON.stringify(content)), declare);
+}
+
+/** A scripted file result of exactly these bytes. */
+export function rawFileReply(
+  c: ScriptedCall,
+  bytes: Uint8Array,
+  declare: { size_bytes?: number; sha256?: string } = {},
+) {
+  const path = `r-${c.n}.json`;
+  c.context.writeFile(path, bytes);
+  const fd = c.context.openFile(path, 'r');
+  c.context.spawn('close', async () => {
+    await c.context.yield();
+    fd.close();
+  });
+  const reply = success(c.requestId, {
+    kind: 'file',
+    media_type: 'application/json',
+    size_bytes: bytes.length,
+    sha256: sha256Hex(bytes),
+    ...declare,
+  });
+  reply.putParcelFileDescriptor('result_fd', fd);
+  return reply;
 }
