@@ -4,7 +4,8 @@
  * exit: it throws at import, has the wrong shape, calls process.exit (at import or in a handler),
  * returns a Promise that never settles from list_tools (provider) or listTools (consumer), allocates
  * without bound (at import or in a handler), or replaces globals the simulation relies on
- * (Math.random, Date.now, JSON — at import, in install(), in a consumer's agent). Modules:
+ * (Math.random, Date.now, JSON, a built-in method, a property added to Object.prototype — at import,
+ * in install(), in a consumer's agent). Modules:
  * src/cli/testdata/hostile/.
  */
 import { spawnSync } from 'node:child_process';
@@ -70,6 +71,12 @@ describe('a module that cannot be loaded or used: exit 2 with a reason', () => {
       'module_patches_globals',
       /loading the module replaced Math\.random, Date\.now, JSON\.stringify — globals the simulation's determinism rests on \(restored\)/,
     ],
+    [
+      '--provider',
+      'pollutes-at-import.provider.ts',
+      'module_patches_globals',
+      /loading the module replaced Array\.prototype\.includes — a global the simulation's determinism rests on \(restored\)/,
+    ],
   ] as const)(
     '%s %s: %s',
     async (flag, module, code, message) => {
@@ -105,6 +112,13 @@ describe('a module that misbehaves in a run: exit 1, the run failed with a verdi
       'versions',
       'module-globals',
       /user code in this run replaced Math\.random — a global the simulation's determinism rests on \(restored\)/,
+    ],
+    [
+      '--provider',
+      'pollutes-in-install.provider.ts',
+      'versions',
+      'module-globals',
+      /user code in this run changed Object\.prototype\.cetpPolluted \(added\) — a global/,
     ],
     [
       '--consumer',

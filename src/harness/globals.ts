@@ -4,57 +4,180 @@
  * seeded scheduler), and because the JavaScript it runs on behaves the same every time. A module
  * that replaces the random source, Date, JSON.stringify, timers or Promise — at import, in install() or
  * in a tool handler — changes what cetp-sim and its own code do in ways a seed does not capture:
- * runs stop reproducing, or verdicts are computed with someone else's JSON. So these are watched:
- * a module that replaces one while it loads is refused (module-loader.ts), and a run that replaced
- * one fails with the `module-globals` verdict (below) — in both cases the originals are put back at
+ * runs stop reproducing, or verdicts are computed with someone else's JSON. So are a module that
+ * pollutes a built-in prototype (`Object.prototype.retryable = false` answers every missing field of
+ * every object cetp-sim reads, verdicts included) or replaces any built-in method (`Array.prototype.
+ * includes`, `String.prototype.normalize`, `Reflect.ownKeys` …). So these are watched:
+ * - named globals on `globalThis` and the host objects (timers, `performance.now`, `crypto`), and
+ * - every own property — added, removed or replaced, symbols included — of the built-in prototypes
+ *   and namespaces (INTRINSICS below).
+ * A module that changes one while it loads is refused (module-loader.ts), and a run that changed one
+ * fails with the `module-globals` verdict (below) — in both cases the originals are put back at
  * once, so nothing after it runs on the replacements.
  */
 import type { Checker, Violation } from '../check/checker.ts';
 
-type Holder = Record<string, unknown>;
+type Holder = Record<PropertyKey, unknown>;
 
-/** Each watched global: its name, the object holding it, and its key there (holders before members). */
+const G = (): Holder => globalThis as unknown as Holder;
+
+/** Named globals, each: its name, the object holding it, and its key there. */
 const WATCHED: readonly (readonly [string, () => Holder, string])[] = [
-  ['Math', () => globalThis as unknown as Holder, 'Math'],
-  ['JSON', () => globalThis as unknown as Holder, 'JSON'],
-  ['Date', () => globalThis as unknown as Holder, 'Date'],
-  ['Promise', () => globalThis as unknown as Holder, 'Promise'],
-  ['Map', () => globalThis as unknown as Holder, 'Map'],
-  ['Set', () => globalThis as unknown as Holder, 'Set'],
-  ['setTimeout', () => globalThis as unknown as Holder, 'setTimeout'], // determinism-ok: names a global to watch, never calls it
-  ['setInterval', () => globalThis as unknown as Holder, 'setInterval'], // determinism-ok: names a global to watch, never calls it
-  ['setImmediate', () => globalThis as unknown as Holder, 'setImmediate'], // determinism-ok: names a global to watch, never calls it
-  ['queueMicrotask', () => globalThis as unknown as Holder, 'queueMicrotask'],
-  ['Math.random', () => Math as unknown as Holder, 'random'], // determinism-ok: names a global to watch, never calls it
-  ['Date.now', () => Date as unknown as Holder, 'now'], // determinism-ok: names a global to watch, never calls it
-  ['JSON.parse', () => JSON as unknown as Holder, 'parse'],
-  ['JSON.stringify', () => JSON as unknown as Holder, 'stringify'],
+  ...[
+    'Math',
+    'JSON',
+    'Date',
+    'Promise',
+    'Map',
+    'Set',
+    'WeakMap',
+    'WeakSet',
+    'Object',
+    'Array',
+    'Function',
+    'String',
+    'Number',
+    'Boolean',
+    'Symbol',
+    'BigInt',
+    'Reflect',
+    'Proxy',
+    'RegExp',
+    'Error',
+    'TypeError',
+    'RangeError',
+    'ArrayBuffer',
+    'Uint8Array',
+    'TextEncoder',
+    'TextDecoder',
+    'structuredClone',
+    'Buffer',
+    'URL',
+    'setTimeout', // determinism-ok: names a global to watch, never calls it
+    'setInterval', // determinism-ok: names a global to watch, never calls it
+    'setImmediate', // determinism-ok: names a global to watch, never calls it
+    'queueMicrotask',
+  ].map((name) => [name, G, name] as const),
   ['performance.now', () => performance as unknown as Holder, 'now'], // determinism-ok: names a global to watch, never calls it
   ['crypto.getRandomValues', () => crypto as unknown as Holder, 'getRandomValues'], // determinism-ok: names a global to watch, never calls it
   ['crypto.randomUUID', () => crypto as unknown as Holder, 'randomUUID'], // determinism-ok: names a global to watch, never calls it
-  ['Object.keys', () => Object as unknown as Holder, 'keys'],
-  ['Object.entries', () => Object as unknown as Holder, 'entries'],
-  ['Array.prototype.sort', () => Array.prototype as unknown as Holder, 'sort'],
-  ['Promise.prototype.then', () => Promise.prototype as unknown as Holder, 'then'],
+];
+
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype) as object;
+
+/**
+ * Built-ins watched whole: every own property (string or symbol key) as its descriptor. `Error`
+ * itself is left out (`Error.prepareStackTrace` and `stackTraceLimit` are set by source-map and test
+ * tooling); its prototype is watched.
+ */
+const INTRINSICS: readonly (readonly [string, object])[] = [
+  ['Math', Math],
+  ['Date', Date],
+  ['JSON', JSON],
+  ['Reflect', Reflect],
+  ['Object', Object],
+  ['Array', Array],
+  ['Promise', Promise],
+  ['Number', Number],
+  ['String', String],
+  ['Symbol', Symbol],
+  ['Object.prototype', Object.prototype],
+  ['Array.prototype', Array.prototype],
+  ['Function.prototype', Function.prototype],
+  ['String.prototype', String.prototype],
+  ['Number.prototype', Number.prototype],
+  ['Boolean.prototype', Boolean.prototype],
+  ['Symbol.prototype', Symbol.prototype],
+  ['BigInt.prototype', BigInt.prototype],
+  ['Promise.prototype', Promise.prototype],
+  ['Map.prototype', Map.prototype],
+  ['Set.prototype', Set.prototype],
+  ['WeakMap.prototype', WeakMap.prototype],
+  ['RegExp.prototype', RegExp.prototype],
+  ['Date.prototype', Date.prototype],
+  ['Error.prototype', Error.prototype],
+  ['ArrayBuffer.prototype', ArrayBuffer.prototype],
+  ['TypedArray.prototype', TypedArrayPrototype],
+  ['Uint8Array.prototype', Uint8Array.prototype],
 ];
 
 /** The watched globals as they are now. */
 export interface GlobalsSnapshot {
   readonly values: ReadonlyMap<string, unknown>;
+  /** Per intrinsic (INTRINSICS order): its own properties' descriptors, by key. */
+  readonly intrinsics: readonly ReadonlyMap<PropertyKey, PropertyDescriptor>[];
 }
 
 export function snapshotGlobals(): GlobalsSnapshot {
-  return { values: new Map(WATCHED.map(([name, holder, key]) => [name, holder()[key]])) };
+  return {
+    values: new Map(WATCHED.map(([name, holder, key]) => [name, holder()[key]])),
+    intrinsics: INTRINSICS.map(
+      ([, on]) =>
+        new Map(
+          Reflect.ownKeys(on).map((key) => [
+            key,
+            Reflect.getOwnPropertyDescriptor(on, key) as PropertyDescriptor,
+          ]),
+        ),
+    ),
+  };
+}
+
+function sameDescriptor(a: PropertyDescriptor | undefined, b: PropertyDescriptor | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return (
+    Object.is(a.value, b.value) &&
+    a.get === b.get &&
+    a.set === b.set &&
+    a.writable === b.writable &&
+    a.enumerable === b.enumerable &&
+    a.configurable === b.configurable
+  );
+}
+
+const keyName = (holder: string, key: PropertyKey): string =>
+  typeof key === 'symbol' ? `${holder}[${key.description ?? 'symbol'}]` : `${holder}.${key}`;
+
+interface IntrinsicChange {
+  readonly on: object;
+  readonly key: PropertyKey;
+  /** The descriptor before, or undefined for a property that was added. */
+  readonly before: PropertyDescriptor | undefined;
+  readonly name: string;
+}
+
+function intrinsicChanges(before: GlobalsSnapshot): IntrinsicChange[] {
+  const changes: IntrinsicChange[] = [];
+  INTRINSICS.forEach(([holder, on], i) => {
+    const was = before.intrinsics[i];
+    if (was === undefined) return;
+    for (const [key, descriptor] of was) {
+      const now = Reflect.getOwnPropertyDescriptor(on, key);
+      if (sameDescriptor(descriptor, now)) continue;
+      const name = keyName(holder, key);
+      changes.push({ on, key, before: descriptor, name: now === undefined ? `${name} (deleted)` : name });
+    }
+    const keys = Reflect.ownKeys(on);
+    if (keys.length === was.size && keys.every((key) => was.has(key))) return;
+    for (const key of keys) {
+      if (!was.has(key))
+        changes.push({ on, key, before: undefined, name: `${keyName(holder, key)} (added)` });
+    }
+  });
+  return changes;
 }
 
 /** The watched globals that are not what `before` saw, in watch order. */
 export function changedGlobals(before: GlobalsSnapshot): string[] {
-  return WATCHED.filter(([name, holder, key]) => holder()[key] !== before.values.get(name)).map(
-    ([name]) => name,
-  );
+  return [
+    ...WATCHED.filter(([name, holder, key]) => holder()[key] !== before.values.get(name)).map(
+      ([name]) => name,
+    ),
+    ...intrinsicChanges(before).map((c) => c.name),
+  ];
 }
 
-/** Puts every watched global back as `before` saw it (holders first, then their members). */
+/** Puts every watched global back as `before` saw it (named globals first, then the intrinsics). */
 export function restoreGlobals(before: GlobalsSnapshot): void {
   for (const [name, holder, key] of WATCHED) {
     const original = before.values.get(name);
@@ -71,12 +194,18 @@ export function restoreGlobals(before: GlobalsSnapshot): void {
       on[key] = original;
     }
   }
+  for (const change of intrinsicChanges(before)) {
+    // A property the user made non-configurable cannot be put back; the verdict has already said so.
+    if (change.before === undefined) Reflect.deleteProperty(change.on, change.key);
+    else Reflect.defineProperty(change.on, change.key, change.before);
+  }
 }
 
 /** What to tell the user: the names, why it matters, what to do instead. */
 export function globalsAdvice(changed: readonly string[]): string {
+  const verb = changed.some((c) => c.endsWith('(added)') || c.endsWith('(deleted)')) ? 'changed' : 'replaced';
   return (
-    `replaced ${changed.join(', ')} — ${changed.length === 1 ? 'a global' : 'globals'} the simulation's determinism rests on ` +
+    `${verb} ${changed.join(', ')} — ${changed.length === 1 ? 'a global' : 'globals'} the simulation's determinism rests on ` +
     '(restored). Take time and randomness from the simulation (AppContext.currentTimeMillis(), ' +
     'elapsedRealtime(), seededUuid()) and leave the globals alone'
   );

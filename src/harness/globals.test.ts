@@ -1,0 +1,65 @@
+/**
+ * The globals watcher (src/harness/globals.ts) sees a replaced named global, a polluted or emptied
+ * built-in prototype and a replaced built-in method — symbol keys included — and puts each back.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from './globals.ts';
+
+type Loose = Record<PropertyKey, unknown>;
+
+describe('the globals watcher', () => {
+  const before = snapshotGlobals();
+  afterEach(() => restoreGlobals(before));
+
+  it('sees nothing when nothing changed', () => {
+    expect(changedGlobals(snapshotGlobals())).toEqual([]);
+    expect(changedGlobals(before)).toEqual([]);
+  });
+
+  it('sees a property added to Object.prototype (pollution) and deletes it', () => {
+    (Object.prototype as Loose).retryable = false;
+    expect(({} as Loose).retryable).toBe(false);
+    expect(changedGlobals(before)).toEqual(['Object.prototype.retryable (added)']);
+    restoreGlobals(before);
+    expect(({} as Loose).retryable).toBeUndefined();
+    expect(changedGlobals(before)).toEqual([]);
+  });
+
+  it('sees a replaced built-in method and a replaced symbol-keyed one, and puts both back', () => {
+    const includes = Array.prototype.includes;
+    const iterator = String.prototype[Symbol.iterator];
+    Array.prototype.includes = () => true;
+    (String.prototype as unknown as Loose)[Symbol.iterator] = function* () {};
+    expect(changedGlobals(before)).toEqual(['Array.prototype.includes', 'String.prototype[Symbol.iterator]']);
+    restoreGlobals(before);
+    expect(Array.prototype.includes).toBe(includes);
+    expect(String.prototype[Symbol.iterator]).toBe(iterator);
+    expect([...'ab']).toEqual(['a', 'b']);
+  });
+
+  it('sees a deleted built-in and a changed attribute (a frozen method), and restores them', () => {
+    const trim = String.prototype.trim;
+    delete (String.prototype as Partial<typeof String.prototype>).trim;
+    Object.defineProperty(Math, 'max', { writable: false });
+    expect(changedGlobals(before)).toEqual(['Math.max', 'String.prototype.trim (deleted)']);
+    restoreGlobals(before);
+    expect(String.prototype.trim).toBe(trim);
+    expect(Object.getOwnPropertyDescriptor(Math, 'max')?.writable).toBe(true);
+  });
+
+  it('sees a replaced named global and a host method', () => {
+    const uuid = crypto.randomUUID; // determinism-ok: a reference to the global under test, never called
+    crypto.randomUUID = () => '00000000-0000-4000-8000-000000000000'; // determinism-ok: a replacement under test
+    globalThis.structuredClone = ((v: unknown) => v) as typeof structuredClone;
+    expect(changedGlobals(before)).toEqual(['structuredClone', 'crypto.randomUUID']);
+    restoreGlobals(before);
+    expect(crypto.randomUUID).toBe(uuid); // determinism-ok: compares the global, never calls it
+  });
+
+  it('says "changed" when a property was added or deleted, "replaced" otherwise', () => {
+    expect(globalsAdvice(['Math.random'])).toMatch(/^replaced Math\.random — a global/);
+    expect(globalsAdvice(['Object.prototype.x (added)', 'JSON.parse'])).toMatch(
+      /^changed Object\.prototype\.x \(added\), JSON\.parse — globals/,
+    );
+  });
+});
