@@ -7,10 +7,11 @@ import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 
 // V8 tiers a function up to TurboFan after a budget of executed bytecode; the default (67,584)
-// optimises hundreds of functions a campaign runs only for a few hundred runs, and compiles each
-// again in every worker isolate. A budget of 600,000 compiles a third less and runs as fast
-// (bench/README.md, "V8 options"). Set before any of cetp-sim's code is compiled; process-wide, so
-// worker threads have it too.
+// optimises many functions a job runs only briefly, and compiles each again in every worker isolate.
+// A budget of 200,000 cut a two-thread ablate's CPU by ~15% with no measurable loss for one thread;
+// 600,000 cut more but slowed a one-thread fuzz campaign by 20% (bench/README.md, "V8 options").
+// Set before any of cetp-sim's code is compiled; process-wide, so worker threads have it too.
+// CETP_SIM_V8=default keeps V8's defaults; CETP_SIM_V8='--flag …' sets other flags (benchmarks).
 if (process.env.CETP_SIM_V8 !== 'default')
   setFlagsFromString(process.env.CETP_SIM_V8 || '--interrupt-budget=200000');
 
