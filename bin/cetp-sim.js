@@ -4,6 +4,16 @@
 // always the code as it is now, never a dist/ built before the last edit. CETP_SIM_FROM=dist or
 // CETP_SIM_FROM=source chooses explicitly (the package tests run a checkout's dist/ this way).
 import { existsSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+
+// V8 tiers a function up to TurboFan after a budget of executed bytecode; the default (67,584)
+// optimises many functions a job runs only briefly, and compiles each again in every worker isolate.
+// A budget of 200,000 cut a two-thread ablate's CPU by ~15% with no measurable loss for one thread;
+// 600,000 cut more but slowed a one-thread fuzz campaign by 20% (bench/README.md, "V8 options").
+// Set before any of cetp-sim's code is compiled; process-wide, so worker threads have it too.
+// CETP_SIM_V8=default keeps V8's defaults; CETP_SIM_V8='--flag …' sets other flags (benchmarks).
+if (process.env.CETP_SIM_V8 !== 'default')
+  setFlagsFromString(process.env.CETP_SIM_V8 || '--interrupt-budget=200000');
 
 const source = new URL('../src/cli/main.ts', import.meta.url);
 const compiled = new URL('../dist/src/cli/main.js', import.meta.url);

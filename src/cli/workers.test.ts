@@ -9,6 +9,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ablateRule } from '../../properties/hunt.ts';
+import { tailsOf } from '../harness/fuzz.ts';
 import { loadCorpus, runInputs } from '../vectors/corpus.ts';
 import { DEFAULT_VECTORS_DIR } from './commands/vectors.ts';
 import { main } from './main.ts';
@@ -104,6 +106,29 @@ describe('--workers: identical results for any number of workers', () => {
     const { rules } = JSON.parse(one.stdout[0] ?? '{}') as { rules: { id: string; caughtBy: unknown[] }[] };
     expect(rules.map((r) => r.id)).toEqual(['CETP-2.1-06', 'CETP-4.3-05']);
     expect(rules[0]?.caughtBy.length).toBeGreaterThan(0);
+  });
+
+  it('ablate: the jobs of one rule and property each join to what one job of the whole rule finds', async () => {
+    const args = [
+      'ablate',
+      '--json',
+      '--rule',
+      'CETP-4.5-06',
+      '--runs',
+      '5',
+      '--seed',
+      '3',
+      '--strategy',
+      'random',
+    ];
+    const { one, two } = await oneAndTwo(args);
+    expect(two.stdout).toEqual(one.stdout);
+    const whole = await ablateRule('CETP-4.5-06', { seed: 3, runsPerProperty: 5, tails: tailsOf('random') });
+    expect(whole.caughtBy.length).toBeGreaterThan(1);
+    const { rules } = JSON.parse(one.stdout[0] ?? '{}') as { rules: { caughtBy: unknown[] }[] };
+    expect(rules[0]?.caughtBy).toEqual(
+      whole.caughtBy.map(({ property, checker }) => ({ property, checker })),
+    );
   });
 
   it('vectors run: vectors of three files, one failing against a planted bug, in corpus order', async () => {

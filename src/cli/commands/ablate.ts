@@ -4,7 +4,7 @@
  * that guard the rule. A rule no property catches is a finding for spec authors: either the rule has
  * no consequence our properties can observe, or an oracle is missing. Findings are reported, not
  * failed on: the command exits 0 when it ran. The rules are spread over `--workers` threads, one rule
- * per job, and reported in catalogue order (the results do not depend on the number of workers);
+ * and property per job, and reported in catalogue order (the results do not depend on the number of workers);
  * `--shard I/N` ablates every N-th rule (for a CI matrix, merged with `cetp-sim merge`).
  */
 import { type AblationResult, ablatableRules } from '../../../properties/hunt.ts';
@@ -65,32 +65,46 @@ export async function ablateCommand(io: Io, flags: AblateFlags): Promise<number>
     failure: 'not caught',
     countsRuns: false,
   });
-  let results: AblationResult[];
+  // One job per rule and property (each property's runs depend only on the seed), so the threads
+  // share the work evenly; joined per rule in property order, the same result as one job per rule.
+  const items = rules.flatMap((rule) => PROPERTIES.map((p, i) => ({ rule, property: p.id, first: i === 0 })));
+  const last = PROPERTIES.length - 1;
+  let caught: AblationResult['caughtBy'][number][] = [];
+  const results: AblationResult[] = [];
   try {
-    results = await runSpread(rules, {
+    await runSpread(items, {
       workers: flags.workers,
       userCode: false,
-      onStart: (rule) => progress.begin(rule),
-      run: (host, rule) =>
+      onStart: (item) => {
+        if (item.first) progress.begin(item.rule);
+      },
+      run: (host, { rule, property }) =>
         mustFinish<AblationResult>(
           host,
           {
             kind: 'ablate',
             rule,
+            property,
             seed: flags.seed,
             runsPerProperty: flags.runs,
             tails: tailsOf(flags.strategy),
           },
           HUNT_BUDGET_MS,
         ),
-      onResult: (result, rule) =>
+      onResult: (part, item) => {
+        caught.push(...part.caughtBy);
+        if (item.property !== PROPERTIES[last]?.id) return;
+        const result: AblationResult = { rule: item.rule, caughtBy: caught };
+        caught = [];
+        results.push(result);
         progress.done(
-          rule,
+          item.rule,
           result.caughtBy.length > 0
-            ? `  ${rule} caught by ${result.caughtBy.map((x) => x.property).join(', ')}`
-            : `  ${c.yellow(`${rule} not caught`)}`,
+            ? `  ${item.rule} caught by ${result.caughtBy.map((x) => x.property).join(', ')}`
+            : `  ${c.yellow(`${item.rule} not caught`)}`,
           { failed: result.caughtBy.length === 0 },
-        ),
+        );
+      },
     });
   } finally {
     progress.finish();

@@ -14,7 +14,12 @@ import { fuzzProperty, replayScenario } from '../../../properties/fuzz.ts';
 import { ablateRule, huntMutant } from '../../../properties/hunt.ts';
 import { mutantById } from '../../../properties/mutants.ts';
 import type { ProviderFixture } from '../../../properties/scenario/fixtures.ts';
-import type { ConsumerPropertyDef, PropertyDef, RawPropertyDef } from '../../../properties/suites.ts';
+import {
+  type ConsumerPropertyDef,
+  type PropertyDef,
+  propertyById,
+  type RawPropertyDef,
+} from '../../../properties/suites.ts';
 import { CliError } from '../../harness/errors.ts';
 import { checkScenarioFits } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
@@ -35,6 +40,7 @@ import {
   withProviders,
 } from '../provider-module.ts';
 import type {
+  AblateJob,
   CrashpointsJob,
   FuzzJob,
   Job,
@@ -195,6 +201,13 @@ function hunt(job: MutantJob) {
   return huntMutant(mutant, { ...job, now: () => performance.now() });
 }
 
+function ablate(job: AblateJob) {
+  if (job.property === undefined) return ablateRule(job.rule, job);
+  const def = propertyById(job.property);
+  if (!def) throw new CliError('unknown_property', `unknown property '${job.property}'`);
+  return ablateRule(job.rule, { ...job, properties: [def] });
+}
+
 /** The reference fixtures, or the module's — its one provider standing for `job.fixture` if given. */
 async function fixturesFor(modules: ModuleCache, job: VectorFileJob): Promise<readonly ProviderFixture[]> {
   const module = modules.provider(job);
@@ -257,7 +270,7 @@ export function runJob(modules: ModuleCache, job: Job, channel: JobChannel): Pro
     case 'mutant':
       return hunt(job);
     case 'ablate':
-      return ablateRule(job.rule, job);
+      return ablate(job);
     case 'vectors':
       return vectorFile(modules, job);
     case 'crashpoints':

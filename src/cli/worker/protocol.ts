@@ -77,10 +77,15 @@ export interface MutantJob {
   readonly tails: readonly Tail[];
 }
 
-/** Runs every property with one rule's enforcement switched off (`cetp-sim ablate`). */
+/**
+ * Runs every property with one rule's enforcement switched off (`cetp-sim ablate`), or only
+ * `property`: the CLI spreads each rule's properties as jobs of their own, so that no thread is left
+ * with a whole rule while the others idle (each property's runs depend only on the seed).
+ */
 export interface AblateJob {
   readonly kind: 'ablate';
   readonly rule: string;
+  readonly property?: string;
   readonly seed: number;
   readonly runsPerProperty: number;
   readonly tails: readonly Tail[];
