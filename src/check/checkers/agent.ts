@@ -3,7 +3,8 @@
  * agent's requests and what it finally got back (GroundTruth.agentCalls, recorded by the scenario
  * driver) and the request ids on the wire — never from the consumer's own audit log:
  * - consumer-request-id-on-wire: one logical execution (one agent request) puts one request_id on
- *   the wire, across retries and restarts; no request_id appears that no agent request asked for;
+ *   the wire, across retries and restarts; no request_id appears that no agent request asked for
+ *   (in the process it was asked in, or — its process dead before the answer — in a later one);
  * - agent-gets-data: text a provider sent (descriptions, error messages, results, file bytes)
  *   reaches the agent, in the answer to a tool execution or listing, only inside an untrusted-data wrapper (an object with `trust: "untrusted"`,
  *   src/consumer/untrusted.ts), never as a plain string the agent could take for an instruction.
@@ -45,13 +46,15 @@ export const requestIdOnWire: Checker = {
     }
     const ids = [...first.values()];
     const argsOf = new Map<AgentCallRecord, string | null>(asked.map((a) => [a, canonicalArgs(a.args)]));
+    // A request_id first sent while its agent request was open in the same process — or, for an agent
+    // request its process died before answering, first sent by a later process of the same app: a
+    // journal resuming an execution it recorded but had not yet sent (6-08: restarts reuse the id).
     const during = (c: CallView, a: AgentCallRecord): boolean =>
       a.consumer === c.caller &&
-      a.pid === c.callerPid &&
       a.provider === c.provider &&
       a.tool === c.toolName &&
       a.step <= c.step &&
-      (a.endStep === null || c.step <= a.endStep) &&
+      (a.pid === c.callerPid ? a.endStep === null || c.step <= a.endStep : a.endStep === null) &&
       argsOf.get(a) === canonicalArgs(c.args);
     const match = maxMatching(ids.length, asked.length, (i, j) => {
       const c = ids[i];
@@ -71,7 +74,7 @@ export const requestIdOnWire: Checker = {
           this,
           owners.length > 0
             ? `${c.caller} sent a new request_id ${c.requestId} for ${c.toolName} within an agent request that already had one`
-            : `${c.caller} sent request_id ${c.requestId} for ${c.toolName} that no agent request of its process asked for (a retry under a new id?)`,
+            : `${c.caller} sent request_id ${c.requestId} for ${c.toolName} that no agent request asked for (a retry under a new id?)`,
           { calls: [c.id, ...same.filter((x) => x.step < c.step).map((x) => x.id)].slice(0, 8) },
         ),
       );
