@@ -164,7 +164,14 @@ export async function acquireProvider(
       );
     }
   }
+  // AMS makes the client's connection before it waits for the provider to publish
+  // (ContentProviderHelper.getContentProviderImpl: incProviderCountLocked, then the wait loop), so a
+  // process started for a client is as important as that client while it starts: not cached, not
+  // frozen under it. The call's own reference replaces this one once the provider is published.
+  const starting = world.process(info.packageName);
+  world.connectProvider(caller.process, starting);
   const started = await world.startProcess(info.packageName);
+  world.disconnectProvider(caller.process, starting, starting.pid ?? -1);
   if (!started) return null;
   const proc = world.process(info.packageName);
   const provider = proc.app?.providers?.[info.name];

@@ -93,6 +93,30 @@ describe('the cached-app freezer (CachedAppOptimizer)', () => {
     expect(world.trace.ofKind('process.thaw').map((e) => e.data.reason)).toEqual(['provider connection']);
   });
 
+  it('a process started for a waiting client is not cached while it starts: the freezer leaves it (getContentProviderImpl)', async () => {
+    const world = new World();
+    world.install(appSpec('com.example.p', { authority: 'p' }), () => ({
+      providers: { Provider: new EchoProvider() },
+    }));
+    world.install(clientSpec(CLIENT, ['com.example.p']), () => ({}));
+    world.applyFault({ kind: 'slowStart', process: 'com.example.p', ms: 2_000 });
+    let reply: Bundle | null | undefined;
+    const adjs: number[] = [];
+    world.spawnIn(CLIENT, 'agent', async (ctx) => {
+      reply = await ctx.contentResolver.call('p', 'm', null, null);
+    });
+    world.spawn('freezer', async () => {
+      await world.scheduler.sleep(1_000);
+      adjs.push(world.importance().get(world.process('com.example.p')) ?? -1);
+      world.applyFault({ kind: 'freezeCached' });
+    });
+    const report = await world.run();
+    expect(report.outcome.kind).toBe('completed');
+    expect(adjs).toEqual([FOREGROUND_APP_ADJ]);
+    expect(world.trace.ofKind('process.freeze')).toEqual([]);
+    expect(reply).toBeInstanceOf(Bundle);
+  });
+
   it('a frozen process left with work is a liveness failure naming the freeze', async () => {
     const world = new World();
     world.install(appSpec('com.example.p', { authority: 'p' }), (ctx: AppContext) => ({

@@ -285,3 +285,30 @@ describe('Scheduler', () => {
     expect(() => scheduler.yield()).toThrow(SimUsageError);
   });
 });
+
+describe('the freezer at the end of a run', () => {
+  it('a task of a frozen process blocked on its own held-back work is reported as frozen, not as blocked', async () => {
+    const { scheduler } = makeScheduler();
+    const done = scheduler.waiter<void>('work of the same process');
+    scheduler.spawn('waiter', () => done.wait(), { owner: 'p' });
+    scheduler.spawn(
+      'worker',
+      async () => {
+        await scheduler.sleep(1_000);
+        done.wake();
+      },
+      { owner: 'p' },
+    );
+    scheduler.spawn('freezer', async () => {
+      await scheduler.sleep(500);
+      scheduler.freezeOwner('p');
+    });
+    const outcome = await scheduler.run();
+    expect(outcome.kind).toBe('liveness');
+    // Both held back by the freezer: thawed, the worker would wake the waiter.
+    expect(outcome.kind === 'liveness' && outcome.blocked.map((b) => [b.task, b.on])).toEqual([
+      ['waiter', 'process p frozen'],
+      ['worker', 'process p frozen'],
+    ]);
+  });
+});

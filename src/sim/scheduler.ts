@@ -428,9 +428,18 @@ export class Scheduler {
   }
 
   private quiescentOutcome(): RunOutcome {
+    // A task of a frozen process is held back by the freezer whatever it waits on: thawed, it would
+    // go on (runtime.ts run-progress does not count it as blocked by the implementation).
     const blocked = [...this.live.values()]
       .filter((t) => !t.daemon && t.state.kind === 'blocked')
-      .map((t) => ({ task: t.name, on: (t.state as { on: string }).on, owner: t.owner }));
+      .map((t) => ({
+        task: t.name,
+        on:
+          t.owner !== null && this.frozen.has(t.owner)
+            ? `process ${t.owner} frozen`
+            : (t.state as { on: string }).on,
+        owner: t.owner,
+      }));
     for (const t of this.parked) {
       if (!t.daemon) blocked.push({ task: t.name, on: `process ${t.owner} frozen`, owner: t.owner });
     }
