@@ -36,6 +36,11 @@ import {
 } from '../src/check/checkers/fields.ts';
 import { fileResultMatches } from '../src/check/checkers/files.ts';
 import { agentNotRefusedAsMisuse, agentOutcomeTruth } from '../src/check/checkers/interop.ts';
+import {
+  restartKeepsOperation,
+  restartSessionOutcome,
+  wipedStateUnknown,
+} from '../src/check/checkers/lifecycle.ts';
 import { errorMeansNoEffect, malformedRefused } from '../src/check/checkers/malformed.ts';
 import {
   argsSchema,
@@ -172,7 +177,12 @@ function def(
     id,
     title,
     area,
-    fixture: { providers: shape.providers, actors: shape.actors, checkers },
+    fixture: {
+      providers: shape.providers,
+      actors: shape.actors,
+      checkers,
+      ...(shape.durableActors ? { durableActors: true } : {}),
+    },
     shape,
     checkers,
     ruleIds,
@@ -545,6 +555,89 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     ],
     40,
     floorsOf(['other-uid-operation'], ['poll-after', 'window']),
+  ),
+  def(
+    'lifecycle',
+    'restarts, reboots, reinstalls and re-signs of provider and caller, then every kind of call on what was held before',
+    'CETP-9-07',
+    {
+      ...base,
+      actors: ['a', 'b'],
+      tools: ['payments.transfer', 'payments.reconcile_accounts', 'alerts.create_alert'],
+      commands: ['negotiate', 'poll', 'cancel', 'retry'],
+      ridReuse: false,
+      duplicates: false,
+      maxCommands: 2,
+      crossClocks: ['grant'],
+      // An app with a journal (runner.ts, durableActors): what an actor held — its sessions, request
+      // ids, operations, a resume token it has not used yet — outlives its process. Each actor makes
+      // an operation and holds a resolution, waits for the run's two lifecycle events, then uses
+      // everything it held (a resume, polls and cancels, a re-send; on its sessions of before, then
+      // negotiating again), and last crosses a scope grant's lifetime (30 days).
+      extras: [
+        ['execute', 'hold-resolution', 'after-faults', 'resume-held', 'poll', 'cancel', 'retry', 'cross'],
+        ['hold-resolution', 'execute', 'after-faults', 'resume-held', 'cancel', 'poll', 'retry', 'cross'],
+        [
+          'execute',
+          'hold-resolution',
+          'after-faults',
+          'resume-held',
+          'dup:get_operation',
+          'retry',
+          'cancel',
+          'cross',
+        ],
+      ],
+      extraPercent: 100,
+      durableActors: true,
+      mirrorWeight: 0,
+      minFaults: 2,
+      maxFaults: 2,
+      faultSteps: [150, 320],
+      faults: [
+        // Provider restarts (a kill), reboots, provider and caller reinstalls, re-signs under an
+        // unrelated key of the provider (uninstall + install, ANDROID-FACTS) and of a caller, and a
+        // caller's key rotation (same UID).
+        kill(PAYMENTS.packageName),
+        kill(ALERTS.packageName),
+        { kind: 'reboot' },
+        { kind: 'reboot' },
+        { kind: 'reinstall', package: PAYMENTS.packageName },
+        { kind: 'reinstall', package: 'com.fuzz.agent.b' },
+        { kind: 'resign', package: PAYMENTS.packageName, cert: 'payments-other-key', rotate: false },
+        { kind: 'resign', package: 'com.fuzz.agent.a', cert: 'other-a', rotate: false },
+        { kind: 'resign', package: 'com.fuzz.agent.a', cert: 'rotated-a', rotate: true },
+        { kind: 'resign', package: 'com.fuzz.agent.b', cert: 'rotated-b', rotate: true },
+      ],
+      userDecisions: ['approve'],
+    },
+    [
+      restartSessionOutcome,
+      restartKeepsOperation,
+      wipedStateUnknown,
+      singleEffect,
+      sameTerminalResult,
+      sessionBinding,
+      resignEndsSession,
+      operationIsolation,
+      noCrossUidResults,
+      approvalBinding,
+      authorizedEffect,
+      effectAttribution,
+      cancelledHasNoEffect,
+      wireWellFormed,
+    ],
+    40,
+    floorsOf(
+      [],
+      ['grant'],
+      [
+        ...['restart', 'reboot', 'reinstall', 'resign-new-key', 'resign-rotate'].flatMap((e) =>
+          ['session', 'resume', 'retry', 'poll', 'cancel', 'negotiate'].map((f) => `after:${e}:${f}`),
+        ),
+        'method:get_operation:duplicated',
+      ],
+    ),
   ),
   def(
     'large-results',

@@ -313,7 +313,52 @@ export class RawDriver {
       case 'cross':
         await this.cross(command.clock, command.side);
         return;
+      case 'resume-held':
+        await this.resumeHeld();
+        return;
+      case 'duplicate-call':
+        await this.duplicateCall(command.method);
+        return;
     }
+  }
+
+  /** Resumes this actor's own held resolution: its token, request_id, tool and args (as held). */
+  private async resumeHeld(): Promise<void> {
+    const t = this.state.lastToken;
+    if (!t) return;
+    const p = this.provider(t.provider);
+    const reply = await this.v2(
+      p,
+      'execute_tool',
+      (b) => {
+        b.putString('tool_name', t.tool);
+        b.putString('args', t.args);
+        b.putString('resume_token', t.token);
+      },
+      t.rid,
+    );
+    if (reply) this.remember(p, t.rid, reply);
+  }
+
+  /**
+   * One call sent twice at once, same method and request_id: a poll or cancel of this actor's last
+   * operation (nothing if it has none), or a listing of that operation's provider (else the first).
+   */
+  private async duplicateCall(method: Extract<Command, { kind: 'duplicate-call' }>['method']): Promise<void> {
+    const op = this.state.lastOp;
+    const onOperation = method === 'get_operation' || method === 'cancel_operation';
+    if (onOperation && !op) return;
+    const p = op ? this.provider(op.provider) : (this.providers[0] as ProviderFixture);
+    const rid = onOperation && op ? op.rid : this.ctx.seededUuid();
+    const fill = (b: Bundle) => {
+      if (onOperation && op) b.putString('operation_id', op.operationId);
+    };
+    const copy = this.ctx.spawn(`duplicate-${method}`, async () => {
+      await this.v2(p, method, fill, rid);
+    });
+    this.state.duplicates.push(copy);
+    const reply = await this.v2(p, method, fill, rid);
+    if (onOperation && op === this.state.lastOp) this.notePollAfter(reply);
   }
 
   /** Sleeps until `bound` ∓ CROSS_MARGIN/2 of `duration` (never into the past). */

@@ -269,12 +269,14 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
 }
 
 /**
- * Whether lifecycle event `e` concerns call `c`: its provider restarted or was reinstalled, its
- * caller (or a package sharing its UID through a rotation) was re-signed, any reboot.
+ * Whether lifecycle event `e` concerns call `c`: its provider restarted, was reinstalled or re-signed
+ * under an unrelated key (an uninstall and install: its data wiped); its caller was reinstalled or
+ * re-signed (or, through a rotation, a package sharing its UID); any reboot.
  */
 function touches(e: LifecycleEvent, c: CallView): boolean {
   if (e.pkg === null) return true;
-  if (!e.kind.startsWith('resign')) return e.pkg === c.provider;
+  if (e.pkg === c.provider) return e.kind !== 'resign-rotate';
+  if (e.kind === 'restart') return false;
   return e.pkg === c.caller || (e.kind === 'resign-rotate' && e.uid === c.callerUid);
 }
 

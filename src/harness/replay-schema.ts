@@ -10,7 +10,12 @@
  * for long — and the file itself is at most MAX_REPLAY_FILE_BYTES.
  */
 import { HOSTILE_BATCH_MAX } from '../../properties/scenario/malformed.ts';
-import { ACTORS, CROSS_CLOCKS, MALFORMED_FLAWS } from '../../properties/scenario/model.ts';
+import {
+  ACTORS,
+  CROSS_CLOCKS,
+  DUPLICATED_METHODS,
+  MALFORMED_FLAWS,
+} from '../../properties/scenario/model.ts';
 
 /** The bounds (a shrunk run uses a small fraction of each). */
 export const MAX_REPLAY_FILE_BYTES = 4 * 1024 * 1024;
@@ -106,6 +111,8 @@ const command = tagged(
     },
     wait: { ms },
     cross: { clock: { enum: [...CROSS_CLOCKS] }, side: { enum: ['before', 'after'] } },
+    'resume-held': {},
+    'duplicate-call': { method: { enum: [...DUPLICATED_METHODS] } },
   },
   ['versions', 'wrongRid'],
 );
