@@ -456,12 +456,12 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       crossClocks: ['session'],
       weights: { 'steal-session': 3, 'resume-foreign': 3, poll: 3, cross: 2 },
       extras: [
-        ['steal-session', 'collide'],
-        ['after-faults', 'retry'],
+        ['steal-session', 'collide', 'dup:list_tools'],
+        ['after-faults', 'retry', 'dup:get_provider_info'],
         ['after-faults', 'retry', 'poll'],
         ['after-faults', 'steal-session', 'collide'],
-        ['resume-foreign'],
-        ['poll', 'cancel'],
+        ['resume-foreign', 'dup:list_tools'],
+        ['poll', 'cancel', 'dup:get_provider_info'],
         // The session crossed after the re-sign: a session of before it used just before it expires.
         ['after-faults', 'cross'],
       ],
@@ -513,7 +513,14 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       ],
       ['session'],
       // After a key rotation (same UID): negotiating, using a session and re-sending a request of before.
-      ['after:resign-rotate:negotiate', 'after:resign-rotate:session', 'after:resign-rotate:retry'],
+      // And the listings sent twice at once (what a caller may see, per caller).
+      [
+        'after:resign-rotate:negotiate',
+        'after:resign-rotate:session',
+        'after:resign-rotate:retry',
+        'method:list_tools:duplicated',
+        'method:get_provider_info:duplicated',
+      ],
     ),
   ),
   def(
@@ -528,7 +535,13 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       crossClocks: ['poll-after', 'poll-after', 'window', 'window'],
       weights: { cross: 5 },
       otherOpWeight: 4,
-      extras: [['cross'], ['cross', 'poll', 'cancel'], ['poll', 'cross'], ['after-faults', 'poll', 'cancel']],
+      // A poll and a cancel sent twice at once come last (dup:*), after the moves they would disturb.
+      extras: [
+        ['cross', 'dup:get_operation'],
+        ['cross', 'poll', 'cancel', 'dup:cancel_operation'],
+        ['poll', 'cross', 'dup:get_operation'],
+        ['after-faults', 'poll', 'cancel', 'dup:cancel_operation'],
+      ],
       extraPercent: 100,
       faults: [
         kill(PAYMENTS.packageName),
@@ -554,7 +567,11 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       cancelAfterEnd,
     ],
     40,
-    floorsOf(['other-uid-operation'], ['poll-after', 'window']),
+    floorsOf(
+      ['other-uid-operation'],
+      ['poll-after', 'window'],
+      ['method:get_operation:duplicated', 'method:cancel_operation:duplicated'],
+    ),
   ),
   def(
     'lifecycle',
@@ -575,15 +592,33 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       // everything it held (a resume, polls and cancels, a re-send; on its sessions of before, then
       // negotiating again), and last crosses a scope grant's lifetime (30 days).
       extras: [
-        ['execute', 'hold-resolution', 'after-faults', 'resume-held', 'poll', 'cancel', 'retry', 'cross'],
-        ['hold-resolution', 'execute', 'after-faults', 'resume-held', 'cancel', 'poll', 'retry', 'cross'],
+        [
+          'execute',
+          'hold-resolution',
+          'after-faults',
+          'resume-held',
+          'poll',
+          'cancel',
+          'retry-resolved',
+          'cross',
+        ],
+        [
+          'hold-resolution',
+          'execute',
+          'after-faults',
+          'resume-held',
+          'cancel',
+          'poll',
+          'retry-resolved',
+          'cross',
+        ],
         [
           'execute',
           'hold-resolution',
           'after-faults',
           'resume-held',
           'dup:get_operation',
-          'retry',
+          'retry-resolved',
           'cancel',
           'cross',
         ],

@@ -37,6 +37,7 @@ export type CommandKind = Command['kind'];
  * - `duplicated`: raced by one or two identical copies of itself (CETP-6-06, 6-07);
  * - `hold-resolution`: a confirmation or grant launched and answered, its token kept, not resumed
  *   (for `resume-held` after a lifecycle event);
+ * - `retry-resolved`: a retry that, asked to authorize or confirm (again), does and resumes;
  * - `dup:<method>`: a `duplicate-call` of that method (a poll, cancel or listing sent twice at once).
  */
 export type ExtraMove =
@@ -45,6 +46,7 @@ export type ExtraMove =
   | 'reuse-rid'
   | 'duplicated'
   | 'hold-resolution'
+  | 'retry-resolved'
   | `dup:${DuplicatedMethod}`;
 
 export interface ScenarioShape {
@@ -350,6 +352,11 @@ function extraArb(move: ExtraMove, shape: ScenarioShape): fc.Arbitrary<Command> 
         .map(([c, duplicates]): Command => ({ ...c, duplicates }) as Command);
     case 'hold-resolution':
       return executeArb(plain, fc.constant<ResolveMode>('foreign'));
+    case 'retry-resolved':
+      // Soon: within the window and the grant's lifetime (the app retries what its journal holds).
+      return fc
+        .record({ index: fc.nat({ max: 3 }), afterMs: fc.constantFrom(0, 3_000) })
+        .map((r): Command => ({ kind: 'retry', ...r, resolve: true }));
     case 'dup:get_operation':
     case 'dup:cancel_operation':
     case 'dup:get_provider_info':

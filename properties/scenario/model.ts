@@ -66,8 +66,12 @@ export type Command =
       /** Extra copies of the first send, racing it (a retry after a timeout while the original runs). */
       readonly duplicates: number;
     }
-  /** Re-send one of this actor's earlier executions exactly (same request_id, tool and args). */
-  | { readonly kind: 'retry'; readonly index: number; readonly afterMs: number }
+  /**
+   * Re-send one of this actor's earlier executions exactly (same request_id, tool and args);
+   * `resolve`: and if asked to authorize or confirm it (again), do so and resume it, as an app re-sending
+   * a journaled request does.
+   */
+  | { readonly kind: 'retry'; readonly index: number; readonly afterMs: number; readonly resolve?: boolean }
   /** get_operation of this (or the other) actor's last operation; `wrongRid`: under a fresh request_id. */
   | { readonly kind: 'poll'; readonly other: boolean; readonly wrongRid?: boolean }
   /** cancel_operation of this (or the other) actor's last operation, after a delay (a cancellation race). */

@@ -95,7 +95,7 @@ const command = tagged(
       },
       duplicates: { type: 'integer', minimum: 0, maximum: MAX_DUPLICATES },
     },
-    retry: { index, afterMs: ms },
+    retry: { index, afterMs: ms, resolve: { type: 'boolean' } },
     poll: { other: { type: 'boolean' }, wrongRid: { type: 'boolean' } },
     cancel: { other: { type: 'boolean' }, afterMs: ms },
     'steal-session': {},
@@ -114,7 +114,7 @@ const command = tagged(
     'resume-held': {},
     'duplicate-call': { method: { enum: [...DUPLICATED_METHODS] } },
   },
-  ['versions', 'wrongRid'],
+  ['versions', 'wrongRid', 'resolve'],
 );
 
 // Optional fields of the fault kinds that have them (caller/callee, process) are listed per kind.

@@ -146,7 +146,7 @@ export const restartKeepsOperation: Checker = {
   id: 'restart-keeps-operation',
   ruleIds: ['CETP-4.4-16', 'CETP-10-13', 'CETP-4.4-14'],
   description:
-    'An operation accepted before the provider restarted (a kill, a reboot; no reinstall) is still known after it: its creator polling or cancelling it under its request_id, on a session the provider honours, is never told it does not exist (INVALID_REQUEST).',
+    'An operation accepted before the provider restarted (a kill, a reboot; no reinstall) is still known after it, within the window: its creator polling or cancelling it under its request_id, on a live session negotiated after the restart, is never told it does not exist (INVALID_REQUEST).',
   fields: [
     {
       fields: [
@@ -163,7 +163,7 @@ export const restartKeepsOperation: Checker = {
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider)) continue;
       if (c.method !== 'get_operation' && c.method !== 'cancel_operation') continue;
-      if (errorCode(c) !== 'INVALID_REQUEST' || !sessionHonoured(c)) continue;
+      if (errorCode(c) !== 'INVALID_REQUEST' || !liveSession(obs, c)) continue;
       const op = accepted(obs).get(c.operationKey);
       if (!op || op.callerUid !== c.callerUid || op.requestId !== c.requestId || op.replyStep === null)
         continue;
@@ -183,6 +183,20 @@ export const restartKeepsOperation: Checker = {
     return out;
   },
 };
+
+/**
+ * Whether `c` carried a session its provider must honour: issued to this UID after the provider's
+ * last restart before `c`, not expired (an INVALID_REQUEST to it is then about the request itself).
+ */
+function liveSession(obs: Observation, c: CallView): boolean {
+  const issued = issuerOf(obs, c);
+  if (!issued || issued.callerUid !== c.callerUid || issued.replyStep === null) return false;
+  if (c.caller !== issued.caller) return false;
+  const data = issued.reply.kind === 'bundle' ? (issued.reply.data as { expires_at?: unknown }) : undefined;
+  const expires = typeof data?.expires_at === 'string' ? Date.parse(data.expires_at) : Number.NaN;
+  if (!Number.isFinite(expires) || c.t >= expires) return false;
+  return restartBetween(obs, c.provider, issued.step, c.step) === null;
+}
 
 /** The idempotency window (ms) of the session `c` was sent on, if this run negotiated it. */
 function windowMs(obs: Observation, c: CallView): number | null {
