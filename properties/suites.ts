@@ -579,8 +579,9 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     'CETP-9-07',
     {
       ...base,
+      providers: [PAYMENTS],
       actors: ['a', 'b'],
-      tools: ['payments.transfer', 'payments.reconcile_accounts', 'alerts.create_alert'],
+      tools: ['payments.transfer', 'payments.reconcile_accounts'],
       commands: ['negotiate', 'poll', 'cancel', 'retry'],
       ridReuse: false,
       duplicates: false,
@@ -591,6 +592,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       // an operation and holds a resolution, waits for the run's two lifecycle events, then uses
       // everything it held (a resume, polls and cancels, a re-send; on its sessions of before, then
       // negotiating again), and last crosses a scope grant's lifetime (30 days).
+      // (A cancel or poll before the resume in some: a resume may start an operation of its own.)
       extras: [
         [
           'execute',
@@ -606,8 +608,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
           'hold-resolution',
           'execute',
           'after-faults',
-          'resume-held',
           'cancel',
+          'resume-held',
           'poll',
           'retry-resolved',
           'cross',
@@ -616,10 +618,11 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
           'execute',
           'hold-resolution',
           'after-faults',
-          'resume-held',
+          'poll',
           'dup:get_operation',
-          'retry-resolved',
           'cancel',
+          'resume-held',
+          'retry-resolved',
           'cross',
         ],
       ],
@@ -634,13 +637,20 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         // unrelated key of the provider (uninstall + install, ANDROID-FACTS) and of a caller, and a
         // caller's key rotation (same UID).
         kill(PAYMENTS.packageName),
-        kill(ALERTS.packageName),
+        kill(PAYMENTS.packageName),
         { kind: 'reboot' },
         { kind: 'reboot' },
         { kind: 'reinstall', package: PAYMENTS.packageName },
         { kind: 'reinstall', package: 'com.fuzz.agent.b' },
+        { kind: 'reinstall', package: PAYMENTS.packageName },
+        { kind: 'reinstall', package: 'com.fuzz.agent.a' },
+        { kind: 'reboot' },
         { kind: 'resign', package: PAYMENTS.packageName, cert: 'payments-other-key', rotate: false },
         { kind: 'resign', package: 'com.fuzz.agent.a', cert: 'other-a', rotate: false },
+        { kind: 'resign', package: 'com.fuzz.agent.b', cert: 'other-b', rotate: false },
+        { kind: 'resign', package: 'com.fuzz.agent.a', cert: 'rotated-a', rotate: true },
+        { kind: 'resign', package: 'com.fuzz.agent.b', cert: 'rotated-b', rotate: true },
+        // Twice more: a rotation touches only its own package's calls.
         { kind: 'resign', package: 'com.fuzz.agent.a', cert: 'rotated-a', rotate: true },
         { kind: 'resign', package: 'com.fuzz.agent.b', cert: 'rotated-b', rotate: true },
       ],

@@ -135,6 +135,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
   const tokens = new Map<string, Issued>();
   const operations = new Map<string, Issued>();
   const firstSent = new Map<string, CallView>();
+  const firstByApp = new Map<string, CallView>();
   /** `provider|operationId` → the latest answer time and poll_after_ms for it. */
   const pollAfter = new Map<string, { t: number; ms: number }>();
   /** requestKey → the latest retry_after_ms answer. */
@@ -199,9 +200,16 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
           const s = side(c.t, first.t + w, margin(w));
           if (s) labels.add(`clock:window:${s}`);
         }
-        for (const e of eventsBetween(events, first.step, c.step, c))
-          if (w === null || c.t < first.t + w) labels.add(`after:${e.kind}:retry`);
       } else firstSent.set(c.requestKey, c);
+      // A re-send by the same app, whatever its UID now (a reinstalled or re-signed caller re-sends
+      // what its journal held): the lifecycle follow-up.
+      const byApp = `${c.provider}|${c.caller}|${c.requestId}`;
+      const held = firstByApp.get(byApp);
+      if (held) {
+        const w = windowOf(held) ?? windowOf(c);
+        for (const e of eventsBetween(events, held.step, c.step, c))
+          if (w === null || c.t < held.t + w) labels.add(`after:${e.kind}:retry`);
+      } else firstByApp.set(byApp, c);
       const ra = retryAfter.get(c.requestKey);
       if (ra) {
         const s = side(c.t, ra.t + ra.ms, margin(ra.ms));

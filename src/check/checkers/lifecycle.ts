@@ -14,7 +14,7 @@
  * single-effect and same-terminal-result count: a request sent again after a wipe is a new request.
  */
 import { type Checker, type Violation, violation } from '../checker.ts';
-import { type CallView, issuerOf, memoOn, type Observation, sessionHonoured } from '../observation.ts';
+import { type CallView, issuerOf, memoOn, type Observation } from '../observation.ts';
 
 /** Per package, the steps at which it was uninstalled (a reinstall, a re-sign under another key). */
 function wipes(obs: Observation): ReadonlyMap<string, readonly number[]> {
