@@ -574,6 +574,73 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     ),
   ),
   def(
+    'large-results',
+    'the inline boundary, file results and their descriptors, fd closing under faults',
+    'CETP-9-08',
+    {
+      ...base,
+      providers: [PAYMENTS],
+      tools: ['payments.export_statement', 'payments.get_balance'],
+      faults: [kill(PAYMENTS.packageName), loseReply(PAYMENTS.packageName), { kind: 'powerLoss' }],
+      userDecisions: ['approve'],
+    },
+    [
+      noFdLeaks,
+      wireWellFormed,
+      sameTerminalResult,
+      noCrash,
+      inlineWithinLimit,
+      capabilityGating,
+      fileResultMatches,
+      outputSchema,
+    ],
+  ),
+  def(
+    'versions',
+    'v1 and v2 side by side on a dual-stack provider; the v1 path stays read-only',
+    'CETP-9-02',
+    {
+      ...base,
+      providers: [ALERTS],
+      tools: ['alerts.get_quote', 'alerts.create_alert'],
+      commands: ['negotiate', 'v1-list'],
+      // Today's consumer, a future one (3 and 2), one from the future only, and a v1-only one.
+      versionSets: [[2, 1], [3, 2], [3], [1]],
+      faults: [],
+      maxFaults: 0,
+      userDecisions: ['approve'],
+    },
+    [v1ReadOnly, wireWellFormed, singleEffect, versionAgreed, dualStackV1, providerIdentity],
+  ),
+  def(
+    'malformed',
+    'unknown fields ignored; missing fields, wrong Bundle types, invalid JSON and schema mismatches refused',
+    'CETP-9-03',
+    {
+      ...base,
+      // Read and write tools of both providers: malformed requests aimed at writes too.
+      tools: ['alerts.get_quote', 'alerts.create_alert', 'payments.transfer'],
+      commands: ['negotiate', 'malformed', 'hostile-batch'],
+      faults: [],
+      maxFaults: 0,
+      userDecisions: ['approve'],
+    },
+    [
+      wireWellFormed,
+      malformedRefused,
+      errorMeansNoEffect,
+      singleEffect,
+      sameTerminalResult,
+      argsSchema,
+      noCrash,
+      sessionRequired,
+    ],
+    40,
+    // Its batches send every method at once: each protocol method repeated and raced against every
+    // other (issue 22 item 7; duplicates of polls and cancels: docs/oracles.md).
+    floorsOf([], [], [...METHODS.map((m) => `method:${m}:repeated`), ...everyRace()]),
+  ),
+  def(
     'lifecycle',
     'restarts, reboots, reinstalls and re-signs of provider and caller, then every kind of call on what was held before',
     'CETP-9-07',
@@ -683,73 +750,6 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         'method:get_operation:duplicated',
       ],
     ),
-  ),
-  def(
-    'large-results',
-    'the inline boundary, file results and their descriptors, fd closing under faults',
-    'CETP-9-08',
-    {
-      ...base,
-      providers: [PAYMENTS],
-      tools: ['payments.export_statement', 'payments.get_balance'],
-      faults: [kill(PAYMENTS.packageName), loseReply(PAYMENTS.packageName), { kind: 'powerLoss' }],
-      userDecisions: ['approve'],
-    },
-    [
-      noFdLeaks,
-      wireWellFormed,
-      sameTerminalResult,
-      noCrash,
-      inlineWithinLimit,
-      capabilityGating,
-      fileResultMatches,
-      outputSchema,
-    ],
-  ),
-  def(
-    'versions',
-    'v1 and v2 side by side on a dual-stack provider; the v1 path stays read-only',
-    'CETP-9-02',
-    {
-      ...base,
-      providers: [ALERTS],
-      tools: ['alerts.get_quote', 'alerts.create_alert'],
-      commands: ['negotiate', 'v1-list'],
-      // Today's consumer, a future one (3 and 2), one from the future only, and a v1-only one.
-      versionSets: [[2, 1], [3, 2], [3], [1]],
-      faults: [],
-      maxFaults: 0,
-      userDecisions: ['approve'],
-    },
-    [v1ReadOnly, wireWellFormed, singleEffect, versionAgreed, dualStackV1, providerIdentity],
-  ),
-  def(
-    'malformed',
-    'unknown fields ignored; missing fields, wrong Bundle types, invalid JSON and schema mismatches refused',
-    'CETP-9-03',
-    {
-      ...base,
-      // Read and write tools of both providers: malformed requests aimed at writes too.
-      tools: ['alerts.get_quote', 'alerts.create_alert', 'payments.transfer'],
-      commands: ['negotiate', 'malformed', 'hostile-batch'],
-      faults: [],
-      maxFaults: 0,
-      userDecisions: ['approve'],
-    },
-    [
-      wireWellFormed,
-      malformedRefused,
-      errorMeansNoEffect,
-      singleEffect,
-      sameTerminalResult,
-      argsSchema,
-      noCrash,
-      sessionRequired,
-    ],
-    40,
-    // Its batches send every method at once: each protocol method repeated and raced against every
-    // other (issue 22 item 7; duplicates of polls and cancels: docs/oracles.md).
-    floorsOf([], [], [...METHODS.map((m) => `method:${m}:repeated`), ...everyRace()]),
   ),
 ];
 
