@@ -649,10 +649,10 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       providers: [PAYMENTS],
       actors: ['a', 'b'],
       tools: ['payments.transfer', 'payments.reconcile_accounts'],
-      commands: ['negotiate', 'poll', 'cancel', 'retry'],
+      commands: ['poll', 'cancel', 'retry'],
       ridReuse: false,
       duplicates: false,
-      maxCommands: 2,
+      maxCommands: 1,
       crossClocks: ['grant'],
       // An app with a journal (runner.ts, durableActors): what an actor held — its sessions, request
       // ids, operations, a resume token it has not used yet — outlives its process. Each actor makes
@@ -661,26 +661,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       // negotiating again), and last crosses a scope grant's lifetime (30 days).
       // (A cancel or poll before the resume in some: a resume may start an operation of its own.)
       extras: [
-        [
-          'execute',
-          'hold-resolution',
-          'after-faults',
-          'resume-held',
-          'poll',
-          'cancel',
-          'retry-resolved',
-          'cross',
-        ],
-        [
-          'hold-resolution',
-          'execute',
-          'after-faults',
-          'cancel',
-          'resume-held',
-          'poll',
-          'retry-resolved',
-          'cross',
-        ],
+        ['execute', 'hold-resolution', 'after-faults', 'resume-held', 'poll', 'cancel', 'retry-resolved'],
+        ['hold-resolution', 'execute', 'after-faults', 'cancel', 'resume-held', 'poll', 'retry-resolved'],
         [
           'execute',
           'hold-resolution',
@@ -698,7 +680,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       mirrorWeight: 0,
       minFaults: 2,
       maxFaults: 2,
-      faultSteps: [150, 320],
+      faultSteps: [100, 220],
       faults: [
         // Provider restarts (a kill), reboots, provider and caller reinstalls, re-signs under an
         // unrelated key of the provider (uninstall + install, ANDROID-FACTS) and of a caller, and a

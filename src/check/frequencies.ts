@@ -200,9 +200,11 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
           const s = side(c.t, first.t + w, margin(w));
           if (s) labels.add(`clock:window:${s}`);
         }
+        for (const e of eventsBetween(events, first.step, c.step, c))
+          if (w === null || c.t < first.t + w) labels.add(`after:${e.kind}:retry`);
       } else firstSent.set(c.requestKey, c);
-      // A re-send by the same app, whatever its UID now (a reinstalled or re-signed caller re-sends
-      // what its journal held): the lifecycle follow-up.
+      // Also a re-send by the same app whatever its UID now (a reinstalled or re-signed caller
+      // re-sends what its journal held): the lifecycle follow-up.
       const byApp = `${c.provider}|${c.caller}|${c.requestId}`;
       const held = firstByApp.get(byApp);
       if (held) {
