@@ -658,7 +658,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       // ids, operations, a resume token it has not used yet — outlives its process. Each actor makes
       // an operation and holds a resolution, waits for the run's two lifecycle events, then uses
       // everything it held (a resume, polls and cancels, a re-send; on its sessions of before, then
-      // negotiating again), and last crosses a scope grant's lifetime (30 days).
+      // negotiating again); in one sequence of three it last crosses a scope grant's lifetime (30 days).
       // (A cancel or poll before the resume in some: a resume may start an operation of its own.)
       extras: [
         ['execute', 'hold-resolution', 'after-faults', 'resume-held', 'poll', 'cancel', 'retry-resolved'],
