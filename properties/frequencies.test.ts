@@ -92,6 +92,62 @@ describe('frequency labels, from what a run observed', () => {
     expect(methods).toContain('race:negotiate+negotiate');
   });
 
+  it('a poll, cancel or listing sent twice at once is duplicated, once after the answer repeated', async () => {
+    const once = await labelsOf({
+      a: [execute('payments', 'reconcile_accounts'), { kind: 'poll', other: false }],
+    });
+    expect([...once].filter((l) => l.endsWith(':duplicated') && !l.includes('negotiate'))).toEqual([]);
+    const labels = await labelsOf({
+      a: [
+        execute('payments', 'reconcile_accounts'),
+        { kind: 'duplicate-call', method: 'get_operation' },
+        { kind: 'duplicate-call', method: 'cancel_operation' },
+        { kind: 'duplicate-call', method: 'list_tools' },
+        { kind: 'duplicate-call', method: 'get_provider_info' },
+      ],
+    });
+    for (const m of ['get_operation', 'cancel_operation', 'list_tools', 'get_provider_info'])
+      expect(labels).toContain(`method:${m}:duplicated`);
+  });
+
+  it("a provider's reinstall or re-sign under a new key, and a caller's, are followed by what was held", async () => {
+    // An app with a journal (durable actors): it holds a resolution and an operation, the package
+    // is reinstalled or re-signed, and it uses them.
+    const held: Command[] = [
+      execute('payments', 'reconcile_accounts'),
+      execute('payments', 'transfer', 0, 'foreign'),
+      { kind: 'wait', ms: 20_000 },
+      { kind: 'after-faults' },
+      { kind: 'poll', other: false },
+      { kind: 'cancel', other: false, afterMs: 0 },
+      { kind: 'resume-held' },
+    ];
+    const follow = ['session', 'resume', 'poll', 'cancel', 'negotiate'];
+    for (const [fault, event] of [
+      [{ kind: 'reinstall', package: PAYMENTS.packageName }, 'reinstall'],
+      [{ kind: 'resign', package: PAYMENTS.packageName, cert: 'other', rotate: false }, 'resign-new-key'],
+      [{ kind: 'reinstall', package: 'com.fuzz.agent.a' }, 'reinstall'],
+      [{ kind: 'resign', package: 'com.fuzz.agent.a', cert: 'other', rotate: false }, 'resign-new-key'],
+      [{ kind: 'reboot' }, 'reboot'],
+    ] as const) {
+      const scenario: Scenario = {
+        seed: 1,
+        tail: 'fifo',
+        actors: { a: held },
+        user: [],
+        faults: [{ at: 300, fault }],
+        decisions: [],
+      };
+      const run = await runScenario(
+        { providers: [ALERTS, PAYMENTS], actors: ['a'], checkers: [], durableActors: true },
+        scenario,
+        REFERENCE,
+      );
+      const labels = runLabels(run.observation, run.context);
+      for (const f of follow) expect(labels, `${fault.kind} ${f}`).toContain(`after:${event}:${f}`);
+    }
+  });
+
   it('a wait far from any bound crosses nothing', async () => {
     const labels = await labelsOf({
       a: [
@@ -115,6 +171,19 @@ describe('floors', () => {
     expect(floorGaps(tally.frequencies, { 'attack:foreign-session': 0.3 })).toEqual([
       { label: 'attack:foreign-session', floor: 0.3, share: 0.2 },
     ]);
+  });
+
+  it('lifecycle with actors that die with their process (no journal) misses its floors', async () => {
+    const def = propertyById('lifecycle') as RawPropertyDef;
+    const mortal: RawPropertyDef = {
+      ...def,
+      fixture: { ...def.fixture, durableActors: false },
+      shape: { ...def.shape, durableActors: false },
+    };
+    const result = await fuzzProperty(mortal, { seed: 0, runs: def.ciRuns });
+    const missed = floorGaps(result.frequencies, def.floors ?? {}).map((g) => g.label);
+    expect(missed).toContain('after:reboot:resume');
+    expect(missed).toContain('after:reboot:retry');
   });
 
   it('identity without its attack moves misses its floors at the CI budget', async () => {

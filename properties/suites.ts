@@ -36,6 +36,11 @@ import {
 } from '../src/check/checkers/fields.ts';
 import { fileResultMatches } from '../src/check/checkers/files.ts';
 import { agentNotRefusedAsMisuse, agentOutcomeTruth } from '../src/check/checkers/interop.ts';
+import {
+  restartKeepsOperation,
+  restartSessionOutcome,
+  wipedStateUnknown,
+} from '../src/check/checkers/lifecycle.ts';
 import { errorMeansNoEffect, malformedRefused } from '../src/check/checkers/malformed.ts';
 import {
   argsSchema,
@@ -172,7 +177,12 @@ function def(
     id,
     title,
     area,
-    fixture: { providers: shape.providers, actors: shape.actors, checkers },
+    fixture: {
+      providers: shape.providers,
+      actors: shape.actors,
+      checkers,
+      ...(shape.durableActors ? { durableActors: true } : {}),
+    },
     shape,
     checkers,
     ruleIds,
@@ -446,12 +456,12 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       crossClocks: ['session'],
       weights: { 'steal-session': 3, 'resume-foreign': 3, poll: 3, cross: 2 },
       extras: [
-        ['steal-session', 'collide'],
-        ['after-faults', 'retry'],
+        ['steal-session', 'collide', 'dup:list_tools'],
+        ['after-faults', 'retry', 'dup:get_provider_info'],
         ['after-faults', 'retry', 'poll'],
         ['after-faults', 'steal-session', 'collide'],
-        ['resume-foreign'],
-        ['poll', 'cancel'],
+        ['resume-foreign', 'dup:list_tools'],
+        ['poll', 'cancel', 'dup:get_provider_info'],
         // The session crossed after the re-sign: a session of before it used just before it expires.
         ['after-faults', 'cross'],
       ],
@@ -503,7 +513,14 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       ],
       ['session'],
       // After a key rotation (same UID): negotiating, using a session and re-sending a request of before.
-      ['after:resign-rotate:negotiate', 'after:resign-rotate:session', 'after:resign-rotate:retry'],
+      // And the listings sent twice at once (what a caller may see, per caller).
+      [
+        'after:resign-rotate:negotiate',
+        'after:resign-rotate:session',
+        'after:resign-rotate:retry',
+        'method:list_tools:duplicated',
+        'method:get_provider_info:duplicated',
+      ],
     ),
   ),
   def(
@@ -518,7 +535,13 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       crossClocks: ['poll-after', 'poll-after', 'window', 'window'],
       weights: { cross: 5 },
       otherOpWeight: 4,
-      extras: [['cross'], ['cross', 'poll', 'cancel'], ['poll', 'cross'], ['after-faults', 'poll', 'cancel']],
+      // A poll and a cancel sent twice at once come last (dup:*), after the moves they would disturb.
+      extras: [
+        ['cross', 'dup:get_operation'],
+        ['cross', 'poll', 'cancel', 'dup:cancel_operation'],
+        ['poll', 'cross', 'dup:get_operation'],
+        ['after-faults', 'poll', 'cancel', 'dup:cancel_operation'],
+      ],
       extraPercent: 100,
       faults: [
         kill(PAYMENTS.packageName),
@@ -544,7 +567,11 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       cancelAfterEnd,
     ],
     40,
-    floorsOf(['other-uid-operation'], ['poll-after', 'window']),
+    floorsOf(
+      ['other-uid-operation'],
+      ['poll-after', 'window'],
+      ['method:get_operation:duplicated', 'method:cancel_operation:duplicated'],
+    ),
   ),
   def(
     'large-results',
@@ -612,6 +639,99 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     // Its batches send every method at once: each protocol method repeated and raced against every
     // other (issue 22 item 7; duplicates of polls and cancels: docs/oracles.md).
     floorsOf([], [], [...METHODS.map((m) => `method:${m}:repeated`), ...everyRace()]),
+  ),
+  def(
+    'lifecycle',
+    'restarts, reboots, reinstalls and re-signs of provider and caller, then every kind of call on what was held before',
+    'CETP-9-07',
+    {
+      ...base,
+      providers: [PAYMENTS],
+      actors: ['a', 'b'],
+      tools: ['payments.transfer', 'payments.reconcile_accounts'],
+      commands: ['poll', 'cancel', 'retry'],
+      ridReuse: false,
+      duplicates: false,
+      maxCommands: 1,
+      crossClocks: ['grant'],
+      // An app with a journal (runner.ts, durableActors): what an actor held — its sessions, request
+      // ids, operations, a resume token it has not used yet — outlives its process. Each actor makes
+      // an operation and holds a resolution, waits for the run's two lifecycle events, then uses
+      // everything it held (a resume, polls and cancels, a re-send; on its sessions of before, then
+      // negotiating again); in one sequence of three it last crosses a scope grant's lifetime (30 days).
+      // (A cancel or poll before the resume in some: a resume may start an operation of its own.)
+      extras: [
+        ['execute', 'hold-resolution', 'after-faults', 'resume-held', 'poll', 'cancel', 'retry-resolved'],
+        ['hold-resolution', 'execute', 'after-faults', 'cancel', 'resume-held', 'poll', 'retry-resolved'],
+        [
+          'execute',
+          'hold-resolution',
+          'after-faults',
+          'poll',
+          'dup:get_operation',
+          'cancel',
+          'resume-held',
+          'retry-resolved',
+          'cross',
+        ],
+      ],
+      extraPercent: 100,
+      durableActors: true,
+      mirrorWeight: 0,
+      minFaults: 2,
+      maxFaults: 2,
+      faultSteps: [100, 220],
+      faults: [
+        // Provider restarts (a kill), reboots, provider and caller reinstalls, re-signs under an
+        // unrelated key of the provider (uninstall + install, ANDROID-FACTS) and of a caller, and a
+        // caller's key rotation (same UID).
+        kill(PAYMENTS.packageName),
+        kill(PAYMENTS.packageName),
+        { kind: 'reboot' },
+        { kind: 'reboot' },
+        { kind: 'reinstall', package: PAYMENTS.packageName },
+        { kind: 'reinstall', package: 'com.fuzz.agent.b' },
+        { kind: 'reinstall', package: PAYMENTS.packageName },
+        { kind: 'reinstall', package: 'com.fuzz.agent.a' },
+        { kind: 'reboot' },
+        { kind: 'resign', package: PAYMENTS.packageName, cert: 'payments-other-key', rotate: false },
+        { kind: 'resign', package: 'com.fuzz.agent.a', cert: 'other-a', rotate: false },
+        { kind: 'resign', package: 'com.fuzz.agent.b', cert: 'other-b', rotate: false },
+        { kind: 'resign', package: 'com.fuzz.agent.a', cert: 'rotated-a', rotate: true },
+        { kind: 'resign', package: 'com.fuzz.agent.b', cert: 'rotated-b', rotate: true },
+        // Twice more: a rotation touches only its own package's calls.
+        { kind: 'resign', package: 'com.fuzz.agent.a', cert: 'rotated-a', rotate: true },
+        { kind: 'resign', package: 'com.fuzz.agent.b', cert: 'rotated-b', rotate: true },
+      ],
+      userDecisions: ['approve'],
+    },
+    [
+      restartSessionOutcome,
+      restartKeepsOperation,
+      wipedStateUnknown,
+      singleEffect,
+      sameTerminalResult,
+      sessionBinding,
+      resignEndsSession,
+      operationIsolation,
+      noCrossUidResults,
+      approvalBinding,
+      authorizedEffect,
+      effectAttribution,
+      cancelledHasNoEffect,
+      wireWellFormed,
+    ],
+    40,
+    floorsOf(
+      [],
+      ['grant'],
+      [
+        ...['restart', 'reboot', 'reinstall', 'resign-new-key', 'resign-rotate'].flatMap((e) =>
+          ['session', 'resume', 'retry', 'poll', 'cancel', 'negotiate'].map((f) => `after:${e}:${f}`),
+        ),
+        'method:get_operation:duplicated',
+      ],
+    ),
   ),
 ];
 

@@ -14,6 +14,8 @@ import {
   type Command,
   CROSS_CLOCKS,
   type CrossClock,
+  DUPLICATED_METHODS,
+  type DuplicatedMethod,
   MALFORMED_FLAWS,
   type ResolveMode,
   type RidRef,
@@ -32,9 +34,20 @@ export type CommandKind = Command['kind'];
  *   token's lifetime ends (resolve `late-before` / `late-after`; CETP-4.3-06);
  * - `reuse-rid`: under the request id of this actor's last execution, with args and tool drawn
  *   anew — a reused id with other args or another tool (CETP-6-03, 6-04);
- * - `duplicated`: raced by one or two identical copies of itself (CETP-6-06, 6-07).
+ * - `duplicated`: raced by one or two identical copies of itself (CETP-6-06, 6-07);
+ * - `hold-resolution`: a confirmation or grant launched and answered, its token kept, not resumed
+ *   (for `resume-held` after a lifecycle event);
+ * - `retry-resolved`: a retry that, asked to authorize or confirm (again), does and resumes;
+ * - `dup:<method>`: a `duplicate-call` of that method (a poll, cancel or listing sent twice at once).
  */
-export type ExtraMove = CommandKind | 'late-resume' | 'reuse-rid' | 'duplicated';
+export type ExtraMove =
+  | CommandKind
+  | 'late-resume'
+  | 'reuse-rid'
+  | 'duplicated'
+  | 'hold-resolution'
+  | 'retry-resolved'
+  | `dup:${DuplicatedMethod}`;
 
 export interface ScenarioShape {
   readonly providers: readonly ProviderFixture[];
@@ -88,6 +101,12 @@ export interface ScenarioShape {
   readonly extraPercent?: number;
   /** Weight of an actor mirroring the first actor's commands against 3 for its own (default 1). */
   readonly mirrorWeight?: number;
+  /**
+   * Whether an actor whose process died (a reboot, its package re-signed or reinstalled) is launched
+   * again and goes on with its next command, with what it held (sessions, request ids, operations,
+   * resume tokens) kept as an app's journal keeps them (runner.ts). Default false: it stays dead.
+   */
+  readonly durableActors?: boolean;
 }
 
 /**
@@ -213,10 +232,15 @@ function otherArb(kind: Exclude<CommandKind, 'execute'>, shape: ScenarioShape): 
         .map((r): Command => ({ kind: 'malformed', ...r }));
     case 'hostile-batch':
       return hostileBatchArb(shape);
+    case 'duplicate-call':
+      return fc
+        .constantFrom(...DUPLICATED_METHODS)
+        .map((method): Command => ({ kind: 'duplicate-call', method }));
     case 'steal-session':
     case 'resume-foreign':
     case 'after-faults':
     case 'collide':
+    case 'resume-held':
       return fc.constant<Command>({ kind });
   }
 }
@@ -326,6 +350,18 @@ function extraArb(move: ExtraMove, shape: ScenarioShape): fc.Arbitrary<Command> 
       return fc
         .tuple(executeArb(plain, first), fc.constantFrom(1, 2))
         .map(([c, duplicates]): Command => ({ ...c, duplicates }) as Command);
+    case 'hold-resolution':
+      return executeArb(plain, fc.constant<ResolveMode>('foreign'));
+    case 'retry-resolved':
+      // Soon: within the window and the grant's lifetime (the app retries what its journal holds).
+      return fc
+        .record({ index: fc.nat({ max: 3 }), afterMs: fc.constantFrom(0, 3_000) })
+        .map((r): Command => ({ kind: 'retry', ...r, resolve: true }));
+    case 'dup:get_operation':
+    case 'dup:cancel_operation':
+    case 'dup:get_provider_info':
+    case 'dup:list_tools':
+      return fc.constant<Command>({ kind: 'duplicate-call', method: move.slice(4) as DuplicatedMethod });
     default:
       return otherArb(move, shape);
   }

@@ -48,6 +48,8 @@ export interface ActorState {
   lastOp: { provider: string; operationId: string; rid: string } | null;
   readonly ops: { provider: string; operationId: string; rid: string }[];
   stolenSession: string | null;
+  /** Request ids answered success or accepted (a journal's "done"), for a resolving `retry`. */
+  readonly completed: string[];
   /** Duplicate sends still racing (spawned tasks): the settle phase waits for them. */
   readonly duplicates: Task[];
   /** String fields of the actor's successful results, latest first wins (for `$OWN:field` args). */
@@ -67,6 +69,7 @@ export function newActorState(name: ActorName): ActorState {
     lastOp: null,
     ops: [],
     stolenSession: null,
+    completed: [],
     duplicates: [],
     own: new Map(),
   };
@@ -243,7 +246,13 @@ export class RawDriver {
       case 'execute':
         return this.execute(command);
       case 'retry': {
-        const prior = this.state.sent[command.index % Math.max(1, this.state.sent.length)];
+        // A resolving retry re-sends a request that was done, if any (its effect must not repeat in
+        // this incarnation of the provider; after a reinstall it may).
+        const done = command.resolve
+          ? this.state.sent.filter((e) => this.state.completed.includes(e.rid))
+          : [];
+        const pool = done.length > 0 ? done : this.state.sent;
+        const prior = pool[command.index % Math.max(1, pool.length)];
         if (!prior) return;
         if (command.afterMs > 0) await this.ctx.sleep(command.afterMs);
         const p = this.provider(prior.provider);
@@ -258,6 +267,7 @@ export class RawDriver {
         );
         // A retry may be the send that starts the operation (the first one's answer was lost): settle it too.
         if (reply) this.remember(p, prior.rid, reply);
+        if (command.resolve && reply) await this.resumeAfter(p, prior, reply);
         return;
       }
       case 'poll':
@@ -313,7 +323,82 @@ export class RawDriver {
       case 'cross':
         await this.cross(command.clock, command.side);
         return;
+      case 'resume-held':
+        await this.resumeHeld();
+        return;
+      case 'duplicate-call':
+        await this.duplicateCall(command.method);
+        return;
     }
+  }
+
+  /**
+   * What an app does with a journaled request the provider asks to authorize or confirm again (after
+   * a reinstall wiped its grants and records): launches the resolution, waits for the user, resumes
+   * with the same request_id, tool and args (at most three rounds).
+   */
+  private async resumeAfter(
+    p: ProviderFixture,
+    prior: { tool: string; rid: string; args: string },
+    first: Bundle,
+  ): Promise<void> {
+    let reply: Bundle | null = first;
+    for (let round = 0; round < 3 && reply; round++) {
+      const code = reply.getString('error_code');
+      if (code !== 'AUTH_REQUIRED' && code !== 'USER_ACTION_REQUIRED') return;
+      const token = reply.getString('resume_token') ?? '';
+      await this.launch(reply.getPendingIntent('resolution'));
+      reply = await this.v2(
+        p,
+        'execute_tool',
+        (b) => {
+          b.putString('tool_name', prior.tool);
+          b.putString('args', prior.args);
+          b.putString('resume_token', token);
+        },
+        prior.rid,
+      );
+      if (reply) this.remember(p, prior.rid, reply);
+    }
+  }
+
+  /** Resumes this actor's own held resolution: its token, request_id, tool and args (as held). */
+  private async resumeHeld(): Promise<void> {
+    const t = this.state.lastToken;
+    if (!t) return;
+    const p = this.provider(t.provider);
+    const reply = await this.v2(
+      p,
+      'execute_tool',
+      (b) => {
+        b.putString('tool_name', t.tool);
+        b.putString('args', t.args);
+        b.putString('resume_token', t.token);
+      },
+      t.rid,
+    );
+    if (reply) this.remember(p, t.rid, reply);
+  }
+
+  /**
+   * One call sent twice at once, same method and request_id: a poll or cancel of this actor's last
+   * operation (nothing if it has none), or a listing of that operation's provider (else the first).
+   */
+  private async duplicateCall(method: Extract<Command, { kind: 'duplicate-call' }>['method']): Promise<void> {
+    const op = this.state.lastOp;
+    const onOperation = method === 'get_operation' || method === 'cancel_operation';
+    if (onOperation && !op) return;
+    const p = op ? this.provider(op.provider) : (this.providers[0] as ProviderFixture);
+    const rid = onOperation && op ? op.rid : this.ctx.seededUuid();
+    const fill = (b: Bundle) => {
+      if (onOperation && op) b.putString('operation_id', op.operationId);
+    };
+    const copy = this.ctx.spawn(`duplicate-${method}`, async () => {
+      await this.v2(p, method, fill, rid);
+    });
+    this.state.duplicates.push(copy);
+    const reply = await this.v2(p, method, fill, rid);
+    if (onOperation && op === this.state.lastOp) this.notePollAfter(reply);
   }
 
   /** Sleeps until `bound` ∓ CROSS_MARGIN/2 of `duration` (never into the past). */
@@ -630,7 +715,10 @@ export class RawDriver {
   }
 
   private remember(p: ProviderFixture, rid: string, reply: Bundle): void {
-    if (reply.getString('status') === 'success') this.rememberOwn(reply);
+    const status = reply.getString('status');
+    if ((status === 'success' || status === 'accepted') && !this.state.completed.includes(rid))
+      this.state.completed.push(rid);
+    if (status === 'success') this.rememberOwn(reply);
     if (reply.getString('status') !== 'accepted') return;
     const operationId = (JSON.parse(reply.getString('data') ?? '{}') as { operation_id?: string })
       .operation_id;

@@ -66,8 +66,12 @@ export type Command =
       /** Extra copies of the first send, racing it (a retry after a timeout while the original runs). */
       readonly duplicates: number;
     }
-  /** Re-send one of this actor's earlier executions exactly (same request_id, tool and args). */
-  | { readonly kind: 'retry'; readonly index: number; readonly afterMs: number }
+  /**
+   * Re-send one of this actor's earlier executions exactly (same request_id, tool and args);
+   * `resolve`: and if asked to authorize or confirm it (again), do so and resume it, as an app re-sending
+   * a journaled request does.
+   */
+  | { readonly kind: 'retry'; readonly index: number; readonly afterMs: number; readonly resolve?: boolean }
   /** get_operation of this (or the other) actor's last operation; `wrongRid`: under a fresh request_id. */
   | { readonly kind: 'poll'; readonly other: boolean; readonly wrongRid?: boolean }
   /** cancel_operation of this (or the other) actor's last operation, after a delay (a cancellation race). */
@@ -103,7 +107,24 @@ export type Command =
    * retry_after_ms; `deadline`: the last execution again (a fresh one if none) with a deadline
    * that falls just after (or was just before) it arrives.
    */
-  | { readonly kind: 'cross'; readonly clock: CrossClock; readonly side: 'before' | 'after' };
+  | { readonly kind: 'cross'; readonly clock: CrossClock; readonly side: 'before' | 'after' }
+  /**
+   * Resumes this actor's own last resolution (its held resume token, same request_id, tool and args),
+   * whatever happened since: after a reboot, a restart or a reinstall of the provider, or after the
+   * actor's own package was re-signed or reinstalled (a journal keeps it, as the reference consumer's).
+   */
+  | { readonly kind: 'resume-held' }
+  /** Sends one call twice at once (same method, request_id and operation): a poll, cancel or listing. */
+  | { readonly kind: 'duplicate-call'; readonly method: DuplicatedMethod };
+
+/** The calls `duplicate-call` sends twice at once (executions are duplicated by `execute.duplicates`). */
+export const DUPLICATED_METHODS = [
+  'get_operation',
+  'cancel_operation',
+  'get_provider_info',
+  'list_tools',
+] as const;
+export type DuplicatedMethod = (typeof DUPLICATED_METHODS)[number];
 
 export const CROSS_CLOCKS = ['session', 'window', 'grant', 'poll-after', 'retry-after', 'deadline'] as const;
 export type CrossClock = (typeof CROSS_CLOCKS)[number];

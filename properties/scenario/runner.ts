@@ -7,18 +7,25 @@
 import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
 import { ALL_CHECKERS, runCheckers } from '../../src/check/checkers/index.ts';
 import { type Observation, observe } from '../../src/check/observation.ts';
+import type { AppContext } from '../../src/sim/context.ts';
+import { TIMED_OUT } from '../../src/sim/scheduler.ts';
 import type { StrategySpec } from '../../src/sim/strategy.ts';
 import type { RunReport } from '../../src/sim/world.ts';
 import { World } from '../../src/sim/world.ts';
 import { type ActorState, newActorState, RawDriver } from './driver.ts';
 import { ACTOR_PACKAGES, installActors, type ProviderFixture, rawCheckContext } from './fixtures.ts';
-import type { ActorName, Scenario, Tail, Variant } from './model.ts';
+import type { ActorName, Command, Scenario, Tail, Variant } from './model.ts';
 
 export interface Fixture {
   readonly providers: readonly ProviderFixture[];
   readonly actors: readonly ActorName[];
   readonly checkers?: readonly Checker[];
+  /** Actors are launched again after their process dies, keeping what they held (ScenarioShape). */
+  readonly durableActors?: boolean;
 }
+
+/** How long a durable actor's app takes to be launched again after its process died (virtual ms). */
+export const RELAUNCH_MS = 2_000;
 
 export interface ScenarioRun {
   readonly world: World;
@@ -89,20 +96,42 @@ export async function runScenario(
   let quietFromStep: number | null = null;
   const lastFaultStep = Math.max(-1, ...scenario.faults.map((f) => f.at));
   const faultsDone = () => world.scheduler.step > lastFaultStep;
+  const deaths = fixture.durableActors ? watchDeaths(world) : new Map<string, () => void>();
+  const done = () => {
+    if (--remaining === 0) finished.wake(undefined);
+  };
   for (const actor of actors) {
-    world.spawnIn(ACTOR_PACKAGES[actor], `actor-${actor}`, async (ctx) => {
-      const state = states.get(actor) as ActorState;
-      const driver = new RawDriver(ctx, state, othersThan(states, state), fixture.providers, faultsDone);
-      drivers.push(driver);
-      try {
-        for (const command of scenario.actors[actor] ?? []) await driver.run(command);
-      } finally {
-        if (--remaining === 0) finished.wake(undefined);
-      }
-    });
+    const state = states.get(actor) as ActorState;
+    const commands = scenario.actors[actor] ?? [];
+    if (!fixture.durableActors) {
+      world.spawnIn(ACTOR_PACKAGES[actor], `actor-${actor}`, async (ctx) => {
+        const driver = new RawDriver(ctx, state, othersThan(states, state), fixture.providers, faultsDone);
+        drivers.push(driver);
+        try {
+          for (const command of commands) await driver.run(command);
+        } finally {
+          done();
+        }
+      });
+      continue;
+    }
+    durableActor(
+      world,
+      deaths,
+      ACTOR_PACKAGES[actor],
+      `actor-${actor}`,
+      commands.length,
+      done,
+      async (ctx, next) => {
+        const driver = new RawDriver(ctx, state, othersThan(states, state), fixture.providers, faultsDone);
+        drivers.push(driver);
+        for (let i = next(); i < commands.length; i = next()) await driver.run(commands[i] as Command);
+      },
+    );
   }
   world.spawn('settle', async () => {
-    if (actors.length > 0) await finished.waitFor(7 * 24 * 3_600_000);
+    // Durable actors may cross a scope grant's 30 days before they are done.
+    if (actors.length > 0) await finished.waitFor((fixture.durableActors ? 40 : 7) * 24 * 3_600_000);
     const lastFault = Math.max(0, ...scenario.faults.map((f) => f.at));
     while (world.scheduler.step <= lastFault) await world.scheduler.yield();
     quietFromStep = world.scheduler.step;
@@ -126,4 +155,54 @@ export async function runScenario(
   const violations = runCheckers(observation, ctx, fixture.checkers ?? ALL_CHECKERS);
   void drivers;
   return { world, report, observation, context: ctx, violations };
+}
+
+/**
+ * Runs an actor's commands in its app's process and, each time that process dies (a reboot, the
+ * package re-signed or reinstalled, a kill), launches the app again RELAUNCH_MS later — as the system
+ * restarts an app holding a job or a foreground service, or the user opens it — to go on with the
+ * command after the one it died in. What the actor held lives outside the process (its ActorState,
+ * as an app's journal): a session, a request id, an operation, a resume token survive into the next
+ * launch, under the package's UID of then (a new one after a re-sign under another key or a
+ * reinstall). A harness task watches the process; it resolves once every command was started and
+ * the last one returned, or after 8 launches.
+ */
+function durableActor(
+  world: World,
+  deaths: Map<string, () => void>,
+  pkg: string,
+  name: string,
+  count: number,
+  onDone: () => void,
+  body: (ctx: AppContext, next: () => number) => Promise<void>,
+): void {
+  let index = 0;
+  const next = () => index++;
+  world.spawn(`durable-${name}`, async () => {
+    for (let launch = 0; launch < 8 && index <= count; launch++) {
+      if (launch > 0) await world.scheduler.sleep(RELAUNCH_MS);
+      const ended = world.scheduler.waiter<boolean>(`${name} ended or died`);
+      deaths.set(pkg, () => ended.wake(false));
+      world.spawnIn(pkg, `${name}-${launch}`, async (ctx) => {
+        await body(ctx, next);
+        index = count + 1;
+        ended.wake(true);
+      });
+      const result = await ended.waitFor(40 * 24 * 3_600_000);
+      deaths.delete(pkg);
+      if (result === true || result === TIMED_OUT) break;
+    }
+    onDone();
+  });
+}
+
+/** Calls `deaths.get(package)` when that package's process dies or its launch fails (trace hook). */
+function watchDeaths(world: World): Map<string, () => void> {
+  const deaths = new Map<string, () => void>();
+  const previous = world.trace.onRecord;
+  world.trace.onRecord = (e) => {
+    previous?.(e);
+    if (e.kind === 'process.kill' || e.kind === 'launch.failed') deaths.get(String(e.data.actor))?.();
+  };
+  return deaths;
 }

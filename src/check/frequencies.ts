@@ -135,6 +135,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
   const tokens = new Map<string, Issued>();
   const operations = new Map<string, Issued>();
   const firstSent = new Map<string, CallView>();
+  const firstByApp = new Map<string, CallView>();
   /** `provider|operationId` → the latest answer time and poll_after_ms for it. */
   const pollAfter = new Map<string, { t: number; ms: number }>();
   /** requestKey → the latest retry_after_ms answer. */
@@ -202,6 +203,15 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
         for (const e of eventsBetween(events, first.step, c.step, c))
           if (w === null || c.t < first.t + w) labels.add(`after:${e.kind}:retry`);
       } else firstSent.set(c.requestKey, c);
+      // Also a re-send by the same app whatever its UID now (a reinstalled or re-signed caller
+      // re-sends what its journal held): the lifecycle follow-up.
+      const byApp = `${c.provider}|${c.caller}|${c.requestId}`;
+      const held = firstByApp.get(byApp);
+      if (held) {
+        const w = windowOf(held) ?? windowOf(c);
+        for (const e of eventsBetween(events, held.step, c.step, c))
+          if (w === null || c.t < held.t + w) labels.add(`after:${e.kind}:retry`);
+      } else firstByApp.set(byApp, c);
       const ra = retryAfter.get(c.requestKey);
       if (ra) {
         const s = side(c.t, ra.t + ra.ms, margin(ra.ms));
@@ -269,12 +279,14 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
 }
 
 /**
- * Whether lifecycle event `e` concerns call `c`: its provider restarted or was reinstalled, its
- * caller (or a package sharing its UID through a rotation) was re-signed, any reboot.
+ * Whether lifecycle event `e` concerns call `c`: its provider restarted, was reinstalled or re-signed
+ * under an unrelated key (an uninstall and install: its data wiped); its caller was reinstalled or
+ * re-signed (or, through a rotation, a package sharing its UID); any reboot.
  */
 function touches(e: LifecycleEvent, c: CallView): boolean {
   if (e.pkg === null) return true;
-  if (!e.kind.startsWith('resign')) return e.pkg === c.provider;
+  if (e.pkg === c.provider) return e.kind !== 'resign-rotate';
+  if (e.kind === 'restart') return false;
   return e.pkg === c.caller || (e.kind === 'resign-rotate' && e.uid === c.callerUid);
 }
 

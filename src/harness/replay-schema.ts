@@ -10,7 +10,12 @@
  * for long — and the file itself is at most MAX_REPLAY_FILE_BYTES.
  */
 import { HOSTILE_BATCH_MAX } from '../../properties/scenario/malformed.ts';
-import { ACTORS, CROSS_CLOCKS, MALFORMED_FLAWS } from '../../properties/scenario/model.ts';
+import {
+  ACTORS,
+  CROSS_CLOCKS,
+  DUPLICATED_METHODS,
+  MALFORMED_FLAWS,
+} from '../../properties/scenario/model.ts';
 
 /** The bounds (a shrunk run uses a small fraction of each). */
 export const MAX_REPLAY_FILE_BYTES = 4 * 1024 * 1024;
@@ -90,7 +95,7 @@ const command = tagged(
       },
       duplicates: { type: 'integer', minimum: 0, maximum: MAX_DUPLICATES },
     },
-    retry: { index, afterMs: ms },
+    retry: { index, afterMs: ms, resolve: { type: 'boolean' } },
     poll: { other: { type: 'boolean' }, wrongRid: { type: 'boolean' } },
     cancel: { other: { type: 'boolean' }, afterMs: ms },
     'steal-session': {},
@@ -106,8 +111,10 @@ const command = tagged(
     },
     wait: { ms },
     cross: { clock: { enum: [...CROSS_CLOCKS] }, side: { enum: ['before', 'after'] } },
+    'resume-held': {},
+    'duplicate-call': { method: { enum: [...DUPLICATED_METHODS] } },
   },
-  ['versions', 'wrongRid'],
+  ['versions', 'wrongRid', 'resolve'],
 );
 
 // Optional fields of the fault kinds that have them (caller/callee, process) are listed per kind.

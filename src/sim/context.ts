@@ -31,6 +31,8 @@ import { uuidFromRng } from './uuid.ts';
 export interface ContextHost extends ContentHost {
   readonly truth: Pick<GroundTruth, 'declareEffect'>;
   readonly rng: Pick<Rng, 'fork'>;
+  /** Uninstalls per package so far (a reinstalled package's processes draw a stream of their own). */
+  readonly removals?: ReadonlyMap<string, number>;
   readonly binder: BinderDriver;
   readonly clock: Pick<VirtualClock, 'nowMs' | 'elapsedRealtime'>;
   readonly scheduler: Pick<Scheduler, 'step' | 'spawn' | 'sleep' | 'yield' | 'waiter'>;
@@ -72,8 +74,11 @@ export class AppContext {
     readonly process: ProcessRecord,
     packageManager: PackageManagerView,
   ) {
-    // One stream per process incarnation: a restarted process does not replay its predecessor's draws.
-    this.rng = world.rng.fork(`app/${process.name}/${process.incarnation}`);
+    // One stream per process incarnation: a restarted process does not replay its predecessor's draws,
+    // nor does a reinstalled package's (tokens and ids of before must not come back).
+    const installs = world.removals?.get(process.name) ?? 0;
+    const install = installs === 0 ? '' : `/install-${installs}`;
+    this.rng = world.rng.fork(`app/${process.name}/${process.incarnation}${install}`);
     this.contentResolver = new ContentResolver(world, this);
     this.packageManager = packageManager;
   }

@@ -69,6 +69,7 @@ export class World {
   private readonly stores = new Map<string, DurableStore>();
   private readonly preferences = new Map<string, PreferencesDisk>();
   private readonly apps = new Map<string, { spec: PackageSpec; factory: AppFactory }>();
+  readonly removals = new Map<string, number>(); // uninstalls per package: a reinstall's processes draw anew
   private readonly startWaiters = new Map<string, ((ok: boolean) => void)[]>();
   private readonly crashes: { task: string; error: string }[] = [];
   private readonly delivery = new ParcelDelivery(this);
@@ -289,6 +290,7 @@ export class World {
     this.fds.wipe(packageName);
     this.processes.delete(packageName);
     this.apps.delete(packageName);
+    this.removals.set(packageName, (this.removals.get(packageName) ?? 0) + 1);
   }
 
   // ---- storage ----
@@ -319,10 +321,7 @@ export class World {
     return this.scheduler.spawn(name, body, { owner: null, daemon: options.daemon ?? false });
   }
 
-  /**
-   * The user opens the app (its launcher activity comes to the front): starts its process if needed
-   * and gives it the screen (importance.ts). False if it could not be started.
-   */
+  /** The user opens the app: starts its process if needed, gives it the screen (importance.ts); false if it cannot. */
   async launchApp(packageName: string): Promise<boolean> {
     if (!(await this.startProcess(packageName))) return false;
     this.standing.userLaunched.add(this.process(packageName));

@@ -10,6 +10,7 @@ import type { ScreenRecord } from '../../sim/ground-truth.ts';
 import { type CheckContext, type Checker, groupBy, type Violation, violation } from '../checker.ts';
 import { approvalsInTime, callsOf, maxMatching, neededApproval, unshown } from '../ground.ts';
 import { type CallView, type EffectNote, effectEvents, type Observation } from '../observation.ts';
+import { incarnationAt } from './lifecycle.ts';
 
 const effectKey = (e: { provider: string; uid: number; requestId: string }) =>
   `${e.provider}|${e.uid}|${e.requestId}`;
@@ -17,7 +18,8 @@ const effectKey = (e: { provider: string; uid: number; requestId: string }) =>
 export const singleEffect: Checker = {
   id: 'single-effect',
   ruleIds: ['CETP-6-01', 'CETP-6-06', 'CETP-4.1-09', 'CETP-4.4-17', 'CETP-10-06'],
-  description: 'At most one business effect per (calling UID, provider, request_id).',
+  description:
+    'At most one business effect per (calling UID, provider, request_id) within one incarnation of the provider (a reinstall wipes its request records: a re-send after it is a new request).',
   fields: [
     {
       fields: ['req:execute_tool:request_id'],
@@ -26,7 +28,9 @@ export const singleEffect: Checker = {
     },
   ],
   check(obs) {
-    return [...groupBy(obs.effects, effectKey).values()]
+    return [
+      ...groupBy(obs.effects, (e) => `${effectKey(e)}|${incarnationAt(obs, e.provider, e.step)}`).values(),
+    ]
       .filter((list) => list.length > 1)
       .map((list) =>
         violation(

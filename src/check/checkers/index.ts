@@ -11,6 +11,7 @@ import { CONSUMER_FOLLOWUP_CHECKERS } from './consumer-followup.ts';
 import { EFFECT_CHECKERS } from './effects.ts';
 import { FIELD_CHECKERS } from './fields.ts';
 import { FILE_CHECKERS } from './files.ts';
+import { LIFECYCLE_CHECKERS } from './lifecycle.ts';
 import { MALFORMED_CHECKERS } from './malformed.ts';
 import { NEGOTIATED_CHECKERS } from './negotiated.ts';
 import { OUTPUT_CHECKERS } from './outputs.ts';
@@ -41,6 +42,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...BUSINESS_CHECKERS,
   ...PROVIDER_TRUST_CHECKERS,
   ...VISIBILITY_CHECKERS,
+  ...LIFECYCLE_CHECKERS,
 ];
 
 export function checkerById(id: string): Checker | undefined {

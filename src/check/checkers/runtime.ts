@@ -7,6 +7,7 @@
  */
 import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
+import { incarnationAt } from './lifecycle.ts';
 
 export const noFdLeaks: Checker = {
   id: 'no-fd-leaks',
@@ -163,7 +164,10 @@ export const operationsTerminate: Checker = {
   check(obs, ctx) {
     const out: Violation[] = [];
     if (obs.quietFromStep === null) return out;
-    const accepted = new Map<string, { provider: string; id: number; operationId: string; caller: string }>();
+    const accepted = new Map<
+      string,
+      { provider: string; id: number; operationId: string; caller: string; step: number }
+    >();
     const ended = identitiesEnded(obs);
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider)) continue;
@@ -175,6 +179,7 @@ export const operationsTerminate: Checker = {
             id: c.id,
             operationId,
             caller: c.caller,
+            step: c.step,
           });
       }
     }
@@ -190,7 +195,10 @@ export const operationsTerminate: Checker = {
             c.reply.errorCode === 'RESULT_EXPIRED'),
       );
       // Its creator's identity ended (a new key, a reinstall): nobody may ask about it any more (7.1-01).
-      if (!terminal && !ended.has(op.caller)) {
+      // Or the provider's data was wiped since (a reinstall): the operation is gone with it.
+      const wiped =
+        incarnationAt(obs, op.provider, Number.MAX_SAFE_INTEGER) > incarnationAt(obs, op.provider, op.step);
+      if (!terminal && !ended.has(op.caller) && !wiped) {
         out.push(
           violation(this, `operation ${op.operationId} on ${op.provider} never reached a terminal state`, {
             calls: [op.id],

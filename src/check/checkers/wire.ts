@@ -16,6 +16,7 @@ import {
 } from '../../protocol/index.ts';
 import { type Checker, groupBy, groupByKeys, violation } from '../checker.ts';
 import { byAnswer, type CallView, type Observation } from '../observation.ts';
+import { incarnationAt } from './lifecycle.ts';
 import {
   cancelAfterEnd,
   deduplicated,
@@ -86,7 +87,7 @@ export const sameTerminalResult: Checker = {
   id: 'same-terminal-result',
   ruleIds: ['CETP-6-05', 'CETP-6-07'],
   description:
-    'Every terminal answer to the same (UID, provider, request_id, tool, args) of a non-read tool (the deduplicated ones, CETP-6-01) is the same result (compared by digest).',
+    'Every terminal answer to the same (UID, provider, request_id, tool, args) of a non-read tool (the deduplicated ones, CETP-6-01) from one incarnation of the provider (no reinstall between) is the same result (compared by digest).',
   fields: [
     {
       fields: ['json:execution_result/value', 'json:operation_status/result/value', 'res:error:error_code'],
@@ -98,7 +99,8 @@ export const sameTerminalResult: Checker = {
     const out = [];
     const byRequest = groupByKeys(
       executes(obs).filter((c) => ctx.providersUnderTest.includes(c.provider) && deduplicated(ctx, c)),
-      (c) => [c.requestKey, c.toolName, c.args],
+      // Within one incarnation of the provider: a reinstall wipes the record of the first answer.
+      (c) => [c.requestKey, c.toolName, c.args, String(incarnationAt(obs, c.provider, c.step))],
     );
     for (const calls of byRequest) {
       if (calls.length < 2) continue; // one answer cannot disagree with itself
