@@ -211,6 +211,14 @@ export function audits(world: World): JsonObject[] {
     });
 }
 
+/** The errors the SDK logged (tag CetpProvider, level E): an exception it caught in app code. */
+export function providerErrors(world: World): string[] {
+  return world.trace
+    .ofKind('log')
+    .filter((l) => l.data.tag === 'CetpProvider' && l.data.level === 'E')
+    .map((l) => String(l.data.message));
+}
+
 /** Annotations of a sync write tool that always asks the user's confirmation. */
 export const ALWAYS_CONFIRM = {
   effect: 'create',
@@ -317,7 +325,10 @@ export async function stageProviderStore(
       staged.done = true;
     }
   });
-  while (!staged.done) await waiting.sleep(1);
+  for (let waitedMs = 0; !staged.done; waitedMs++) {
+    if (waitedMs === 60_000) throw new Error('the test provider did not stage its store within 60 s');
+    await waiting.sleep(1);
+  }
   if (staged.failure) throw staged.failure;
 }
 

@@ -15,6 +15,7 @@ import {
   audits,
   data,
   effects,
+  providerErrors,
   RawClient,
   readTool,
   runOnTest,
@@ -345,11 +346,7 @@ describe('CETP-5-24 CETP-5-25: an exception in the effect', () => {
     expect(calls).toBe(2);
     expect(effects(world)).toHaveLength(1);
     expect(world.storage(TEST_PACKAGE).peek('rows', 'partial')).toBeUndefined();
-    const logged = world.trace
-      .ofKind('log')
-      .filter((l) => l.data.tag === 'CetpProvider' && l.data.level === 'E')
-      .map((l) => String(l.data.message));
-    expect(logged).toEqual([expect.stringContaining('execute_tool w failed')]);
+    expect(providerErrors(world)).toEqual([expect.stringContaining('execute_tool w failed')]);
   });
 });
 

@@ -19,6 +19,7 @@ import {
   data,
   effects,
   OTHER_AGENT,
+  providerErrors,
   RawClient,
   readTool,
   runOnTest,
@@ -155,7 +156,10 @@ describe('CETP-4.3-03 CETP-4.3-04: a resume token for a request this caller neve
     let reply: unknown;
     await runOnTest(world, async (c) => {
       await c.negotiate();
-      while (handed.token === null) await c.ctx.sleep(1);
+      for (let waitedMs = 0; handed.token === null; waitedMs++) {
+        if (waitedMs === 60_000) throw new Error('the other app got no resume token within 60 s');
+        await c.ctx.sleep(1);
+      }
       reply = wireError(await c.execute('confirmed', { a: 1 }, { requestId, resumeToken: handed.token }));
     });
     expect(reply).toEqual({
@@ -213,6 +217,7 @@ describe('CETP-6-05: a re-send answered from a record the store corrupted', () =
       reply = wireError(await c.execute('w', {}, { requestId }));
     });
     expect(reply).toMatchObject({ status: 'error:INTERNAL_ERROR', retryable: false });
+    expect(providerErrors(world)).toEqual([]); // answered from the record, not by an exception
     expect(mutates).toBe(1);
     expect(effects(world)).toEqual([]);
   });
@@ -229,18 +234,19 @@ describe('CETP-6-05: a re-send answered from a record the store corrupted', () =
         reply = wireError(await c.execute('w', {}, { requestId }));
       });
       expect(reply).toMatchObject({ status: 'error:INTERNAL_ERROR' });
+      expect(providerErrors(world)).toEqual([]);
       expect(effects(world)).toHaveLength(1);
     });
   }
 });
 
 describe('CETP-4.3-13: the confirmation changed in the store between its approval and the effect', () => {
-  it('CETP-4.3-13: a confirmation found consumed inside the effect’s transaction is never used again: no effect, the pending record answered INTERNAL_ERROR (retryable), nothing audited as succeeded', async () => {
+  /** A confirmed write whose prepare (app code, run after the approval was checked) marks the
+   *  confirmation used — as a restore of an older backup or another component of the app could. */
+  function consumedBehindTheSdk(disabledRules: readonly string[] = []) {
     const tool = writeTool('w', {
       annotations: ALWAYS_CONFIRM,
       prepare: async (call) => {
-        // App code that, after the approval was checked, marks the confirmation used (as a restore
-        // of an older backup or another component of the app could leave it).
         await call.context.storage.transaction('test: consume behind the SDK', async (tx) => {
           for (const id of await tx.keys(CONFIRMATIONS)) {
             const c = (await tx.get(CONFIRMATIONS, id)) as JsonObject;
@@ -250,11 +256,14 @@ describe('CETP-4.3-13: the confirmation changed in the store between its approva
         return null;
       },
     });
-    const world = testProviderWorld(
-      { tools: [tool] },
+    return testProviderWorld(
+      { tools: [tool], options: { disabledRules: new Set(disabledRules) } },
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
-    let reply: unknown;
+  }
+
+  async function approveAndResume(world: World): Promise<ReturnType<typeof wireError>> {
+    let reply: ReturnType<typeof wireError> | null = null;
     await runOnTest(world, async (c) => {
       await c.negotiate();
       const requestId = c.ctx.seededUuid();
@@ -263,7 +272,21 @@ describe('CETP-4.3-13: the confirmation changed in the store between its approva
       const token = pending.getString('resume_token') ?? '';
       reply = wireError(await c.execute('w', { a: 1 }, { requestId, resumeToken: token }));
     });
+    return reply as unknown as ReturnType<typeof wireError>;
+  }
+
+  it('CETP-4.3-13 ablated: the consumed confirmation is not looked at again; the effect runs on it', async () => {
+    const world = consumedBehindTheSdk(['CETP-4.3-13']);
+    expect((await approveAndResume(world)).status).toBe('success');
+    expect(effects(world)).toHaveLength(1);
+  });
+
+  it('CETP-4.3-13: a confirmation found consumed inside the effect’s transaction is never used again: no effect, the pending record answered INTERNAL_ERROR (retryable), nothing audited as succeeded', async () => {
+    const world = consumedBehindTheSdk();
+    const reply = await approveAndResume(world);
     expect(reply).toMatchObject({ status: 'error:INTERNAL_ERROR', retryable: true });
+    // The SDK's own answer to a record it cannot resume, not an exception caught and logged.
+    expect(providerErrors(world)).toEqual([]);
     expect(effects(world)).toEqual([]);
     expect(testProviderRows(world, REQUESTS).map((r) => r.state)).toEqual(['pending_confirmation']);
     expect(audits(world).map((a) => a.outcome)).toEqual(['USER_ACTION_REQUIRED']);
