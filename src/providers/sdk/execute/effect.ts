@@ -113,10 +113,9 @@ async function runSync(ex: Execution, tool: MutationTool): Promise<Next> {
     });
   } catch (error) {
     if (!(error instanceof ToolFailure)) throw error;
-    // A temporary outage or a policy refusal rolls back and is not R's outcome (NOTES 3).
-    if (!isRecordedFailure(error))
-      // Stryker disable next-line BooleanLiteral: equivalent — only UNAVAILABLE (always retryable) and PERMISSION_DENIED (never) get here; retryableFor ignores the hint for fixed codes
-      throw new WireFailure(error.code, { message: error.safeMessage, retryable: true });
+    // A temporary outage or a policy refusal rolls back and is not R's outcome (NOTES 3). Their
+    // retryable flags are fixed by the §5 table (UNAVAILABLE yes, PERMISSION_DENIED no): no hint.
+    if (!isRecordedFailure(error)) throw new WireFailure(error.code, { message: error.safeMessage });
     outcome = { failure: error };
   }
   if ('existing' in outcome) return answer(answerExisting(ex, outcome.existing));
