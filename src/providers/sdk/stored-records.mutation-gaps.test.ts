@@ -373,7 +373,7 @@ describe('CETP-10-06: every transaction the SDK opens is named in the trace', ()
 });
 
 describe('the step table’s order is guarded', () => {
-  it('CETP-4.2-03: the result step run before any effect throws a named error (answered INTERNAL_ERROR by execute_tool), never renders a missing value', () => {
+  it('CETP-5-24: the result step run before any effect throws a named error (execute_tool answers it INTERNAL_ERROR, logged), never renders a missing value', () => {
     const ex = { value: null } as unknown as Execution;
     expect(() => respond(ex)).toThrow('execute_tool: the result step ran before the effect');
   });
