@@ -4,12 +4,14 @@
  * exactly what a device would — never the provider's methods directly.
  */
 
-import type { JsonValue } from '../base/json.ts';
+import type { JsonObject, JsonValue } from '../base/json.ts';
+import type { AppFactory } from '../sim/app.ts';
 import { Bundle } from '../sim/bundle.ts';
 import type { ContentProviderClient } from '../sim/content.ts';
 import type { AppContext } from '../sim/context.ts';
 import type { PackageSpec } from '../sim/manifest.ts';
 import { certificate } from '../sim/signing.ts';
+import type { StoreTransaction } from '../sim/storage.ts';
 import { World, type WorldOptions } from '../sim/world.ts';
 import { ALERTS_AUTHORITY, alertsApp, alertsPackage } from './apps/alerts.ts';
 import { CONFIRM_ACTIVITY } from './sdk/confirmations.ts';
@@ -198,6 +200,25 @@ export function testProviderRows(world: World, table: string): Record<string, un
   return [...world.storage(TEST_PACKAGE).snapshot(table).values()] as Record<string, unknown>[];
 }
 
+/** The test provider's audit events (its audit sink is the trace), without the trace's own fields. */
+export function audits(world: World): JsonObject[] {
+  return world.trace
+    .ofKind('app.audit')
+    .filter((e) => e.data.provider === TEST_PACKAGE)
+    .map((e) => {
+      const { tool, request_id, authorization, confirmation, outcome } = e.data as JsonObject;
+      return { tool, request_id, authorization, confirmation, outcome } as JsonObject;
+    });
+}
+
+/** The errors the SDK logged (tag CetpProvider, level E): an exception it caught in app code. */
+export function providerErrors(world: World): string[] {
+  return world.trace
+    .ofKind('log')
+    .filter((l) => l.data.tag === 'CetpProvider' && l.data.level === 'E')
+    .map((l) => String(l.data.message));
+}
+
 /** Annotations of a sync write tool that always asks the user's confirmation. */
 export const ALWAYS_CONFIRM = {
   effect: 'create',
@@ -253,25 +274,62 @@ class TestToolProvider extends CetpV2ContentProvider {
   }
 }
 
+function testProviderPackage(spec: TestProviderSpec): PackageSpec {
+  return providerPackage({
+    packageName: TEST_PACKAGE,
+    authority: TEST_AUTHORITY,
+    versions: spec.versions ?? [1, 2],
+  });
+}
+
+function testProviderApp(spec: TestProviderSpec): AppFactory {
+  return () => {
+    const provider = new TestToolProvider(spec);
+    return {
+      providers: { [CETP_PROVIDER]: provider },
+      activities: { [CONFIRM_ACTIVITY]: CetpV2ContentProvider.confirmationActivity(() => provider) },
+    };
+  };
+}
+
 /** A world with a provider assembled from `spec` (package TEST_PACKAGE) and the agent app. */
 export function testProviderWorld(spec: TestProviderSpec, options: WorldOptions = {}): World {
   const world = new World({ recordContentCalls: true, ...options });
-  world.install(
-    providerPackage({
-      packageName: TEST_PACKAGE,
-      authority: TEST_AUTHORITY,
-      versions: spec.versions ?? [1, 2],
-    }),
-    () => {
-      const provider = new TestToolProvider(spec);
-      return {
-        providers: { [CETP_PROVIDER]: provider },
-        activities: { [CONFIRM_ACTIVITY]: CetpV2ContentProvider.confirmationActivity(() => provider) },
-      };
-    },
-  );
+  world.install(testProviderPackage(spec), testProviderApp(spec));
   world.install(agentPackage(), () => ({}));
   return world;
+}
+
+/** An update of the test provider to the app `spec` (same signer); its durable store is kept. */
+export function updateTestProvider(world: World, spec: TestProviderSpec): void {
+  world.update(testProviderPackage(spec), testProviderApp(spec));
+}
+
+/**
+ * From a client thread of a running world (`waiting` is its context): runs `body` as one transaction
+ * on the test provider's own durable store, in the provider's process, and waits until it committed.
+ * How a test stages what another app version, a restore from backup or a corrupted file left there.
+ */
+export async function stageProviderStore(
+  world: World,
+  waiting: AppContext,
+  body: (tx: StoreTransaction) => Promise<void>,
+): Promise<void> {
+  const staged: { done: boolean; failure: unknown } = { done: false, failure: null };
+  world.spawnIn(TEST_PACKAGE, 'test-store', async (ctx) => {
+    try {
+      await ctx.storage.transaction('test: stage the store', body);
+    } catch (error) {
+      staged.failure = error;
+    } finally {
+      staged.done = true;
+    }
+  });
+  for (let waitedMs = 0; !staged.done; waitedMs++) {
+    if (waitedMs === 60_000) throw new Error('the test provider did not stage its store within 60 s');
+    await waiting.sleep(1);
+  }
+  if (staged.failure) throw staged.failure;
 }
 
 /** Runs `body` with a RawClient on the test provider. */

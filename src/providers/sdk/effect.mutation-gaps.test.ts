@@ -8,14 +8,14 @@
  * the trace's audit sink are only read after the run.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../base/json.ts';
 import type { Bundle } from '../../sim/bundle.ts';
-import type { World } from '../../sim/world.ts';
 import {
   AGENT,
   ALWAYS_CONFIRM,
+  audits,
   data,
   effects,
+  providerErrors,
   RawClient,
   readTool,
   runOnTest,
@@ -28,17 +28,6 @@ import {
 } from '../testing.ts';
 import { CONFIRMATIONS, REQUESTS } from './records.ts';
 import { DEFAULT_PROVIDER_OPTIONS, type MutationTool, ToolFailure } from './types.ts';
-
-/** The provider's audit events (its audit sink is the trace), without the trace's own fields. */
-function audits(world: World): JsonObject[] {
-  return world.trace
-    .ofKind('app.audit')
-    .filter((e) => e.data.provider === TEST_PACKAGE)
-    .map((e) => {
-      const { tool, request_id, authorization, confirmation, outcome } = e.data as JsonObject;
-      return { tool, request_id, authorization, confirmation, outcome } as JsonObject;
-    });
-}
 
 function details(reply: Bundle): unknown {
   return JSON.parse(reply.getString('error_details') ?? 'null');
@@ -357,11 +346,7 @@ describe('CETP-5-24 CETP-5-25: an exception in the effect', () => {
     expect(calls).toBe(2);
     expect(effects(world)).toHaveLength(1);
     expect(world.storage(TEST_PACKAGE).peek('rows', 'partial')).toBeUndefined();
-    const logged = world.trace
-      .ofKind('log')
-      .filter((l) => l.data.tag === 'CetpProvider' && l.data.level === 'E')
-      .map((l) => String(l.data.message));
-    expect(logged).toEqual([expect.stringContaining('execute_tool w failed')]);
+    expect(providerErrors(world)).toEqual([expect.stringContaining('execute_tool w failed')]);
   });
 });
 

@@ -18,10 +18,10 @@ import {
   withChanges,
   writeRequest,
 } from '../records.ts';
-import { errorBundle, WireFailure } from '../responses.ts';
+import { errorBundle } from '../responses.ts';
 import { audit } from '../runtime.ts';
 import { isReadTool, type MutationTool } from '../types.ts';
-import { answerExisting, mayReplace, otherRequest, replayRecord } from './replay.ts';
+import { answerExisting, invalidResumeToken, mayReplace, otherRequest, replayRecord } from './replay.ts';
 import { openResolution, resolutionBundle, resolutionRequest, resumeUnrecorded } from './resolution.ts';
 import {
   answer,
@@ -120,22 +120,12 @@ async function resume(ex: Execution, tool: MutationTool): Promise<Turn> {
     return { cancelled: true };
   });
   if ('invalid' in verdict) {
-    return {
-      next: refuse(
-        ex,
-        new WireFailure('INVALID_REQUEST', { message: `Invalid resume_token: ${verdict.invalid}.` }),
-      ),
-    };
+    return { next: refuse(ex, invalidResumeToken(verdict.invalid)) };
   }
   if ('again' in verdict) {
     const record = await committedRecord(ex);
     if (record) return { next: answer(answerExisting(ex, record)) };
-    return {
-      next: refuse(
-        ex,
-        new WireFailure('INVALID_REQUEST', { message: 'Invalid resume_token: no such pending request.' }),
-      ),
-    };
+    return { next: refuse(ex, invalidResumeToken('no such pending request')) };
   }
   if ('expired' in verdict) {
     audit(rt, who(ex), { confirmation: 'expired', outcome: 'USER_ACTION_REQUIRED' });

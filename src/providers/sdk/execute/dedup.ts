@@ -11,9 +11,8 @@
  * A resume of a pending write is checked once its confirmation is approved (the `confirmation` step
  * runs this step again then), and a long `prepare` is followed by another check (the `effect` step).
  */
-import { WireFailure } from '../responses.ts';
 import { isReadTool } from '../types.ts';
-import { otherRequest, replayRecord } from './replay.ts';
+import { invalidResumeToken, otherRequest, replayRecord, reusedRequestId } from './replay.ts';
 import {
   answer,
   atomically,
@@ -36,12 +35,7 @@ export async function lookUpRecord(ex: Execution): Promise<Next> {
       ex.rt.gates.on('CETP-6-04') &&
       (existing.tool !== ex.req.toolName || existing.argsDigest !== ex.digest)
     ) {
-      return refuse(
-        ex,
-        new WireFailure('INVALID_REQUEST', {
-          message: 'This request_id was already used with a different tool or arguments.',
-        }),
-      );
+      return refuse(ex, reusedRequestId());
     }
     return go(ex);
   }
@@ -61,9 +55,7 @@ export async function refuseStrayResume(ex: Execution): Promise<Next> {
   const { rt } = ex;
   return atomically(rt, 'check stray token', async (tx) => {
     const check = await rt.parts.checkResumeToken(tx, ex.req.resumeToken as string, binding(ex), rt.gates);
-    if (!check.ok && 'invalid' in check)
-      throw new WireFailure('INVALID_REQUEST', { message: `Invalid resume_token: ${check.invalid}.` });
-    throw new WireFailure('INVALID_REQUEST', { message: 'Invalid resume_token: no such pending request.' });
+    throw invalidResumeToken(!check.ok && 'invalid' in check ? check.invalid : 'no such pending request');
   });
 }
 

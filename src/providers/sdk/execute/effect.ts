@@ -69,12 +69,12 @@ export async function recheckRecord(ex: Execution, tx: StoreTransaction): Promis
 async function runSync(ex: Execution, tool: MutationTool): Promise<Next> {
   const { rt, confirmation } = ex;
   const { gates } = rt;
-  // The work control is built per call (not a module constant) so a mutation test can reach it.
-  const prepared = tool.prepare
-    ? await tool.prepare(ex.call, { progress: neverStop }).catch(rethrowToolFailure)
-    : null;
+  let prepared: JsonValue = null;
   if (tool.prepare) {
+    // The work control is built per call (not a module constant) so a mutation test can reach it.
+    prepared = await tool.prepare(ex.call, { progress: neverStop }).catch(rethrowToolFailure);
     // A long preparation may outlive the call's deadline: check again right before the effect (4.1-14).
+    // Without a prepare there is no scheduling point since the deadline step: nothing to check again.
     const late = await rt.parts.steps.deadline(ex);
     if ('answer' in late) return late;
   }
@@ -113,10 +113,9 @@ async function runSync(ex: Execution, tool: MutationTool): Promise<Next> {
     });
   } catch (error) {
     if (!(error instanceof ToolFailure)) throw error;
-    // A temporary outage or a policy refusal rolls back and is not R's outcome (NOTES 3).
-    if (!isRecordedFailure(error))
-      // Stryker disable next-line BooleanLiteral: equivalent — only UNAVAILABLE (always retryable) and PERMISSION_DENIED (never) get here; retryableFor ignores the hint for fixed codes
-      throw new WireFailure(error.code, { message: error.safeMessage, retryable: true });
+    // A temporary outage or a policy refusal rolls back and is not R's outcome (NOTES 3). Their
+    // retryable flags are fixed by the §5 table (UNAVAILABLE yes, PERMISSION_DENIED no): no hint.
+    if (!isRecordedFailure(error)) throw new WireFailure(error.code, { message: error.safeMessage });
     outcome = { failure: error };
   }
   if ('existing' in outcome) return answer(answerExisting(ex, outcome.existing));

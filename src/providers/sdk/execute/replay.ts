@@ -19,12 +19,21 @@ export function windowPassed(rt: Runtime, windowSeconds: number, record: Request
   );
 }
 
-/** INVALID_REQUEST when `record` is another request under this request_id (6-03, 6-04), else null. */
-export function otherRequest(ex: Execution, record: RequestRecord): WireFailure | null {
-  if (ex.rt.parts.sameRequest(ex, record)) return null;
+/** INVALID_REQUEST for a request_id already bound to another tool or other args (6-03, 6-04). */
+export function reusedRequestId(): WireFailure {
   return new WireFailure('INVALID_REQUEST', {
     message: 'This request_id was already used with a different tool or arguments.',
   });
+}
+
+/** INVALID_REQUEST for a resume token that cannot resume this call, saying why (4.3-03 … 4.3-06). */
+export function invalidResumeToken(reason: string): WireFailure {
+  return new WireFailure('INVALID_REQUEST', { message: `Invalid resume_token: ${reason}.` });
+}
+
+/** INVALID_REQUEST when `record` is another request under this request_id (6-03, 6-04), else null. */
+export function otherRequest(ex: Execution, record: RequestRecord): WireFailure | null {
+  return ex.rt.parts.sameRequest(ex, record) ? null : reusedRequestId();
 }
 
 /**
@@ -57,13 +66,13 @@ export function replayRecord(ex: Execution, record: RequestRecord): Bundle {
       return respondWithValue(ex, record.result ?? null, true);
     case 'failed': {
       const e = record.error;
-      return errorBundle(
-        echo(ex),
-        (e?.code ?? 'INTERNAL_ERROR') as 'CONFLICT',
-        e
-          ? { message: e.message, retryable: e.retryable, ...(e.details ? { details: e.details } : {}) }
-          : { retryable: false },
-      );
+      // A failed record without its error (a corrupted store): INTERNAL_ERROR, not retryable (its default).
+      if (!e) return errorBundle(echo(ex), 'INTERNAL_ERROR');
+      return errorBundle(echo(ex), e.code as 'CONFLICT', {
+        message: e.message,
+        retryable: e.retryable,
+        ...(e.details ? { details: e.details } : {}),
+      });
     }
     case 'cancelled':
       return errorBundle(echo(ex), 'CANCELLED');

@@ -7,9 +7,10 @@ import type { Bundle } from '../../../sim/bundle.ts';
 import { consumeConfirmation, createConfirmation, type ResolutionRequest } from '../confirmations.ts';
 import { identityFingerprint } from '../identity.ts';
 import type { ConfirmationKind, ConfirmationRecord } from '../records.ts';
-import { errorBundle, WireFailure } from '../responses.ts';
+import { errorBundle } from '../responses.ts';
 import { audit } from '../runtime.ts';
 import type { ConfirmationText, MutationTool } from '../types.ts';
+import { invalidResumeToken } from './replay.ts';
 import { atomically, binding, echo, who } from './support.ts';
 import type { Execution } from './types.ts';
 
@@ -78,13 +79,10 @@ export async function resumeUnrecorded(
     // A consumed token re-sent by its own request (bound to caller, request, tool and args above) is
     // a retry after a lost reply: it gets the decision it already had, never a second prompt (NOTES 2).
     const check = await rt.parts.checkResumeToken(tx, token, binding(ex), rt.gates, true);
-    if (!check.ok && 'invalid' in check)
-      throw new WireFailure('INVALID_REQUEST', { message: `Invalid resume_token: ${check.invalid}.` });
+    if (!check.ok && 'invalid' in check) throw invalidResumeToken(check.invalid);
     if (!check.ok) return 'expired' as const;
     if (check.record.kind !== kind) {
-      throw new WireFailure('INVALID_REQUEST', {
-        message: 'Invalid resume_token: it resolves another step.',
-      });
+      throw invalidResumeToken('it resolves another step');
     }
     const approved =
       check.record.state === 'consumed'
