@@ -11,7 +11,7 @@
  *
  *   node --import tsx bench/boundary/memory-child.ts [sizeBytes]
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { bridgeIn } from '../../src/consumer/app.ts';
@@ -34,7 +34,7 @@ export interface MemoryFigures {
   readonly fileBytes: number;
   /** RSS after a full GC, just before the call (MB = 10^6 bytes, as process.memoryUsage counts). */
   readonly baselineRssMb: number;
-  /** Peak RSS of the process up to the call's start, and after it (getrusage ru_maxrss). */
+  /** Peak RSS of the process up to the call's start, and after it (VmHWM; ru_maxrss off Linux). */
   readonly maxRssBeforeMb: number;
   readonly maxRssAfterMb: number;
   /** maxRssAfter − baselineRss: the most the call added to the process at any moment. */
@@ -62,7 +62,21 @@ const used = () => {
   const m = process.memoryUsage();
   return { rss: m.rss, held: m.heapUsed + m.arrayBuffers };
 };
-const maxRss = () => process.resourceUsage().maxRSS * 1024;
+/**
+ * The process's peak RSS: VmHWM of /proc/self/status, which the reset below clears. Not getrusage's
+ * ru_maxrss: the kernel also folds the peak into the process's signal struct whenever one of its
+ * threads exits (do_exit → setmax_mm_hiwater_rss), and clear_refs does not reset that copy — a set-up
+ * peak then outlived the reset and read as 4.3× (2026-12-04 07:16). Off Linux: ru_maxrss.
+ */
+function maxRss(): number {
+  try {
+    const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (hwm?.[1]) return Number(hwm[1]) * 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
 
 /** Resets the process's peak RSS (VmHWM, ru_maxrss) to its RSS now; false where Linux does not let it. */
 function resetPeakRss(): boolean {
