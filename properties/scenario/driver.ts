@@ -77,6 +77,9 @@ export function newActorState(name: ActorName): ActorState {
 
 type ExecuteCommand = Extract<Command, { kind: 'execute' }>;
 
+/** What a re-send needs of an execution sent before: where, which tool, which args, which request id. */
+type Resent = Pick<ActorState['sent'][number], 'provider' | 'tool' | 'rid' | 'args'>;
+
 /** One execute_tool send of an execute command: the request id, args and resume token it carries. */
 interface Sending {
   readonly p: ProviderFixture;
@@ -255,19 +258,10 @@ export class RawDriver {
         const prior = pool[command.index % Math.max(1, pool.length)];
         if (!prior) return;
         if (command.afterMs > 0) await this.ctx.sleep(command.afterMs);
-        const p = this.provider(prior.provider);
-        const reply = await this.v2(
-          p,
-          'execute_tool',
-          (b) => {
-            b.putString('tool_name', prior.tool);
-            b.putString('args', prior.args);
-          },
-          prior.rid,
-        );
-        // A retry may be the send that starts the operation (the first one's answer was lost): settle it too.
-        if (reply) this.remember(p, prior.rid, reply);
-        if (command.resolve && reply) await this.resumeAfter(p, prior, reply);
+        // A retry may be the send that starts the operation (the first one's answer was lost): resend
+        // remembers it, so it is settled too.
+        const reply = await this.resend(prior);
+        if (command.resolve && reply) await this.resumeAfter(prior, reply);
         return;
       }
       case 'poll':
@@ -337,28 +331,14 @@ export class RawDriver {
    * a reinstall wiped its grants and records): launches the resolution, waits for the user, resumes
    * with the same request_id, tool and args (at most three rounds).
    */
-  private async resumeAfter(
-    p: ProviderFixture,
-    prior: { tool: string; rid: string; args: string },
-    first: Bundle,
-  ): Promise<void> {
+  private async resumeAfter(prior: Resent, first: Bundle): Promise<void> {
     let reply: Bundle | null = first;
     for (let round = 0; round < 3 && reply; round++) {
       const code = reply.getString('error_code');
       if (code !== 'AUTH_REQUIRED' && code !== 'USER_ACTION_REQUIRED') return;
       const token = reply.getString('resume_token') ?? '';
       await this.launch(reply.getPendingIntent('resolution'));
-      reply = await this.v2(
-        p,
-        'execute_tool',
-        (b) => {
-          b.putString('tool_name', prior.tool);
-          b.putString('args', prior.args);
-          b.putString('resume_token', token);
-        },
-        prior.rid,
-      );
-      if (reply) this.remember(p, prior.rid, reply);
+      reply = await this.resend(prior, false, token);
     }
   }
 
@@ -366,18 +346,7 @@ export class RawDriver {
   private async resumeHeld(): Promise<void> {
     const t = this.state.lastToken;
     if (!t) return;
-    const p = this.provider(t.provider);
-    const reply = await this.v2(
-      p,
-      'execute_tool',
-      (b) => {
-        b.putString('tool_name', t.tool);
-        b.putString('args', t.args);
-        b.putString('resume_token', t.token);
-      },
-      t.rid,
-    );
-    if (reply) this.remember(p, t.rid, reply);
+    await this.resend(t, false, t.token);
   }
 
   /**
@@ -409,10 +378,14 @@ export class RawDriver {
     if (ms > 0) await this.ctx.sleep(ms);
   }
 
-  /** Re-sends an execution (same request_id, tool and args); `deadlineMs`: the budget it allows. */
+  /**
+   * Re-sends an execution (same request_id, tool and args; with `token`, a resume) and remembers its
+   * answer; `deadlineMs`: the budget it allows.
+   */
   private async resend(
-    prior: ActorState['sent'][number],
+    prior: Resent,
     deadlineMs: number | boolean = false,
+    token: string | null = null,
   ): Promise<Bundle | null> {
     const p = this.provider(prior.provider);
     const reply = await this.v2(
@@ -421,6 +394,7 @@ export class RawDriver {
       (b) => {
         b.putString('tool_name', prior.tool);
         b.putString('args', prior.args);
+        if (token !== null) b.putString('resume_token', token);
       },
       prior.rid,
       deadlineMs,

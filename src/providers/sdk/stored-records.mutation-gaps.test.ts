@@ -306,16 +306,7 @@ describe('CETP-4.3-13: the confirmation changed in the store between its approva
       { tools: [tool] },
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
-    let reply = '';
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
-      const pending = await c.execute('w', { a: 1 }, { requestId });
-      await c.resolve(pending);
-      const token = pending.getString('resume_token') ?? '';
-      reply = status(await c.execute('w', { a: 1 }, { requestId, resumeToken: token }));
-    });
-    expect(reply).toBe('success');
+    expect((await approveAndResume(world)).status).toBe('success');
     expect(effects(world)).toHaveLength(1);
     expect(testProviderRows(world, REQUESTS).map((r) => r.state)).toEqual(['succeeded']);
     expect(testProviderRows(world, CONFIRMATIONS)).toMatchObject([
