@@ -8,7 +8,7 @@
  * pollutes a built-in prototype (`Object.prototype.retryable = false` answers every missing field of
  * every object cetp-sim reads, verdicts included) or replaces any built-in method (`Array.prototype.
  * includes`, `String.prototype.normalize`, `Reflect.ownKeys` …). So these are watched:
- * - named globals on `globalThis` and the host objects (timers, `performance.now`, `crypto`), and
+ * - named globals on `globalThis` and the host objects (timers, the performance clock, `crypto`), and
  * - every own property — added, removed or replaced, symbols included — of the built-in prototypes
  *   and namespaces (INTRINSICS below).
  * A module that changes one while it loads is refused (module-loader.ts), and a run that changed one
