@@ -7,8 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { replayScenario } from './fuzz.ts';
-import type { Scenario } from './scenario/model.ts';
-import { REFERENCE } from './scenario/model.ts';
+import { executeCommand, REFERENCE, type Scenario } from './scenario/model.ts';
 import { type PropertyDef, propertyById } from './suites.ts';
 
 const AGENT = 'com.fuzz.agent.a';
@@ -18,19 +17,7 @@ function transfer(faults: Scenario['faults']): Scenario {
     seed: 0,
     tail: 'fifo',
     actors: {
-      a: [
-        {
-          kind: 'execute',
-          provider: 'payments',
-          tool: 'transfer',
-          args: 0,
-          rid: { kind: 'fresh' },
-          expiredDeadline: false,
-          confirmedFlag: false,
-          resolve: 'honest',
-          duplicates: 0,
-        },
-      ],
+      a: [executeCommand('payments.transfer')],
     },
     user: [],
     faults,

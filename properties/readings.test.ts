@@ -9,28 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CHECKERS } from '../src/check/checkers/index.ts';
 import type { UserDecision } from '../src/sim/user.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
-import type { Command, Variant } from './scenario/model.ts';
+import { type Command, executeCommand as execute, type Variant } from './scenario/model.ts';
 import { runScenario } from './scenario/runner.ts';
 
 const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
 const reference: Variant = { providerBugs: [], consumerBugs: [], disabledRules: [] };
 const reading = (provider: Record<string, string>): Variant => ({ ...reference, readings: { provider } });
-
-function execute(tool: string, extra: Partial<Extract<Command, { kind: 'execute' }>> = {}): Command {
-  const [provider, name] = tool.split('.') as [string, string];
-  return {
-    kind: 'execute',
-    provider,
-    tool: name,
-    args: 0,
-    rid: { kind: 'fresh' },
-    expiredDeadline: false,
-    confirmedFlag: false,
-    resolve: 'honest',
-    duplicates: 0,
-    ...extra,
-  };
-}
 
 async function run(commands: readonly Command[], variant: Variant, user: UserDecision[] = ['approve']) {
   const result = await runScenario(

@@ -11,8 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadProviderModule, withProviders } from '../src/cli/provider-module.ts';
 import { replayScenario } from './fuzz.ts';
-import type { Scenario } from './scenario/model.ts';
-import { REFERENCE } from './scenario/model.ts';
+import { executeCommand, REFERENCE, type Scenario } from './scenario/model.ts';
 import { type PropertyDef, propertyById } from './suites.ts';
 
 /** operations, seed 1, run 137 (shrunk): b lists its alerts twice under one request_id around a create. */
@@ -22,28 +21,8 @@ const OPERATIONS: Scenario = {
   actors: {
     a: [{ kind: 'wait', ms: 500 }],
     b: [
-      {
-        kind: 'execute',
-        provider: 'myalerts',
-        tool: 'create_alert',
-        args: 0,
-        rid: { kind: 'other', index: 0 },
-        expiredDeadline: false,
-        confirmedFlag: false,
-        resolve: 'honest',
-        duplicates: 2,
-      },
-      {
-        kind: 'execute',
-        provider: 'myalerts',
-        tool: 'list_alerts',
-        args: 0,
-        rid: { kind: 'fresh' },
-        expiredDeadline: false,
-        confirmedFlag: false,
-        resolve: 'honest',
-        duplicates: 1,
-      },
+      executeCommand('myalerts.create_alert', { rid: { kind: 'other', index: 0 }, duplicates: 2 }),
+      executeCommand('myalerts.list_alerts', { duplicates: 1 }),
       { kind: 'poll', other: false },
     ],
   },
@@ -60,28 +39,8 @@ const MALFORMED: Scenario = {
     ['a', 'b'].map((actor) => [
       actor,
       [
-        {
-          kind: 'execute',
-          provider: 'myalerts',
-          tool: 'create_alert',
-          args: 0,
-          rid: { kind: 'fresh' },
-          expiredDeadline: false,
-          confirmedFlag: false,
-          resolve: 'honest',
-          duplicates: 0,
-        },
-        {
-          kind: 'execute',
-          provider: 'myalerts',
-          tool: 'list_alerts',
-          args: 0,
-          rid: { kind: 'shared', index: 0 },
-          expiredDeadline: false,
-          confirmedFlag: false,
-          resolve: 'honest',
-          duplicates: 2,
-        },
+        executeCommand('myalerts.create_alert'),
+        executeCommand('myalerts.list_alerts', { rid: { kind: 'shared', index: 0 }, duplicates: 2 }),
       ],
     ]),
   ) as Scenario['actors'],

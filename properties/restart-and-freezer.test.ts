@@ -12,27 +12,14 @@
 import { describe, expect, it } from 'vitest';
 import { replayScenario } from './fuzz.ts';
 import type { ConsumerScenario } from './scenario/consumer.ts';
-import type { Scenario } from './scenario/model.ts';
-import { REFERENCE } from './scenario/model.ts';
+import { executeCommand, REFERENCE, type Scenario } from './scenario/model.ts';
 import { type PropertyDef, propertyById } from './suites.ts';
 
 const FROZEN: Scenario = {
   seed: 0,
   tail: 'fifo',
   actors: {
-    a: [
-      {
-        kind: 'execute',
-        provider: 'payments',
-        tool: 'transfer',
-        args: 0,
-        rid: { kind: 'fresh' },
-        expiredDeadline: false,
-        confirmedFlag: false,
-        resolve: 'honest',
-        duplicates: 0,
-      },
-    ],
+    a: [executeCommand('payments.transfer')],
     b: [{ kind: 'negotiate', caps: ['async_operations', 'cancellation', 'large_results'] }],
   },
   user: [],

@@ -10,8 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { replayScenario } from './fuzz.ts';
-import type { Scenario } from './scenario/model.ts';
-import { REFERENCE } from './scenario/model.ts';
+import { executeCommand, REFERENCE, type Scenario } from './scenario/model.ts';
 import { type PropertyDef, propertyById } from './suites.ts';
 
 const FOUND: Scenario = {
@@ -19,43 +18,11 @@ const FOUND: Scenario = {
   tail: 'fifo',
   actors: {
     a: [
-      {
-        kind: 'execute',
-        provider: 'payments',
-        tool: 'reconcile_accounts',
-        args: 0,
-        rid: { kind: 'fresh' },
-        expiredDeadline: false,
-        confirmedFlag: false,
-        resolve: 'honest',
-        duplicates: 0,
-      },
+      executeCommand('payments.reconcile_accounts'),
       { kind: 'retry', index: 0, afterMs: 0 },
-      {
-        kind: 'execute',
-        provider: 'alerts',
-        tool: 'create_alert',
-        args: 0,
-        rid: { kind: 'fresh' },
-        expiredDeadline: false,
-        confirmedFlag: false,
-        resolve: 'honest',
-        duplicates: 0,
-      },
+      executeCommand('alerts.create_alert'),
     ],
-    b: [
-      {
-        kind: 'execute',
-        provider: 'alerts',
-        tool: 'create_alert',
-        args: 0,
-        rid: { kind: 'other', index: 0 },
-        expiredDeadline: false,
-        confirmedFlag: false,
-        resolve: 'none',
-        duplicates: 0,
-      },
-    ],
+    b: [executeCommand('alerts.create_alert', { rid: { kind: 'other', index: 0 }, resolve: 'none' })],
   },
   user: [],
   faults: [

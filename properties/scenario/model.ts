@@ -171,3 +171,26 @@ export interface Scenario {
 export type { Variant };
 
 export const REFERENCE: Variant = { providerBugs: [], consumerBugs: [], disabledRules: [] };
+
+/**
+ * An `execute` command as hand-written scenarios (tests, regressions) write it: `provider.tool` with
+ * the pool's first args, a fresh request id, honest resolution, no duplicates; `extra` changes any field.
+ */
+export function executeCommand(
+  tool: `${string}.${string}`,
+  extra: Partial<Extract<Command, { kind: 'execute' }>> = {},
+): Command {
+  const [provider, name] = tool.split('.') as [string, string];
+  return {
+    kind: 'execute',
+    provider,
+    tool: name,
+    args: 0,
+    rid: { kind: 'fresh' },
+    expiredDeadline: false,
+    confirmedFlag: false,
+    resolve: 'honest',
+    duplicates: 0,
+    ...extra,
+  };
+}

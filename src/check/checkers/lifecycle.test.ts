@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scenarioArb } from '../../../properties/scenario/arbitraries.ts';
-import type { Scenario, Variant } from '../../../properties/scenario/model.ts';
+import { executeCommand, type Scenario, type Variant } from '../../../properties/scenario/model.ts';
 import { runScenario, type ScenarioRun } from '../../../properties/scenario/runner.ts';
 import { propertyById, type RawPropertyDef } from '../../../properties/suites.ts';
 import { SessionTable } from '../../providers/sdk/sessions.ts';
@@ -60,17 +60,7 @@ describe('lifecycle oracles (issue 22 item 7)', () => {
       tail: 'fifo',
       actors: {
         a: [
-          {
-            kind: 'execute',
-            provider: 'payments',
-            tool: 'reconcile_accounts',
-            args: 0,
-            rid: { kind: 'fresh' },
-            expiredDeadline: false,
-            confirmedFlag: false,
-            resolve: 'honest',
-            duplicates: 0,
-          },
+          executeCommand('payments.reconcile_accounts'),
           { kind: 'wait', ms: 20_000 },
           { kind: 'after-faults' },
           { kind: 'retry', index: 0, afterMs: 0, resolve: true },
