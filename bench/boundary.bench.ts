@@ -15,7 +15,7 @@ import {
   repliesThatFit,
   type StrategyName,
 } from './boundary/concurrency.ts';
-import { type CostPoint, measureCost } from './boundary/cost.ts';
+import { type IsolatedCostPoint, measureCostIsolated } from './boundary/isolated.ts';
 import type { MemoryFigures } from './boundary/memory-child.ts';
 import { KIB, MIB } from './boundary/payload.ts';
 import { type ConcurrencyCell, summariseCell } from './boundary/summary.ts';
@@ -48,7 +48,8 @@ export interface ReplySize {
 }
 
 export interface BoundaryResults {
-  readonly cost: readonly CostPoint[];
+  /** Each size measured in COST_PROCESSES fresh processes: medians, and each process's ratio. */
+  readonly cost: readonly IsolatedCostPoint[];
   /** The host probe before and after the cost sweep (items/s; see host-probe.ts). */
   readonly hostProbe: { readonly before: number; readonly after: number };
   readonly memory: MemoryFigures;
@@ -61,16 +62,25 @@ export interface BoundaryResults {
   readonly secondsTaken: { readonly cost: number; readonly memory: number; readonly concurrency: number };
 }
 
-async function costSweep(log: (line: string) => void): Promise<CostPoint[]> {
-  const points: CostPoint[] = [];
-  for (const size of COST_SIZES) {
-    const p = await measureCost(size);
+/** Processes per size (isolated.ts): the recorded figure is their median. */
+export const COST_PROCESSES = 3;
+/** Sampling time per size and process, after its warm-up (cost.ts). */
+export const COST_MS_PER_PROCESS = 2_000;
+
+function costSweep(log: (line: string) => void): IsolatedCostPoint[] {
+  const points = measureCostIsolated(COST_SIZES, COST_PROCESSES, COST_MS_PER_PROCESS, (p, round) =>
     log(
-      `  ${String(size / KIB).padStart(6)} KiB ${p.path.padEnd(6)} ${p.pathMs.toFixed(3).padStart(9)} ms ` +
-        `floor ${p.floorMs.toFixed(3).padStart(9)} ms ×${p.ratio}  full floor ×${p.fullRatio}  (${p.samples} samples)`,
+      `  [${round + 1}/${COST_PROCESSES}] ${String(p.sizeBytes / KIB).padStart(6)} KiB ${p.path.padEnd(6)} ` +
+        `${p.pathMs.toFixed(3).padStart(9)} ms floor ${p.floorMs.toFixed(3).padStart(9)} ms ×${p.ratio}  ` +
+        `full floor ×${p.fullRatio}  (${p.samples} samples)`,
+    ),
+  );
+  log('  median of the processes:');
+  for (const p of points)
+    log(
+      `  ${String(p.sizeBytes / KIB).padStart(6)} KiB ${p.path.padEnd(6)} ×${p.ratio} ` +
+        `(${p.ratios.join(', ')})  full floor ×${p.fullRatio} (${p.fullRatios.join(', ')})`,
     );
-    points.push(p);
-  }
   return points;
 }
 
@@ -129,9 +139,11 @@ async function concurrencySweep(
 
 export async function boundaryBenchmark(log: (line: string) => void = console.log): Promise<BoundaryResults> {
   const t0 = performance.now();
-  log('cost per result size (median ms per call; floors in the same process, interleaved)');
+  log(
+    `cost per result size (median ms per call; floors in the same process, interleaved; each size in ${COST_PROCESSES} fresh processes)`,
+  );
   const before = await probeHost(500);
-  const cost = await costSweep(log);
+  const cost = costSweep(log);
   const after = await probeHost(500);
   const t1 = performance.now();
   log('memory while verifying a 16 MiB file result (a process of its own)');

@@ -4,6 +4,7 @@
  * with its title, units and the 256 KiB limit marked.
  */
 import { describe, expect, it } from 'vitest';
+import { summariseCost } from '../bench/boundary/isolated.ts';
 import { type RunTally, summariseCell } from '../bench/boundary/summary.ts';
 import type { BoundaryResults } from '../bench/boundary.bench.ts';
 import { CHARTS, renderSvg } from '../bench/charts.ts';
@@ -48,6 +49,32 @@ describe('summariseCell', () => {
   });
 });
 
+describe('summariseCost (each size over several processes)', () => {
+  const point = (pathMs: number, floorMs: number) => ({
+    sizeBytes: 131_072,
+    path: 'inline' as const,
+    samples: 100,
+    pathMs,
+    floorMs,
+    fullFloorMs: floorMs * 1.1,
+    ratio: Math.round((pathMs / floorMs) * 100) / 100,
+    fullRatio: Math.round((pathMs / floorMs / 1.1) * 100) / 100,
+  });
+
+  it("records the median of the processes, and every process's ratio in the order they ran", () => {
+    const s = summariseCost([point(0.9, 0.7), point(0.88, 0.72), point(0.95, 0.66)]);
+    expect(s.ratios).toEqual([1.29, 1.22, 1.44]);
+    expect(s.ratio).toBe(1.29);
+    expect(s.pathMs).toBe(0.9);
+    expect(s.floorMs).toBe(0.7);
+    expect(s.samples).toBe(300);
+  });
+
+  it('refuses to summarise nothing', () => {
+    expect(() => summariseCost([])).toThrow(/no measurement/);
+  });
+});
+
 const cost = (sizeBytes: number, path: 'inline' | 'file') => ({
   sizeBytes,
   path,
@@ -57,6 +84,8 @@ const cost = (sizeBytes: number, path: 'inline' | 'file') => ({
   fullFloorMs: sizeBytes / 1.5e5,
   ratio: 2,
   fullRatio: 1.5,
+  ratios: [2],
+  fullRatios: [1.5],
 });
 const cell = summariseCell(KEY, [tally(1, 1, ['ok', 'ok'])]);
 const RESULTS: BoundaryResults = {
