@@ -21,8 +21,16 @@ const from = process.env.CETP_SIM_FROM || (existsSync(source) ? 'source' : 'dist
 
 let main;
 if (from === 'source') {
-  const { register } = await import('tsx/esm/api');
-  register();
+  let tsx;
+  try {
+    tsx = await import('tsx/esm/api');
+  } catch {
+    // A checkout whose dependencies were never installed: say what to do, not Node's stack trace.
+    const root = new URL('..', import.meta.url).pathname;
+    process.stderr.write(`cetp-sim: tsx is not installed in ${root}: run \`npm ci\` there first.\n`);
+    process.exit(2);
+  }
+  tsx.register();
   ({ main } = await import(source.href));
 } else if (from === 'dist') {
   if (!existsSync(compiled)) {

@@ -20,12 +20,12 @@ afterAll(() => {
 });
 
 /** A package layout with the real bin/cetp-sim.js and stand-in mains that say which one ran. */
-function layout(parts: { source: boolean; dist: boolean }): string {
+function layout(parts: { source: boolean; dist: boolean; installed?: boolean }): string {
   const root = mkdtempSync(join(tmpdir(), 'cetp-sim-bin-'));
   made.push(root);
   mkdirSync(join(root, 'bin'));
   copyFileSync(join(REPO, 'bin', 'cetp-sim.js'), join(root, 'bin', 'cetp-sim.js'));
-  symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');
+  if (parts.installed ?? true) symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');
   writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
   const main = (from: string) =>
     `export async function main(args${from === 'source' ? ': string[]' : ''}) {\n` +
@@ -76,6 +76,12 @@ describe('bin/cetp-sim.js: sources in a checkout, dist/ when installed', () => {
     expect(ran.status).toBe(2);
     expect(ran.stderr).toContain('npm run build');
     expect(ran.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('says what to do, exit 2, in a checkout whose dependencies were never installed', () => {
+    const ran = bin(layout({ source: true, dist: false, installed: false }));
+    expect(ran.status).toBe(2);
+    expect(ran.stderr).toMatch(/^cetp-sim: tsx is not installed in .*: run `npm ci` there first\.\n$/);
   });
 
   it('refuses an unknown CETP_SIM_FROM with exit 2', () => {
