@@ -18,7 +18,7 @@
 
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkerSource, ownCodeWorker } from '../src/cli/worker/bundle.ts';
@@ -251,6 +251,24 @@ export async function scalingBenchmark() {
     const start = median(cliStartMs);
     return round2(one / (start + Math.max(0, one - start) / 2));
   };
+  /**
+   * The bound the cores set. A one-thread run keeps more than one core busy: V8 compiles (TurboFan)
+   * and collects garbage on helper threads beside the JS thread. On `cores` cores no run of the same
+   * work on more threads can end sooner than that CPU time ÷ cores, even if the second isolate added
+   * no work of its own (it adds its JIT warm-up): best speed-up = one-thread wall × cores ÷ its CPU
+   * (every thread of the process, from its start to the end of the spread). Null without telemetry.
+   */
+  const cores = availableParallelism();
+  const coreBound = (runs: readonly CliRun[]) => {
+    const ones = runs.filter((r) => r.workers === 1 && r.threads !== undefined);
+    const cpu = ones.reduce(
+      (s, r) => s + (r.threads ? r.threads.mainThreadCpuMs + r.threads.helperThreadsCpuMs : 0),
+      0,
+    );
+    return ones.length === 0 || cpu === 0
+      ? null
+      : round2((ones.reduce((s, r) => s + r.wallMs, 0) * cores) / cpu);
+  };
   const figures = {
     fuzzRunsRatio: round2(fuzzRuns(2) / fuzzRuns(1)),
     fuzzLongRunsRatio: round2(
@@ -264,6 +282,10 @@ export async function scalingBenchmark() {
     mutantsAmdahlBound: bound(mutants),
     ablateAmdahlBound: bound(ablate),
     mutantsAllAmdahlBound: bound(mutantsAll),
+    /** The best speed-up the host's cores allow each fixed command (coreBound, above). */
+    mutantsCoreBound: coreBound(mutants),
+    ablateCoreBound: coreBound(ablate),
+    mutantsAllCoreBound: coreBound(mutantsAll),
     workerStartupSpeedup: startup.startupSpeedup,
     /**
      * Runs per CPU-second of the job threads, two threads ÷ one: valid on a loaded host. Near 1, a
