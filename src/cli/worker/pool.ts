@@ -78,7 +78,7 @@ export class InProcessHost implements Host {
  * bundle of cetp-sim's own code (bundle.ts), which starts without compiling anything.
  */
 export function hostFor(userCode: boolean, threads: number, entry: URL = BOOT): Host {
-  return userCode || threads > 1 ? new WorkerHost(entry) : new InProcessHost();
+  return userCode || threads > 1 ? new WorkerHost(entry, threads) : new InProcessHost();
 }
 
 /**

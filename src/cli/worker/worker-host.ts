@@ -10,6 +10,8 @@
  * thing we do — terminating exactly the worker whose run stopped, while reading its heartbeat.
  * Wall-clock time is allowed here (src/cli); it decides only when to give up, never a verdict.
  */
+import { totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { CliError } from '../../harness/errors.ts';
 import { ownCodeWorker } from './bundle.ts';
@@ -80,12 +82,43 @@ export async function mustFinish<T>(host: Host, job: Job, budgetMs: number): Pro
   return end.result;
 }
 
+const MB = 1024 * 1024;
+/** No worker is capped below this: loading cetp-sim and a user's modules takes ~100 MB. */
+export const MIN_WORKER_HEAP_MB = 256;
+
+/**
+ * The old-generation heap a worker thread may grow to when `threads` of them run at once, in MB, or
+ * null to keep V8's default. V8 gives every isolate the same default limit (4 GB on a 24 GB host, or
+ * what NODE_OPTIONS' --max-old-space-size says), so workers running a module that allocates without
+ * bound could together ask for more than the machine has: the kernel would then kill the whole CLI
+ * (exit 137, no report, no replay). Capped so that all of them stay within half the machine's memory,
+ * a worker instead dies of its own limit and the CLI says so (ERR_WORKER_OUT_OF_MEMORY: the job's
+ * module failed to load, or its property fails with a replay). Never above the default.
+ */
+export function workerHeapLimitMb(
+  threads: number,
+  totalBytes: number = totalmem(),
+  defaultBytes: number = getHeapStatistics().heap_size_limit,
+): number | null {
+  const share = Math.max(MIN_WORKER_HEAP_MB, Math.floor(totalBytes / 2 / Math.max(1, threads) / MB));
+  return share * MB < defaultBytes ? share : null;
+}
+
 /** One worker thread, started on first use and again after a watchdog ended it. */
 export class WorkerHost implements Host {
   private worker: Worker | null = null;
+  private readonly heapLimitMb: number | null;
 
-  /** `entry`: tsx's boot (default; user modules need it) or the bundle of cetp-sim's own code. */
-  constructor(private readonly entry: URL = BOOT) {}
+  /**
+   * `entry`: tsx's boot (default; user modules need it) or the bundle of cetp-sim's own code.
+   * `threads`: how many workers run at once, for the heap each may take (workerHeapLimitMb).
+   */
+  constructor(
+    private readonly entry: URL = BOOT,
+    threads = 1,
+  ) {
+    this.heapLimitMb = workerHeapLimitMb(threads);
+  }
 
   private heartbeat = new Int32Array(new SharedArrayBuffer(4));
   private loaded: Promise<void> = Promise.resolve();
@@ -99,6 +132,7 @@ export class WorkerHost implements Host {
     this.heartbeat = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(this.entry, {
       workerData: { heartbeat: this.heartbeat.buffer },
+      ...(this.heapLimitMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb } }),
       // What user code prints goes to stderr: stdout is the CLI's (and may be --json).
       stdout: true,
       stderr: true,
