@@ -121,6 +121,13 @@ describe('a module that misbehaves in a run: exit 1, the run failed with a verdi
       /user code in this run changed Object\.prototype\.cetpPolluted \(added\) — a global/,
     ],
     [
+      '--provider',
+      'buffer-in-install.provider.ts',
+      'versions',
+      'module-globals',
+      /user code in this run replaced Buffer\.byteLength — a global the simulation's determinism rests on \(restored\)/,
+    ],
+    [
       '--consumer',
       'globals-in-agent.consumer.ts',
       'consumer',

@@ -56,6 +56,30 @@ describe('the globals watcher', () => {
     expect(crypto.randomUUID).toBe(uuid); // determinism-ok: compares the global, never calls it
   });
 
+  it("sees Node's built-ins replaced: a byte count, a Buffer method, the encoder, nextTick", () => {
+    const byteLength = Buffer.byteLength;
+    const nextTick = process.nextTick;
+    Buffer.byteLength = () => 0;
+    (Buffer.prototype as unknown as Loose).toString = () => '';
+    (TextEncoder.prototype as unknown as Loose).encode = () => new Uint8Array();
+    process.nextTick = (() => {}) as typeof process.nextTick;
+    const changed = changedGlobals(before);
+    restoreGlobals(before);
+    // The test runner itself queues with nextTick: put it back even if the watcher missed it.
+    process.nextTick = nextTick;
+    expect(changed).toEqual([
+      'process.nextTick',
+      'Buffer.byteLength',
+      'Buffer.prototype.toString',
+      'TextEncoder.prototype.encode',
+    ]);
+    expect(Buffer.byteLength).toBe(byteLength);
+    expect(process.nextTick).toBe(nextTick);
+    expect(Buffer.from('é').toString()).toBe('é');
+    expect(Buffer.byteLength('é')).toBe(2);
+    expect(new TextEncoder().encode('é')).toHaveLength(2);
+  });
+
   it('says "changed" when a property was added or deleted, "replaced" otherwise', () => {
     expect(globalsAdvice(['Math.random'])).toMatch(/^replaced Math\.random — a global/);
     expect(globalsAdvice(['Object.prototype.x (added)', 'JSON.parse'])).toMatch(

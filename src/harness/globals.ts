@@ -10,7 +10,8 @@
  * includes`, `String.prototype.normalize`, `Reflect.ownKeys` …). So these are watched:
  * - named globals on `globalThis` and the host objects (timers, the performance clock, `crypto`), and
  * - every own property — added, removed or replaced, symbols included — of the built-in prototypes
- *   and namespaces (INTRINSICS below).
+ *   and namespaces (INTRINSICS below), Node's Buffer and its prototype, TextEncoder's and
+ *   TextDecoder's prototypes, and `process.nextTick`.
  * A module that changes one while it loads is refused (module-loader.ts), and a run that changed one
  * fails with the `module-globals` verdict (below) — in both cases the originals are put back at
  * once, so nothing after it runs on the replacements.
@@ -61,6 +62,9 @@ const WATCHED: readonly (readonly [string, () => Holder, string])[] = [
   ['performance.now', () => performance as unknown as Holder, 'now'], // determinism-ok: names a global to watch, never calls it
   ['crypto.getRandomValues', () => crypto as unknown as Holder, 'getRandomValues'], // determinism-ok: names a global to watch, never calls it
   ['crypto.randomUUID', () => crypto as unknown as Holder, 'randomUUID'], // determinism-ok: names a global to watch, never calls it
+  // Node's own: the order of queued callbacks (a replaced nextTick reorders what streams and
+  // promises hooks do), as a module could reach it without any import.
+  ['process.nextTick', () => process as unknown as Holder, 'nextTick'],
 ];
 
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype) as object;
@@ -99,6 +103,13 @@ const INTRINSICS: readonly (readonly [string, object])[] = [
   ['ArrayBuffer.prototype', ArrayBuffer.prototype],
   ['TypedArray.prototype', TypedArrayPrototype],
   ['Uint8Array.prototype', Uint8Array.prototype],
+  // Node's built-ins the simulation computes with: byte counts for the size limits
+  // (Buffer.byteLength: the inline limit, CETP-4.5-01; max_request_bytes, 4.1-08), file bytes and
+  // their text (Buffer.from, toString), UTF-8 encoding and decoding.
+  ['Buffer', Buffer],
+  ['Buffer.prototype', Buffer.prototype],
+  ['TextEncoder.prototype', TextEncoder.prototype],
+  ['TextDecoder.prototype', TextDecoder.prototype],
 ];
 
 /** The watched globals as they are now. */
