@@ -9,11 +9,13 @@
  * before Application.onCreate): the same commands, another seed and fault steps. It fails when
  * settling does not wait for racing duplicates.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { type ReplayFile, replayScenario } from './fuzz.ts';
 import type { Scenario } from './scenario/model.ts';
 import { REFERENCE } from './scenario/model.ts';
 import { runScenario } from './scenario/runner.ts';
-import { PROPERTIES } from './suites.ts';
+import { PROPERTIES, type PropertyDef, propertyById } from './suites.ts';
 
 const FOUND: Scenario = {
   seed: 867758,
@@ -93,5 +95,33 @@ describe('settling a run', () => {
     );
     expect(polledToEnd).toBe(true);
     expect(run.violations).toEqual([]);
+  });
+});
+
+describe('settling a run whose agent the freezer stopped (regression, fuzz --time 600 seed 23)', () => {
+  it('CETP-4.4-04 CETP-4.4-16: the agent the user opens to settle is thawed, and polls its operation to its end', async () => {
+    // An agent killed by lmkd was started again to receive an Activity result, was cached and then
+    // frozen (freezeCached) for good. Settling spawned its poll in that process; the task never ran,
+    // and operations-terminate blamed the reference provider, whose operation had succeeded.
+    const file = JSON.parse(
+      readFileSync(new URL('./regressions/operations-frozen-agent.replay.json', import.meta.url), 'utf8'),
+    ) as ReplayFile;
+    const run = await replayScenario(propertyById('operations') as PropertyDef, file);
+    const events = run.world.trace.events;
+    const frozen = events.filter((e) => e.kind === 'process.freeze').map((e) => e.data.actor);
+    expect(frozen).toContain('com.fuzz.agent.b');
+    const thawed = events.filter((e) => e.kind === 'process.thaw' && e.data.actor === 'com.fuzz.agent.b');
+    expect(thawed.map((e) => e.data.reason)).toEqual(['user launched']);
+    // Settling waited out the actors (7 days): the poll finds the operation over, its result expired.
+    const polledToEnd = run.observation.calls.some(
+      (c) =>
+        c.caller === 'com.fuzz.agent.b' &&
+        c.method === 'get_operation' &&
+        c.reply.kind === 'bundle' &&
+        (c.reply.errorCode === 'RESULT_EXPIRED' ||
+          (c.reply.data as { state?: string } | undefined)?.state === 'succeeded'),
+    );
+    expect(polledToEnd).toBe(true);
+    expect(run.violations.map((v) => v.checker)).toEqual([]);
   });
 });

@@ -93,6 +93,31 @@ describe('the cached-app freezer (CachedAppOptimizer)', () => {
     expect(world.trace.ofKind('process.thaw').map((e) => e.data.reason)).toEqual(['provider connection']);
   });
 
+  it('a frozen app the user opens runs again: launching it thaws it (OomAdjuster updateAppFreezeStateLSP)', async () => {
+    const world = new World();
+    world.install(appSpec('com.example.p', { authority: 'p' }), () => ({
+      providers: { Provider: new EchoProvider() },
+    }));
+    world.install(clientSpec(CLIENT, ['com.example.p']), () => ({}));
+    const ran: string[] = [];
+    world.spawnIn(CLIENT, 'agent', async (ctx) => {
+      await ctx.contentResolver.call('p', 'echo', null, null); // starts the provider, then leaves it cached
+      await ctx.sleep(1_000);
+      world.applyFault({ kind: 'freezeCached' });
+      await ctx.sleep(1_000);
+      // The user opens the provider's app: a task of its own, in the frozen process.
+      world.spawnIn('com.example.p', 'opened', async (own) => {
+        await own.sleep(10);
+        ran.push('opened');
+      });
+    });
+    const report = await world.run();
+    expect(world.trace.ofKind('process.freeze').map((e) => e.data.actor)).toEqual(['com.example.p']);
+    expect(report.outcome.kind).toBe('completed');
+    expect(ran).toEqual(['opened']);
+    expect(world.trace.ofKind('process.thaw').map((e) => e.data.reason)).toEqual(['user launched']);
+  });
+
   it('a process started for a waiting client is not cached while it starts: the freezer leaves it (getContentProviderImpl)', async () => {
     const world = new World();
     world.install(appSpec('com.example.p', { authority: 'p' }), () => ({

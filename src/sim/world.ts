@@ -324,8 +324,17 @@ export class World {
   /** The user opens the app: starts its process if needed, gives it the screen (importance.ts); false if it cannot. */
   async launchApp(packageName: string): Promise<boolean> {
     if (!(await this.startProcess(packageName))) return false;
-    this.standing.userLaunched.add(this.process(packageName));
+    this.userLaunched(this.process(packageName));
     return true;
+  }
+
+  /**
+   * The user opened the app: it takes the screen, and AMS unfreezes it (its adj leaves the cached
+   * range; OomAdjuster `updateAppFreezeStateLSP`). A frozen process the user opens runs again.
+   */
+  private userLaunched(proc: ProcessRecord): void {
+    this.standing.userLaunched.add(proc);
+    this.thaw(proc, 'user launched');
   }
 
   /** Starts the package's process if needed, then runs `body` as a thread of that process. */
@@ -339,7 +348,7 @@ export class World {
         return;
       }
       const proc = this.process(packageName);
-      this.standing.userLaunched.add(proc);
+      this.userLaunched(proc);
       const context = proc.context as AppContext;
       context.spawn(name, () => body(context));
     });
