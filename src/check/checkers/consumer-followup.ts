@@ -15,8 +15,8 @@
  * - consumer-discovery-verified (2.1-04, 2.1-08): the consumer speaks v2 only to packages whose
  *   discovery meta-data declares 2 as the spec reads it (`versions`, or the one version in
  *   `version`), and an agent's request for provider X reaches only X's package;
- * - consumer-resumes-after-restart (6-08, 4.1-15): a write in flight when the consumer died is
- *   re-sent or queried under its request_id by the consumer's next process;
+ * - consumer-resumes-after-restart (6-08, 4.1-15): a write in flight when the consumer died (its
+ *   agent not yet answered) is re-sent or queried under its request_id by the consumer's next process;
  * - consumer-rereads-catalogue (3.3-05): every session the consumer executes in had its tool list
  *   (and revision) read in it first — after every new negotiation, not only the first.
  * A consumer process that died in between is excused: its successor cannot know the answer.
@@ -388,6 +388,25 @@ function learnedOutcome(c: CallView): boolean {
   return c.method === 'execute_tool' || state === 'succeeded' || state === 'failed' || state === 'cancelled';
 }
 
+/**
+ * Whether every agent request of `first`'s process that was open when `first` was sent — the
+ * request it was sent for — had its answer before `deathStep` (the harness's record, not the
+ * consumer's own log).
+ */
+function answeredBefore(obs: Observation, first: CallView, deathStep: number): boolean {
+  const open = obs.agentCalls.filter(
+    (a) =>
+      a.consumer === first.caller &&
+      a.pid === first.callerPid &&
+      a.kind === 'execute' &&
+      a.provider === first.provider &&
+      a.tool === first.toolName &&
+      a.step <= first.step &&
+      (a.endStep === null || a.endStep >= first.step),
+  );
+  return open.length > 0 && open.every((a) => a.endStep !== null && a.endStep < deathStep);
+}
+
 export const resumesAfterRestart: Checker = {
   id: 'consumer-resumes-after-restart',
   ruleIds: ['CETP-6-08', 'CETP-4.1-15'],
@@ -417,6 +436,10 @@ export const resumesAfterRestart: Checker = {
       if (!death) continue;
       const own = calls.filter((c) => c.callerPid === first.callerPid);
       if (own.some(learnedOutcome)) continue;
+      // The consumer had already answered the agent that asked for it (given up: its retry budget
+      // spent): the request was no longer in flight in the consumer when it died — the same as if
+      // it had not died. What it told the agent is judged by the agent oracles (agent-outcome-truth).
+      if (answeredBefore(obs, first, death.step)) continue;
       // A later process of the consumer that became ready after the death and ran to the end.
       const successor = obs.events.find(
         (e) =>
