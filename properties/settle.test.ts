@@ -125,3 +125,26 @@ describe('settling a run whose agent the freezer stopped (regression, fuzz --tim
     expect(run.violations.map((v) => v.checker)).toEqual([]);
   });
 });
+
+describe('settling after a durable actor was relaunched (regression, fuzz --time 600 seed 29, lifecycle)', () => {
+  it("CETP-4.4-04 CETP-4.4-16: one body runs an actor's commands at a time, so every operation it starts is settled", async () => {
+    // Agent b's process was killed by a package update (a re-sign) while the harness relaunched the
+    // actor: the kill of that earlier process counted as the new launch's death, a third launch ran
+    // alongside the second, reported the actor done, and settling began while the second still slept
+    // toward its grant's expiry (29 days) — and then started an operation nobody polled.
+    const file = JSON.parse(
+      readFileSync(new URL('./regressions/lifecycle-two-launches.replay.json', import.meta.url), 'utf8'),
+    ) as ReplayFile;
+    const run = await replayScenario(propertyById('lifecycle') as PropertyDef, file);
+    const updates = run.world.trace.events.filter(
+      (e) => e.kind === 'process.kill' && e.data.actor === 'com.fuzz.agent.b',
+    );
+    expect(updates.length).toBeGreaterThanOrEqual(2); // the situation: b killed by both re-signs
+    const quiet = run.observation.quietFromStep ?? Number.POSITIVE_INFINITY;
+    const acceptedAfterSettling = run.observation.calls.filter(
+      (c) => c.reply.kind === 'bundle' && c.reply.status === 'accepted' && c.step > quiet,
+    );
+    expect(acceptedAfterSettling).toEqual([]);
+    expect(run.violations.map((v) => v.checker)).toEqual([]);
+  });
+});

@@ -10,6 +10,7 @@ import { type Observation, observe } from '../../src/check/observation.ts';
 import type { AppContext } from '../../src/sim/context.ts';
 import { TIMED_OUT } from '../../src/sim/scheduler.ts';
 import type { StrategySpec } from '../../src/sim/strategy.ts';
+import type { TraceEvent } from '../../src/sim/trace.ts';
 import type { RunReport } from '../../src/sim/world.ts';
 import { World } from '../../src/sim/world.ts';
 import { type ActorState, newActorState, RawDriver } from './driver.ts';
@@ -96,7 +97,7 @@ export async function runScenario(
   let quietFromStep: number | null = null;
   const lastFaultStep = Math.max(-1, ...scenario.faults.map((f) => f.at));
   const faultsDone = () => world.scheduler.step > lastFaultStep;
-  const deaths = fixture.durableActors ? watchDeaths(world) : new Map<string, () => void>();
+  const deaths = fixture.durableActors ? watchDeaths(world) : new Map<string, Death>();
   const done = () => {
     if (--remaining === 0) finished.wake(undefined);
   };
@@ -167,9 +168,12 @@ export async function runScenario(
  * reinstall). A harness task watches the process; it resolves once every command was started and
  * the last one returned, or after 8 launches.
  */
+/** What a durable actor's launch hears of its app: a `process.kill` or `launch.failed` event. */
+type Death = (event: TraceEvent) => void;
+
 function durableActor(
   world: World,
-  deaths: Map<string, () => void>,
+  deaths: Map<string, Death>,
   pkg: string,
   name: string,
   count: number,
@@ -182,8 +186,18 @@ function durableActor(
     for (let launch = 0; launch < 8 && index <= count; launch++) {
       if (launch > 0) await world.scheduler.sleep(RELAUNCH_MS);
       const ended = world.scheduler.waiter<boolean>(`${name} ended or died`);
-      deaths.set(pkg, () => ended.wake(false));
-      world.spawnIn(pkg, `${name}-${launch}`, async (ctx) => {
+      const task = `${name}-${launch}`;
+      let pid: number | null = null;
+      // This launch's death only: its start failed, or the process its body runs in was killed. A
+      // kill of an earlier process of the app (started for something else, an Activity result say)
+      // before the body runs is not: counting it relaunched the actor while this body went on, two
+      // bodies ran the commands, and an operation started after settling (campaign seed 29).
+      deaths.set(pkg, (e) => {
+        if (e.kind === 'launch.failed' ? e.data.task === task : pid !== null && e.data.pid === pid)
+          ended.wake(false);
+      });
+      world.spawnIn(pkg, task, async (ctx) => {
+        pid = ctx.pid;
         await body(ctx, next);
         index = count + 1;
         ended.wake(true);
@@ -196,13 +210,13 @@ function durableActor(
   });
 }
 
-/** Calls `deaths.get(package)` when that package's process dies or its launch fails (trace hook). */
-function watchDeaths(world: World): Map<string, () => void> {
-  const deaths = new Map<string, () => void>();
+/** Calls `deaths.get(package)` with the event when that package's process dies or its launch fails (trace hook). */
+function watchDeaths(world: World): Map<string, Death> {
+  const deaths = new Map<string, Death>();
   const previous = world.trace.onRecord;
   world.trace.onRecord = (e) => {
     previous?.(e);
-    if (e.kind === 'process.kill' || e.kind === 'launch.failed') deaths.get(String(e.data.actor))?.();
+    if (e.kind === 'process.kill' || e.kind === 'launch.failed') deaths.get(String(e.data.actor))?.(e);
   };
   return deaths;
 }
