@@ -174,11 +174,8 @@ export class World {
     return [...this.processes.values()];
   }
 
-  /**
-   * Makes sure the package's process is running with its providers published, starting it if
-   * needed (provider onCreate, then Application.onCreate). Blocks the calling task. False if the
-   * start failed (crash in onCreate, publish timeout, not installed).
-   */
+  /** Starts the package's process if needed (providers published, then Application.onCreate); blocks
+   *  the calling task; false if the start failed (crash in onCreate, publish timeout, not installed). */
   async startProcess(packageName: string): Promise<boolean> {
     if (!this.apps.has(packageName) || this.pm.getPackageUid(packageName) === null) return false;
     const proc = this.process(packageName);
@@ -328,22 +325,18 @@ export class World {
     return true;
   }
 
-  /**
-   * The user opened the app: it takes the screen, and AMS unfreezes it (its adj leaves the cached
-   * range; OomAdjuster `updateAppFreezeStateLSP`). A frozen process the user opens runs again.
-   */
+  /** It takes the screen, and AMS unfreezes a frozen one (OomAdjuster updateAppFreezeStateLSP). */
   private userLaunched(proc: ProcessRecord): void {
     this.standing.userLaunched.add(proc);
     this.thaw(proc, 'user launched');
   }
 
-  /** Starts the package's process if needed, then runs `body` as a thread of that process. */
+  /** The user opens the app (launchApp), then `body` runs as a thread of its process. */
   spawnIn(packageName: string, name: string, body: (context: AppContext) => Promise<void>): Task {
     if (!this.apps.has(packageName)) throw new SimUsageError(`no app registered for ${packageName}`);
     return this.spawn(`launch:${packageName}:${name}`, async () => {
       if (!(await this.startProcess(packageName))) {
-        // Killed while starting, or uninstalled meanwhile (a fault, not harness misuse): the task
-        // never runs, as an Android component whose process died before it was scheduled.
+        // Killed while starting, or uninstalled (a fault, not misuse): the task never runs.
         this.trace.record('launch.failed', { actor: packageName, task: name });
         return;
       }
