@@ -4,12 +4,11 @@
  * that hands the agent provider text as its own words fails agent-gets-data, and one that re-sends
  * under a new request_id while logging the old one fails consumer-request-id-on-wire.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../src/base/json.ts';
 import { ALL_CHECKERS } from '../src/check/checkers/index.ts';
 import { HOSTILE_CASES } from '../src/providers/hostile/index.ts';
-import { type ReplayFile, replayScenario } from './fuzz.ts';
+import { replayRegression } from './regressions/replay.ts';
 import {
   type AgentCommand,
   type ConsumerScenario,
@@ -19,7 +18,6 @@ import {
 } from './scenario/consumer.ts';
 import { ALERTS } from './scenario/fixtures.ts';
 import type { Variant } from './scenario/model.ts';
-import { type PropertyDef, propertyById } from './suites.ts';
 
 const reference: Variant = { providerBugs: [], consumerBugs: [], disabledRules: [] };
 
@@ -110,10 +108,7 @@ describe('consumer-request-id-on-wire (CETP-4.1-04, 4.1-16, 6-08)', () => {
 
 describe('consumer-request-id-on-wire across a consumer restart (regression, fuzz --time 60 seed 0)', () => {
   it('a journaled execution first sent by the next process, under its journaled id, is not a new id', async () => {
-    const file = JSON.parse(
-      readFileSync(new URL('./regressions/consumer-journal-resume.replay.json', import.meta.url), 'utf8'),
-    ) as ReplayFile;
-    const run = await replayScenario(propertyById('consumer') as PropertyDef, file);
+    const run = await replayRegression('consumer', 'consumer-journal-resume.replay.json');
     // The run still reaches the case: an agent request whose process died before it sent anything,
     // and a request_id of that tool first on the wire from a later process of the same app.
     const transfer = run.observation.agentCalls.filter((a) => a.tool === 'transfer');

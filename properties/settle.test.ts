@@ -9,13 +9,12 @@
  * before Application.onCreate): the same commands, another seed and fault steps. It fails when
  * settling does not wait for racing duplicates.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type ReplayFile, replayScenario } from './fuzz.ts';
+import { replayRegression } from './regressions/replay.ts';
 import type { Scenario } from './scenario/model.ts';
 import { REFERENCE } from './scenario/model.ts';
 import { runScenario } from './scenario/runner.ts';
-import { PROPERTIES, type PropertyDef, propertyById } from './suites.ts';
+import { PROPERTIES } from './suites.ts';
 
 const FOUND: Scenario = {
   seed: 867758,
@@ -103,10 +102,7 @@ describe('settling a run whose agent the freezer stopped (regression, fuzz --tim
     // An agent killed by lmkd was started again to receive an Activity result, was cached and then
     // frozen (freezeCached) for good. Settling spawned its poll in that process; the task never ran,
     // and operations-terminate blamed the reference provider, whose operation had succeeded.
-    const file = JSON.parse(
-      readFileSync(new URL('./regressions/operations-frozen-agent.replay.json', import.meta.url), 'utf8'),
-    ) as ReplayFile;
-    const run = await replayScenario(propertyById('operations') as PropertyDef, file);
+    const run = await replayRegression('operations', 'operations-frozen-agent.replay.json');
     const events = run.world.trace.events;
     const frozen = events.filter((e) => e.kind === 'process.freeze').map((e) => e.data.actor);
     expect(frozen).toContain('com.fuzz.agent.b');
@@ -132,10 +128,7 @@ describe('settling after a durable actor was relaunched (regression, fuzz --time
     // actor: the kill of that earlier process counted as the new launch's death, a third launch ran
     // alongside the second, reported the actor done, and settling began while the second still slept
     // toward its grant's expiry (29 days) — and then started an operation nobody polled.
-    const file = JSON.parse(
-      readFileSync(new URL('./regressions/lifecycle-two-launches.replay.json', import.meta.url), 'utf8'),
-    ) as ReplayFile;
-    const run = await replayScenario(propertyById('lifecycle') as PropertyDef, file);
+    const run = await replayRegression('lifecycle', 'lifecycle-two-launches.replay.json');
     const updates = run.world.trace.events.filter(
       (e) => e.kind === 'process.kill' && e.data.actor === 'com.fuzz.agent.b',
     );
