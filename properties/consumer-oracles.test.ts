@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_CASES } from '../src/providers/hostile/index.ts';
+import { replayRegression } from './regressions/replay.ts';
 import {
   type AgentCommand,
   type ConsumerScenario,
@@ -198,5 +199,25 @@ describe('agent-gets-data judges tool listings too [CETP-4.2-04 CETP-4.2-05]', (
     expect(await checkersFired('hostile', s, [], DISPLAY_NAME_FROM_PROVIDER_TEXT)).toContain(
       'agent-gets-data',
     );
+  });
+});
+
+describe('consumer-queries-after-deadline and a late answer (regression, fuzz --time 480 seed 53)', () => {
+  it('CETP-5-19: a same-id re-send already in flight when DEADLINE_EXCEEDED arrives is the query', async () => {
+    // The restarted consumer's call waited on a frozen provider; it stopped waiting and re-sent under
+    // the same request_id, which learned the outcome. The first call's DEADLINE_EXCEEDED came after
+    // that re-send was made, and the oracle wanted a query sent after it.
+    const run = await replayRegression('consumer', 'consumer-deadline-late-answer.replay.json');
+    const calls = run.observation.calls;
+    const late = calls.filter(
+      (c) =>
+        c.reply.kind === 'bundle' &&
+        c.reply.errorCode === 'DEADLINE_EXCEEDED' &&
+        calls.some(
+          (n) => n.requestId === c.requestId && n.step > c.step && n.step < (c.replyStep ?? Number.NaN),
+        ),
+    );
+    expect(late.length).toBeGreaterThan(0);
+    expect(run.violations.map((v) => v.checker)).toEqual([]);
   });
 });

@@ -94,7 +94,11 @@ export const queriesAfterDeadline: Checker = {
         const earlier = calls.slice(0, i).map(errorOf);
         if (earlier.includes('DEADLINE_EXCEEDED') || earlier.includes('INVALID_REQUEST')) return;
         const replyStep = c.replyStep;
-        const queried = calls.slice(i + 1).some((n) => n.step >= replyStep);
+        // A later same-id call sent after that answer, or one already in flight when it came (the
+        // consumer had stopped waiting and re-sent; the late answer is one it no longer awaited).
+        const queried = calls
+          .slice(i + 1)
+          .some((n) => n.step >= replyStep || n.replyStep === null || n.replyStep >= replyStep);
         if (queried || callerDied(obs, c, replyStep)) return;
         out.push(
           violation(
