@@ -2,7 +2,7 @@
  * A small harness over tinybench: each case does `perIteration` units of work per call, so the
  * recorded figure is units per second (e.g. round trips/s), with the target it is held to. Results
  * go to bench/results/<suite>.json with the machine they were measured on. Wall time is fine here:
- * benchmarks are outside the determinism law (DESIGN.md).
+ * benchmarks are outside the determinism law (docs/design.md).
  *
  * A case measured in rounds (`rounds`) is timed by the harness itself instead: fixed-length rounds,
  * each followed by the host probe (host-probe.ts), so the record shows how fast the host was while

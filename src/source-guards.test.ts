@@ -1,6 +1,6 @@
 /**
  * Guards over the source text itself, for rules a test of behaviour cannot see:
- * - the determinism law (DESIGN.md): no ambient time or randomness in src/ outside src/cli;
+ * - the determinism law (docs/design.md): no ambient time or randomness in src/ outside src/cli;
  * - no object literal with its own getter or setter: V8 gives each such literal a hidden class of its
  *   own, kept in the old generation, so the accessor's closure — and everything it reaches, a whole
  *   simulated world — survives every young-generation GC (README, Benchmarks). Use a class accessor.

@@ -15,7 +15,7 @@
  *   output validation. A path near its full floor has little left to gain without changing the spec.
  *
  * The order of the three timings rotates from sample to sample, so none is always first after a GC.
- * Wall time is fine here: the benchmark is outside the determinism law (DESIGN.md).
+ * Wall time is fine here: the benchmark is outside the determinism law (docs/design.md).
  */
 import { hash } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';

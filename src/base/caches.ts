@@ -6,7 +6,7 @@
  *
  * The rules a cache must keep, so that it can never change a verdict or a trace:
  * - it holds answers of a pure function of its key — never anything of a world's state — so a hit
- *   and a miss give the same answer and no run can see another's (the determinism law, DESIGN.md);
+ *   and a miss give the same answer and no run can see another's (the determinism law, docs/design.md);
  * - it is bounded: `memo` and `map` by a count (full ⇒ cleared, then refilled: keys that recur are
  *   learnt again at once), `weakMap` by the lifetime of its keys, `lazy` holds one value;
  * - its name says where it lives and what it holds (`folder/file: what`), as `caches.list()` shows.

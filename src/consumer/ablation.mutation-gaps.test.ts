@@ -1,5 +1,5 @@
 /**
- * More consumer mutation gaps (docs/mutation.md): which replies' fds the planted leak keeps open
+ * More consumer mutation gaps (docs/notes/mutation.md): which replies' fds the planted leak keeps open
  * (4.5-09), and that each rule's ablation switches exactly its own check off (what `cetp-sim ablate`
  * measures). Scripted providers; virtual time.
  */

@@ -1,6 +1,6 @@
 /**
  * Gaps in the consumer's execution engine and retry discipline (execution.ts, retry.ts) that the
- * mutation run (npm run mutation, docs/mutation.md) showed no test noticed: the exponential backoff
+ * mutation run (npm run mutation, docs/notes/mutation.md) showed no test noticed: the exponential backoff
  * itself (5-27), its cap and the retry bounds, retry_after_ms against the backoff, and a send that
  * cannot connect in the middle of an execution. Times are the simulation's virtual clock.
  */

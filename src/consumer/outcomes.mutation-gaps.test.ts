@@ -1,6 +1,6 @@
 /**
  * More gaps in the consumer's execution engine and retry discipline (execution.ts, retry.ts) that
- * the mutation run (npm run mutation, docs/mutation.md) showed no test noticed: the outcome of each
+ * the mutation run (npm run mutation, docs/notes/mutation.md) showed no test noticed: the outcome of each
  * terminal error code (CANCELLED, RESULT_EXPIRED, RESULT_TOO_LARGE with and without a committed
  * outcome), the renegotiation bound and a tool gone after renegotiation (NOTES 8b), a resolution
  * that cannot be launched (4.3-12), a refused resume token and what follows it (NOTES 2), the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { busyWorld } from './testing.ts';
 
-/** The determinism law (DESIGN.md): same seed, same inputs, same code ⇒ the same trace hash. */
+/** The determinism law (docs/design.md): same seed, same inputs, same code ⇒ the same trace hash. */
 describe('determinism', () => {
   it('200 seeds of a busy scenario, run twice each, give identical trace hashes', async () => {
     const hashes = new Set<string>();

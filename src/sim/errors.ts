@@ -1,5 +1,5 @@
 /**
- * Errors, in two families that never mix (DESIGN.md "Errors"):
+ * Errors, in two families that never mix (docs/design.md "Errors"):
  * - SimUsageError: the harness itself was misused (a local error, a bug in the test or the caller);
  * - AndroidException and subclasses: simulated Java exceptions, thrown only where Android throws
  *   them, carrying the Java class name so traces and checkers can name them exactly.

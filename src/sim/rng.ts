@@ -1,5 +1,5 @@
 /**
- * Seeded randomness for the simulated world (DESIGN.md "Determinism — the first law").
+ * Seeded randomness for the simulated world (docs/design.md "Determinism — the first law").
  *
  * Every component draws from its own stream, forked from the root by a label, so adding a component
  * (or drawing more numbers in one) never shifts another component's stream. A fork's seed depends

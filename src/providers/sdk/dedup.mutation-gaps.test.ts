@@ -1,6 +1,6 @@
 /**
  * Gaps in the provider SDK's dedup / replay / effect steps (src/providers/sdk/execute/) that the
- * mutation run (npm run mutation, docs/mutation.md) showed no test noticed: a request_id reused for
+ * mutation run (npm run mutation, docs/notes/mutation.md) showed no test noticed: a request_id reused for
  * another tool with the same args (6-04), a business failure sent or stored as retryable (5-26), a
  * re-send while an operation is still queued (6-07), and the approved confirmation consumed with
  * the effect (4.3-13). Black-box: a RawClient on the wire; the store is only peeked after the run.

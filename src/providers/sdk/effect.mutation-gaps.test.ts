@@ -1,6 +1,6 @@
 /**
  * More gaps in the provider SDK's dedup / replay / effect steps (src/providers/sdk/execute/) that
- * the mutation run (npm run mutation, docs/mutation.md) showed no test noticed: the deadline checked
+ * the mutation run (npm run mutation, docs/notes/mutation.md) showed no test noticed: the deadline checked
  * again after a long `prepare` (4.1-14), a synchronous execution's work control, a committed result
  * too large for the session and its replay (4.5-11, NOTES 12a), the audit event of each terminal
  * state (7.2-07), a pending request's deadline checked only once its confirmation is approved, and a

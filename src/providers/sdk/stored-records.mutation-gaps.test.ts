@@ -1,7 +1,7 @@
 /**
  * What the provider SDK's dedup / replay / effect steps (src/providers/sdk/execute/) do when the
  * app's durable store is not what the SDK itself wrote — the defensive branches the mutation run
- * (npm run mutation, docs/mutation.md) found no test reaching: a record from an older app version
+ * (npm run mutation, docs/notes/mutation.md) found no test reaching: a record from an older app version
  * (a write tool that became a read tool), a record that lost its error, operation id or request
  * record, a confirmation consumed under a call between its approval and its effect, a resume token
  * of a request this caller never reserved; and the wire messages and trace labels a user reads.
