@@ -79,8 +79,12 @@ export interface FuzzOptions {
    * takes it: then the replay file records it and the printed replay command is complete.
    */
   readonly module?: string;
-  /** By property id, the tools it calls, as 'name.tool' (default: all the fixtures' tools). */
-  readonly propertyTools?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * By property id, the tools it calls, as 'name.tool', or 'all'; `default` for every property not
+   * named. Without the option every property calls every tool; a map that misses properties and has
+   * no `default` is refused (a property added later must not silently call every tool).
+   */
+  readonly propertyTools?: Readonly<Record<string, readonly string[] | 'all'>>;
   /** The directory `replayDir` and `module` are relative to; default `process.cwd()`. */
   readonly cwd?: string;
   /** Called with each property's report as soon as it is done (progress). */
