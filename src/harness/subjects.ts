@@ -105,6 +105,14 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
   const known = { ...(isRecord(raw.effects) ? raw.effects : {}), ...pools };
   checkByTool(raw.effects, `${at}.effects`, known, effect, `one of ${EFFECTS.join(', ')}`, fail);
   checkByTool(raw.scopes, `${at}.scopes`, known, isStrings, "the tool's scopes, an array of strings", fail);
+  checkByTool(
+    raw.requiredScopes,
+    `${at}.requiredScopes`,
+    known,
+    isStrings,
+    'the scopes the tool truly needs',
+    fail,
+  );
   const policy = (v: unknown) => typeof v === 'string';
   checkByTool(raw.confirmations, `${at}.confirmations`, known, policy, 'a confirmation policy', fail);
   const schema = (v: unknown) => typeof v === 'boolean' || isRecord(v);
