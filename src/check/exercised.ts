@@ -221,12 +221,12 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
     // A malformed request is rightly refused: it says nothing of whether the tool works.
     if (isMalformed.has(c)) continue;
     // A consumer under test none of whose calls ever completes leaves its providers unusable.
-    if (consumers.has(c.caller))
-      count(
-        byProvider,
-        `${c.caller}|${CONSUMER_KEY}`,
-        c.method === 'execute_tool' ? verdictOf(c, ends) : answeredSuccess(c) ? 'succeeded' : 'other',
-      );
+    // A consumer under test is judged on every call: a precondition it leaves unmet (no session …) is its own doing.
+    if (consumers.has(c.caller)) {
+      const verdict =
+        c.method === 'execute_tool' ? verdictOf(c, ends) : answeredSuccess(c) ? 'succeeded' : 'other';
+      count(byProvider, `${c.caller}|${CONSUMER_KEY}`, verdict === 'unmet' ? 'other' : verdict);
+    }
     const judged = providers.has(c.provider);
     if (c.method !== 'execute_tool') {
       if (judged) count(byProvider, `${c.provider}|**`, answeredSuccess(c) ? 'succeeded' : 'other');
