@@ -105,10 +105,24 @@ export interface PropertyResult {
   readonly frequencies: Frequencies;
   /** For `vacuous`: why the campaign judged nothing. */
   readonly vacuity?: string;
+  /**
+   * Campaign verdicts the runs were too few (or too one-sided) to give — a tool with no success yet
+   * not enough fair attempts to call it broken (`tool-never-succeeds`) — each with why. Not a
+   * failure; absent when there is none.
+   */
+  readonly inconclusive?: readonly InconclusiveVerdict[];
   readonly failure?: {
     readonly replay: ReplayFile;
     readonly run: ScenarioRun | ConsumerRun;
   };
+}
+
+/** A campaign-level verdict not given: which tool (`provider|tool`), over how many calls, and why. */
+export interface InconclusiveVerdict {
+  readonly checker: typeof TOOL_NEVER_SUCCEEDS.checker;
+  readonly tool: string;
+  readonly calls: number;
+  readonly why: string;
 }
 
 /**
@@ -209,7 +223,12 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   if (vacuity !== null) return { ...common, status: 'vacuous', vacuity };
   const [broken] = tally.neverSucceeded(NEVER_SUCCEEDS_AFTER);
   const witness = broken ? witnesses.get(broken.tool) : undefined;
-  if (!broken || !witness) return { ...common, status: 'passed' };
+  if (!broken || !witness) {
+    const inconclusive = tally
+      .inconclusive(NEVER_SUCCEEDS_AFTER)
+      .map((i) => ({ checker: TOOL_NEVER_SUCCEEDS.checker, ...i }));
+    return { ...common, status: 'passed', ...(inconclusive.length > 0 ? { inconclusive } : {}) };
+  }
   // The campaign's verdict, witnessed by the first fault-free run that executed the tool in vain.
   const run = await runOne(witness, variant);
   const verdict: Violation = {

@@ -110,16 +110,20 @@ describe('oracles over the negotiated session', () => {
     expect(await oraclesFiring(commands, without('CETP-2.2-11'))).toContain('session-expiry');
   });
 
-  it('CETP-5-16 CETP-4.4-21: cancel-after-end fails when a finished operation still accepts a cancellation', async () => {
+  it('CETP-5-16 CETP-4.4-21: cancel-after-end fails when an accepted cancel undoes a finished operation', async () => {
     const commands: Command[] = [
       { kind: 'negotiate', caps: ALL_CAPS },
       execute('payments', 'reconcile_accounts'),
       { kind: 'wait', ms: 20_000 },
       { kind: 'poll', other: false },
       { kind: 'cancel', other: false, afterMs: 0 },
+      { kind: 'poll', other: false },
     ];
     expect(await oraclesFiring(commands, reference)).toEqual([]);
-    expect(await oraclesFiring(commands, without('CETP-5-16'))).toContain('cancel-after-end');
+    // Accepting the cancel and changing nothing is NOTES 10a's accept reading (properties/readings.test.ts).
+    expect(await oraclesFiring(commands, without('CETP-5-16'))).toEqual([]);
+    const undone = { ...reference, providerBugs: ['cancel-after-commit'] };
+    expect(await oraclesFiring(commands, undone)).toContain('cancel-after-end');
   });
 
   it('CETP-4-09: dual-stack-v1 fails when a dual-stack provider refuses a v1 call as UNSUPPORTED_VERSION', async () => {

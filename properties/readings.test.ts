@@ -39,17 +39,41 @@ describe('provider readings', () => {
     { kind: 'poll', other: false },
     { kind: 'cancel', other: false, afterMs: 0 },
   ];
+  // The same, then a poll and a same-id re-send: what an accepted cancel must not have changed.
+  const afterCancel: Command[] = [
+    ...cancelAfterEnd,
+    { kind: 'poll', other: false },
+    { kind: 'retry', index: 0, afterMs: 0 },
+  ];
 
   it('NOTES 10a cancelFinished=accept: a finished operation accepts the cancel, and cancel-after-end accepts the reading', async () => {
     const ref = await run(cancelAfterEnd, reference);
     expect(ref.answers).toContain('cancel_operation:CONFLICT');
+    expect(ref.firing).toEqual([]);
     const accept = await run(cancelAfterEnd, reading({ cancelFinished: 'accept' }));
     expect(accept.answers).toContain('cancel_operation:success');
     expect(accept.firing).toEqual([]);
-    // The same answer without the reading is a breach the oracle reports.
-    const ablated = await run(cancelAfterEnd, { ...reference, disabledRules: ['CETP-5-16'] });
-    expect(ablated.answers).toContain('cancel_operation:success');
-    expect(ablated.firing).toContain('cancel-after-end');
+  });
+
+  it('NOTES 10a: an app configured to accept (its reading not declared to the judge) passes too', async () => {
+    // With CETP-5-16 switched off the reference answers exactly as cancelFinished=accept does
+    // (success, cancellation_requested, nothing changed), and the run names no reading: the
+    // oracle judges what the answer did, so a user's app configured with the reading passes.
+    const undeclared = await run(afterCancel, { ...reference, disabledRules: ['CETP-5-16'] });
+    expect(undeclared.answers).toContain('cancel_operation:success');
+    expect(undeclared.firing).toEqual([]);
+  });
+
+  it('NOTES 10a: no reading lets an accepted cancel of a finished operation undo it (cancel-after-end fails)', async () => {
+    // The planted cancel-after-commit accepts the cancel and marks the succeeded operation cancelled.
+    for (const variant of [
+      { ...reference, providerBugs: ['cancel-after-commit'] },
+      { ...reading({ cancelFinished: 'accept' }), providerBugs: ['cancel-after-commit'] },
+    ]) {
+      const broken = await run(afterCancel, variant);
+      expect(broken.answers).toContain('cancel_operation:success');
+      expect(broken.firing).toContain('cancel-after-end');
+    }
   });
 
   it('NOTES 5 deadlineCheck=first: a same-id re-send with an expired deadline gets DEADLINE_EXCEEDED, not its record', async () => {

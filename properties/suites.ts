@@ -53,6 +53,7 @@ import {
 } from '../src/check/checkers/negotiated.ts';
 import { outputSchema } from '../src/check/checkers/outputs.ts';
 import { consumerTrustsIdentity } from '../src/check/checkers/provider-trust.ts';
+import { requiredScopes } from '../src/check/checkers/required-scopes.ts';
 import { runtimeRiskApproved } from '../src/check/checkers/risk.ts';
 import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
 import { sessionRequired } from '../src/check/checkers/session-required.ts';
@@ -303,6 +304,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       singleEffect,
       approvalBinding,
       authorizedEffect,
+      requiredScopes,
       wireWellFormed,
       agentOutcomeTruth,
       agentNotRefusedAsMisuse,
@@ -380,6 +382,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       sameTerminalResult,
       argsBinding,
       authorizedEffect,
+      requiredScopes,
       wireWellFormed,
       noCrash,
       capabilitiesIntersected,
@@ -420,6 +423,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       approvalBinding,
       confirmationScreenShows,
       authorizedEffect,
+      requiredScopes,
       distinctResolutions,
       resolutionPendingIntent,
       singleEffect,
@@ -497,6 +501,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       noCrossUidResults,
       approvalBinding,
       authorizedEffect,
+      requiredScopes,
       singleEffect,
       capabilityGating,
       sessionExpiry,
@@ -717,6 +722,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       noCrossUidResults,
       approvalBinding,
       authorizedEffect,
+      requiredScopes,
       effectAttribution,
       cancelledHasNoEffect,
       wireWellFormed,

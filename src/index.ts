@@ -49,6 +49,8 @@ export {
 export * from './harness/index.ts';
 // The CETP wire vocabulary (methods, keys, error codes, schemas, the rule catalogue), as a namespace.
 export * as protocol from './protocol/index.ts';
+// Options below their floors (a negotiated limit under its §2.2 minimum …): refused when configured.
+export { type OptionIssue, OptionsError } from './protocol/option-floors.ts';
 export {
   ALERTS_AUTHORITY,
   ALERTS_PACKAGE,

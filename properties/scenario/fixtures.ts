@@ -91,6 +91,13 @@ export function checkContext(
         p.resumeTokenTtlMs === undefined ? [] : [[p.packageName, p.resumeTokenTtlMs]],
       ),
     ),
+    toolRequiredScopes: new Map(
+      providers.flatMap((p) =>
+        Object.entries(p.requiredScopes ?? {}).map(
+          ([tool, scopes]) => [`${p.packageName}|${tool}`, scopes] as const,
+        ),
+      ),
+    ),
     ...rest,
   };
 }

@@ -51,6 +51,8 @@ export interface CheckContext {
   readonly readings?: Readings;
   /** Resume-token lifetime of each provider that states one (ProviderFixture.resumeTokenTtlMs), by package. */
   readonly resumeTokenTtlMs?: ReadonlyMap<string, number>;
+  /** The scopes each tool truly needs (ProviderFixture.requiredScopes), by `${providerPackage}|${toolName}`. */
+  readonly toolRequiredScopes?: ReadonlyMap<string, readonly string[]>;
 }
 
 /**

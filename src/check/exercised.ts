@@ -12,7 +12,11 @@
  * on the provider count against a tool — INTERNAL_ERROR, UNAVAILABLE, no answer, an answer that is
  * not a CETP reply — since the fuzzer's own misbehaviour is rightly refused (args that fail business
  * validation, expired deadlines, reused ids, a denial); a provider none of whose tools ever succeeded
- * is judged on every answer.
+ * is judged on every answer but those whose preconditions were unmet (no grant, no approval, no
+ * session, invalid args) or whose outcome the run never saw. A tool that succeeded in any run, even
+ * one with faults, works; one that failed on one args value only is not judged on that value alone.
+ * What is not judged for too few fair attempts is reported `inconclusive`, never failed: a verdict
+ * on a tool must not depend on how short the campaign was (issue 30).
  */
 import type { CheckContext } from './checker.ts';
 import { fileResultsJudged } from './checkers/files.ts';
@@ -53,6 +57,13 @@ export interface ToolTally {
   readonly succeeded: number;
   /** Of the calls, answered in a way that blames the provider (see the header). */
   readonly providerFailed: number;
+  /**
+   * Of the calls, those whose preconditions were not met or whose outcome was never seen (see
+   * UNMET_PRECONDITIONS): refused for access the caller lacked or the user did not give, for a
+   * missing session or invalid args, accepted with the operation's end never seen, or not answered in
+   * a run with faults. Such a call says nothing of whether the provider works.
+   */
+  readonly unmet: number;
 }
 
 type MutableTally = { -readonly [K in keyof ToolTally]: number };
@@ -65,6 +76,17 @@ export interface RunExercise extends Exercised {
    * provider that never succeeds at all); by consumer under test, `consumer|@consumer` its calls.
    */
   readonly providers: ReadonlyMap<string, ToolTally>;
+  /**
+   * By `provider|tool`, fault-free runs: the distinct args (the caller's UID written `$UID`) of the
+   * executions the provider failed, and of every execution. One argument value failing again and
+   * again says something of that value, not of the tool (a tool never succeeding must fail on more).
+   */
+  readonly toolArgs: ReadonlyMap<
+    string,
+    { readonly failed: ReadonlySet<string>; readonly sent: ReadonlySet<string> }
+  >;
+  /** `provider|tool` of every tool that succeeded in this run, fault-free or not. */
+  readonly toolsSucceeded: ReadonlySet<string>;
 }
 
 /**
@@ -112,8 +134,25 @@ export const CONSUMER_KEY = '@consumer';
 /** Answers of a provider's own failing: it broke, or said it was broken (not the caller's doing). */
 const PROVIDER_FAULT_CODES: ReadonlySet<string> = new Set(['INTERNAL_ERROR', 'UNAVAILABLE']);
 
-/** How an execution ended, as far as the run saw: success, or a failure the provider is to blame for. */
-type Verdict = 'succeeded' | 'provider-failed' | 'other';
+/**
+ * Answers that refuse a call whose preconditions were not met: access the caller lacks or the user
+ * did not give (5-08 … 5-11, 7.1, 7.2), no session (5-07), args the tool rejects (5-13). Such a call
+ * is no attempt at the work, so it counts neither for nor against the provider's liveness.
+ */
+const UNMET_PRECONDITIONS: ReadonlySet<string> = new Set([
+  'PERMISSION_DENIED',
+  'AUTH_REQUIRED',
+  'USER_ACTION_REQUIRED',
+  'USER_CANCELLED',
+  'NEGOTIATION_REQUIRED',
+  'INVALID_ARGS',
+]);
+
+/**
+ * How an execution ended, as far as the run saw: success, a failure the provider is to blame for, a
+ * call whose preconditions were not met or whose outcome was not seen (`unmet`), or another refusal.
+ */
+type Verdict = 'succeeded' | 'provider-failed' | 'unmet' | 'other';
 
 /** Terminal operation states seen, by `provider|operation_id`: 'succeeded', or the failure's code. */
 function operationEnds(obs: Observation): Map<string, string> {
@@ -142,9 +181,11 @@ function verdictOf(c: CallView, ends: ReadonlyMap<string, string>): Verdict {
     const operationId = (c.reply.data as { operation_id?: unknown } | undefined)?.operation_id;
     const end = ends.get(`${c.provider}|${String(operationId)}`);
     if (end === 'succeeded') return 'succeeded';
-    return end !== undefined && PROVIDER_FAULT_CODES.has(end) ? 'provider-failed' : 'other';
+    if (end === undefined) return 'unmet';
+    return PROVIDER_FAULT_CODES.has(end) ? 'provider-failed' : 'other';
   }
-  return status !== 'error' || PROVIDER_FAULT_CODES.has(errorCode ?? '') ? 'provider-failed' : 'other';
+  if (status !== 'error' || PROVIDER_FAULT_CODES.has(errorCode ?? '')) return 'provider-failed';
+  return UNMET_PRECONDITIONS.has(errorCode ?? '') ? 'unmet' : 'other';
 }
 
 /** Whether each execution of a run succeeded (see verdictOf): the campaign verdict's test in replays. */
@@ -168,6 +209,8 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
   let writes = 0;
   const tools = new Map<string, MutableTally>();
   const byProvider = new Map<string, MutableTally>();
+  const toolArgs = new Map<string, { failed: Set<string>; sent: Set<string> }>();
+  const toolsSucceeded = new Set<string>();
   const malformed = malformedCalls(obs, ctx.providersUnderTest);
   const refused = malformed.filter((m) => refusalOf(m.call)?.ok === true).length;
   const isMalformed = new Set(malformed.map((m) => m.call));
@@ -178,26 +221,34 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
     // A malformed request is rightly refused: it says nothing of whether the tool works.
     if (isMalformed.has(c)) continue;
     // A consumer under test none of whose calls ever completes leaves its providers unusable.
-    if (consumers.has(c.caller))
-      count(
-        byProvider,
-        `${c.caller}|${CONSUMER_KEY}`,
-        c.method === 'execute_tool' ? verdictOf(c, ends) : answeredSuccess(c) ? 'succeeded' : 'other',
-      );
+    // A consumer under test is judged on every call: a precondition it leaves unmet (no session …) is its own doing.
+    if (consumers.has(c.caller)) {
+      const verdict =
+        c.method === 'execute_tool' ? verdictOf(c, ends) : answeredSuccess(c) ? 'succeeded' : 'other';
+      count(byProvider, `${c.caller}|${CONSUMER_KEY}`, verdict === 'unmet' ? 'other' : verdict);
+    }
     const judged = providers.has(c.provider);
     if (c.method !== 'execute_tool') {
       if (judged) count(byProvider, `${c.provider}|**`, answeredSuccess(c) ? 'succeeded' : 'other');
       continue;
     }
     const verdict = verdictOf(c, ends);
+    // In a run with faults a call left unanswered may be the fault's doing (a kill, a lost reply).
+    const providerVerdict = !faultFree && c.reply.kind !== 'bundle' ? 'unmet' : verdict;
     if (verdict === 'succeeded') ok++;
     if (verdict === 'succeeded' && judged && (ctx.toolEffects.get(c.toolKey) ?? 'read') !== 'read') writes++;
     if (judged) {
-      count(byProvider, `${c.provider}|**`, verdict);
-      count(byProvider, `${c.provider}|*`, verdict);
+      count(byProvider, `${c.provider}|**`, providerVerdict);
+      count(byProvider, `${c.provider}|*`, providerVerdict);
     }
+    if (verdict === 'succeeded' && judged) toolsSucceeded.add(c.toolKey);
     if (faultFree && c.toolName !== null && providers.has(c.provider)) {
       count(tools, c.toolKey, verdict);
+      const args = toolArgs.get(c.toolKey) ?? { failed: new Set<string>(), sent: new Set<string>() };
+      const value = (c.args ?? '').split(String(c.callerUid)).join('$UID');
+      args.sent.add(value);
+      if (verdict === 'provider-failed') args.failed.add(value);
+      toolArgs.set(c.toolKey, args);
     }
   }
   let confirmations = 0;
@@ -223,23 +274,27 @@ export function exercisedIn(obs: Observation, ctx: CheckContext, faultFree: bool
     malformedRefused: refused,
     tools,
     providers: byProvider,
+    toolArgs,
+    toolsSucceeded,
   };
 }
 
 function count(tallies: Map<string, MutableTally>, key: string, verdict: Verdict): void {
-  const tally = tallies.get(key) ?? { calls: 0, succeeded: 0, providerFailed: 0 };
+  const tally = tallies.get(key) ?? { calls: 0, succeeded: 0, providerFailed: 0, unmet: 0 };
   tally.calls++;
   if (verdict === 'succeeded') tally.succeeded++;
   else if (verdict === 'provider-failed') tally.providerFailed++;
+  else if (verdict === 'unmet') tally.unmet++;
   tallies.set(key, tally);
 }
 
 function addTallies(into: Map<string, MutableTally>, from: ReadonlyMap<string, ToolTally>): void {
   for (const [key, tally] of from) {
-    const sum = into.get(key) ?? { calls: 0, succeeded: 0, providerFailed: 0 };
+    const sum = into.get(key) ?? { calls: 0, succeeded: 0, providerFailed: 0, unmet: 0 };
     sum.calls += tally.calls;
     sum.succeeded += tally.succeeded;
     sum.providerFailed += tally.providerFailed;
+    sum.unmet += tally.unmet;
     into.set(key, sum);
   }
 }
@@ -249,6 +304,8 @@ export class ExerciseTally {
   private total = { ...NOTHING_EXERCISED };
   private readonly tools = new Map<string, MutableTally>();
   private readonly providers = new Map<string, MutableTally>();
+  private readonly toolArgs = new Map<string, { failed: Set<string>; sent: Set<string> }>();
+  private readonly toolsSucceeded = new Set<string>();
 
   add(run: RunExercise): void {
     const t = this.total;
@@ -265,6 +322,13 @@ export class ExerciseTally {
     t.malformedRefused += run.malformedRefused;
     addTallies(this.tools, run.tools);
     addTallies(this.providers, run.providers);
+    for (const key of run.toolsSucceeded) this.toolsSucceeded.add(key);
+    for (const [key, args] of run.toolArgs) {
+      const sum = this.toolArgs.get(key) ?? { failed: new Set<string>(), sent: new Set<string>() };
+      for (const a of args.failed) sum.failed.add(a);
+      for (const a of args.sent) sum.sent.add(a);
+      this.toolArgs.set(key, sum);
+    }
   }
 
   get exercised(): Exercised {
@@ -273,18 +337,56 @@ export class ExerciseTally {
 
   /**
    * What never succeeded: a provider none of whose at least `minCalls` calls of any method
-   * (`provider|**`), or executions (`provider|*`), in any run ever succeeded; then each tool
-   * (`provider|tool`) that never did in fault-free runs and failed at least `minCalls` times there by
-   * the provider's own fault. Sorted by key.
+   * (`provider|**`), or executions (`provider|*`), in any run ever succeeded, not counting calls
+   * whose preconditions were unmet or outcome unseen (ToolTally.unmet); then each tool (`provider|tool`)
+   * that never succeeded in any run, and failed at least `minCalls` times in fault-free runs by the
+   * provider's own fault, on at least two distinct args (or on every args it was sent, when fewer).
+   * Sorted by key. What came close but is not judged is `inconclusive`.
    */
   neverSucceeded(minCalls: number): { tool: string; calls: number }[] {
-    const providers = [...this.providers]
-      .filter(([, t]) => t.calls >= minCalls && t.succeeded === 0)
-      .map(([key, t]) => ({ tool: key, calls: t.calls }));
-    const tools = [...this.tools]
-      .filter(([, t]) => t.providerFailed >= minCalls && t.succeeded === 0)
-      .map(([tool, t]) => ({ tool, calls: t.calls }));
-    return [...providers, ...tools].sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+    return this.judged(minCalls)
+      .filter((j) => j.why === null)
+      .map(({ tool, calls }) => ({ tool, calls }));
+  }
+
+  /**
+   * The keys with no success whose campaign was too small, or too one-sided, to judge (see
+   * neverSucceeded), each with why: a short campaign says so instead of failing a working tool.
+   */
+  inconclusive(minCalls: number): { tool: string; calls: number; why: string }[] {
+    return this.judged(minCalls).flatMap((j) => (j.why === null ? [] : [{ ...j, why: j.why }]));
+  }
+
+  private judged(minCalls: number): { tool: string; calls: number; why: string | null }[] {
+    const out: { tool: string; calls: number; why: string | null }[] = [];
+    for (const [key, t] of this.providers) {
+      if (t.succeeded > 0 || t.calls < minCalls) continue;
+      const fair = t.calls - t.unmet;
+      out.push({
+        tool: key,
+        calls: t.calls,
+        why:
+          fair >= minCalls
+            ? null
+            : `${t.unmet} of its ${t.calls} calls had their preconditions unmet (access not granted or approved, no session, invalid args) or their outcome unseen: ${fair} fair attempts, ${minCalls} needed to judge`,
+      });
+    }
+    for (const [key, t] of this.tools) {
+      if (t.succeeded > 0 || this.toolsSucceeded.has(key) || t.providerFailed < minCalls) continue;
+      const args = this.toolArgs.get(key);
+      const failed = args?.failed.size ?? 0;
+      const sent = args?.sent.size ?? 0;
+      const needed = Math.min(2, sent);
+      out.push({
+        tool: key,
+        calls: t.calls,
+        why:
+          failed >= needed
+            ? null
+            : `its ${t.providerFailed} failures in fault-free runs all had the same args (${[...(args?.failed ?? [])].join(', ')}) of the ${sent} it was sent: that says something of those args, not of the tool`,
+      });
+    }
+    return out.sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
   }
 
   /** Every tool's fault-free tally, sorted by key (for reports). */

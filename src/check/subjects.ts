@@ -72,6 +72,11 @@ export interface ProviderFixture {
    * Optional: without it the resume-token-expiry oracle skips the provider.
    */
   readonly resumeTokenTtlMs?: number;
+  /**
+   * The scopes each tool truly needs, by tool (the truth list_tools is judged against: CETP-3.4-14).
+   * Optional: without it the required-scopes oracle has no truth to judge a tool by.
+   */
+  readonly requiredScopes?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A fixture with what list_tools declares filled in: what the scenarios and oracles run with. */

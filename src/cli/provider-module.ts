@@ -4,7 +4,7 @@
  * The module interface (named exports, or the same names on the default export):
  *
  *   export const providers: ProviderFixture[]   // one or more provider apps, see below
- *   export const propertyTools?: { [propertyId]: string[] }   // optional, tools as 'name.tool'
+ *   export const propertyTools?: { [propertyId | 'default']: string[] | 'all' }   // optional, tools as 'name.tool'
  *
  * A ProviderFixture (src/check/subjects.ts; `defineProvider(...).fixture({ name, tools })` makes one;
  * checked by src/harness/subjects.ts) is

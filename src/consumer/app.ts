@@ -18,6 +18,7 @@ import { certificate } from '../sim/signing.ts';
 import { ExternalToolBridge } from './bridge.ts';
 import { APPROVAL_ACTIVITY, CetpApprovalActivity } from './confirmation.ts';
 import type { ConsumerOptionsInit } from './options.ts';
+import { assertConsumerOptions } from './options-check.ts';
 import type { ToolOutcome } from './outcomes.ts';
 
 export const CONSUMER_PACKAGE = 'com.clawseed.agent';
@@ -58,6 +59,7 @@ export interface ConsumerAppOptions extends ConsumerOptionsInit {
 /** The app factory: a fresh bridge (and approval Activity) per consumer process. */
 export function consumerApp(options: ConsumerAppOptions = {}): (context: AppContext) => ConsumerApp {
   const { resumeOnStart, ...consumerOptions } = options;
+  assertConsumerOptions('consumerApp options', consumerOptions);
   return (context) => {
     const bridge = new ExternalToolBridge(context, consumerOptions);
     const resumed: ToolOutcome[] = [];

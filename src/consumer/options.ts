@@ -6,6 +6,7 @@
 import type { Capability, Effect, Risk } from '../protocol/index.ts';
 import { ScreenTurns } from './confirmation.ts';
 import { ConsumerGates } from './gates.ts';
+import { assertConsumerOptions } from './options-check.ts';
 import { type ConsumerParts, REFERENCE_CONSUMER_PARTS } from './parts.ts';
 import { plantConsumerBugs } from './planted.ts';
 
@@ -147,6 +148,7 @@ export interface ConsumerConfig extends ConsumerOptions {
 }
 
 export function resolveConsumerOptions(init: ConsumerOptionsInit = {}): ConsumerConfig {
+  assertConsumerOptions('consumer options', init);
   const base = DEFAULT_CONSUMER_OPTIONS;
   // Object.assign rather than object spreads: same result, without V8's slow path for a spread
   // followed by more properties (Node 20) — a consumer is configured at every process start.

@@ -14,7 +14,13 @@
  * loop) hangs the caller — the CLI, which runs user code in watched worker threads, does not.
  */
 import { resolve } from 'node:path';
-import { fuzzProperty, type PropertyResult, propertySeed, replayScenario } from '../../properties/fuzz.ts';
+import {
+  fuzzProperty,
+  type InconclusiveVerdict,
+  type PropertyResult,
+  propertySeed,
+  replayScenario,
+} from '../../properties/fuzz.ts';
 import type { Tail } from '../../properties/scenario/model.ts';
 import type { PropertyDef } from '../../properties/suites.ts';
 import type { Violation } from '../check/checker.ts';
@@ -73,8 +79,12 @@ export interface FuzzOptions {
    * takes it: then the replay file records it and the printed replay command is complete.
    */
   readonly module?: string;
-  /** By property id, the tools it calls, as 'name.tool' (default: all the fixtures' tools). */
-  readonly propertyTools?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * By property id, the tools it calls, as 'name.tool', or 'all'; `default` for every property not
+   * named. Without the option every property calls every tool; a map that misses properties and has
+   * no `default` is refused (a property added later must not silently call every tool).
+   */
+  readonly propertyTools?: Readonly<Record<string, readonly string[] | 'all'>>;
   /** The directory `replayDir` and `module` are relative to; default `process.cwd()`. */
   readonly cwd?: string;
   /** Called with each property's report as soon as it is done (progress). */
@@ -110,6 +120,8 @@ export interface PropertyReport {
   readonly exercised: Exercised;
   /** For `vacuous`: why nothing was judged. */
   readonly vacuity: string | null;
+  /** Campaign verdicts (tool-never-succeeds) too few fair attempts could give, with why: not failures. */
+  readonly inconclusive: readonly InconclusiveVerdict[];
   /**
    * The effect oracles that could not judge: write tools succeeded but the provider declared no
    * business effect (AppContext.declareEffect, docs/oracles.md). Empty when they could.
@@ -388,6 +400,7 @@ function reportOf(
     runs: result.runs,
     exercised: result.exercised,
     vacuity: result.vacuity ?? null,
+    inconclusive: result.inconclusive ?? [],
     blindOracles: blindEffectOracles(
       def.checkers.map((c) => c.id),
       result.exercised,

@@ -33,7 +33,7 @@ import { globalsChecker, MODULE_GLOBALS_CHECKER, snapshotGlobals } from './globa
 export interface ProvidersUnderTest {
   /** With what each provider's list_tools declares filled in (src/check/fixture.ts). */
   readonly providers: readonly ResolvedProviderFixture[];
-  /** By property id, the tools it calls, as 'name.tool' (default: all of them). */
+  /** By property id, the tools it calls, as 'name.tool' (no entry: all of them; resolved from 'default'). */
   readonly propertyTools: Readonly<Record<string, readonly string[]>>;
 }
 
@@ -105,6 +105,14 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
   const known = { ...(isRecord(raw.effects) ? raw.effects : {}), ...pools };
   checkByTool(raw.effects, `${at}.effects`, known, effect, `one of ${EFFECTS.join(', ')}`, fail);
   checkByTool(raw.scopes, `${at}.scopes`, known, isStrings, "the tool's scopes, an array of strings", fail);
+  checkByTool(
+    raw.requiredScopes,
+    `${at}.requiredScopes`,
+    known,
+    isStrings,
+    'the scopes the tool truly needs',
+    fail,
+  );
   const policy = (v: unknown) => typeof v === 'string';
   checkByTool(raw.confirmations, `${at}.confirmations`, known, policy, 'a confirmation policy', fail);
   const schema = (v: unknown) => typeof v === 'boolean' || isRecord(v);
@@ -152,6 +160,15 @@ async function resolveAll(
   return resolved;
 }
 
+/** The key of a `propertyTools` map that gives the tools of every property it does not name. */
+export const PROPERTY_TOOLS_DEFAULT = 'default';
+
+/**
+ * A `propertyTools` map, resolved: by property id, the tools it calls ('all', or no entry after
+ * resolution: every tool). A map must say what each property calls — naming it, or through a
+ * `default` entry — so a property added to cetp-sim later never silently calls every tool of a map
+ * written before it: a map that misses properties without a `default` is refused, naming them.
+ */
 function checkPropertyTools(
   raw: unknown,
   providers: readonly ProviderFixture[],
@@ -160,16 +177,31 @@ function checkPropertyTools(
   if (raw === undefined) return {};
   if (!isRecord(raw)) return fail('propertyTools must map property ids to lists of tools');
   const known = new Set(providers.flatMap((p) => Object.keys(p.tools).map((t) => `${p.name}.${t}`)));
+  const ids = PROPERTIES.map((p) => p.id);
   for (const [id, tools] of Object.entries(raw)) {
-    if (!PROPERTIES.some((p) => p.id === id))
-      fail(`propertyTools: unknown property '${id}'; valid: ${PROPERTIES.map((p) => p.id).join(', ')}`);
+    if (id !== PROPERTY_TOOLS_DEFAULT && !ids.includes(id))
+      fail(
+        `propertyTools: unknown property '${id}'; valid: ${ids.join(', ')} (or '${PROPERTY_TOOLS_DEFAULT}')`,
+      );
+    if (tools === 'all') continue;
     if (!Array.isArray(tools) || tools.length === 0)
-      fail(`propertyTools.${id} must be a non-empty array of 'name.tool'`);
+      fail(`propertyTools.${id} must be a non-empty array of 'name.tool', or 'all'`);
     for (const tool of tools as unknown[])
       if (typeof tool !== 'string' || !known.has(tool))
         fail(`propertyTools.${id}: unknown tool ${JSON.stringify(tool)}; known: ${[...known].join(', ')}`);
   }
-  return raw as Record<string, readonly string[]>;
+  const fallback = raw[PROPERTY_TOOLS_DEFAULT];
+  const missing = ids.filter((id) => !(id in raw));
+  if (fallback === undefined && missing.length > 0)
+    fail(
+      `propertyTools names no tools for ${missing.join(', ')}: name them, or add a '${PROPERTY_TOOLS_DEFAULT}' entry (a list of 'name.tool', or 'all') for every property not named`,
+    );
+  const resolved: Record<string, readonly string[]> = {};
+  for (const id of ids) {
+    const tools = id in raw ? raw[id] : fallback;
+    if (Array.isArray(tools)) resolved[id] = tools as string[];
+  }
+  return resolved;
 }
 
 /** Installs the providers into a fresh world beside the client apps, as every run will. */

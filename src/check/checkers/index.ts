@@ -16,6 +16,7 @@ import { MALFORMED_CHECKERS } from './malformed.ts';
 import { NEGOTIATED_CHECKERS } from './negotiated.ts';
 import { OUTPUT_CHECKERS } from './outputs.ts';
 import { PROVIDER_TRUST_CHECKERS } from './provider-trust.ts';
+import { requiredScopes } from './required-scopes.ts';
 import { RISK_CHECKERS } from './risk.ts';
 import { RUNTIME_CHECKERS } from './runtime.ts';
 import { SESSION_CHECKERS } from './session-required.ts';
@@ -43,6 +44,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...PROVIDER_TRUST_CHECKERS,
   ...VISIBILITY_CHECKERS,
   ...LIFECYCLE_CHECKERS,
+  requiredScopes,
 ];
 
 export function checkerById(id: string): Checker | undefined {

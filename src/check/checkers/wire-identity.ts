@@ -176,58 +176,6 @@ export const operationIsolation: Checker = {
   },
 };
 
-const ENDED_WITH_OUTCOME: ReadonlySet<unknown> = new Set(['succeeded', 'failed']);
-
-export const cancelAfterEnd: Checker = {
-  id: 'cancel-after-end',
-  ruleIds: ['CETP-5-16', 'CETP-4.4-21'],
-  description:
-    'cancel_operation of an operation already seen succeeded or failed is CONFLICT, never a cancellation accepted.',
-  fields: [
-    {
-      fields: ['json:cancel_response/state', 'json:cancel_response/operation_id'],
-      aspect: 'consistency',
-      against: 'the terminal state already seen',
-    },
-  ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    // NOTES 10a reading cancelFinished=accept: success only says "received" (4.4-10, 4.4-19).
-    if (ctx.readings?.provider?.cancelFinished === 'accept') return out;
-    // When each operation was seen ended with an outcome: get_operation reporting it (by operation),
-    // or a replay's success (by request; only a deduplicated, non-read request's replay speaks for
-    // the operation it created — a read re-sent under the same id is a new read, CETP-6-01).
-    const endedOperations = new Map<string, CallView>();
-    const endedRequests = new Map<string, CallView>();
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
-      const state = (c.reply.data as { state?: unknown } | undefined)?.state;
-      if (c.reply.status === 'success' && c.method === 'get_operation' && ENDED_WITH_OUTCOME.has(state)) {
-        if (!endedOperations.has(c.operationKey)) endedOperations.set(c.operationKey, c);
-        continue;
-      }
-      if (c.reply.status === 'success' && c.method === 'execute_tool' && deduplicated(ctx, c)) {
-        if (!endedRequests.has(c.requestKey)) endedRequests.set(c.requestKey, c);
-        continue;
-      }
-      if (c.method !== 'cancel_operation') continue;
-      const seen = endedOperations.get(c.operationKey) ?? endedRequests.get(c.requestKey);
-      // A call sent in the step its predecessor's reply arrived was sent by that task, after it.
-      if (!seen || seen.replyStep === null || c.step < seen.replyStep) continue;
-      if (c.reply.status === 'success') {
-        out.push(
-          violation(
-            this,
-            `cancel_operation of ${c.operationId} was accepted after the operation was seen ended (${seen.method})`,
-            { calls: [seen.id, c.id] },
-          ),
-        );
-      }
-    }
-    return out;
-  },
-};
-
 export const dualStackV1: Checker = {
   id: 'dual-stack-v1',
   ruleIds: ['CETP-4-09'],

@@ -16,9 +16,9 @@ import {
 } from '../../protocol/index.ts';
 import { type Checker, groupBy, groupByKeys, violation } from '../checker.ts';
 import { byAnswer, type CallView, type Observation } from '../observation.ts';
+import { cancelAfterEnd } from './cancel-after-end.ts';
 import { incarnationAt } from './lifecycle.ts';
 import {
-  cancelAfterEnd,
   deduplicated,
   distinctResolutions,
   dualStackV1,

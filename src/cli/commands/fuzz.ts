@@ -65,6 +65,7 @@ function propertyJson({ def, result, replayFile }: CampaignEntry) {
     ...blindJson(def, result.exercised),
     ...frequenciesJson(def, result.frequencies),
     ...(result.reason !== undefined ? { reason: result.reason } : {}),
+    ...(result.inconclusive ? { inconclusive: result.inconclusive } : {}),
     ...(replayFile !== null ? { replayFile } : {}),
     ...(failure
       ? {
@@ -101,9 +102,13 @@ function resultLine(io: Io, { def, result, ms }: CampaignEntry, width: number): 
     case 'passed': {
       const line = `  ${c.green('✓')} ${id} ${String(result.runs).padStart(6)} runs  ${c.dim(exercisedLine(result.exercised))}  ${seconds}`;
       const gaps = result.frequencies ? floorGaps(result.frequencies, def.floors ?? {}) : [];
-      if (gaps.length === 0) return line;
+      const notes = (result.inconclusive ?? []).map(
+        (i) =>
+          `\n    ${c.yellow(`inconclusive ${i.checker} ${i.tool} (${i.calls} calls): ${i.why}; run more to judge`)}`,
+      );
+      if (gaps.length === 0) return line + notes.join('');
       const missed = gaps.map((g) => `${g.label} ${Math.round(g.share * 100)}% < ${g.floor * 100}%`);
-      return `${line}\n    ${c.yellow(`reached too rarely: ${missed.join(', ')}`)}`;
+      return `${line}\n    ${c.yellow(`reached too rarely: ${missed.join(', ')}`)}${notes.join('')}`;
     }
     case 'vacuous':
       return `  ${c.yellow('∅')} ${id} ${c.yellow(`exercised nothing: ${result.reason ?? ''}`)}  ${seconds}`;

@@ -6,4 +6,4 @@ import { ALERTS } from '../../../properties/scenario/fixtures.ts';
 
 export const providers = [{ ...ALERTS, name: 'myalerts' }];
 
-export const propertyTools = { idempotency: ['myalerts.create_alert', 'myalerts.get_quote'] };
+export const propertyTools = { idempotency: ['myalerts.create_alert', 'myalerts.get_quote'], default: 'all' };

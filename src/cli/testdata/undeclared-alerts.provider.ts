@@ -19,5 +19,5 @@ export default {
       },
     },
   ],
-  propertyTools: { idempotency: ['undeclared.create_alert', 'undeclared.get_quote'] },
+  propertyTools: { idempotency: ['undeclared.create_alert', 'undeclared.get_quote'], default: 'all' },
 };

@@ -150,6 +150,7 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
     exercised: result.exercised,
     frequencies: result.frequencies,
     ...(result.vacuity !== undefined ? { reason: result.vacuity } : {}),
+    ...(result.inconclusive ? { inconclusive: result.inconclusive } : {}),
     ...(failure
       ? {
           failure: {

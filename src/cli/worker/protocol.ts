@@ -7,7 +7,7 @@
  */
 
 import type { FlowKind, FlowReport } from '../../../properties/crashpoints.ts';
-import type { PropertyStatus, ReplayFile } from '../../../properties/fuzz.ts';
+import type { InconclusiveVerdict, PropertyStatus, ReplayFile } from '../../../properties/fuzz.ts';
 import type { AblationResult, MutantResult } from '../../../properties/hunt.ts';
 import type { Tail, Variant } from '../../../properties/scenario/model.ts';
 import type { Violation } from '../../check/checker.ts';
@@ -145,6 +145,8 @@ export interface PropertyOutcome {
   readonly frequencies?: Frequencies;
   /** One line on why it did not pass (vacuous, or a failure without a replayable run). */
   readonly reason?: string;
+  /** Campaign verdicts too few runs could give (properties/fuzz.ts); absent when none. */
+  readonly inconclusive?: readonly InconclusiveVerdict[];
   readonly failure?: FailureData;
 }
 

@@ -27,6 +27,7 @@ import { toolDescriptor } from './catalogue.ts';
 import { CONFIRM_ACTIVITY } from './confirmations.ts';
 import { type GrantPolicyOptions, ScopeGrantPolicy } from './grants.ts';
 import { CETP_PROVIDER, providerPackage } from './manifest.ts';
+import { assertProviderOptions } from './options-check.ts';
 import { CetpV2ContentProvider, type ProviderConfig } from './provider.ts';
 import {
   type AccessDecision,
@@ -188,6 +189,7 @@ export function defineProvider(definition: ProviderDefinition): DefinedProvider 
   const policy = policyOf(definition.authorize, descriptor);
   const executor = definition.mutationExecutor ?? durableMutationExecutor;
   const baseOptions: ProviderOptionsInput = { ...definition.options, versions };
+  assertProviderOptions(`defineProvider(${packageName}): options`, definition.options);
 
   const setup: ProviderSetup = { descriptor, tools, authorize: policy.authorize, executor, baseOptions };
   const Provider = class extends DefinedToolProvider {

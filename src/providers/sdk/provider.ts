@@ -39,6 +39,7 @@ import { executeTool } from './execute/index.ts';
 import { Gates } from './gates.ts';
 import { CallerResolver, identityFingerprint } from './identity.ts';
 import { cancelOperation, getOperation, recoverOperations } from './operations.ts';
+import { assertProviderOptions } from './options-check.ts';
 import { REFERENCE_PARTS } from './parts.ts';
 import { plantBugs } from './planted.ts';
 import { applyReadings } from './readings.ts';
@@ -102,6 +103,8 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
 
   override onCreate(): void {
     const config = this.config();
+    // Options below their floors would fail every negotiate later, silently (issue 30): refuse now.
+    assertProviderOptions(`provider ${this.context.packageName}: options`, config.options);
     const base = DEFAULT_PROVIDER_OPTIONS;
     // Object.assign rather than spreads: same result without V8's slow spread path (Node 20).
     const options: ProviderOptions = Object.assign({}, base, config.options, {
