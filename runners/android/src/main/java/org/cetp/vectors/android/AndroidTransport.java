@@ -32,6 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 import org.cetp.vectors.Json;
 import org.cetp.vectors.Transport;
 import org.cetp.vectors.TransportException;
@@ -41,13 +42,17 @@ import org.json.JSONException;
 import org.json.JSONObject;
 
 /**
- * The runner on a real device, from an instrumentation test of the caller app: the provider over
- * an unstable ContentProviderClient, values converted by their exact Java type, the confirmation
- * PendingIntent sent and the user's answer given by a {@link User} (UiAutomator by default),
- * {@code am force-stop} for a kill. It decides nothing: matching, captures, skips and verdicts
- * are the JVM-tested runner's (org.cetp.vectors.Runner). See docs/device-testing.md.
+ * The runner on Android: the provider over an unstable ContentProviderClient, values converted by
+ * their exact Java type, the confirmation PendingIntent sent and the user's answer given by a
+ * {@link User}. It decides nothing: matching, captures, skips and verdicts are the JVM-tested
+ * runner's (org.cetp.vectors.Runner). See docs/device-testing.md.
  *
- * <p>Lacks by default: second-uid (needs a second test app), clock-control (give
+ * <p>On a device (an instrumentation test of the caller app) the defaults use the shell through
+ * {@code UiAutomation}: {@code pm clear} for a fresh provider state before each vector,
+ * {@code am force-stop} for a kill, and {@link UiAutomationUser} for the confirmation screen. Under
+ * Robolectric (runners/android/src/test) each of these is a hook given to the {@link Builder}.
+ *
+ * <p>Lacks by default: second-uid (give {@link Builder#secondCaller}), clock-control (give
  * {@link Builder#clock} a hook that moves the provider's clock), resign, consumer-harness.
  */
 public final class AndroidTransport implements Transport {
@@ -58,19 +63,45 @@ public final class AndroidTransport implements Transport {
     void answer(String answer, String providerPackage) throws TransportException;
   }
 
+  /** Something done to the provider's app as a whole: a kill, or clearing its data. */
+  public interface AppAction {
+    void run(String providerPackage) throws TransportException;
+  }
+
+  /** Makes one ContentProviderClient call as an app with another UID (ability second-uid). */
+  public interface SecondCaller {
+    Bundle call(Call call) throws RemoteException;
+  }
+
+  /** One ContentProviderClient call, to be made by a {@link SecondCaller}. */
+  public interface Call {
+    Bundle run() throws RemoteException;
+  }
+
   public static final class Builder {
     private final Context context;
     private final Instrumentation instrumentation;
     private User user;
+    private AppAction kill;
+    private AppAction freshState;
+    private SecondCaller second;
     private LongConsumer clock;
+    private LongSupplier wallClock = System::currentTimeMillis;
     private long callTimeoutMs = 30_000;
     private Set<String> fixtures;
 
-    /** context: the caller app's (the instrumentation's target context). */
+    /**
+     * context: the caller app's (the instrumentation's target context). instrumentation: for the
+     * shell and UI defaults; null if every hook is given (Robolectric).
+     */
     public Builder(Context context, Instrumentation instrumentation) {
       this.context = context;
       this.instrumentation = instrumentation;
-      this.user = new UiAutomatorUser(instrumentation);
+      if (instrumentation != null) {
+        this.user = new UiAutomationUser(instrumentation.getUiAutomation());
+        this.kill = pkg -> shell(instrumentation, "am force-stop " + pkg);
+        this.freshState = pkg -> shell(instrumentation, "pm clear " + pkg);
+      }
     }
 
     public Builder user(User user) {
@@ -78,9 +109,33 @@ public final class AndroidTransport implements Transport {
       return this;
     }
 
+    /** Kills the provider's process (default: am force-stop). */
+    public Builder kill(AppAction kill) {
+      this.kill = kill;
+      return this;
+    }
+
+    /** Gives the provider a fresh state before each vector (default: pm clear; a no-op is allowed). */
+    public Builder freshState(AppAction freshState) {
+      this.freshState = freshState;
+      return this;
+    }
+
+    /** Makes calls as a second app (enables second-uid). */
+    public Builder secondCaller(SecondCaller second) {
+      this.second = second;
+      return this;
+    }
+
     /** A hook that moves the device clock the provider reads by ms (enables clock-control). */
     public Builder clock(LongConsumer clock) {
       this.clock = clock;
+      return this;
+    }
+
+    /** The wall clock deadlines ({@code now_plus_ms}) are computed from: the provider's clock. */
+    public Builder wallClock(LongSupplier wallClock) {
+      this.wallClock = wallClock;
       return this;
     }
 
@@ -118,15 +173,20 @@ public final class AndroidTransport implements Transport {
 
   @Override
   public Capabilities capabilities() {
-    Set<String> abilities = new HashSet<>(Arrays.asList(
-        "core", "async_operations", "cancellation", "large_results", "user-action", "process-kill"));
+    Set<String> abilities = new HashSet<>(Arrays.asList("core", "async_operations", "cancellation", "large_results"));
+    if (b.user != null) abilities.add("user-action");
+    if (b.kill != null) abilities.add("process-kill");
+    if (b.second != null) abilities.add("second-uid");
     if (b.clock != null) abilities.add("clock-control");
     return new Capabilities(abilities, VALUE_TYPES, b.fixtures);
   }
 
   @Override
-  public Start begin(String vectorId, Fixture fixture, List<String> fresh, String seed) {
+  public Start begin(String vectorId, Fixture fixture, List<String> fresh, String seed) throws TransportException {
+    dropClient();
+    handles.clear();
     this.fixture = fixture;
+    if (b.freshState != null) b.freshState.run(fixture.packageName);
     Map<String, String> bound = new LinkedHashMap<>();
     for (String name : fresh) bound.put(name, UUID.randomUUID().toString());
     return new Start(String.valueOf(android.os.Process.myUid()), bound);
@@ -145,9 +205,11 @@ public final class AndroidTransport implements Transport {
 
   @Override
   public JSONObject call(String caller, String method, String arg, JSONObject extras) throws TransportException {
-    if ("second".equals(caller)) throw new UnsupportedAbility("second-uid");
+    if ("second".equals(caller) && b.second == null) throw new UnsupportedAbility("second-uid");
     try {
-      Bundle reply = client().call(method, arg, extras == null ? null : toBundle(extras));
+      ContentProviderClient c = client();
+      Bundle sent = extras == null ? null : toBundle(extras, b.wallClock.getAsLong());
+      Bundle reply = "second".equals(caller) ? b.second.call(() -> c.call(method, arg, sent)) : c.call(method, arg, sent);
       return fromBundle(reply);
     } catch (RemoteException e) {
       dropClient();
@@ -189,6 +251,7 @@ public final class AndroidTransport implements Transport {
   public void userAction(String answer, String handle) throws TransportException {
     Object pi = handles.get(handle);
     if (!(pi instanceof PendingIntent)) throw new TransportException("no PendingIntent with handle " + handle);
+    if (b.user == null) throw new UnsupportedAbility("user-action");
     Bundle options = null;
     if (Build.VERSION.SDK_INT >= 34)
       options = ActivityOptions.makeBasic()
@@ -204,12 +267,18 @@ public final class AndroidTransport implements Transport {
 
   @Override
   public void killProvider() throws TransportException {
+    if (b.kill == null) throw new UnsupportedAbility("process-kill");
     dropClient();
-    ParcelFileDescriptor out = b.instrumentation.getUiAutomation().executeShellCommand("am force-stop " + fixture.packageName);
+    b.kill.run(fixture.packageName);
+  }
+
+  /** Runs a shell command through UiAutomation (as the shell user) and waits for it to finish. */
+  static void shell(Instrumentation instrumentation, String command) throws TransportException {
+    ParcelFileDescriptor out = instrumentation.getUiAutomation().executeShellCommand(command);
     try (InputStream in = new ParcelFileDescriptor.AutoCloseInputStream(out)) {
       readAll(in);
     } catch (IOException e) {
-      throw new TransportException("am force-stop failed: " + e.getMessage(), e);
+      throw new TransportException(command + " failed: " + e.getMessage(), e);
     }
   }
 
@@ -253,7 +322,7 @@ public final class AndroidTransport implements Transport {
   // ---- values: one switch per direction over the Bundle types ----
 
   /** Tagged extras (variables resolved) → a Bundle, each value with the putX its type names. */
-  static Bundle toBundle(JSONObject extras) throws JSONException {
+  static Bundle toBundle(JSONObject extras, long nowMs) throws JSONException {
     Bundle bundle = new Bundle();
     for (String key : Json.keys(extras)) {
       JSONObject v = extras.getJSONObject(key);
@@ -261,7 +330,7 @@ public final class AndroidTransport implements Transport {
       switch (type) {
         case "int": bundle.putInt(key, v.getInt("value")); break;
         case "long":
-          bundle.putLong(key, v.has("now_plus_ms") ? System.currentTimeMillis() + v.getLong("now_plus_ms") : Long.parseLong(v.getString("value")));
+          bundle.putLong(key, v.has("now_plus_ms") ? nowMs + v.getLong("now_plus_ms") : Long.parseLong(v.getString("value")));
           break;
         case "boolean": bundle.putBoolean(key, v.getBoolean("value")); break;
         case "double": bundle.putDouble(key, number(v.get("value"))); break;
@@ -289,7 +358,7 @@ public final class AndroidTransport implements Transport {
           bundle.putLongArray(key, out);
           break;
         }
-        case "bundle": bundle.putBundle(key, toBundle(v.getJSONObject("value"))); break;
+        case "bundle": bundle.putBundle(key, toBundle(v.getJSONObject("value"), nowMs)); break;
         case "null": bundle.putString(key, null); break;
         default: throw new JSONException("cannot send a " + type + " value");
       }
@@ -363,8 +432,8 @@ public final class AndroidTransport implements Transport {
       boolean readOnly;
       try {
         readOnly = (Os.fcntlInt(pfd.getFileDescriptor(), OsConstants.F_GETFL, 0) & OsConstants.O_ACCMODE) == OsConstants.O_RDONLY;
-      } catch (ErrnoException e) {
-        readOnly = false;
+      } catch (ErrnoException | RuntimeException e) {
+        readOnly = false; // not known: the runner then reports read_only=false
       }
       return new JSONObject().put("type", "fd").put("read_only", readOnly).put("handle", handle);
     }
