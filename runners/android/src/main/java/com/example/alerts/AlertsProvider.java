@@ -87,7 +87,7 @@ public class AlertsProvider extends ContentProvider {
         throw new CetpError("UNSUPPORTED_CAPABILITY", method + " needs " + needed + ", which was not negotiated.");
       switch (method) {
         case "get_provider_info": return Replies.success(req.requestId, AlertTools.providerInfo(getContext().getPackageName()));
-        case "list_tools": return Replies.success(req.requestId, listTools(uid));
+        case "list_tools": return Replies.success(req.requestId, listTools(uid, session.has("async_operations")));
         case "execute_tool": return execute.execute(uid, session, req);
         case "get_operation": return operations.get(session, uid, req);
         default: return operations.cancel(uid, req);
@@ -132,10 +132,10 @@ public class AlertsProvider extends ContentProvider {
   }
 
   /** The tools this caller may see, and a revision that changes when that list does (§3.4). */
-  private JSONObject listTools(int uid) throws JSONException {
+  private JSONObject listTools(int uid, boolean async) throws JSONException {
     JSONArray list = new JSONArray();
     for (Tool t : tools.values())
-      if (t.visibleTo(uid, db)) list.put(t.descriptor());
+      if (t.visibleTo(uid, db)) list.put(t.descriptor(async));
     String revision = "tools-" + Results.sha256(list.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)).substring(0, 16);
     return new JSONObject().put("revision", revision).put("tools", list);
   }

@@ -32,7 +32,9 @@ public final class ConfirmActivity extends Activity {
     id = getIntent().getStringExtra(Confirmations.EXTRA_CONFIRMATION);
     AlertsDatabase.Confirmation c = id == null ? null
         : AlertsDatabase.confirmationById(AlertsDatabase.get(this).getReadableDatabase(), id);
-    if (c == null || c.answer != null || c.consumed || c.expired()) {
+    // An expired confirmation is still shown: approving it changes nothing (settle checks expiry),
+    // and the caller's resume is refused.
+    if (c == null || c.answer != null || c.consumed) {
       answered = true; // nothing to ask any more
       finish();
       return;

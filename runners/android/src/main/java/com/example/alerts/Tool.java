@@ -65,8 +65,13 @@ public abstract class Tool {
     throw new UnsupportedOperationException(name + " is not a write tool");
   }
 
-  /** Its list_tools entry (§3.4). */
-  public JSONObject descriptor() throws JSONException {
+  /**
+   * Its list_tools entry (§3.4), for a session: sync_or_async reads "sync" unless the session
+   * negotiated async_operations (the tool will not answer with an operation then).
+   */
+  public JSONObject descriptor(boolean async) throws JSONException {
+    JSONObject shown = new JSONObject(annotations.toString());
+    if (!async && "sync_or_async".equals(shown.optString("execution"))) shown.put("execution", "sync");
     return new JSONObject()
         .put("name", name)
         .put("title", title)
@@ -74,6 +79,6 @@ public abstract class Tool {
         .put("input_schema", inputSchema)
         .put("output_schema", outputSchema)
         .put("scopes", new org.json.JSONArray(scopes))
-        .put("annotations", annotations);
+        .put("annotations", shown);
   }
 }
