@@ -25,7 +25,7 @@ for tool in javac mvn; do
   fi
 done
 
-MVN=(mvn -B --no-transfer-progress)
+MVN=(mvn -B --no-transfer-progress -Dstyle.color=never)
 start=$SECONDS
 if ! "${MVN[@]}" -q test -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false; then
   echo "android runner: FAILED — the online prefetch (Maven Central) did not complete; see above" >&2

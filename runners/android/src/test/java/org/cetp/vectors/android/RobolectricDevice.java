@@ -7,6 +7,8 @@ import android.content.ContentProvider;
 import android.content.Context;
 import android.content.ContextWrapper;
 import android.content.pm.ProviderInfo;
+import android.os.Bundle;
+import android.os.Parcel;
 import com.example.alerts.AlertsDatabase;
 import com.example.alerts.AlertsProvider;
 import com.example.alerts.ProviderClock;
@@ -18,7 +20,7 @@ import org.robolectric.shadows.ShadowContentResolver;
 
 /**
  * The device under Robolectric: the provider app installed as its own package (its Context says
- * com.example.alerts, so its PendingIntents are its own), a kill that drops the process's memory
+ * com.example.alerts, so its PendingIntents are its own) with its extras parcelled, a kill that drops the process's memory
  * (the provider instance, its sessions, the open database) but keeps its files, a fresh state that
  * also deletes its data, a clock both sides read, and a second caller with another UID.
  */
@@ -32,7 +34,29 @@ final class RobolectricDevice {
   private ContentProvider provider;
 
   RobolectricDevice() {
-    this(AlertsProvider::new);
+    this(ParcelledAlertsProvider::new);
+  }
+
+  /**
+   * The reference provider, receiving its extras as Binder would deliver them: written to a Parcel
+   * and read back (a value that cannot be parcelled, or comes back as another type, shows here).
+   */
+  static final class ParcelledAlertsProvider extends AlertsProvider {
+    @Override
+    public Bundle call(String method, String arg, Bundle extras) {
+      return super.call(method, arg, extras == null ? null : acrossBinder(extras));
+    }
+
+    static Bundle acrossBinder(Bundle extras) {
+      Parcel parcel = Parcel.obtain();
+      try {
+        parcel.writeBundle(extras);
+        parcel.setDataPosition(0);
+        return parcel.readBundle(AlertsProvider.class.getClassLoader());
+      } finally {
+        parcel.recycle();
+      }
+    }
   }
 
   RobolectricDevice(Supplier<? extends ContentProvider> newProvider) {
