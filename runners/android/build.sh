@@ -25,16 +25,17 @@ for tool in javac mvn; do
   fi
 done
 
-MVN=(mvn -B --no-transfer-progress -Dstyle.color=never)
+MVN=(mvn -B --no-transfer-progress)
 start=$SECONDS
 if ! "${MVN[@]}" -q test -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false; then
   echo "android runner: FAILED — the online prefetch (Maven Central) did not complete; see above" >&2
   exit 1
 fi
-echo "android runner: prefetch done in $((SECONDS - start)) s"
+# (a newline first: Maven ends its output with colour resets and no newline)
+echo && echo "android runner: prefetch done in $((SECONDS - start)) s"
 start=$SECONDS
 "${MVN[@]}" -o test
-echo "android runner: offline build and tests done in $((SECONDS - start)) s"
+echo && echo "android runner: offline build and tests done in $((SECONDS - start)) s"
 
 # The androidTest of docs/device-testing.md (test/android-runner.test.ts compares the two texts),
 # compiled against the real framework and androidx.test's InstrumentationRegistry.

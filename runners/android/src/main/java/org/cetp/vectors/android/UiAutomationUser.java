@@ -56,7 +56,7 @@ public final class UiAutomationUser implements AndroidTransport.User {
     long end = SystemClock.uptimeMillis() + timeoutMs;
     while (SystemClock.uptimeMillis() < end) {
       AccessibilityNodeInfo root = ui.getRootInActiveWindow();
-      if (root != null && providerPackage.contentEquals(root.getPackageName())) return root;
+      if (root != null && root.getPackageName() != null && providerPackage.contentEquals(root.getPackageName())) return root;
       SystemClock.sleep(POLL_MS);
     }
     throw new TransportException("the confirmation screen of " + providerPackage + " did not appear within " + timeoutMs + " ms");

@@ -22,11 +22,13 @@ import org.robolectric.shadows.ShadowContentResolver;
  * The device under Robolectric: the provider app installed as its own package (its Context says
  * com.example.alerts, so its PendingIntents are its own) with its extras parcelled, a kill that drops the process's memory
  * (the provider instance, its sessions, the open database) but keeps its files, a fresh state that
- * also deletes its data, a clock both sides read, and a second caller with another UID.
+ * also deletes its data, one stopped clock both sides read, and a second caller with another UID.
  */
 final class RobolectricDevice {
   static final String PACKAGE = "com.example.alerts";
   static final int SECOND_UID = 10_777;
+  /** 2026-01-01T00:00:00Z. */
+  static final long EPOCH_MS = 1_767_225_600_000L;
 
   final Application app = RuntimeEnvironment.getApplication();
   private final Supplier<? extends ContentProvider> newProvider;
@@ -64,8 +66,13 @@ final class RobolectricDevice {
     ProviderClock.use(this::now);
   }
 
+  /**
+   * The device's wall clock: stopped at a fixed instant, moved only by advance-clock steps. A slow
+   * machine then cannot make a deadline pass (a deadline is 30 s after the call is made), and a run
+   * reads the same times every time.
+   */
   long now() {
-    return System.currentTimeMillis() + offsetMs;
+    return EPOCH_MS + offsetMs;
   }
 
   /** Starts the provider's process: a new provider instance registered for its authority. */
@@ -88,6 +95,8 @@ final class RobolectricDevice {
     info.exported = true;
     provider = newProvider.get();
     provider.attachInfo(appContext, info);
+    // The process starts before the first call: its database is open (and SQLite loaded) by then.
+    AlertsDatabase.get(appContext).getWritableDatabase();
     ShadowContentResolver.registerProviderInternal(AlertsProvider.AUTHORITY, provider);
   }
 
