@@ -5,7 +5,8 @@
  * Robolectric (offline, android-all jars copied by Maven) the shared vectors' core profile against
  * that provider on API 34 and API 35 through AndroidTransport — every vector of the alerts fixture
  * must pass — and a test that AndroidTransport sends and reads each Bundle type as its exact Java
- * type. Then it compiles the device example that docs/device-testing.md shows. CETP_SIM_SKIP_JAVA=1,
+ * type, and the provider's operations and file results (ProviderSurfaceTest). Then it compiles the
+ * device example that docs/device-testing.md shows. CETP_SIM_SKIP_JAVA=1,
  * or no javac / mvn, skips with one line (CI=true: a missing tool fails).
  */
 import { spawnSync } from 'node:child_process';
@@ -67,7 +68,7 @@ describe('the Android runner under Robolectric (runners/android)', () => {
       // Every alerts vector passes; the others (other fixtures, consumer vectors) are skipped.
       expect(counts, `API ${api}`).toEqual({ pass: alerts, skip: others });
     }
-    expect(build.output).toMatch(/Tests run: 4, Failures: 0, Errors: 0, Skipped: 0/);
+    expect(build.output).toMatch(/Tests run: 6, Failures: 0, Errors: 0, Skipped: 0/);
     expect(build.output).toMatch(/^android runner: device example compiled$/m);
     // Offline by construction: the tests ran under mvn -o, and Robolectric was told to load its
     // android-all jars only from the folder Maven filled (it fails rather than download).
