@@ -25,7 +25,7 @@ if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   exit 3
 fi
 
-echo "java-deps: installing ${missing[*]}" >&2
+echo "java-deps: installing ${missing[*]} with apt-get, as root (CETP_SIM_SKIP_JAVA=1 skips the Java runners instead)" >&2
 export DEBIAN_FRONTEND=noninteractive
 if ! apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
   apt-get update >/dev/null 2>&1 || true

@@ -1,4 +1,0 @@
-package android.os;
-
-/** https://developer.android.com/reference/android/os/Handler */
-public class Handler {}
