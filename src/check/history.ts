@@ -1,0 +1,249 @@
+/**
+ * What user oracles see of a finished run (src/check/user-oracle-types.ts), read from the world's
+ * record — never from the app: the app's durable storage at the end (the tables its commits wrote,
+ * as committed; the SDK's `cetp.*` bookkeeping left out) and its history (every execute_tool
+ * request on the wire with its calls and outcome, its process deaths and data wipes). Both are plain,
+ * frozen data, computed once per observation and package.
+ */
+import type { JsonValue } from '../base/json.ts';
+import type { BundleReplyView, CallView, Observation } from './observation.ts';
+import { memoOn, replyStatus } from './observation.ts';
+import type {
+  AppState,
+  HistoryCall,
+  LifecycleEvent,
+  RequestHistory,
+  RequestOutcome,
+  RunHistory,
+  StoredTable,
+} from './user-oracle-types.ts';
+
+/** Tables of the provider SDK's own bookkeeping (src/providers/sdk/records.ts): not the app's state. */
+export const SDK_TABLE_PREFIX = 'cetp.';
+
+/** Every table `pkg`'s commits wrote in this run, in first-write order. */
+function tablesOf(obs: Observation, pkg: string): string[] {
+  const names = new Set<string>();
+  for (const c of obs.world.truth.commits)
+    if (c.packageName === pkg) for (const w of c.writes) names.add(w.table);
+  return [...names];
+}
+
+function tableOf(obs: Observation, pkg: string, table: string): StoredTable {
+  const out: Record<string, JsonValue> = {};
+  for (const [k, v] of obs.world.storage(pkg).snapshot(table)) out[k] = v;
+  return Object.freeze(out);
+}
+
+const STATES: unique symbol = Symbol('cetp.check.history.states');
+const HISTORIES: unique symbol = Symbol('cetp.check.history.histories');
+const SDK_STATES: unique symbol = Symbol('cetp.check.history.sdk-states');
+
+function perPackage<V>(obs: Observation, slot: symbol, pkg: string, compute: () => V): V {
+  const table = memoOn(obs, slot, () => new Map<string, V>());
+  let value = table.get(pkg);
+  if (value === undefined) {
+    value = compute();
+    table.set(pkg, value);
+  }
+  return value;
+}
+
+/** `pkg`'s durable storage at the end of the run: its own tables (not `cetp.*`). */
+export function appState(obs: Observation, pkg: string): AppState {
+  return perPackage(obs, STATES, pkg, () => {
+    const out: Record<string, StoredTable> = {};
+    for (const t of tablesOf(obs, pkg)) if (!t.startsWith(SDK_TABLE_PREFIX)) out[t] = tableOf(obs, pkg, t);
+    return Object.freeze(out);
+  });
+}
+
+/** `pkg`'s SDK bookkeeping tables at the end of the run (for results no answer carried). */
+function sdkState(obs: Observation, pkg: string): AppState {
+  return perPackage(obs, SDK_STATES, pkg, () => {
+    const out: Record<string, StoredTable> = {};
+    for (const t of tablesOf(obs, pkg)) if (t.startsWith(SDK_TABLE_PREFIX)) out[t] = tableOf(obs, pkg, t);
+    return Object.freeze(out);
+  });
+}
+
+/** The trace seqs of `pkg`'s wipes (pm.uninstall: a reinstall or a re-sign under another key too). */
+export function wipeSeqs(obs: Observation, pkg: string): number[] {
+  return obs.events.filter((e) => e.kind === 'pm.uninstall' && e.data.package === pkg).map((e) => e.seq);
+}
+
+/** Which install of `pkg` a call made at `step` reached (a call has a step, not a trace seq). */
+function incarnationAtStep(obs: Observation, pkg: string, step: number): number {
+  // Faults due at a step are applied before that step's task runs (the scheduler's beforeStep
+  // hook): a call made in a wipe's step is made after the wipe.
+  return obs.events.filter((e) => e.kind === 'pm.uninstall' && e.data.package === pkg && e.step <= step)
+    .length;
+}
+
+/** Terminal operation answers seen, by `provider|operation_id`: the get_operation reply's data. */
+function operationEnds(obs: Observation): Map<string, { state: string; data: Record<string, unknown> }> {
+  const ends = new Map<string, { state: string; data: Record<string, unknown> }>();
+  for (const c of obs.calls) {
+    if (c.method !== 'get_operation') continue;
+    const reply = answerOf(c);
+    if (reply?.status !== 'success') continue;
+    const data = (reply.data ?? {}) as Record<string, unknown>;
+    const state = data.state;
+    if (state === 'succeeded' || state === 'failed' || state === 'cancelled')
+      ends.set(c.operationKey, { state, data });
+  }
+  return ends;
+}
+
+/**
+ * A v2 result's value (§4.2: `{ kind: 'inline', value }`); null for `{ kind: 'file', … }`, whose
+ * bytes went through a descriptor. Anything else (a v1 answer) is the result as it is.
+ */
+function resultValue(data: JsonValue | undefined): JsonValue {
+  if (data === undefined) return null;
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
+    if (data.kind === 'inline' && 'value' in data) return data.value ?? null;
+    if (data.kind === 'file') return null;
+  }
+  return data;
+}
+
+/** What the provider answered a call: the delivered reply, or the one lost on the way back. */
+function answerOf(c: CallView): BundleReplyView | null {
+  if (c.reply.kind === 'bundle') return c.reply;
+  return c.lostAnswer;
+}
+
+function outcomeOfCall(
+  c: CallView,
+  ends: ReadonlyMap<string, { state: string; data: Record<string, unknown> }>,
+): RequestOutcome {
+  const reply = answerOf(c);
+  if (!reply) return { kind: 'unknown' };
+  if (reply.status === 'success') return { kind: 'succeeded', result: resultValue(reply.data) };
+  if (reply.status === 'error')
+    return { kind: 'error', code: reply.errorCode ?? 'UNKNOWN', retryable: reply.retryable };
+  if (reply.status !== 'accepted') return { kind: 'unknown' };
+  const operationId = (reply.data as { operation_id?: unknown } | undefined)?.operation_id;
+  const end = ends.get(`${c.provider}|${String(operationId)}`);
+  if (!end) return { kind: 'unknown' };
+  if (end.state === 'succeeded')
+    return { kind: 'succeeded', result: resultValue(end.data.result as JsonValue) };
+  if (end.state === 'cancelled') return { kind: 'cancelled' };
+  const error = end.data.error as { error_code?: unknown; retryable?: unknown } | undefined;
+  return {
+    kind: 'error',
+    code: String(error?.error_code ?? 'UNKNOWN'),
+    retryable: typeof error?.retryable === 'boolean' ? error.retryable : null,
+  };
+}
+
+/**
+ * A request's outcome from its calls: a success if any call (or its operation) succeeded; otherwise
+ * an error only when every call was answered with one and the world recorded no effect for it (the
+ * last such answer); anything else may have taken effect: unknown.
+ */
+function outcomeOf(outcomes: readonly RequestOutcome[], effects: number): RequestOutcome {
+  const success = outcomes.find((o) => o.kind === 'succeeded');
+  if (success) return success;
+  if (effects > 0 || outcomes.some((o) => o.kind === 'unknown')) return { kind: 'unknown' };
+  return outcomes[outcomes.length - 1] ?? { kind: 'unknown' };
+}
+
+function parse(text: string | null): JsonValue | undefined {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `pkg`'s history in this run: its execute_tool requests, process deaths and wipes. */
+export function runHistory(obs: Observation, pkg: string): RunHistory {
+  return perPackage(obs, HISTORIES, pkg, () => {
+    const ends = operationEnds(obs);
+    const effects = new Map<string, number>();
+    const wipes = wipeSeqs(obs, pkg);
+    for (const e of obs.effects) {
+      if (e.provider !== pkg) continue;
+      const incarnation = e.seq === null ? 0 : wipes.filter((s) => s < (e.seq as number)).length;
+      const key = `${e.uid}|${e.requestId}|${incarnation}|${e.tool}`;
+      effects.set(key, (effects.get(key) ?? 0) + 1);
+    }
+    const groups = new Map<string, CallView[]>();
+    for (const c of obs.calls) {
+      if (c.provider !== pkg || c.method !== 'execute_tool' || c.requestId === null || c.toolName === null)
+        continue;
+      const key = `${c.callerUid}|${c.requestId}|${incarnationAtStep(obs, pkg, c.step)}|${c.toolName}`;
+      const group = groups.get(key);
+      if (group) group.push(c);
+      else groups.set(key, [c]);
+    }
+    const requests: RequestHistory[] = [];
+    for (const calls of groups.values()) {
+      const first = calls[0] as CallView;
+      const incarnation = incarnationAtStep(obs, pkg, first.step);
+      const effectCount =
+        effects.get(`${first.callerUid}|${first.requestId}|${incarnation}|${first.toolName}`) ?? 0;
+      const history: HistoryCall[] = calls.map((c) => ({
+        callId: c.id,
+        step: c.step,
+        t: c.t,
+        answer: c.reply.kind === 'bundle' || !c.lostAnswer ? replyStatus(c.reply) : replyStatus(c.lostAnswer),
+        delivered: c.reply.kind === 'bundle' || !c.lostAnswer,
+      }));
+      requests.push(
+        Object.freeze({
+          requestId: first.requestId as string,
+          callerUid: first.callerUid,
+          callerPackage: first.caller,
+          tool: first.toolName as string,
+          args: parse(first.args),
+          calls: Object.freeze(history.map((h) => Object.freeze(h))),
+          outcome: Object.freeze(
+            outcomeOf(
+              calls.map((c) => outcomeOfCall(c, ends)),
+              effectCount,
+            ),
+          ),
+          incarnation,
+          effects: effectCount,
+        }),
+      );
+    }
+    const lifecycle: LifecycleEvent[] = [];
+    for (const e of obs.events) {
+      if (e.kind === 'process.kill' && e.data.actor === pkg)
+        lifecycle.push(Object.freeze({ kind: 'restart', step: e.step, seq: e.seq }));
+      else if (e.kind === 'pm.uninstall' && e.data.package === pkg)
+        lifecycle.push(Object.freeze({ kind: 'wipe', step: e.step, seq: e.seq }));
+    }
+    return Object.freeze({
+      packageName: pkg,
+      requests: Object.freeze(requests),
+      lifecycle: Object.freeze(lifecycle),
+      incarnations: wipes.length,
+    });
+  });
+}
+
+/**
+ * The result the provider SDK recorded for a request (its `cetp.requests` record), when the app
+ * runs on the SDK and the record is still there: what a request that took effect returned even when
+ * no answer was ever seen.
+ */
+export function recordedResult(
+  obs: Observation,
+  pkg: string,
+  uid: number,
+  requestId: string,
+): JsonValue | undefined {
+  const table = sdkState(obs, pkg)['cetp.requests'] ?? {};
+  for (const row of Object.values(table)) {
+    const r = row as { uid?: unknown; requestId?: unknown; state?: unknown; result?: JsonValue };
+    if (r.uid === uid && String(r.requestId).toLowerCase() === requestId && r.state === 'succeeded')
+      return r.result ?? undefined;
+  }
+  return undefined;
+}
