@@ -5,8 +5,10 @@
  * request on the wire with its calls and outcome, its process deaths and data wipes). Both are plain,
  * frozen data, computed once per observation and package.
  */
+
+import canonicalize from 'canonicalize';
 import type { JsonValue } from '../base/json.ts';
-import type { BundleReplyView, CallView, Observation } from './observation.ts';
+import type { BundleReplyView, CallView, EffectNote, Observation } from './observation.ts';
 import { memoOn, replyStatus } from './observation.ts';
 import type {
   AppState,
@@ -159,33 +161,92 @@ function parse(text: string | null): JsonValue | undefined {
   }
 }
 
+/** The calls of one request: same caller UID, request_id, tool, args bytes and install of the app. */
+interface CallGroup {
+  readonly base: string;
+  readonly args: string | null;
+  readonly incarnation: number;
+  readonly calls: CallView[];
+}
+
+/**
+ * `pkg`'s execute_tool calls grouped into requests, in first-call order. A call without args (a
+ * resume that carries only its token) joins the latest request of its (UID, request_id, tool).
+ */
+function callGroups(obs: Observation, pkg: string): CallGroup[] {
+  const groups: CallGroup[] = [];
+  const byKey = new Map<string, CallGroup>();
+  const latest = new Map<string, CallGroup>();
+  for (const c of obs.calls) {
+    if (c.provider !== pkg || c.method !== 'execute_tool' || c.requestId === null || c.toolName === null)
+      continue;
+    const incarnation = incarnationAtStep(obs, pkg, c.step);
+    const base = `${c.callerUid}|${c.requestId}|${incarnation}|${c.toolName}`;
+    const joined = c.args === null ? latest.get(base) : byKey.get(`${base}|${c.args}`);
+    if (joined) {
+      joined.calls.push(c);
+      continue;
+    }
+    const group: CallGroup = { base, args: c.args, incarnation, calls: [c] };
+    groups.push(group);
+    byKey.set(`${base}|${c.args}`, group);
+    latest.set(base, group);
+  }
+  return groups;
+}
+
+/**
+ * Each committed effect of `pkg`, given to the request it was made for: same UID, request_id, tool
+ * and install; among several (the same request_id sent with other args), the one whose args it
+ * names, else the one that succeeded, else the last.
+ */
+function effectsByGroup(
+  obs: Observation,
+  pkg: string,
+  wipes: readonly number[],
+  groups: readonly CallGroup[],
+): Map<CallGroup, EffectNote[]> {
+  const byBase = new Map<string, CallGroup[]>();
+  for (const g of groups) byBase.set(g.base, [...(byBase.get(g.base) ?? []), g]);
+  const out = new Map<CallGroup, EffectNote[]>();
+  for (const e of obs.effects) {
+    if (e.provider !== pkg) continue;
+    const incarnation = e.seq === null ? 0 : wipes.filter((s) => s < (e.seq as number)).length;
+    const candidates = byBase.get(`${e.uid}|${e.requestId}|${incarnation}|${e.tool}`) ?? [];
+    const args = canonicalize(e.args);
+    const succeeded = (g: CallGroup) =>
+      g.calls.some((c) => answerOf(c)?.status === 'success' || answerOf(c)?.status === 'accepted');
+    const group =
+      candidates.find((g) => g.args !== null && canonicalize(parse(g.args)) === args) ??
+      candidates.find(succeeded) ??
+      candidates[candidates.length - 1];
+    if (group) out.set(group, [...(out.get(group) ?? []), e]);
+  }
+  return out;
+}
+
+const EFFECTS_OF: unique symbol = Symbol('cetp.check.history.effects-of');
+
+/** The committed effects the world recorded for a request of `runHistory` (its own, not a copy's). */
+export function effectsOfRequest(obs: Observation, request: RequestHistory): readonly EffectNote[] {
+  return (
+    (obs.memo.get(EFFECTS_OF) as Map<RequestHistory, readonly EffectNote[]> | undefined)?.get(request) ?? []
+  );
+}
+
 /** `pkg`'s history in this run: its execute_tool requests, process deaths and wipes. */
 export function runHistory(obs: Observation, pkg: string): RunHistory {
   return perPackage(obs, HISTORIES, pkg, () => {
     const ends = operationEnds(obs);
-    const effects = new Map<string, number>();
     const wipes = wipeSeqs(obs, pkg);
-    for (const e of obs.effects) {
-      if (e.provider !== pkg) continue;
-      const incarnation = e.seq === null ? 0 : wipes.filter((s) => s < (e.seq as number)).length;
-      const key = `${e.uid}|${e.requestId}|${incarnation}|${e.tool}`;
-      effects.set(key, (effects.get(key) ?? 0) + 1);
-    }
-    const groups = new Map<string, CallView[]>();
-    for (const c of obs.calls) {
-      if (c.provider !== pkg || c.method !== 'execute_tool' || c.requestId === null || c.toolName === null)
-        continue;
-      const key = `${c.callerUid}|${c.requestId}|${incarnationAtStep(obs, pkg, c.step)}|${c.toolName}`;
-      const group = groups.get(key);
-      if (group) group.push(c);
-      else groups.set(key, [c]);
-    }
+    const groups = callGroups(obs, pkg);
+    const effects = effectsByGroup(obs, pkg, wipes, groups);
     const requests: RequestHistory[] = [];
-    for (const calls of groups.values()) {
+    const effectsOf = new Map<RequestHistory, readonly EffectNote[]>();
+    for (const group of groups) {
+      const { calls, incarnation } = group;
       const first = calls[0] as CallView;
-      const incarnation = incarnationAtStep(obs, pkg, first.step);
-      const effectCount =
-        effects.get(`${first.callerUid}|${first.requestId}|${incarnation}|${first.toolName}`) ?? 0;
+      const own = effects.get(group) ?? [];
       const history: HistoryCall[] = calls.map((c) => ({
         callId: c.id,
         step: c.step,
@@ -193,25 +254,28 @@ export function runHistory(obs: Observation, pkg: string): RunHistory {
         answer: c.reply.kind === 'bundle' || !c.lostAnswer ? replyStatus(c.reply) : replyStatus(c.lostAnswer),
         delivered: c.reply.kind === 'bundle' || !c.lostAnswer,
       }));
-      requests.push(
-        Object.freeze({
-          requestId: first.requestId as string,
-          callerUid: first.callerUid,
-          callerPackage: first.caller,
-          tool: first.toolName as string,
-          args: parse(first.args),
-          calls: Object.freeze(history.map((h) => Object.freeze(h))),
-          outcome: Object.freeze(
-            outcomeOf(
-              calls.map((c) => outcomeOfCall(c, ends)),
-              effectCount,
-            ),
+      const request: RequestHistory = Object.freeze({
+        requestId: first.requestId as string,
+        callerUid: first.callerUid,
+        callerPackage: first.caller,
+        tool: first.toolName as string,
+        args: parse(group.args),
+        calls: Object.freeze(history.map((h) => Object.freeze(h))),
+        outcome: Object.freeze(
+          outcomeOf(
+            calls.map((c) => outcomeOfCall(c, ends)),
+            own.length,
           ),
-          incarnation,
-          effects: effectCount,
-        }),
-      );
+        ),
+        incarnation,
+        effects: own.length,
+      });
+      requests.push(request);
+      effectsOf.set(request, own);
     }
+    memoOn(obs, EFFECTS_OF, () => new Map<RequestHistory, readonly EffectNote[]>());
+    const known = obs.memo.get(EFFECTS_OF) as Map<RequestHistory, readonly EffectNote[]>;
+    for (const [r, e] of effectsOf) known.set(r, e);
     const lifecycle: LifecycleEvent[] = [];
     for (const e of obs.events) {
       if (e.kind === 'process.kill' && e.data.actor === pkg)

@@ -11,7 +11,7 @@
 import canonicalize from 'canonicalize';
 import type { JsonValue } from '../base/json.ts';
 import { type Checker, type FailureClass, type Violation, violation } from './checker.ts';
-import { appState, recordedResult, runHistory, wipeSeqs } from './history.ts';
+import { appState, effectsOfRequest, recordedResult, runHistory, wipeSeqs } from './history.ts';
 import type { Observation } from './observation.ts';
 import type { Invariant, ModelRequest, RequestHistory, ToolModel } from './user-oracle-types.ts';
 
@@ -164,19 +164,13 @@ function effective(obs: Observation, subject: UserOracleSubject, tools: Readonly
   const pkg = subject.packageName;
   const history = runHistory(obs, pkg);
   const lastWipe = Math.max(-1, ...wipeSeqs(obs, pkg));
-  const firstEffect = new Map<string, { step: number; seq: number }>();
-  for (const e of obs.effects) {
-    if (e.provider !== pkg || e.seq === null || e.seq < lastWipe) continue;
-    const key = `${e.uid}|${e.requestId}|${e.tool}`;
-    if (!firstEffect.has(key)) firstEffect.set(key, { step: e.step, seq: e.seq });
-  }
   const callsById = new Map(obs.calls.map((c) => [c.id, c]));
   const out: Applied[] = [];
   for (const request of history.requests) {
     if (request.incarnation !== history.incarnations || !tools.has(request.tool)) continue;
-    const effect = firstEffect.get(`${request.callerUid}|${request.requestId}|${request.tool}`);
+    const effect = effectsOfRequest(obs, request).find((e) => e.seq !== null && e.seq > lastWipe);
     if (effect) {
-      out.push({ request, order: [effect.step, 0, effect.seq] });
+      out.push({ request, order: [effect.step, 0, effect.seq as number] });
       continue;
     }
     if (request.effects > 0 || request.outcome.kind !== 'succeeded') continue;
