@@ -297,4 +297,13 @@ export const describeConsumer = withModifiers(consumerSuite);
  */
 export const describeReference = withModifiers(referenceSuite);
 
+// The fixture's own oracles, for writing them beside the suite.
+export type {
+  AppState,
+  Invariant,
+  ModelRequest,
+  RequestHistory,
+  RunHistory,
+  ToolModel,
+} from './check/user-oracle-types.ts';
 export { PROPERTIES, type PropertyInfo, type PropertyReport };

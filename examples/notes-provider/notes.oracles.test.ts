@@ -1,9 +1,11 @@
 /**
  * The notes app's own oracles (notes.oracles.ts) can fail, and hold on the app: an add_note that
  * stores two rows breaks the invariant one-row-per-add, an add_note that ignores its title breaks
- * the model — through the library (fuzzProvider, replay) and the CLI (`fuzz --provider`, exit 1
- * naming the oracle) — while the notes app holds both.
+ * the model — through the library (fuzzProvider, replay), the CLI (`fuzz --provider`, exit 1
+ * naming the oracle) and cetp-sim/vitest (each oracle a failing test of its own) — while the notes
+ * app holds both.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,5 +82,34 @@ describe('the notes app’s own oracles', () => {
     const [property] = json.properties;
     expect(property?.status).toBe('failed');
     expect(property?.violations?.map((v) => v.checker)).toContain('invariant:one-row-per-add');
+  });
+
+  it('cetp-sim/vitest: describeProvider lists each invariant and the model as a test; the broken ones fail', {
+    timeout: 180_000,
+  }, () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(root, 'node_modules', 'vitest', 'vitest.mjs'),
+        'run',
+        '--reporter=verbose',
+        'examples/notes-provider/notes.broken.fuzz.test.ts',
+      ],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, CETP_SIM_BROKEN_NOTES: '1', NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
+      },
+    );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
+    const output = `${r.stdout}${r.stderr}`.replace(/\u001b\[[0-9;]*m/g, '');
+    expect(output).toMatch(/× .*idempotency \(CETP-9-05\)/);
+    expect(output).toMatch(/× .*invariant:one-row-per-add \(notes\)/);
+    expect(output).toMatch(/✓ .*invariant:row-belongs-to-adder \(notes\)/);
+    expect(output).toMatch(/× .*model:notes/);
+    expect(output).toContain('invariant:one-row-per-add broken in property idempotency');
+    expect(output).toMatch(/Tests\s+3 failed \| 1 passed \(4\)/);
+    expect(r.status, output).toBe(1);
   });
 });
