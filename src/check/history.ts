@@ -122,7 +122,7 @@ function outcomeOfCall(
 ): RequestOutcome {
   const reply = answerOf(c);
   if (!reply) return { kind: 'unknown' };
-  if (reply.status === 'success') return { kind: 'succeeded', result: resultValue(reply.data) };
+  if (reply.status === 'success') return { kind: 'succeeded', result: frozen(resultValue(reply.data)) };
   if (reply.status === 'error')
     return { kind: 'error', code: reply.errorCode ?? 'UNKNOWN', retryable: reply.retryable };
   if (reply.status !== 'accepted') return { kind: 'unknown' };
@@ -130,7 +130,7 @@ function outcomeOfCall(
   const end = ends.get(`${c.provider}|${String(operationId)}`);
   if (!end) return { kind: 'unknown' };
   if (end.state === 'succeeded')
-    return { kind: 'succeeded', result: resultValue(end.data.result as JsonValue) };
+    return { kind: 'succeeded', result: frozen(resultValue(end.data.result as JsonValue)) };
   if (end.state === 'cancelled') return { kind: 'cancelled' };
   const error = end.data.error as { error_code?: unknown; retryable?: unknown } | undefined;
   return {
@@ -159,6 +159,22 @@ function parse(text: string | null): JsonValue | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A frozen deep copy: what user code reads must not be able to change what the next oracle sees
+ * (a reply's data is the observation's own object).
+ */
+function frozen<T extends JsonValue | undefined>(value: T): T {
+  if (value === undefined) return value;
+  const freeze = (v: unknown): unknown => {
+    if (v !== null && typeof v === 'object') {
+      for (const k of Object.keys(v)) freeze((v as Record<string, unknown>)[k]);
+      Object.freeze(v);
+    }
+    return v;
+  };
+  return freeze(JSON.parse(JSON.stringify(value))) as T;
 }
 
 /** The calls of one request: same caller UID, request_id, tool, args bytes and install of the app. */
@@ -259,7 +275,7 @@ export function runHistory(obs: Observation, pkg: string): RunHistory {
         callerUid: first.callerUid,
         callerPackage: first.caller,
         tool: first.toolName as string,
-        args: parse(group.args),
+        args: frozen(parse(group.args)),
         calls: Object.freeze(history.map((h) => Object.freeze(h))),
         outcome: Object.freeze(
           outcomeOf(

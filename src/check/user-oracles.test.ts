@@ -163,6 +163,26 @@ describe('user oracles', () => {
     );
   });
 
+  it('hand out read-only data: an invariant that writes to it crashes, and the next oracle sees it intact', async () => {
+    const obs = await run(correct);
+    const verdicts = judge(obs, {
+      invariants: [
+        {
+          id: 'writes',
+          check: (_state, history) => {
+            (history.requests[0]?.args as { name: string }).name = 'changed';
+          },
+        },
+        {
+          id: 'reads',
+          check: (_state, history) => (history.requests[0]?.args as { name: string }).name === 'a',
+        },
+      ],
+      model: model as ToolModel<unknown>,
+    });
+    expect(verdicts.map((v) => [v.checker, v.class])).toEqual([['invariant:writes', 'crash']]);
+  });
+
   it('model: passes on the app, fails naming the first differing part on one that ignores an argument', async () => {
     expect(judge(await run(correct), { model: model as ToolModel<unknown> })).toEqual([]);
     expect(judge(await run(ignoresName), { model: model as ToolModel<unknown> })).toEqual([

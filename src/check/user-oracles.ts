@@ -209,12 +209,13 @@ function modelChecker(subject: UserOracleSubject, model: ToolModel<unknown>): Ch
         const result = resultOf(obs, subject.packageName, request);
         // Ids the app generated cannot be matched without its result: this run is not judged.
         if (result === undefined) return [];
+        // The model's own copies: a step may keep them in the model and change them later.
         requests.push({
           tool: request.tool,
           requestId: request.requestId,
           callerUid: request.callerUid,
-          args: request.args,
-          result,
+          args: request.args === undefined ? undefined : structuredClone(request.args),
+          result: structuredClone(result),
         });
       }
       let step = 'initial()';
