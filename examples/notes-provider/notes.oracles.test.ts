@@ -61,8 +61,9 @@ describe('the notes app’s own oracles', () => {
     const { result, checkers } = await fuzz(fixedTitleFixture, 'idempotency');
     expect(result?.status).toBe('failed');
     expect(checkers).toEqual(['model:notes']);
+    expect(result?.violations[0]?.evidence.calls.length).toBeGreaterThan(0); // that request's calls
     expect(result?.violations[0]?.message).toMatch(
-      /^model of notes: after \d+ requests that took effect \(.*add_note.*\), \["NOTE-\d+"\]\.title: the model has "(groceries|todo)", storage "note"$/,
+      /^model of notes: after \d+ requests that took effect \(.*add_note.*\), \["NOTE-\d+"\]\.title: the model has "(groceries|todo)", storage "note" \(last named by add_note request [0-9a-f-]+\)$/,
     );
   });
 

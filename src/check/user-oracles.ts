@@ -149,6 +149,27 @@ export function firstDifference(expected: unknown, actual: unknown, at = ''): st
   return `${where}: the model has ${show(expected)}, storage ${show(actual)}`;
 }
 
+/** The first top-level key (of an object model, or a Map's) where two plain values differ, if any. */
+function firstKey(expected: unknown, actual: unknown): string | null {
+  const isRecord = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isRecord(expected) || !isRecord(actual)) return null;
+  for (const k of new Set([...Object.keys(expected), ...Object.keys(actual)]))
+    if (canonicalize(expected[k]) !== canonicalize(actual[k])) return k;
+  return null;
+}
+
+/** The last applied request whose args or result name `key` (an id the app made), if any. */
+function lastNaming(requests: readonly (ModelRequest & { calls: readonly number[] })[], key: string | null) {
+  if (key === null) return undefined;
+  const needle = JSON.stringify(key);
+  return [...requests]
+    .reverse()
+    .find(
+      (r) => (canonicalize(r.args) ?? '').includes(needle) || (canonicalize(r.result) ?? '').includes(needle),
+    );
+}
+
 /** A request that took effect, where in the run it did, and what it returned. */
 interface Applied {
   readonly request: RequestHistory;
@@ -204,13 +225,14 @@ function modelChecker(subject: UserOracleSubject, model: ToolModel<unknown>): Ch
       const say = (message: string, cls: FailureClass = 'correctness') =>
         violation(checker, `model of ${subject.name}: ${message}`, { class: cls });
       const applied = effective(obs, subject, tools);
-      const requests: ModelRequest[] = [];
+      const requests: (ModelRequest & { calls: readonly number[] })[] = [];
       for (const { request } of applied) {
         const result = resultOf(obs, subject.packageName, request);
         // Ids the app generated cannot be matched without its result: this run is not judged.
         if (result === undefined) return [];
         // The model's own copies: a step may keep them in the model and change them later.
         requests.push({
+          calls: request.calls.map((c) => c.callId),
           tool: request.tool,
           requestId: request.requestId,
           callerUid: request.callerUid,
@@ -223,9 +245,10 @@ function modelChecker(subject: UserOracleSubject, model: ToolModel<unknown>): Ch
         let m = model.initial();
         for (const request of requests) {
           step = `tools.${request.tool} (request ${request.requestId})`;
+          const { calls: _calls, ...seen } = request;
           const next = (model.tools[request.tool] as NonNullable<ToolModel<unknown>['tools'][string]>)(
             m,
-            request,
+            seen,
           );
           if (next !== undefined) m = next;
         }
@@ -240,7 +263,15 @@ function modelChecker(subject: UserOracleSubject, model: ToolModel<unknown>): Ch
         const counts = [...new Set(requests.map((r) => r.tool))]
           .map((t) => `${requests.filter((r) => r.tool === t).length} ${t}`)
           .join(', ');
-        return [say(`after ${requests.length} requests that took effect (${counts || 'none'}), ${where}`)];
+        const naming = lastNaming(requests, firstKey(plain(m), plain(actual)));
+        const by = naming ? ` (last named by ${naming.tool} request ${naming.requestId})` : '';
+        return [
+          violation(
+            checker,
+            `model of ${subject.name}: after ${requests.length} requests that took effect (${counts || 'none'}), ${where}${by}`,
+            { calls: naming?.calls ?? [] },
+          ),
+        ];
       } catch (error) {
         if (isAssertion(error)) return [say(`${step}: ${error.message}`)];
         return [say(`${step} threw ${describeError(error)} (an error in the model's code)`, 'crash')];
