@@ -74,12 +74,16 @@ export function wipeSeqs(obs: Observation, pkg: string): number[] {
   return obs.events.filter((e) => e.kind === 'pm.uninstall' && e.data.package === pkg).map((e) => e.seq);
 }
 
-/** Which install of `pkg` a call made at `step` reached (a call has a step, not a trace seq). */
-function incarnationAtStep(obs: Observation, pkg: string, step: number): number {
+/** The steps of `pkg`'s wipes. */
+function wipeSteps(obs: Observation, pkg: string): number[] {
+  return obs.events.filter((e) => e.kind === 'pm.uninstall' && e.data.package === pkg).map((e) => e.step);
+}
+
+/** Which install of the app a call made at `step` reached (a call has a step, not a trace seq). */
+function incarnationAtStep(wipes: readonly number[], step: number): number {
   // Faults due at a step are applied before that step's task runs (the scheduler's beforeStep
   // hook): a call made in a wipe's step is made after the wipe.
-  return obs.events.filter((e) => e.kind === 'pm.uninstall' && e.data.package === pkg && e.step <= step)
-    .length;
+  return wipes.filter((s) => s <= step).length;
 }
 
 /** Terminal operation answers seen, by `provider|operation_id`: the get_operation reply's data. */
@@ -193,10 +197,11 @@ function callGroups(obs: Observation, pkg: string): CallGroup[] {
   const groups: CallGroup[] = [];
   const byKey = new Map<string, CallGroup>();
   const latest = new Map<string, CallGroup>();
+  const wipes = wipeSteps(obs, pkg);
   for (const c of obs.calls) {
     if (c.provider !== pkg || c.method !== 'execute_tool' || c.requestId === null || c.toolName === null)
       continue;
-    const incarnation = incarnationAtStep(obs, pkg, c.step);
+    const incarnation = incarnationAtStep(wipes, c.step);
     const base = `${c.callerUid}|${c.requestId}|${incarnation}|${c.toolName}`;
     const joined = c.args === null ? latest.get(base) : byKey.get(`${base}|${c.args}`);
     if (joined) {

@@ -58,8 +58,8 @@ const ignoresName = addTool(async (_call, tx) => {
   return { item_id: `ITEM-${seq}` };
 });
 
-/** One run: the reference consumer adds 'a' and 'b'. */
-async function run(add: MutationTool): Promise<Observation> {
+/** One run: the reference consumer adds 'a' and 'b' (with `wipe`, the app is reinstalled in between). */
+async function run(add: MutationTool, wipe = false): Promise<Observation> {
   const app = defineProvider({
     packageName: PACKAGE,
     descriptor: { providerName: 'Items', description: 'Items', scopes: [] },
@@ -70,7 +70,10 @@ async function run(add: MutationTool): Promise<Observation> {
   world.install(consumerPackage(), consumerApp());
   world.spawnIn(CONSUMER_PACKAGE, 'agent', async (ctx) => {
     const agent = bridgeIn(ctx);
-    for (const name of ['a', 'b']) await agent.execute(PACKAGE, 'add', { name });
+    for (const name of ['a', 'b']) {
+      await agent.execute(PACKAGE, 'add', { name });
+      if (wipe && name === 'a') world.applyFault({ kind: 'reinstall', package: PACKAGE });
+    }
   });
   const report = await world.run();
   return observe(world, report);
@@ -194,6 +197,37 @@ describe('user oracles', () => {
         ),
       },
     ]);
+  });
+
+  it('a wipe: requests before it are of an earlier install, and the model starts again from it', async () => {
+    const obs = await run(correct, true);
+    let seen: unknown;
+    const verdicts = judge(obs, {
+      invariants: [
+        {
+          id: 'look',
+          check: (state, history) => {
+            seen = {
+              items: state.items,
+              incarnations: history.incarnations,
+              requests: history.requests.map((r) => [r.args, r.incarnation, r.outcome.kind]),
+              lifecycle: history.lifecycle.map((e) => e.kind),
+            };
+          },
+        },
+      ],
+      model: model as ToolModel<unknown>,
+    });
+    expect(verdicts).toEqual([]);
+    expect(seen).toEqual({
+      items: { 'ITEM-1': { name: 'b' } },
+      incarnations: 1,
+      requests: [
+        [{ name: 'a' }, 0, 'succeeded'],
+        [{ name: 'b' }, 1, 'succeeded'],
+      ],
+      lifecycle: ['wipe', 'restart'],
+    });
   });
 
   it("model: a step that throws is the model's crash, named with the step", async () => {
