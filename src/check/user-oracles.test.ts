@@ -58,7 +58,7 @@ const ignoresName = addTool(async (_call, tx) => {
   return { item_id: `ITEM-${seq}` };
 });
 
-/** One run: the reference consumer adds 'a' and 'b' (with `wipe`, the app is reinstalled in between). */
+/** One run: the reference consumer adds 'a' and 'b' (with `wipe`: 'a', 'c', a reinstall, then 'b'). */
 async function run(add: MutationTool, wipe = false): Promise<Observation> {
   const app = defineProvider({
     packageName: PACKAGE,
@@ -70,9 +70,9 @@ async function run(add: MutationTool, wipe = false): Promise<Observation> {
   world.install(consumerPackage(), consumerApp());
   world.spawnIn(CONSUMER_PACKAGE, 'agent', async (ctx) => {
     const agent = bridgeIn(ctx);
-    for (const name of ['a', 'b']) {
+    for (const name of wipe ? ['a', 'c', 'b'] : ['a', 'b']) {
       await agent.execute(PACKAGE, 'add', { name });
-      if (wipe && name === 'a') world.applyFault({ kind: 'reinstall', package: PACKAGE });
+      if (wipe && name === 'c') world.applyFault({ kind: 'reinstall', package: PACKAGE });
     }
   });
   const report = await world.run();
@@ -224,6 +224,7 @@ describe('user oracles', () => {
       incarnations: 1,
       requests: [
         [{ name: 'a' }, 0, 'succeeded'],
+        [{ name: 'c' }, 0, 'succeeded'],
         [{ name: 'b' }, 1, 'succeeded'],
       ],
       lifecycle: ['wipe', 'restart'],
