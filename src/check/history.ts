@@ -167,18 +167,33 @@ function parse(text: string | null): JsonValue | undefined {
 
 /**
  * A frozen deep copy: what user code reads must not be able to change what the next oracle sees
- * (a reply's data is the observation's own object).
+ * (a reply's data is the observation's own object). Iterative: a hostile caller's args may nest
+ * deeper than the stack.
  */
 function frozen<T extends JsonValue | undefined>(value: T): T {
-  if (value === undefined) return value;
-  const freeze = (v: unknown): unknown => {
-    if (v !== null && typeof v === 'object') {
-      for (const k of Object.keys(v)) freeze((v as Record<string, unknown>)[k]);
-      Object.freeze(v);
+  if (value === undefined || value === null || typeof value !== 'object') return value;
+  const root: { v: JsonValue } = { v: null };
+  const todo: [JsonValue, Record<string, JsonValue> | JsonValue[], string | number][] = [
+    [value, root as never, 'v'],
+  ];
+  const made: object[] = [];
+  for (let item = todo.pop(); item !== undefined; item = todo.pop()) {
+    const [from, into, key] = item;
+    let copy: JsonValue = from;
+    if (Array.isArray(from)) {
+      const list: JsonValue[] = new Array(from.length).fill(null);
+      for (let i = 0; i < from.length; i++) todo.push([from[i] as JsonValue, list, i]);
+      copy = list;
+    } else if (from !== null && typeof from === 'object') {
+      const object: Record<string, JsonValue> = {};
+      for (const [k, v] of Object.entries(from)) if (v !== undefined) todo.push([v, object, k]);
+      copy = object;
     }
-    return v;
-  };
-  return freeze(JSON.parse(JSON.stringify(value))) as T;
+    (into as Record<string | number, JsonValue>)[key] = copy;
+    if (copy !== null && typeof copy === 'object') made.push(copy);
+  }
+  for (const o of made) Object.freeze(o);
+  return root.v as T;
 }
 
 /** The calls of one request: same caller UID, request_id, tool, args bytes and install of the app. */
@@ -234,16 +249,25 @@ function effectsByGroup(
     if (e.provider !== pkg) continue;
     const incarnation = e.seq === null ? 0 : wipes.filter((s) => s < (e.seq as number)).length;
     const candidates = byBase.get(`${e.uid}|${e.requestId}|${incarnation}|${e.tool}`) ?? [];
-    const args = canonicalize(e.args);
+    const args = canonical(e.args);
     const succeeded = (g: CallGroup) =>
       g.calls.some((c) => answerOf(c)?.status === 'success' || answerOf(c)?.status === 'accepted');
     const group =
-      candidates.find((g) => g.args !== null && canonicalize(parse(g.args)) === args) ??
+      candidates.find((g) => g.args !== null && args !== undefined && canonical(parse(g.args)) === args) ??
       candidates.find(succeeded) ??
       candidates[candidates.length - 1];
     if (group) out.set(group, [...(out.get(group) ?? []), e]);
   }
   return out;
+}
+
+/** Canonical JSON, or undefined for a value nested too deep to serialise (a hostile caller's args). */
+export function canonical(value: unknown): string | undefined {
+  try {
+    return canonicalize(value);
+  } catch {
+    return undefined;
+  }
 }
 
 const EFFECTS_OF: unique symbol = Symbol('cetp.check.history.effects-of');

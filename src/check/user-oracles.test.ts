@@ -10,6 +10,7 @@ import type { JsonObject } from '../base/json.ts';
 import { bridgeIn, CONSUMER_PACKAGE, consumerApp, consumerPackage } from '../consumer/app.ts';
 import { defineProvider } from '../providers/sdk/define.ts';
 import type { MutationTool } from '../providers/sdk/types.ts';
+import { AGENT, agentPackage, RawClient } from '../providers/testing.ts';
 import { World } from '../sim/world.ts';
 import { type Observation, observe } from './observation.ts';
 import type { Invariant, ToolModel } from './user-oracle-types.ts';
@@ -173,17 +174,42 @@ describe('user oracles', () => {
         {
           id: 'writes',
           check: (_state, history) => {
-            (history.requests[0]?.args as { name: string }).name = 'changed';
+            (history.requests[0]?.args as { name: string }).name = 'changed'; // throws: frozen
           },
         },
         {
           id: 'reads',
-          check: (_state, history) => (history.requests[0]?.args as { name: string }).name === 'a',
+          check: (_state, history) =>
+            (history.requests[0]?.args as { name?: string } | undefined)?.name === 'a',
         },
       ],
       model: model as ToolModel<unknown>,
     });
     expect(verdicts.map((v) => [v.checker, v.class])).toEqual([['invariant:writes', 'crash']]);
+  });
+
+  it('read a hostile caller’s args nested deeper than the stack without crashing the campaign', async () => {
+    const app = defineProvider({
+      packageName: PACKAGE,
+      descriptor: { providerName: 'Items', description: 'Items', scopes: [] },
+      tools: [correct],
+    });
+    const world = new World({ seed: 1, recordContentCalls: true });
+    app.install(world);
+    world.install(agentPackage(), () => ({}));
+    world.spawnIn(AGENT, 'hostile', async (ctx) => {
+      const c = new RawClient(ctx, app.authority);
+      await c.negotiate();
+      await c.execute('add', `${'['.repeat(200_000)}${']'.repeat(200_000)}`, { sessionToken: c.token });
+    });
+    const obs = observe(world, await world.run());
+    let requests: unknown;
+    const verdicts = judge(obs, {
+      invariants: [{ id: 'count', check: (_state, history) => void (requests = history.requests.length) }],
+      model: model as ToolModel<unknown>,
+    });
+    expect(verdicts).toEqual([]);
+    expect(requests).toBe(1);
   });
 
   it('model: passes on the app, fails naming the first differing part on one that ignores an argument', async () => {

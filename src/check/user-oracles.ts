@@ -11,9 +11,16 @@
 import canonicalize from 'canonicalize';
 import type { JsonValue } from '../base/json.ts';
 import { type Checker, type FailureClass, type Violation, violation } from './checker.ts';
-import { appState, effectsOfRequest, recordedResult, runHistory, wipeSeqs } from './history.ts';
+import { appState, canonical, effectsOfRequest, recordedResult, runHistory, wipeSeqs } from './history.ts';
 import type { Observation } from './observation.ts';
-import type { Invariant, ModelRequest, RequestHistory, ToolModel } from './user-oracle-types.ts';
+import type {
+  AppState,
+  Invariant,
+  ModelRequest,
+  RequestHistory,
+  RunHistory,
+  ToolModel,
+} from './user-oracle-types.ts';
 
 /** What the oracles need of a fixture: its name, package and own oracles. */
 export interface UserOracleSubject {
@@ -60,9 +67,15 @@ function invariantChecker(subject: UserOracleSubject, invariant: Invariant): Che
     check(obs: Observation): Violation[] {
       const say = (message: string, cls: FailureClass = 'correctness') =>
         violation(checker, `invariant ${invariant.id} of ${subject.name}: ${message}`, { class: cls });
+      let seen: [AppState, RunHistory];
+      try {
+        seen = [appState(obs, subject.packageName), runHistory(obs, subject.packageName)];
+      } catch (error) {
+        return [say(`cetp-sim could not read this run for it: ${describeError(error)}`, 'crash')];
+      }
       let result: unknown;
       try {
-        result = invariant.check(appState(obs, subject.packageName), runHistory(obs, subject.packageName));
+        result = invariant.check(...seen);
       } catch (error) {
         if (isAssertion(error)) return [say(error.message)];
         return [
@@ -165,9 +178,7 @@ function lastNaming(requests: readonly (ModelRequest & { calls: readonly number[
   const needle = JSON.stringify(key);
   return [...requests]
     .reverse()
-    .find(
-      (r) => (canonicalize(r.args) ?? '').includes(needle) || (canonicalize(r.result) ?? '').includes(needle),
-    );
+    .find((r) => (canonical(r.args) ?? '').includes(needle) || (canonical(r.result) ?? '').includes(needle));
 }
 
 /** A request that took effect, where in the run it did, and what it returned. */
@@ -224,7 +235,12 @@ function modelChecker(subject: UserOracleSubject, model: ToolModel<unknown>): Ch
     check(obs: Observation): Violation[] {
       const say = (message: string, cls: FailureClass = 'correctness') =>
         violation(checker, `model of ${subject.name}: ${message}`, { class: cls });
-      const applied = effective(obs, subject, tools);
+      let applied: Applied[];
+      try {
+        applied = effective(obs, subject, tools);
+      } catch (error) {
+        return [say(`cetp-sim could not read this run for it: ${describeError(error)}`, 'crash')];
+      }
       const requests: (ModelRequest & { calls: readonly number[] })[] = [];
       for (const { request } of applied) {
         const result = resultOf(obs, subject.packageName, request);
