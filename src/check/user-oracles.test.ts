@@ -205,7 +205,14 @@ describe('user oracles', () => {
     const obs = observe(world, await world.run());
     let requests: unknown;
     const verdicts = judge(obs, {
-      invariants: [{ id: 'count', check: (_state, history) => void (requests = history.requests.length) }],
+      invariants: [
+        {
+          id: 'count',
+          check: (_state, history) => {
+            requests = history.requests.length;
+          },
+        },
+      ],
       model: model as ToolModel<unknown>,
     });
     expect(verdicts).toEqual([]);
