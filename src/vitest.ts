@@ -241,10 +241,14 @@ const consumerSuite = (block: Block) =>
           { consumer, ...(options.providers !== undefined ? { providers: options.providers } : {}) },
           timeout,
         );
-      propertyTests(infos, timeout, true, async (id) => {
+      const fuzz = once(async (id) => {
         const { replay: _replay, name: _name, timeout: _timeout, ...fuzzOptions } = options;
         return (await fuzzConsumer(consumer, { ...fuzzOptions, property: id })).properties[0];
       });
+      propertyTests(infos, timeout, true, fuzz);
+      // The providers' own oracles judge these runs too (`options.providers`).
+      const providers = options.providers === undefined ? [] : asList(options.providers);
+      userOracleTests(userOracleTitles(providers), infos, timeout, fuzz);
     });
   };
 
