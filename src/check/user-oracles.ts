@@ -235,26 +235,24 @@ function modelChecker(subject: UserOracleSubject, model: ToolModel<unknown>): Ch
     check(obs: Observation): Violation[] {
       const say = (message: string, cls: FailureClass = 'correctness') =>
         violation(checker, `model of ${subject.name}: ${message}`, { class: cls });
-      let applied: Applied[];
+      const requests: (ModelRequest & { calls: readonly number[] })[] = [];
       try {
-        applied = effective(obs, subject, tools);
+        for (const { request } of effective(obs, subject, tools)) {
+          const result = resultOf(obs, subject.packageName, request);
+          // Ids the app generated cannot be matched without its result: this run is not judged.
+          if (result === undefined) return [];
+          // The model's own copies: a step may keep them in the model and change them later.
+          requests.push({
+            calls: request.calls.map((c) => c.callId),
+            tool: request.tool,
+            requestId: request.requestId,
+            callerUid: request.callerUid,
+            args: request.args === undefined ? undefined : structuredClone(request.args),
+            result: structuredClone(result),
+          });
+        }
       } catch (error) {
         return [say(`cetp-sim could not read this run for it: ${describeError(error)}`, 'crash')];
-      }
-      const requests: (ModelRequest & { calls: readonly number[] })[] = [];
-      for (const { request } of applied) {
-        const result = resultOf(obs, subject.packageName, request);
-        // Ids the app generated cannot be matched without its result: this run is not judged.
-        if (result === undefined) return [];
-        // The model's own copies: a step may keep them in the model and change them later.
-        requests.push({
-          calls: request.calls.map((c) => c.callId),
-          tool: request.tool,
-          requestId: request.requestId,
-          callerUid: request.callerUid,
-          args: request.args === undefined ? undefined : structuredClone(request.args),
-          result: structuredClone(result),
-        });
       }
       let step = 'initial()';
       try {
