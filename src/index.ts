@@ -29,6 +29,21 @@ export type {
   ResolvedProviderFixture,
   Variant,
 } from './check/subjects.ts';
+// Your own oracles on a provider fixture: invariants over its storage and history, a model of its tools.
+export type {
+  AppState,
+  HistoryCall,
+  Invariant,
+  InvariantResult,
+  LifecycleEvent,
+  ModelRequest,
+  ModelStep,
+  RequestHistory,
+  RequestOutcome,
+  RunHistory,
+  StoredTable,
+  ToolModel,
+} from './check/user-oracle-types.ts';
 // The reference consumer.
 export {
   bridgeIn,

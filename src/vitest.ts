@@ -7,6 +7,10 @@
  *   import { providers } from './my-provider.ts';
  *   describeProvider(providers, { module: './my-provider.ts' });
  *
+ * A provider fixture's own oracles (`invariants`, `model`) are checked in every run of every
+ * property, and each is also a test of its own after the property tests (`invariant:<id>`,
+ * `model:<name>`): it fails when a property's shrunk failure broke it, with that failure's story.
+ *
  * A failing test's message carries the checker, the rule ids, the evidence, the shrunk trace, the
  * replay file and the exact `npx cetp-sim replay …` command; a property that exercised nothing fails
  * too (it judged nothing). `{ replay: FILE }` turns the block into one test that re-runs that replay
@@ -16,6 +20,7 @@
  */
 import { beforeAll, describe, it } from 'vitest';
 import type { CancellationLike, ConsumerUnderTest, ProviderFixture } from './check/subjects.ts';
+import { INVARIANT_PREFIX, MODEL_PREFIX } from './check/user-oracles.ts';
 import { PROPERTIES, type PropertyInfo } from './harness/catalogue.ts';
 import { CliError } from './harness/errors.ts';
 import {
@@ -53,10 +58,13 @@ export class PropertyFailure extends Error {
   constructor(
     readonly report: PropertyReport,
     pasteBack = true,
+    headline?: string,
   ) {
-    super(
-      verdictMessage(report, pasteBack ? { inTest: (file) => `{ replay: ${JSON.stringify(file)} }` } : {}),
+    const story = verdictMessage(
+      report,
+      pasteBack ? { inTest: (file) => `{ replay: ${JSON.stringify(file)} }` } : {},
     );
+    super(headline === undefined ? story : `${headline}\n${story}`);
     // The stack would point into cetp-sim; the message says where to look.
     this.stack = `${this.name}: ${this.message}`;
   }
@@ -107,6 +115,64 @@ function replayTest(file: string, subjects: Parameters<typeof replay>[1], timeou
   });
 }
 
+/** Each property's campaign run once per block, whichever test asks first (property or user oracle). */
+function once(
+  fuzz: (id: string) => Promise<PropertyReport | undefined>,
+): (id: string) => Promise<PropertyReport | undefined> {
+  const campaigns = new Map<string, Promise<PropertyReport | undefined>>();
+  return (id) => {
+    let campaign = campaigns.get(id);
+    if (!campaign) {
+      campaign = fuzz(id);
+      campaigns.set(id, campaign);
+    }
+    return campaign;
+  };
+}
+
+/** The oracle ids and titles of the fixtures' own invariants and models (well-formed ones; the rest fail in beforeAll). */
+function userOracleTitles(fixtures: readonly ProviderFixture[]): { id: string; title: string }[] {
+  const out: { id: string; title: string }[] = [];
+  for (const f of fixtures) {
+    for (const inv of Array.isArray(f.invariants) ? f.invariants : [])
+      if (typeof inv?.id === 'string')
+        out.push({
+          id: `${INVARIANT_PREFIX}${inv.id}`,
+          title: `${INVARIANT_PREFIX}${inv.id} (${f.name}): ${inv.description ?? 'your invariant'}`,
+        });
+    if (f.model !== undefined)
+      out.push({
+        id: `${MODEL_PREFIX}${f.name}`,
+        title: `${MODEL_PREFIX}${f.name}: its storage follows your model`,
+      });
+  }
+  return out;
+}
+
+/**
+ * One test per user oracle: it held in every run of every property (each property's runs up to its
+ * first failure), or it fails with the story of the first property whose failure broke it.
+ */
+function userOracleTests(
+  oracles: readonly { id: string; title: string }[],
+  infos: readonly PropertyInfo[],
+  timeout: number,
+  fuzz: (id: string) => Promise<PropertyReport | undefined>,
+): void {
+  for (const oracle of oracles)
+    it(oracle.title, { timeout }, async ({ annotate }) => {
+      let runs = 0;
+      for (const p of infos) {
+        const report = await fuzz(p.id);
+        if (!report) continue;
+        runs += report.runs;
+        if (report.violations.some((v) => v.checker === oracle.id))
+          throw new PropertyFailure(report, true, `${oracle.id} broken in property ${p.id}`);
+      }
+      await annotate(`checked after each of ${runs} runs of ${infos.length} properties`, 'cetp-sim');
+    });
+}
+
 function propertyTests(
   infos: readonly PropertyInfo[],
   timeout: number,
@@ -147,10 +213,12 @@ const providerSuite = (block: Block) =>
       // A bad fixture fails the block once, with the message naming the field, before any property runs.
       beforeAll(() => checkProviderFixtures(fixtures, options.propertyTools, 'describeProvider', fail));
       if (options.replay !== undefined) return replayTest(options.replay, { providers: fixtures }, timeout);
-      propertyTests(infos, timeout, true, async (id) => {
+      const fuzz = once(async (id) => {
         const { replay: _replay, name: _name, timeout: _timeout, ...fuzzOptions } = options;
         return (await fuzzProvider(fixtures, { ...fuzzOptions, property: id })).properties[0];
       });
+      propertyTests(infos, timeout, true, fuzz);
+      userOracleTests(userOracleTitles(fixtures), infos, timeout, fuzz);
     });
   };
 
@@ -173,10 +241,14 @@ const consumerSuite = (block: Block) =>
           { consumer, ...(options.providers !== undefined ? { providers: options.providers } : {}) },
           timeout,
         );
-      propertyTests(infos, timeout, true, async (id) => {
+      const fuzz = once(async (id) => {
         const { replay: _replay, name: _name, timeout: _timeout, ...fuzzOptions } = options;
         return (await fuzzConsumer(consumer, { ...fuzzOptions, property: id })).properties[0];
       });
+      propertyTests(infos, timeout, true, fuzz);
+      // The providers' own oracles judge these runs too (`options.providers`).
+      const providers = options.providers === undefined ? [] : asList(options.providers);
+      userOracleTests(userOracleTitles(providers), infos, timeout, fuzz);
     });
   };
 
@@ -229,4 +301,13 @@ export const describeConsumer = withModifiers(consumerSuite);
  */
 export const describeReference = withModifiers(referenceSuite);
 
+// The fixture's own oracles, for writing them beside the suite.
+export type {
+  AppState,
+  Invariant,
+  ModelRequest,
+  RequestHistory,
+  RunHistory,
+  ToolModel,
+} from './check/user-oracle-types.ts';
 export { PROPERTIES, type PropertyInfo, type PropertyReport };

@@ -7,6 +7,7 @@
 import type { JsonValue } from '../base/json.ts';
 import type { AppContext } from '../sim/context.ts';
 import type { World } from '../sim/world.ts';
+import type { Invariant, ToolModel } from './user-oracle-types.ts';
 
 /**
  * The readings of the spec's ambiguous points a run is made with, per side: variant name → reading
@@ -77,6 +78,18 @@ export interface ProviderFixture {
    * Optional: without it the required-scopes oracle has no truth to judge a tool by.
    */
   readonly requiredScopes?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Your own invariants over the app's storage at the end of a run and the run's history, checked
+   * after every run of every property as the oracles `invariant:<id>` (src/check/user-oracle-types.ts,
+   * docs/writing-a-provider.md). Optional.
+   */
+  readonly invariants?: readonly Invariant[];
+  /**
+   * A model of what the tools do to the app's storage, checked after every run as the oracle
+   * `model:<name>`: the storage must equal the model run over the requests that took effect, once
+   * each. Optional.
+   */
+  readonly model?: ToolModel<unknown>;
 }
 
 /** A fixture with what list_tools declares filled in: what the scenarios and oracles run with. */

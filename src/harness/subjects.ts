@@ -21,6 +21,7 @@ import type {
   ResolvedProviderFixture,
   Variant,
 } from '../check/subjects.ts';
+import { userOracles } from '../check/user-oracles.ts';
 import { CONSUMER_PACKAGE } from '../consumer/app.ts';
 import { EFFECTS } from '../protocol/index.ts';
 import type { Fault } from '../sim/faults.ts';
@@ -28,6 +29,7 @@ import { World } from '../sim/world.ts';
 import { consumerVariantIgnored } from './consumer-planted.ts';
 import { CliError } from './errors.ts';
 import { globalsChecker, MODULE_GLOBALS_CHECKER, snapshotGlobals } from './globals.ts';
+import { checkInvariantIdsUnique, checkUserOracles } from './user-oracle-checks.ts';
 
 /** Provider fixtures to fuzz, and (optionally) which of their tools each property calls. */
 export interface ProvidersUnderTest {
@@ -132,6 +134,7 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
     'an array of args (JSON values) the app must refuse',
     fail,
   );
+  checkUserOracles(raw, at, new Set(Object.keys(known)), fail);
   checkByTool(
     raw.outputSchemas,
     `${at}.outputSchemas`,
@@ -262,6 +265,7 @@ export async function checkProviderFixtures(
       seen.add(p[key]);
     }
   }
+  checkInvariantIdsUnique(providers, fail);
   const propertyTools = checkPropertyTools(rawPropertyTools, providers, fail);
   preflight(providers, fail);
   const resolved = await resolveAll(providers, fail);
@@ -395,6 +399,18 @@ export function retargetAll(
   return [...out.values()];
 }
 
+/**
+ * `checkers` and the providers' own oracles (invariants, models: src/check/user-oracles.ts), each
+ * once: the property's oracles judge the user's app, and so do the user's.
+ */
+function withUserOracles(
+  checkers: readonly Checker[],
+  providers: readonly ProviderFixture[],
+): readonly Checker[] {
+  const have = new Set(checkers.map((c) => c.id));
+  return [...checkers, ...userOracles(providers).filter((c) => !have.has(c.id))];
+}
+
 /** The property as it runs against the module's providers (a copy; the catalogue is untouched). */
 export function withProviders(def: PropertyDef, module: ProvidersUnderTest): PropertyDef {
   const replaced = new Set(def.fixture.providers.map((p) => p.packageName));
@@ -408,14 +424,22 @@ export function withProviders(def: PropertyDef, module: ProvidersUnderTest): Pro
     const hostile = def.shape.tools.filter((t) => t.startsWith('hostile.'));
     return {
       ...def,
-      fixture: { ...def.fixture, providers, checkers: watchingGlobals(def.fixture.checkers) },
+      fixture: {
+        ...def.fixture,
+        providers,
+        checkers: withUserOracles(watchingGlobals(def.fixture.checkers), providers),
+      },
       shape: { ...def.shape, providers, faults, tools: [...(tools ?? all), ...hostile] },
     };
   }
   const { tools: _builtInTools, ...shape } = def.shape;
   return {
     ...def,
-    fixture: { ...def.fixture, providers, checkers: watchingGlobals(def.fixture.checkers ?? ALL_CHECKERS) },
+    fixture: {
+      ...def.fixture,
+      providers,
+      checkers: withUserOracles(watchingGlobals(def.fixture.checkers ?? ALL_CHECKERS), providers),
+    },
     shape: { ...shape, providers, faults, ...(tools !== undefined ? { tools } : {}) },
   };
 }

@@ -143,4 +143,21 @@ describe('defineProvider', () => {
     await world.run();
     expect(listed).toEqual(p.listTools());
   });
+
+  it("fixture() carries the definition's invariants and model, then the spec's invariants; a spec model wins", () => {
+    const mine = { id: 'mine', check: () => undefined };
+    const theirs = { id: 'theirs', check: () => undefined };
+    const model = { initial: () => 0, tools: { add_note: (n: number) => n + 1 }, fromStorage: () => 0 };
+    const other = { ...model, initial: () => 1 };
+    const p = defineProvider({ ...definition, invariants: [mine], model });
+    const plain = p.fixture({ name: 'defined', tools: { ping: [{}] } });
+    expect(plain.invariants?.map((i) => i.id)).toEqual(['mine']);
+    expect(plain.model).toBe(model);
+    const given = p.fixture({ name: 'defined', tools: { ping: [{}] }, invariants: [theirs], model: other });
+    expect(given.invariants?.map((i) => i.id)).toEqual(['mine', 'theirs']);
+    expect(given.model).toBe(other);
+    expect(defineProvider(definition).fixture({ name: 'x', tools: { ping: [{}] } })).not.toHaveProperty(
+      'invariants',
+    );
+  });
 });

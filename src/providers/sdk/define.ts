@@ -77,6 +77,10 @@ export interface ProviderDefinition {
   readonly mutationExecutor?: (context: AppContext) => MutationExecutor | null;
   /** Provider options (limits, capabilities, variants of the spec's readings). */
   readonly options?: ProviderOptionsInput;
+  /** Your own invariants (ProviderFixture.invariants): every fixture() of the definition carries them. */
+  readonly invariants?: ProviderFixture['invariants'];
+  /** A model of the tools (ProviderFixture.model): every fixture() carries it unless it gives its own. */
+  readonly model?: ProviderFixture['model'];
 }
 
 /** What a definition hands its provider class. */
@@ -155,7 +159,8 @@ export interface DefinedProvider {
    * A fuzz fixture (`cetp-sim fuzz --provider`): package, authority, install (variant passed through)
    * and userGrantedScopes from the definition; effects, scopes, confirmations and input schemas are
    * read from list_tools when the fixture is resolved. Throws when `authorize` is a function and
-   * `userGrantedScopes` is not given (nothing else can say which scopes the user grants).
+   * `userGrantedScopes` is not given (nothing else can say which scopes the user grants). The
+   * definition's `invariants` come first, then the spec's; its `model` unless the spec gives one.
    */
   fixture(spec: FixtureSpec): ProviderFixture;
   /** What list_tools answers (every tool, a session with every capability), as on the wire. */
@@ -230,7 +235,9 @@ export function defineProvider(definition: ProviderDefinition): DefinedProvider 
       return {
         // The resume-token lifetime is configuration no reply states: the resume-token-expiry oracle needs it.
         resumeTokenTtlMs: baseOptions.resumeTokenTtlMs ?? DEFAULT_PROVIDER_OPTIONS.resumeTokenTtlMs,
+        ...(definition.model !== undefined ? { model: definition.model } : {}),
         ...spec,
+        ...ownOracles(definition.invariants, spec.invariants),
         packageName,
         authority,
         userGrantedScopes,
@@ -240,6 +247,15 @@ export function defineProvider(definition: ProviderDefinition): DefinedProvider 
     listTools: () => tools.map((t) => toolDescriptor(t, ALL_CAPABILITIES)),
   };
   return defined;
+}
+
+/** The definition's invariants and the fixture's, together (the fixture's last). */
+function ownOracles(
+  defined: ProviderFixture['invariants'],
+  given: ProviderFixture['invariants'],
+): Pick<ProviderFixture, 'invariants'> {
+  if (defined === undefined && given === undefined) return {};
+  return { invariants: [...(defined ?? []), ...(given ?? [])] };
 }
 
 /** The provider options a variant sets: planted bugs, ablated rules and readings (src/protocol/readings.ts). */
