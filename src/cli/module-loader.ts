@@ -22,6 +22,7 @@ import { transformSync } from 'esbuild';
 import { CliError } from '../harness/errors.ts';
 import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from '../harness/globals.ts';
 import { resolveModule } from '../harness/module-path.ts';
+import { REFUSED } from './worker/boundary.mjs';
 
 export { resolveModule };
 
@@ -45,6 +46,8 @@ export async function importUserModule(
     }
   } catch (error) {
     restoreGlobals(globals);
+    const refused = refusedImport(error);
+    if (refused) throw new CliError(refused.code, `${flag} ${specifier}: ${refused.message}`);
     throw new CliError(
       'module_load_failed',
       `${flag} ${specifier}: the module failed to load: ${loadFailure(error, file)}`,
@@ -59,6 +62,16 @@ export async function importUserModule(
     );
   }
   return module;
+}
+
+/** An import the module hooks refused (worker/boundary.mjs): its error code and message. */
+function refusedImport(error: unknown): { code: string; message: string } | null {
+  const message = error instanceof Error ? error.message : String(error);
+  const at = message.indexOf(REFUSED);
+  if (at < 0) return null;
+  const refused = (message.slice(at + REFUSED.length).split('\n')[0] ?? '').trim();
+  const colon = refused.indexOf(': ');
+  return { code: refused.slice(0, colon), message: refused.slice(colon + 2) };
 }
 
 // What V8 says when CommonJS-wrapped code uses syntax only an ES module may (as esm-hooks.mjs).
