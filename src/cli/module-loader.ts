@@ -18,10 +18,13 @@ import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
+import { isMainThread } from 'node:worker_threads';
 import { transformSync } from 'esbuild';
 import { CliError } from '../harness/errors.ts';
+import { drainEscapes, escapesAdvice, MODULE_ESCAPES_CHECKER } from '../harness/escapes.ts';
 import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from '../harness/globals.ts';
 import { resolveModule } from '../harness/module-path.ts';
+import { guardAmbient, setPhase } from './worker/ambient.ts';
 import { REFUSED } from './worker/boundary.mjs';
 
 export { resolveModule };
@@ -33,6 +36,14 @@ export async function importUserModule(
   cwd: string,
 ): Promise<Record<string, unknown>> {
   const file = resolveModule(flag, specifier, cwd);
+  // In a worker thread (where user code runs), calls out of the simulation are watched (ambient.ts),
+  // before the globals' baseline: the guards are the globals a module must leave alone.
+  const guarded = !isMainThread;
+  if (guarded) {
+    guardAmbient();
+    drainEscapes();
+    setPhase('load');
+  }
   const globals = snapshotGlobals();
   let module: Record<string, unknown>;
   try {
@@ -46,6 +57,8 @@ export async function importUserModule(
     }
   } catch (error) {
     restoreGlobals(globals);
+    if (guarded) setPhase('run');
+    refuseEscapes(flag, specifier, 'loading the module');
     const refused = refusedImport(error);
     if (refused) throw new CliError(refused.code, `${flag} ${specifier}: ${refused.message}`);
     throw new CliError(
@@ -53,6 +66,8 @@ export async function importUserModule(
       `${flag} ${specifier}: the module failed to load: ${loadFailure(error, file)}`,
     );
   }
+  if (guarded) setPhase('run');
+  refuseEscapes(flag, specifier, 'loading the module');
   const changed = changedGlobals(globals);
   if (changed.length > 0) {
     restoreGlobals(globals);
@@ -62,6 +77,19 @@ export async function importUserModule(
     );
   }
   return module;
+}
+
+/**
+ * Refuses a module whose code called out of the simulation (src/harness/escapes.ts) while it loaded
+ * or while cetp-sim checked it (`when`): exit 2, naming the calls and their frames.
+ */
+export function refuseEscapes(flag: string, specifier: string, when: string): void {
+  const escapes = drainEscapes();
+  if (escapes.length === 0) return;
+  throw new CliError(
+    'module_escapes_simulation',
+    `${flag} ${specifier}: ${when}, ${escapesAdvice(escapes)} (${MODULE_ESCAPES_CHECKER})`,
+  );
 }
 
 /** An import the module hooks refused (worker/boundary.mjs): its error code and message. */

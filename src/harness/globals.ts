@@ -17,6 +17,7 @@
  * once, so nothing after it runs on the replacements.
  */
 import type { Checker, Violation } from '../check/checker.ts';
+import { escapesViolation } from './escapes.ts';
 import { ownWatchedObjects } from './own-objects.ts';
 
 type Holder = Record<PropertyKey, unknown>;
@@ -250,7 +251,8 @@ export const MODULE_GLOBALS_CHECKER = 'module-globals';
 
 /**
  * A checker run after every run of user code: fails the run if a watched global is no longer what
- * it was when the campaign began (`before`), and restores it. No CETP rule: it guards the test bed.
+ * it was when the campaign began (`before`), and restores it; and (`module-escapes-simulation`) if
+ * user code called out of the simulation in it (escapes.ts). No CETP rule: it guards the test bed.
  */
 export function globalsChecker(before: GlobalsSnapshot): Checker {
   const checker: Checker = {
@@ -259,10 +261,13 @@ export function globalsChecker(before: GlobalsSnapshot): Checker {
     description:
       'user code must not replace the globals the simulation relies on (Math.random, Date, JSON, …)', // determinism-ok: a message naming globals
     check(): Violation[] {
+      // What user code did outside the simulation in this run (escapes.ts), as its own verdict.
+      const escaped = escapesViolation();
       const changed = changedGlobals(before);
-      if (changed.length === 0) return [];
+      if (changed.length === 0) return escaped ? [escaped] : [];
       restoreGlobals(before);
       return [
+        ...(escaped ? [escaped] : []),
         {
           checker: MODULE_GLOBALS_CHECKER,
           ruleIds: [],
