@@ -40,16 +40,26 @@ const INSTEAD: Readonly<Record<EscapeKind, string>> = {
   network: 'an app in the simulated world instead of a socket',
 };
 
+/** An error user code raised in a run (made in the module's code: thrown, as a rule), and where. */
+export interface Thrown {
+  /** `name: message`, e.g. `Error: storage offline`. */
+  readonly error: string;
+  readonly frame: string;
+}
+
 interface EscapeLog {
   /** Calls recorded since the log was last drained. */
   entries: Escape[];
+  /** Errors raised in user code in the run going on, and in the run judged last. */
+  raised: Thrown[];
+  lastRun: readonly Thrown[];
   /** Timers user code armed since then: cleared when the log is drained. */
   readonly timers: Set<() => void>;
 }
 
 const LOG = caches.lazy(
   'harness/escapes: calls user code made outside the simulation, until judged',
-  (): EscapeLog => ({ entries: [], timers: new Set() }),
+  (): EscapeLog => ({ entries: [], raised: [], lastRun: [], timers: new Set() }),
 );
 
 /** Records a call (src/cli/worker/ambient.ts). `clear` cancels what it armed (a timer). */
@@ -57,6 +67,27 @@ export function recordEscape(call: Escape, clear?: () => void): void {
   const log = LOG.get();
   if (log.entries.length < 1_000) log.entries.push(call);
   if (clear) log.timers.add(clear);
+}
+
+/** Records an error raised in user code (src/cli/worker/ambient.ts); the first few distinct ones. */
+export function recordThrown(thrown: Thrown): void {
+  const log = LOG.get();
+  if (log.raised.length >= 10) return;
+  if (log.raised.some((t) => t.error === thrown.error && t.frame === thrown.frame)) return;
+  log.raised.push(thrown);
+}
+
+/** A run was judged: the errors raised in it become the last run's. */
+export function endRun(): void {
+  if (!LOG.made) return;
+  const log = LOG.get();
+  log.lastRun = log.raised;
+  log.raised = [];
+}
+
+/** The errors user code raised in the run judged last (a campaign's failing run is re-run last). */
+export function thrownInLastRun(): readonly Thrown[] {
+  return LOG.made ? LOG.get().lastRun : [];
 }
 
 /** The calls recorded since the last drain (and clears the timers they armed). */

@@ -17,7 +17,7 @@
  * once, so nothing after it runs on the replacements.
  */
 import type { Checker, Violation } from '../check/checker.ts';
-import { escapesViolation } from './escapes.ts';
+import { endRun, escapesViolation } from './escapes.ts';
 import { ownWatchedObjects } from './own-objects.ts';
 
 type Holder = Record<PropertyKey, unknown>;
@@ -263,6 +263,7 @@ export function globalsChecker(before: GlobalsSnapshot): Checker {
     check(): Violation[] {
       // What user code did outside the simulation in this run (escapes.ts), as its own verdict.
       const escaped = escapesViolation();
+      endRun();
       const changed = changedGlobals(before);
       if (changed.length === 0) return escaped ? [escaped] : [];
       restoreGlobals(before);

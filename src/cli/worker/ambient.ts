@@ -26,7 +26,7 @@ import timers from 'node:timers';
 import timersPromises from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { caches } from '../../base/caches.ts';
-import { type EscapeKind, recordEscape } from '../../harness/escapes.ts';
+import { type EscapeKind, recordEscape, recordThrown } from '../../harness/escapes.ts';
 import { isOwn } from './boundary.mjs';
 
 /** While a module's top level runs (reading files is allowed then), or after (nothing is). */
@@ -149,6 +149,37 @@ function guardDateConstructor(): void {
   (globalThis as unknown as Holder).Date = GuardedDate;
 }
 
+/**
+ * `new Error(…)`, `new TypeError(…)`, `new RangeError(…)` made in user code (a subclass's `super()`
+ * included) are recorded with the module's frame, so that a failure can name what the module threw
+ * (escapes.ts `Thrown`). Errors made before the guards (cetp-sim's own classes, ToolFailure) are not.
+ */
+function guardErrorConstructors(): void {
+  const G = globalThis as unknown as Holder;
+  for (const name of ['Error', 'TypeError', 'RangeError']) {
+    const Real = G[name] as ErrorConstructor;
+    const handler: ProxyHandler<ErrorConstructor> = {
+      construct(target, args, newTarget) {
+        const error = Reflect.construct(target, args, newTarget === Guarded ? target : newTarget) as Error;
+        // Its stack as if made by the caller, not by this trap.
+        Error.captureStackTrace(error, handler.construct as Fn);
+        const frame = userFrame(handler.construct as Fn);
+        if (frame !== null) recordThrown({ error: `${error.name}: ${error.message}`, frame });
+        return error;
+      },
+      apply(target, _self, args) {
+        const error = Reflect.construct(target, args) as Error;
+        Error.captureStackTrace(error, handler.apply as Fn);
+        const frame = userFrame(handler.apply as Fn);
+        if (frame !== null) recordThrown({ error: `${error.name}: ${error.message}`, frame });
+        return error;
+      },
+    };
+    const Guarded = new Proxy(Real, handler);
+    G[name] = Guarded;
+  }
+}
+
 const timerTrack =
   (clear: (handle: never) => void) =>
   (handle: unknown): (() => void) =>
@@ -164,6 +195,7 @@ export function guardAmbient(): void {
   guard(Math as unknown as Holder, 'random', 'Math.random', 'randomness');
   guard(Date as unknown as Holder, 'now', 'Date.now', 'time');
   guardDateConstructor();
+  guardErrorConstructors();
   guard(performance as unknown as Holder, 'now', 'performance.now', 'time');
   guard(process as unknown as Holder, 'hrtime', 'process.hrtime', 'time');
   guard(process.hrtime as unknown as Holder, 'bigint', 'process.hrtime.bigint', 'time');

@@ -21,6 +21,7 @@ import {
   type RawPropertyDef,
 } from '../../../properties/suites.ts';
 import { CliError } from '../../harness/errors.ts';
+import { type Thrown, thrownInLastRun } from '../../harness/escapes.ts';
 import { checkScenarioFits } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import { blobReader } from '../../vectors/corpus.ts';
@@ -157,10 +158,27 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
             violations: failure.run.violations,
             events: failure.run.world.trace.events,
             steps: failure.run.report.steps,
+            ...thrownIn(failure.run.world.trace.events),
           },
         }
       : {}),
   };
+}
+
+/**
+ * What user code threw in the failing run (it ran last): the errors made in the module's code
+ * (escapes.ts), and any exception the simulation saw escape an app (binder.uncaught) whose message
+ * matches none of them, without a frame.
+ */
+function thrownIn(events: readonly TraceEvent[]): { thrown?: readonly Thrown[] } {
+  const thrown = [...thrownInLastRun()];
+  for (const e of events) {
+    if (e.kind !== 'binder.uncaught') continue;
+    const error = String(e.data.exception);
+    if (!thrown.some((t) => t.error === error))
+      thrown.push({ error, frame: `trace event #${e.seq} (${String(e.data.actor)})` });
+  }
+  return thrown.length > 0 ? { thrown } : {};
 }
 
 async function replay(modules: ModuleCache, job: ReplayJob, channel: JobChannel): Promise<ReplayOutcome> {
