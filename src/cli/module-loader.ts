@@ -16,6 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
+import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
 import { isMainThread } from 'node:worker_threads';
@@ -25,7 +26,7 @@ import { drainEscapes, escapesAdvice, MODULE_ESCAPES_CHECKER } from '../harness/
 import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from '../harness/globals.ts';
 import { resolveModule } from '../harness/module-path.ts';
 import { guardAmbient, setPhase } from './worker/ambient.ts';
-import { REFUSED } from './worker/boundary.mjs';
+import { boundaryViolation, REFUSED } from './worker/boundary.mjs';
 
 export { resolveModule };
 
@@ -150,6 +151,32 @@ function installCommonJsTypeScript(): void {
     };
   extensions['.cts'] = compile(true);
   extensions['.ts'] ??= compile(false);
+  if (!isMainThread) guardCommonJsRequires();
+}
+
+type ResolveFilename = (
+  request: string,
+  parent: { filename?: string } | undefined,
+  ...rest: unknown[]
+) => string;
+
+/**
+ * A `require` from a user's CommonJS file is held to the rule the module hooks hold its imports to
+ * (worker/boundary.mjs): only cetp-sim's public entries, of this copy — `require('cetp-sim')` resolves
+ * to the compiled dist/ where the hooks give an import the sources, a second copy.
+ */
+function guardCommonJsRequires(): void {
+  const loader = Module as unknown as { _resolveFilename: ResolveFilename };
+  const resolveFilename = loader._resolveFilename;
+  loader._resolveFilename = function (this: unknown, request, parent, ...rest) {
+    const resolved = resolveFilename.call(this, request, parent, ...rest);
+    const from = parent?.filename;
+    if (from !== undefined && isAbsolute(resolved)) {
+      const refused = boundaryViolation(request, from, resolved);
+      if (refused !== null) throw new Error(REFUSED + refused);
+    }
+    return resolved;
+  };
 }
 
 /**
