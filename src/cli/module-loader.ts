@@ -25,6 +25,8 @@ import { CliError } from '../harness/errors.ts';
 import { drainEscapes, escapesAdvice, MODULE_ESCAPES_CHECKER } from '../harness/escapes.ts';
 import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from '../harness/globals.ts';
 import { resolveModule } from '../harness/module-path.ts';
+import { watchExports } from '../harness/own-objects.ts';
+import * as api from '../index.ts';
 import { guardAmbient, setPhase } from './worker/ambient.ts';
 import { boundaryViolation, REFUSED } from './worker/boundary.mjs';
 
@@ -40,6 +42,8 @@ export async function importUserModule(
   // In a worker thread (where user code runs), calls out of the simulation are watched (ambient.ts),
   // before the globals' baseline: the guards are the globals a module must leave alone.
   const guarded = !isMainThread;
+  // cetp-sim's public API is watched like the built-ins (src/harness/own-objects.ts).
+  watchExports('cetp-sim', api);
   if (guarded) {
     guardAmbient();
     drainEscapes();

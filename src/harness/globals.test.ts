@@ -4,12 +4,15 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_CHECKERS } from '../check/checkers/index.ts';
+import * as api from '../index.ts';
 import { ALERTS_PROVIDER, Bundle, World } from '../index.ts';
 import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from './globals.ts';
+import { watchExports } from './own-objects.ts';
 
 type Loose = Record<PropertyKey, unknown>;
 
 describe('the globals watcher', () => {
+  watchExports('cetp-sim', api);
   const before = snapshotGlobals();
   afterEach(() => restoreGlobals(before));
 

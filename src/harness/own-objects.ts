@@ -7,7 +7,8 @@
  * (`module-globals`), naming what changed, and is undone.
  *
  * Watched (each object's own properties, as descriptors):
- * - everything the public API exports (src/index.ts), walked: classes (statics), their prototypes
+ * - everything the public API exports (src/index.ts, registered by the CLI: `watchExports`), walked:
+ *   classes (statics), their prototypes
  *   and superclasses, exported objects and lists, the objects and classes they hold;
  * - every checker (src/check/checkers/index.ts) and the list itself;
  * - the prototypes of the objects a World is made of (its trace, scheduler, binder, package manager
@@ -22,7 +23,6 @@
  */
 import { caches } from '../base/caches.ts';
 import { ALL_CHECKERS } from '../check/checkers/index.ts';
-import * as api from '../index.ts';
 import { World } from '../sim/world.ts';
 
 /** How deep the walk goes from an export (a class's prototype's method's statics … is deep enough). */
@@ -121,9 +121,16 @@ class Walk {
   }
 }
 
+/** The public API's namespaces, by entry (the CLI registers src/index.ts: the harness sits under it). */
+const EXPORTS = caches.lazy(
+  'harness/own-objects: the public API namespaces the walk starts from',
+  () => new Map<string, object>(),
+);
+
 function ownObjects(): readonly (readonly [string, object])[] {
   const walk = new Walk();
-  for (const [name, value] of Object.entries(api)) walk.value(value, name, 0);
+  for (const namespace of EXPORTS.get().values())
+    for (const [name, value] of Object.entries(namespace)) walk.value(value, name, 0);
   for (const checker of ALL_CHECKERS) walk.value(checker, `checker ${checker.id}`, 0);
   walk.value(ALL_CHECKERS, 'the checker list', 0);
   walk.instance(new World({ seed: 0 }), 0);
@@ -131,6 +138,18 @@ function ownObjects(): readonly (readonly [string, object])[] {
 }
 
 const OWN = caches.lazy('harness/own-objects: cetp-sim objects watched like built-ins', ownObjects);
+
+/**
+ * Watches what a public entry exports (`import * as api from 'cetp-sim'`), from the next snapshot
+ * on. The CLI registers src/index.ts before it loads a user's module; without it, the checkers and
+ * the world's parts are watched.
+ */
+export function watchExports(entry: string, namespace: object): void {
+  const exports = EXPORTS.get();
+  if (exports.get(entry) === namespace) return;
+  exports.set(entry, namespace);
+  OWN.clear();
+}
 
 /** cetp-sim's own objects a module could patch, each with the name a verdict calls it by. */
 export function ownWatchedObjects(): readonly (readonly [string, object])[] {

@@ -58,13 +58,12 @@ const FROM_SOURCE = existsSync(new URL('./worker.ts', import.meta.url));
 export async function resolve(specifier, context, nextResolve) {
   const conditions = FROM_SOURCE ? [...(context.conditions ?? []), 'cetp-sim-source'] : context.conditions;
   const resolved = await nextResolve(specifier, { ...context, conditions });
-  // A user's file may import only cetp-sim's public entries, of this copy (boundary.mjs).
-  if (resolved.url.startsWith('file:') && context.parentURL?.startsWith('file:')) {
-    const refused = boundaryViolation(
-      specifier,
-      fileURLToPath(context.parentURL),
-      fileURLToPath(resolved.url),
-    );
+  // A user's file may import only cetp-sim's public entries, of this copy (boundary.mjs); code with
+  // no file of its own (a data: or blob: module) is never cetp-sim's.
+  const parent = context.parentURL;
+  if (resolved.url.startsWith('file:') && parent !== undefined) {
+    const from = parent.startsWith('file:') ? fileURLToPath(parent) : parent.slice(0, 80);
+    const refused = boundaryViolation(specifier, from, fileURLToPath(resolved.url));
     if (refused !== null) throw new Error(REFUSED + refused);
   }
   if (!resolved.url.startsWith('file:') || !CJS_FORMATS.has(resolved.format)) return resolved;
