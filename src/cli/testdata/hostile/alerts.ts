@@ -3,7 +3,8 @@
  * directory stands for a user's code: src/cli/worker/boundary.mjs) — and `brokenTools`, the same
  * tools with every handler replaced by a misbehaviour. For the hostile modules here.
  */
-import { ALERTS_PROVIDER, defineProvider, isReadTool, type ProviderTool, type ToolCall } from 'cetp-sim';
+import type { ProviderTool, ToolCall } from 'cetp-sim';
+import { ALERTS_PROVIDER, defineProvider, isReadTool } from 'cetp-sim';
 
 const TOOLS = {
   get_quote: [{ symbol: 'AAPL' }, { symbol: 'NOPE' }],
