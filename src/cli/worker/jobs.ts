@@ -20,8 +20,10 @@ import {
   propertyById,
   type RawPropertyDef,
 } from '../../../properties/suites.ts';
+import type { Violation } from '../../check/checker.ts';
 import { CliError } from '../../harness/errors.ts';
-import { type Thrown, thrownInLastRun } from '../../harness/escapes.ts';
+import { MODULE_ESCAPES_CHECKER, type Thrown, thrownInLastRun } from '../../harness/escapes.ts';
+import { MODULE_GLOBALS_CHECKER } from '../../harness/globals.ts';
 import { checkScenarioFits } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import { blobReader } from '../../vectors/corpus.ts';
@@ -155,7 +157,7 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
       ? {
           failure: {
             replay: failure.replay,
-            violations: failure.run.violations,
+            violations: moduleVerdictsFirst(failure.run.violations),
             events: failure.run.world.trace.events,
             steps: failure.run.report.steps,
             ...thrownIn(failure.run.world.trace.events),
@@ -163,6 +165,15 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
         }
       : {}),
   };
+}
+
+/**
+ * A run whose user code escaped the simulation or patched what judges it is first of all that: its
+ * other violations may be consequences (reported after it).
+ */
+function moduleVerdictsFirst(violations: readonly Violation[]): readonly Violation[] {
+  const own = (v: Violation) => v.checker === MODULE_ESCAPES_CHECKER || v.checker === MODULE_GLOBALS_CHECKER;
+  return [...violations.filter(own), ...violations.filter((v) => !own(v))];
 }
 
 /**
