@@ -47,31 +47,62 @@ type Holder = Record<string, unknown>;
 
 const FRAME = /\(?((?:file:\/\/|\/|node:)[^()]*?):(\d+):(\d+)\)?$/;
 
-/**
- * The user's frame that made the call whose stack this is, or null when cetp-sim's own code (or
- * Node's module loader) made it. `skip`: the guard itself, left out of the stack.
- */
-export function userFrame(skip: Fn): string | null {
-  const holder: { stack?: string } = {};
+/** Where each frame of a stack is (file, or `node:…`), without formatting it (no source maps: cheap). */
+function stackFiles(skip: Fn): string[] {
+  const holder: { stack?: unknown } = {};
+  const prepare = Error.prepareStackTrace;
   const limit = Error.stackTraceLimit;
+  Error.prepareStackTrace = (_error, sites) => sites;
   Error.stackTraceLimit = 64;
-  Error.captureStackTrace(holder, skip);
-  Error.stackTraceLimit = limit;
-  let first = true;
-  for (const line of (holder.stack ?? '').split('\n').slice(1)) {
-    const m = FRAME.exec(line.trim());
-    if (!m) continue;
-    const [, location = '', row, column] = m;
-    const immediate = first;
-    first = false;
+  try {
+    Error.captureStackTrace(holder, skip);
+    const sites = (holder.stack ?? []) as NodeJS.CallSite[];
+    return sites.map((site) => site.getFileName() ?? '');
+  } finally {
+    Error.prepareStackTrace = prepare;
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/**
+ * Whose call this is, from where its frames are: 'user' when the nearest frame that is neither
+ * Node's nor a package's is a user's file, null when cetp-sim's own code (or Node itself, or its
+ * module loader reading a file for a `require`) made it.
+ */
+function caller(files: readonly string[]): 'user' | null {
+  for (const [i, location] of files.entries()) {
+    if (location === '') continue;
     if (location.startsWith('node:')) {
       // Node's own use (a stream arming a timer, the loader reading a file for a require).
-      if (immediate || location.startsWith('node:internal/modules/')) return null;
+      if (i === 0 || location.startsWith('node:internal/modules/')) return null;
       continue;
     }
     const path = location.startsWith('file://') ? fileURLToPath(location) : location;
     if (isOwn(path)) return null;
     if (path.includes('/node_modules/')) continue;
+    return 'user';
+  }
+  return null;
+}
+
+/**
+ * The user's frame that made the call whose stack this is (`path:line:column`, relative to the
+ * working directory, source-mapped), or null when cetp-sim's own code made it. `skip`: the guard
+ * itself, left out of the stack. Only a user's call has its stack formatted (the costly part).
+ */
+export function userFrame(skip: Fn): string | null {
+  if (caller(stackFiles(skip)) === null) return null;
+  const holder: { stack?: string } = {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 64;
+  Error.captureStackTrace(holder, skip);
+  Error.stackTraceLimit = limit;
+  for (const line of (holder.stack ?? '').split('\n').slice(1)) {
+    const m = FRAME.exec(line.trim());
+    const [, location = '', row, column] = m ?? [];
+    if (!m || location.startsWith('node:')) continue;
+    const path = location.startsWith('file://') ? fileURLToPath(location) : location;
+    if (isOwn(path) || path.includes('/node_modules/')) continue;
     const shown = relative(process.cwd(), path);
     return `${shown.startsWith('..') ? path : shown}:${row}:${column}`;
   }
