@@ -160,7 +160,10 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
             violations: moduleVerdictsFirst(failure.run.violations),
             events: failure.run.world.trace.events,
             steps: failure.run.report.steps,
-            ...thrownIn(failure.run.world.trace.events),
+            // What the user's code threw (a reference app's exception is not a module's).
+            ...(job.modules.provider !== undefined || job.modules.consumer !== undefined
+              ? thrownIn(failure.run.world.trace.events)
+              : {}),
           },
         }
       : {}),
