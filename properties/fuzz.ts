@@ -215,7 +215,9 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   };
   if (details.failed && details.counterexample !== null) {
     const [scenario] = details.counterexample as [Scenario | ConsumerScenario];
-    const run = await runOne(scenario, variant);
+    const rerun = await runOne(scenario, variant);
+    // A failure always names a verdict: the counterexample re-run passing is one (not reproducible).
+    const run = rerun.violations.length > 0 ? rerun : { ...rerun, violations: [notReproducible(fuzz)] };
     const replay = replayOf(def, variant, scenario, run, fuzz, run.violations);
     return { ...common, status: 'failed', failure: { replay, run } };
   }
@@ -244,6 +246,23 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
     campaign: { checker: TOOL_NEVER_SUCCEEDS.checker, tool: broken.tool },
   };
   return { ...common, status: 'failed', failure: { replay, run: { ...run, violations } } };
+}
+
+/** The verdict on a failing run whose scenario, run again at once, broke nothing. */
+export const RUN_NOT_REPRODUCIBLE = 'run-not-reproducible';
+
+function notReproducible(fuzz: ReplayFile['fuzz']): Violation {
+  return {
+    checker: RUN_NOT_REPRODUCIBLE,
+    ruleIds: [],
+    class: 'correctness',
+    message:
+      `run ${fuzz.runsToFailure} failed, but its scenario (shrunk ${fuzz.shrinks} time(s)) run again at once broke ` +
+      'nothing: the runs are not a function of their scenario. Something outside the simulation decides ' +
+      'them (wall-clock time, Math.random, state kept between runs at module top level)',
+    events: [],
+    calls: [],
+  };
 }
 
 /** The campaign verdict in words, for `provider|tool`, `provider|*` (executions) or `provider|**` (calls). */

@@ -123,7 +123,7 @@ async function diagnose(
   );
   const violation = watchdogViolation(`run ${end.run + 1} of the campaign`, end.reason, events);
   const common = { id: def.id, runs: end.run + 1, status: 'failed' as const, exercised: NOTHING_EXERCISED };
-  if (scenario === null) return { ...common, reason: violation.message };
+  if (scenario === null) return { ...common, reason: violation.message, violations: [violation] };
   const replay: ReplayFile = {
     format: REPLAY_FORMAT,
     property: def.id,

@@ -33,7 +33,7 @@ import type { Variant } from '../check/subjects.ts';
 import { consumerVariantIgnored } from '../harness/consumer-planted.ts';
 import { CliError } from '../harness/errors.ts';
 import { checkConsumer, withConsumer as withConsumerUnderTest } from '../harness/subjects.ts';
-import { exported, importUserModule } from './module-loader.ts';
+import { exported, importUserModule, refuseEscapes } from './module-loader.ts';
 
 export type { ConsumerUnderTest } from '../../properties/scenario/consumer.ts';
 
@@ -64,7 +64,9 @@ export async function loadConsumerModule(specifier: string, cwd: string): Promis
   };
   const raw = exported(module, ['consumer']);
   if (typeof raw !== 'object' || raw === null) return fail("the module must export 'consumer', an object");
-  return { specifier, consumer: checkConsumer(raw, fail) };
+  const consumer = checkConsumer(raw, fail);
+  refuseEscapes('--consumer', specifier, 'while cetp-sim checked it (install())');
+  return { specifier, consumer };
 }
 
 /**

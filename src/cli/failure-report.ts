@@ -69,6 +69,8 @@ export interface FailureView {
   readonly runsToFailure: number;
   readonly shrinks: number;
   readonly replayFile: string;
+  /** What the user's code threw in the run, with its frame (src/harness/escapes.ts). */
+  readonly thrown?: readonly { readonly error: string; readonly frame: string }[];
 }
 
 export function printFailure(io: Io, f: FailureView): void {
@@ -78,6 +80,7 @@ export function printFailure(io: Io, f: FailureView): void {
   io.out(`  rules: ${f.rules.join(' ')}`);
   io.out(`  found after ${f.runsToFailure} run(s), shrunk ${f.shrinks} time(s)`);
   printViolations(io, f.violations);
+  for (const t of f.thrown ?? []) io.out(`  your module threw ${c.bold(t.error)} at ${t.frame}`);
   io.out(c.bold('  minimal trace:'));
   printTrace(io, f.events, '    ');
   io.out(`  sequence diagram (Mermaid): ${diagramFilePath(f.replayFile)}`);

@@ -15,7 +15,8 @@ import { memoryIo } from './testing.ts';
 import { WorkerHost } from './worker/pool.ts';
 import type { LoadOutcome } from './worker/protocol.ts';
 
-const FIXTURES = JSON.stringify(resolve('properties/scenario/fixtures.ts'));
+// A module of a user's own (public API only: src/cli/worker/boundary.mjs) that exports ALERTS.
+const FIXTURES = JSON.stringify(resolve('src/cli/testdata/hostile/alerts-fixture.mjs'));
 const root = mkdtempSync(join(tmpdir(), 'cetp-sim-formats-'));
 const host = new WorkerHost();
 afterAll(async () => {

@@ -15,8 +15,9 @@ import { memoryIo } from './testing.ts';
 import { WorkerHost } from './worker/pool.ts';
 import type { LoadOutcome } from './worker/protocol.ts';
 
-const FIXTURES = JSON.stringify(resolve('properties/scenario/fixtures.ts'));
-const CONSUMER = JSON.stringify(resolve('src/consumer/index.ts'));
+// A module of a user's own (public API only: src/cli/worker/boundary.mjs) that exports ALERTS.
+const FIXTURES = JSON.stringify(resolve('src/cli/testdata/hostile/alerts-fixture.mjs'));
+const CONSUMER = JSON.stringify(resolve('src/index.ts'));
 const root = mkdtempSync(join(tmpdir(), 'cetp-sim-modules-'));
 const host = new WorkerHost();
 afterAll(async () => {

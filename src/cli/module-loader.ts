@@ -16,12 +16,19 @@
  */
 import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
+import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
+import { isMainThread } from 'node:worker_threads';
 import { transformSync } from 'esbuild';
 import { CliError } from '../harness/errors.ts';
+import { drainEscapes, escapesAdvice, MODULE_ESCAPES_CHECKER } from '../harness/escapes.ts';
 import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from '../harness/globals.ts';
 import { resolveModule } from '../harness/module-path.ts';
+import { watchExports } from '../harness/own-objects.ts';
+import * as api from '../index.ts';
+import { guardAmbient, setPhase } from './worker/ambient.ts';
+import { boundaryViolation, REFUSED } from './worker/boundary.mjs';
 
 export { resolveModule };
 
@@ -32,6 +39,16 @@ export async function importUserModule(
   cwd: string,
 ): Promise<Record<string, unknown>> {
   const file = resolveModule(flag, specifier, cwd);
+  // In a worker thread (where user code runs), calls out of the simulation are watched (ambient.ts),
+  // before the globals' baseline: the guards are the globals a module must leave alone.
+  const guarded = !isMainThread;
+  // cetp-sim's public API is watched like the built-ins (src/harness/own-objects.ts).
+  watchExports('cetp-sim', api);
+  if (guarded) {
+    guardAmbient();
+    drainEscapes();
+    setPhase('load');
+  }
   const globals = snapshotGlobals();
   let module: Record<string, unknown>;
   try {
@@ -45,11 +62,17 @@ export async function importUserModule(
     }
   } catch (error) {
     restoreGlobals(globals);
+    if (guarded) setPhase('run');
+    refuseEscapes(flag, specifier, 'loading the module');
+    const refused = refusedImport(error);
+    if (refused) throw new CliError(refused.code, `${flag} ${specifier}: ${refused.message}`);
     throw new CliError(
       'module_load_failed',
       `${flag} ${specifier}: the module failed to load: ${loadFailure(error, file)}`,
     );
   }
+  if (guarded) setPhase('run');
+  refuseEscapes(flag, specifier, 'loading the module');
   const changed = changedGlobals(globals);
   if (changed.length > 0) {
     restoreGlobals(globals);
@@ -59,6 +82,29 @@ export async function importUserModule(
     );
   }
   return module;
+}
+
+/**
+ * Refuses a module whose code called out of the simulation (src/harness/escapes.ts) while it loaded
+ * or while cetp-sim checked it (`when`): exit 2, naming the calls and their frames.
+ */
+export function refuseEscapes(flag: string, specifier: string, when: string): void {
+  const escapes = drainEscapes();
+  if (escapes.length === 0) return;
+  throw new CliError(
+    'module_escapes_simulation',
+    `${flag} ${specifier}: ${when}, ${escapesAdvice(escapes)} (${MODULE_ESCAPES_CHECKER})`,
+  );
+}
+
+/** An import the module hooks refused (worker/boundary.mjs): its error code and message. */
+function refusedImport(error: unknown): { code: string; message: string } | null {
+  const message = error instanceof Error ? error.message : String(error);
+  const at = message.indexOf(REFUSED);
+  if (at < 0) return null;
+  const refused = (message.slice(at + REFUSED.length).split('\n')[0] ?? '').trim();
+  const colon = refused.indexOf(': ');
+  return { code: refused.slice(0, colon), message: refused.slice(colon + 2) };
 }
 
 // What V8 says when CommonJS-wrapped code uses syntax only an ES module may (as esm-hooks.mjs).
@@ -109,6 +155,32 @@ function installCommonJsTypeScript(): void {
     };
   extensions['.cts'] = compile(true);
   extensions['.ts'] ??= compile(false);
+  if (!isMainThread) guardCommonJsRequires();
+}
+
+type ResolveFilename = (
+  request: string,
+  parent: { filename?: string } | undefined,
+  ...rest: unknown[]
+) => string;
+
+/**
+ * A `require` from a user's CommonJS file is held to the rule the module hooks hold its imports to
+ * (worker/boundary.mjs): only cetp-sim's public entries, of this copy — `require('cetp-sim')` resolves
+ * to the compiled dist/ where the hooks give an import the sources, a second copy.
+ */
+function guardCommonJsRequires(): void {
+  const loader = Module as unknown as { _resolveFilename: ResolveFilename };
+  const resolveFilename = loader._resolveFilename;
+  loader._resolveFilename = function (this: unknown, request, parent, ...rest) {
+    const resolved = resolveFilename.call(this, request, parent, ...rest);
+    const from = parent?.filename;
+    if (from !== undefined && isAbsolute(resolved)) {
+      const refused = boundaryViolation(request, from, resolved);
+      if (refused !== null) throw new Error(REFUSED + refused);
+    }
+    return resolved;
+  };
 }
 
 /**

@@ -33,7 +33,7 @@ import type { Variant } from '../../properties/scenario/model.ts';
 import { variantIgnored } from '../check/fixture.ts';
 import { CliError } from '../harness/errors.ts';
 import { checkProviderFixtures } from '../harness/subjects.ts';
-import { exported, importUserModule } from './module-loader.ts';
+import { exported, importUserModule, refuseEscapes } from './module-loader.ts';
 
 export { retargetAll, UserModuleError, withProviders } from '../harness/subjects.ts';
 
@@ -57,6 +57,7 @@ export async function loadProviderModule(specifier: string, cwd: string): Promis
     `--provider ${specifier}`,
     fail,
   );
+  refuseEscapes('--provider', specifier, 'while cetp-sim checked it (install(), list_tools)');
   return { specifier, ...checked };
 }
 

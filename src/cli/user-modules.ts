@@ -92,7 +92,7 @@ export async function checkModuleIsolation(
     ruleIds: [],
     class: 'correctness',
     message:
-      `module state leaks between runs: this failure (${before}) came after ${earlier} earlier run(s) in the same ` +
+      `module state leaks between runs: this failure (${before || 'no violation'}) came after ${earlier} earlier run(s) in the same ` +
       `instance of ${describe(job.modules)}; re-run at once in a fresh instance the same scenario ` +
       (after === '' ? 'passes' : `fails differently (${after})`) +
       ` (trace sha256 ${fresh.traceHash.slice(0, 16)}…, was ${failure.replay.traceHash.slice(0, 16)}…), so its replay ` +

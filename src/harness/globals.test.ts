@@ -3,11 +3,16 @@
  * built-in prototype and a replaced built-in method — symbol keys included — and puts each back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { ALL_CHECKERS } from '../check/checkers/index.ts';
+import * as api from '../index.ts';
+import { ALERTS_PROVIDER, Bundle, World } from '../index.ts';
 import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from './globals.ts';
+import { watchExports } from './own-objects.ts';
 
 type Loose = Record<PropertyKey, unknown>;
 
 describe('the globals watcher', () => {
+  watchExports('cetp-sim', api);
   const before = snapshotGlobals();
   afterEach(() => restoreGlobals(before));
 
@@ -84,6 +89,41 @@ describe('the globals watcher', () => {
     expect(globalsAdvice(['Math.random'])).toMatch(/^replaced Math\.random — a global/);
     expect(globalsAdvice(['Object.prototype.x (added)', 'JSON.parse'])).toMatch(
       /^changed Object\.prototype\.x \(added\), JSON\.parse — globals/,
+    );
+  });
+
+  it("sees cetp-sim's own classes, exported objects and checkers patched (own-objects.ts), and puts them back", () => {
+    const run = World.prototype.run;
+    const install = ALERTS_PROVIDER.install;
+    const [first] = ALL_CHECKERS;
+    const check = first?.check;
+    World.prototype.run = async () => ({}) as Awaited<ReturnType<typeof run>>;
+    (Bundle as unknown as Loose).forged = true;
+    (ALERTS_PROVIDER as unknown as Loose).install = () => {};
+    if (first) (first as unknown as Loose).check = () => [];
+    // A prototype of the world's own parts, reached through an instance.
+    const trace = Object.getPrototypeOf(new World({ seed: 0 }).trace) as Loose;
+    const record = trace.record;
+    trace.record = () => {};
+    const changed = changedGlobals(before);
+    restoreGlobals(before);
+    expect(changed).toEqual(
+      expect.arrayContaining([
+        "cetp-sim's World.prototype.run",
+        "cetp-sim's Bundle.forged (added)",
+        "cetp-sim's ALERTS_PROVIDER.install",
+        `cetp-sim's checker ${first?.id}.check`,
+        "cetp-sim's Trace.prototype.record",
+      ]),
+    );
+    expect(changed).toHaveLength(5);
+    expect(World.prototype.run).toBe(run);
+    expect(ALERTS_PROVIDER.install).toBe(install);
+    expect(first?.check).toBe(check);
+    expect(trace.record).toBe(record);
+    expect(changedGlobals(before)).toEqual([]);
+    expect(globalsAdvice(changed)).toMatch(
+      /cetp-sim's own code, the test bed that judges the module \(restored\)/,
     );
   });
 });

@@ -17,6 +17,8 @@
  * once, so nothing after it runs on the replacements.
  */
 import type { Checker, Violation } from '../check/checker.ts';
+import { endRun, escapesViolation } from './escapes.ts';
+import { ownWatchedObjects } from './own-objects.ts';
 
 type Holder = Record<PropertyKey, unknown>;
 
@@ -112,17 +114,24 @@ const INTRINSICS: readonly (readonly [string, object])[] = [
   ['TextDecoder.prototype', TextDecoder.prototype],
 ];
 
+/** How a change to one of cetp-sim's own objects (own-objects.ts) is named. */
+const OWN_PREFIX = "cetp-sim's ";
+
 /** The watched globals as they are now. */
 export interface GlobalsSnapshot {
   readonly values: ReadonlyMap<string, unknown>;
-  /** Per intrinsic (INTRINSICS order): its own properties' descriptors, by key. */
+  /** The objects watched whole: the intrinsics, then cetp-sim's own (own-objects.ts). */
+  readonly objects: readonly (readonly [string, object])[];
+  /** Per object (`objects` order): its own properties' descriptors, by key. */
   readonly intrinsics: readonly ReadonlyMap<PropertyKey, PropertyDescriptor>[];
 }
 
 export function snapshotGlobals(): GlobalsSnapshot {
+  const objects = [...INTRINSICS, ...ownWatchedObjects()];
   return {
     values: new Map(WATCHED.map(([name, holder, key]) => [name, holder()[key]])),
-    intrinsics: INTRINSICS.map(
+    objects,
+    intrinsics: objects.map(
       ([, on]) =>
         new Map(
           Reflect.ownKeys(on).map((key) => [
@@ -157,20 +166,31 @@ interface IntrinsicChange {
   readonly name: string;
 }
 
+/** Whether `on`'s own properties are still those of `was` (one pass: this runs after every run). */
+function unchanged(on: object, was: ReadonlyMap<PropertyKey, PropertyDescriptor>): boolean {
+  const keys = Reflect.ownKeys(on);
+  if (keys.length !== was.size) return false;
+  for (const key of keys) {
+    const before = was.get(key);
+    if (before === undefined || !sameDescriptor(before, Reflect.getOwnPropertyDescriptor(on, key)))
+      return false;
+  }
+  return true;
+}
+
 function intrinsicChanges(before: GlobalsSnapshot): IntrinsicChange[] {
   const changes: IntrinsicChange[] = [];
-  INTRINSICS.forEach(([holder, on], i) => {
+  before.objects.forEach(([name, on], i) => {
     const was = before.intrinsics[i];
-    if (was === undefined) return;
+    if (was === undefined || unchanged(on, was)) return;
+    const holder = i < INTRINSICS.length ? name : `${OWN_PREFIX}${name}`;
     for (const [key, descriptor] of was) {
       const now = Reflect.getOwnPropertyDescriptor(on, key);
       if (sameDescriptor(descriptor, now)) continue;
       const name = keyName(holder, key);
       changes.push({ on, key, before: descriptor, name: now === undefined ? `${name} (deleted)` : name });
     }
-    const keys = Reflect.ownKeys(on);
-    if (keys.length === was.size && keys.every((key) => was.has(key))) return;
-    for (const key of keys) {
+    for (const key of Reflect.ownKeys(on)) {
       if (!was.has(key))
         changes.push({ on, key, before: undefined, name: `${keyName(holder, key)} (added)` });
     }
@@ -215,6 +235,11 @@ export function restoreGlobals(before: GlobalsSnapshot): void {
 /** What to tell the user: the names, why it matters, what to do instead. */
 export function globalsAdvice(changed: readonly string[]): string {
   const verb = changed.some((c) => c.endsWith('(added)') || c.endsWith('(deleted)')) ? 'changed' : 'replaced';
+  if (changed.every((c) => c.startsWith(OWN_PREFIX)))
+    return (
+      `${verb} ${changed.join(', ')} — cetp-sim's own code, the test bed that judges the module (restored). ` +
+      "A module may call cetp-sim's API, never patch it: change your own classes instead"
+    );
   return (
     `${verb} ${changed.join(', ')} — ${changed.length === 1 ? 'a global' : 'globals'} the simulation's determinism rests on ` +
     '(restored). Take time and randomness from the simulation (AppContext.currentTimeMillis(), ' +
@@ -226,7 +251,8 @@ export const MODULE_GLOBALS_CHECKER = 'module-globals';
 
 /**
  * A checker run after every run of user code: fails the run if a watched global is no longer what
- * it was when the campaign began (`before`), and restores it. No CETP rule: it guards the test bed.
+ * it was when the campaign began (`before`), and restores it; and (`module-escapes-simulation`) if
+ * user code called out of the simulation in it (escapes.ts). No CETP rule: it guards the test bed.
  */
 export function globalsChecker(before: GlobalsSnapshot): Checker {
   const checker: Checker = {
@@ -235,10 +261,14 @@ export function globalsChecker(before: GlobalsSnapshot): Checker {
     description:
       'user code must not replace the globals the simulation relies on (Math.random, Date, JSON, …)', // determinism-ok: a message naming globals
     check(): Violation[] {
+      // What user code did outside the simulation in this run (escapes.ts), as its own verdict.
+      const escaped = escapesViolation();
+      endRun();
       const changed = changedGlobals(before);
-      if (changed.length === 0) return [];
+      if (changed.length === 0) return escaped ? [escaped] : [];
       restoreGlobals(before);
       return [
+        ...(escaped ? [escaped] : []),
         {
           checker: MODULE_GLOBALS_CHECKER,
           ruleIds: [],

@@ -71,8 +71,11 @@ function propertyJson({ def, result, replayFile }: CampaignEntry) {
       ? {
           traceHash: failure.replay.traceHash,
           violations: violationsJson(failure.violations),
+          ...(failure.thrown?.length ? { thrown: failure.thrown } : {}),
         }
-      : {}),
+      : result.violations
+        ? { violations: violationsJson(result.violations) }
+        : {}),
   };
 }
 
@@ -241,6 +244,7 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
       runsToFailure: failure.replay.fuzz.runsToFailure,
       shrinks: failure.replay.fuzz.shrinks,
       replayFile,
+      ...(failure.thrown ? { thrown: failure.thrown } : {}),
     });
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compileFunction } from 'node:vm';
 import { transformSync } from 'esbuild';
+import { boundaryViolation, REFUSED } from './boundary.mjs';
 
 const SOURCE = /\.[jt]sx?$/;
 const LOADERS = { '.ts': 'ts', tsx: 'tsx', '.js': 'js', jsx: 'jsx' };
@@ -57,6 +58,14 @@ const FROM_SOURCE = existsSync(new URL('./worker.ts', import.meta.url));
 export async function resolve(specifier, context, nextResolve) {
   const conditions = FROM_SOURCE ? [...(context.conditions ?? []), 'cetp-sim-source'] : context.conditions;
   const resolved = await nextResolve(specifier, { ...context, conditions });
+  // A user's file may import only cetp-sim's public entries, of this copy (boundary.mjs); code with
+  // no file of its own (a data: or blob: module) is never cetp-sim's.
+  const parent = context.parentURL;
+  if (resolved.url.startsWith('file:') && parent !== undefined) {
+    const from = parent.startsWith('file:') ? fileURLToPath(parent) : parent.slice(0, 80);
+    const refused = boundaryViolation(specifier, from, fileURLToPath(resolved.url));
+    if (refused !== null) throw new Error(REFUSED + refused);
+  }
   if (!resolved.url.startsWith('file:') || !CJS_FORMATS.has(resolved.format)) return resolved;
   const url = new URL(resolved.url);
   if (!SOURCE.test(url.pathname) || url.pathname.includes('/node_modules/')) return resolved;

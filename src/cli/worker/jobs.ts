@@ -20,7 +20,10 @@ import {
   propertyById,
   type RawPropertyDef,
 } from '../../../properties/suites.ts';
+import type { Violation } from '../../check/checker.ts';
 import { CliError } from '../../harness/errors.ts';
+import { MODULE_ESCAPES_CHECKER, type Thrown, thrownInLastRun } from '../../harness/escapes.ts';
+import { MODULE_GLOBALS_CHECKER } from '../../harness/globals.ts';
 import { checkScenarioFits } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import { blobReader } from '../../vectors/corpus.ts';
@@ -155,13 +158,42 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
       ? {
           failure: {
             replay: failure.replay,
-            violations: failure.run.violations,
+            violations: moduleVerdictsFirst(failure.run.violations),
             events: failure.run.world.trace.events,
             steps: failure.run.report.steps,
+            // What the user's code threw (a reference app's exception is not a module's).
+            ...(job.modules.provider !== undefined || job.modules.consumer !== undefined
+              ? thrownIn(failure.run.world.trace.events)
+              : {}),
           },
         }
       : {}),
   };
+}
+
+/**
+ * A run whose user code escaped the simulation or patched what judges it is first of all that: its
+ * other violations may be consequences (reported after it).
+ */
+function moduleVerdictsFirst(violations: readonly Violation[]): readonly Violation[] {
+  const own = (v: Violation) => v.checker === MODULE_ESCAPES_CHECKER || v.checker === MODULE_GLOBALS_CHECKER;
+  return [...violations.filter(own), ...violations.filter((v) => !own(v))];
+}
+
+/**
+ * What user code threw in the failing run (it ran last): the errors made in the module's code
+ * (escapes.ts), and any exception the simulation saw escape an app (binder.uncaught) whose message
+ * matches none of them, without a frame.
+ */
+function thrownIn(events: readonly TraceEvent[]): { thrown?: readonly Thrown[] } {
+  const thrown = [...thrownInLastRun()];
+  for (const e of events) {
+    if (e.kind !== 'binder.uncaught') continue;
+    const error = String(e.data.exception);
+    if (!thrown.some((t) => t.error === error))
+      thrown.push({ error, frame: `trace event #${e.seq} (${String(e.data.actor)})` });
+  }
+  return thrown.length > 0 ? { thrown } : {};
 }
 
 async function replay(modules: ModuleCache, job: ReplayJob, channel: JobChannel): Promise<ReplayOutcome> {

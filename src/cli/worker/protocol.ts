@@ -13,6 +13,7 @@ import type { Tail, Variant } from '../../../properties/scenario/model.ts';
 import type { Violation } from '../../check/checker.ts';
 import type { Exercised } from '../../check/exercised.ts';
 import type { Frequencies } from '../../check/frequencies.ts';
+import type { Thrown } from '../../harness/escapes.ts';
 import type { ReplayModules } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { Ability, Profile } from '../../vectors/format.ts';
@@ -134,6 +135,8 @@ export interface FailureData {
   readonly violations: readonly Violation[];
   readonly events: readonly TraceEvent[];
   readonly steps: number;
+  /** What the user's code threw in that run (src/harness/escapes.ts), with the module's frame. */
+  readonly thrown?: readonly Thrown[];
 }
 
 export interface PropertyOutcome {
@@ -148,6 +151,8 @@ export interface PropertyOutcome {
   /** Campaign verdicts too few runs could give (properties/fuzz.ts); absent when none. */
   readonly inconclusive?: readonly InconclusiveVerdict[];
   readonly failure?: FailureData;
+  /** A failure without a replayable run (no `failure`): its verdict all the same. */
+  readonly violations?: readonly Violation[];
 }
 
 export interface ReplayOutcome {

@@ -1,5 +1,5 @@
 /** A `--provider` module that allocates without bound while it loads (used by the tests). */
-import { ALERTS } from '../../../../properties/scenario/fixtures.ts';
+import { ALERTS } from './alerts.ts';
 
 const hoard: number[][] = [];
 for (;;) hoard.push(new Array(1_000_000).fill(hoard.length));

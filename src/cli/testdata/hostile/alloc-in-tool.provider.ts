@@ -1,5 +1,5 @@
 /** A `--provider` module whose tool handlers allocate without bound (used by the tests). */
-import { brokenTools } from '../broken/kit.ts';
+import { brokenTools } from './alerts.ts';
 
 export const providers = [
   brokenTools(async () => {

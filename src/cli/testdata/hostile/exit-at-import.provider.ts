@@ -1,5 +1,5 @@
 /** A `--provider` module that calls process.exit while it loads (used by the tests). */
-import { ALERTS } from '../../../../properties/scenario/fixtures.ts';
+import { ALERTS } from './alerts.ts';
 
 process.exit(0);
 

@@ -1,5 +1,5 @@
 /** A `--provider` module whose tool handlers call process.exit (used by the tests). */
-import { brokenTools } from '../broken/kit.ts';
+import { brokenTools } from './alerts.ts';
 
 export const providers = [
   brokenTools(() => {

@@ -1,5 +1,5 @@
 /** A `--provider` module that replaces Math.random, Date.now and JSON.stringify while it loads (used by the tests). */
-import { ALERTS } from '../../../../properties/scenario/fixtures.ts';
+import { ALERTS } from './alerts.ts';
 
 let n = 0;
 Math.random = () => (n++ % 10) / 10;

@@ -1,5 +1,5 @@
 /** A `--consumer` module whose agent replaces Date.now while it runs (used by the tests). */
-import { referenceConsumer } from '../../../consumer/index.ts';
+import { referenceConsumer } from 'cetp-sim';
 
 export const consumer = {
   ...referenceConsumer,

@@ -3,9 +3,9 @@
  * call returns a Promise that never settles (used by the tests). Its fixture declares nothing, so
  * effects and scopes must be read from list_tools — which never answers.
  */
-import { CETP_PROVIDER, providerPackage } from '../../../providers/sdk/manifest.ts';
-import { ContentProvider } from '../../../sim/content-provider.ts';
-import type { World } from '../../../sim/world.ts';
+
+import type { World } from 'cetp-sim';
+import { CETP_PROVIDER, ContentProvider, providerPackage } from 'cetp-sim';
 
 const PACKAGE = 'com.example.silent';
 const AUTHORITY = 'com.example.silent.clawseed.tools';

@@ -1,5 +1,5 @@
 /** A `--consumer` module of the wrong shape: no agent() (used by the tests). */
-import { referenceConsumer } from '../../../consumer/index.ts';
+import { referenceConsumer } from 'cetp-sim';
 
 export const consumer = {
   name: 'noagent',

@@ -1,5 +1,5 @@
 /** A `--provider` module that replaces a built-in method while it loads (used by the tests). */
-import { ALERTS } from '../../../../properties/scenario/fixtures.ts';
+import { ALERTS } from './alerts.ts';
 
 const includes = Array.prototype.includes;
 Array.prototype.includes = function (this: unknown[], ...args: Parameters<typeof includes>) {

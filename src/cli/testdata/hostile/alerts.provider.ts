@@ -1,0 +1,4 @@
+/** The alerts app through the public API, unpatched: the forgers' control (used by the tests). */
+import { ALERTS } from './alerts.ts';
+
+export const providers = [ALERTS];
