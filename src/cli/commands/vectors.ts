@@ -7,7 +7,7 @@
  * `run` spreads the corpus over `--workers` threads one vector file per job (a `--provider` module
  * loads only in the workers) and joins the outcomes in corpus order: the same report for any number.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { MUTANTS } from '../../../properties/mutants.ts';
@@ -27,6 +27,7 @@ import {
 import { ABILITIES, type Ability, PROFILES, type Profile } from '../../vectors/format.ts';
 import { droppedIds, GenerationError, generateCorpus } from '../../vectors/generate.ts';
 import { killMatrix } from '../../vectors/kills.ts';
+import { inspectOutDir, staleFiles } from '../../vectors/out-dir.ts';
 import { ctrfReport, junitXml, runJson } from '../../vectors/reports.ts';
 import { type RunOptions, selectsAny, summarize, type VectorOutcome } from '../../vectors/run.ts';
 import { parseIntArg } from '../args.ts';
@@ -64,17 +65,23 @@ export interface GenerateFlags {
   readonly json: boolean;
 }
 
-/** Area folders' JSON files the new corpus no longer has (renamed or removed sources). */
-function removeStale(out: string, keep: ReadonlySet<string>): void {
-  if (!existsSync(out)) return;
-  for (const entry of readdirSync(out, { withFileTypes: true })) {
-    if (!entry.isDirectory() || entry.name === 'baselines') continue;
-    for (const f of readdirSync(join(out, entry.name)))
-      if (!keep.has(join(entry.name, f))) rmSync(join(out, entry.name, f));
+/** A CorpusError of the output folder or its baselines as a usage error (exit 2). */
+function refused<T>(code: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof CorpusError) throw new CliError(code, error.message);
+    throw error;
   }
 }
 
+/**
+ * Writes only into an empty folder or a corpus it generated; removes only what that corpus's
+ * manifest lists (src/vectors/out-dir.ts). Checked before generating, so a refusal costs nothing.
+ */
 export async function vectorsGenerateCommand(io: Io, flags: GenerateFlags): Promise<number> {
+  const outDir = refused('output_refused', () => inspectOutDir(flags.out));
+  for (const b of outDir.baselines) refused('invalid_baseline', () => loadBaseline(join(flags.out, b)));
   let generated: Awaited<ReturnType<typeof generateCorpus>>;
   try {
     generated = await generateCorpus();
@@ -83,13 +90,13 @@ export async function vectorsGenerateCommand(io: Io, flags: GenerateFlags): Prom
     throw error;
   }
   const { corpus, vectors, coverage: c } = generated;
-  const dropped = droppedIds(flags.out, corpus);
+  const dropped = refused('invalid_corpus', () => droppedIds(flags.out, corpus, outDir));
   if (dropped.length > 0)
     throw new CliError(
       'vector_removed',
       `${dropped.join(', ')} left the sources: ids are never reused; keep the vector and mark it "deprecated" instead`,
     );
-  removeStale(flags.out, new Set(corpus.keys()));
+  for (const stale of staleFiles(flags.out, outDir, corpus)) rmSync(join(flags.out, stale));
   for (const [path, content] of corpus) write(join(flags.out, path), content, 'corpus');
   if (flags.json) {
     io.out(
