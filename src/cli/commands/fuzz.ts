@@ -31,6 +31,7 @@ import { consumerImpact } from '../consumer-module.ts';
 import { printFailure, violationsJson } from '../failure-report.ts';
 import type { Io } from '../io.ts';
 import { writeJunitReport } from '../junit.ts';
+import { checkOutputs } from '../output-paths.ts';
 import { startProgress } from '../progress.ts';
 import { loadModules } from '../user-modules.ts';
 
@@ -133,6 +134,11 @@ function header(flags: FuzzFlags, defs: readonly PropertyDef[], target: string):
 
 export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
   const c = io.color;
+  // Where the campaign will write, checked before it starts (exit 2 with the OS's reason).
+  checkOutputs([
+    ['--out', flags.out, 'dir'],
+    ['--junit', flags.junit, 'file'],
+  ]);
   let defs = selectProperties(flags.property);
   const mutant = flags.mutant !== undefined ? selectMutant(flags.mutant) : null;
   const modules = {

@@ -132,6 +132,21 @@ describe('vectors generate --out: only into an empty folder or a corpus it gener
   });
 });
 
+describe('vectors export --adb: only into an empty folder or an earlier export', () => {
+  it("re-exports over its own scripts; a folder with the user's files is refused and kept", async () => {
+    const adb = join(temp(), 'adb');
+    expect((await cli('vectors', 'export', '--adb', adb)).code).toBe(0);
+    expect(existsSync(join(adb, 'NOT-EXPORTED.md'))).toBe(true);
+    expect((await cli('vectors', 'export', '--adb', adb)).code).toBe(0);
+    mkdirSync(join(adb, 'notes'));
+    writeFileSync(join(adb, 'notes', 'keep.txt'), 'mine');
+    const r = await cli('vectors', 'export', '--adb', adb);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(join(adb, 'notes'));
+    expect(readFileSync(join(adb, 'notes', 'keep.txt'), 'utf8')).toBe('mine');
+  });
+});
+
 describe('reading a corpus stays inside its folder', () => {
   it("a manifest path '../../etc/passwd' is refused by name and never read", async () => {
     const dir = corpusCopy();

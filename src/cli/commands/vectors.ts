@@ -7,7 +7,7 @@
  * `run` spreads the corpus over `--workers` threads one vector file per job (a `--provider` module
  * loads only in the workers) and joins the outcomes in corpus order: the same report for any number.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { MUTANTS } from '../../../properties/mutants.ts';
@@ -33,6 +33,7 @@ import { type RunOptions, selectsAny, summarize, type VectorOutcome } from '../.
 import { parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS, DEFAULT_WORKERS_HELP } from '../campaign.ts';
 import type { Io } from '../io.ts';
+import { checkOutputs } from '../output-paths.ts';
 import { table } from '../table.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
 import type { VectorFileJob } from '../worker/protocol.ts';
@@ -80,6 +81,7 @@ function refused<T>(code: string, check: () => T): T {
  * manifest lists (src/vectors/out-dir.ts). Checked before generating, so a refusal costs nothing.
  */
 export async function vectorsGenerateCommand(io: Io, flags: GenerateFlags): Promise<number> {
+  checkOutputs([['--out', flags.out, 'dir']]);
   const outDir = refused('output_refused', () => inspectOutDir(flags.out));
   for (const b of outDir.baselines) refused('invalid_baseline', () => loadBaseline(join(flags.out, b)));
   let generated: Awaited<ReturnType<typeof generateCorpus>>;
@@ -186,6 +188,10 @@ function checkFixture(flags: RunFlags, corpus: Corpus): void {
 }
 
 export async function vectorsRunCommand(io: Io, flags: RunFlags): Promise<number> {
+  checkOutputs([
+    ['--junit', flags.junit, 'file'],
+    ['--ctrf', flags.ctrf, 'file'],
+  ]);
   const corpus = corpusAt(flags.dir);
   const baseline = baselineAt(flags.baseline);
   checkFixture(flags, corpus);
@@ -258,10 +264,29 @@ export interface ExportFlags {
   readonly json: boolean;
 }
 
+/**
+ * The scripts an earlier export left in `dir` (removed before writing the new ones); anything else
+ * there is the user's: exit 2 naming it, and nothing is removed.
+ */
+function previousExport(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const foreign = entries.find(
+    (e) => !e.isFile() || !/^([A-Za-z0-9_.-]+\.sh|NOT-EXPORTED\.md)$/.test(e.name),
+  );
+  if (foreign)
+    throw new CliError(
+      'output_refused',
+      `--adb ${dir}: ${join(dir, foreign.name)} is not a script an export wrote: export writes only into an empty folder or an earlier export's (choose another --adb)`,
+    );
+  return entries.map((e) => e.name);
+}
+
 export function vectorsExportCommand(io: Io, flags: ExportFlags): number {
+  checkOutputs([['--adb', flags.adb, 'dir']]);
   const corpus = corpusAt(flags.dir);
   const result = exportAdb(corpus);
-  if (existsSync(flags.adb)) rmSync(flags.adb, { recursive: true });
+  for (const old of previousExport(flags.adb)) rmSync(join(flags.adb, old));
   for (const [path, content] of result.files) write(join(flags.adb, path), content, 'adb');
   if (flags.json) io.out(JSON.stringify({ exported: result.exported, skipped: result.skipped }));
   else
