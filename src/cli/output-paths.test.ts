@@ -75,11 +75,7 @@ describe('output paths are checked before anything runs', () => {
 
   it('fuzz --out under a regular file: ENOTDIR at once', () => {
     const dir = temp();
-    refusedAtOnce(
-      spawnCli([...FAILING, '--out', join(CLI, 'replays')]),
-      '--out',
-      /ENOTDIR/,
-    );
+    refusedAtOnce(spawnCli([...FAILING, '--out', join(CLI, 'replays')]), '--out', /ENOTDIR/);
     expect(readdirSync(dir)).toEqual([]);
   });
 
