@@ -192,9 +192,13 @@ export async function runCampaign(
   const deadlineMs = options.timeSeconds !== undefined ? wallMs() + options.timeSeconds * 1000 : undefined;
   const index = new Map(defs.map((def, i) => [def, i]));
   const userCode = options.modules.provider !== undefined || options.modules.consumer !== undefined;
+  // A --time campaign (the long kind) runs in worker threads only, like user code: the CLI's thread
+  // stays free to answer SIGINT/SIGTERM at once (fuzz.ts prints the report so far); a job on the
+  // CLI's own thread would hold the signal until its property finished.
+  const keepCliThreadFree = userCode || options.timeSeconds !== undefined;
   return runSpread(defs, {
     workers: slots,
-    userCode,
+    userCode: keepCliThreadFree,
     run: async (host, def): Promise<CampaignEntry> => {
       const started = options.now();
       const share =
