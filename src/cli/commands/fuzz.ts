@@ -274,6 +274,10 @@ function fuzzReport(
       runsToFailure: failure.replay.fuzz.runsToFailure,
       shrinks: failure.replay.fuzz.shrinks,
       replayFile,
+      modules: {
+        ...(flags.provider ? { provider: flags.provider } : {}),
+        ...(flags.consumer ? { consumer: flags.consumer } : {}),
+      },
     });
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -362,7 +362,12 @@ Exit codes: 0 all pass (or expected failures), 1 a failure or stale baseline ent
 export function registerVectorsCommand(program: Command, io: Io, setExit: (code: number) => void): void {
   const vectors = program
     .command('vectors')
-    .description('shared test vectors for real devices: generate, verify, run, export');
+    .description('shared test vectors for real devices: generate, verify, run, export')
+    .action(() => {
+      // No subcommand: a usage error that shows the subcommands (not a silent exit 0).
+      vectors.outputHelp({ error: true });
+      setExit(EXIT_USAGE);
+    });
   const json = () => new Option('--json', 'print one JSON object on stdout').default(false);
   const dir = () => new Option('--dir <dir>', 'the corpus folder').default(DEFAULT_VECTORS_DIR);
   vectors
