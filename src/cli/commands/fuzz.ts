@@ -183,7 +183,9 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
     countsRuns: true,
   });
   // SIGINT/SIGTERM: the report of the properties finished so far (their replay files are written),
-  // marked interrupted, and the shell's exit code for the signal; the property in flight is dropped.
+  // marked interrupted, and the shell's exit code for the signal. The property in flight is dropped
+  // when it runs in a worker (user modules, a --time campaign of 30 s or more: campaign.ts), or
+  // finished first when it runs on this thread (which answers the signal only between properties).
   const soFar: CampaignEntry[] = [];
   const ending = { flags, defs, loaded, started };
   const interrupt = onInterrupt((signal) => {
