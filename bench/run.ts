@@ -10,7 +10,8 @@
  * result, concurrent inline results against Binder's shared buffer; also draws its SVG charts),
  * scaling (`--workers 1` vs `--workers 2`: a --time fuzz campaign's runs, mutants and ablate wall time),
  * race-zoo (SCTBench's buggy programs ported to the scheduler: runs to first failure per strategy and
- * under fc.scheduler; bench/race-zoo/, bench/README.md).
+ * under fc.scheduler; bench/race-zoo/, bench/README.md), serve (`serve --stdio` calls/s in one session of
+ * 100, 1,000 and 10,000 pipelined calls; the per-call cost at 10,000 within 1.5x of that at 100).
  * Several suites run one after another, each in a process of its own.
  */
 import { spawnSync } from 'node:child_process';
@@ -27,10 +28,20 @@ import { DEPTH_MEDIAN_TARGET, mutantDepth } from './mutant-depth.ts';
 import { renderRaceZooChart } from './race-zoo/chart.ts';
 import { raceZooBenchmark } from './race-zoo/suite.ts';
 import { scalingBenchmark } from './scaling.bench.ts';
+import { serveBenchmark } from './serve.bench.ts';
 import { strategyComparison } from './strategies.bench.ts';
 
 const timed: Record<string, BenchCase[]> = { kernel: kernelCases, fuzz: fuzzCases };
-const custom = ['mutants', 'mutant-depth', 'strategies', 'memory', 'boundary', 'scaling', 'race-zoo'];
+const custom = [
+  'mutants',
+  'mutant-depth',
+  'strategies',
+  'memory',
+  'boundary',
+  'scaling',
+  'race-zoo',
+  'serve',
+];
 const all = [...Object.keys(timed), ...custom];
 
 const wanted = process.argv.slice(2);
@@ -143,6 +154,18 @@ if (run('scaling')) {
   writeFileSync(
     resultPath('scaling'),
     `${JSON.stringify({ suite: 'scaling', ...machine(), ...results }, null, 2)}\n`,
+  );
+}
+
+if (run('serve')) {
+  console.log('suite serve (calls/s in one serve session of 100, 1,000, 10,000 pipelined calls)');
+  const results = await serveBenchmark((line) => console.log(line));
+  console.log(
+    `  per-call cost at 10,000 / at 100: x${results.perCallRatio} (goal ≤ ${results.goal}: ${results.meetsGoal ? 'met' : 'NOT met'})`,
+  );
+  writeFileSync(
+    resultPath('serve'),
+    `${JSON.stringify({ suite: 'serve', ...machine(), ...results }, null, 2)}\n`,
   );
 }
 

@@ -37,6 +37,9 @@ export const SHORT_CAMPAIGN_FACTOR = 5;
 /** Wall-clock seconds one run may take before the watchdog stops it (`--watchdog`). */
 export const DEFAULT_WATCHDOG_SECONDS = 10;
 
+/** A --time campaign at least this long runs in worker threads, so that an interrupt is answered at once. */
+export const INTERRUPTIBLE_AFTER_SECONDS = 30;
+
 /** A run that hung is watched again for at most this long, to show its trace up to its last step. */
 const DIAGNOSIS_MS = 3_000;
 
@@ -192,9 +195,14 @@ export async function runCampaign(
   const deadlineMs = options.timeSeconds !== undefined ? wallMs() + options.timeSeconds * 1000 : undefined;
   const index = new Map(defs.map((def, i) => [def, i]));
   const userCode = options.modules.provider !== undefined || options.modules.consumer !== undefined;
+  // A long --time campaign runs in worker threads only, like user code: the CLI's thread stays free
+  // to answer SIGINT/SIGTERM at once (fuzz.ts prints the report so far); a job on the CLI's own
+  // thread holds the signal until its property finishes. Shorter campaigns keep the CLI's thread
+  // working: a worker's start-up (~1-2 s each) would cost them a large share of their runs.
+  const keepCliThreadFree = userCode || (options.timeSeconds ?? 0) >= INTERRUPTIBLE_AFTER_SECONDS;
   return runSpread(defs, {
     workers: slots,
-    userCode,
+    userCode: keepCliThreadFree,
     run: async (host, def): Promise<CampaignEntry> => {
       const started = options.now();
       const share =

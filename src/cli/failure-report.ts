@@ -5,7 +5,7 @@
  */
 import type { Violation } from '../check/checker.ts';
 import { runProgress } from '../check/checkers/runtime.ts';
-import { diagramFilePath } from '../harness/replay-file.ts';
+import { diagramFilePath, type ReplayModules } from '../harness/replay-file.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
 import type { Io } from './io.ts';
@@ -40,8 +40,17 @@ export function watchdogViolation(what: string, reason: string, events: readonly
   };
 }
 
-export function replayCommand(file: string): string {
-  return `npx cetp-sim replay ${/\s/.test(file) ? JSON.stringify(file) : file}`;
+const shellWord = (word: string) => (/[\s"'$`\\]/.test(word) ? JSON.stringify(word) : word);
+
+/**
+ * The command that re-runs a replay file: with the modules the run used, since a replay file never
+ * loads code by itself (without them `replay` stops with exit 2 and asks for them).
+ */
+export function replayCommand(file: string, modules: ReplayModules = {}): string {
+  const flags = (['provider', 'consumer'] as const).flatMap((flag) =>
+    modules[flag] !== undefined ? [`--${flag} ${shellWord(modules[flag])}`] : [],
+  );
+  return [`npx cetp-sim replay ${shellWord(file)}`, ...flags].join(' ');
 }
 
 export function printViolations(io: Io, violations: readonly Violation[], indent = '  '): void {
@@ -71,6 +80,8 @@ export interface FailureView {
   readonly replayFile: string;
   /** What the user's code threw in the run, with its frame (src/harness/escapes.ts). */
   readonly thrown?: readonly { readonly error: string; readonly frame: string }[];
+  /** The --provider/--consumer modules the run used, as given on the command line. */
+  readonly modules?: ReplayModules;
 }
 
 export function printFailure(io: Io, f: FailureView): void {
@@ -84,5 +95,5 @@ export function printFailure(io: Io, f: FailureView): void {
   io.out(c.bold('  minimal trace:'));
   printTrace(io, f.events, '    ');
   io.out(`  sequence diagram (Mermaid): ${diagramFilePath(f.replayFile)}`);
-  io.out(`  reproduce: ${c.bold(replayCommand(f.replayFile))}`);
+  io.out(`  reproduce: ${c.bold(replayCommand(f.replayFile, f.modules))}`);
 }

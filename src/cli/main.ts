@@ -69,7 +69,8 @@ ${DEFAULT_WATCHDOG_SECONDS}) — a blocked thread, an endless loop — fails its
 Each property reports what it exercised (calls, answers, successes, effects, confirmations,
 finished operations); one that exercised nothing fails as vacuous.
 Exit codes: 0 every property held, 1 a property failed or exercised nothing (replay files
-written), 2 bad usage or input.`;
+written), 2 bad usage or input, 3 an internal error in cetp-sim (a bug: please report it),
+130/143 interrupted by SIGINT/SIGTERM (the report so far printed, replay files kept).`;
 
 const MUTANTS_HELP = `
 The planted bugs are hunted in parallel, one per job, on --workers threads (${DEFAULT_WORKERS_HELP});

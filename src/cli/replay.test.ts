@@ -73,13 +73,17 @@ describe('cetp-sim replay', () => {
     expect(r.stdout.join('\n')).toContain('now passes (recorded: 1 violation(s))');
   });
 
-  it('the same scenario without the bug has another trace: against the recorded hash, exit 3', async () => {
+  it('an old file (no input digests) edited to drop the bug: its trace differs from the recorded hash, exit 3 with a hint', async () => {
     const path = variantFile('unbugged', (f) => {
       f.variant.providerBugs = [];
+      delete f.inputs;
     });
     const r = await run(['replay', path, '--json']);
     expect(r.code).toBe(3);
-    expect(JSON.parse(r.stdout[0] ?? '{}').error.code).toBe('determinism_break');
+    const error = JSON.parse(r.stdout[0] ?? '{}').error;
+    expect(error.code).toBe('determinism_break');
+    expect(error.message).toContain('records no digest of its inputs');
+    // With its digests (as fuzz writes it today) the same edit is a new scenario: replay-edited.test.ts.
   });
 
   it('a trace hash that differs from the recorded one is a loud determinism break, exit 3', async () => {

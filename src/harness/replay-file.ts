@@ -6,6 +6,7 @@
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import canonicalize from 'canonicalize';
 import { CRASHPOINT_PROPERTIES, replayablePropertyById } from '../../properties/crashpoint-oracles.ts';
 import { REPLAY_FORMAT, type ReplayFile } from '../../properties/fuzz.ts';
 import { MUTANTS } from '../../properties/mutants.ts';
@@ -13,6 +14,7 @@ import type { ConsumerScenario } from '../../properties/scenario/consumer.ts';
 import type { Command, Scenario } from '../../properties/scenario/model.ts';
 import { PROPERTIES, type PropertyDef } from '../../properties/suites.ts';
 import { isConsumerBug } from '../consumer/index.ts';
+import { sha256Hex } from '../protocol/digest.ts';
 import { isRuleId } from '../protocol/index.ts';
 import { readingsProblem } from '../protocol/readings.ts';
 import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
@@ -33,14 +35,40 @@ export interface ReplayModules {
   readonly consumer?: string;
 }
 
+/** The fields of a replay file that determine its run (and how it was found): each is digested. */
+export const INPUT_FIELDS = ['property', 'fuzz', 'variant', 'scenario', 'campaign'] as const;
+export type InputField = (typeof INPUT_FIELDS)[number];
+
 /**
  * A replay file as the CLI writes it. `modules` names the user modules the campaign ran with — a
  * hint for the person replaying, never loaded from the file (`replay` loads only what its own command
- * line names). `code` hashes the code the run was recorded with (code-identity.ts).
+ * line names). `code` hashes the code the run was recorded with (code-identity.ts); `inputs` the
+ * file's own inputs as recorded (SHA-256 of each field's canonical JSON), so that a file edited since
+ * — a planted bug removed, a fault dropped — is told apart from a determinism break.
  */
 export interface CliReplayFile extends ReplayFile {
   readonly modules?: ReplayModules;
   readonly code?: CodeIdentity;
+  readonly inputs?: Readonly<Partial<Record<InputField, string>>>;
+}
+
+/** SHA-256 of the canonical JSON of each input field the file has. */
+export function inputDigests(replay: ReplayFile): Partial<Record<InputField, string>> {
+  const digests: Partial<Record<InputField, string>> = {};
+  for (const field of INPUT_FIELDS) {
+    const value = (replay as unknown as Record<string, unknown>)[field];
+    if (value !== undefined)
+      digests[field] = sha256Hex(canonicalize(JSON.parse(JSON.stringify(value))) ?? '');
+  }
+  return digests;
+}
+
+/** The input fields changed since the file was recorded; null when it records no digests (an old file). */
+export function editedFields(file: CliReplayFile): InputField[] | null {
+  if (file.inputs === undefined) return null;
+  const recorded = file.inputs;
+  const now = inputDigests(file);
+  return INPUT_FIELDS.filter((field) => recorded[field] !== now[field]);
 }
 
 /** `<out>/<property>-<seed>.replay.json`. */
@@ -64,7 +92,12 @@ export function writeDiagramFile(path: string, events: readonly TraceEvent[]): v
 
 export function writeReplayFile(path: string, replay: ReplayFile, modules: ReplayModules, cwd: string): void {
   const named = modules.provider !== undefined || modules.consumer !== undefined;
-  const file: CliReplayFile = { ...replay, ...(named ? { modules } : {}), code: codeIdentity(modules, cwd) };
+  const file: CliReplayFile = {
+    ...replay,
+    ...(named ? { modules } : {}),
+    code: codeIdentity(modules, cwd),
+    inputs: inputDigests(replay),
+  };
   try {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);

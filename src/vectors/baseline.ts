@@ -3,10 +3,10 @@
  * implementation fails today, each with a reason. An entry that passes — or names no vector — is
  * stale and fails the run, so the baseline only ever shrinks (the MCP conformance kit's rule).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { caches } from '../base/caches.ts';
 import { Ajv2020 } from '../protocol/schemas/ajv.ts';
 import { bestError, CorpusError } from './corpus.ts';
+import { FileRefused, readUserFile } from './files.ts';
 import { BASELINE_SCHEMA } from './schemas.ts';
 
 /** Expected failures: vector id → reason. */
@@ -18,10 +18,17 @@ const validator = caches.lazy('vectors/baseline: validator', () =>
 );
 
 export function loadBaseline(path: string): Baseline {
-  if (!existsSync(path)) throw new CorpusError([{ file: path, path: '$', message: 'file is missing' }]);
+  let text: string;
+  try {
+    text = readUserFile(path).toString('utf8');
+  } catch (error) {
+    if (error instanceof FileRefused)
+      throw new CorpusError([{ file: path, path: '$', message: error.reason }]);
+    throw error;
+  }
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
+    value = JSON.parse(text);
   } catch (error) {
     throw new CorpusError([{ file: path, path: '$', message: `not JSON: ${(error as Error).message}` }]);
   }

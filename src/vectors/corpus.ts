@@ -3,14 +3,17 @@
  * repo): the manifest and every file against their JSON Schemas, every file's SHA-256 against the
  * manifest, every blob a vector refers to, and what a schema cannot say (a `repeat` of an earlier
  * call, a flag or fixture the manifest declares, a regex that compiles, ids used once). Every
- * problem names its file and JSON path. Nothing in a corpus is ever executed.
+ * problem names its file and JSON path. Nothing in a corpus is ever executed, and nothing outside its
+ * folder is ever read: paths are relative, links are not followed, files are regular and bounded
+ * (files.ts), checked before anything is opened.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { caches } from '../base/caches.ts';
 import { sha256Hex } from '../protocol/digest.ts';
 import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
 import { CONSUMER_FORMAT_ID, type ConsumerVector, type ConsumerVectorFile } from './consumer-format.ts';
+import { CorpusReader, FileRefused, pathProblem } from './files.ts';
 import type { Manifest, ReplyValue, Vector, VectorFile } from './format.ts';
 import { isMatcher } from './matchers.ts';
 import { CONSUMER_FILE_SCHEMA, MANIFEST_SCHEMA, VECTOR_FILE_SCHEMA } from './schemas.ts';
@@ -76,19 +79,42 @@ export function bestError(errors: readonly ErrorObject[]): { path: string; messa
   return { path: jsonPath(e.instancePath), message: `${e.message ?? e.keyword}${detail}` };
 }
 
-function readJson(dir: string, file: string, issues: CorpusIssue[]): { text: string; value: unknown } | null {
-  const full = join(dir, file);
-  if (!existsSync(full)) {
-    issues.push({ file, path: '$', message: 'file is missing' });
+/** The bytes of `file`, or null with its issue (missing, or refused as files.ts says) reported once. */
+function readBytes(reader: CorpusReader, file: string, issues: CorpusIssue[]): Buffer | null {
+  const refusedBefore = reader.refused(file);
+  try {
+    const bytes = reader.bytes(file);
+    if (bytes === null) issues.push({ file, path: '$', message: 'file is missing' });
+    return bytes;
+  } catch (error) {
+    if (!(error instanceof FileRefused)) throw error;
+    if (!refusedBefore) issues.push({ file, path: '$', message: error.reason });
     return null;
   }
-  const text = readFileSync(full, 'utf8');
+}
+
+function readJson(
+  reader: CorpusReader,
+  file: string,
+  issues: CorpusIssue[],
+): { text: string; value: unknown } | null {
+  const bytes = readBytes(reader, file, issues);
+  if (bytes === null) return null;
+  const text = bytes.toString('utf8');
   try {
     return { text, value: JSON.parse(text) };
   } catch (error) {
     issues.push({ file, path: '$', message: `not JSON: ${(error as Error).message}` });
     return null;
   }
+}
+
+/** Why the blob `sha256` of `size` bytes is unusable, or null (the file is not opened). */
+function blobProblem(reader: CorpusReader, sha256: string, size: number): string | null {
+  const found = reader.inspect(join('blobs', sha256));
+  if (found.kind === 'missing') return `blob ${sha256} is missing from blobs/`;
+  if (found.kind === 'refused') return `blob ${sha256} ${found.reason}`;
+  return found.size !== size ? `blob ${sha256} is not ${size} bytes` : null;
 }
 
 function* sentValues(values: Readonly<Record<string, ReplyValue>> | null | undefined): Generator<ReplyValue> {
@@ -111,21 +137,19 @@ function* regexes(e: unknown): Generator<{ pattern: string; path: string }> {
 }
 
 /** Fds a vector refers to whose blob is missing or of another size. */
-function blobProblems(dir: string, values: Readonly<Record<string, ReplyValue>> | null): string[] {
+function blobProblems(reader: CorpusReader, values: Readonly<Record<string, ReplyValue>> | null): string[] {
   const problems: string[] = [];
   for (const value of sentValues(values))
     if (value.type === 'fd' && 'sha256' in value) {
-      const blob = join(dir, 'blobs', value.sha256);
-      if (!existsSync(blob)) problems.push(`blob ${value.sha256} is missing from blobs/`);
-      else if (statSync(blob).size !== value.size)
-        problems.push(`blob ${value.sha256} is not ${value.size} bytes`);
+      const problem = blobProblem(reader, value.sha256, value.size);
+      if (problem !== null) problems.push(problem);
     }
   return problems;
 }
 
 /** What the schema cannot check in one consumer vector. */
 function consumerIssues(
-  dir: string,
+  reader: CorpusReader,
   file: string,
   at: string,
   v: ConsumerVector,
@@ -141,14 +165,20 @@ function consumerIssues(
       });
   });
   v.replies.forEach((r, i) => {
-    for (const problem of blobProblems(dir, r.reply))
+    for (const problem of blobProblems(reader, r.reply))
       issues.push({ file, path: `${at}.replies[${i}]`, message: problem });
   });
   return issues;
 }
 
 /** What the schema cannot check in one vector. */
-function vectorIssues(dir: string, file: string, at: string, v: Vector, manifest: Manifest): CorpusIssue[] {
+function vectorIssues(
+  reader: CorpusReader,
+  file: string,
+  at: string,
+  v: Vector,
+  manifest: Manifest,
+): CorpusIssue[] {
   const issues: CorpusIssue[] = [];
   const add = (path: string, message: string) => issues.push({ file, path: `${at}${path}`, message });
   if (!(v.provider in manifest.fixtures)) add('.provider', `fixture '${v.provider}' is not in the manifest`);
@@ -161,13 +191,7 @@ function vectorIssues(dir: string, file: string, at: string, v: Vector, manifest
     if (s.op === 'repeat' && s.step >= i) add(`.steps[${i}].step`, 'repeats a later step');
     const extras =
       s.op === 'call' ? s.extras : s.op === 'parallel' || s.op === 'poll-until' ? s.call.extras : null;
-    for (const value of sentValues(extras))
-      if (value.type === 'fd' && 'sha256' in value) {
-        const blob = join(dir, 'blobs', value.sha256);
-        if (!existsSync(blob)) add(`.steps[${i}]`, `blob ${value.sha256} is missing from blobs/`);
-        else if (statSync(blob).size !== value.size)
-          add(`.steps[${i}]`, `blob ${value.sha256} is not ${value.size} bytes`);
-      }
+    for (const problem of blobProblems(reader, extras)) add(`.steps[${i}]`, problem);
     for (const { pattern, path } of regexes(s))
       try {
         new RegExp(pattern, 'u');
@@ -181,12 +205,16 @@ function vectorIssues(dir: string, file: string, at: string, v: Vector, manifest
 /** Folders of a corpus that hold no vector files (baselines are the user's, outside the manifest). */
 const NOT_VECTOR_FOLDERS: ReadonlySet<string> = new Set(['schemas', 'blobs', 'baselines']);
 
-function checkHashes(dir: string, manifest: Manifest, issues: CorpusIssue[]): void {
+function checkHashes(reader: CorpusReader, manifest: Manifest, issues: CorpusIssue[]): void {
   const listed = [...manifest.files, ...manifest.schemas];
   listed.forEach((entry, i) => {
     const key = i < manifest.files.length ? `files[${i}]` : `schemas[${i - manifest.files.length}]`;
-    const full = join(dir, entry.path);
-    if (!existsSync(full)) {
+    const problem = pathProblem(entry.path);
+    if (problem !== null) {
+      issues.push({ file: 'manifest.json', path: `$.${key}.path`, message: problem });
+      return;
+    }
+    if (reader.inspect(entry.path).kind === 'missing') {
       issues.push({
         file: 'manifest.json',
         path: `$.${key}.path`,
@@ -194,7 +222,9 @@ function checkHashes(dir: string, manifest: Manifest, issues: CorpusIssue[]): vo
       });
       return;
     }
-    const actual = sha256Hex(readFileSync(full));
+    const bytes = readBytes(reader, entry.path, issues);
+    if (bytes === null) return;
+    const actual = sha256Hex(bytes);
     if (actual !== entry.sha256)
       issues.push({
         file: 'manifest.json',
@@ -203,8 +233,14 @@ function checkHashes(dir: string, manifest: Manifest, issues: CorpusIssue[]): vo
       });
   });
   manifest.blobs.forEach((blob, i) => {
-    const full = join(dir, 'blobs', blob.sha256);
-    if (!existsSync(full) || sha256Hex(readFileSync(full)) !== blob.sha256)
+    const file = join('blobs', blob.sha256);
+    const found = reader.inspect(file);
+    if (found.kind === 'refused') {
+      readBytes(reader, file, issues);
+      return;
+    }
+    const bytes = found.kind === 'file' ? readBytes(reader, file, issues) : null;
+    if (bytes === null || sha256Hex(bytes) !== blob.sha256)
       issues.push({
         file: 'manifest.json',
         path: `$.blobs[${i}]`,
@@ -212,6 +248,7 @@ function checkHashes(dir: string, manifest: Manifest, issues: CorpusIssue[]): vo
       });
   });
   const known = new Set(listed.map((e) => e.path));
+  const dir = reader.root;
   for (const area of readdirSync(dir, { withFileTypes: true }))
     if (area.isDirectory() && !NOT_VECTOR_FOLDERS.has(area.name))
       for (const f of readdirSync(join(dir, area.name)))
@@ -226,7 +263,8 @@ function checkHashes(dir: string, manifest: Manifest, issues: CorpusIssue[]): vo
 /** Every problem of the corpus in `dir` (empty: it verifies). */
 export function verifyCorpus(dir: string): { issues: CorpusIssue[]; corpus: Corpus | null } {
   const issues: CorpusIssue[] = [];
-  const m = readJson(dir, 'manifest.json', issues);
+  const reader = new CorpusReader(dir);
+  const m = readJson(reader, 'manifest.json', issues);
   if (!m) return { issues, corpus: null };
   const validateManifest = validators.get().manifest;
   if (!validateManifest(m.value)) {
@@ -234,7 +272,7 @@ export function verifyCorpus(dir: string): { issues: CorpusIssue[]; corpus: Corp
     return { issues, corpus: null };
   }
   const manifest = m.value as unknown as Manifest;
-  checkHashes(dir, manifest, issues);
+  checkHashes(reader, manifest, issues);
   const files: { path: string; content: VectorFile }[] = [];
   const consumerFiles: { path: string; content: ConsumerVectorFile }[] = [];
   const ids = new Map<string, string>();
@@ -244,7 +282,8 @@ export function verifyCorpus(dir: string): { issues: CorpusIssue[]; corpus: Corp
     ids.set(id, path);
   };
   for (const entry of manifest.files) {
-    const f = readJson(dir, entry.path, issues);
+    if (pathProblem(entry.path) !== null) continue;
+    const f = readJson(reader, entry.path, issues);
     if (!f) continue;
     const consumer = (f.value as { format?: unknown } | null)?.format === CONSUMER_FORMAT_ID;
     const validate = consumer ? validators.get().consumerFile : validators.get().vectorFile;
@@ -256,7 +295,7 @@ export function verifyCorpus(dir: string): { issues: CorpusIssue[]; corpus: Corp
       const content = f.value as unknown as ConsumerVectorFile;
       content.vectors.forEach((v, i) => {
         seenId(entry.path, `$.vectors[${i}]`, v.id);
-        issues.push(...consumerIssues(dir, entry.path, `$.vectors[${i}]`, v, manifest));
+        issues.push(...consumerIssues(reader, entry.path, `$.vectors[${i}]`, v, manifest));
       });
       consumerFiles.push({ path: entry.path, content });
       continue;
@@ -265,7 +304,7 @@ export function verifyCorpus(dir: string): { issues: CorpusIssue[]; corpus: Corp
     content.vectors.forEach((v, i) => {
       const at = `$.vectors[${i}]`;
       seenId(entry.path, at, v.id);
-      issues.push(...vectorIssues(dir, entry.path, at, v, manifest));
+      issues.push(...vectorIssues(reader, entry.path, at, v, manifest));
     });
     files.push({ path: entry.path, content });
   }
@@ -294,7 +333,15 @@ export function runInputs(
   ];
 }
 
-/** Reads a blob of the corpus (verified against the manifest when the corpus was loaded). */
+/**
+ * Reads a blob of the corpus (verified against the manifest when the corpus was loaded), under the
+ * same confinement: a blob swapped for a link or a FIFO since is refused, not followed.
+ */
 export function blobReader(corpus: Pick<Corpus, 'dir'>): (sha256: string) => Uint8Array {
-  return (sha256) => readFileSync(join(corpus.dir, 'blobs', sha256));
+  const reader = new CorpusReader(corpus.dir);
+  return (sha256) => {
+    const bytes = reader.bytes(join('blobs', sha256));
+    if (bytes === null) throw new FileRefused(join('blobs', sha256), 'is missing');
+    return bytes;
+  };
 }

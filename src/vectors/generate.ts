@@ -5,14 +5,16 @@
  * written. Output is deterministic (seeded worlds, ordered keys, no times), so regenerating on a
  * clean tree changes no byte; the manifest carries every file's SHA-256.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProviderFixture } from '../../properties/scenario/fixtures.ts';
 import { REFERENCE } from '../../properties/scenario/model.ts';
 import { sha256Hex } from '../protocol/digest.ts';
 import { CONSUMER_FORMAT_ID, type ConsumerVector, type ConsumerVectorFile } from './consumer-format.ts';
+import { CorpusError } from './corpus.ts';
 import { loadReasons, uncoveredMarkdown, type VectorCoverage, vectorCoverage } from './coverage.ts';
 import { type EngineResult, type Judge, runVectorInWorld, vectorJudge } from './engine.ts';
+import { CorpusReader, FileRefused } from './files.ts';
 import { fixtureInfo, REFERENCE_FIXTURES } from './fixtures.ts';
 import {
   BUILTIN_VARIABLES,
@@ -29,6 +31,7 @@ import {
 import { generalise, override } from './generalise.ts';
 import { type Blobs, type ConsumerSource, fillConsumerVector } from './generate-consumer.ts';
 import { isMatcher, matchJsonValue } from './matchers.ts';
+import { inspectOutDir, type OutDir } from './out-dir.ts';
 import { SCHEMA_FILES } from './schemas.ts';
 import {
   type Check,
@@ -280,26 +283,36 @@ export async function generateCorpus(): Promise<Generated> {
 
 /**
  * Ids in the corpus already at `dir` that the new corpus no longer has. Ids are never reused: a
- * vector is retired by marking it `deprecated` in its source, never by deleting it.
+ * vector is retired by marking it `deprecated` in its source, never by deleting it. Only the vector
+ * files the old manifest lists are read (out-dir.ts), confined to the folder (files.ts).
  */
-export function droppedIds(dir: string, corpus: Corpus): string[] {
-  const ids = (texts: Iterable<string>) =>
+export function droppedIds(dir: string, corpus: Corpus, out: OutDir = inspectOutDir(dir)): string[] {
+  const reader = new CorpusReader(dir);
+  const ids = (texts: Iterable<readonly [string, string]>) =>
     new Set(
-      [...texts].flatMap((t) => {
-        const file = JSON.parse(t) as { vectors?: { id: string }[] };
-        return (file.vectors ?? []).map((v) => v.id);
+      [...texts].flatMap(([path, t]) => {
+        let file: { vectors?: { id: string }[] };
+        try {
+          file = JSON.parse(t);
+        } catch (error) {
+          throw new CorpusError([
+            { file: path, path: '$', message: `not JSON: ${(error as Error).message}` },
+          ]);
+        }
+        return (file?.vectors ?? []).map((v) => v.id);
       }),
     );
+  const previous = out.vectorFiles.flatMap((path): [string, string][] => {
+    try {
+      const bytes = reader.bytes(path);
+      return bytes === null ? [] : [[path, bytes.toString('utf8')]];
+    } catch (error) {
+      if (error instanceof FileRefused)
+        throw new CorpusError([{ file: path, path: '$', message: error.reason }]);
+      throw error;
+    }
+  });
   const vectorFile = (path: string) => /^[a-z_]+\/[a-z_]+\.json$/.test(path);
-  const previous = existsSync(dir)
-    ? readdirSync(dir, { withFileTypes: true })
-        .filter((e) => e.isDirectory() && e.name !== 'schemas')
-        .flatMap((e) =>
-          readdirSync(join(dir, e.name))
-            .filter((f) => vectorFile(join(e.name, f)))
-            .map((f) => readFileSync(join(dir, e.name, f), 'utf8')),
-        )
-    : [];
-  const now = ids([...corpus].filter(([path]) => vectorFile(path)).map(([, text]) => text));
+  const now = ids([...corpus].filter(([path]) => vectorFile(path)));
   return [...ids(previous)].filter((id) => !now.has(id));
 }

@@ -24,6 +24,7 @@ import {
 import { selectMutant } from '../../harness/selection.ts';
 import { printViolations, replayCommand, violationsJson, watchdogViolation } from '../failure-report.ts';
 import type { Io } from '../io.ts';
+import { checkOutputs } from '../output-paths.ts';
 import { startProgress } from '../progress.ts';
 import { table } from '../table.ts';
 import { loadModules } from '../user-modules.ts';
@@ -168,6 +169,7 @@ function printFailures(io: Io, entries: readonly FlowEntry[], providerFlag: stri
 
 export async function crashpointsCommand(io: Io, flags: CrashpointsFlags): Promise<number> {
   const c = io.color;
+  checkOutputs([['--out', flags.out, 'dir']]);
   const flows = selectFlows(flags.flow);
   const mutant = flags.mutant !== undefined ? selectMutant(flags.mutant) : null;
   const modules: ReplayModules = flags.provider !== undefined ? { provider: flags.provider } : {};

@@ -29,8 +29,10 @@ import {
 } from '../campaign.ts';
 import { consumerImpact } from '../consumer-module.ts';
 import { printFailure, violationsJson } from '../failure-report.ts';
+import { onInterrupt, SIGNAL_EXIT, type StopSignal } from '../interrupt.ts';
 import type { Io } from '../io.ts';
 import { writeJunitReport } from '../junit.ts';
+import { checkOutputs } from '../output-paths.ts';
 import { startProgress } from '../progress.ts';
 import { loadModules } from '../user-modules.ts';
 
@@ -141,6 +143,11 @@ function header(flags: FuzzFlags, defs: readonly PropertyDef[], target: string):
 
 export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
   const c = io.color;
+  // Where the campaign will write, checked before it starts (exit 2 with the OS's reason).
+  checkOutputs([
+    ['--out', flags.out, 'dir'],
+    ['--junit', flags.junit, 'file'],
+  ]);
   let defs = selectProperties(flags.property);
   const mutant = flags.mutant !== undefined ? selectMutant(flags.mutant) : null;
   const modules = {
@@ -183,6 +190,16 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
     failure: 'failed',
     countsRuns: true,
   });
+  // SIGINT/SIGTERM: the report of the properties finished so far (their replay files are written),
+  // marked interrupted, and the shell's exit code for the signal. The property in flight is dropped
+  // when it runs in a worker (user modules, a --time campaign of 30 s or more: campaign.ts), or
+  // finished first when it runs on this thread (which answers the signal only between properties).
+  const soFar: CampaignEntry[] = [];
+  const ending = { flags, defs, loaded, started };
+  const interrupt = onInterrupt((signal) => {
+    progress.finish();
+    process.exit(fuzzReport(io, ending, soFar, signal));
+  });
   let entries: CampaignEntry[];
   try {
     entries = await runCampaign(defs, {
@@ -199,15 +216,37 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
       now: () => performance.now(),
       onStart: (def) => progress.begin(def.id),
       onRuns: (def, runs) => progress.runs(def.id, runs),
-      onResult: (entry) =>
+      onResult: (entry) => {
+        soFar.push(entry);
         progress.done(entry.def.id, resultLine(io, entry, width), {
           failed: entry.result.status !== 'passed',
           runs: entry.result.runs,
-        }),
+        });
+      },
     });
   } finally {
     progress.finish();
+    interrupt.dispose();
   }
+  return fuzzReport(io, ending, entries, null);
+}
+
+interface Ending {
+  readonly flags: FuzzFlags;
+  readonly defs: readonly PropertyDef[];
+  readonly loaded: Awaited<ReturnType<typeof loadModules>>;
+  readonly started: number;
+}
+
+/** The campaign's report (whole, or so far when `interrupted`) and its exit code. */
+function fuzzReport(
+  io: Io,
+  { flags, defs, loaded, started }: Ending,
+  entries: readonly CampaignEntry[],
+  interrupted: StopSignal | null,
+): number {
+  const c = io.color;
+  const stopped = interrupted !== null ? SIGNAL_EXIT[interrupted] : null;
   if (flags.junit !== undefined) writeJunitReport(flags.junit, entries, flags.seed);
 
   const failed = entries.filter((e) => e.result.status === 'failed');
@@ -217,7 +256,8 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
     io.out(
       JSON.stringify({
         seed: flags.seed,
-        passed: held,
+        passed: held && stopped === null,
+        ...(interrupted !== null ? { interrupted } : {}),
         properties: entries.map(propertyJson),
         ...(loaded.consumer
           ? {
@@ -230,7 +270,7 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
           : {}),
       }),
     );
-    return held ? EXIT_OK : EXIT_FAILED;
+    return stopped ?? (held ? EXIT_OK : EXIT_FAILED);
   }
   for (const { def, result, replayFile } of failed) {
     const failure = result.failure;
@@ -245,6 +285,10 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
       shrinks: failure.replay.fuzz.shrinks,
       replayFile,
       ...(failure.thrown ? { thrown: failure.thrown } : {}),
+      modules: {
+        ...(flags.provider ? { provider: flags.provider } : {}),
+        ...(flags.consumer ? { consumer: flags.consumer } : {}),
+      },
     });
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -252,7 +296,21 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
   const counts = `${passed} passed, ${failed.length} failed${vacuous.length > 0 ? `, ${vacuous.length} exercised nothing` : ''}`;
   const summary = `${counts} in ${seconds}s (seed ${flags.seed})`;
   io.out('');
-  io.out(held ? c.green(`All properties held: ${summary}`) : c.red(c.bold(`FAILED: ${summary}`)));
+  if (interrupted !== null)
+    io.out(
+      c.yellow(
+        c.bold(
+          `INTERRUPTED (${interrupted}): ${entries.length} of ${defs.length} properties finished; the replay files above are kept`,
+        ),
+      ),
+    );
+  io.out(
+    !held
+      ? c.red(c.bold(`FAILED: ${summary}`))
+      : stopped !== null
+        ? c.yellow(`So far: ${summary}`)
+        : c.green(`All properties held: ${summary}`),
+  );
   if (vacuous.length > 0)
     io.out(
       c.yellow(
@@ -272,5 +330,5 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
     );
   }
   if (flags.junit !== undefined) io.out(c.dim(`JUnit report: ${flags.junit}`));
-  return held ? EXIT_OK : EXIT_FAILED;
+  return stopped ?? (held ? EXIT_OK : EXIT_FAILED);
 }

@@ -46,6 +46,7 @@ import { parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS, tailsOf } from '../campaign.ts';
 import type { Io } from '../io.ts';
 import { renderMatrixDoc } from '../matrix-doc.ts';
+import { checkOutputs } from '../output-paths.ts';
 import { startProgress } from '../progress.ts';
 import { table } from '../table.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
@@ -331,6 +332,10 @@ function jsonOf(result: MatrixResult): string {
 
 export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number> {
   const c = io.color;
+  checkOutputs([
+    ['--out', flags.out, 'dir'],
+    ['--md', flags.md, 'file'],
+  ]);
   const notes = selectedNotes(flags.note);
   const count = notes.flatMap(pairingsOf).length;
   const jobCount = notes

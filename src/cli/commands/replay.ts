@@ -9,12 +9,19 @@
  * Exit 0 if it now passes, 1 if it still fails, 2 for a bad file or usage, 3 when the same code gives
  * a different trace than the recorded one — a determinism break. The file records content hashes of
  * the code it was recorded with (code-identity.ts): after a fix (of the module, or of cetp-sim) a
- * different trace is expected, and the verdict alone decides.
+ * different trace is expected, and the verdict alone decides. So it does when the file itself was
+ * edited since it was recorded (its `inputs` digests no longer match its fields: a planted bug
+ * removed, a fault dropped): the run is a new scenario, reported as such, exit 0 or 1.
  */
 
 import { codeChanges, codeIdentity } from '../../harness/code-identity.ts';
 import { CliError, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK } from '../../harness/errors.ts';
-import { type CliReplayFile, type ReplayModules, readReplayFile } from '../../harness/replay-file.ts';
+import {
+  type CliReplayFile,
+  editedFields,
+  type ReplayModules,
+  readReplayFile,
+} from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import { renderMermaid } from '../../sim/trace-render.ts';
 import { printTrace, printViolations, violationsJson, watchdogViolation } from '../failure-report.ts';
@@ -90,14 +97,20 @@ export async function replayCommand(io: Io, path: string, flags: ReplayFlags): P
   const failed = run.violations.length > 0;
   const hash = run.traceHash;
   const changed = file.code ? codeChanges(file.code, codeIdentity(modules, process.cwd())) : null;
+  const edited = editedFields(file);
+  const wasEdited = edited !== null && edited.length > 0;
   // A run that never finished has no trace hash, now or when it was recorded: nothing to compare.
-  const comparable = run.finished && file.traceHash !== '';
+  // An edited file is a new scenario: its recorded hash belongs to the run before the edit.
+  const comparable = run.finished && file.traceHash !== '' && !wasEdited;
   const diverged = comparable && hash !== file.traceHash;
   const determinismBreak = diverged && changed !== null && changed.length === 0;
   const divergence =
     `DETERMINISM BREAK: the re-run's trace hash ${hash} differs from the recorded ${file.traceHash}, ` +
     'with the same code (cetp-sim and the modules hash as they did): a run is no longer reproducible ' +
-    'from its inputs. This is a bug — in cetp-sim, or nondeterminism in a module (real time, Math.random, state kept between runs).';
+    'from its inputs. This is a bug — in cetp-sim, or nondeterminism in a module (real time, Math.random, state kept between runs).' +
+    (edited === null
+      ? ' (This file records no digest of its inputs, as older files do: if you edited its scenario, variant or faults, that, not cetp-sim, changed the trace.)'
+      : '');
   const note = !diverged
     ? null
     : changed === null
@@ -114,6 +127,7 @@ export async function replayCommand(io: Io, path: string, flags: ReplayFlags): P
         traceHash: hash,
         recordedTraceHash: file.traceHash,
         codeChanged: changed,
+        ...(wasEdited ? { edited } : {}),
         violations: violationsJson(run.violations),
         ...mermaid,
       }),
@@ -121,6 +135,12 @@ export async function replayCommand(io: Io, path: string, flags: ReplayFlags): P
     return failed ? EXIT_FAILED : EXIT_OK;
   }
   io.out(c.bold(`cetp-sim replay ${path}`));
+  if (wasEdited)
+    io.out(
+      c.yellow(
+        `  edited since it was recorded (fields ${edited.join(', ')}): re-run as a new scenario, judged by its verdict alone`,
+      ),
+    );
   io.out(`  property ${file.property} (rules ${file.rules.join(' ')})`);
   const bugs = [...file.variant.providerBugs, ...file.variant.consumerBugs];
   if (bugs.length > 0) io.out(`  planted bugs: ${bugs.join(', ')}`);

@@ -1,9 +1,8 @@
 /**
- * One `cetp-sim serve` session: the replayed world. A session is one vector's device (the provider
- * fixture and two agent apps, seeded by the session's seed); every request replays the session's
- * actions so far in a new world with the same seed (see serve.ts), each action run the way
- * src/vectors/engine.ts runs a step, handing out handles for the PendingIntents and file
- * descriptors in replies.
+ * One `cetp-sim serve` session: a live world. A session is one vector's device (the provider
+ * fixture and two agent apps, seeded by the session's seed) whose driver runs each request's action
+ * as it comes (LiveSession), the way src/vectors/engine.ts runs a step, handing out handles for the
+ * PendingIntents and file descriptors in replies.
  */
 import type { ProviderFixture } from '../../../properties/scenario/fixtures.ts';
 import type { Variant } from '../../../properties/scenario/model.ts';
@@ -160,31 +159,116 @@ class Driver {
   }
 }
 
-/** Replays `actions` in a new world of `spec`; one result per action (fewer: it never finished). */
-export async function replay(
-  spec: SessionSpec,
-  actions: readonly Action[],
-): Promise<{ callerUid: string; fresh: Record<string, string>; results: Result[] }> {
-  const decisions = actions.flatMap((a) => (a.op === 'user' ? [ANSWERS[a.answer] ?? 'ignore'] : []));
-  const world = new World({ seed: spec.seed, user: { kind: 'scripted', decisions } });
-  spec.fixture.install(world, spec.variant);
-  world.install(agentPackage(AGENT), () => ({}));
-  world.install(agentPackage(OTHER_AGENT), () => ({}));
-  let callerUid = '';
-  const fresh: Record<string, string> = {};
-  const results: Result[] = [];
-  world.spawnIn(AGENT, 'vector', async (ctx) => {
-    callerUid = String(ctx.uid);
-    for (const name of spec.fresh) fresh[name] = ctx.seededUuid();
-    const driver = new Driver(world, spec.fixture, ctx);
-    for (const action of actions) {
-      try {
-        results.push({ ok: true, ...(await driver.run(action)) });
-      } catch (error) {
-        results.push({ ok: false, error: describe(error) });
+const NEVER_ANSWERED: Result = {
+  ok: false,
+  error: { code: 'never_answered', message: 'the vector never finished (a call was never answered)' },
+};
+
+/** The scheduler's stall watch (sim/scheduler.ts), which a live session holds while it waits for input. */
+interface StallWatch {
+  stallWatch: ReturnType<typeof setImmediate> | null;
+  watchForStall(): void;
+}
+
+/**
+ * One session's world, kept running between requests: its driver task runs each action as it
+ * comes and then waits — outside the simulation — for the next, so a request costs the same
+ * whatever came before (no replay of the session so far). Nothing else in the world runs while the
+ * driver waits (the scheduler only switches tasks when the running one blocks on the simulation),
+ * so every action runs exactly as in a world that ran all the session's actions in one go, the way
+ * src/vectors/engine.ts runs a vector's steps: the same bytes as replaying the session would give.
+ *
+ * A run that leaves the simulation is ended as `stalled` at the next macrotask (sim/scheduler.ts);
+ * waiting for the next request is the one such wait that is meant, so the driver clears that watch
+ * while it waits and sets it again when the next action starts.
+ */
+export class LiveSession {
+  private readonly decisions: UserDecision[] = [];
+  private readonly world: World;
+  private resume: ((action: Action | null) => void) | null = null;
+  private deliver: ((result: Result) => void) | null = null;
+  private ended = false;
+  private ready: (() => void) | null = null;
+  callerUid = '';
+  readonly fresh: Record<string, string> = {};
+
+  private constructor(private readonly spec: SessionSpec) {
+    this.world = new World({ seed: spec.seed, user: { kind: 'scripted', decisions: this.decisions } });
+  }
+
+  /** A fresh world of `spec`, its driver started and waiting for the first action. */
+  static async open(spec: SessionSpec): Promise<LiveSession> {
+    const session = new LiveSession(spec);
+    await session.start();
+    return session;
+  }
+
+  private get watch(): StallWatch {
+    return this.world.scheduler as unknown as StallWatch;
+  }
+
+  private nextAction(): Promise<Action | null> {
+    const watch = this.watch;
+    if (watch.stallWatch !== null) clearImmediate(watch.stallWatch);
+    watch.stallWatch = null;
+    return new Promise((resolve) => {
+      this.resume = resolve;
+      this.ready?.();
+      this.ready = null;
+    });
+  }
+
+  private start(): Promise<void> {
+    const { spec, world } = this;
+    spec.fixture.install(world, spec.variant);
+    world.install(agentPackage(AGENT), () => ({}));
+    world.install(agentPackage(OTHER_AGENT), () => ({}));
+    const started = new Promise<void>((resolve) => {
+      this.ready = resolve;
+    });
+    world.spawnIn(AGENT, 'vector', async (ctx) => {
+      this.callerUid = String(ctx.uid);
+      for (const name of spec.fresh) this.fresh[name] = ctx.seededUuid();
+      const driver = new Driver(world, spec.fixture, ctx);
+      for (let action = await this.nextAction(); action !== null; action = await this.nextAction()) {
+        let result: Result;
+        try {
+          result = { ok: true, ...(await driver.run(action)) };
+        } catch (error) {
+          result = { ok: false, error: describe(error) };
+        }
+        this.deliver?.(result);
+        this.deliver = null;
       }
-    }
-  });
-  await world.run();
-  return { callerUid, fresh, results };
+    });
+    void world.run().then(() => {
+      // The world ended: an action that never finished is answered as such, and so is every later one.
+      this.ended = true;
+      this.ready?.();
+      this.deliver?.(NEVER_ANSWERED);
+      this.deliver = null;
+    });
+    return started;
+  }
+
+  /** Runs one action in the live world and answers its result. */
+  act(action: Action): Promise<Result> {
+    const resume = this.resume;
+    if (this.ended || resume === null) return Promise.resolve(NEVER_ANSWERED);
+    this.resume = null;
+    if (action.op === 'user') this.decisions.push(ANSWERS[action.answer] ?? 'ignore');
+    const answered = new Promise<Result>((resolve) => {
+      this.deliver = resolve;
+    });
+    this.watch.watchForStall();
+    resume(action);
+    return answered;
+  }
+
+  /** Ends the session: its driver returns and the world runs out. */
+  close(): void {
+    const resume = this.resume;
+    this.resume = null;
+    resume?.(null);
+  }
 }

@@ -7,13 +7,11 @@
  * carries an opaque `handle` that a later `user` or `read-fd` request names.
  *
  * A session (`open`) is one vector's device: a fresh simulated world with the provider fixture and
- * two agent apps, seeded by the session's seed. The simulation cannot wait for input in the middle
- * of a run (a run completes inside one macrotask, see sim/scheduler.ts), so every request replays
- * the session's actions so far in a new world with the same seed and answers with the last one's
- * result: determinism makes the replayed prefix identical (checked on each request), and each
- * action runs exactly as src/vectors/engine.ts runs the step, so a runner driving this protocol
- * sees what `vectors run` sees. Malformed input gets one error line naming the field; the process
- * keeps serving.
+ * two agent apps, seeded by the session's seed. The session's world keeps running between requests
+ * (serve-session.ts LiveSession): its driver runs each action as it comes and waits for the next,
+ * so a request costs the same whatever came before, and each action runs exactly as
+ * src/vectors/engine.ts runs the step, so a runner driving this protocol sees what `vectors run`
+ * sees. Malformed input gets one error line naming the field; the process keeps serving.
  *
  * The requests (types, schemas, errors) are in serve-requests.ts, the replayed session in
  * serve-session.ts; this module is the protocol's state machine and the command.
@@ -40,7 +38,7 @@ import {
   requestValidator,
   type ServeError,
 } from './serve-requests.ts';
-import { replay, type SessionSpec } from './serve-session.ts';
+import { LiveSession, type SessionSpec } from './serve-session.ts';
 import { DEFAULT_VECTORS_DIR } from './vectors.ts';
 
 export const SERVE_PROTOCOL = 'cetp-sim-serve/1';
@@ -66,7 +64,7 @@ function variantOf(id: string | undefined, path: string): Variant {
 
 /** The protocol's state machine: one line in, one line out. */
 export class Server {
-  private session: { spec: SessionSpec; actions: Action[]; results: string[] } | null = null;
+  private session: LiveSession | null = null;
   private sessions = 0;
   private readonly defaultVariant: Variant;
 
@@ -139,7 +137,7 @@ export class Server {
       case 'open':
         return this.open(r as { fixture: string; seed?: string; fresh?: string[]; variant?: string });
       case 'close':
-        this.session = null;
+        this.close();
         return { ok: true };
       case 'consumer':
         return this.consumer(r as { vector: ConsumerVector; variant?: string });
@@ -167,9 +165,10 @@ export class Server {
       fresh: r.fresh ?? [],
       variant: r.variant !== undefined ? variantOf(r.variant, '$.variant') : this.defaultVariant,
     };
-    const { callerUid, fresh } = await replay(spec, []);
-    this.session = { spec, actions: [], results: [] };
-    return { ok: true, caller_uid: callerUid, fresh };
+    this.close();
+    const session = await LiveSession.open(spec);
+    this.session = session;
+    return { ok: true, caller_uid: session.callerUid, fresh: session.fresh };
   }
 
   private async act(action: Action): Promise<Result> {
@@ -181,22 +180,13 @@ export class Server {
         '$.op',
       );
     const { id: _id, ...clean } = action as Action & { id?: unknown };
-    const actions = [...session.actions, clean as Action];
-    const { results } = await replay(session.spec, actions);
-    for (let i = 0; i < session.results.length; i++)
-      if (JSON.stringify(results[i]) !== session.results[i])
-        throw new RequestError(
-          'replay_diverged',
-          `replaying the session gave another result for action ${i}`,
-        );
-    session.actions = actions;
-    const last = results[actions.length - 1];
-    const result: Result = last ?? {
-      ok: false,
-      error: { code: 'never_answered', message: 'the vector never finished (a call was never answered)' },
-    };
-    session.results.push(JSON.stringify(result));
-    return result;
+    return session.act(clean as Action);
+  }
+
+  /** Ends the open session, if any (its world runs out). */
+  close(): void {
+    this.session?.close();
+    this.session = null;
   }
 
   private async consumer(r: { vector: ConsumerVector; variant?: string }): Promise<Result> {
@@ -248,6 +238,7 @@ export async function serveLines(server: Server, lines: AsyncIterable<string>, o
     if (line.trim() === '') continue;
     out(await server.handle(line));
   }
+  server.close();
 }
 
 export async function serveCommand(io: Io, flags: ServeFlags): Promise<number> {

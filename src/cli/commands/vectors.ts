@@ -27,11 +27,13 @@ import {
 import { ABILITIES, type Ability, PROFILES, type Profile } from '../../vectors/format.ts';
 import { droppedIds, GenerationError, generateCorpus } from '../../vectors/generate.ts';
 import { killMatrix } from '../../vectors/kills.ts';
+import { inspectOutDir, staleFiles } from '../../vectors/out-dir.ts';
 import { ctrfReport, junitXml, runJson } from '../../vectors/reports.ts';
 import { type RunOptions, selectsAny, summarize, type VectorOutcome } from '../../vectors/run.ts';
 import { parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS, DEFAULT_WORKERS_HELP } from '../campaign.ts';
 import type { Io } from '../io.ts';
+import { checkOutputs } from '../output-paths.ts';
 import { table } from '../table.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
 import type { VectorFileJob } from '../worker/protocol.ts';
@@ -64,17 +66,24 @@ export interface GenerateFlags {
   readonly json: boolean;
 }
 
-/** Area folders' JSON files the new corpus no longer has (renamed or removed sources). */
-function removeStale(out: string, keep: ReadonlySet<string>): void {
-  if (!existsSync(out)) return;
-  for (const entry of readdirSync(out, { withFileTypes: true })) {
-    if (!entry.isDirectory() || entry.name === 'baselines') continue;
-    for (const f of readdirSync(join(out, entry.name)))
-      if (!keep.has(join(entry.name, f))) rmSync(join(out, entry.name, f));
+/** A CorpusError of the output folder or its baselines as a usage error (exit 2). */
+function refused<T>(code: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof CorpusError) throw new CliError(code, error.message);
+    throw error;
   }
 }
 
+/**
+ * Writes only into an empty folder or a corpus it generated; removes only what that corpus's
+ * manifest lists (src/vectors/out-dir.ts). Checked before generating, so a refusal costs nothing.
+ */
 export async function vectorsGenerateCommand(io: Io, flags: GenerateFlags): Promise<number> {
+  checkOutputs([['--out', flags.out, 'dir']]);
+  const outDir = refused('output_refused', () => inspectOutDir(flags.out));
+  for (const b of outDir.baselines) refused('invalid_baseline', () => loadBaseline(join(flags.out, b)));
   let generated: Awaited<ReturnType<typeof generateCorpus>>;
   try {
     generated = await generateCorpus();
@@ -83,13 +92,13 @@ export async function vectorsGenerateCommand(io: Io, flags: GenerateFlags): Prom
     throw error;
   }
   const { corpus, vectors, coverage: c } = generated;
-  const dropped = droppedIds(flags.out, corpus);
+  const dropped = refused('invalid_corpus', () => droppedIds(flags.out, corpus, outDir));
   if (dropped.length > 0)
     throw new CliError(
       'vector_removed',
       `${dropped.join(', ')} left the sources: ids are never reused; keep the vector and mark it "deprecated" instead`,
     );
-  removeStale(flags.out, new Set(corpus.keys()));
+  for (const stale of staleFiles(flags.out, outDir, corpus)) rmSync(join(flags.out, stale));
   for (const [path, content] of corpus) write(join(flags.out, path), content, 'corpus');
   if (flags.json) {
     io.out(
@@ -179,6 +188,10 @@ function checkFixture(flags: RunFlags, corpus: Corpus): void {
 }
 
 export async function vectorsRunCommand(io: Io, flags: RunFlags): Promise<number> {
+  checkOutputs([
+    ['--junit', flags.junit, 'file'],
+    ['--ctrf', flags.ctrf, 'file'],
+  ]);
   const corpus = corpusAt(flags.dir);
   const baseline = baselineAt(flags.baseline);
   checkFixture(flags, corpus);
@@ -251,10 +264,29 @@ export interface ExportFlags {
   readonly json: boolean;
 }
 
+/**
+ * The scripts an earlier export left in `dir` (removed before writing the new ones); anything else
+ * there is the user's: exit 2 naming it, and nothing is removed.
+ */
+function previousExport(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const foreign = entries.find(
+    (e) => !e.isFile() || !/^([A-Za-z0-9_.-]+\.sh|NOT-EXPORTED\.md)$/.test(e.name),
+  );
+  if (foreign)
+    throw new CliError(
+      'output_refused',
+      `--adb ${dir}: ${join(dir, foreign.name)} is not a script an export wrote: export writes only into an empty folder or an earlier export's (choose another --adb)`,
+    );
+  return entries.map((e) => e.name);
+}
+
 export function vectorsExportCommand(io: Io, flags: ExportFlags): number {
+  checkOutputs([['--adb', flags.adb, 'dir']]);
   const corpus = corpusAt(flags.dir);
   const result = exportAdb(corpus);
-  if (existsSync(flags.adb)) rmSync(flags.adb, { recursive: true });
+  for (const old of previousExport(flags.adb)) rmSync(join(flags.adb, old));
   for (const [path, content] of result.files) write(join(flags.adb, path), content, 'adb');
   if (flags.json) io.out(JSON.stringify({ exported: result.exported, skipped: result.skipped }));
   else
@@ -330,7 +362,12 @@ Exit codes: 0 all pass (or expected failures), 1 a failure or stale baseline ent
 export function registerVectorsCommand(program: Command, io: Io, setExit: (code: number) => void): void {
   const vectors = program
     .command('vectors')
-    .description('shared test vectors for real devices: generate, verify, run, export');
+    .description('shared test vectors for real devices: generate, verify, run, export')
+    .action(() => {
+      // No subcommand: a usage error that shows the subcommands (not a silent exit 0).
+      vectors.outputHelp({ error: true });
+      setExit(EXIT_USAGE);
+    });
   const json = () => new Option('--json', 'print one JSON object on stdout').default(false);
   const dir = () => new Option('--dir <dir>', 'the corpus folder').default(DEFAULT_VECTORS_DIR);
   vectors

@@ -55,9 +55,22 @@ function hasModuleSyntax(file) {
 // a dist/ built earlier: one copy of each class, and never stale code.
 const FROM_SOURCE = existsSync(new URL('./worker.ts', import.meta.url));
 
+// But a user's project may have its own installed cetp-sim, whose tarball has no src/: where the
+// condition names a file that is not there, the package's default export (dist/) is the one.
+async function sourceOrDefault(specifier, context, nextResolve) {
+  if (!FROM_SOURCE) return nextResolve(specifier, context);
+  const base = (context.conditions ?? []).filter((c) => c !== 'cetp-sim-source');
+  try {
+    const resolved = await nextResolve(specifier, { ...context, conditions: [...base, 'cetp-sim-source'] });
+    if (!resolved.url.startsWith('file:') || existsSync(new URL(resolved.url))) return resolved;
+  } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  }
+  return nextResolve(specifier, { ...context, conditions: base });
+}
+
 export async function resolve(specifier, context, nextResolve) {
-  const conditions = FROM_SOURCE ? [...(context.conditions ?? []), 'cetp-sim-source'] : context.conditions;
-  const resolved = await nextResolve(specifier, { ...context, conditions });
+  const resolved = await sourceOrDefault(specifier, context, nextResolve);
   // A user's file may import only cetp-sim's public entries, of this copy (boundary.mjs); code with
   // no file of its own (a data: or blob: module) is never cetp-sim's.
   const parent = context.parentURL;
