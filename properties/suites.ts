@@ -3,6 +3,7 @@
  * may be generated), the world it runs in, and the oracles that judge it. Every property names the
  * rule ids it guards: its oracles' rules plus its §9 area.
  */
+
 import type { Checker } from '../src/check/checker.ts';
 import { admissionLimit } from '../src/check/checkers/admission.ts';
 import { agentGetsData, requestIdOnWire } from '../src/check/checkers/agent.ts';
@@ -56,6 +57,7 @@ import { consumerTrustsIdentity } from '../src/check/checkers/provider-trust.ts'
 import { runtimeRiskApproved } from '../src/check/checkers/risk.ts';
 import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
 import { sessionRequired } from '../src/check/checkers/session-required.ts';
+import { STORAGE_CHECKERS } from '../src/check/checkers/storage.ts';
 import { listMatchesVisibility } from '../src/check/checkers/visibility.ts';
 import {
   argsBinding,
@@ -301,6 +303,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
     [
       ...CONSUMER_CHECKS,
       singleEffect,
+      ...STORAGE_CHECKERS,
       approvalBinding,
       authorizedEffect,
       wireWellFormed,
@@ -375,6 +378,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     },
     [
       singleEffect,
+      ...STORAGE_CHECKERS,
       effectAttribution,
       noCrossUidResults,
       sameTerminalResult,
@@ -423,6 +427,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       distinctResolutions,
       resolutionPendingIntent,
       singleEffect,
+      ...STORAGE_CHECKERS,
       deadlineBeforeEffect,
       sameTerminalResult,
       wireWellFormed,
@@ -498,6 +503,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       approvalBinding,
       authorizedEffect,
       singleEffect,
+      ...STORAGE_CHECKERS,
       capabilityGating,
       sessionExpiry,
     ],
@@ -558,6 +564,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       cancelledHasNoEffect,
       operationsTerminate,
       singleEffect,
+      ...STORAGE_CHECKERS,
       operationIsolation,
       sameTerminalResult,
       wireWellFormed,
@@ -630,6 +637,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       malformedRefused,
       errorMeansNoEffect,
       singleEffect,
+      ...STORAGE_CHECKERS,
       sameTerminalResult,
       argsSchema,
       noCrash,
@@ -710,6 +718,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       restartKeepsOperation,
       wipedStateUnknown,
       singleEffect,
+      ...STORAGE_CHECKERS,
       sameTerminalResult,
       sessionBinding,
       resignEndsSession,

@@ -91,6 +91,7 @@ export function checkContext(
         p.resumeTokenTtlMs === undefined ? [] : [[p.packageName, p.resumeTokenTtlMs]],
       ),
     ),
+    bookkeepingTables: new Map(providers.map((p) => [p.packageName, new Set(p.bookkeepingTables ?? [])])),
     ...rest,
   };
 }

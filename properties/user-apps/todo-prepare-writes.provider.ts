@@ -8,7 +8,7 @@
 import { TODO_PREPARE_WRITES, TODO_TOOLS } from './todo.ts';
 
 export const todoPrepareWritesFixture = TODO_PREPARE_WRITES.fixture({
-  name: 'todo-prepare-writes',
+  name: 'todo_prepare_writes',
   tools: TODO_TOOLS,
 });
 

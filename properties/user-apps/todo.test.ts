@@ -7,12 +7,33 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { fuzzProvider } from '../../src/harness/fuzz.ts';
 import { replay } from '../../src/harness/replay.ts';
 import { todoFixture } from './todo.provider.ts';
+import { todoPrepareWritesFixture } from './todo-prepare-writes.provider.ts';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 describe('the correct to-do app', () => {
+  it("passes lifecycle at seed 1 (the newcomer's command: fuzz --provider todo --property lifecycle --seed 1)", async () => {
+    const report = await fuzzProvider(todoFixture, { property: 'lifecycle', seed: 1, replayDir: null });
+    expect(report.properties.map((p) => [p.id, p.status, p.violations])).toEqual([
+      ['lifecycle', 'passed', []],
+    ]);
+  });
+
+  it('passes idempotency: its business writes are made once per request, inside the SDK transaction', async () => {
+    const report = await fuzzProvider(todoFixture, {
+      property: 'idempotency',
+      seed: 0,
+      runs: 200,
+      replayDir: null,
+    });
+    expect(report.properties.map((p) => [p.id, p.status, p.violations])).toEqual([
+      ['idempotency', 'passed', []],
+    ]);
+  });
+
   it('passes lifecycle on the run where an effect and a re-sign wipe share a step (seed 3, run 70)', async () => {
     const report = await replay(here('./lifecycle-same-step-wipe.replay.json'), { providers: todoFixture });
     // The recorded run: add_todo committed (#73) and the package was re-signed under another key in
@@ -25,5 +46,30 @@ describe('the correct to-do app', () => {
     expect(commits.some((c) => c.step === wipe?.step && c.seq < (wipe?.seq ?? 0))).toBe(true);
     expect(report.violations).toEqual([]);
     expect(report.passed).toBe(true);
+  });
+});
+
+describe("the to-do app that stores add_todo's row in prepare (outside the SDK transaction)", () => {
+  it('fails idempotency with a storage-level violation naming the request and both writes', async () => {
+    const report = await fuzzProvider(todoPrepareWritesFixture, {
+      property: 'idempotency',
+      seed: 0,
+      runs: 200,
+      replayDir: null,
+    });
+    const property = report.properties[0];
+    expect(property?.status).toBe('failed');
+    const single = property?.violations.find((v) => v.checker === 'storage-single-effect');
+    // Both executions of one request_id, each with its commit(s) and the rows they wrote.
+    expect(single?.message).toMatch(
+      /^request [0-9a-f-]{36} of uid \d+ wrote com\.example\.todo's business state in 2 executions: call #\d+ committed #\d+.* \(todos\.meta\/seq.*\); call #\d+ committed #\d+.* \(todos\.meta\/seq.*todos\/TODO-\d+\)$/,
+    );
+    expect(single?.evidence.events.length).toBeGreaterThanOrEqual(2);
+    expect(single?.evidence.calls).toHaveLength(2);
+    const outside = property?.violations.find((v) => v.checker === 'storage-write-outside-transaction');
+    expect(outside?.message).toMatch(
+      /outside the transaction that records the request — inside mutate, write through tx/,
+    );
+    expect(outside?.ruleIds).toContain('CETP-10-06');
   });
 });

@@ -51,6 +51,8 @@ export interface CheckContext {
   readonly readings?: Readings;
   /** Resume-token lifetime of each provider that states one (ProviderFixture.resumeTokenTtlMs), by package. */
   readonly resumeTokenTtlMs?: ReadonlyMap<string, number>;
+  /** Tables of each provider that are its own bookkeeping, not business state (ProviderFixture.bookkeepingTables), by package. */
+  readonly bookkeepingTables?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /**

@@ -19,6 +19,7 @@ import { PROVIDER_TRUST_CHECKERS } from './provider-trust.ts';
 import { RISK_CHECKERS } from './risk.ts';
 import { RUNTIME_CHECKERS } from './runtime.ts';
 import { SESSION_CHECKERS } from './session-required.ts';
+import { STORAGE_CHECKERS } from './storage.ts';
 import { VISIBILITY_CHECKERS } from './visibility.ts';
 import { WIRE_CHECKERS } from './wire.ts';
 
@@ -43,6 +44,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...PROVIDER_TRUST_CHECKERS,
   ...VISIBILITY_CHECKERS,
   ...LIFECYCLE_CHECKERS,
+  ...STORAGE_CHECKERS,
 ];
 
 export function checkerById(id: string): Checker | undefined {
