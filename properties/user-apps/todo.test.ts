@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { fuzzProvider } from '../../src/harness/fuzz.ts';
 import { replay } from '../../src/harness/replay.ts';
 import { todoFixture } from './todo.provider.ts';
+import { TODO_STORAGE_IN_MUTATE, TODO_TOOLS } from './todo.ts';
 import { todoPrepareWritesFixture } from './todo-prepare-writes.provider.ts';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -71,5 +72,22 @@ describe("the to-do app that stores add_todo's row in prepare (outside the SDK t
       /outside the transaction that records the request — inside mutate, write through tx/,
     );
     expect(outside?.ruleIds).toContain('CETP-10-06');
+  });
+});
+
+describe('the to-do app that writes through context.storage inside mutate', () => {
+  it('deadlocks on its own write lock, and run-progress says what happened and what to do, uncut', async () => {
+    const fixture = TODO_STORAGE_IN_MUTATE.fixture({ name: 'todo_storage_in_mutate', tools: TODO_TOOLS });
+    const report = await fuzzProvider(fixture, {
+      property: 'idempotency',
+      seed: 0,
+      runs: 50,
+      replayDir: null,
+    });
+    const stuck = report.properties[0]?.violations.find((v) => v.checker === 'run-progress');
+    expect(stuck?.message).toMatch(
+      /^deadlock: inside mutate, write through tx, not context\.storage — task binder:com\.example\.todo#\d+ of com\.example\.todo wrote through the app's storage while its own transaction "execute add_todo" held the write lock, and waits for that lock forever/,
+    );
+    expect(stuck?.message.endsWith('...')).toBe(false);
   });
 });

@@ -120,6 +120,17 @@ const addTodoInPrepare: MutationTool = {
   mutate: async (_call, _tx, prepared) => ({ todo_id: (prepared as { todo_id: string }).todo_id }),
 };
 
+/** Another newcomer's slip: inside `mutate`, the row goes through `call.context.storage`, not `tx`. */
+const addTodoThroughStorage: MutationTool = {
+  ...ADD_BASE,
+  mutate: async (call) => {
+    const { text } = call.args as { text: string };
+    const row: TodoRow = { todo_id: 'TODO-1', owner_uid: call.caller.uid, text, done: false };
+    await call.context.storage.put('todos', row.todo_id, row);
+    return { todo_id: row.todo_id };
+  },
+};
+
 const completeTodo: MutationTool = {
   name: 'complete_todo',
   title: 'Complete to-do',
@@ -196,6 +207,13 @@ export const TODO_PREPARE_WRITES = defineProvider({
   packageName: TODO_PACKAGE,
   descriptor: DESCRIPTOR,
   tools: [listTodos, addTodoInPrepare, completeTodo],
+});
+
+/** The same app with add_todo writing through `context.storage` inside `mutate`: it deadlocks. */
+export const TODO_STORAGE_IN_MUTATE = defineProvider({
+  packageName: TODO_PACKAGE,
+  descriptor: DESCRIPTOR,
+  tools: [listTodos, addTodoThroughStorage, completeTodo],
 });
 
 /** The argument pools a newcomer writes (docs/writing-a-provider.md §4). */
