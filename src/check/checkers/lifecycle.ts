@@ -56,10 +56,14 @@ function wipedBetween(obs: Observation, pkg: string, from: number, to: number): 
   return incarnationAt(obs, pkg, to) > incarnationAt(obs, pkg, from);
 }
 
-/** The first death of `pkg`'s process after step `from`, at or before step `to` (its trace event). */
+/**
+ * The first death of `pkg`'s process at or after step `from` (when the caller received what it held),
+ * at or before step `to` (its trace event). A death at step `from` came after the answer: faults
+ * apply after the step's task ran (issue 30, the same edge as incarnationAt).
+ */
 function restartBetween(obs: Observation, pkg: string, from: number, to: number): number | null {
   for (const e of obs.events)
-    if (e.kind === 'process.kill' && e.data.actor === pkg && e.step > from && e.step <= to) return e.seq;
+    if (e.kind === 'process.kill' && e.data.actor === pkg && e.step >= from && e.step <= to) return e.seq;
   return null;
 }
 

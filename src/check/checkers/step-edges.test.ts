@@ -1,0 +1,147 @@
+/**
+ * The same-step edge (issue 30): a fault — a kill, a re-sign, an uninstall — applies after the task
+ * of its step ran, so whatever that task did (a commit, receiving an answer) came before it. Each
+ * oracle that compares a step with a lifecycle event's step is shown on a hand-built observation
+ * whose event shares the step of what it is compared with.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TraceEvent } from '../../sim/trace.ts';
+import type { World } from '../../sim/world.ts';
+import type { CheckContext } from '../checker.ts';
+import type { CallView, Observation } from '../observation.ts';
+import { incarnationAt, restartKeepsOperation, restartSessionOutcome } from './lifecycle.ts';
+import { resignEndsSession } from './wire-identity.ts';
+
+const P = 'com.example.todo';
+const A = 'com.fuzz.agent.a';
+const UID = 10_001;
+
+function event(seq: number, step: number, kind: string, data: Record<string, unknown>): TraceEvent {
+  return { seq, step, t: 0, kind, data } as unknown as TraceEvent;
+}
+
+function bundleReply(status: string, data: unknown, errorCode: string | null = null) {
+  return { kind: 'bundle', status, errorCode, data, bundle: { getString: () => null } };
+}
+
+function call(fields: Partial<CallView> & { id: number; method: string; step: number }): CallView {
+  return {
+    caller: A,
+    callerUid: UID,
+    callerPid: 3000,
+    provider: P,
+    t: 0,
+    v2: true,
+    v1: false,
+    requestId: null,
+    sessionToken: null,
+    toolName: null,
+    args: null,
+    resumeToken: null,
+    operationId: null,
+    replyStep: fields.step + 1,
+    requestKey: `${P}|${UID}|${fields.requestId ?? null}`,
+    operationKey: `${P}|${fields.operationId ?? null}`,
+    ...fields,
+  } as unknown as CallView;
+}
+
+const negotiate = (replyStep: number) =>
+  call({
+    id: 1,
+    method: 'negotiate',
+    step: replyStep - 2,
+    replyStep,
+    reply: bundleReply('success', {
+      session_token: 'T',
+      expires_at: '2999-01-01T00:00:00Z',
+    }) as CallView['reply'],
+  });
+
+function obs(calls: CallView[], events: TraceEvent[]): Observation {
+  return { world: {} as World, calls, events, effects: [], memo: new Map() } as unknown as Observation;
+}
+
+const ctx = { providersUnderTest: [P], consumers: [] } as unknown as CheckContext;
+
+describe('lifecycle events in the step of what they are compared with', () => {
+  it('incarnationAt: a commit before an uninstall of its own step belongs to the earlier incarnation', () => {
+    const o = obs([], [event(73, 127, 'store.commit', {}), event(77, 127, 'pm.uninstall', { package: P })]);
+    expect(incarnationAt(o, P, 127, 73)).toBe(0);
+    expect(incarnationAt(o, P, 127, 78)).toBe(1);
+    // Without a trace event: the wipe of the same step counts as later (faults apply after the task).
+    expect(incarnationAt(o, P, 127)).toBe(0);
+    expect(incarnationAt(o, P, 128)).toBe(1);
+  });
+
+  it('restart-session-outcome: a provider killed in the step its session answer arrived still restarted after it', () => {
+    const refused = call({
+      id: 2,
+      method: 'execute_tool',
+      step: 30,
+      sessionToken: 'T',
+      requestId: 'r-1',
+      toolName: 'add_todo',
+      args: '{}',
+      reply: bundleReply('error', undefined, 'INVALID_REQUEST') as CallView['reply'],
+    });
+    const kill = event(40, 10, 'process.kill', { actor: P });
+    const found = restartSessionOutcome.check(obs([negotiate(10), refused], [kill]), ctx);
+    expect(found.map((v) => v.events)).toEqual([[40]]);
+    // A kill before the answer arrived is not a restart after it.
+    expect(restartSessionOutcome.check(obs([negotiate(11), refused], [kill]), ctx)).toEqual([]);
+  });
+
+  it('restart-keeps-operation: an operation accepted in the step its provider was killed is still owed after the restart', () => {
+    const accept = call({
+      id: 2,
+      method: 'execute_tool',
+      step: 8,
+      replyStep: 10,
+      requestId: 'r-1',
+      sessionToken: 'T',
+      reply: bundleReply('accepted', { operation_id: 'op_1' }) as CallView['reply'],
+    });
+    const poll = call({
+      id: 4,
+      method: 'get_operation',
+      step: 30,
+      requestId: 'r-1',
+      operationId: 'op_1',
+      sessionToken: 'U',
+      reply: bundleReply('error', undefined, 'INVALID_REQUEST') as CallView['reply'],
+    });
+    // A fresh session after the restart.
+    const renegotiate = call({
+      id: 3,
+      method: 'negotiate',
+      step: 20,
+      replyStep: 22,
+      reply: bundleReply('success', {
+        session_token: 'U',
+        expires_at: '2999-01-01T00:00:00Z',
+      }) as CallView['reply'],
+    });
+    const kill = event(40, 10, 'process.kill', { actor: P });
+    const found = restartKeepsOperation.check(obs([accept, renegotiate, poll], [kill]), ctx);
+    expect(found.map((v) => v.calls)).toEqual([[2, 4]]);
+  });
+
+  it('resign-ends-session: a re-sign in the step the session answer arrived came after the session', () => {
+    const honoured = call({
+      id: 2,
+      method: 'execute_tool',
+      step: 30,
+      sessionToken: 'T',
+      reply: bundleReply('success', {}) as CallView['reply'],
+    });
+    const events = [
+      event(1, 0, 'pm.install', { package: A, uid: UID, signing: { signers: ['k1'] } }),
+      event(50, 10, 'pm.resign', { package: A, uid: UID, signing: { signers: ['k2'] } }),
+    ];
+    expect(resignEndsSession.check(obs([negotiate(10), honoured], events), ctx).map((v) => v.events)).toEqual(
+      [[50]],
+    );
+    expect(resignEndsSession.check(obs([negotiate(11), honoured], events), ctx)).toEqual([]);
+  });
+});
