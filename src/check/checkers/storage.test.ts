@@ -127,6 +127,16 @@ describe('storage-single-effect', () => {
     // The package was uninstalled between the two (same step as the first commit, after it): a new request.
     const wipe = { seq: 11, step: 10, kind: 'pm.uninstall', data: { package: P } } as unknown as TraceEvent;
     expect(storageSingleEffect.check(observation(other, [call(1), call(2)], [wipe]), ctx())).toEqual([]);
+    // A worker of request RID that a call of another request happened to start: its commit records RID.
+    const stray = [commit(10, 1, [row('TODO-1'), record()]), commit(20, 2, [row('TODO-2'), record()])];
+    expect(storageSingleEffect.check(observation(stray, [call(1), call(2, 'another')]), ctx())).toHaveLength(
+      1,
+    );
+    const strayOnce = [
+      commit(10, 2, [row('TODO-1'), record()]),
+      commit(20, 2, [row('X'), record('another')]),
+    ];
+    expect(storageSingleEffect.check(observation(strayOnce, [call(2, 'another')]), ctx())).toEqual([]);
     // A hand-written provider's own confirmation record, stored before it asked the user (call 1).
     const asked = {
       ...call(1),

@@ -98,10 +98,20 @@ export function businessCommits(obs: Observation, ctx: CheckContext): readonly B
         isBusiness(w.table, ctx.bookkeepingTables?.get(commit.packageName)),
       );
       if (writes.length === 0) continue;
-      const call = commit.call === null ? undefined : calls.get(commit.call);
+      // The request the commit itself records (the SDK's execute or operation commit) outranks the
+      // call: a worker that a call of another request started would be that other call's.
+      const own = commit.writes.map(recordedRequest).find((r) => r !== null);
+      const attributed = commit.call === null ? undefined : calls.get(commit.call);
+      const call =
+        own && attributed && (attributed.callerUid !== own.uid || attributed.requestId !== own.requestId)
+          ? undefined
+          : attributed;
       let request: { uid: number; requestId: string } | null = null;
       let execution: string;
-      if (call) {
+      if (own && !call) {
+        request = own;
+        execution = `task:${commit.pid}:${commit.task}`;
+      } else if (call) {
         if (call.method !== 'execute_tool' || call.requestId === null || asksFollowUp(call)) continue;
         request = { uid: call.callerUid, requestId: call.requestId };
         execution = `call:${call.id}`;
