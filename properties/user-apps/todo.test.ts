@@ -75,6 +75,19 @@ describe("the to-do app that stores add_todo's row in prepare (outside the SDK t
   });
 });
 
+describe('a fixture naming its own bookkeeping tables', () => {
+  it('takes them out of business state; a malformed list is refused naming the field', async () => {
+    // Told that its tables are bookkeeping, the storage oracles judge nothing of the prepare-writes app.
+    const blind = { ...todoPrepareWritesFixture, bookkeepingTables: ['todos', 'todos.meta'] };
+    const report = await fuzzProvider(blind, { property: 'idempotency', seed: 0, runs: 20, replayDir: null });
+    expect(report.properties[0]?.violations.filter((v) => v.checker.startsWith('storage-'))).toEqual([]);
+    const bad = { ...todoFixture, bookkeepingTables: 'todos' } as unknown as typeof todoFixture;
+    await expect(fuzzProvider(bad, { property: 'idempotency', runs: 1, replayDir: null })).rejects.toThrow(
+      /providers\[0\]\.bookkeepingTables must be an array of table names/,
+    );
+  });
+});
+
 describe('the to-do app that writes through context.storage inside mutate', () => {
   it('deadlocks on its own write lock, and run-progress says what happened and what to do, uncut', async () => {
     const fixture = TODO_STORAGE_IN_MUTATE.fixture({ name: 'todo_storage_in_mutate', tools: TODO_TOOLS });
