@@ -436,7 +436,8 @@ export const resumesAfterRestart: Checker = {
       if (first.method !== 'execute_tool' || first.toolName === null) continue;
       const effect = ctx.toolEffects.get(`${first.provider}|${first.toolName}`);
       if (effect === undefined || effect === 'read') continue;
-      const death = deaths.find((e) => e.data.pid === first.callerPid && e.step > first.step);
+      // A death in the very step the call was sent came after it (faults apply after the step's task).
+      const death = deaths.find((e) => e.data.pid === first.callerPid && e.step >= first.step);
       if (!death) continue;
       const own = calls.filter((c) => c.callerPid === first.callerPid);
       if (own.some(learnedOutcome)) continue;
@@ -449,7 +450,7 @@ export const resumesAfterRestart: Checker = {
         (e) =>
           e.kind === 'process.ready' &&
           e.data.actor === first.caller &&
-          e.step > death.step &&
+          e.seq > death.seq &&
           !deaths.some((d) => d.data.pid === e.data.pid),
       );
       if (!successor) continue;

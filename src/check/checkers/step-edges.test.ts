@@ -9,6 +9,7 @@ import type { TraceEvent } from '../../sim/trace.ts';
 import type { World } from '../../sim/world.ts';
 import type { CheckContext } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
+import { resumesAfterRestart } from './consumer-followup.ts';
 import { incarnationAt, restartKeepsOperation, restartSessionOutcome } from './lifecycle.ts';
 import { resignEndsSession } from './wire-identity.ts';
 
@@ -143,5 +144,31 @@ describe('lifecycle events in the step of what they are compared with', () => {
       [[50]],
     );
     expect(resignEndsSession.check(obs([negotiate(11), honoured], events), ctx)).toEqual([]);
+  });
+
+  it('consumer-resumes-after-restart: a consumer killed in the step it sent a write, restarted in that step, must follow it up', () => {
+    const write = call({ id: 1, method: 'execute_tool', step: 10, requestId: 'r-1', toolName: 'add_todo' });
+    const unanswered = { ...write, reply: { kind: 'none' }, replyStep: null } as unknown as CallView;
+    const events = [
+      event(20, 10, 'process.kill', { actor: A, pid: 3000 }),
+      event(21, 10, 'process.ready', { actor: A, pid: 3001 }),
+    ];
+    const o = {
+      ...obs([unanswered], events),
+      report: { outcome: { kind: 'completed' } },
+      agentCalls: [],
+    } as unknown as Observation;
+    const consumerCtx = {
+      providersUnderTest: [P],
+      consumers: [A],
+      toolEffects: new Map([[`${P}|add_todo`, 'create']]),
+    } as unknown as CheckContext;
+    expect(resumesAfterRestart.check(o, consumerCtx).map((v) => v.checker)).toEqual([
+      'consumer-resumes-after-restart',
+    ]);
+    // The successor re-sent it: nothing to report.
+    const resent = { ...unanswered, id: 2, callerPid: 3001, step: 12 } as unknown as CallView;
+    const followed = { ...o, calls: [unanswered, resent], memo: new Map() } as unknown as Observation;
+    expect(resumesAfterRestart.check(followed, consumerCtx)).toEqual([]);
   });
 });
