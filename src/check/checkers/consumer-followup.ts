@@ -127,10 +127,13 @@ function isActivityResult(e: { kind: string; data: Record<string, unknown> }, co
   );
 }
 
-/** A user decision, or an Activity result for `consumer`, at a step in (from, to). */
+/**
+ * A user decision, or an Activity result for `consumer`, at a step in [from, to): what happened in
+ * step `from` — the step the answer arrived — came after it (the consumer's own launch, a fault).
+ */
 function userActedBetween(obs: Observation, consumer: string, from: number, to: number): boolean {
   return obs.events.some(
-    (e) => e.step > from && e.step < to && (e.kind === 'user.decision' || isActivityResult(e, consumer)),
+    (e) => e.step >= from && e.step < to && (e.kind === 'user.decision' || isActivityResult(e, consumer)),
   );
 }
 

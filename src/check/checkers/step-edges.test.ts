@@ -9,7 +9,7 @@ import type { TraceEvent } from '../../sim/trace.ts';
 import type { World } from '../../sim/world.ts';
 import type { CheckContext } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
-import { resumesAfterRestart } from './consumer-followup.ts';
+import { noLoopWithoutUser, resumesAfterRestart } from './consumer-followup.ts';
 import { incarnationAt, restartKeepsOperation, restartSessionOutcome } from './lifecycle.ts';
 import { resignEndsSession } from './wire-identity.ts';
 
@@ -170,5 +170,31 @@ describe('lifecycle events in the step of what they are compared with', () => {
     const resent = { ...unanswered, id: 2, callerPid: 3001, step: 12 } as unknown as CallView;
     const followed = { ...o, calls: [unanswered, resent], memo: new Map() } as unknown as Observation;
     expect(resumesAfterRestart.check(followed, consumerCtx)).toEqual([]);
+  });
+
+  it('consumer-no-loop-without-user: an Activity launch in the step the needs-the-user answer arrived is a user step', () => {
+    const ask = {
+      kind: 'bundle',
+      status: 'error',
+      errorCode: 'AUTH_REQUIRED',
+      retryable: false,
+      data: undefined,
+    };
+    const prev = call({
+      id: 1,
+      method: 'execute_tool',
+      step: 5,
+      replyStep: 10,
+      requestId: 'r-1',
+      toolName: 'add_todo',
+    });
+    const next = call({ id: 2, method: 'execute_tool', step: 20, requestId: 'r-1', toolName: 'add_todo' });
+    const calls = [{ ...prev, reply: ask } as unknown as CallView, next];
+    const consumerCtx = { providersUnderTest: [P], consumers: [A] } as unknown as CheckContext;
+    // No user step at all: the re-send is a loop.
+    expect(noLoopWithoutUser.check(obs(calls, []), consumerCtx)).toHaveLength(1);
+    // The consumer launched the resolution as the answer arrived (step 10): blocked, RESULT_CANCELED.
+    const launched = [event(30, 10, 'activity.start.blocked', { actor: A })];
+    expect(noLoopWithoutUser.check(obs(calls, launched), consumerCtx)).toEqual([]);
   });
 });
