@@ -202,7 +202,8 @@ export const waitsForActivityResult: Checker = {
         if (!issuer || issuer.replyStep === null) return;
         const from = issuer.replyStep;
         const waited = obs.events.some(
-          (e) => isActivityResult(e, c.caller) && e.step > from && e.step <= c.step,
+          // In the step the resolution arrived, after it: a launch the system blocked answers at once.
+          (e) => isActivityResult(e, c.caller) && e.step >= from && e.step <= c.step,
         );
         if (waited || callerDied(obs, issuer, from, c.step)) return;
         out.push(

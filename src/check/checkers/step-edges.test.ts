@@ -9,8 +9,9 @@ import type { TraceEvent } from '../../sim/trace.ts';
 import type { World } from '../../sim/world.ts';
 import type { CheckContext } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
-import { noLoopWithoutUser, resumesAfterRestart } from './consumer-followup.ts';
+import { noLoopWithoutUser, resumesAfterRestart, waitsForActivityResult } from './consumer-followup.ts';
 import { incarnationAt, restartKeepsOperation, restartSessionOutcome } from './lifecycle.ts';
+import { consumerTrustsIdentity } from './provider-trust.ts';
 import { resignEndsSession } from './wire-identity.ts';
 
 const P = 'com.example.todo';
@@ -196,5 +197,55 @@ describe('lifecycle events in the step of what they are compared with', () => {
     // The consumer launched the resolution as the answer arrived (step 10): blocked, RESULT_CANCELED.
     const launched = [event(30, 10, 'activity.start.blocked', { actor: A })];
     expect(noLoopWithoutUser.check(obs(calls, launched), consumerCtx)).toEqual([]);
+  });
+
+  it('consumer-trusts-identity: a call sent in the step the distrusting answer arrived came after it', () => {
+    const evil = call({
+      id: 1,
+      method: 'negotiate',
+      step: 8,
+      replyStep: 10,
+      reply: bundleReply('success', { session_token: 'T', provider_id: 'com.evil.app' }) as CallView['reply'],
+    });
+    const consumerCtx = { providersUnderTest: [P], consumers: [A] } as unknown as CheckContext;
+    const after = call({ id: 2, method: 'list_tools', step: 10, sessionToken: 'T' });
+    expect(consumerTrustsIdentity.check(obs([evil, after], []), consumerCtx).map((v) => v.calls)).toEqual([
+      [1, 2],
+    ]);
+    const before = call({ id: 2, method: 'list_tools', step: 9, sessionToken: 'T' });
+    expect(consumerTrustsIdentity.check(obs([evil, before], []), consumerCtx)).toEqual([]);
+  });
+
+  it('consumer-waits-for-result: a launch blocked in the step the resolution arrived is the result it waited for', () => {
+    const token = 'RT';
+    const asked = {
+      ...call({
+        id: 1,
+        method: 'execute_tool',
+        step: 5,
+        replyStep: 10,
+        requestId: 'r-1',
+        toolName: 'add_todo',
+      }),
+      reply: {
+        kind: 'bundle',
+        status: 'error',
+        errorCode: 'USER_ACTION_REQUIRED',
+        data: undefined,
+        bundle: { getString: (k: string) => (k === 'resume_token' ? token : null) },
+      },
+    } as unknown as CallView;
+    const resumed = call({
+      id: 2,
+      method: 'execute_tool',
+      step: 20,
+      requestId: 'r-1',
+      toolName: 'add_todo',
+      resumeToken: token,
+    });
+    const consumerCtx = { providersUnderTest: [P], consumers: [A] } as unknown as CheckContext;
+    expect(waitsForActivityResult.check(obs([asked, resumed], []), consumerCtx)).toHaveLength(1);
+    const blocked = [event(30, 10, 'activity.start.blocked', { actor: A })];
+    expect(waitsForActivityResult.check(obs([asked, resumed], blocked), consumerCtx)).toEqual([]);
   });
 });
