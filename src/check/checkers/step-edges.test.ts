@@ -12,6 +12,7 @@ import type { CallView, Observation } from '../observation.ts';
 import { noLoopWithoutUser, resumesAfterRestart, waitsForActivityResult } from './consumer-followup.ts';
 import { incarnationAt, restartKeepsOperation, restartSessionOutcome } from './lifecycle.ts';
 import { consumerTrustsIdentity } from './provider-trust.ts';
+import { argsBinding } from './wire.ts';
 import { resignEndsSession } from './wire-identity.ts';
 
 const P = 'com.example.todo';
@@ -247,5 +248,42 @@ describe('lifecycle events in the step of what they are compared with', () => {
     expect(waitsForActivityResult.check(obs([asked, resumed], []), consumerCtx)).toHaveLength(1);
     const blocked = [event(30, 10, 'activity.start.blocked', { actor: A })];
     expect(waitsForActivityResult.check(obs([asked, resumed], blocked), consumerCtx)).toEqual([]);
+  });
+
+  it('args-binding: a read sent in the step the binding write was answered is held to the binding', () => {
+    const wctx = {
+      providersUnderTest: [P],
+      consumers: [],
+      toolEffects: new Map([
+        [`${P}|add_todo`, 'create'],
+        [`${P}|list_todos`, 'read'],
+      ]),
+    } as unknown as CheckContext;
+    const write = call({
+      id: 1,
+      method: 'execute_tool',
+      step: 5,
+      replyStep: 10,
+      requestId: 'r-1',
+      toolName: 'add_todo',
+      args: '{"text":"milk"}',
+      toolKey: `${P}|add_todo`,
+      reply: bundleReply('success', {}) as CallView['reply'],
+    });
+    const read = (step: number) =>
+      call({
+        id: 2,
+        method: 'execute_tool',
+        step,
+        replyStep: 12,
+        requestId: 'r-1',
+        toolName: 'list_todos',
+        args: '{}',
+        toolKey: `${P}|list_todos`,
+        reply: bundleReply('success', {}) as CallView['reply'],
+      });
+    expect(argsBinding.check(obs([write, read(10)], []), wctx).map((v) => v.calls)).toEqual([[1, 2]]);
+    // Sent before the binding was answered: it may have been checked before the write was bound.
+    expect(argsBinding.check(obs([write, read(9)], []), wctx)).toEqual([]);
   });
 });
