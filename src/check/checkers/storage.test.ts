@@ -147,6 +147,10 @@ describe('storage-single-effect', () => {
       commit(20, 2, [row('TODO-1')]),
     ];
     expect(storageSingleEffect.check(observation(confirm, [asked as CallView, call(2)]), ctx())).toEqual([]);
+    // A read tool sent twice under one request_id (reads are not deduplicated) that logs each call.
+    const logs = [commit(10, 1, [row('LOG-1')]), commit(20, 2, [row('LOG-2')])];
+    const reads = [call(1, RID, 'execute_tool', 'list_todos'), call(2, RID, 'execute_tool', 'list_todos')];
+    expect(storageSingleEffect.check(observation(logs, reads), ctx())).toEqual([]);
     // Not a provider under test, or a hostile one.
     expect(storageSingleEffect.check(observation(other, [call(1), call(2)]), ctx({ hostile: [P] }))).toEqual(
       [],

@@ -170,8 +170,9 @@ export const storageSingleEffect: Checker = {
   ],
   check(obs, ctx) {
     const out: Violation[] = [];
+    // A read is not deduplicated (6-01 is about effect != read): what it writes is judged elsewhere (3.4-08).
     const groups = groupBy(
-      businessCommits(obs, ctx),
+      businessCommits(obs, ctx).filter((b) => !b.call || ctx.toolEffects.get(b.call.toolKey) !== 'read'),
       (b) => `${b.provider}|${b.uid}|${b.requestId}|${b.incarnation}`,
     );
     for (const list of groups.values()) {
