@@ -25,6 +25,7 @@ function call(
     id,
     reply: { kind: 'none' },
     lostAnswer: null,
+    v2: true,
     method,
     provider: P,
     callerUid: 10_001,
@@ -151,6 +152,17 @@ describe('storage-single-effect', () => {
     const logs = [commit(10, 1, [row('LOG-1')]), commit(20, 2, [row('LOG-2')])];
     const reads = [call(1, RID, 'execute_tool', 'list_todos'), call(2, RID, 'execute_tool', 'list_todos')];
     expect(storageSingleEffect.check(observation(logs, reads), ctx())).toEqual([]);
+    // v1 calls are not requests of §6, whatever extras they carry.
+    const v1 = [
+      { ...call(1), v2: false },
+      { ...call(2), v2: false },
+    ] as CallView[];
+    expect(
+      storageSingleEffect.check(
+        observation(other.slice(0, 1).concat([commit(20, 2, [row('TODO-1')])]), v1),
+        ctx(),
+      ),
+    ).toEqual([]);
     // Not a provider under test, or a hostile one.
     expect(storageSingleEffect.check(observation(other, [call(1), call(2)]), ctx({ hostile: [P] }))).toEqual(
       [],

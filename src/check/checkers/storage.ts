@@ -112,7 +112,9 @@ export function businessCommits(obs: Observation, ctx: CheckContext): readonly B
         request = own;
         execution = `task:${commit.pid}:${commit.task}`;
       } else if (call) {
-        if (call.method !== 'execute_tool' || call.requestId === null || asksFollowUp(call)) continue;
+        // v1 carries no request_id (a v1 call sent with one is still not a request of §6).
+        if (call.method !== 'execute_tool' || !call.v2 || call.requestId === null || asksFollowUp(call))
+          continue;
         request = { uid: call.callerUid, requestId: call.requestId };
         execution = `call:${call.id}`;
       } else {
