@@ -4,11 +4,13 @@
  * reference consumer — so a failing point replays with `cetp-sim replay` like a fuzz failure. They are
  * not in the fuzzed catalogue (suites.ts): their scenarios are enumerated, not generated.
  */
+
 import type { Checker } from '../src/check/checker.ts';
 import { violation } from '../src/check/checker.ts';
 import { requestIdStable, retryDiscipline } from '../src/check/checkers/consumer.ts';
 import { cancelledHasNoEffect, singleEffect } from '../src/check/checkers/effects.ts';
 import { noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
+import { storageSingleEffect } from '../src/check/checkers/storage.ts';
 import { sameTerminalResult } from '../src/check/checkers/wire.ts';
 import type { CallView, Observation } from '../src/check/observation.ts';
 import { matrixPropertyById } from './matrix.ts';
@@ -183,6 +185,7 @@ export const crashProviderUsable: Checker = {
 
 const RAW_CHECKERS: readonly Checker[] = [
   singleEffect,
+  storageSingleEffect,
   sameTerminalResult,
   cancelledHasNoEffect,
   operationsTerminate,
@@ -194,6 +197,7 @@ const RAW_CHECKERS: readonly Checker[] = [
 
 const CONSUMER_CHECKERS: readonly Checker[] = [
   singleEffect,
+  storageSingleEffect,
   sameTerminalResult,
   cancelledHasNoEffect,
   retryDiscipline,

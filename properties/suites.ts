@@ -3,6 +3,7 @@
  * may be generated), the world it runs in, and the oracles that judge it. Every property names the
  * rule ids it guards: its oracles' rules plus its §9 area.
  */
+
 import type { Checker } from '../src/check/checker.ts';
 import { admissionLimit } from '../src/check/checkers/admission.ts';
 import { agentGetsData, requestIdOnWire } from '../src/check/checkers/agent.ts';
@@ -57,6 +58,7 @@ import { requiredScopes } from '../src/check/checkers/required-scopes.ts';
 import { runtimeRiskApproved } from '../src/check/checkers/risk.ts';
 import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
 import { sessionRequired } from '../src/check/checkers/session-required.ts';
+import { STORAGE_CHECKERS } from '../src/check/checkers/storage.ts';
 import { listMatchesVisibility } from '../src/check/checkers/visibility.ts';
 import {
   argsBinding,
@@ -302,6 +304,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
     [
       ...CONSUMER_CHECKS,
       singleEffect,
+      ...STORAGE_CHECKERS,
       approvalBinding,
       authorizedEffect,
       requiredScopes,
@@ -377,6 +380,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     },
     [
       singleEffect,
+      ...STORAGE_CHECKERS,
       effectAttribution,
       noCrossUidResults,
       sameTerminalResult,
@@ -427,6 +431,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       distinctResolutions,
       resolutionPendingIntent,
       singleEffect,
+      ...STORAGE_CHECKERS,
       deadlineBeforeEffect,
       sameTerminalResult,
       wireWellFormed,
@@ -503,6 +508,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       authorizedEffect,
       requiredScopes,
       singleEffect,
+      ...STORAGE_CHECKERS,
       capabilityGating,
       sessionExpiry,
     ],
@@ -563,6 +569,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       cancelledHasNoEffect,
       operationsTerminate,
       singleEffect,
+      ...STORAGE_CHECKERS,
       operationIsolation,
       sameTerminalResult,
       wireWellFormed,
@@ -635,6 +642,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       malformedRefused,
       errorMeansNoEffect,
       singleEffect,
+      ...STORAGE_CHECKERS,
       sameTerminalResult,
       argsSchema,
       noCrash,
@@ -715,6 +723,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       restartKeepsOperation,
       wipedStateUnknown,
       singleEffect,
+      ...STORAGE_CHECKERS,
       sameTerminalResult,
       sessionBinding,
       resignEndsSession,

@@ -98,6 +98,7 @@ export function checkContext(
         ),
       ),
     ),
+    bookkeepingTables: new Map(providers.map((p) => [p.packageName, new Set(p.bookkeepingTables ?? [])])),
     ...rest,
   };
 }

@@ -53,6 +53,8 @@ export interface CheckContext {
   readonly resumeTokenTtlMs?: ReadonlyMap<string, number>;
   /** The scopes each tool truly needs (ProviderFixture.requiredScopes), by `${providerPackage}|${toolName}`. */
   readonly toolRequiredScopes?: ReadonlyMap<string, readonly string[]>;
+  /** Tables of each provider that are its own bookkeeping, not business state (ProviderFixture.bookkeepingTables), by package. */
+  readonly bookkeepingTables?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /**

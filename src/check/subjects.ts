@@ -90,6 +90,11 @@ export interface ProviderFixture {
    * each. Optional.
    */
   readonly model?: ToolModel<unknown>;
+  /**
+   * Tables of the app that are its own bookkeeping (request records, caches), not business state:
+   * the storage-level oracles ignore writes to them, as they ignore the SDK's `cetp.*` tables. Optional.
+   */
+  readonly bookkeepingTables?: readonly string[];
 }
 
 /** A fixture with what list_tools declares filled in: what the scenarios and oracles run with. */

@@ -100,6 +100,10 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
   if (own.length > 0) fail(own.map((issue) => `${at}.${issue.path}: ${issue.message}`).join('; '));
   if (!isStrings(userGrantedScopes))
     fail(`${at}.userGrantedScopes must be an array of strings (scopes granted only after the user agrees)`);
+  if (raw.bookkeepingTables !== undefined && !isStrings(raw.bookkeepingTables))
+    fail(
+      `${at}.bookkeepingTables must be an array of table names (the app's own bookkeeping, not business state)`,
+    );
   const effect = (v: unknown) => (EFFECTS as readonly unknown[]).includes(v);
   // A tool with an effect but no args pool is one the campaign knows of but never calls itself (e.g.
   // a tool hidden from most callers, called by a consumer that was shown it): the other maps may

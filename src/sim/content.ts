@@ -67,7 +67,7 @@ export interface ContentHost {
   readonly observers: ObserverRegistry;
   readonly pm: Pick<PackageManager, 'resolveContentProvider' | 'checkPermission' | 'recordInteraction'>;
   readonly trace: Trace;
-  readonly scheduler: Pick<Scheduler, 'step'>;
+  readonly scheduler: Pick<Scheduler, 'step' | 'currentTask'>;
   readonly clock: Pick<VirtualClock, 'nowMs'>;
   readonly binder: Pick<BinderDriver, 'clearCallingIdentity' | 'restoreCallingIdentity' | 'transact'>;
   startProcess(packageName: string): Promise<boolean>;
@@ -226,8 +226,13 @@ class ProviderCall implements IncomingCall {
       untilStep: null,
     };
     watch.record.served = served;
+    // Ground truth: the binder thread's task serves this call (ground-truth.ts attributes its commits).
+    const task = watch.world.scheduler.currentTask;
+    const before = task?.onBehalfOf ?? null;
+    if (task) task.onBehalfOf = watch.record;
     const end = () => {
       served.untilStep = watch.world.scheduler.step;
+      if (task) task.onBehalfOf = before;
     };
     let pending: Promise<Bundle | null> | Bundle | null;
     try {

@@ -35,7 +35,7 @@ export interface ContextHost extends ContentHost {
   readonly removals?: ReadonlyMap<string, number>;
   readonly binder: BinderDriver;
   readonly clock: Pick<VirtualClock, 'nowMs' | 'elapsedRealtime'>;
-  readonly scheduler: Pick<Scheduler, 'step' | 'spawn' | 'sleep' | 'yield' | 'waiter'>;
+  readonly scheduler: Pick<Scheduler, 'step' | 'spawn' | 'sleep' | 'yield' | 'waiter' | 'currentTask'>;
   readonly fds: Pick<
     FdSystem,
     'writeFile' | 'readFileBytes' | 'deleteFile' | 'open' | 'createPipe' | 'createReliablePipe'

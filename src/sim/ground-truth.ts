@@ -6,8 +6,9 @@
  *   and the user's actual answer on it, and whether that answer reached the Activity;
  * - the wire: every ContentProvider.call with its caller uid/pid/package, authority, method and
  *   request extras as sent (World.contentCalls, which this module reads rather than copies);
- * - commits: every storage transaction that committed, with the process instance that made it, its
- *   label and the table/key of every write;
+ * - commits: every storage transaction that committed, with the process instance and task that made
+ *   it, its label, the table/key/value of every write, and the Binder call the task was serving — or
+ *   serving when it was spawned (an async worker) — when that call was to the committing package;
  * - file results: the bytes written into every pipe or file handed out as a descriptor, with its mode;
  * - effects: business effects declared through the public effect API (AppContext.declareEffect),
  *   kept only if the transaction they were declared in commits;
@@ -20,13 +21,14 @@
 import type { JsonValue } from '../base/json.ts';
 import type { Screen, UserAnswer } from './activity.ts';
 import type { VirtualClock } from './clock.ts';
+import type { ContentCallRecord } from './content.ts';
 import type { ProcessRecord } from './process.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { Trace } from './trace.ts';
 
 /** What the record needs of the world, passed in (the World implements it): the step, the clock, the trace's length. */
 export interface GroundTruthHost {
-  readonly scheduler: Pick<Scheduler, 'step'>;
+  readonly scheduler: Pick<Scheduler, 'step' | 'currentTask'>;
   readonly clock: Pick<VirtualClock, 'nowMs'>;
   readonly trace: Pick<Trace, 'length'>;
 }
@@ -97,7 +99,23 @@ export interface CommitRecord {
   readonly pid: number;
   readonly incarnation: number;
   readonly tx: string;
-  readonly writes: readonly { readonly table: string; readonly key: string; readonly deleted: boolean }[];
+  readonly writes: readonly CommitWrite[];
+  /** The scheduler task that committed (-1: none). */
+  readonly task: number;
+  /**
+   * The ContentProvider.call (World.contentCalls id) the committing task was serving, or was
+   * spawned while serving (an async worker), when that call was to this package; null otherwise (a
+   * task of the app's own, an Activity, an operation resumed after a restart).
+   */
+  readonly call: number | null;
+}
+
+export interface CommitWrite {
+  readonly table: string;
+  readonly key: string;
+  readonly deleted: boolean;
+  /** The value written (the store's own frozen copy); null for a delete. */
+  readonly value: JsonValue | null;
 }
 
 export interface FileResultRecord {
@@ -215,13 +233,16 @@ export class GroundTruth {
     owner: ProcessRecord,
     label: string,
     seq: number,
-    writes: ReadonlyMap<string, ReadonlyMap<string, unknown>>,
+    writes: ReadonlyMap<string, ReadonlyMap<string, JsonValue | null>>,
   ): void {
     const step = this.world.scheduler.step;
     const t = this.world.clock.nowMs();
-    const list: CommitRecord['writes'][number][] = [];
+    const list: CommitWrite[] = [];
     for (const [table, entries] of writes)
-      for (const [key, v] of entries) list.push({ table, key, deleted: v === null });
+      for (const [key, v] of entries)
+        list.push({ table, key, deleted: v === null, value: v === null ? null : (v as JsonValue) });
+    const task = this.world.scheduler.currentTask;
+    const served = task?.onBehalfOf as ContentCallRecord | null | undefined;
     this.commits.push({
       seq,
       step,
@@ -232,6 +253,8 @@ export class GroundTruth {
       incarnation: owner.incarnation,
       tx: label,
       writes: list,
+      task: task?.id ?? -1,
+      call: served?.provider === packageName ? served.id : null,
     });
     for (const e of this.pending.get(tx) ?? []) {
       this.open.delete(e);

@@ -122,6 +122,7 @@ export class Scheduler {
   spawn(name: string, body: () => Promise<void>, options: TaskOptions = {}): Task {
     const task = new Task(this.nextTaskId++, name, options.owner ?? null, options.daemon ?? false);
     this.live.set(task.id, task);
+    task.onBehalfOf = this.current?.onBehalfOf ?? null; // ground truth: work spawned while serving a call is that call's
     this.strategy.onSpawn(task, this.current);
     const started = new Promise<unknown>((resolve) => {
       task.resolveResume = resolve;

@@ -11,6 +11,31 @@ function storageWorld(seed = 1) {
 }
 
 describe('DurableStore (SQLite-like: atomic across a kill, serialised writers)', () => {
+  it('a write through the store inside its own open transaction waits forever, and its wait says so', async () => {
+    const world = new World();
+    world.install(appSpec('com.example.app'), () => ({}));
+    world.spawnIn('com.example.app', 'writer', async (ctx) => {
+      await ctx.storage.transaction('outer', async () => {
+        await ctx.storage.put('t', 'k', 1);
+      });
+    });
+    // Another task of the same process waiting for the lock is an ordinary wait.
+    world.spawnIn('com.example.app', 'other', async (ctx) => {
+      await ctx.storage.put('u', 'k', 1);
+    });
+    const report = await world.run();
+    expect(report.outcome).toMatchObject({
+      kind: 'liveness',
+      blocked: [
+        {
+          task: 'com.example.app:writer',
+          on: 'write lock of com.example.app storage, held by its own open transaction "outer"',
+        },
+        { task: 'com.example.app:other', on: 'write lock of com.example.app storage' },
+      ],
+    });
+  });
+
   it('a transaction is all-or-nothing when the process is killed in the middle of it', async () => {
     const world = storageWorld();
     world.spawnIn('com.example.app', 'writer', async (ctx) => {

@@ -23,7 +23,7 @@ import type { Trace } from './trace.ts';
 export interface StorageHost {
   readonly truth: Pick<GroundTruth, 'committed' | 'rolledBack'>;
   readonly trace: Trace;
-  readonly scheduler: Pick<Scheduler, 'yield' | 'waiter'>;
+  readonly scheduler: Pick<Scheduler, 'yield' | 'waiter' | 'currentTask'>;
   currentProcess(): ProcessRecord | null;
 }
 
@@ -64,6 +64,13 @@ export interface StoreTransaction {
   takeEffect?(effect: BusinessEffect): void;
 }
 
+/**
+ * What a task that waits for the write lock its own open transaction holds is told (the wait's
+ * reason, which a liveness report shows): it never gets it. On a device a write on the thread that
+ * holds a SQLite transaction joins it; here the store's API is the transaction object.
+ */
+export const OWN_LOCK_WAIT = 'held by its own open transaction';
+
 class OpenTransaction implements StoreTransaction {
   readonly writes = new Map<string, Map<string, JsonValue | null>>();
   readonly notes: JsonObject[] = [];
@@ -72,6 +79,8 @@ class OpenTransaction implements StoreTransaction {
     private readonly store: DurableStore,
     readonly owner: ProcessRecord,
     readonly label: string,
+    /** The scheduler task that opened it (null outside a task). */
+    readonly task: object | null,
   ) {}
 
   async get(table: string, key: string): Promise<JsonValue | undefined> {
@@ -161,7 +170,7 @@ export class DurableStore {
     if (!owner)
       throw new SimUsageError(`storage of ${this.packageName}: transactions run inside the app's process`);
     await this.acquire(owner);
-    const tx = new OpenTransaction(this, owner, label);
+    const tx = new OpenTransaction(this, owner, label, this.world.scheduler.currentTask);
     this.holder = tx;
     let result: T;
     try {
@@ -236,7 +245,13 @@ export class DurableStore {
       await this.world.scheduler.yield();
       return;
     }
-    const waiter = this.world.scheduler.waiter<void>(`write lock of ${this.packageName} storage`);
+    const task = this.world.scheduler.currentTask;
+    const own = this.holder?.active && task !== null && this.holder.task === task ? this.holder : null;
+    const waiter = this.world.scheduler.waiter<void>(
+      own
+        ? `write lock of ${this.packageName} storage, ${OWN_LOCK_WAIT} "${own.label}"`
+        : `write lock of ${this.packageName} storage`,
+    );
     this.lockQueue.push({ waiter, owner });
     await waiter.wait(); // woken only by a hand-off: lockOwner is already ours
   }

@@ -43,6 +43,8 @@ export class Task {
   timeoutAt: number | null = null;
   /** Resumed by the scheduler, but its continuation has not started yet. */
   resumeInFlight = false;
+  /** Ground truth only (ground-truth.ts): the Binder call it serves, or served when spawned; never read by the simulation. */
+  onBehalfOf: object | null = null;
 
   constructor(
     readonly id: number,

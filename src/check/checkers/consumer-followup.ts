@@ -127,10 +127,13 @@ function isActivityResult(e: { kind: string; data: Record<string, unknown> }, co
   );
 }
 
-/** A user decision, or an Activity result for `consumer`, at a step in (from, to). */
+/**
+ * A user decision, or an Activity result for `consumer`, at a step in [from, to): what happened in
+ * step `from` — the step the answer arrived — came after it (the consumer's own launch, a fault).
+ */
 function userActedBetween(obs: Observation, consumer: string, from: number, to: number): boolean {
   return obs.events.some(
-    (e) => e.step > from && e.step < to && (e.kind === 'user.decision' || isActivityResult(e, consumer)),
+    (e) => e.step >= from && e.step < to && (e.kind === 'user.decision' || isActivityResult(e, consumer)),
   );
 }
 
@@ -199,7 +202,8 @@ export const waitsForActivityResult: Checker = {
         if (!issuer || issuer.replyStep === null) return;
         const from = issuer.replyStep;
         const waited = obs.events.some(
-          (e) => isActivityResult(e, c.caller) && e.step > from && e.step <= c.step,
+          // In the step the resolution arrived, after it: a launch the system blocked answers at once.
+          (e) => isActivityResult(e, c.caller) && e.step >= from && e.step <= c.step,
         );
         if (waited || callerDied(obs, issuer, from, c.step)) return;
         out.push(
@@ -436,7 +440,8 @@ export const resumesAfterRestart: Checker = {
       if (first.method !== 'execute_tool' || first.toolName === null) continue;
       const effect = ctx.toolEffects.get(`${first.provider}|${first.toolName}`);
       if (effect === undefined || effect === 'read') continue;
-      const death = deaths.find((e) => e.data.pid === first.callerPid && e.step > first.step);
+      // A death in the very step the call was sent came after it (faults apply after the step's task).
+      const death = deaths.find((e) => e.data.pid === first.callerPid && e.step >= first.step);
       if (!death) continue;
       const own = calls.filter((c) => c.callerPid === first.callerPid);
       if (own.some(learnedOutcome)) continue;
@@ -449,7 +454,7 @@ export const resumesAfterRestart: Checker = {
         (e) =>
           e.kind === 'process.ready' &&
           e.data.actor === first.caller &&
-          e.step > death.step &&
+          e.seq > death.seq &&
           !deaths.some((d) => d.data.pid === e.data.pid),
       );
       if (!successor) continue;

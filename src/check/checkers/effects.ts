@@ -29,7 +29,10 @@ export const singleEffect: Checker = {
   ],
   check(obs) {
     return [
-      ...groupBy(obs.effects, (e) => `${effectKey(e)}|${incarnationAt(obs, e.provider, e.step)}`).values(),
+      ...groupBy(
+        obs.effects,
+        (e) => `${effectKey(e)}|${incarnationAt(obs, e.provider, e.step, e.seq)}`,
+      ).values(),
     ]
       .filter((list) => list.length > 1)
       .map((list) =>

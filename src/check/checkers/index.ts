@@ -20,6 +20,7 @@ import { requiredScopes } from './required-scopes.ts';
 import { RISK_CHECKERS } from './risk.ts';
 import { RUNTIME_CHECKERS } from './runtime.ts';
 import { SESSION_CHECKERS } from './session-required.ts';
+import { STORAGE_CHECKERS } from './storage.ts';
 import { VISIBILITY_CHECKERS } from './visibility.ts';
 import { WIRE_CHECKERS } from './wire.ts';
 
@@ -45,6 +46,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...VISIBILITY_CHECKERS,
   ...LIFECYCLE_CHECKERS,
   requiredScopes,
+  ...STORAGE_CHECKERS,
 ];
 
 export function checkerById(id: string): Checker | undefined {

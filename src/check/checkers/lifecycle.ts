@@ -16,14 +16,14 @@
 import { type Checker, type Violation, violation } from '../checker.ts';
 import { type CallView, issuerOf, memoOn, type Observation } from '../observation.ts';
 
-/** Per package, the steps at which it was uninstalled (a reinstall, a re-sign under another key). */
-function wipes(obs: Observation): ReadonlyMap<string, readonly number[]> {
+/** Per package, its uninstalls (a reinstall, a re-sign under another key): their steps and trace events. */
+function wipes(obs: Observation): ReadonlyMap<string, readonly { step: number; seq: number }[]> {
   return memoOn(obs, WIPES, () => {
-    const out = new Map<string, number[]>();
+    const out = new Map<string, { step: number; seq: number }[]>();
     for (const e of obs.events) {
       if (e.kind !== 'pm.uninstall') continue;
       const pkg = String(e.data.package);
-      out.set(pkg, [...(out.get(pkg) ?? []), e.step]);
+      out.set(pkg, [...(out.get(pkg) ?? []), { step: e.step, seq: e.seq }]);
     }
     return out;
   });
@@ -31,13 +31,23 @@ function wipes(obs: Observation): ReadonlyMap<string, readonly number[]> {
 const WIPES: unique symbol = Symbol('cetp.check.lifecycle.wipes');
 
 /**
- * Which incarnation of `pkg` was installed at `step`: 0 until its first uninstall, then one more per
- * uninstall (the package manager's trace). Its data — request records, operations, tokens — belongs
- * to one incarnation: a reinstall wipes it.
+ * Which incarnation of `pkg` made something that happened at `step` (its trace event `seq`, when it
+ * has one): 0 until its first uninstall, then one more per uninstall (the package manager's trace).
+ * Its data — request records, operations, tokens — belongs to one incarnation: a reinstall wipes it.
+ *
+ * Ordered by trace event when there is one: a commit and the uninstall that follows it can share a
+ * step (a re-sign fault applies at the end of the step whose task committed, issue 30). Without one,
+ * a wipe at the same step counts as later: faults apply after the step's task ran, and no task
+ * uninstalls a package.
  */
-export function incarnationAt(obs: Observation, pkg: string, step: number): number {
+export function incarnationAt(
+  obs: Observation,
+  pkg: string,
+  step: number,
+  seq: number | null = null,
+): number {
   let n = 0;
-  for (const s of wipes(obs).get(pkg) ?? []) if (s <= step) n++;
+  for (const w of wipes(obs).get(pkg) ?? []) if (seq === null ? w.step < step : w.seq < seq) n++;
   return n;
 }
 
@@ -46,10 +56,14 @@ function wipedBetween(obs: Observation, pkg: string, from: number, to: number): 
   return incarnationAt(obs, pkg, to) > incarnationAt(obs, pkg, from);
 }
 
-/** The first death of `pkg`'s process after step `from`, at or before step `to` (its trace event). */
+/**
+ * The first death of `pkg`'s process at or after step `from` (when the caller received what it held),
+ * at or before step `to` (its trace event). A death at step `from` came after the answer: faults
+ * apply after the step's task ran (issue 30, the same edge as incarnationAt).
+ */
 function restartBetween(obs: Observation, pkg: string, from: number, to: number): number | null {
   for (const e of obs.events)
-    if (e.kind === 'process.kill' && e.data.actor === pkg && e.step > from && e.step <= to) return e.seq;
+    if (e.kind === 'process.kill' && e.data.actor === pkg && e.step >= from && e.step <= to) return e.seq;
   return null;
 }
 

@@ -76,7 +76,8 @@ export const consumerTrustsIdentity: Checker = {
       }
       if (c.method !== 'list_tools' && c.method !== 'execute_tool') continue;
       const d = distrusted.get(k);
-      if (!d || c.step <= d.step) continue;
+      // A call sent in the step the distrusting answer arrived was sent by that task, after it.
+      if (!d || c.step < d.step) continue;
       out.push(
         violation(
           this,

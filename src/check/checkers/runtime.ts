@@ -5,6 +5,7 @@
  * crashed or died with a provider it depended on, and — once faults stopped — every accepted
  * operation was seen reaching a terminal state.
  */
+import { OWN_LOCK_WAIT } from '../../sim/storage.ts';
 import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
 import { incarnationAt } from './lifecycle.ts';
@@ -79,6 +80,15 @@ function describeCalls(calls: readonly CallView[]): string {
   return calls.length > 3 ? `${shown.join('; ')}; and ${calls.length - 3} more` : shown.join('; ');
 }
 
+/**
+ * A task waiting for a write lock its own open transaction holds (src/sim/storage.ts): what it did
+ * and the fix first, so that the 300-character cut never takes them.
+ */
+function ownLockMessage(b: { task: string; on: string; owner: string | null }, others: number): string {
+  const tx = b.on.slice(b.on.indexOf(OWN_LOCK_WAIT) + OWN_LOCK_WAIT.length).trim();
+  return `deadlock: inside mutate, write through tx, not context.storage — task ${b.task}${b.owner ? ` of ${b.owner}` : ''} wrote through the app's storage while its own transaction ${tx} held the write lock, and waits for that lock forever${others > 0 ? ` (${others} more task(s) blocked behind it)` : ''}`;
+}
+
 export const runProgress: Checker = {
   id: 'run-progress',
   ruleIds: ['CETP-4-01', 'CETP-4-03', 'CETP-4-04', 'CETP-4.2-01', 'CETP-5-01'],
@@ -113,6 +123,9 @@ export const runProgress: Checker = {
         // undone still shows (unanswered calls, operations-terminate).
         const stuck = outcome.blocked.filter((b) => b.on !== `process ${b.owner} frozen`);
         if (stuck.length === 0) return [];
+        const own = stuck.find((b) => b.on.includes(OWN_LOCK_WAIT));
+        if (own)
+          return [violation(this, ownLockMessage(own, stuck.length - 1), { calls, class: 'liveness' })];
         const blocked = stuck.map((b) => `${b.task} (on ${b.on})`).join('; ');
         return [
           violation(

@@ -76,9 +76,10 @@ export const resignEndsSession: Checker = {
       if (!ctx.providersUnderTest.includes(c.provider) || !c.sessionToken || !sessionHonoured(c)) continue;
       const issued = issuerOf(obs, c);
       if (!issued || issued.callerUid !== c.callerUid || issued.replyStep === null) continue;
-      // After the negotiate's answer arrived (so after the session was made), before this call.
+      // After the negotiate's answer arrived (so after the session was made; a re-sign in that very
+      // step came after it: faults apply after the step's task ran), before this call.
       const from = issued.replyStep;
-      const resign = resigns.find((e) => e.data.uid === c.callerUid && e.step > from && e.step <= c.step);
+      const resign = resigns.find((e) => e.data.uid === c.callerUid && e.step >= from && e.step <= c.step);
       if (resign) {
         const answer = c.reply.kind === 'bundle' ? (c.reply.errorCode ?? c.reply.status) : '';
         out.push(

@@ -152,8 +152,9 @@ export const argsBinding: Checker = {
         const write = (ctx.toolEffects.get(c.toolKey) ?? 'read') !== 'read';
         // Two writes under one request_id each reserve it, so any second one is a breach, raced or
         // not. A read is not recorded: one checked before the write was bound may still be answered
-        // after it, so only a read sent once the binding had been answered is held to it.
-        const heldToBinding = bound !== null && (write || c.step > (bound.replyStep ?? Infinity));
+        // after it, so only a read sent once the binding had been answered is held to it (one sent in
+        // the step that answer arrived was sent by the task that received it, after it).
+        const heldToBinding = bound !== null && (write || c.step >= (bound.replyStep ?? Infinity));
         if (bound && heldToBinding && (c.toolName !== bound.toolName || c.args !== bound.args)) {
           out.push(
             violation(
