@@ -127,7 +127,14 @@ export class ScratchAgent implements ConsumerAgentApi<Cancellation> {
     const isWrite = tool.effect !== 'read';
     if (isWrite)
       await this.journal.begin({ requestId, packageName: link.provider.packageName, tool: toolName, args });
-    const plan = { provider: link.provider, tool: toolName, args, requestId, cancel: options.cancel ?? null };
+    const plan = {
+      provider: link.provider,
+      tool: toolName,
+      args,
+      requestId,
+      cancel: options.cancel ?? null,
+      resumed: false,
+    };
     const result = await new Execution(this.context, link.connection, this.screen, plan, isWrite).run();
     if (isWrite) await this.journal.end(requestId, settled(result));
     return result;
@@ -148,6 +155,7 @@ export class ScratchAgent implements ConsumerAgentApi<Cancellation> {
         args: entry.args,
         requestId: entry.requestId,
         cancel: null,
+        resumed: true,
       };
       const result = await new Execution(this.context, link.connection, this.screen, plan, true).run();
       await this.journal.end(entry.requestId, settled(result));

@@ -14,6 +14,7 @@ import {
   type ContentProviderClient,
   type ParcelFileDescriptor,
   RemoteException,
+  SecurityException,
 } from '../../src/index.ts';
 
 export const CALL_TIMEOUT_MS = 30_000;
@@ -22,8 +23,8 @@ export type CallResult =
   | { readonly kind: 'reply'; readonly bundle: Bundle }
   /** Died, timed out, null, or a Parcel-able exception: nobody knows whether it landed. */
   | { readonly kind: 'lost'; readonly why: string }
-  /** The authority could not be acquired: the call never left. */
-  | { readonly kind: 'refused' };
+  /** The authority could not be acquired: the call never left. `permanent`: a SecurityException. */
+  | { readonly kind: 'refused'; readonly permanent: boolean };
 
 /** Every file descriptor a reply carries. */
 export function fdsOf(bundle: Bundle): ParcelFileDescriptor[] {
@@ -69,7 +70,8 @@ export class Channel {
     try {
       if (this.client === null) {
         this.client = await this.context.contentResolver.acquireUnstableContentProviderClient(this.authority);
-        if (this.client === null) return { kind: 'refused' };
+        // A provider that could not start in time, or is not installed right now: may come back.
+        if (this.client === null) return { kind: 'refused', permanent: false };
       }
       const reply = await this.client.call(method, null, extras);
       // An empty Bundle is what a non-Parcel-able exception in the provider looks like.
@@ -77,7 +79,8 @@ export class Channel {
       return { kind: 'reply', bundle: reply };
     } catch (error) {
       if (error instanceof RemoteException) this.release();
-      else if (this.client === null) return { kind: 'refused' };
+      else if (this.client === null)
+        return { kind: 'refused', permanent: error instanceof SecurityException };
       return { kind: 'lost', why: error instanceof Error ? error.name : 'error' };
     }
   }

@@ -25,6 +25,8 @@ export interface Plan {
   readonly args: string;
   readonly requestId: string;
   readonly cancel: Cancellation | null;
+  /** Resumed from the journal: an earlier process may have sent it already. */
+  readonly resumed: boolean;
 }
 
 const MAX_RENEGOTIATIONS = 2;
@@ -47,7 +49,7 @@ export class Execution {
   private queried = false;
   private resumeToken: string | null = null;
   /** A call may have reached the provider without us learning its answer. */
-  private unanswered = false;
+  private unanswered: boolean;
   session: Session | null = null;
 
   constructor(
@@ -56,7 +58,9 @@ export class Execution {
     readonly screen: Screen,
     readonly plan: Plan,
     readonly isWrite: boolean,
-  ) {}
+  ) {
+    this.unanswered = plan.resumed;
+  }
 
   get source(): Source {
     const providerId = this.session?.providerId ?? this.plan.provider.packageName;
@@ -90,9 +94,9 @@ export class Execution {
           if (token !== null) b.putString('resume_token', token);
         },
       );
-      if (reply.kind === 'refused') return this.unreachable();
-      if (reply.kind === 'lost') {
-        this.unanswered = true;
+      if (reply.kind === 'refused' && reply.permanent) return this.unreachable();
+      if (reply.kind !== 'reply') {
+        if (reply.kind === 'lost') this.unanswered = true; // a refused call never left
         if (this.retries >= MAX_RETRIES) return this.unreachable();
         await this.context.sleep(backoffMs(this.retries++));
         reason = 'retry'; // without the token: the same request_id is the query (NOTES 2)

@@ -106,7 +106,7 @@ export class Connection {
     const extras = new Bundle();
     protocol.writeRequest(extras, 'negotiate', request);
     const reply = await this.channel.call('negotiate', extras);
-    if (reply.kind !== 'reply') return this.down(reply.kind === 'lost', 0);
+    if (reply.kind !== 'reply') return this.down(reply.kind === 'lost' || !reply.permanent, 0);
     closeAll(reply.bundle);
     const read = protocol.readResponseBundle(reply.bundle, 'negotiate');
     if (!read.ok) return this.down(false, 0);
@@ -142,11 +142,11 @@ export class Connection {
     const requestId = this.context.seededUuid();
     for (let retries = 0; retries <= MAX_RETRIES; retries++) {
       const reply = await this.sendIn(session, 'list_tools', requestId);
-      if (reply.kind === 'refused') return null;
-      if (reply.kind === 'lost') {
+      if (reply.kind === 'lost' || (reply.kind === 'refused' && !reply.permanent)) {
         await this.context.sleep(backoffMs(retries));
         continue;
       }
+      if (reply.kind === 'refused') return null;
       closeAll(reply.bundle);
       const b = reply.bundle;
       if (b.getString('status') === 'error') {
