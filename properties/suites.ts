@@ -5,16 +5,18 @@
  */
 import type { Checker } from '../src/check/checker.ts';
 import { admissionLimit } from '../src/check/checkers/admission.ts';
-import { agentGetsData, requestIdOnWire } from '../src/check/checkers/agent.ts';
+import { agentGetsData, requestIdOnWire, unavailableNotUnknown } from '../src/check/checkers/agent.ts';
 import { AGENT_CONTENT_CHECKERS } from '../src/check/checkers/agent-content.ts';
 import { businessRefusal } from '../src/check/checkers/business.ts';
 import { resumeTokenExpiry } from '../src/check/checkers/clocks.ts';
 import {
   negotiatedOnly,
   noDowngrade,
+  offersV1,
   requestIdStable,
   retryDiscipline,
   verifiedResolutions,
+  verifiesFile,
 } from '../src/check/checkers/consumer.ts';
 import { CONSUMER_FOLLOWUP_CHECKERS } from '../src/check/checkers/consumer-followup.ts';
 import {
@@ -250,7 +252,10 @@ const CONSUMER_CHECKS: readonly Checker[] = [
   requestIdStable,
   requestIdOnWire,
   verifiedResolutions,
+  offersV1,
+  verifiesFile,
   agentGetsData,
+  unavailableNotUnknown,
   consumerRequestsWellFormed,
   catalogueRevision,
   noCrash,

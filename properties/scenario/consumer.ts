@@ -296,35 +296,8 @@ export async function runConsumerScenario(
     hostile: [HOSTILE_PACKAGE, PEER_PACKAGE],
     ...(variant.readings ? { readings: variant.readings } : {}),
   });
-  const violations = [
-    ...runCheckers(observation, ctx, fixture.checkers),
-    ...hostileOracle(observation, hostileCase?.id, consumer.packageName),
-  ];
+  // A consumer that accepts a lying file result is judged by consumer-verifies-file, from what it
+  // handed its agent (it once read the reference consumer's audit log, blind to other consumers).
+  const violations = runCheckers(observation, ctx, fixture.checkers);
   return { world, report, observation, context: ctx, violations };
-}
-
-/** Lies about a file result must end the consumer's execution as an integrity failure, never ok. */
-const FILE_LIES = new Set([
-  'file-size-wrong',
-  'file-sha256-wrong',
-  'file-sha256-uppercase',
-  'file-much-larger-than-declared',
-]);
-
-function hostileOracle(obs: Observation, caseId: string | undefined, consumerPackage: string): Violation[] {
-  if (!caseId || !FILE_LIES.has(caseId)) return [];
-  const trusted = obs.audits.filter(
-    (e) => e.data.actor === consumerPackage && e.data.event === 'execution.end' && e.data.outcome === 'ok',
-  );
-  const lyingCalls = obs.calls.filter((c) => c.provider === HOSTILE_PACKAGE && c.method === 'execute_tool');
-  if (trusted.length === 0 || lyingCalls.length === 0) return [];
-  const ends = trusted.filter((e) => lyingCalls.some((c) => c.requestId === String(e.data.request_id)));
-  return ends.map((e) => ({
-    checker: 'consumer-verifies-file',
-    ruleIds: ['CETP-4.5-05', 'CETP-4.5-06', 'CETP-4.5-07'],
-    class: 'correctness' as const,
-    message: `the consumer accepted a file result that lies (${caseId})`,
-    events: [e.seq],
-    calls: [],
-  }));
 }

@@ -157,6 +157,15 @@ export const MISTAKES: readonly Mistake[] = [
     oracle: 'consumer-verifies-resolution',
   },
   {
+    id: 'resumes-without-launching',
+    what: 'after AUTH_REQUIRED / USER_ACTION_REQUIRED the call is resumed without showing the resolution',
+    rules: ['CETP-5-28', 'CETP-4.3-12', 'CETP-4.3-07'],
+    file: 'execution.ts',
+    find: "if (!(await this.screen.launch(pi))) return { done: this.end('refused_resolution') };",
+    replace: '',
+    oracle: 'consumer-no-loop-without-user',
+  },
+  {
     id: 'resumes-before-activity-result',
     what: 'the resume_token goes back without waiting for the resolution’s Activity result',
     rules: ['CETP-4.3-12'],
@@ -182,7 +191,7 @@ export const MISTAKES: readonly Mistake[] = [
     file: 'execution.ts',
     find: "return this.end(this.isWrite && this.unanswered ? 'outcome_unknown' : 'provider_unavailable');",
     replace: "return this.end('provider_unavailable');",
-    oracle: 'agent-outcome-truth',
+    oracle: 'agent-unknown-not-unavailable',
   },
   {
     id: 'no-resume-on-start',
