@@ -63,7 +63,7 @@ export const MISTAKES: readonly Mistake[] = [
     file: 'agent.ts',
     find: "if (!connected.ok) return answer(source, 'provider_unavailable');",
     replace:
-      "if (!connected.ok) return new LegacyConnection(this.context, link.connection.channel, link.provider.packageName).execute(toolName, args);",
+      'if (!connected.ok) return new LegacyConnection(this.context, link.connection.channel, link.provider.packageName).execute(toolName, args);',
     oracle: 'consumer-no-downgrade',
   },
   {
@@ -81,7 +81,8 @@ export const MISTAKES: readonly Mistake[] = [
     rules: ['CETP-4.1-04', 'CETP-4.1-15', 'CETP-4.1-16', 'CETP-6-08'],
     file: 'execution.ts',
     find: "        'execute_tool',\n        this.plan.requestId,",
-    replace: "        'execute_tool',\n        reason === 'first' ? this.plan.requestId : this.context.seededUuid(),",
+    replace:
+      "        'execute_tool',\n        reason === 'first' ? this.plan.requestId : this.context.seededUuid(),",
     oracle: 'consumer-request-id-on-wire',
   },
   {
@@ -157,6 +158,15 @@ export const MISTAKES: readonly Mistake[] = [
     oracle: 'consumer-verifies-resolution',
   },
   {
+    id: 'loops-on-auth-required',
+    what: 'AUTH_REQUIRED / USER_ACTION_REQUIRED is answered by re-sending the request, no screen shown',
+    rules: ['CETP-5-28', 'CETP-5-26'],
+    file: 'execution.ts',
+    find: "if (!(await this.screen.launch(pi))) return { done: this.end('refused_resolution') };\n      this.resumeToken = e.resumeToken;\n      return { again: 'resume' };",
+    replace: "return { again: 'retry' };",
+    oracle: 'consumer-retry-discipline',
+  },
+  {
     id: 'resumes-without-launching',
     what: 'after AUTH_REQUIRED / USER_ACTION_REQUIRED the call is resumed without showing the resolution',
     rules: ['CETP-5-28', 'CETP-4.3-12', 'CETP-4.3-07'],
@@ -191,6 +201,15 @@ export const MISTAKES: readonly Mistake[] = [
     file: 'execution.ts',
     find: "return this.end(this.isWrite && this.unanswered ? 'outcome_unknown' : 'provider_unavailable');",
     replace: "return this.end('provider_unavailable');",
+    oracle: 'agent-unknown-not-unavailable',
+  },
+  {
+    id: 'lost-reply-as-unavailable',
+    what: 'a Binder failure (death, null, timeout) ends the execution as "provider unavailable" at once',
+    rules: ['CETP-4.1-15', 'CETP-6-05', 'CETP-6-08'],
+    file: 'execution.ts',
+    find: "if (reply.kind === 'lost') this.unanswered = true; // a refused call never left",
+    replace: "if (reply.kind === 'lost') return this.end('provider_unavailable');",
     oracle: 'agent-unknown-not-unavailable',
   },
   {

@@ -14,10 +14,14 @@ const seedsAt = args.indexOf('--seeds');
 const seeds = seedsAt >= 0 ? Number(args[seedsAt + 1]) : 3;
 const ids = args.includes('--id') ? args.slice(args.indexOf('--id') + 1) : null;
 
-console.log('| mistake | expected oracle | caught (seeds) | runs to failure (per seed) | oracles that fired |');
+console.log(
+  '| mistake | expected oracle | caught (seeds) | runs to failure (per seed) | oracles that fired |',
+);
 console.log('|---|---|---|---|---|');
 for (const mistake of MISTAKES.filter((m) => ids === null || ids.includes(m.id))) {
-  const { consumer } = (await import(writeVariant(mistake))) as { consumer: Parameters<typeof fuzzConsumer>[0] };
+  const { consumer } = (await import(writeVariant(mistake))) as {
+    consumer: Parameters<typeof fuzzConsumer>[0];
+  };
   let caught = 0;
   const runs: string[] = [];
   const fired = new Set<string>();

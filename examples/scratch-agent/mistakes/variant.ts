@@ -21,7 +21,8 @@ export function patchCount(mistake: Mistake): number {
 /** Writes the variant; returns the path of its `agent.consumer.ts`. */
 export function writeVariant(mistake: Mistake): string {
   const count = patchCount(mistake);
-  if (count !== 1) throw new Error(`mistake ${mistake.id}: its find occurs ${count} times in ${mistake.file}`);
+  if (count !== 1)
+    throw new Error(`mistake ${mistake.id}: its find occurs ${count} times in ${mistake.file}`);
   const dir = mkdtempSync(join(tmpdir(), `scratch-${mistake.id}-`));
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n'); // ES modules, as here
   for (const name of readdirSync(EXAMPLE)) {

@@ -184,9 +184,9 @@ export const agentGetsData: Checker = {
 /**
  * An answer that says the provider could not be reached (`kind: "provider_unavailable"`) tells the
  * agent its request did not happen — it will ask again, under a new request. When a business effect
- * of that very request was committed before the answer, the consumer had sent it and not learned the
- * outcome: the only true answer was "unknown" (4.1-15, 6-08), and a new request would duplicate the
- * effect (6-05). Judged from the agent's answer and the world's effects, not the consumer's log.
+ * of that very request was committed (before the answer, or after it: an accepted operation), the
+ * consumer had sent it and not learned the outcome: the only true answer was "unknown" (4.1-15,
+ * 6-08), and a new request would duplicate the effect (6-05). Judged from the agent's answer and the world's effects, not the consumer's log.
  */
 export const unavailableNotUnknown: Checker = {
   id: 'agent-unknown-not-unavailable',
@@ -203,15 +203,16 @@ export const unavailableNotUnknown: Checker = {
       const requestId = typeof v.requestId === 'string' ? v.requestId : null;
       if (requestId === null) continue;
       const uid = obs.world.pm.getPackageUid(a.consumer);
-      const end = a.endStep;
+      // Committed at any time: a call of that request reached the provider, before or after the
+      // answer (an accepted operation commits later) — "unavailable" was not what happened.
       const effects = obs.effects.filter(
-        (e) => e.provider === a.provider && e.requestId === requestId && e.uid === uid && e.step <= end,
+        (e) => e.provider === a.provider && e.requestId === requestId && e.uid === uid,
       );
       if (effects.length === 0) continue;
       out.push(
         violation(
           this,
-          `${a.consumer} told its agent the provider was unavailable for ${a.tool} on ${a.provider} (request ${requestId}), whose effect had been committed`,
+          `${a.consumer} told its agent the provider was unavailable for ${a.tool} on ${a.provider} (request ${requestId}), whose effect was committed`,
           { events: effectEvents(...effects) },
         ),
       );
