@@ -167,6 +167,15 @@ export const MISTAKES: readonly Mistake[] = [
     oracle: 'consumer-retry-discipline',
   },
   {
+    id: 'resumes-with-stale-token',
+    what: 'a second resolution is resumed with the first, already used resume_token',
+    rules: ['CETP-4.3-07', 'CETP-4.3-13'],
+    file: 'execution.ts',
+    find: 'this.resumeToken = e.resumeToken;',
+    replace: 'this.resumeToken ??= e.resumeToken;',
+    oracle: 'consumer-resumes-latest-token',
+  },
+  {
     id: 'resumes-without-launching',
     what: 'after AUTH_REQUIRED / USER_ACTION_REQUIRED the call is resumed without showing the resolution',
     rules: ['CETP-5-28', 'CETP-4.3-12', 'CETP-4.3-07'],

@@ -3,8 +3,8 @@
  * every patch still applies to the example; the oracles this work added or changed fail on the
  * mistake they exist for and stay silent on the example (agent.fuzz.test.ts) and on the reference:
  * consumer-offers-v1, consumer-verifies-file (judged from the agent's answers, not the reference
- * consumer's audit log), agent-unknown-not-unavailable, consumer-retry-discipline (a resolution whose
- * Activity result came back is the user's turn).
+ * consumer's audit log), agent-unknown-not-unavailable, consumer-resumes-latest-token,
+ * consumer-retry-discipline (a resolution whose Activity result came back is the user's turn).
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -97,6 +97,35 @@ describe('consumer oracles that judge from the wire and the agent answers can fa
       );
     expect(await checkers(await variant('lost-reply-as-unavailable'))).toContain(
       'agent-unknown-not-unavailable',
+    );
+    expect(await checkers(scratch)).toEqual([]);
+    expect(await checkers(REFERENCE_CONSUMER)).toEqual([]);
+  });
+
+  it('consumer-resumes-latest-token (4.3-07): a second resolution resumed with the first token', async () => {
+    const def = propertyById('consumer');
+    if (def?.kind !== 'consumer') throw new Error('no consumer property');
+    // payments.transfer asks for a grant (AUTH_REQUIRED), then a confirmation (USER_ACTION_REQUIRED).
+    const scenario = {
+      seed: 1,
+      tail: 'fifo' as const,
+      threads: [
+        [{ kind: 'execute' as const, provider: 'payments', tool: 'transfer', args: 0, cancelAfterMs: null }],
+      ],
+      consumerRestartsAtMs: [],
+      hostile: null,
+      consumerCaps: 0,
+      user: ['approve' as const, 'approve' as const, 'approve' as const],
+      faults: [],
+      decisions: [],
+    };
+    const variantOf = { providerBugs: [], consumerBugs: [], disabledRules: [] };
+    const checkers = async (consumer: ConsumerUnderTest) =>
+      (await runConsumerScenario({ ...def.fixture, consumer }, scenario, variantOf)).violations.map(
+        (v) => v.checker,
+      );
+    expect(await checkers(await variant('resumes-with-stale-token'))).toContain(
+      'consumer-resumes-latest-token',
     );
     expect(await checkers(scratch)).toEqual([]);
     expect(await checkers(REFERENCE_CONSUMER)).toEqual([]);

@@ -419,6 +419,61 @@ export const verifiesFile: Checker = {
   },
 };
 
+/**
+ * CETP-4.3-07: after a resolution the consumer resumes with THE resume_token that resolution came
+ * with — judged from the wire: an execute_tool presenting a token must present the one issued by the
+ * latest AUTH_REQUIRED / USER_ACTION_REQUIRED answer to that consumer for that request_id before it
+ * was sent (re-sending that same token after a lost reply is a reading of NOTES 2, not a stale one).
+ * A token from an earlier resolution — already used, or replaced — is stale.
+ */
+export const resumesLatestToken: Checker = {
+  id: 'consumer-resumes-latest-token',
+  ruleIds: ['CETP-4.3-07'],
+  description:
+    'A resume presents the resume_token of the latest resolution answered for that request_id, never one from an earlier resolution.',
+  fields: [
+    {
+      fields: ['res:resolution:resume_token', 'req:execute_tool:resume_token'],
+      aspect: 'consistency',
+      against: "the latest resolution's token for the request (consumer side)",
+    },
+  ],
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    const byRequest = groupBy(
+      consumerCalls(obs, ctx.consumers).filter((c) => c.method === 'execute_tool' && c.requestId),
+      (c) => `${c.caller}|${c.provider}|${c.requestId}`,
+    );
+    for (const calls of byRequest.values()) {
+      for (const c of calls) {
+        if (c.resumeToken === null) continue;
+        const issued = calls
+          .filter((e) => e.reply.kind === 'bundle' && e.replyStep !== null && e.replyStep <= c.step)
+          .filter((e) => e.reply.kind === 'bundle' && RESOLUTIONS.has(e.reply.errorCode ?? ''))
+          .sort((a, b) => (a.replyStep ?? 0) - (b.replyStep ?? 0))
+          .at(-1);
+        const latest = issued?.reply.kind === 'bundle' ? issued.reply.bundle.getString('resume_token') : null;
+        if (latest === null || latest === c.resumeToken) continue;
+        const earlier = calls.some(
+          (e) => e.reply.kind === 'bundle' && e.reply.bundle.getString('resume_token') === c.resumeToken,
+        );
+        if (!earlier) continue; // a token this request never got: not a stale one (other oracles)
+        out.push(
+          violation(
+            this,
+            `${c.caller} resumed request ${c.requestId} (${c.toolName}) with a resume_token of an earlier resolution`,
+            {
+              calls: [issued?.id ?? c.id, c.id],
+            },
+          ),
+        );
+        break;
+      }
+    }
+    return out;
+  },
+};
+
 export const CONSUMER_CHECKERS: readonly Checker[] = [
   retryDiscipline,
   negotiatedOnly,
@@ -427,4 +482,5 @@ export const CONSUMER_CHECKERS: readonly Checker[] = [
   verifiedResolutions,
   offersV1,
   verifiesFile,
+  resumesLatestToken,
 ];
