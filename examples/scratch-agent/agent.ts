@@ -97,7 +97,8 @@ export class ScratchAgent implements ConsumerAgentApi<Cancellation> {
         });
       }
     }
-    return out.sort((a, b) => (a.providerId + a.name < b.providerId + b.name ? -1 : 1));
+    // By (provider_id, name): never by discovery order or label (3.1-08).
+    return out.sort((a, b) => cmp(a.providerId, b.providerId) || cmp(a.name, b.name));
   }
 
   cancellation(): Cancellation {
@@ -172,4 +173,8 @@ function argsFit(args: string, maxBytes: number, validate: protocol.ToolValueVal
   } catch {
     return false;
   }
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
