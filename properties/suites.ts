@@ -6,16 +6,19 @@
 
 import type { Checker } from '../src/check/checker.ts';
 import { admissionLimit } from '../src/check/checkers/admission.ts';
-import { agentGetsData, requestIdOnWire } from '../src/check/checkers/agent.ts';
+import { agentGetsData, requestIdOnWire, unavailableNotUnknown } from '../src/check/checkers/agent.ts';
 import { AGENT_CONTENT_CHECKERS } from '../src/check/checkers/agent-content.ts';
 import { businessRefusal } from '../src/check/checkers/business.ts';
 import { resumeTokenExpiry } from '../src/check/checkers/clocks.ts';
 import {
   negotiatedOnly,
   noDowngrade,
+  offersV1,
   requestIdStable,
+  resumesLatestToken,
   retryDiscipline,
   verifiedResolutions,
+  verifiesFile,
 } from '../src/check/checkers/consumer.ts';
 import { CONSUMER_FOLLOWUP_CHECKERS } from '../src/check/checkers/consumer-followup.ts';
 import {
@@ -253,7 +256,11 @@ const CONSUMER_CHECKS: readonly Checker[] = [
   requestIdStable,
   requestIdOnWire,
   verifiedResolutions,
+  offersV1,
+  verifiesFile,
+  resumesLatestToken,
   agentGetsData,
+  unavailableNotUnknown,
   consumerRequestsWellFormed,
   catalogueRevision,
   noCrash,

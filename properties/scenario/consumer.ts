@@ -12,7 +12,7 @@ import type { CheckContext, Checker, Violation } from '../../src/check/checker.t
 import { runCheckers } from '../../src/check/checkers/index.ts';
 import { type Observation, observe } from '../../src/check/observation.ts';
 import type { CancellationLike, ConsumerAgentApi, ConsumerUnderTest } from '../../src/check/subjects.ts';
-import { type CancelSignal, referenceConsumer } from '../../src/consumer/index.ts';
+import { type CancelSignal, CONSUMER_PACKAGE, referenceConsumer } from '../../src/consumer/index.ts';
 import { alertsApp, alertsPackage } from '../../src/providers/apps/alerts.ts';
 import {
   LEGACY_AUTHORITY,
@@ -224,6 +224,13 @@ export interface ConsumerRun {
   readonly violations: readonly Violation[];
 }
 
+/** A fault naming the reference consumer's package, aimed at `packageName` instead. */
+function retarget(fault: Fault, packageName: string): Fault {
+  if (packageName === CONSUMER_PACKAGE) return fault;
+  const entries = Object.entries(fault).map(([k, v]) => [k, v === CONSUMER_PACKAGE ? packageName : v]);
+  return Object.fromEntries(entries) as Fault;
+}
+
 function argsFor(pool: readonly JsonValue[], index: number, uid: number): string {
   return fillArgs(JSON.stringify(pool[index % pool.length] as JsonValue), uid, undefined, pool);
 }
@@ -234,13 +241,16 @@ export async function runConsumerScenario(
   variant: Variant,
   hooks: RunHooks = {},
 ): Promise<ConsumerRun> {
-  const world = scenarioWorld(scenario, 60_000);
+  const consumer = fixture.consumer ?? REFERENCE_CONSUMER;
+  // The shapes name the reference consumer's package in their faults (kill it, lose its replies):
+  // they mean the consumer under test, whatever its package.
+  const faults = scenario.faults.map((f) => ({ ...f, fault: retarget(f.fault, consumer.packageName) }));
+  const world = scenarioWorld({ ...scenario, faults }, 60_000);
   hooks.world?.(world);
   for (const p of fixture.providers) p.install(world, variant);
   const hostileCase =
     scenario.hostile === null ? null : HOSTILE_CASES[scenario.hostile % HOSTILE_CASES.length];
   if (hostileCase) installHostile(world, hostileCase.behaviour);
-  const consumer = fixture.consumer ?? REFERENCE_CONSUMER;
   const capabilities = CONSUMER_CAPABILITY_SETS[scenario.consumerCaps] ?? CONSUMER_CAPABILITY_SETS[0] ?? [];
   consumer.install(world, { variant, capabilities: [...capabilities] });
   const pools = new Map<string, Readonly<Record<string, readonly JsonValue[]>>>(
@@ -296,35 +306,8 @@ export async function runConsumerScenario(
     hostile: [HOSTILE_PACKAGE, PEER_PACKAGE],
     ...(variant.readings ? { readings: variant.readings } : {}),
   });
-  const violations = [
-    ...runCheckers(observation, ctx, fixture.checkers),
-    ...hostileOracle(observation, hostileCase?.id, consumer.packageName),
-  ];
+  // A consumer that accepts a lying file result is judged by consumer-verifies-file, from what it
+  // handed its agent (it once read the reference consumer's audit log, blind to other consumers).
+  const violations = runCheckers(observation, ctx, fixture.checkers);
   return { world, report, observation, context: ctx, violations };
-}
-
-/** Lies about a file result must end the consumer's execution as an integrity failure, never ok. */
-const FILE_LIES = new Set([
-  'file-size-wrong',
-  'file-sha256-wrong',
-  'file-sha256-uppercase',
-  'file-much-larger-than-declared',
-]);
-
-function hostileOracle(obs: Observation, caseId: string | undefined, consumerPackage: string): Violation[] {
-  if (!caseId || !FILE_LIES.has(caseId)) return [];
-  const trusted = obs.audits.filter(
-    (e) => e.data.actor === consumerPackage && e.data.event === 'execution.end' && e.data.outcome === 'ok',
-  );
-  const lyingCalls = obs.calls.filter((c) => c.provider === HOSTILE_PACKAGE && c.method === 'execute_tool');
-  if (trusted.length === 0 || lyingCalls.length === 0) return [];
-  const ends = trusted.filter((e) => lyingCalls.some((c) => c.requestId === String(e.data.request_id)));
-  return ends.map((e) => ({
-    checker: 'consumer-verifies-file',
-    ruleIds: ['CETP-4.5-05', 'CETP-4.5-06', 'CETP-4.5-07'],
-    class: 'correctness' as const,
-    message: `the consumer accepted a file result that lies (${caseId})`,
-    events: [e.seq],
-    calls: [],
-  }));
 }

@@ -14,7 +14,7 @@ import type { JsonValue } from '../../base/json.ts';
 import type { AgentCallRecord } from '../../sim/ground-truth.ts';
 import { type Checker, type Violation, violation } from '../checker.ts';
 import { maxMatching } from '../ground.ts';
-import type { CallView } from '../observation.ts';
+import { type CallView, effectEvents } from '../observation.ts';
 
 /** Args as a canonical JSON text (so re-serialised args still match), or the raw text. */
 function canonicalArgs(text: string | null): string | null {
@@ -181,4 +181,44 @@ export const agentGetsData: Checker = {
   },
 };
 
-export const AGENT_CHECKERS: readonly Checker[] = [requestIdOnWire, agentGetsData];
+/**
+ * An answer that says the provider could not be reached (`kind: "provider_unavailable"`) tells the
+ * agent its request did not happen — it will ask again, under a new request. When a business effect
+ * of that very request was committed (before the answer, or after it: an accepted operation), the
+ * consumer had sent it and not learned the outcome: the only true answer was "unknown" (4.1-15,
+ * 6-08), and a new request would duplicate the effect (6-05). Judged from the agent's answer and the world's effects, not the consumer's log.
+ */
+export const unavailableNotUnknown: Checker = {
+  id: 'agent-unknown-not-unavailable',
+  ruleIds: ['CETP-4.1-15', 'CETP-6-05', 'CETP-6-08'],
+  description:
+    'The agent is not told "provider unavailable" for a request whose business effect was already committed: an outcome the consumer did not learn is unknown, not "did not happen".',
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    for (const a of obs.agentCalls) {
+      if (a.kind !== 'execute' || !ctx.consumers.includes(a.consumer) || a.endStep === null) continue;
+      const v = a.value;
+      if (v === null || typeof v !== 'object' || Array.isArray(v) || v.kind !== 'provider_unavailable')
+        continue;
+      const requestId = typeof v.requestId === 'string' ? v.requestId : null;
+      if (requestId === null) continue;
+      const uid = obs.world.pm.getPackageUid(a.consumer);
+      // Committed at any time: a call of that request reached the provider, before or after the
+      // answer (an accepted operation commits later) — "unavailable" was not what happened.
+      const effects = obs.effects.filter(
+        (e) => e.provider === a.provider && e.requestId === requestId && e.uid === uid,
+      );
+      if (effects.length === 0) continue;
+      out.push(
+        violation(
+          this,
+          `${a.consumer} told its agent the provider was unavailable for ${a.tool} on ${a.provider} (request ${requestId}), whose effect was committed`,
+          { events: effectEvents(...effects) },
+        ),
+      );
+    }
+    return out;
+  },
+};
+
+export const AGENT_CHECKERS: readonly Checker[] = [requestIdOnWire, agentGetsData, unavailableNotUnknown];

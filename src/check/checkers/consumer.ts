@@ -5,9 +5,12 @@
  * falls back to v1 with a provider that declares v2.
  */
 
-import { isKnownErrorCode } from '../../protocol/index.ts';
-import { type Checker, groupBy, violation } from '../checker.ts';
+import type { JsonValue } from '../../base/json.ts';
+import { isKnownErrorCode, sha256Hex } from '../../protocol/index.ts';
+import type { FileResultRecord } from '../../sim/ground-truth.ts';
+import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
 import { type CallView, declaredVersions, type Observation } from '../observation.ts';
+import { alteredPaths, bytesBehind } from './files.ts';
 
 const RESOLUTIONS = new Set(['AUTH_REQUIRED', 'USER_ACTION_REQUIRED']);
 
@@ -56,8 +59,17 @@ export const retryDiscipline: Checker = {
         const code = prev.reply.errorCode ?? '';
         const isResume = RESOLUTIONS.has(code) && next.resumeToken !== null;
         if (RESOLUTIONS.has(code)) {
+          // The user decided, or the resolution the consumer launched came back (its Activity result,
+          // RESULT_CANCELED when the provider's screen died or the start was blocked): the consumer
+          // went through the resolution flow, it did not loop past it (as consumer-no-loop-without-user).
+          const from = prev.replyStep ?? prev.step;
           const decided = obs.events.some(
-            (e) => e.kind === 'user.decision' && e.step > (prev.replyStep ?? prev.step) && e.step < next.step,
+            (e) =>
+              e.step > from &&
+              e.step < next.step &&
+              (e.kind === 'user.decision' ||
+                (e.kind === 'activity.result' && e.data.to === next.caller) ||
+                (e.kind === 'activity.start.blocked' && e.data.actor === next.caller)),
           );
           if (!decided && next.reply.kind === 'bundle' && next.reply.errorCode === code) {
             out.push(
@@ -283,10 +295,192 @@ export const verifiedResolutions: Checker = {
   },
 };
 
+/**
+ * CETP-0-02 / 2.2-02: a v2 consumer keeps supporting v1, and `consumer_versions` lists the versions
+ * it supports, descending — so every negotiate it sends offers 2 and 1, in descending order.
+ * Judged from the request on the wire, whatever the provider answered.
+ */
+export const offersV1: Checker = {
+  id: 'consumer-offers-v1',
+  ruleIds: ['CETP-0-02', 'CETP-2.2-02'],
+  description:
+    'Every negotiate the consumer sends offers consumer_versions with 2 and 1 (a v2 consumer keeps supporting v1), strictly descending.',
+  fields: [
+    {
+      fields: ['req:negotiate:consumer_versions'],
+      aspect: 'consistency',
+      against: 'the versions a v2 consumer must support: 2 and 1, descending (consumer side)',
+    },
+  ],
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    const flagged = new Set<string>();
+    for (const c of consumerCalls(obs, ctx.consumers)) {
+      if (c.method !== 'negotiate' || flagged.has(c.caller)) continue;
+      const offered =
+        c.request?.typeOf('consumer_versions') === 'IntArray'
+          ? c.request.getIntArray('consumer_versions')
+          : null;
+      if (offered === null) continue; // a malformed request: consumer-requests-well-formed judges it
+      const descending = offered.every((v, i) => i === 0 || (offered[i - 1] ?? 0) > v);
+      if (offered.includes(2) && offered.includes(1) && descending) continue;
+      flagged.add(c.caller);
+      out.push(
+        violation(
+          this,
+          `${c.caller} negotiated with ${c.provider} offering consumer_versions [${offered.join(',')}]`,
+          {
+            calls: [c.id],
+          },
+        ),
+      );
+    }
+    return out;
+  },
+};
+
+function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;
+}
+
+/** The file result a successful execute_tool or get_operation reply declares, if any. */
+function declaredFile(c: CallView): JsonValue | undefined {
+  if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') return undefined;
+  const data = c.reply.data as JsonValue | undefined;
+  if (field(data, 'kind') === 'file') return data;
+  const result = field(data, 'result');
+  return field(result, 'kind') === 'file' ? result : undefined;
+}
+
+/**
+ * CETP-4.5-05 / 4.5-06: a file result the agent receives was verified — judged from what the agent
+ * got (an answer carrying a `transport: "file"` value) against the bytes the world recorded behind
+ * the descriptor of the reply that delivered it: their size must be the declared size_bytes and
+ * their SHA-256 the declared lowercase digest. A reply whose bytes are not known is not judged.
+ */
+export const verifiesFile: Checker = {
+  id: 'consumer-verifies-file',
+  ruleIds: ['CETP-4.5-05', 'CETP-4.5-06', 'CETP-4.5-04'],
+  description:
+    "A file result reaches the agent only when the bytes behind its descriptor have the declared size_bytes and lowercase SHA-256, and the descriptor is read-only — judged from the agent's answer and the world's record of the bytes.",
+  fields: [
+    {
+      fields: ['json:execution_result/size_bytes', 'json:execution_result/sha256'],
+      aspect: 'consistency',
+      against: 'the file results the consumer handed its agent (consumer side)',
+    },
+  ],
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    const byTarget = new Map<string, FileResultRecord>();
+    for (const r of obs.world.truth.fileResults) byTarget.set(r.target, r);
+    const altered = alteredPaths(obs);
+    for (const a of obs.agentCalls) {
+      if (a.kind !== 'execute' || !ctx.consumers.includes(a.consumer) || a.endStep === null) continue;
+      if (field(field(a.value, 'untrusted'), 'transport') !== 'file') continue;
+      const requestId = field(a.value, 'requestId');
+      const end = a.endStep;
+      // The last file result delivered to this consumer for this request before the agent's answer.
+      const delivered = obs.calls.filter(
+        (c) =>
+          c.caller === a.consumer &&
+          c.provider === a.provider &&
+          c.requestId === requestId &&
+          c.replyStep !== null &&
+          c.replyStep <= end &&
+          declaredFile(c) !== undefined,
+      );
+      const last = delivered.at(-1);
+      const declared = last ? declaredFile(last) : undefined;
+      if (last === undefined || declared === undefined || last.reply.kind !== 'bundle') continue;
+      const { mode, bytes } = bytesBehind(last.reply, byTarget, altered);
+      if (bytes === null) continue;
+      const problems = [
+        ...(mode !== 'r' ? [`a descriptor in mode ${String(mode)}`] : []),
+        ...(field(declared, 'size_bytes') !== bytes.length
+          ? [`${bytes.length} bytes for size_bytes ${JSON.stringify(field(declared, 'size_bytes'))}`]
+          : []),
+        ...(field(declared, 'sha256') !== sha256Hex(bytes)
+          ? ['bytes whose SHA-256 is not the declared lowercase digest']
+          : []),
+      ];
+      if (problems.length === 0) continue;
+      out.push(
+        violation(
+          this,
+          `${a.consumer} handed its agent a file result of ${a.tool} on ${a.provider} with ${problems.join(', ')}`,
+          {
+            calls: [last.id],
+          },
+        ),
+      );
+    }
+    return out;
+  },
+};
+
+/**
+ * CETP-4.3-07: after a resolution the consumer resumes with THE resume_token that resolution came
+ * with — judged from the wire: an execute_tool presenting a token must present the one issued by the
+ * latest AUTH_REQUIRED / USER_ACTION_REQUIRED answer to that consumer for that request_id before it
+ * was sent (re-sending that same token after a lost reply is a reading of NOTES 2, not a stale one).
+ * A token from an earlier resolution — already used, or replaced — is stale.
+ */
+export const resumesLatestToken: Checker = {
+  id: 'consumer-resumes-latest-token',
+  ruleIds: ['CETP-4.3-07'],
+  description:
+    'A resume presents the resume_token of the latest resolution answered for that request_id, never one from an earlier resolution.',
+  fields: [
+    {
+      fields: ['res:resolution:resume_token', 'req:execute_tool:resume_token'],
+      aspect: 'consistency',
+      against: "the latest resolution's token for the request (consumer side)",
+    },
+  ],
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    const byRequest = groupBy(
+      consumerCalls(obs, ctx.consumers).filter((c) => c.method === 'execute_tool' && c.requestId),
+      (c) => `${c.caller}|${c.provider}|${c.requestId}`,
+    );
+    for (const calls of byRequest.values()) {
+      for (const c of calls) {
+        if (c.resumeToken === null) continue;
+        const issued = calls
+          .filter((e) => e.reply.kind === 'bundle' && e.replyStep !== null && e.replyStep <= c.step)
+          .filter((e) => e.reply.kind === 'bundle' && RESOLUTIONS.has(e.reply.errorCode ?? ''))
+          .sort((a, b) => (a.replyStep ?? 0) - (b.replyStep ?? 0))
+          .at(-1);
+        const latest = issued?.reply.kind === 'bundle' ? issued.reply.bundle.getString('resume_token') : null;
+        if (latest === null || latest === c.resumeToken) continue;
+        const earlier = calls.some(
+          (e) => e.reply.kind === 'bundle' && e.reply.bundle.getString('resume_token') === c.resumeToken,
+        );
+        if (!earlier) continue; // a token this request never got: not a stale one (other oracles)
+        out.push(
+          violation(
+            this,
+            `${c.caller} resumed request ${c.requestId} (${c.toolName}) with a resume_token of an earlier resolution`,
+            {
+              calls: [issued?.id ?? c.id, c.id],
+            },
+          ),
+        );
+        break;
+      }
+    }
+    return out;
+  },
+};
+
 export const CONSUMER_CHECKERS: readonly Checker[] = [
   retryDiscipline,
   negotiatedOnly,
   noDowngrade,
   requestIdStable,
   verifiedResolutions,
+  offersV1,
+  verifiesFile,
+  resumesLatestToken,
 ];
