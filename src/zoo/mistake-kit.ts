@@ -13,6 +13,11 @@ export interface Mistake {
   readonly title: string;
   /** Which oracle catches it, or what would be needed to (for the misses). */
   readonly needs: string;
+  /**
+   * The share of (app, mistake) pairs the test slice must catch (src/zoo/zoo.test.ts): 1 for those an
+   * oracle catches today, 0 for those that wait for one (`needs` says which).
+   */
+  readonly floor: number;
   /** Properties tried first (the rest follow, in catalogue order). */
   readonly killers: readonly string[];
   readonly applies: (spec: AppSpec) => boolean;

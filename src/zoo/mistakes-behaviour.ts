@@ -43,6 +43,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'delete-no-owner-check',
     title: "delete checks only that the row exists, not whose it is: deletes another caller's row",
     needs: `${STORAGE}: a write to a row owned by another UID`,
+    floor: 0,
     killers: ['identity'],
     applies: has('delete'),
     variation: patchTools<MutationTool>(['delete'], (tool, kit) => ({
@@ -60,6 +61,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'update-upserts',
     title: 'update without an existence check: creates the row when it is missing',
     needs: MODEL,
+    floor: 0,
     killers: ['idempotency'],
     applies: has('update'),
     variation: patchTools<MutationTool>(['update'], (tool, kit) => ({
@@ -79,6 +81,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'async-never-finishes',
     title: 'the long part of an async write never ends (it only stops when cancelled)',
     needs: 'operations-terminate / run-progress',
+    floor: 1,
     killers: ['operations', 'idempotency'],
     applies: asyncWrite,
     variation: {
@@ -102,6 +105,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'ignores-cancellation',
     title: 'the long part of an async write never asks whether it was cancelled (no progress either)',
     needs: 'an oracle that a cancel is honoured before the commit point (the SDK re-checks at commit)',
+    floor: 0,
     killers: ['operations'],
     applies: asyncWrite,
     variation: {
@@ -123,6 +127,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'cancel-as-failure',
     title: 'a cancelled async write throws a business failure instead of stopping',
     needs: 'an oracle that a cancelled operation ends cancelled',
+    floor: 0,
     killers: ['operations'],
     applies: asyncWrite,
     variation: {
@@ -146,6 +151,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'screen-hides-args',
     title: 'the confirmation screen shows the action only, not the values approved',
     needs: 'confirmation-screen-shows',
+    floor: 0.5,
     killers: ['confirmation', 'identity'],
     applies: (spec) => confirmed(spec) || has('delete')(spec),
     variation: patchTools<MutationTool>(['create', 'update', 'delete'], (tool) => ({
@@ -162,6 +168,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'screen-wrong-object',
     title: 'the confirmation screen names another row than the one acted on',
     needs: 'confirmation-screen-shows',
+    floor: 0,
     killers: ['confirmation', 'identity'],
     applies: has('delete'),
     variation: patchTools<MutationTool>(['delete'], (tool, kit) => ({
@@ -178,6 +185,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'policy-never-asks',
     title: 'provider_policy whose needsConfirmation never asks, even for the risky (urgent) args',
     needs: 'a fixture stating which args need approval (runtime risk, 3.4-12)',
+    floor: 0,
     killers: ['confirmation'],
     applies: hasWhere((t) => t.confirmation === 'provider_policy'),
     variation: {
@@ -188,6 +196,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'confirmation-under-declared',
     title: 'a write the design confirms is declared confirmation: never',
     needs: `${DESIGN}; or authorized-effect / runtime-risk-approved when approval is declared with the effect`,
+    floor: 1,
     killers: ['confirmation'],
     applies: hasWhere((t) => t.kind !== 'delete' && t.confirmation !== 'never'),
     variation: patchTools<MutationTool>(['create', 'update'], (tool) =>
@@ -200,6 +209,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'destructive-not-confirmed',
     title: 'delete declared confirmation: never (3.4-09; the SDK disables the tool at start-up)',
     needs: `${DESIGN} (the tool is not listed)`,
+    floor: 0,
     killers: ['idempotency'],
     applies: has('delete'),
     variation: patchTools<MutationTool>(['delete'], (tool) => ({
@@ -211,6 +221,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'effect-under-declared',
     title: 'delete declared as effect update, not destructive',
     needs: DESIGN,
+    floor: 1,
     killers: ['idempotency'],
     applies: has('delete'),
     variation: patchTools<MutationTool>(['delete'], (tool) => ({
@@ -222,6 +233,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'read-tool-writes',
     title: "a read tool records the caller's last view in storage (a read that writes, 3.4-08)",
     needs: STORAGE,
+    floor: 0,
     killers: ['idempotency', 'versions'],
     applies: has('list', 'get', 'export'),
     variation: patchTools<ReadTool>(['list', 'get', 'export'], (tool, kit) => ({
@@ -236,7 +248,8 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'output-breaks-schema',
     title: 'create returns its id as a number, breaking its own outputSchema',
     needs: 'an oracle that a valid call can succeed (the SDK answers INTERNAL_ERROR)',
-    killers: ['idempotency', 'consumer'],
+    floor: 1,
+    killers: ['confirmation', 'idempotency', 'consumer'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
       ...tool,
@@ -251,6 +264,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'business-rule-dropped',
     title: "create's business rule is not enforced (validate removed)",
     needs: 'business-refusal',
+    floor: 0.5,
     killers: ['confirmation', 'consumer'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool) => {
@@ -262,6 +276,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'id-from-clock',
     title: 'ids from the clock (currentTimeMillis): two adds in one millisecond share an id',
     needs: MODEL,
+    floor: 0,
     killers: ['idempotency'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
@@ -277,6 +292,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'owner-constant',
     title: 'create stores every row under one owner (uid 0) instead of the caller',
     needs: MODEL,
+    floor: 0,
     killers: ['identity'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
@@ -292,6 +308,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'validate-throws',
     title: 'validate reads an optional field without checking it is there (throws on minimal args)',
     needs: 'an oracle that valid args are not answered INTERNAL_ERROR',
+    floor: 0,
     killers: ['idempotency', 'consumer'],
     applies: (spec) => spec.entity.fields.some((f) => f.optional),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({

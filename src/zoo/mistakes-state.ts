@@ -22,6 +22,7 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     id: 'prepare-write',
     title: 'create stores its row in prepare through context.storage, outside the transaction',
     needs: STORAGE,
+    floor: 0,
     killers: ['idempotency', 'lifecycle', 'operations'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
@@ -38,6 +39,7 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     id: 'effect-in-prepare',
     title: 'the external effect (a notification) is declared in prepare, before the commit point',
     needs: 'single-effect / cancelled-has-no-effect',
+    floor: 1,
     killers: ['idempotency', 'operations', 'lifecycle'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool) => ({
@@ -59,6 +61,7 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     id: 'counter-outside-tx',
     title: "create counts the caller's adds in validate (context.storage.put): a retry counts twice",
     needs: STORAGE,
+    floor: 0,
     killers: ['idempotency', 'lifecycle'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
@@ -76,6 +79,7 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     id: 'storage-in-mutate',
     title: 'mutate writes through context.storage instead of tx (waits on its own write lock)',
     needs: 'run-progress (the deadlock)',
+    floor: 1,
     killers: ['idempotency', 'confirmation'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
@@ -91,6 +95,7 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     id: 'write-without-scope',
     title: 'a write tool declares no scope (3.4-14): any caller may call it',
     needs: `${DESIGN}; without a fixture stating scopes: needs the tool's true scopes (in progress)`,
+    floor: 1,
     killers: ['identity'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool) => ({ ...tool, scopes: [] })),
@@ -99,6 +104,7 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     id: 'write-scope-free',
     title: 'the write scope is listed in freeScopes: writes without the user granting it',
     needs: 'authorized-effect',
+    floor: 1,
     killers: ['identity', 'idempotency', 'confirmation'],
     applies: (spec) => spec.auth !== 'free-all',
     variation: {
@@ -113,6 +119,7 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     id: 'authorize-allows-all',
     title: 'a hand-written authorize() that allows every call (the grant check forgotten)',
     needs: 'authorized-effect',
+    floor: 1,
     killers: ['identity', 'idempotency', 'confirmation'],
     applies: (spec) => spec.auth !== 'free-all',
     variation: {
@@ -128,6 +135,7 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     id: 'memory-state',
     title: 'rows kept in memory (a field of the process), lost on restart',
     needs: MODEL,
+    floor: 0,
     killers: ['lifecycle', 'idempotency'],
     applies: has('create'),
     variation: memoryState(),
@@ -136,6 +144,7 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     id: 'constant-stored',
     title: 'create ignores an argument: stores a constant in its first field',
     needs: MODEL,
+    floor: 0,
     killers: ['idempotency'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
@@ -152,6 +161,7 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     id: 'no-owner-filter',
     title: "read tools return every caller's rows (no per-caller filtering)",
     needs: `${MODEL} or an oracle of cross-uid reads`,
+    floor: 0,
     killers: ['identity'],
     applies: has('list', 'get', 'export'),
     variation: patchTools<ReadTool>(['list', 'get', 'export'], (tool, kit) => ({
