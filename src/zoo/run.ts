@@ -6,7 +6,7 @@
  * first). A pair whose correct app failed is excluded (nothing can be said about it). Deterministic:
  * no time in the report, apps in index order.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, fuzzProvider, PROPERTIES, type PropertyReport } from '../index.ts';
@@ -122,6 +122,9 @@ async function fuzzCorrect(options: ZooOptions, spec: AppSpec, properties: reado
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
   });
   const statuses = Object.fromEntries(report.properties.map((p) => [p.id, p.status]));
+  // The module is kept only for a false alarm (its replay command names it).
+  if (module !== undefined && report.properties.every((p) => p.status !== 'failed'))
+    rmSync(resolve(options.cwd ?? process.cwd(), module));
   return {
     statuses,
     alarms: report.properties.filter((p) => p.status === 'failed').map((p) => alarmOf(spec, p)),
@@ -171,6 +174,13 @@ function mistakesOf(option: ZooOptions['mistakes']): readonly Mistake[] {
 
 export async function runZoo(options: ZooOptions): Promise<ZooReport> {
   const properties = options.properties ?? PROPERTIES.map((p) => p.id);
+  const unknown = properties.filter((id) => !PROPERTIES.some((p) => p.id === id));
+  if (unknown.length > 0)
+    throw new CliError(
+      'invalid_option',
+      `--property ${unknown.join(' ')}: no such property (see \`cetp-sim fuzz --help\`)`,
+    );
+  const mistakes = mistakesOf(options.mistakes);
   const apps = appIndices(options);
   const verdicts: ZooReport['verdicts'][number][] = [];
   const falseAlarms: FalseAlarm[] = [];
@@ -186,7 +196,7 @@ export async function runZoo(options: ZooOptions): Promise<ZooReport> {
     );
   }
   const pairs: MistakePair[] = [];
-  for (const mistake of mistakesOf(options.mistakes)) {
+  for (const mistake of mistakes) {
     const fits = apps
       .filter((i) => mistake.applies(generateApp(options.seed, i)))
       .slice(0, options.mistakeApps ?? apps.length);
