@@ -19,6 +19,8 @@ export interface MistakeFigures {
   /** How many pairs each `property/checker` (or `fixture:<code>`) caught. */
   readonly by: Readonly<Record<string, number>>;
   readonly missedApps: readonly number[];
+  /** Of the misses, how many the app's model and invariants see in a scripted session (model oracle preview). */
+  readonly missedModelSees: number;
 }
 
 export interface ZooSummary {
@@ -30,8 +32,17 @@ export interface ZooSummary {
   /** (app, property) pairs that exercised nothing of the app (not failures, but worth knowing). */
   readonly vacuous: readonly { readonly app: number; readonly property: string }[];
   readonly falseAlarms: readonly FalseAlarm[];
+  /** Correct apps whose own model or invariants failed in a scripted session (a model bug): none expected. */
+  readonly modelProblems: readonly { readonly app: number; readonly problems: readonly string[] }[];
   readonly mistakes: readonly MistakeFigures[];
-  readonly pairs: { readonly judged: number; readonly caught: number; readonly rate: number | null };
+  readonly pairs: {
+    readonly judged: number;
+    readonly caught: number;
+    readonly rate: number | null;
+    /** Caught, or missed but seen by the app's model in a scripted session (the model oracle's preview). */
+    readonly withModel: number;
+    readonly rateWithModel: number | null;
+  };
 }
 
 const ratio = (a: number, b: number) => (b === 0 ? null : Math.round((a / b) * 1000) / 1000);
@@ -71,6 +82,7 @@ function figuresOf(id: string, pairs: readonly MistakePair[]): MistakeFigures {
     rate: ratio(caught.length, caught.length + missed.length),
     by: Object.fromEntries(Object.entries(by).sort(([a], [b]) => (a < b ? -1 : 1))),
     missedApps: missed.map((p) => p.app),
+    missedModelSees: missed.filter((p) => p.modelSees === true).length,
   };
 }
 
@@ -79,6 +91,7 @@ export function summarize(report: ZooReport): ZooSummary {
   const mistakes = ids.map((id) => figuresOf(id, report.pairs));
   const judged = mistakes.reduce((n, m) => n + m.caught + m.missed, 0);
   const caught = mistakes.reduce((n, m) => n + m.caught, 0);
+  const withModel = caught + mistakes.reduce((n, m) => n + m.missedModelSees, 0);
   const vacuous = report.verdicts.flatMap((v) =>
     Object.entries(v.statuses)
       .filter(([, s]) => s === 'vacuous')
@@ -93,7 +106,16 @@ export function summarize(report: ZooReport): ZooSummary {
     appsPassed: report.apps.filter((a) => !failedApps.has(a)).length,
     vacuous,
     falseAlarms: report.falseAlarms,
+    modelProblems: report.verdicts
+      .filter((v) => v.modelProblems.length > 0)
+      .map((v) => ({ app: v.app, problems: v.modelProblems })),
     mistakes,
-    pairs: { judged, caught, rate: ratio(caught, judged) },
+    pairs: {
+      judged,
+      caught,
+      rate: ratio(caught, judged),
+      withModel,
+      rateWithModel: ratio(withModel, judged),
+    },
   };
 }

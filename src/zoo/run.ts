@@ -14,6 +14,7 @@ import { buildApp } from './build.ts';
 import { generateApp } from './generate.ts';
 import { MISTAKES, type Mistake } from './mistakes.ts';
 import { zooModuleText } from './module.ts';
+import { runSession, sessionProblems } from './session.ts';
 import { type AppSpec, namesOf } from './spec.ts';
 
 export interface ZooOptions {
@@ -57,6 +58,11 @@ export interface MistakePair {
   readonly verdict: 'caught' | 'missed' | 'excluded';
   /** `property/checker`, or `fixture:<code>` when the fixture was refused. */
   readonly by: string | null;
+  /**
+   * For a miss: whether the app's model and invariants (model.ts), judging one scripted session on a
+   * device (session.ts), see the mistake — a preview of the model oracle being added. Else null.
+   */
+  readonly modelSees: boolean | null;
 }
 
 export interface ZooReport {
@@ -64,8 +70,12 @@ export interface ZooReport {
   readonly apps: readonly number[];
   readonly properties: readonly string[];
   readonly runs: number | null;
-  /** Per app: each property's status. */
-  readonly verdicts: readonly { readonly app: number; readonly statuses: Readonly<Record<string, string>> }[];
+  /** Per app: each property's status, and what its own model finds wrong in a scripted session (none expected). */
+  readonly verdicts: readonly {
+    readonly app: number;
+    readonly statuses: Readonly<Record<string, string>>;
+    readonly modelProblems: readonly string[];
+  }[];
   readonly falseAlarms: readonly FalseAlarm[];
   readonly pairs: readonly MistakePair[];
 }
@@ -188,7 +198,7 @@ export async function runZoo(options: ZooOptions): Promise<ZooReport> {
   for (const index of apps) {
     const spec = generateApp(options.seed, index);
     const { statuses, alarms } = await fuzzCorrect(options, spec, properties);
-    verdicts.push({ app: index, statuses });
+    verdicts.push({ app: index, statuses, modelProblems: sessionProblems(spec, await runSession(spec)) });
     falseAlarms.push(...alarms);
     if (alarms.length > 0) failedApps.add(index);
     options.onProgress?.(
@@ -202,11 +212,20 @@ export async function runZoo(options: ZooOptions): Promise<ZooReport> {
       .slice(0, options.mistakeApps ?? apps.length);
     for (const index of fits) {
       if (failedApps.has(index)) {
-        pairs.push({ app: index, mistake: mistake.id, verdict: 'excluded', by: null });
+        pairs.push({ app: index, mistake: mistake.id, verdict: 'excluded', by: null, modelSees: null });
         continue;
       }
-      const by = await huntMistake(options, generateApp(options.seed, index), mistake, properties);
-      pairs.push({ app: index, mistake: mistake.id, verdict: by === null ? 'missed' : 'caught', by });
+      const spec = generateApp(options.seed, index);
+      const by = await huntMistake(options, spec, mistake, properties);
+      const modelSees =
+        by === null ? sessionProblems(spec, await runSession(spec, mistake.variation)).length > 0 : null;
+      pairs.push({
+        app: index,
+        mistake: mistake.id,
+        verdict: by === null ? 'missed' : 'caught',
+        by,
+        modelSees,
+      });
       options.onProgress?.(`app ${index} ${mistake.id}: ${by ?? 'MISSED'}`);
     }
   }

@@ -52,6 +52,7 @@ describe('zoo slice', () => {
     const report = await runZoo({ apps: 2, seed: SEED, out: null });
     expect(report.falseAlarms.map((a) => `${a.app} ${a.property} ${a.checkers.join('+')}`)).toEqual([]);
     expect(Object.keys(report.verdicts[0]?.statuses ?? {})).toEqual(PROPERTIES.map((p) => p.id));
+    expect(report.verdicts.flatMap((v) => v.modelProblems)).toEqual([]);
   }, 120_000);
 
   const caught = MISTAKES.filter((m) => m.floor > 0);

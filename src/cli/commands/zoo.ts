@@ -129,6 +129,11 @@ function printText(io: Io, s: ZooSummary): void {
   }
   const rate = s.pairs.rate === null ? '—' : `${Math.round(s.pairs.rate * 1000) / 10}%`;
   io.out(c.bold(`  (app, mistake) pairs caught: ${s.pairs.caught}/${s.pairs.judged} (${rate})`));
+  const withModel =
+    s.pairs.rateWithModel === null ? '—' : `${Math.round(s.pairs.rateWithModel * 1000) / 10}%`;
+  io.out(
+    `  with the misses the app's own model sees (model oracle preview): ${s.pairs.withModel}/${s.pairs.judged} (${withModel})`,
+  );
 }
 
 export async function zooCommand(io: Io, flags: ZooFlags): Promise<number> {
@@ -141,7 +146,7 @@ export async function zooCommand(io: Io, flags: ZooFlags): Promise<number> {
     const summary = summarize(report);
     if (flags.json) io.out(JSON.stringify(summary));
     else printText(io, summary);
-    return summary.falseAlarms.length === 0 ? EXIT_OK : EXIT_FAILED;
+    return summary.falseAlarms.length === 0 && summary.modelProblems.length === 0 ? EXIT_OK : EXIT_FAILED;
   } catch (error) {
     return reportError(io, error, flags.json);
   }
@@ -192,7 +197,7 @@ export function registerZooCommand(program: Command, io: Io, setExit: (code: num
     .addOption(new Option('--raw', 'print the raw report (for merging shards)').default(false).hideHelp())
     .addHelpText(
       'after',
-      '\nExit codes: 0 no correct app failed, 1 a false alarm (replay files and provider modules under --out), 2 bad usage.',
+      '\nExit codes: 0 no correct app failed, 1 a false alarm (replay files and provider modules under --out)\nor a correct app broke its own model, 2 bad usage.',
     )
     .action(async (opts: ZooFlags) => {
       setExit(await zooCommand(io, opts));
