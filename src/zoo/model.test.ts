@@ -5,7 +5,7 @@
  * breaks the app (a constant stored, the wrong owner).
  */
 import { describe, expect, it } from 'vitest';
-import { generateApp } from './generate.ts';
+import { generateApp, generateApps } from './generate.ts';
 import { mistakeById } from './mistakes.ts';
 import { type HistoryEntry, invariantsOf, stateDifference, type Tables } from './model.ts';
 import { runSession, sessionProblems } from './session.ts';
@@ -25,7 +25,7 @@ describe('zoo model and invariants', () => {
     'app %i: the model of the successful calls is the storage',
     async (_, spec) => {
       const { history, tables } = await drive(spec);
-      expect(history.filter((h) => h.tool === namesOf(spec).tool('create'))).toHaveLength(2);
+      expect(history.filter((h) => h.tool === namesOf(spec).tool('create'))).toHaveLength(3);
       expect(stateDifference(spec, history, tables)).toBeNull();
       expect(failing(spec, history, tables)).toEqual([]);
     },
@@ -46,12 +46,26 @@ describe('zoo model and invariants', () => {
   it('an update that creates a missing row breaks the model', async () => {
     const spec = apps.find((a) => a.tools.some((t) => t.kind === 'update')) as AppSpec;
     const session = await drive(spec, mistakeById('update-upserts')?.variation);
-    expect(sessionProblems(spec, session).join('\n')).toMatch(/model: row .*-999/);
+    expect(sessionProblems(spec, session).join('\n')).toMatch(/model: row /);
   });
 
   it('rows kept in memory break one-row-per-add', async () => {
     const spec = apps[2] as AppSpec;
     const { history, tables } = await drive(spec, mistakeById('memory-state')?.variation);
     expect(failing(spec, history, tables)).toContain('one-row-per-add');
+  });
+});
+
+describe('zoo model: two callers', () => {
+  it("a read that answers another caller's rows breaks reads-own-rows", async () => {
+    const spec = generateApps(1, 10).find((a) => a.tools.some((t) => t.kind === 'list')) as AppSpec;
+    const session = await runSession(spec, mistakeById('no-owner-filter')?.variation);
+    expect(sessionProblems(spec, session).join('\n')).toMatch(/reads-own-rows/);
+  });
+
+  it("a delete of another caller's row breaks the model", async () => {
+    const spec = generateApps(1, 10).find((a) => a.tools.some((t) => t.kind === 'delete')) as AppSpec;
+    const session = await runSession(spec, mistakeById('delete-no-owner-check')?.variation);
+    expect(sessionProblems(spec, session).join('\n')).toMatch(/model: row .*storage has null/);
   });
 });

@@ -59,15 +59,16 @@ export function modelOf(spec: AppSpec): AppModel<ZooState> {
         return { rows: { ...m.rows, [id]: { ...obj(args), [names.idField]: id, owner_uid: callerUid } } };
       };
     else if (t.kind === 'update')
-      tools[name] = (m, { args }) => {
+      tools[name] = (m, { args, callerUid }) => {
         const id = idOf(args);
         const row = m.rows[id];
-        return row ? { rows: { ...m.rows, [id]: { ...row, ...obj(args), owner_uid: row.owner_uid } } } : m;
+        // Only the owner's update changes the row (another caller's is refused).
+        return row?.owner_uid === callerUid ? { rows: { ...m.rows, [id]: { ...row, ...obj(args) } } } : m;
       };
     else
-      tools[name] = (m, { args }) => {
-        const { [idOf(args)]: _gone, ...rest } = m.rows;
-        return { rows: rest };
+      tools[name] = (m, { args, callerUid }) => {
+        const { [idOf(args)]: gone, ...rest } = m.rows;
+        return gone?.owner_uid === callerUid ? { rows: rest } : m;
       };
   }
   return {
