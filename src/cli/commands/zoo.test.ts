@@ -38,7 +38,14 @@ describe('cetp-sim zoo', () => {
     expect(a.stdout).toEqual(b.stdout);
     const summary = JSON.parse(a.stdout[0] ?? '');
     expect(summary).toMatchObject({ apps: 1, appsPassed: 1, falseAlarms: [], properties: ['idempotency'] });
-    expect(summary.mistakes[0]).toMatchObject({ id: 'storage-in-mutate', applied: 1, caught: 1 });
+    expect(summary.mistakes[0]).toMatchObject({
+      id: 'storage-in-mutate',
+      applied: 1,
+      caught: 1,
+      missedModelSees: 0,
+    });
+    expect(summary.pairs).toEqual({ judged: 1, caught: 1, rate: 1, withModel: 1, rateWithModel: 1 });
+    expect(summary.modelProblems).toEqual([]);
   }, 120_000);
 
   it('an unknown mistake or property is exit 2, named', async () => {
