@@ -29,6 +29,7 @@ import { type ReplayFlags, replayCommand } from './commands/replay.ts';
 import { type RulesFlags, rulesCommand } from './commands/rules.ts';
 import { registerServeCommand } from './commands/serve.ts';
 import { mutantsVectorsCommand, registerVectorsCommand } from './commands/vectors.ts';
+import { registerZooCommand } from './commands/zoo.ts';
 import { type Io, processIo, reportError } from './io.ts';
 
 export { parseIntArg } from './args.ts';
@@ -263,6 +264,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerMatrixCommand(program, io, setExit);
   registerVectorsCommand(program, io, setExit);
   registerServeCommand(program, io, setExit);
+  registerZooCommand(program, io, setExit);
 
   return program;
 }

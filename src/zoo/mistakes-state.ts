@@ -1,0 +1,207 @@
+/**
+ * User-level mistakes about state and where it is written: outside the transaction, in prepare,
+ * twice per request, in memory, the wrong value, another caller's rows; and about who may write.
+ */
+import type { MutationTool, ProviderTool, ReadTool } from '../index.ts';
+import type { Variation } from './build.ts';
+import {
+  DESIGN,
+  has,
+  idOf,
+  kindOf,
+  type Mistake,
+  MODEL,
+  patchTools,
+  processMemory,
+  STORAGE,
+} from './mistake-kit.ts';
+import { isRead, type Row } from './spec.ts';
+
+export const STATE_MISTAKES: readonly Mistake[] = [
+  {
+    id: 'prepare-write',
+    title: 'create stores its row in prepare through context.storage, outside the transaction',
+    needs: STORAGE,
+    floor: 0,
+    killers: ['idempotency', 'lifecycle', 'operations'],
+    applies: has('create'),
+    variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
+      ...tool,
+      prepare: async (call) => {
+        const id = `${kit.names.idPrefix}-${call.context.seededUuid()}`;
+        await call.context.storage.put(kit.names.table, id, kit.rowOf(call, id));
+        return id;
+      },
+      mutate: async (_call, _tx, prepared) => ({ [kit.names.idField]: prepared }),
+    })),
+  },
+  {
+    id: 'effect-in-prepare',
+    title: 'the external effect (a notification) is declared in prepare, before the commit point',
+    needs: 'single-effect / cancelled-has-no-effect',
+    floor: 1,
+    killers: ['idempotency', 'operations', 'lifecycle'],
+    applies: has('create'),
+    variation: patchTools<MutationTool>(['create'], (tool) => ({
+      ...tool,
+      prepare: async (call) => {
+        call.context.declareEffect({
+          tool: tool.name,
+          requestId: call.requestKey,
+          callerUid: call.caller.uid,
+          ownerUid: call.caller.uid,
+          args: call.args,
+          approvalRequired: tool.annotations.confirmation === 'always',
+        });
+        return null;
+      },
+    })),
+  },
+  {
+    id: 'counter-outside-tx',
+    title: "create counts the caller's adds in validate (context.storage.put): a retry counts twice",
+    needs: STORAGE,
+    floor: 0,
+    killers: ['idempotency', 'lifecycle'],
+    applies: has('create'),
+    variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
+      ...tool,
+      validate: async (call) => {
+        const key = String(call.caller.uid);
+        const n =
+          ((await call.context.storage.get(kit.names.meta, `adds.${key}`)) as number | undefined) ?? 0;
+        await call.context.storage.put(kit.names.meta, `adds.${key}`, n + 1);
+        return (await tool.validate?.(call)) ?? [];
+      },
+    })),
+  },
+  {
+    id: 'storage-in-mutate',
+    title: 'mutate writes through context.storage instead of tx (waits on its own write lock)',
+    needs: 'run-progress (the deadlock)',
+    floor: 1,
+    killers: ['idempotency', 'confirmation'],
+    applies: has('create'),
+    variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
+      ...tool,
+      mutate: async (call, tx) => {
+        const id = await kit.newId(call, tx);
+        await call.context.storage.put(kit.names.table, id, kit.rowOf(call, id));
+        return { [kit.names.idField]: id };
+      },
+    })),
+  },
+  {
+    id: 'write-without-scope',
+    title: 'a write tool declares no scope (3.4-14): any caller may call it',
+    needs: `${DESIGN}; without a fixture stating scopes: needs the tool's true scopes (in progress)`,
+    floor: 1,
+    killers: ['identity'],
+    applies: has('create'),
+    variation: patchTools<MutationTool>(['create'], (tool) => ({ ...tool, scopes: [] })),
+  },
+  {
+    id: 'write-scope-free',
+    title: 'the write scope is listed in freeScopes: writes without the user granting it',
+    needs: 'authorized-effect',
+    floor: 1,
+    killers: ['identity', 'idempotency', 'confirmation'],
+    applies: (spec) => spec.auth !== 'free-all',
+    variation: {
+      definition: (d, kit) => ({
+        ...d,
+        authorize: { freeScopes: [kit.names.readScope, kit.names.writeScope] },
+      }),
+      fixture: (f, kit) => ({ ...f, userGrantedScopes: [kit.names.writeScope] }),
+    },
+  },
+  {
+    id: 'authorize-allows-all',
+    title: 'a hand-written authorize() that allows every call (the grant check forgotten)',
+    needs: 'authorized-effect',
+    floor: 1,
+    killers: ['identity', 'idempotency', 'confirmation'],
+    applies: (spec) => spec.auth !== 'free-all',
+    variation: {
+      definition: (d) => ({ ...d, authorize: () => ({ kind: 'allow' }) }),
+      fixture: (f, kit) => ({
+        ...f,
+        userGrantedScopes:
+          kit.spec.auth === 'user' ? [kit.names.readScope, kit.names.writeScope] : [kit.names.writeScope],
+      }),
+    },
+  },
+  {
+    id: 'memory-state',
+    title: 'rows kept in memory (a field of the process), lost on restart',
+    needs: MODEL,
+    floor: 0,
+    killers: ['lifecycle', 'idempotency'],
+    applies: has('create'),
+    variation: memoryState(),
+  },
+  {
+    id: 'constant-stored',
+    title: 'create ignores an argument: stores a constant in its first field',
+    needs: MODEL,
+    floor: 0,
+    killers: ['idempotency'],
+    applies: has('create'),
+    variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
+      ...tool,
+      mutate: async (call, tx) => {
+        const id = await kit.newId(call, tx);
+        const first = kit.spec.entity.fields[0]?.name ?? '';
+        await tx.put(kit.names.table, id, { ...kit.rowOf(call, id), [first]: 'untitled' });
+        return { [kit.names.idField]: id };
+      },
+    })),
+  },
+  {
+    id: 'no-owner-filter',
+    title: "read tools return every caller's rows (no per-caller filtering)",
+    needs: `${MODEL} or an oracle of cross-uid reads`,
+    floor: 0,
+    killers: ['identity'],
+    applies: has('list', 'get', 'export'),
+    variation: patchTools<ReadTool>(['list', 'get', 'export'], (tool, kit) => ({
+      ...tool,
+      read: async (call) => {
+        const all = [...call.context.storage.snapshot(kit.names.table).values()] as Row[];
+        if (tool.name === kit.names.tool('get'))
+          return { item: all.find((r) => r[kit.names.idField] === idOf(kit, call)) ?? null };
+        if (tool.name === kit.names.tool('list')) return { items: all };
+        return { count: all.length, rows: all, report: 'r'.repeat(300_000) };
+      },
+    })),
+  },
+];
+
+function memoryState(): Variation {
+  const rows = processMemory();
+  return {
+    tools: (tools, kit) =>
+      tools.map((t): ProviderTool => {
+        if (t.name === kit.names.tool('create'))
+          return {
+            ...(t as MutationTool),
+            mutate: async (call, tx) => {
+              const id = await kit.newId(call, tx);
+              rows(call.context).set(id, kit.rowOf(call, id));
+              return { [kit.names.idField]: id };
+            },
+          };
+        if (!isRead(kindOf(kit, t.name))) return t;
+        return {
+          ...(t as ReadTool),
+          read: async (call) => {
+            const mine = [...rows(call.context).values()].filter((r) => r.owner_uid === call.caller.uid);
+            if (t.name === kit.names.tool('get'))
+              return { item: mine.find((r) => r[kit.names.idField] === idOf(kit, call)) ?? null };
+            if (t.name === kit.names.tool('list')) return { items: mine };
+            return { count: mine.length, rows: mine, report: 'r'.repeat(300_000) };
+          },
+        };
+      }),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The zoo's model and invariants (model.ts) on a simulated device: a generated app driven by the
+ * reference consumer with a user who approves every screen; the model folded over the successful
+ * calls must equal the app's storage and every invariant must hold — and must fail when a mistake
+ * breaks the app (a constant stored, the wrong owner).
+ */
+import { describe, expect, it } from 'vitest';
+import { generateApp, generateApps } from './generate.ts';
+import { mistakeById } from './mistakes.ts';
+import { type HistoryEntry, invariantsOf, stateDifference, type Tables } from './model.ts';
+import { runSession, sessionProblems } from './session.ts';
+import { type AppSpec, namesOf } from './spec.ts';
+
+const drive = runSession;
+
+const failing = (spec: AppSpec, history: readonly HistoryEntry[], tables: Tables) =>
+  invariantsOf(spec)
+    .filter((i) => i.check(tables, history) !== null)
+    .map((i) => i.id.split('.')[1]);
+
+describe('zoo model and invariants', () => {
+  const apps = [0, 1, 2, 3].map((i) => generateApp(1, i));
+
+  it.each(apps.map((a) => [a.index, a]))(
+    'app %i: the model of the successful calls is the storage',
+    async (_, spec) => {
+      const { history, tables } = await drive(spec);
+      expect(history.filter((h) => h.tool === namesOf(spec).tool('create'))).toHaveLength(3);
+      expect(stateDifference(spec, history, tables)).toBeNull();
+      expect(failing(spec, history, tables)).toEqual([]);
+    },
+  );
+
+  it('a create that stores a constant breaks the model', async () => {
+    const spec = apps[0] as AppSpec;
+    const { history, tables } = await drive(spec, mistakeById('constant-stored')?.variation);
+    expect(stateDifference(spec, history, tables)).toMatch(/expected .* storage has/);
+  });
+
+  it('rows stored under the wrong owner break rows-owned-by-creators', async () => {
+    const spec = apps[1] as AppSpec;
+    const { history, tables } = await drive(spec, mistakeById('owner-constant')?.variation);
+    expect(failing(spec, history, tables)).toContain('rows-owned-by-creators');
+  });
+
+  it('an update that creates a missing row breaks the model', async () => {
+    const spec = apps.find((a) => a.tools.some((t) => t.kind === 'update')) as AppSpec;
+    const session = await drive(spec, mistakeById('update-upserts')?.variation);
+    expect(sessionProblems(spec, session).join('\n')).toMatch(/model: row /);
+  });
+
+  it('rows kept in memory break one-row-per-add', async () => {
+    const spec = apps[2] as AppSpec;
+    const { history, tables } = await drive(spec, mistakeById('memory-state')?.variation);
+    expect(failing(spec, history, tables)).toContain('one-row-per-add');
+  });
+});
+
+describe('zoo model: two callers', () => {
+  it("a read that answers another caller's rows breaks reads-own-rows", async () => {
+    const spec = generateApps(1, 10).find((a) => a.tools.some((t) => t.kind === 'list')) as AppSpec;
+    const session = await runSession(spec, mistakeById('no-owner-filter')?.variation);
+    expect(sessionProblems(spec, session).join('\n')).toMatch(/reads-own-rows/);
+  });
+
+  it("a delete of another caller's row breaks the model", async () => {
+    const spec = generateApps(1, 10).find((a) => a.tools.some((t) => t.kind === 'delete')) as AppSpec;
+    const session = await runSession(spec, mistakeById('delete-no-owner-check')?.variation);
+    expect(sessionProblems(spec, session).join('\n')).toMatch(/model: row .*storage has null/);
+  });
+});

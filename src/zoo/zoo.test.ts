@@ -1,0 +1,73 @@
+/**
+ * The zoo's slice in `npm test` (the full sweep is `cetp-sim zoo`, figures in docs/zoo.md):
+ * generated correct apps must pass every property at the CI budget (a failure is a false alarm of
+ * an oracle, or a generator bug), and each mistake an oracle catches today must be caught on the
+ * first app it fits. Generation is deterministic and per app.
+ */
+import { describe, expect, it } from 'vitest';
+import { PROPERTIES } from '../index.ts';
+import { buildApp } from './build.ts';
+import { generateApp, generateApps } from './generate.ts';
+import { MISTAKES } from './mistakes.ts';
+import { huntMistake, runZoo } from './run.ts';
+
+const SEED = 1;
+/** Apps per mistake in the slice. */
+const SLICE = 2;
+
+describe('zoo generator', () => {
+  it('app i depends on (seed, i) only, and the apps vary', () => {
+    expect(generateApp(SEED, 5)).toEqual(generateApps(SEED, 8)[5]);
+    const apps = generateApps(SEED, 40);
+    const tools = apps.flatMap((a) => a.tools);
+    expect(new Set(tools.map((t) => t.confirmation))).toEqual(
+      new Set(['never', 'always', 'provider_policy']),
+    );
+    expect(tools.some((t) => t.async)).toBe(true);
+    expect(new Set(apps.map((a) => a.auth)).size).toBe(3);
+    expect(new Set(apps.map((a) => a.entity.ids)).size).toBe(2);
+    expect(apps.some((a) => a.entity.fields.some((f) => f.type === 'object' && f.optional))).toBe(true);
+  });
+
+  it('every generated app is served whole: no tool disabled at start-up', () => {
+    for (const spec of generateApps(SEED, 40)) {
+      const app = buildApp(spec);
+      expect(app.defined.listTools().map((t) => t.name)).toEqual(Object.keys(app.fixture.tools));
+    }
+  });
+
+  it('the catalogue has at least 20 mistakes, each applying to some generated app', () => {
+    const apps = generateApps(SEED, 20);
+    expect(MISTAKES.length).toBeGreaterThanOrEqual(20);
+    for (const m of MISTAKES)
+      expect(
+        apps.some((a) => m.applies(a)),
+        m.id,
+      ).toBe(true);
+  });
+});
+
+describe('zoo slice', () => {
+  it('correct apps pass every property at the CI budget (0 false alarms)', async () => {
+    const report = await runZoo({ apps: 2, seed: SEED, out: null });
+    expect(report.falseAlarms.map((a) => `${a.app} ${a.property} ${a.checkers.join('+')}`)).toEqual([]);
+    expect(Object.keys(report.verdicts[0]?.statuses ?? {})).toEqual(PROPERTIES.map((p) => p.id));
+    expect(report.verdicts.flatMap((v) => v.modelProblems)).toEqual([]);
+  }, 120_000);
+
+  const caught = MISTAKES.filter((m) => m.floor > 0);
+  it.each(caught.map((m) => [m.id, m]))(
+    'mistake %s is caught at its floor on the first apps it fits',
+    async (_, mistake) => {
+      const specs = generateApps(SEED, 20)
+        .filter((a) => mistake.applies(a))
+        .slice(0, SLICE);
+      const by = [];
+      for (const spec of specs)
+        by.push(await huntMistake({ apps: 0, seed: SEED }, spec, mistake, mistake.killers));
+      const caughtShare = by.filter((b) => b !== null).length / SLICE;
+      expect(caughtShare, `${mistake.id}: ${JSON.stringify(by)}`).toBeGreaterThanOrEqual(mistake.floor);
+    },
+    120_000,
+  );
+});
