@@ -49,11 +49,12 @@ const ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
 const ownImportMetaUrl: Plugin = {
   name: 'own-import-meta-url',
   setup(builder) {
-    builder.onLoad({ filter: /\.[cm]?ts$/ }, async (args) => {
+    builder.onLoad({ filter: /\.(?:[cm]?ts|mjs)$/ }, async (args) => {
       const text = await readFile(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return undefined;
       const url = JSON.stringify(pathToFileURL(args.path).href);
-      return { contents: text.replaceAll('import.meta.url', url), loader: 'ts' };
+      const loader = args.path.endsWith('.mjs') ? 'js' : 'ts';
+      return { contents: text.replaceAll('import.meta.url', url), loader };
     });
   },
 };
