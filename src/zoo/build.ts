@@ -14,6 +14,7 @@ import {
   type ProviderTool,
 } from '../index.ts';
 import { argPool, refusedCreateArgs } from './args.ts';
+import { invariantsOf, modelOf } from './model.ts';
 import { type AppSpec, isRead, type Names, namesOf } from './spec.ts';
 import { type Kit, kitOf, toolsOf } from './tools.ts';
 
@@ -96,6 +97,9 @@ export function buildApp(spec: AppSpec, variation: Variation = {}): ZooApp {
     tools: poolsOf(spec),
     refusedArgs: { [names.tool('create')]: [refusedCreateArgs(spec)] },
     ...designOf(spec),
+    // The app's own oracles (model.ts), checked after every run as `model:` and `invariant:` verdicts.
+    model: modelOf(spec),
+    invariants: invariantsOf(spec),
     ...(defined.userGrantedScopes === null ? { userGrantedScopes: [names.writeScope] } : {}),
   });
   return { spec, names, defined, fixture: variation.fixture ? variation.fixture(fixture, kit) : fixture };

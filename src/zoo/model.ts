@@ -1,16 +1,19 @@
 /**
- * The expected model of a generated app's state, derived from its description: fast-check's
- * model-based style, for the per-tool `model` and user `invariants` a fixture will take (issue 30;
- * the fuzz engine does not read them yet: the lead wires `modelOf(spec)` and `invariantsOf(spec)`
- * into the fixture's fields when they exist). Plain functions over plain data:
+ * A generated app's own oracles, derived from its description and written with the public API
+ * (src/check/user-oracle-types.ts), as a user would write them for their app: the fixture carries
+ * them (build.ts), so every run of every property checks them as `model:zoo<i>` and
+ * `invariant:zoo<i>.<name>`. Plain functions over plain data:
  *
- * - `initial()`: no rows;
- * - `tools[name](m, { args, result, callerUid })`: the state after one successful call, ids taken
- *   from the result (so generated ids are matched up, not predicted);
- * - `fromStorage(tables)`: the same shape read from the app's committed tables;
- * - invariants over the app's storage and the run's history of successful calls.
+ * - the model: `initial()` no rows; `tools[name](m, request)` the state after one request that took
+ *   effect, ids taken from its result (generated ids are matched up, not predicted); `fromStorage`
+ *   the same shape read from the app's committed table;
+ * - invariants over the app's storage and the run's requests, sound under faults: a request whose
+ *   answer was never seen (`unknown`) may or may not have taken effect, so counts are ranges (at
+ *   most succeeded + unknown, at least succeeded), and only requests sent to the app as it is now
+ *   (`incarnation`, since its data was last wiped) count toward its storage.
  */
 import type { JsonObject, JsonValue } from '../base/json.ts';
+import type { AppState, Invariant, ModelRequest, RequestHistory, RunHistory, ToolModel } from '../index.ts';
 import { type AppSpec, type FieldSpec, isRead, namesOf, type Row } from './spec.ts';
 
 /** The model state: the rows by id (each with its owner). */
@@ -18,38 +21,15 @@ export interface ZooState {
   readonly rows: Readonly<Record<string, Row>>;
 }
 
-export interface ToolStep {
-  readonly args: JsonValue;
-  readonly result: JsonValue;
-  readonly callerUid: number;
-}
+const obj = (v: JsonValue | undefined): JsonObject =>
+  v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v) ? v : {};
 
-/** One successful call of the run, in effect order. */
-export interface HistoryEntry extends ToolStep {
-  readonly tool: string;
-}
+type Step = (m: ZooState, request: ModelRequest) => ZooState;
 
-export type Tables = ReadonlyMap<string, ReadonlyMap<string, JsonValue>>;
-
-export interface AppModel<M> {
-  initial(): M;
-  readonly tools: Readonly<Record<string, (m: M, step: ToolStep) => M>>;
-  fromStorage(tables: Tables): M;
-}
-
-export interface Invariant {
-  readonly id: string;
-  readonly description: string;
-  /** null when it holds; else what broke it. */
-  check(state: Tables, history: readonly HistoryEntry[]): string | null;
-}
-
-const obj = (v: JsonValue): JsonObject => (v !== null && typeof v === 'object' && !Array.isArray(v) ? v : {});
-
-export function modelOf(spec: AppSpec): AppModel<ZooState> {
+export function modelOf(spec: AppSpec): ToolModel<ZooState> {
   const names = namesOf(spec);
-  const idOf = (v: JsonValue) => obj(v)[names.idField] as string;
-  const tools: Record<string, (m: ZooState, step: ToolStep) => ZooState> = {};
+  const idOf = (v: JsonValue | undefined) => obj(v)[names.idField] as string;
+  const tools: Record<string, Step> = {};
   for (const t of spec.tools) {
     const name = names.tool(t.kind);
     if (isRead(t.kind)) tools[name] = (m) => m;
@@ -62,8 +42,10 @@ export function modelOf(spec: AppSpec): AppModel<ZooState> {
       tools[name] = (m, { args, callerUid }) => {
         const id = idOf(args);
         const row = m.rows[id];
-        // Only the owner's update changes the row (another caller's is refused).
-        return row?.owner_uid === callerUid ? { rows: { ...m.rows, [id]: { ...row, ...obj(args) } } } : m;
+        // Only the owner's update changes the row (another caller's is refused); the owner stays.
+        return row?.owner_uid === callerUid
+          ? { rows: { ...m.rows, [id]: { ...row, ...obj(args), owner_uid: row.owner_uid } } }
+          : m;
       };
     else
       tools[name] = (m, { args, callerUid }) => {
@@ -74,20 +56,25 @@ export function modelOf(spec: AppSpec): AppModel<ZooState> {
   return {
     initial: () => ({ rows: {} }),
     tools,
-    fromStorage: (tables) => ({
-      rows: Object.fromEntries(
-        [...(tables.get(names.table) ?? new Map()).entries()]
-          .sort(([a], [b]) => (a < b ? -1 : 1))
-          .map(([k, v]) => [k, v as Row]),
-      ),
-    }),
+    fromStorage: (state) => ({ rows: { ...(state[names.table] ?? {}) } as Record<string, Row> }),
   };
 }
 
-/** Folds a history through the model. */
-export function expectedState(spec: AppSpec, history: readonly HistoryEntry[]): ZooState {
+/** One request that took effect, as the model's step sees it. */
+export interface Applied {
+  readonly tool: string;
+  readonly args: JsonValue;
+  readonly result: JsonValue;
+  readonly callerUid: number;
+}
+
+/** Folds requests that took effect through the model. */
+export function expectedState(spec: AppSpec, applied: readonly Applied[]): ZooState {
   const model = modelOf(spec);
-  return history.reduce((m, h) => model.tools[h.tool]?.(m, h) ?? m, model.initial());
+  return applied.reduce(
+    (m, h, i) => model.tools[h.tool]?.(m, { ...h, requestId: `r${i}` }) ?? m,
+    model.initial(),
+  );
 }
 
 function fits(field: FieldSpec, value: JsonValue | undefined): boolean {
@@ -98,33 +85,53 @@ function fits(field: FieldSpec, value: JsonValue | undefined): boolean {
   return (field.fields ?? []).every((f) => fits(f, obj(value)[f.name]));
 }
 
+const succeeded = (r: RequestHistory) => r.outcome.kind === 'succeeded';
+/** Took effect or may have: succeeded, or no answer was ever seen (the provider died, the reply was lost). */
+const mayHaveTakenEffect = (r: RequestHistory) =>
+  r.outcome.kind === 'succeeded' || r.outcome.kind === 'unknown';
+const resultOf = (r: RequestHistory): JsonValue | undefined =>
+  r.outcome.kind === 'succeeded' ? (r.outcome.result ?? undefined) : undefined;
+
 export function invariantsOf(spec: AppSpec): Invariant[] {
   const names = namesOf(spec);
-  const rowsOf = (state: Tables) => [...(state.get(names.table) ?? new Map()).entries()] as [string, Row][];
-  const created = (history: readonly HistoryEntry[]) =>
-    history.filter((h) => h.tool === names.tool('create'));
+  const rowsOf = (state: AppState) => Object.entries(state[names.table] ?? {}) as [string, Row][];
+  /** The requests of `kind` sent to the app as it is now (since its data was last wiped). */
+  const current = (history: RunHistory, kind: 'create' | 'delete') =>
+    history.requests.filter((r) => r.tool === names.tool(kind) && r.incarnation === history.incarnations);
   const hasDelete = spec.tools.some((t) => t.kind === 'delete');
   return [
     {
       id: `${names.fixture}.rows-owned-by-creators`,
-      description: 'every row belongs to a caller whose add created it',
+      description: 'every row belongs to the caller whose add created it',
       check(state, history) {
-        const creators = new Map(created(history).map((h) => [obj(h.result)[names.idField], h.callerUid]));
-        const bad = rowsOf(state).find(([id, r]) => creators.get(id) !== r.owner_uid);
-        return bad
-          ? `row ${bad[0]} is owned by uid ${bad[1].owner_uid}, created by ${String(creators.get(bad[0]) ?? 'no add')}`
-          : null;
+        const adds = current(history, 'create');
+        const creators = new Map(adds.filter(succeeded).map((r) => [obj(resultOf(r))[names.idField], r]));
+        // A row no seen success made: an add that may have taken effect (its answer lost) made it.
+        const unseen = new Set(adds.filter((r) => r.outcome.kind === 'unknown').map((r) => r.callerUid));
+        const problems: string[] = [];
+        for (const [id, row] of rowsOf(state)) {
+          const add = creators.get(id);
+          if (add ? add.callerUid !== row.owner_uid : !unseen.has(row.owner_uid))
+            problems.push(
+              `row ${id} is owned by uid ${String(row.owner_uid)}, ${add ? `added by uid ${add.callerUid}` : 'no add by that uid may have made it'}`,
+            );
+        }
+        return problems.slice(0, 3);
       },
     },
     {
       id: `${names.fixture}.one-row-per-add`,
-      description: hasDelete ? 'no more rows than successful adds' : 'exactly one row per successful add',
+      description: hasDelete
+        ? 'one row per add that took effect, less the deletes, however often each was sent'
+        : 'exactly one row per add that took effect, however often each was sent',
       check(state, history) {
+        const adds = current(history, 'create');
+        const deletes = hasDelete ? current(history, 'delete') : [];
         const rows = rowsOf(state).length;
-        const adds = created(history).length;
-        return rows > adds || (!hasDelete && rows !== adds)
-          ? `${rows} rows after ${adds} successful adds`
-          : null;
+        const atLeast = adds.filter(succeeded).length - deletes.filter(mayHaveTakenEffect).length;
+        const atMost = adds.filter(mayHaveTakenEffect).length - deletes.filter(succeeded).length;
+        if (rows > atMost) return `${rows} rows, but at most ${atMost} adds (less deletes) can have made one`;
+        if (rows < atLeast) return `${rows} rows, but ${atLeast} adds succeeded and were not deleted`;
       },
     },
     {
@@ -132,41 +139,67 @@ export function invariantsOf(spec: AppSpec): Invariant[] {
       description: "every row has the record's fields, of their types",
       check(state) {
         const bad = rowsOf(state).find(([, r]) => !spec.entity.fields.every((f) => fits(f, r[f.name])));
-        return bad ? `row ${bad[0]} breaks the record's shape: ${JSON.stringify(bad[1])}` : null;
+        if (bad) return `row ${bad[0]} breaks the record's shape: ${JSON.stringify(bad[1])}`;
       },
     },
     {
       id: `${names.fixture}.reads-own-rows`,
       description: "a read answers only the caller's own rows",
       check(_state, history) {
-        for (const h of history) {
+        for (const h of history.requests) {
+          if (!succeeded(h)) continue;
           if (!isRead(spec.tools.find((t) => names.tool(t.kind) === h.tool)?.kind ?? 'create')) continue;
-          const r = obj(h.result);
+          const r = obj(resultOf(h));
           const rows = [...((r.items ?? r.rows ?? []) as JsonValue[]), ...(r.item ? [r.item] : [])];
           const other = rows.find((x) => obj(x).owner_uid !== h.callerUid);
           if (other)
             return `${h.tool} answered uid ${h.callerUid} a row of uid ${String(obj(other).owner_uid)}`;
         }
-        return null;
       },
     },
   ];
 }
 
 /** The model's state and the storage's, compared: null when equal, else the first difference. */
-export function stateDifference(
-  spec: AppSpec,
-  history: readonly HistoryEntry[],
-  tables: Tables,
-): string | null {
-  const want = expectedState(spec, history).rows;
-  const got = modelOf(spec).fromStorage(tables).rows;
+export function stateDifference(spec: AppSpec, applied: readonly Applied[], state: AppState): string | null {
+  const want = expectedState(spec, applied).rows;
+  const got = modelOf(spec).fromStorage(state).rows;
   for (const id of new Set([...Object.keys(want), ...Object.keys(got)])) {
     const a = JSON.stringify(sortKeys(want[id] ?? null));
     const b = JSON.stringify(sortKeys(got[id] ?? null));
     if (a !== b) return `row ${id}: expected ${a}, storage has ${b}`;
   }
   return null;
+}
+
+/** A fault-free history of successful requests (one call each, all delivered), as the fuzzer's record has it. */
+export function historyOf(packageName: string, applied: readonly Applied[]): RunHistory {
+  return {
+    packageName,
+    requests: applied.map((h, i) => ({
+      requestId: `r${i}`,
+      callerUid: h.callerUid,
+      callerPackage: '',
+      tool: h.tool,
+      args: h.args,
+      calls: [{ callId: i, step: i, t: 0, answer: 'success', delivered: true }],
+      outcome: { kind: 'succeeded', result: h.result },
+      incarnation: 0,
+      effects: 1,
+    })),
+    lifecycle: [],
+    incarnations: 0,
+  };
+}
+
+/** What the invariants find broken: `id: why` each ([] when none). */
+export function brokenInvariants(spec: AppSpec, state: AppState, history: RunHistory): string[] {
+  return invariantsOf(spec).flatMap((inv) => {
+    const r = inv.check(state, history);
+    const why =
+      r === undefined || r === true ? [] : r === false ? ['violated'] : typeof r === 'string' ? [r] : r;
+    return why.map((w) => `${inv.id}: ${w}`);
+  });
 }
 
 function sortKeys(v: JsonValue): JsonValue {

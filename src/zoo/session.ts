@@ -7,10 +7,11 @@
  * preview for the mistakes no fuzz oracle catches yet, and model.test.ts checks the model with it.
  */
 import type { JsonValue } from '../base/json.ts';
+import type { AppState } from '../index.ts';
 import { bridgeIn, CONSUMER_PACKAGE, consumerApp, consumerPackage, World } from '../index.ts';
 import { argPool } from './args.ts';
 import { buildApp, type Variation } from './build.ts';
-import { type HistoryEntry, invariantsOf, stateDifference, type Tables } from './model.ts';
+import { type Applied, brokenInvariants, historyOf, stateDifference } from './model.ts';
 import { type AppSpec, namesOf, type ToolKind } from './spec.ts';
 
 /** A second calling app (another UID). */
@@ -18,8 +19,8 @@ const OTHER_PACKAGE = 'com.zoo.other.agent';
 const READS = ['list', 'get', 'export'] as const;
 
 export interface Session {
-  readonly history: readonly HistoryEntry[];
-  readonly tables: Tables;
+  readonly history: readonly Applied[];
+  readonly tables: AppState;
 }
 
 export async function runSession(spec: AppSpec, variation: Variation = {}): Promise<Session> {
@@ -28,7 +29,7 @@ export async function runSession(spec: AppSpec, variation: Variation = {}): Prom
   const world = new World({ seed: 3, user: { kind: 'scripted', decisions: [], otherwise: 'approve' } });
   app.defined.install(world);
   world.install(consumerPackage(), consumerApp());
-  const history: HistoryEntry[] = [];
+  const history: Applied[] = [];
   const has = (kind: ToolKind) => spec.tools.some((t) => t.kind === kind);
   const first = spec.entity.fields[0]?.name ?? '';
   world.install(consumerPackage({ packageName: OTHER_PACKAGE }), consumerApp());
@@ -71,15 +72,16 @@ export async function runSession(spec: AppSpec, variation: Variation = {}): Prom
   });
   await world.run();
   const store = world.storage(names.packageName);
-  return { history, tables: new Map([[names.table, store.snapshot(names.table)]]) };
+  return { history, tables: { [names.table]: Object.fromEntries(store.snapshot(names.table)) } };
 }
 
 /** What the model and invariants find wrong in a session: [] when nothing. */
 export function sessionProblems(spec: AppSpec, session: Session): string[] {
   const difference = stateDifference(spec, session.history, session.tables);
-  const broken = invariantsOf(spec).flatMap((i) => {
-    const why = i.check(session.tables, session.history);
-    return why === null ? [] : [`${i.id}: ${why}`];
-  });
+  const broken = brokenInvariants(
+    spec,
+    session.tables,
+    historyOf(namesOf(spec).packageName, session.history),
+  );
   return [...(difference ? [`model: ${difference}`] : []), ...broken];
 }
