@@ -53,9 +53,6 @@ export function processMemory(): (context: AppContext) => Map<string, Row> {
   };
 }
 
-export const STORAGE =
-  'needs the storage-level oracle (writes outside the transaction / per request; in progress)';
-export const MODEL = "needs the model oracle (the app's expected state vs its storage; in progress)";
 export const DESIGN = 'fixture agreement: the design (fixture) and list_tools disagree (exit 2)';
 
 export function kindOf(kit: Kit, name: string): ToolKind {

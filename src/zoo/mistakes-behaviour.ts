@@ -7,17 +7,7 @@
 import type { JsonObject } from '../base/json.ts';
 import type { MutationTool, ProviderTool, ReadTool, ToolCall } from '../index.ts';
 import { ToolFailure } from '../index.ts';
-import {
-  argsOf,
-  DESIGN,
-  has,
-  hasWhere,
-  idOf,
-  type Mistake,
-  MODEL,
-  patchTools,
-  STORAGE,
-} from './mistake-kit.ts';
+import { argsOf, DESIGN, has, hasWhere, idOf, type Mistake, patchTools } from './mistake-kit.ts';
 import type { Row } from './spec.ts';
 import type { Kit } from './tools.ts';
 
@@ -42,9 +32,10 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
   {
     id: 'delete-no-owner-check',
     title: "delete checks only that the row exists, not whose it is: deletes another caller's row",
-    needs: `${STORAGE}: a write to a row owned by another UID`,
-    floor: 0,
-    killers: ['identity'],
+    needs:
+      "model, when a second caller deletes the first caller's row by its id (with uuid ids the fuzzer's `$OWN:` fallback rarely names one)",
+    floor: 0.5,
+    killers: ['lifecycle', 'versions', 'identity'],
     applies: has('delete'),
     variation: patchTools<MutationTool>(['delete'], (tool, kit) => ({
       ...tool,
@@ -60,8 +51,8 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
   {
     id: 'update-upserts',
     title: 'update without an existence check: creates the row when it is missing',
-    needs: MODEL,
-    floor: 0,
+    needs: 'model / invariants (a row no add made)',
+    floor: 1,
     killers: ['idempotency'],
     applies: has('update'),
     variation: patchTools<MutationTool>(['update'], (tool, kit) => ({
@@ -232,7 +223,8 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
   {
     id: 'read-tool-writes',
     title: "a read tool records the caller's last view in storage (a read that writes, 3.4-08)",
-    needs: STORAGE,
+    needs:
+      'an oracle that a read request commits no business writes (3.4-08): storage.ts leaves reads to one, none exists',
     floor: 0,
     killers: ['idempotency', 'versions'],
     applies: has('list', 'get', 'export'),
@@ -275,8 +267,8 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
   {
     id: 'id-from-clock',
     title: 'ids from the clock (currentTimeMillis): two adds in one millisecond share an id',
-    needs: MODEL,
-    floor: 0,
+    needs: 'invariant one-row-per-add (two adds in one millisecond share an id)',
+    floor: 1,
     killers: ['idempotency'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
@@ -291,9 +283,9 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
   {
     id: 'owner-constant',
     title: 'create stores every row under one owner (uid 0) instead of the caller',
-    needs: MODEL,
-    floor: 0,
-    killers: ['identity'],
+    needs: 'invariant rows-owned-by-creators / model',
+    floor: 1,
+    killers: ['idempotency', 'identity'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
       ...tool,

@@ -4,25 +4,15 @@
  */
 import type { MutationTool, ProviderTool, ReadTool } from '../index.ts';
 import type { Variation } from './build.ts';
-import {
-  DESIGN,
-  has,
-  idOf,
-  kindOf,
-  type Mistake,
-  MODEL,
-  patchTools,
-  processMemory,
-  STORAGE,
-} from './mistake-kit.ts';
+import { DESIGN, has, idOf, kindOf, type Mistake, patchTools, processMemory } from './mistake-kit.ts';
 import { isRead, type Row } from './spec.ts';
 
 export const STATE_MISTAKES: readonly Mistake[] = [
   {
     id: 'prepare-write',
     title: 'create stores its row in prepare through context.storage, outside the transaction',
-    needs: STORAGE,
-    floor: 0,
+    needs: 'storage-write-outside-transaction',
+    floor: 1,
     killers: ['idempotency', 'lifecycle', 'operations'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
@@ -60,8 +50,8 @@ export const STATE_MISTAKES: readonly Mistake[] = [
   {
     id: 'counter-outside-tx',
     title: "create counts the caller's adds in validate (context.storage.put): a retry counts twice",
-    needs: STORAGE,
-    floor: 0,
+    needs: 'storage-single-effect / storage-write-outside-transaction',
+    floor: 1,
     killers: ['idempotency', 'lifecycle'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
@@ -134,8 +124,8 @@ export const STATE_MISTAKES: readonly Mistake[] = [
   {
     id: 'memory-state',
     title: 'rows kept in memory (a field of the process), lost on restart',
-    needs: MODEL,
-    floor: 0,
+    needs: 'model / invariant one-row-per-add (the rows lost with the process)',
+    floor: 1,
     killers: ['lifecycle', 'idempotency'],
     applies: has('create'),
     variation: memoryState(),
@@ -143,8 +133,8 @@ export const STATE_MISTAKES: readonly Mistake[] = [
   {
     id: 'constant-stored',
     title: 'create ignores an argument: stores a constant in its first field',
-    needs: MODEL,
-    floor: 0,
+    needs: 'model (the stored row is not what the add sent)',
+    floor: 1,
     killers: ['idempotency'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
@@ -160,9 +150,9 @@ export const STATE_MISTAKES: readonly Mistake[] = [
   {
     id: 'no-owner-filter',
     title: "read tools return every caller's rows (no per-caller filtering)",
-    needs: `${MODEL} or an oracle of cross-uid reads`,
-    floor: 0,
-    killers: ['identity'],
+    needs: 'invariant reads-own-rows, when the fuzz run has a second caller read after the first added',
+    floor: 0.5,
+    killers: ['idempotency', 'identity'],
     applies: has('list', 'get', 'export'),
     variation: patchTools<ReadTool>(['list', 'get', 'export'], (tool, kit) => ({
       ...tool,

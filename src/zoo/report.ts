@@ -19,7 +19,7 @@ export interface MistakeFigures {
   /** How many pairs each `property/checker` (or `fixture:<code>`) caught. */
   readonly by: Readonly<Record<string, number>>;
   readonly missedApps: readonly number[];
-  /** Of the misses, how many the app's model and invariants see in a scripted session (model oracle preview). */
+  /** Of the misses, how many the app's model and invariants see in the scripted session (session.ts). */
   readonly missedModelSees: number;
 }
 
@@ -39,7 +39,7 @@ export interface ZooSummary {
     readonly judged: number;
     readonly caught: number;
     readonly rate: number | null;
-    /** Caught, or missed but seen by the app's model in a scripted session (the model oracle's preview). */
+    /** Caught, or missed by the fuzzing but seen by the app's model and invariants in the scripted session. */
     readonly withModel: number;
     readonly rateWithModel: number | null;
   };

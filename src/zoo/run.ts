@@ -59,8 +59,9 @@ export interface MistakePair {
   /** `property/checker`, or `fixture:<code>` when the fixture was refused. */
   readonly by: string | null;
   /**
-   * For a miss: whether the app's model and invariants (model.ts), judging one scripted session on a
-   * device (session.ts), see the mistake — a preview of the model oracle being added. Else null.
+   * For a miss: whether the app's model and invariants (model.ts, which its fixture also carries into
+   * every fuzz run), judging one scripted two-caller session on a device (session.ts), see the mistake
+   * the fuzzing missed. Else null.
    */
   readonly modelSees: boolean | null;
 }
@@ -141,6 +142,10 @@ async function fuzzCorrect(options: ZooOptions, spec: AppSpec, properties: reado
   };
 }
 
+/** A checker's name without the app's: `model:zoo3` is `model`, `invariant:zoo3.x` is `invariant:x`. */
+const generic = (checker: string) =>
+  checker.replace(/^model:zoo\d+$/, 'model').replace(/^invariant:zoo\d+\./, 'invariant:');
+
 /** Fuzzes `spec` with `mistake` applied, property by property (killers first), until one fails. */
 export async function huntMistake(
   options: ZooOptions,
@@ -163,7 +168,7 @@ export async function huntMistake(
       });
       const failed = report.properties.find((p) => p.status === 'failed');
       if (failed)
-        return `${property}/${[...new Set(failed.violations.map((v) => v.checker))].sort().join('+')}`;
+        return `${property}/${[...new Set(failed.violations.map((v) => generic(v.checker)))].sort().join('+')}`;
     } catch (error) {
       if (error instanceof CliError) return `fixture:${error.code}`;
       throw error;

@@ -2,9 +2,10 @@
  * One scripted session of a zoo app on a simulated device, judged by the app's model and invariants
  * (model.ts) directly: the reference consumer adds two rows, updates and deletes the first, updates
  * a row that does not exist, and reads; then a second calling app adds its own row, reads, and tries
- * to change and delete the first app's row. A user who approves every screen; no faults. It shows
- * what the model oracle (being added to the fuzz engine, issue 30) will see: the zoo reports it as a
- * preview for the mistakes no fuzz oracle catches yet, and model.test.ts checks the model with it.
+ * to change and delete the first app's row. A user who approves every screen; no faults. The same
+ * model and invariants the app's fixture carries into every fuzz run judge it: a check of the model
+ * itself on correct apps (`modelProblems`, none expected; model.test.ts), and, for a mistake the
+ * fuzzing missed, whether these deliberate calls would show it (`modelSees`).
  */
 import type { JsonValue } from '../base/json.ts';
 import type { AppState } from '../index.ts';

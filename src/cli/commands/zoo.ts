@@ -132,7 +132,7 @@ function printText(io: Io, s: ZooSummary): void {
   const withModel =
     s.pairs.rateWithModel === null ? '—' : `${Math.round(s.pairs.rateWithModel * 1000) / 10}%`;
   io.out(
-    `  with the misses the app's own model sees (model oracle preview): ${s.pairs.withModel}/${s.pairs.judged} (${withModel})`,
+    `  with the misses its model sees in a scripted session: ${s.pairs.withModel}/${s.pairs.judged} (${withModel})`,
   );
 }
 
