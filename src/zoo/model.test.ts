@@ -5,7 +5,7 @@
  * breaks the app (a constant stored, the wrong owner).
  */
 import { describe, expect, it } from 'vitest';
-import type { AppState } from '../index.ts';
+import type { AppState, RunHistory } from '../index.ts';
 import { generateApp, generateApps } from './generate.ts';
 import { mistakeById } from './mistakes.ts';
 import { type Applied, historyOf, invariantsOf, stateDifference } from './model.ts';
@@ -71,5 +71,55 @@ describe('zoo model: two callers', () => {
     const spec = generateApps(1, 10).find((a) => a.tools.some((t) => t.kind === 'delete')) as AppSpec;
     const session = await runSession(spec, mistakeById('delete-no-owner-check')?.variation);
     expect(sessionProblems(spec, session).join('\n')).toMatch(/model: row .*storage has null/);
+  });
+});
+
+describe('zoo invariants under faults', () => {
+  const spec = generateApps(1, 10).find((a) => !a.tools.some((t) => t.kind === 'delete')) as AppSpec;
+  const names = namesOf(spec);
+  const add = (id: string, kind: 'succeeded' | 'unknown' | 'error', incarnation = 0) => ({
+    ...(historyOf(names.packageName, [
+      { tool: names.tool('create'), args: {}, result: { [names.idField]: id }, callerUid: 10_100 },
+    ]).requests[0] as RunHistory['requests'][number]),
+    requestId: id,
+    incarnation,
+    outcome:
+      kind === 'succeeded'
+        ? { kind, result: { [names.idField]: id } }
+        : kind === 'error'
+          ? { kind, code: 'CONFLICT', retryable: false }
+          : { kind },
+  });
+  const rows = (...ids: string[]): AppState => ({
+    [names.table]: Object.fromEntries(ids.map((id) => [id, { [names.idField]: id, owner_uid: 10_100 }])),
+  });
+  const broken = (state: AppState, requests: RunHistory['requests'], incarnations = 0) =>
+    invariantsOf(spec)
+      .filter((i) => i.id.endsWith('one-row-per-add') || i.id.endsWith('rows-owned-by-creators'))
+      .flatMap((i) => {
+        const r = i.check(state, { packageName: names.packageName, requests, lifecycle: [], incarnations });
+        return r === undefined || (Array.isArray(r) && r.length === 0) ? [] : [i.id.split('.')[1]];
+      })
+      .sort();
+
+  it('an add whose answer was lost may or may not have made its row', () => {
+    expect(broken(rows('a'), [add('a', 'succeeded'), add('b', 'unknown')])).toEqual([]);
+    expect(broken(rows('a', 'x'), [add('a', 'succeeded'), add('b', 'unknown')])).toEqual([]);
+  });
+
+  it('more rows than adds that may have taken effect, or fewer than succeeded, break it', () => {
+    expect(broken(rows('a', 'x'), [add('a', 'succeeded'), add('b', 'error')])).toEqual([
+      'one-row-per-add',
+      'rows-owned-by-creators',
+    ]);
+    expect(broken(rows(), [add('a', 'succeeded')])).toEqual(['one-row-per-add']);
+  });
+
+  it('adds sent before the last wipe do not count', () => {
+    expect(broken(rows(), [add('a', 'succeeded', 0)], 1)).toEqual([]);
+    expect(broken(rows('a'), [add('a', 'succeeded', 0)], 1)).toEqual([
+      'one-row-per-add',
+      'rows-owned-by-creators',
+    ]);
   });
 });
