@@ -57,6 +57,12 @@ export class ExecutionRun {
   private tokenResent = false;
   /** Whether any call may have reached the provider (after which only it knows the outcome). */
   mayHaveReached = false;
+  /**
+   * Whether a call may have reached the provider with its answer never seen (a lost reply, a death, a
+   * timeout, or a journaled execution a new process resumes): only the provider knows whether it
+   * took effect, so giving up later is an unknown outcome, never "unavailable" (4.1-15, 6-05, 6-08).
+   */
+  private sentUnanswered: boolean;
   /** What re-sends carry under the consumer's readings (NOTES 5, 6; readings.ts). */
   private readonly resends: ResendReadings;
 
@@ -66,6 +72,7 @@ export class ExecutionRun {
   ) {
     this.requestId = plan.requestId;
     this.resends = new ResendReadings(client.config.variants, plan.firstReason !== 'first');
+    this.sentUnanswered = plan.firstReason !== 'first';
   }
 
   get config() {
@@ -108,6 +115,7 @@ export class ExecutionRun {
       });
       if (!('outcome' in sent)) return this.unreachable(sent.temporary, sent.reason);
       if (sent.outcome.kind !== 'refused') this.mayHaveReached = true;
+      if (sent.outcome.kind !== 'refused' && sent.outcome.kind !== 'reply') this.sentUnanswered = true;
       const c = classify(sent.outcome, 'execute_tool', this.classifyOptions(sent.session), this.config);
       const attempted = reason;
       const step = await this.guarded(() => this.handle(c, sent.session, attempted));
@@ -217,6 +225,10 @@ export class ExecutionRun {
       return { next: 'retry' };
     }
     if ((decision.why === 'exhausted' || decision.why === 'retry_after_too_long') && e.retryable) {
+      // A write an earlier call may have made: the agent must not be invited to try again under a
+      // new request_id (a second transfer); what happened is unknown (4.1-15, 6-05, 6-08).
+      if (this.sentUnanswered && this.plan.tool.annotations.effect !== 'read')
+        return { done: this.fail({ kind: 'outcome_unknown', reason: `gave_up_${e.code}` }) };
       const after = e.retryAfterMs;
       return {
         done: this.fail({
