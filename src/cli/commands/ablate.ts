@@ -16,6 +16,7 @@ import { isRuleId } from '../../protocol/index.ts';
 import type { Shard } from '../args.ts';
 import { type Strategy, shardOf, tailsOf } from '../campaign.ts';
 import { gateSites } from '../gate-sites.ts';
+import { onInterrupt, SIGNAL_EXIT, type StopSignal } from '../interrupt.ts';
 import type { Io } from '../io.ts';
 import { startProgress } from '../progress.ts';
 import { table } from '../table.ts';
@@ -71,6 +72,13 @@ export async function ablateCommand(io: Io, flags: AblateFlags): Promise<number>
   const last = PROPERTIES.length - 1;
   let caught: AblationResult['caughtBy'][number][] = [];
   const results: AblationResult[] = [];
+  const ending: Ending = { json: flags.json, sites, consumerDriven, total: rules.length };
+  // SIGINT/SIGTERM: the report of the rules ablated so far, marked interrupted, and the shell's exit
+  // code for the signal (jobs in flight are dropped).
+  const interrupt = onInterrupt((signal) => {
+    progress.finish();
+    process.exit(ablateReport(io, ending, results, signal));
+  });
   try {
     await runSpread(items, {
       workers: flags.workers,
@@ -108,17 +116,38 @@ export async function ablateCommand(io: Io, flags: AblateFlags): Promise<number>
     });
   } finally {
     progress.finish();
+    interrupt.dispose();
   }
-  if (flags.json) {
+  return ablateReport(io, ending, results, null);
+}
+
+interface Ending {
+  readonly json: boolean;
+  readonly sites: ReturnType<typeof gateSites>;
+  readonly consumerDriven: boolean;
+  readonly total: number;
+}
+
+/** The sweep's report (whole, or so far when `interrupted`) and its exit code. */
+function ablateReport(
+  io: Io,
+  { json, sites, consumerDriven, total }: Ending,
+  results: readonly AblationResult[],
+  interrupted: StopSignal | null,
+): number {
+  const c = io.color;
+  const code = interrupted !== null ? SIGNAL_EXIT[interrupted] : EXIT_OK;
+  if (json) {
     io.out(
       JSON.stringify({
         rules: results.map((r) => ({
           id: r.rule,
           caughtBy: r.caughtBy.map(({ property, checker }) => ({ property, checker })),
         })),
+        ...(interrupted !== null ? { interrupted } : {}),
       }),
     );
-    return EXIT_OK;
+    return code;
   }
   const rows = results.map((r) => {
     const where = (sites.get(r.rule) ?? []).join('+');
@@ -141,5 +170,7 @@ export async function ablateCommand(io: Io, flags: AblateFlags): Promise<number>
           `${missed.length} of ${results.length} rule(s) not caught: each has no consequence the properties observe, or lacks an oracle.`,
         ),
   );
-  return EXIT_OK;
+  if (interrupted !== null)
+    io.out(c.yellow(c.bold(`INTERRUPTED (${interrupted}): ${results.length} of ${total} rule(s) ablated`)));
+  return code;
 }

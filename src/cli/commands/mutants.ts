@@ -12,6 +12,7 @@ import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { selectMutants } from '../../harness/selection.ts';
 import type { Shard } from '../args.ts';
 import { type Strategy, shardOf, tailsOf } from '../campaign.ts';
+import { onInterrupt, SIGNAL_EXIT, type StopSignal } from '../interrupt.ts';
 import type { Io } from '../io.ts';
 import { startProgress } from '../progress.ts';
 import { table } from '../table.ts';
@@ -66,6 +67,14 @@ export async function mutantsCommand(io: Io, flags: MutantsFlags): Promise<numbe
         `cetp-sim mutants: ${mutants.length} planted bug(s)${shard}, seed ${flags.seed}, up to ${flags.runs} runs per killer property, strategy ${flags.strategy}`,
       ),
     );
+  // SIGINT/SIGTERM: the report of the planted bugs hunted so far, in catalogue order, marked
+  // interrupted, and the shell's exit code for the signal (jobs in flight are dropped).
+  const soFar = new Map<string, MutantResult>();
+  const interrupt = onInterrupt((signal) => {
+    progress.finish();
+    const done = mutants.flatMap((m) => soFar.get(m.id) ?? []);
+    process.exit(mutantsReport(io, done, signal, mutants.length, flags.json));
+  });
   let results: MutantResult[];
   try {
     results = await runSpread(mutants, {
@@ -84,22 +93,41 @@ export async function mutantsCommand(io: Io, flags: MutantsFlags): Promise<numbe
           },
           HUNT_BUDGET_MS,
         ),
-      onResult: (result, mutant) =>
+      onResult: (result, mutant) => {
+        soFar.set(mutant.id, result);
         progress.done(
           mutant.id,
           result.killed
             ? `  ${c.green('killed')}   ${mutant.id} by ${result.killedBy}`
             : `  ${c.red('SURVIVED')} ${mutant.id} (tried ${mutant.killers.join(', ')})`,
           { failed: !result.killed },
-        ),
+        );
+      },
     });
   } finally {
     progress.finish();
+    interrupt.dispose();
   }
+  return mutantsReport(io, results, null, mutants.length, flags.json);
+}
+
+/** The hunt's report (whole, or so far when `interrupted`) and its exit code. */
+function mutantsReport(
+  io: Io,
+  results: readonly MutantResult[],
+  interrupted: StopSignal | null,
+  planted: number,
+  json: boolean,
+): number {
+  const c = io.color;
+  const stopped = interrupted !== null ? SIGNAL_EXIT[interrupted] : null;
   const survivors = results.filter((r) => !r.killed);
-  if (flags.json) {
-    io.out(JSON.stringify({ mutants: results.map(mutantJson) }));
-    return survivors.length === 0 ? EXIT_OK : EXIT_FAILED;
+  const code = stopped ?? (survivors.length === 0 ? EXIT_OK : EXIT_FAILED);
+  if (json) {
+    io.out(
+      JSON.stringify({ mutants: results.map(mutantJson), ...(interrupted !== null ? { interrupted } : {}) }),
+    );
+    return code;
   }
   io.out('');
   const rows = results.map((r) => {
@@ -124,5 +152,9 @@ export async function mutantsCommand(io: Io, flags: MutantsFlags): Promise<numbe
           c.bold(`${survivors.length} planted bug(s) survived: ${survivors.map((s) => s.id).join(', ')}`),
         ),
   );
-  return survivors.length === 0 ? EXIT_OK : EXIT_FAILED;
+  if (interrupted !== null)
+    io.out(
+      c.yellow(c.bold(`INTERRUPTED (${interrupted}): ${results.length} of ${planted} planted bug(s) hunted`)),
+    );
+  return code;
 }
