@@ -7,7 +7,7 @@
  */
 import { fuzzConsumer } from '../../../src/index.ts';
 import { MISTAKES } from './catalogue.ts';
-import { writeVariant } from './variant.ts';
+import { removeVariants, writeVariant } from './variant.ts';
 
 const args = process.argv.slice(2);
 const seedsAt = args.indexOf('--seeds');
@@ -36,3 +36,4 @@ for (const mistake of MISTAKES.filter((m) => ids === null || ids.includes(m.id))
     `| \`${mistake.id}\` | ${mistake.oracle ?? '(none)'} | ${caught}/${seeds} | ${runs.join('; ')} | ${[...fired].join(', ') || '—'} |`,
   );
 }
+removeVariants(); // the patched copies this script wrote

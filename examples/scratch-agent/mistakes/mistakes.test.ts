@@ -7,13 +7,13 @@
  * consumer-retry-discipline (a resolution whose Activity result came back is the user's turn).
  */
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { REFERENCE_CONSUMER, runConsumerScenario } from '../../../properties/scenario/consumer.ts';
 import { propertyById } from '../../../properties/suites.ts';
 import { type ConsumerUnderTest, fuzzConsumer, replay } from '../../../src/index.ts';
 import { consumer as scratch } from '../agent.consumer.ts';
 import { MISTAKES } from './catalogue.ts';
-import { patchCount, writeVariant } from './variant.ts';
+import { patchCount, removeVariants, writeVariant } from './variant.ts';
 
 async function variant(id: string): Promise<ConsumerUnderTest> {
   const mistake = MISTAKES.find((m) => m.id === id);
@@ -26,6 +26,7 @@ async function fired(consumer: ConsumerUnderTest, property: string, runs: number
   return [...new Set(report.properties.flatMap((p) => p.violations.map((v) => v.checker)))];
 }
 
+afterAll(removeVariants); // the patched copies this test wrote, and nothing else
 describe('the scratch agent mistake catalogue', () => {
   it.each(MISTAKES.map((m) => [m.id, m] as const))('%s: its patch applies exactly once', (_, mistake) => {
     expect(patchCount(mistake)).toBe(1);
