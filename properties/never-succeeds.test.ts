@@ -5,7 +5,12 @@
  * while a tool that truly always fails is still named at the CI budget.
  */
 import { describe, expect, it } from 'vitest';
-import { ExerciseTally, type RunExercise, type ToolTally } from '../src/check/exercised.ts';
+import {
+  ExerciseTally,
+  NOTHING_EXERCISED,
+  type RunExercise,
+  type ToolTally,
+} from '../src/check/exercised.ts';
 import { fuzzProvider } from '../src/harness/fuzz.ts';
 import { ALERT_TOOLS, ALERTS_PROVIDER, getQuote } from '../src/providers/apps/alerts.ts';
 import { defineProvider } from '../src/providers/sdk/define.ts';
@@ -22,17 +27,7 @@ function runOf(parts: {
   succeeded?: string[];
 }): RunExercise {
   return {
-    calls: 0,
-    answered: 0,
-    succeeded: 0,
-    effects: 0,
-    writesSucceeded: 0,
-    confirmations: 0,
-    operationsFinished: 0,
-    fileResults: 0,
-    fileResultsJudged: 0,
-    malformedCalls: 0,
-    malformedRefused: 0,
+    ...NOTHING_EXERCISED,
     tools: new Map(parts.tools ?? []),
     providers: new Map(parts.providers ?? []),
     toolArgs: new Map(

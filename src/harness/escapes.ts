@@ -2,7 +2,7 @@
  * What a user's module did outside the simulation: ambient time, randomness, timers, processes,
  * files, network. A run is a function of its seed only because everything it does goes through the
  * simulated world (its clock, its seeded PRNG, its scheduler, each app's own storage); a module that
- * reads the wall clock, draws from Math.random, arms a real timer, starts a process, writes a file
+ * reads the wall clock, draws from Math.random, arms a real timer, starts a process, writes a file // determinism-ok: names the calls it detects
  * or opens a socket makes runs that no seed reproduces — and a verdict on them is noise. The CLI's
  * worker threads record such calls made from user code (src/cli/worker/ambient.ts, which tells the
  * module's frames from cetp-sim's own); here is the log they go to and the verdict it becomes:
@@ -23,7 +23,7 @@ export const MODULE_ESCAPES_CHECKER = 'module-escapes-simulation';
 export type EscapeKind = 'time' | 'randomness' | 'timer' | 'process' | 'file' | 'network';
 
 export interface Escape {
-  /** The call, as the module wrote it: `Math.random`, `setInterval`, `child_process.spawn` … */
+  /** The call, as the module wrote it: `Math.random`, `setInterval`, `child_process.spawn` … */ // determinism-ok: a name, not a call
   readonly call: string;
   readonly kind: EscapeKind;
   /** The module's frame that made it (`path:line:column`, relative to the working directory). */

@@ -8,7 +8,7 @@ describe('planted bug internal-error-leaks-stack', () => {
     const parts = plantBugs(REFERENCE_PARTS, ['internal-error-leaks-stack']);
     const error = new TypeError('boom');
     error.stack =
-      'TypeError: boom\n    at transfer (/home/ci/work/cetp-sim/src/providers/apps/payments.ts:10:5)\n' +
+      'TypeError: boom\n    at transfer (/srv/ci/cetp-sim/src/providers/apps/payments.ts:10:5)\n' +
       '    at file:///tmp/clone/dist/src/providers/sdk/execute/index.js:98:12';
     const ex = { requestId: 'r-1' } as unknown as Parameters<typeof parts.internalError>[0];
     const message = parts.internalError(ex, error).getString('error_message') ?? '';
