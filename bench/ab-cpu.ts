@@ -9,8 +9,8 @@ import { resolve } from 'node:path';
 
 const root = resolve(process.argv[2] ?? '.');
 const kernel = await import(`${root}/bench/kernel.bench.ts`);
-const { runScenario } = await import(`${root}/properties/scenario/runner.ts`);
-const { REFERENCE } = await import(`${root}/properties/scenario/model.ts`);
+const { runScenario } = await import(`${root}/src/fuzz/scenario/runner.ts`);
+const { REFERENCE } = await import(`${root}/src/fuzz/scenario/model.ts`);
 const { BENCH_FIXTURE, TEN_STEP_SCENARIO } = await import(`${root}/bench/scenarios.ts`);
 
 async function cpuMs(fn: () => Promise<void>): Promise<number> {

@@ -1,13 +1,13 @@
 /**
  * Prints, per raw-driver and consumer property, the share of runs (at the CI budget, or `--runs N`)
  * in which each attack, clock crossing, lifecycle follow-up and method race happened, and the
- * floors a property misses (properties/suites.ts `floors`), with the tails `npm test` uses. `npx tsx bench/frequencies.ts [--runs N]
+ * floors a property misses (src/fuzz/suites.ts `floors`), with the tails `npm test` uses. `npx tsx bench/frequencies.ts [--runs N]
  * [--seed S] [property...]`. Deterministic for a seed (no timing).
  */
 
-import { fuzzProperty } from '../properties/fuzz.ts';
-import { PROPERTIES } from '../properties/suites.ts';
 import { floorGaps } from '../src/check/frequencies.ts';
+import { fuzzProperty } from '../src/fuzz/fuzz.ts';
+import { PROPERTIES } from '../src/fuzz/suites.ts';
 
 const argv = process.argv.slice(2);
 const flag = (name: string): number | undefined => {

@@ -3,13 +3,14 @@
  * commands — judged by every checker; target ≥ 2,000/s on one core), and each planted bug's time to
  * failure with the default strategy portfolio (target: median under 1 s, none over 10 s).
  */
-import { huntMutant, type MutantResult } from '../properties/hunt.ts';
-import { MUTANTS } from '../properties/mutants.ts';
-import { checkContext } from '../properties/scenario/fixtures.ts';
-import { REFERENCE, type Scenario } from '../properties/scenario/model.ts';
-import { runScenario } from '../properties/scenario/runner.ts';
+
 import { ALL_CHECKERS, runCheckers } from '../src/check/checkers/index.ts';
 import { observe } from '../src/check/observation.ts';
+import { huntMutant, type MutantResult } from '../src/fuzz/hunt.ts';
+import { MUTANTS } from '../src/fuzz/mutants.ts';
+import { checkContext } from '../src/fuzz/scenario/fixtures.ts';
+import { REFERENCE, type Scenario } from '../src/fuzz/scenario/model.ts';
+import { runScenario } from '../src/fuzz/scenario/runner.ts';
 import type { BenchCase } from './harness.ts';
 import { BENCH_FIXTURE, TEN_STEP_SCENARIO } from './scenarios.ts';
 

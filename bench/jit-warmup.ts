@@ -10,8 +10,8 @@
  *   node --single-threaded-gc --import tsx bench/jit-warmup.ts            # GC on this thread
  */
 import { readFileSync } from 'node:fs';
-import { fuzzProperty } from '../properties/fuzz.ts';
-import { PROPERTIES } from '../properties/suites.ts';
+import { fuzzProperty } from '../src/fuzz/fuzz.ts';
+import { PROPERTIES } from '../src/fuzz/suites.ts';
 
 const threadCpuMs = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
 const processCpuMs = () => {

@@ -5,8 +5,8 @@
  *
  *   node --expose-gc --import tsx bench/memory-growth.ts [property=malformed] [runs=2000] [every=500]
  */
-import { fuzzProperty } from '../properties/fuzz.ts';
-import { PROPERTIES } from '../properties/suites.ts';
+import { fuzzProperty } from '../src/fuzz/fuzz.ts';
+import { PROPERTIES } from '../src/fuzz/suites.ts';
 
 const id = process.argv[2] ?? 'malformed';
 const runs = Number(process.argv[3] ?? 2000);

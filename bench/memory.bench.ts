@@ -5,8 +5,8 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { fuzzProperty } from '../properties/fuzz.ts';
-import { PROPERTIES } from '../properties/suites.ts';
+import { fuzzProperty } from '../src/fuzz/fuzz.ts';
+import { PROPERTIES } from '../src/fuzz/suites.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -7,12 +7,13 @@
  * (scheduler steps) of the shrunk failing run, to see that generators which find a bug sooner still
  * shrink it well. Counts, not times: the figures are the same on every machine. `npm test` bounds
  * seed 0's count for every planted provider bug (properties/depth.test.ts, bounds in
- * properties/depth.ts): re-measure here when a generator change moves them.
+ * src/fuzz/depth.ts): re-measure here when a generator change moves them.
  */
-import { huntMutant } from '../properties/hunt.ts';
-import { MUTANTS, type Mutant } from '../properties/mutants.ts';
+
 import { tailsOf } from '../src/cli/campaign.ts';
 import { DEFAULT_MUTANT_RUNS } from '../src/cli/commands/mutants.ts';
+import { huntMutant } from '../src/fuzz/hunt.ts';
+import { MUTANTS, type Mutant } from '../src/fuzz/mutants.ts';
 import { median } from './strategies.bench.ts';
 
 export const DEPTH_SEEDS = 10;

@@ -4,10 +4,10 @@
  * payments balance — judged by every checker.
  */
 
-import { ALERTS, PAYMENTS } from '../properties/scenario/fixtures.ts';
-import type { Command, Scenario } from '../properties/scenario/model.ts';
-import type { Fixture } from '../properties/scenario/runner.ts';
 import { ALL_CHECKERS } from '../src/check/checkers/index.ts';
+import { ALERTS, PAYMENTS } from '../src/fuzz/scenario/fixtures.ts';
+import type { Command, Scenario } from '../src/fuzz/scenario/model.ts';
+import type { Fixture } from '../src/fuzz/scenario/runner.ts';
 
 const execute = (
   provider: string,

@@ -4,10 +4,10 @@
  * FIFO as the baseline. Two races: the toy check-then-insert (schedule-only: FIFO never finds it) and
  * the SDK's planted dedup check-then-insert under the idempotency property.
  */
-import { fuzzProperty } from '../properties/fuzz.ts';
-import { mutantById } from '../properties/mutants.ts';
-import { runRace } from '../properties/race-demo.ts';
-import { propertyById } from '../properties/suites.ts';
+import { fuzzProperty } from '../src/fuzz/fuzz.ts';
+import { mutantById } from '../src/fuzz/mutants.ts';
+import { runRace } from '../src/fuzz/race-demo.ts';
+import { propertyById } from '../src/fuzz/suites.ts';
 import type { StrategySpec } from '../src/sim/strategy.ts';
 
 export interface StrategyFigure {

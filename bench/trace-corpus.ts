@@ -13,13 +13,13 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import fc from 'fast-check';
-import { MUTANTS } from '../properties/mutants.ts';
-import { scenarioArb } from '../properties/scenario/arbitraries.ts';
-import { consumerScenarioArb, runConsumerScenario } from '../properties/scenario/consumer.ts';
-import { REFERENCE, type Tail, type Variant } from '../properties/scenario/model.ts';
-import { runScenario } from '../properties/scenario/runner.ts';
-import { ALL_PROPERTIES, type PropertyDef } from '../properties/suites.ts';
 import type { Violation } from '../src/check/checker.ts';
+import { MUTANTS } from '../src/fuzz/mutants.ts';
+import { scenarioArb } from '../src/fuzz/scenario/arbitraries.ts';
+import { consumerScenarioArb, runConsumerScenario } from '../src/fuzz/scenario/consumer.ts';
+import { REFERENCE, type Tail, type Variant } from '../src/fuzz/scenario/model.ts';
+import { runScenario } from '../src/fuzz/scenario/runner.ts';
+import { ALL_PROPERTIES, type PropertyDef } from '../src/fuzz/suites.ts';
 import type { RunReport } from '../src/sim/world.ts';
 
 /** Every tail strategy, so scheduling differences show too. */

@@ -7,17 +7,17 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../src/base/json.ts';
 import { ALL_CHECKERS } from '../src/check/checkers/index.ts';
-import { HOSTILE_CASES } from '../src/providers/hostile/index.ts';
-import { replayRegression } from './regressions/replay.ts';
 import {
   type AgentCommand,
   type ConsumerScenario,
   type ConsumerUnderTest,
   REFERENCE_CONSUMER,
   runConsumerScenario,
-} from './scenario/consumer.ts';
-import { ALERTS } from './scenario/fixtures.ts';
-import type { Variant } from './scenario/model.ts';
+} from '../src/fuzz/scenario/consumer.ts';
+import { ALERTS } from '../src/fuzz/scenario/fixtures.ts';
+import type { Variant } from '../src/fuzz/scenario/model.ts';
+import { HOSTILE_CASES } from '../src/providers/hostile/index.ts';
+import { replayRegression } from './regressions/replay.ts';
 
 const reference: Variant = { providerBugs: [], consumerBugs: [], disabledRules: [] };
 

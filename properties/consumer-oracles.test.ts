@@ -7,16 +7,16 @@
  * confirmation on the reference apps.
  */
 import { describe, expect, it } from 'vitest';
-import { HOSTILE_CASES } from '../src/providers/hostile/index.ts';
-import { replayRegression } from './regressions/replay.ts';
 import {
   type AgentCommand,
   type ConsumerScenario,
   type ConsumerUnderTest,
   REFERENCE_CONSUMER,
   runConsumerScenario,
-} from './scenario/consumer.ts';
-import { propertyById } from './suites.ts';
+} from '../src/fuzz/scenario/consumer.ts';
+import { propertyById } from '../src/fuzz/suites.ts';
+import { HOSTILE_CASES } from '../src/providers/hostile/index.ts';
+import { replayRegression } from './regressions/replay.ts';
 
 function scenario(hostileCase: string | null, commands: readonly AgentCommand[]): ConsumerScenario {
   const hostile = hostileCase === null ? null : HOSTILE_CASES.findIndex((c) => c.id === hostileCase);

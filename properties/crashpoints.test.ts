@@ -3,11 +3,21 @@
  * crash-only planted bug fails them, and the run is deterministic.
  */
 import { describe, expect, it } from 'vitest';
-import { CRASHPOINTS_CONSUMER, CRASHPOINTS_RAW, replayablePropertyById } from './crashpoint-oracles.ts';
-import { crashpointsOfFlow, FLOW_KINDS, type FlowKind, killAt, rawFlowScenario } from './crashpoints.ts';
-import { mutantById } from './mutants.ts';
-import { REFERENCE, type Variant } from './scenario/model.ts';
-import { runScenario } from './scenario/runner.ts';
+import {
+  CRASHPOINTS_CONSUMER,
+  CRASHPOINTS_RAW,
+  replayablePropertyById,
+} from '../src/fuzz/crashpoint-oracles.ts';
+import {
+  crashpointsOfFlow,
+  FLOW_KINDS,
+  type FlowKind,
+  killAt,
+  rawFlowScenario,
+} from '../src/fuzz/crashpoints.ts';
+import { mutantById } from '../src/fuzz/mutants.ts';
+import { REFERENCE, type Variant } from '../src/fuzz/scenario/model.ts';
+import { runScenario } from '../src/fuzz/scenario/runner.ts';
 
 const DEFS = { raw: CRASHPOINTS_RAW, consumer: CRASHPOINTS_CONSUMER };
 
@@ -79,7 +89,7 @@ describe('crash points on the reference apps', () => {
   it('the crash-point properties are replayable by id, and not part of the fuzzed catalogue', async () => {
     expect(replayablePropertyById('crashpoints')).toBe(CRASHPOINTS_RAW);
     expect(replayablePropertyById('crashpoints-consumer')).toBe(CRASHPOINTS_CONSUMER);
-    const { PROPERTIES } = await import('./suites.ts');
+    const { PROPERTIES } = await import('../src/fuzz/suites.ts');
     expect(PROPERTIES.map((p) => p.id)).not.toContain('crashpoints');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Bug-finding power as a regression test (issue 22): for every planted provider bug, the runs its
  * killer properties need at campaign seed 0 to fail first (`cetp-sim mutants`' scenarios, without
- * shrinking: properties/depth.ts) stay within a committed bound. A generator change that dilutes the
+ * shrinking: src/fuzz/depth.ts) stay within a committed bound. A generator change that dilutes the
  * moves a bug needs — as the clock and attack moves once diluted the retry, reuse and duplicate moves
  * (dedup-check-then-insert went from 27 runs at seed 0 to 276) — fails here. Counts, deterministic for
  * the seed: not a timing assertion.
@@ -15,9 +15,9 @@
  * commit, saying why.
  */
 import { describe, expect, it } from 'vitest';
-import { DEPTH_BOUNDS, depthOf } from './depth.ts';
-import { type Mutant, PROVIDER_MUTANTS } from './mutants.ts';
-import { propertyById, type RawPropertyDef } from './suites.ts';
+import { DEPTH_BOUNDS, depthOf } from '../src/fuzz/depth.ts';
+import { type Mutant, PROVIDER_MUTANTS } from '../src/fuzz/mutants.ts';
+import { propertyById, type RawPropertyDef } from '../src/fuzz/suites.ts';
 
 describe('bug-finding depth: runs to the first failure at seed 0 stay within their bounds', () => {
   for (const mutant of PROVIDER_MUTANTS) {

@@ -27,10 +27,10 @@
  * they were made.
  */
 import { describe, expect, it } from 'vitest';
-import type { Scenario } from './scenario/model.ts';
-import { REFERENCE } from './scenario/model.ts';
-import { runScenario } from './scenario/runner.ts';
-import { PROPERTIES } from './suites.ts';
+import type { Scenario } from '../src/fuzz/scenario/model.ts';
+import { REFERENCE } from '../src/fuzz/scenario/model.ts';
+import { runScenario } from '../src/fuzz/scenario/runner.ts';
+import { PROPERTIES } from '../src/fuzz/suites.ts';
 
 const FOUND_LOST: Scenario = {
   seed: 754877,

@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FrequencyTally, floorGaps, runLabels } from '../src/check/frequencies.ts';
-import { fuzzProperty } from './fuzz.ts';
-import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
-import type { ActorName, Command, Scenario } from './scenario/model.ts';
-import { REFERENCE } from './scenario/model.ts';
-import { runScenario } from './scenario/runner.ts';
-import { propertyById, type RawPropertyDef } from './suites.ts';
+import { fuzzProperty } from '../src/fuzz/fuzz.ts';
+import { ALERTS, PAYMENTS } from '../src/fuzz/scenario/fixtures.ts';
+import type { ActorName, Command, Scenario } from '../src/fuzz/scenario/model.ts';
+import { REFERENCE } from '../src/fuzz/scenario/model.ts';
+import { runScenario } from '../src/fuzz/scenario/runner.ts';
+import { propertyById, type RawPropertyDef } from '../src/fuzz/suites.ts';
 
 function execute(
   provider: string,

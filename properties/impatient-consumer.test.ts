@@ -8,10 +8,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConsumerModule, withConsumer } from '../src/cli/consumer-module.ts';
-import { fuzzProperty, replayScenario } from './fuzz.ts';
-import type { ConsumerScenario } from './scenario/consumer.ts';
-import { REFERENCE } from './scenario/model.ts';
-import { type PropertyDef, propertyById } from './suites.ts';
+import { fuzzProperty, replayScenario } from '../src/fuzz/fuzz.ts';
+import type { ConsumerScenario } from '../src/fuzz/scenario/consumer.ts';
+import { REFERENCE } from '../src/fuzz/scenario/model.ts';
+import { type PropertyDef, propertyById } from '../src/fuzz/suites.ts';
 
 const FOUND: ConsumerScenario = {
   seed: 0,

@@ -17,11 +17,11 @@
 import { describe, expect, it } from 'vitest';
 import { argsBinding } from '../src/check/checkers/wire.ts';
 import type { Observation } from '../src/check/observation.ts';
-import { checkContext } from './scenario/fixtures.ts';
-import type { Scenario } from './scenario/model.ts';
-import { REFERENCE } from './scenario/model.ts';
-import { type Fixture, runScenario } from './scenario/runner.ts';
-import { PROPERTIES } from './suites.ts';
+import { checkContext } from '../src/fuzz/scenario/fixtures.ts';
+import type { Scenario } from '../src/fuzz/scenario/model.ts';
+import { REFERENCE } from '../src/fuzz/scenario/model.ts';
+import { type Fixture, runScenario } from '../src/fuzz/scenario/runner.ts';
+import { PROPERTIES } from '../src/fuzz/suites.ts';
 
 const FOUND: Scenario = {
   seed: 365116,

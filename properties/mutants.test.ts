@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { tailsOf } from '../src/cli/campaign.ts';
 import { DEFAULT_MUTANT_RUNS } from '../src/cli/commands/mutants.ts';
-import { replayScenario } from './fuzz.ts';
-import { huntMutant } from './hunt.ts';
-import { MUTANTS } from './mutants.ts';
-import { propertyById } from './suites.ts';
+import { replayScenario } from '../src/fuzz/fuzz.ts';
+import { huntMutant } from '../src/fuzz/hunt.ts';
+import { MUTANTS } from '../src/fuzz/mutants.ts';
+import { propertyById } from '../src/fuzz/suites.ts';
 
 /**
  * The property suites kill every planted bug with `npx cetp-sim mutants`'s defaults (seed 0, the
@@ -27,7 +27,7 @@ describe('planted bugs are killed', () => {
     const mutant = MUTANTS.find((m) => m.id === 'dedup-check-then-insert');
     const def = propertyById('idempotency');
     if (!mutant || !def) throw new Error('fixture missing');
-    const { fuzzProperty } = await import('./fuzz.ts');
+    const { fuzzProperty } = await import('../src/fuzz/fuzz.ts');
     const result = await fuzzProperty(def, {
       seed: 0,
       runs: 1000,

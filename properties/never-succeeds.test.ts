@@ -11,11 +11,11 @@ import {
   type RunExercise,
   type ToolTally,
 } from '../src/check/exercised.ts';
+import { fuzzProperty, NEVER_SUCCEEDS_AFTER } from '../src/fuzz/fuzz.ts';
+import { PROPERTIES, propertyById } from '../src/fuzz/suites.ts';
 import { fuzzProvider } from '../src/harness/fuzz.ts';
 import { ALERT_TOOLS, ALERTS_PROVIDER, getQuote } from '../src/providers/apps/alerts.ts';
 import { defineProvider } from '../src/providers/sdk/define.ts';
-import { fuzzProperty, NEVER_SUCCEEDS_AFTER } from './fuzz.ts';
-import { PROPERTIES, propertyById } from './suites.ts';
 
 const PORTFOLIO = ['fifo', 'random', 'pct'] as const;
 

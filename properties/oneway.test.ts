@@ -6,9 +6,9 @@
  * killed agent's registration is found dead and dropped.
  */
 import { describe, expect, it } from 'vitest';
-import { replayScenario } from './fuzz.ts';
-import { executeCommand, REFERENCE, type Scenario } from './scenario/model.ts';
-import { type PropertyDef, propertyById } from './suites.ts';
+import { replayScenario } from '../src/fuzz/fuzz.ts';
+import { executeCommand, REFERENCE, type Scenario } from '../src/fuzz/scenario/model.ts';
+import { type PropertyDef, propertyById } from '../src/fuzz/suites.ts';
 
 const AGENT = 'com.fuzz.agent.a';
 

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ALL_CHECKERS } from '../src/check/checkers/index.ts';
-import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
-import type { Command, Scenario, Variant } from './scenario/model.ts';
-import { runScenario } from './scenario/runner.ts';
+import { ALERTS, PAYMENTS } from '../src/fuzz/scenario/fixtures.ts';
+import type { Command, Scenario, Variant } from '../src/fuzz/scenario/model.ts';
+import { runScenario } from '../src/fuzz/scenario/runner.ts';
 
 const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
 

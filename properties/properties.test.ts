@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { floorGaps } from '../src/check/frequencies.ts';
-import { fuzzProperty } from './fuzz.ts';
-import { PROPERTIES } from './suites.ts';
+import { fuzzProperty } from '../src/fuzz/fuzz.ts';
+import { PROPERTIES } from '../src/fuzz/suites.ts';
 
 /**
  * Every property suite holds for the reference provider apps and consumer at a CI-sized budget,

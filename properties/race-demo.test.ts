@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type RaceInput, raceProperty, runRace } from './race-demo.ts';
+import { type RaceInput, raceProperty, runRace } from '../src/fuzz/race-demo.ts';
 
 /**
  * Proof that the scheduler hunts races and that shrinking minimises the schedule: the decisions

@@ -7,11 +7,11 @@
  * failure is the finding, and only the properties that show it may fail.
  */
 import { describe, expect, it } from 'vitest';
+import { fuzzProperty } from '../src/fuzz/fuzz.ts';
+import type { Variant } from '../src/fuzz/scenario/model.ts';
+import { PROPERTIES } from '../src/fuzz/suites.ts';
 import { type ReadingSide, readingOptions, VARIANTS } from '../src/protocol/readings.ts';
 import { FINDINGS } from '../src/protocol/readings-findings.ts';
-import { fuzzProperty } from './fuzz.ts';
-import type { Variant } from './scenario/model.ts';
-import { PROPERTIES } from './suites.ts';
 
 /** Each non-reference reading, one at a time. */
 const READINGS = VARIANTS.flatMap((v) =>

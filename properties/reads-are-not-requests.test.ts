@@ -10,9 +10,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadProviderModule, withProviders } from '../src/cli/provider-module.ts';
-import { replayScenario } from './fuzz.ts';
-import { executeCommand, REFERENCE, type Scenario } from './scenario/model.ts';
-import { type PropertyDef, propertyById } from './suites.ts';
+import { replayScenario } from '../src/fuzz/fuzz.ts';
+import { executeCommand, REFERENCE, type Scenario } from '../src/fuzz/scenario/model.ts';
+import { type PropertyDef, propertyById } from '../src/fuzz/suites.ts';
 
 /** operations, seed 1, run 137 (shrunk): b lists its alerts twice under one request_id around a create. */
 const OPERATIONS: Scenario = {

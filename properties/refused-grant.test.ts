@@ -12,11 +12,11 @@
 import { describe, expect, it } from 'vitest';
 import { sameTerminalResult } from '../src/check/checkers/wire.ts';
 import type { CallView, Observation } from '../src/check/observation.ts';
-import { checkContext } from './scenario/fixtures.ts';
-import type { Command, Scenario } from './scenario/model.ts';
-import { REFERENCE } from './scenario/model.ts';
-import { type Fixture, runScenario } from './scenario/runner.ts';
-import { PROPERTIES } from './suites.ts';
+import { checkContext } from '../src/fuzz/scenario/fixtures.ts';
+import type { Command, Scenario } from '../src/fuzz/scenario/model.ts';
+import { REFERENCE } from '../src/fuzz/scenario/model.ts';
+import { type Fixture, runScenario } from '../src/fuzz/scenario/runner.ts';
+import { PROPERTIES } from '../src/fuzz/suites.ts';
 
 const transfer = (rid: 'fresh' | 'reuse'): Command => ({
   kind: 'execute',

@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { addNote, deleteNote, listNotes, NOTES, NOTES_DESCRIPTOR } from '../examples/notes-provider/notes.ts';
+import { ALERTS, PAYMENTS } from '../src/fuzz/scenario/fixtures.ts';
+import { propertyById } from '../src/fuzz/suites.ts';
 import { fuzzProvider } from '../src/harness/fuzz.ts';
 import { defineProvider } from '../src/providers/sdk/define.ts';
-import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
-import { propertyById } from './suites.ts';
 
 const NOTES_TRUTH = { list_notes: ['notes.read'], add_note: ['notes.write'], delete_note: ['notes.write'] };
 const POOLS = {

@@ -13,14 +13,14 @@ import { describe, expect, it } from 'vitest';
 import type { CheckContext } from '../src/check/checker.ts';
 import { runProgress } from '../src/check/checkers/runtime.ts';
 import { observe } from '../src/check/observation.ts';
+import { replayScenario } from '../src/fuzz/fuzz.ts';
+import type { ConsumerScenario } from '../src/fuzz/scenario/consumer.ts';
+import { REFERENCE } from '../src/fuzz/scenario/model.ts';
+import { type PropertyDef, propertyById } from '../src/fuzz/suites.ts';
 import { Bundle } from '../src/sim/bundle.ts';
 import type { AppContext } from '../src/sim/context.ts';
 import { appSpec, clientSpec, LambdaProvider } from '../src/sim/testing.ts';
 import { World } from '../src/sim/world.ts';
-import { replayScenario } from './fuzz.ts';
-import type { ConsumerScenario } from './scenario/consumer.ts';
-import { REFERENCE } from './scenario/model.ts';
-import { type PropertyDef, propertyById } from './suites.ts';
 
 const RESTARTED: ConsumerScenario = {
   seed: 114069,

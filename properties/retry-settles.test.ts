@@ -9,9 +9,9 @@
  * reaching a terminal state — a false report of the test bed's own driver, not of the provider.
  */
 import { describe, expect, it } from 'vitest';
-import { replayScenario } from './fuzz.ts';
-import { executeCommand, REFERENCE, type Scenario } from './scenario/model.ts';
-import { type PropertyDef, propertyById } from './suites.ts';
+import { replayScenario } from '../src/fuzz/fuzz.ts';
+import { executeCommand, REFERENCE, type Scenario } from '../src/fuzz/scenario/model.ts';
+import { type PropertyDef, propertyById } from '../src/fuzz/suites.ts';
 
 const FOUND: Scenario = {
   seed: 0,

@@ -10,10 +10,10 @@
  * ordinary update under the same key; a lineage listing a certificate twice is a structural problem.
  */
 import { describe, expect, it } from 'vitest';
-import type { Scenario } from './scenario/model.ts';
-import { REFERENCE } from './scenario/model.ts';
-import { runScenario } from './scenario/runner.ts';
-import { PROPERTIES } from './suites.ts';
+import type { Scenario } from '../src/fuzz/scenario/model.ts';
+import { REFERENCE } from '../src/fuzz/scenario/model.ts';
+import { runScenario } from '../src/fuzz/scenario/runner.ts';
+import { PROPERTIES } from '../src/fuzz/suites.ts';
 
 const FOUND: Scenario = {
   seed: 0,

@@ -10,9 +10,9 @@
  * Now resolutions and the local approval take turns (`ScreenTurns`, src/consumer/confirmation.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { type ConsumerScenario, runConsumerScenario } from './scenario/consumer.ts';
-import { REFERENCE } from './scenario/model.ts';
-import { PROPERTIES } from './suites.ts';
+import { type ConsumerScenario, runConsumerScenario } from '../src/fuzz/scenario/consumer.ts';
+import { REFERENCE } from '../src/fuzz/scenario/model.ts';
+import { PROPERTIES } from '../src/fuzz/suites.ts';
 
 const FOUND: ConsumerScenario = {
   seed: 0,

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sessionRequired } from '../src/check/checkers/session-required.ts';
-import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
-import { REFERENCE, type Scenario } from './scenario/model.ts';
-import { runScenario } from './scenario/runner.ts';
+import { ALERTS, PAYMENTS } from '../src/fuzz/scenario/fixtures.ts';
+import { REFERENCE, type Scenario } from '../src/fuzz/scenario/model.ts';
+import { runScenario } from '../src/fuzz/scenario/runner.ts';
 
 const scenario: Scenario = {
   seed: 3,

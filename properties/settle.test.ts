@@ -1,5 +1,5 @@
 /**
- * The settle phase (properties/scenario/runner.ts) on a run the fuzzer found (operations, seed 6):
+ * The settle phase (src/fuzz/scenario/runner.ts) on a run the fuzzer found (operations, seed 6):
  * the main send of an async execute lost its reply, and the duplicate racing it was answered
  * `accepted` only after the actors' own commands had ended. Settling used to look at the actors'
  * operations before that answer arrived, so the operation was never polled and operations-terminate
@@ -10,11 +10,11 @@
  * settling does not wait for racing duplicates.
  */
 import { describe, expect, it } from 'vitest';
+import type { Scenario } from '../src/fuzz/scenario/model.ts';
+import { REFERENCE } from '../src/fuzz/scenario/model.ts';
+import { runScenario } from '../src/fuzz/scenario/runner.ts';
+import { PROPERTIES } from '../src/fuzz/suites.ts';
 import { replayRegression } from './regressions/replay.ts';
-import type { Scenario } from './scenario/model.ts';
-import { REFERENCE } from './scenario/model.ts';
-import { runScenario } from './scenario/runner.ts';
-import { PROPERTIES } from './suites.ts';
 
 const FOUND: Scenario = {
   seed: 867758,

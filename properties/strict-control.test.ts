@@ -3,7 +3,7 @@
  * session token as INVALID_REQUEST, the legal NOTES 8a reading — failed `identity` at seed 0, run 119
  * of 150, on operations-terminate: the raw driver's settle phase gave up polling its operation on
  * INVALID_REQUEST instead of renegotiating, so the oracle judged what the driver abandoned. The driver
- * now renegotiates once (properties/scenario/driver.ts settle); without that this test fails.
+ * now renegotiates once (src/fuzz/scenario/driver.ts settle); without that this test fails.
  * (CETP-4.4-04 CETP-4.4-16.) Registered through the public vitest entry, as a user's suite would.
  */
 import { describeProvider } from '../src/vitest.ts';

@@ -20,30 +20,6 @@ export {
   resolveProviderFixture,
   variantIgnored,
 } from './check/fixture.ts';
-// What `cetp-sim fuzz --provider MODULE` and `--consumer MODULE` expect a module to export.
-export type {
-  CancellationLike,
-  ConsumerAgentApi,
-  ConsumerUnderTest,
-  ProviderFixture,
-  ResolvedProviderFixture,
-  Variant,
-} from './check/subjects.ts';
-// Your own oracles on a provider fixture: invariants over its storage and history, a model of its tools.
-export type {
-  AppState,
-  HistoryCall,
-  Invariant,
-  InvariantResult,
-  LifecycleEvent,
-  ModelRequest,
-  ModelStep,
-  RequestHistory,
-  RequestOutcome,
-  RunHistory,
-  StoredTable,
-  ToolModel,
-} from './check/user-oracle-types.ts';
 // The reference consumer.
 export {
   bridgeIn,
@@ -122,3 +98,27 @@ export type { TraceEvent } from './sim/trace.ts';
 export { renderMermaid, renderText } from './sim/trace-render.ts';
 export type { UserDecision, UserSpec } from './sim/user.ts';
 export { type RunReport, World, type WorldOptions } from './sim/world.ts';
+// What `cetp-sim fuzz --provider MODULE` and `--consumer MODULE` expect a module to export.
+export type {
+  CancellationLike,
+  ConsumerAgentApi,
+  ConsumerUnderTest,
+  ProviderFixture,
+  ResolvedProviderFixture,
+  Variant,
+} from './subjects/subjects.ts';
+// Your own oracles on a provider fixture: invariants over its storage and history, a model of its tools.
+export type {
+  AppState,
+  HistoryCall,
+  Invariant,
+  InvariantResult,
+  LifecycleEvent,
+  ModelRequest,
+  ModelStep,
+  RequestHistory,
+  RequestOutcome,
+  RunHistory,
+  StoredTable,
+  ToolModel,
+} from './subjects/user-oracle-types.ts';

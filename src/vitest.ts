@@ -19,7 +19,6 @@
  * vitest is an optional peer dependency of cetp-sim: only this entry needs it.
  */
 import { beforeAll, describe, it } from 'vitest';
-import type { CancellationLike, ConsumerUnderTest, ProviderFixture } from './check/subjects.ts';
 import { INVARIANT_PREFIX, MODEL_PREFIX } from './check/user-oracles.ts';
 import { PROPERTIES, type PropertyInfo } from './harness/catalogue.ts';
 import { CliError } from './harness/errors.ts';
@@ -35,6 +34,7 @@ import {
 import { exercisedLine, verdictMessage } from './harness/message.ts';
 import { replay } from './harness/replay.ts';
 import { checkConsumer, checkProviderFixtures } from './harness/subjects.ts';
+import type { CancellationLike, ConsumerUnderTest, ProviderFixture } from './subjects/subjects.ts';
 
 /** Per test (one property's campaign), unless `timeout` says otherwise: 10 minutes. */
 export const DEFAULT_TEST_TIMEOUT_MS = 600_000;
@@ -309,5 +309,5 @@ export type {
   RequestHistory,
   RunHistory,
   ToolModel,
-} from './check/user-oracle-types.ts';
+} from './subjects/user-oracle-types.ts';
 export { PROPERTIES, type PropertyInfo, type PropertyReport };

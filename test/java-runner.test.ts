@@ -11,8 +11,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MUTANTS } from '../properties/mutants.ts';
 import { DEFAULT_VECTORS_DIR } from '../src/cli/commands/vectors.ts';
+import { MUTANTS } from '../src/fuzz/mutants.ts';
 import { PACKAGE_ROOT } from '../src/harness/root.ts';
 import { blobReader, loadCorpus, runInputs } from '../src/vectors/corpus.ts';
 import { REFERENCE_FIXTURES } from '../src/vectors/fixtures.ts';

@@ -9,6 +9,6 @@
  * 新读取使用新 ID". A provider may answer a repeated read id afresh; the "same terminal result"
  * (CETP-6-05, 6-07) is owed for deduplicated requests only.
  */
-import { ALERTS, PAYMENTS } from '../scenario/fixtures.ts';
+import { ALERTS, PAYMENTS } from '../../src/fuzz/scenario/fixtures.ts';
 
 export const providers = [ALERTS, PAYMENTS];

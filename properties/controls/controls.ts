@@ -7,8 +7,8 @@
  */
 import { loadConsumerModule, withConsumer } from '../../src/cli/consumer-module.ts';
 import { loadProviderModule, withProviders } from '../../src/cli/provider-module.ts';
-import { fuzzProperty } from '../fuzz.ts';
-import { PROPERTIES, type PropertyDef } from '../suites.ts';
+import { fuzzProperty } from '../../src/fuzz/fuzz.ts';
+import { PROPERTIES, type PropertyDef } from '../../src/fuzz/suites.ts';
 
 export interface Control {
   readonly provider?: string;

@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadProviderModule, withProviders } from '../../src/cli/provider-module.ts';
-import { fuzzProperty } from '../fuzz.ts';
-import { type PropertyDef, propertyById } from '../suites.ts';
+import { fuzzProperty } from '../../src/fuzz/fuzz.ts';
+import { type PropertyDef, propertyById } from '../../src/fuzz/suites.ts';
 
 const MALFORMED = propertyById('malformed') as PropertyDef;
 

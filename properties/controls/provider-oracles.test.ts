@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadProviderModule, withProviders } from '../../src/cli/provider-module.ts';
-import { fuzzProperty } from '../fuzz.ts';
-import { type PropertyDef, propertyById } from '../suites.ts';
+import { fuzzProperty } from '../../src/fuzz/fuzz.ts';
+import { type PropertyDef, propertyById } from '../../src/fuzz/suites.ts';
 
 async function fuzzWith(property: string, module: string, runs: number) {
   const def = propertyById(property) as PropertyDef;

@@ -10,6 +10,8 @@
  * or, as the SDK did (issue #14), closes a file result's descriptor before the reply is sent (EBADF).
  */
 
+import { ALERTS, PAYMENTS, providerOptions } from '../../src/fuzz/scenario/fixtures.ts';
+import type { Variant } from '../../src/fuzz/scenario/model.ts';
 import { AlertToolProvider, alertsPackage } from '../../src/providers/apps/alerts.ts';
 import { PaymentsToolProvider, paymentsPackage } from '../../src/providers/apps/payments.ts';
 import { CONFIRM_ACTIVITY } from '../../src/providers/sdk/confirmations.ts';
@@ -19,8 +21,6 @@ import type { ProviderOptions } from '../../src/providers/sdk/types.ts';
 import type { Bundle } from '../../src/sim/bundle.ts';
 import type { PackageSpec } from '../../src/sim/manifest.ts';
 import type { World } from '../../src/sim/world.ts';
-import { ALERTS, PAYMENTS, providerOptions } from '../scenario/fixtures.ts';
-import type { Variant } from '../scenario/model.ts';
 
 const DELAY_MS = 400;
 

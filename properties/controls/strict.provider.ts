@@ -12,13 +12,14 @@
  * - spec/interpretations.md NOTES 6 and 8a: the args digest may be taken over canonical JSON, and a
  *   session token of another UID may be refused as INVALID_REQUEST — both readings are defensible.
  */
+
+import { ALERTS, PAYMENTS, providerOptions } from '../../src/fuzz/scenario/fixtures.ts';
+import type { Variant } from '../../src/fuzz/scenario/model.ts';
 import { ALERTS_AUTHORITY, ALERTS_PACKAGE, alertsApp } from '../../src/providers/apps/alerts.ts';
 import { paymentsApp, paymentsPackage } from '../../src/providers/apps/payments.ts';
 import { providerPackage } from '../../src/providers/sdk/manifest.ts';
 import { DEFAULT_PROVIDER_OPTIONS, type ProviderOptions } from '../../src/providers/sdk/types.ts';
 import type { World } from '../../src/sim/world.ts';
-import { ALERTS, PAYMENTS, providerOptions } from '../scenario/fixtures.ts';
-import type { Variant } from '../scenario/model.ts';
 
 function strict(variant: Variant): Partial<ProviderOptions> {
   return {

@@ -3,8 +3,8 @@
  * the property it was found in, with the current code.
  */
 import { readFileSync } from 'node:fs';
-import { type ReplayFile, replayScenario } from '../fuzz.ts';
-import { type PropertyDef, propertyById } from '../suites.ts';
+import { type ReplayFile, replayScenario } from '../../src/fuzz/fuzz.ts';
+import { type PropertyDef, propertyById } from '../../src/fuzz/suites.ts';
 
 export function replayRegression(property: string, file: string): ReturnType<typeof replayScenario> {
   const def = propertyById(property) as PropertyDef | undefined;

@@ -5,8 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { notesFixture } from '../../examples/notes-provider/notes.provider.ts';
-import { ALERTS } from './fixtures.ts';
-import { fillArgs, OwnPlaceholderError, ownFallback, ownPlaceholderIssues } from './placeholders.ts';
+import { ALERTS } from '../../src/fuzz/scenario/fixtures.ts';
+import {
+  fillArgs,
+  OwnPlaceholderError,
+  ownFallback,
+  ownPlaceholderIssues,
+} from '../../src/fuzz/scenario/placeholders.ts';
 
 const NOTES_DELETE = notesFixture.tools.delete_note ?? [];
 const ALERTS_DELETE = ALERTS.tools.delete_alert ?? [];

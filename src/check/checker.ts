@@ -4,8 +4,9 @@
  * Failures are classified (TigerBeetle-style): correctness (a rule was broken), liveness (work never
  * finished), crash (a process or the harness died where it must not).
  */
+
+import type { Readings } from '../subjects/subjects.ts';
 import type { Observation } from './observation.ts';
-import type { Readings } from './subjects.ts';
 
 export type FailureClass = 'correctness' | 'liveness' | 'crash';
 

@@ -1,7 +1,7 @@
 /**
  * A consumer that leaves its providers unusable — no call of a campaign completes — is a failure,
  * not a quiet pass: its calls are tallied under `consumer|@consumer` and the campaign verdict
- * (tool-never-succeeds, properties/fuzz.ts) names it once it made enough calls in vain.
+ * (tool-never-succeeds, src/fuzz/fuzz.ts) names it once it made enough calls in vain.
  */
 import { describe, expect, it } from 'vitest';
 import { runHostile } from '../providers/hostile/testing.ts';

@@ -7,8 +7,8 @@ import { ALERTS_PROVIDER } from '../providers/apps/alerts.ts';
 import { CETP_PROVIDER, providerPackage } from '../providers/sdk/manifest.ts';
 import { Bundle } from '../sim/bundle.ts';
 import { ContentProvider } from '../sim/content-provider.ts';
+import type { ProviderFixture } from '../subjects/subjects.ts';
 import { resolveFixtureWith, resolveProviderFixture, variantIgnored } from './fixture.ts';
-import type { ProviderFixture } from './subjects.ts';
 
 const bare: ProviderFixture = ALERTS_PROVIDER.fixture({
   name: 'alerts',

@@ -24,7 +24,7 @@ import { Bundle } from '../sim/bundle.ts';
 import type { AppContext } from '../sim/context.ts';
 import { certificate } from '../sim/signing.ts';
 import { World } from '../sim/world.ts';
-import type { ProviderFixture, ResolvedProviderFixture, Variant } from './subjects.ts';
+import type { ProviderFixture, ResolvedProviderFixture, Variant } from '../subjects/subjects.ts';
 
 /** What the oracles need of one tool, as list_tools answers it (a wire ToolDescriptor's fields). */
 export interface ListedTool {

@@ -3,7 +3,7 @@
  * from each run's observation — what went on the wire and what the world recorded — never from what
  * the generator meant to do. A green verdict on identity or clocks says little if no run presented a
  * foreign resume token, or no call arrived just after a session expired; these counts make such a gap
- * visible (`fuzz --json`: `frequencies`), and floors per property (properties/suites.ts) state what
+ * visible (`fuzz --json`: `frequencies`), and floors per property (src/fuzz/suites.ts) state what
  * a campaign must reach.
  *
  * Labels (each counted once per run in which it happened):

@@ -1,5 +1,5 @@
 /**
- * What user oracles see of a finished run (src/check/user-oracle-types.ts), read from the world's
+ * What user oracles see of a finished run (src/subjects/user-oracle-types.ts), read from the world's
  * record — never from the app: the app's durable storage at the end (the tables its commits wrote,
  * as committed; the SDK's `cetp.*` bookkeeping left out) and its history (every execute_tool
  * request on the wire with its calls and outcome, its process deaths and data wipes). Both are plain,
@@ -8,8 +8,6 @@
 
 import canonicalize from 'canonicalize';
 import type { JsonValue } from '../base/json.ts';
-import type { BundleReplyView, CallView, EffectNote, Observation } from './observation.ts';
-import { memoOn, replyStatus } from './observation.ts';
 import type {
   AppState,
   HistoryCall,
@@ -18,7 +16,9 @@ import type {
   RequestOutcome,
   RunHistory,
   StoredTable,
-} from './user-oracle-types.ts';
+} from '../subjects/user-oracle-types.ts';
+import type { BundleReplyView, CallView, EffectNote, Observation } from './observation.ts';
+import { memoOn, replyStatus } from './observation.ts';
 
 /** Tables of the provider SDK's own bookkeeping (src/providers/sdk/records.ts): not the app's state. */
 export const SDK_TABLE_PREFIX = 'cetp.';

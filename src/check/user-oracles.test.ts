@@ -12,8 +12,8 @@ import { defineProvider } from '../providers/sdk/define.ts';
 import type { MutationTool } from '../providers/sdk/types.ts';
 import { AGENT, agentPackage, RawClient } from '../providers/testing.ts';
 import { World } from '../sim/world.ts';
+import type { Invariant, ToolModel } from '../subjects/user-oracle-types.ts';
 import { type Observation, observe } from './observation.ts';
-import type { Invariant, ToolModel } from './user-oracle-types.ts';
 import { firstDifference, userOracles } from './user-oracles.ts';
 
 const PACKAGE = 'com.example.items';

@@ -1,5 +1,5 @@
 /**
- * Your own oracles as checkers (src/check/user-oracle-types.ts): a fixture's `invariants`, each the
+ * Your own oracles as checkers (src/subjects/user-oracle-types.ts): a fixture's `invariants`, each the
  * oracle `invariant:<id>`, and its `model`, the oracle `model:<fixture name>`. They judge every run
  * like cetp-sim's own oracles — from the world's record, read into plain data (src/check/history.ts)
  * — so a violation is shrunk, written to a replay file and replayed like any other.
@@ -10,9 +10,6 @@
  */
 import canonicalize from 'canonicalize';
 import type { JsonValue } from '../base/json.ts';
-import { type Checker, type FailureClass, type Violation, violation } from './checker.ts';
-import { appState, canonical, effectsOfRequest, recordedResult, runHistory, wipeSeqs } from './history.ts';
-import type { Observation } from './observation.ts';
 import type {
   AppState,
   Invariant,
@@ -20,7 +17,10 @@ import type {
   RequestHistory,
   RunHistory,
   ToolModel,
-} from './user-oracle-types.ts';
+} from '../subjects/user-oracle-types.ts';
+import { type Checker, type FailureClass, type Violation, violation } from './checker.ts';
+import { appState, canonical, effectsOfRequest, recordedResult, runHistory, wipeSeqs } from './history.ts';
+import type { Observation } from './observation.ts';
 
 /** What the oracles need of a fixture: its name, package and own oracles. */
 export interface UserOracleSubject {

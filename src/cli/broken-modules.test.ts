@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROPERTIES } from '../../properties/suites.ts';
+import { PROPERTIES } from '../fuzz/suites.ts';
 import { main } from './main.ts';
 import { memoryIo } from './testing.ts';
 

@@ -9,10 +9,10 @@
  * trace, and reported as a failure of its property with a replay file — never a hang of the CLI.
  */
 import { availableParallelism } from 'node:os';
-import { propertySeed, REPLAY_FORMAT, type ReplayFile } from '../../properties/fuzz.ts';
-import type { Tail, Variant } from '../../properties/scenario/model.ts';
-import type { PropertyDef } from '../../properties/suites.ts';
 import { NOTHING_EXERCISED } from '../check/exercised.ts';
+import { propertySeed, REPLAY_FORMAT, type ReplayFile } from '../fuzz/fuzz.ts';
+import type { Tail, Variant } from '../fuzz/scenario/model.ts';
+import type { PropertyDef } from '../fuzz/suites.ts';
 import {
   diagramFilePath,
   type ReplayModules,

@@ -2,7 +2,7 @@
  * `--consumer MODULE`: a user's own consumer app, for the consumer-driven properties.
  *
  * The module interface (a named export, or the same name on the default export) mirrors what the
- * consumer-driven scenarios (properties/scenario/consumer.ts) do with the reference consumer:
+ * consumer-driven scenarios (src/fuzz/scenario/consumer.ts) do with the reference consumer:
  *
  *   export const consumer = {
  *     name: 'mine',                  // a short id, [a-z][a-z0-9_]*
@@ -27,15 +27,15 @@
  * to the reference providers — and replaces the reference consumer in the consumer-driven
  * properties (withConsumer); the raw-driver properties have no consumer to replace.
  */
-import type { ConsumerUnderTest } from '../../properties/scenario/consumer.ts';
-import type { PropertyDef } from '../../properties/suites.ts';
-import type { Variant } from '../check/subjects.ts';
+import type { ConsumerUnderTest } from '../fuzz/scenario/consumer.ts';
+import type { PropertyDef } from '../fuzz/suites.ts';
 import { consumerVariantIgnored } from '../harness/consumer-planted.ts';
 import { CliError } from '../harness/errors.ts';
 import { checkConsumer, withConsumer as withConsumerUnderTest } from '../harness/subjects.ts';
+import type { Variant } from '../subjects/subjects.ts';
 import { exported, importUserModule, refuseEscapes } from './module-loader.ts';
 
-export type { ConsumerUnderTest } from '../../properties/scenario/consumer.ts';
+export type { ConsumerUnderTest } from '../fuzz/scenario/consumer.ts';
 
 export interface ConsumerModule {
   readonly specifier: string;

@@ -6,9 +6,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROPERTIES } from '../../properties/suites.ts';
 import { ALL_CHECKERS } from '../check/checkers/index.ts';
 import { testCoverage } from '../check/test-titles.ts';
+import { PROPERTIES } from '../fuzz/suites.ts';
 import { CODE_ROOT } from '../harness/root.ts';
 import { allRules, type Rule } from '../protocol/index.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROPERTIES } from '../../properties/suites.ts';
+import { PROPERTIES } from '../fuzz/suites.ts';
 import { consumerImpact } from './consumer-module.ts';
 import { main } from './main.ts';
 import { memoryIo } from './testing.ts';

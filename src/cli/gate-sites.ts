@@ -1,6 +1,6 @@
 /**
  * Where each switchable rule is enforced: in the provider SDK, the reference consumer, or both — read
- * from the `gates.on('CETP-…')` calls, as properties/hunt.ts's ablatableRules does. An ablated rule
+ * from the `gates.on('CETP-…')` calls, as src/fuzz/hunt.ts's ablatableRules does. An ablated rule
  * enforced only by the consumer cannot be caught by properties that do not run the consumer, and the
  * ablation report says so.
  */

@@ -13,7 +13,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALERTS } from '../../properties/scenario/fixtures.ts';
+import { ALERTS } from '../fuzz/scenario/fixtures.ts';
 import { fuzzProvider } from '../harness/fuzz.ts';
 import { main } from './main.ts';
 import { memoryIo } from './testing.ts';

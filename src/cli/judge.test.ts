@@ -16,10 +16,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fuzzProperty } from '../../properties/fuzz.ts';
-import { propertyById } from '../../properties/suites.ts';
 import type { Checker } from '../check/checker.ts';
 import { ALL_CHECKERS } from '../check/checkers/index.ts';
+import { fuzzProperty } from '../fuzz/fuzz.ts';
+import { propertyById } from '../fuzz/suites.ts';
 import { main } from './main.ts';
 import { memoryIo } from './testing.ts';
 

@@ -4,7 +4,7 @@
  * 3 internal error (see errors.ts).
  */
 import { Command, CommanderError, Option } from 'commander';
-import { FLOW_KINDS } from '../../properties/crashpoints.ts';
+import { FLOW_KINDS } from '../fuzz/crashpoints.ts';
 import { CliError, EXIT_OK, EXIT_USAGE } from '../harness/errors.ts';
 import { parseIntArg, parseSecondsArg, parseShardArg } from './args.ts';
 import {

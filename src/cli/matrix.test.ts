@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MATRIX_RUNS, type Pairing, pairingsOf } from '../../properties/matrix.ts';
+import { DEFAULT_MATRIX_RUNS, type Pairing, pairingsOf } from '../fuzz/matrix.ts';
 import { isRuleId } from '../protocol/index.ts';
 import { readingOptions, SINGLE_READING_NOTES, switchableNotes, VARIANTS } from '../protocol/readings.ts';
 import { FINDINGS, VECTOR_VERDICTS, vectorVerdictFor } from '../protocol/readings-findings.ts';

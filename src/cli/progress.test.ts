@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE } from '../../properties/scenario/model.ts';
+import { REFERENCE } from '../fuzz/scenario/model.ts';
 import { selectProperties } from '../harness/selection.ts';
 import { runCampaign, tailsOf } from './campaign.ts';
 import type { Io } from './io.ts';

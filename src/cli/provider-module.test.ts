@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PAYMENTS } from '../../properties/scenario/fixtures.ts';
-import { type PropertyDef, propertyById } from '../../properties/suites.ts';
+import { PAYMENTS } from '../fuzz/scenario/fixtures.ts';
+import { type PropertyDef, propertyById } from '../fuzz/suites.ts';
 import { CliError } from '../harness/errors.ts';
 import { loadProviderModule, withProviders } from './provider-module.ts';
 

@@ -6,7 +6,7 @@
  *   export const providers: ProviderFixture[]   // one or more provider apps, see below
  *   export const propertyTools?: { [propertyId | 'default']: string[] | 'all' }   // optional, tools as 'name.tool'
  *
- * A ProviderFixture (src/check/subjects.ts; `defineProvider(...).fixture({ name, tools })` makes one;
+ * A ProviderFixture (src/subjects/subjects.ts; `defineProvider(...).fixture({ name, tools })` makes one;
  * checked by src/harness/subjects.ts) is
  *   name         a short id, [a-z][a-z0-9_]*, used in scenarios and replay files
  *   packageName  the Android package install() installs
@@ -28,9 +28,10 @@
  * the named authority in a fresh world alongside the fuzzer's client apps, and that what it
  * declares agrees with its list_tools; with --mutant, that the planted bug reaches its provider.
  */
-import type { ProviderFixture } from '../../properties/scenario/fixtures.ts';
-import type { Variant } from '../../properties/scenario/model.ts';
+
 import { variantIgnored } from '../check/fixture.ts';
+import type { ProviderFixture } from '../fuzz/scenario/fixtures.ts';
+import type { Variant } from '../fuzz/scenario/model.ts';
 import { CliError } from '../harness/errors.ts';
 import { checkProviderFixtures } from '../harness/subjects.ts';
 import { exported, importUserModule, refuseEscapes } from './module-loader.ts';

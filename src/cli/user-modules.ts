@@ -4,8 +4,8 @@
  * load them again in their own workers; the CLI's own thread never runs user code.
  */
 
-import type { Variant } from '../../properties/scenario/model.ts';
 import type { Violation } from '../check/checker.ts';
+import type { Variant } from '../fuzz/scenario/model.ts';
 import { CliError } from '../harness/errors.ts';
 import { MODULE_STATE_CHECKER } from '../harness/fuzz.ts';
 

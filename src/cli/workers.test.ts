@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ablateRule } from '../../properties/hunt.ts';
+import { ablateRule } from '../fuzz/hunt.ts';
 import { tailsOf } from '../harness/fuzz.ts';
 import { loadCorpus, runInputs } from '../vectors/corpus.ts';
 import { DEFAULT_VECTORS_DIR } from './commands/vectors.ts';

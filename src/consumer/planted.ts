@@ -2,7 +2,7 @@
  * The reference consumer's planted bugs: small, realistic consumer mistakes the fuzzer switches on
  * by name (`plantedBugs`), each declared here with the mistake it stands for and how it is planted —
  * a function that replaces or wraps one named part of the consumer (parts.ts). The reference
- * consumer contains no bug branches; properties/mutants.ts names the rules each bug breaks and the
+ * consumer contains no bug branches; src/fuzz/mutants.ts names the rules each bug breaks and the
  * properties that must catch it.
  */
 import type { ConsumerParts } from './parts.ts';

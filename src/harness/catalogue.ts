@@ -2,10 +2,10 @@
  * The property catalogue as the public API shows it: each property's id, what it covers, the spec
  * §9 area, the rule ids it guards, the oracles (checkers) that judge it with their own rule ids, and
  * what it drives — the raw protocol driver (provider properties) or a consumer (consumer properties).
- * The definitions themselves live in properties/suites.ts; this is a read-only view of them.
+ * The definitions themselves live in src/fuzz/suites.ts; this is a read-only view of them.
  */
-import { MUTANTS } from '../../properties/mutants.ts';
-import { PROPERTIES as DEFS, type PropertyDef } from '../../properties/suites.ts';
+import { MUTANTS } from '../fuzz/mutants.ts';
+import { PROPERTIES as DEFS, type PropertyDef } from '../fuzz/suites.ts';
 
 export interface PropertyInfo {
   readonly id: string;

@@ -82,12 +82,12 @@ function sourcesUnder(dir: string, out: string[]): void {
 }
 
 /**
- * SHA-256 over cetp-sim's own code as it runs (src/ and properties/, tests left out): the sources in
+ * SHA-256 over cetp-sim's own code as it runs (src/, tests left out): the sources in
  * a checkout, the compiled JavaScript of dist/ in an installed package.
  */
 export function cetpSimHash(): string {
   const files: string[] = [];
-  for (const dir of ['src', 'properties']) sourcesUnder(join(CODE_ROOT, dir), files);
+  sourcesUnder(join(CODE_ROOT, 'src'), files);
   const hash = createHash('sha256');
   for (const file of files) {
     hash.update(`${relative(CODE_ROOT, file)}\0`);

@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { myAgent } from '../../examples/my-agent/my-agent.ts';
-import { REFERENCE_CONSUMER } from '../../properties/scenario/consumer.ts';
-import { ALERTS } from '../../properties/scenario/fixtures.ts';
 import { consumer as deaf } from '../cli/testdata/deaf.consumer.ts';
 import { consumer as idle } from '../cli/testdata/idle.consumer.ts';
 import { CONSUMER_PLANTED_BUGS, type ConsumerBug } from '../consumer/planted.ts';
+import { REFERENCE_CONSUMER } from '../fuzz/scenario/consumer.ts';
+import { ALERTS } from '../fuzz/scenario/fixtures.ts';
 import { consumerBugProbes, consumerRunsBug, consumerVariantIgnored } from './consumer-planted.ts';
 import { fuzzProvider } from './fuzz.ts';
 

@@ -14,21 +14,22 @@
  * holds both directions for every bug (the reference consumer: planted; a consumer that ignores the
  * variant: not planted).
  */
+
+import { type ConsumerBug, isConsumerBug } from '../consumer/planted.ts';
 import {
   type AgentCommand,
   ALERTS_ONE_AT_A_TIME,
   type ConsumerScenario,
   runConsumerScenario,
-} from '../../properties/scenario/consumer.ts';
-import { ALERTS, PAYMENTS } from '../../properties/scenario/fixtures.ts';
+} from '../fuzz/scenario/consumer.ts';
+import { ALERTS, PAYMENTS } from '../fuzz/scenario/fixtures.ts';
+import { HOSTILE_CASES } from '../providers/hostile/index.ts';
 import type {
   CancellationLike,
   ConsumerUnderTest,
   ResolvedProviderFixture,
   Variant,
-} from '../check/subjects.ts';
-import { type ConsumerBug, isConsumerBug } from '../consumer/planted.ts';
-import { HOSTILE_CASES } from '../providers/hostile/index.ts';
+} from '../subjects/subjects.ts';
 
 /** One probe: a consumer scenario (for the consumer's package) among `providers`, and what it does. */
 interface Probe {

@@ -1,7 +1,7 @@
 /**
  * The fuzz engine as a library: `fuzzProvider(fixture, options)` and `fuzzConsumer(consumer, options)`
- * run the catalogue's properties (properties/suites.ts) against your implementation with the very
- * engine `cetp-sim fuzz` uses (properties/fuzz.ts: fast-check generating scenarios, each run in a
+ * run the catalogue's properties (src/fuzz/suites.ts) against your implementation with the very
+ * engine `cetp-sim fuzz` uses (src/fuzz/fuzz.ts: fast-check generating scenarios, each run in a
  * fresh simulated world and judged by the property's oracles, failures shrunk), in this process, one
  * property after another. Every failure writes the same one-file replay the CLI writes, which
  * `npx cetp-sim replay FILE --provider MODULE` (or `replay(file, modules)` here) re-runs bit for bit.
@@ -14,20 +14,20 @@
  * loop) hangs the caller — the CLI, which runs user code in watched worker threads, does not.
  */
 import { resolve } from 'node:path';
+import type { Violation } from '../check/checker.ts';
+import { blindEffectOracles, type Exercised } from '../check/exercised.ts';
 import {
   fuzzProperty,
   type InconclusiveVerdict,
   type PropertyResult,
   propertySeed,
   replayScenario,
-} from '../../properties/fuzz.ts';
-import type { Tail } from '../../properties/scenario/model.ts';
-import type { PropertyDef } from '../../properties/suites.ts';
-import type { Violation } from '../check/checker.ts';
-import { blindEffectOracles, type Exercised } from '../check/exercised.ts';
-import type { CancellationLike, ConsumerUnderTest, ProviderFixture, Variant } from '../check/subjects.ts';
+} from '../fuzz/fuzz.ts';
+import type { Tail } from '../fuzz/scenario/model.ts';
+import type { PropertyDef } from '../fuzz/suites.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
+import type { CancellationLike, ConsumerUnderTest, ProviderFixture, Variant } from '../subjects/subjects.ts';
 import { CliError } from './errors.ts';
 import { resolveModule } from './module-path.ts';
 import {

@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ALERTS } from '../../properties/scenario/fixtures.ts';
-import { PROPERTIES as DEFS } from '../../properties/suites.ts';
 import { bareProvider, brokenTools } from '../cli/testdata/broken/kit.ts';
 import undeclared from '../cli/testdata/undeclared-alerts.provider.ts';
 import { referenceConsumer } from '../consumer/index.ts';
+import { ALERTS } from '../fuzz/scenario/fixtures.ts';
+import { PROPERTIES as DEFS } from '../fuzz/suites.ts';
 import {
   CliError,
   fuzzConsumer,
@@ -183,7 +183,7 @@ describe('replay()', () => {
         seed: 5,
         runs: 300,
         cwd: dir,
-        module: '../../properties/scenario/fixtures.ts',
+        module: '../../src/fuzz/scenario/fixtures.ts',
       },
     ).catch((e: unknown) => e);
     // The module option must name a file that exists relative to cwd: here it does not.

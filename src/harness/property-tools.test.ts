@@ -4,8 +4,8 @@
  * no `default` is refused, naming them; `default` (a list, or 'all') covers the rest explicitly.
  */
 import { describe, expect, it } from 'vitest';
-import { ALERTS } from '../../properties/scenario/fixtures.ts';
-import { PROPERTIES } from '../../properties/suites.ts';
+import { ALERTS } from '../fuzz/scenario/fixtures.ts';
+import { PROPERTIES } from '../fuzz/suites.ts';
 import { checkProviderFixtures } from './subjects.ts';
 
 const fixture = { ...ALERTS, name: 'myalerts' };

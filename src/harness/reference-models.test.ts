@@ -4,8 +4,8 @@
  * model that ignores the price argument fails it.
  */
 import { describe, expect, it } from 'vitest';
-import { ALERTS } from '../../properties/scenario/fixtures.ts';
-import type { Invariant, ToolModel } from '../check/user-oracle-types.ts';
+import { ALERTS } from '../fuzz/scenario/fixtures.ts';
+import type { Invariant, ToolModel } from '../subjects/user-oracle-types.ts';
 import { fuzzProvider } from './fuzz.ts';
 
 type Alerts = Record<string, { symbol: string; price: number; owner_uid: number }>;

@@ -1,6 +1,6 @@
 /**
  * The JSON Schemas (Draft 2020-12) of a replay file as `cetp-sim fuzz` writes it: the engine's
- * ReplayFile (properties/fuzz.ts) plus, when the campaign ran user modules, `modules`; its scenario
+ * ReplayFile (src/fuzz/fuzz.ts) plus, when the campaign ran user modules, `modules`; its scenario
  * is a raw-driver or a consumer-driven one, by the property's kind. Every field a re-run reads is
  * constrained here, so a hand-edited or truncated file is refused with the path of
  * the first bad value instead of failing somewhere inside the simulation.
@@ -9,13 +9,8 @@
  * an upper bound, far above what a shrunk run needs and low enough that no file can make a replay run
  * for long — and the file itself is at most MAX_REPLAY_FILE_BYTES.
  */
-import { HOSTILE_BATCH_MAX } from '../../properties/scenario/malformed.ts';
-import {
-  ACTORS,
-  CROSS_CLOCKS,
-  DUPLICATED_METHODS,
-  MALFORMED_FLAWS,
-} from '../../properties/scenario/model.ts';
+import { HOSTILE_BATCH_MAX } from '../fuzz/scenario/malformed.ts';
+import { ACTORS, CROSS_CLOCKS, DUPLICATED_METHODS, MALFORMED_FLAWS } from '../fuzz/scenario/model.ts';
 
 /** The bounds (a shrunk run uses a small fraction of each). */
 export const MAX_REPLAY_FILE_BYTES = 4 * 1024 * 1024;
@@ -159,7 +154,7 @@ const decisions = { type: 'array', maxItems: MAX_DECISIONS, items: index };
 const commands = (items: object) => ({ type: 'array', maxItems: MAX_COMMANDS, items });
 const tail = { enum: ['fifo', 'random', 'pct'] };
 
-/** A raw-driver scenario (properties/scenario/model.ts `Scenario`). */
+/** A raw-driver scenario (src/fuzz/scenario/model.ts `Scenario`). */
 export const RAW_SCENARIO_SCHEMA = object({
   seed: nat,
   tail,
@@ -179,7 +174,7 @@ const agentCommand = tagged({
   wait: { ms },
 });
 
-/** A consumer-driven scenario (properties/scenario/consumer.ts `ConsumerScenario`). */
+/** A consumer-driven scenario (src/fuzz/scenario/consumer.ts `ConsumerScenario`). */
 export const CONSUMER_SCENARIO_SCHEMA = object({
   seed: nat,
   tail,

@@ -9,11 +9,11 @@
  * it — a file recorded with a provider (or consumer) module needs that implementation passed here.
  */
 
-import { replayablePropertyById } from '../../properties/crashpoint-oracles.ts';
-import { replayScenario } from '../../properties/fuzz.ts';
-import type { PropertyDef } from '../../properties/suites.ts';
-import type { CancellationLike, ConsumerUnderTest, ProviderFixture } from '../check/subjects.ts';
+import { replayablePropertyById } from '../fuzz/crashpoint-oracles.ts';
+import { replayScenario } from '../fuzz/fuzz.ts';
+import type { PropertyDef } from '../fuzz/suites.ts';
 import type { TraceEvent } from '../sim/trace.ts';
+import type { CancellationLike, ConsumerUnderTest, ProviderFixture } from '../subjects/subjects.ts';
 import { CliError } from './errors.ts';
 import { traceText, type ViolationReport, violationReports } from './fuzz.ts';
 import { checkScenarioFits, readReplayFile } from './replay-file.ts';

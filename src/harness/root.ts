@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const code = new URL('../../', import.meta.url);
 
-/** The directory holding the running code's `src/` and `properties/`: the root, or its `dist/`. */
+/** The directory holding the running code's `src/`: the root, or its `dist/`. */
 export const CODE_ROOT = fileURLToPath(code);
 
 /** The package root: package.json, spec/, vectors/ (dist/ has no package.json). */

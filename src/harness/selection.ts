@@ -3,10 +3,10 @@
  * catalogues. An unknown id is a usage error (exit 2) whose message lists every valid value, so a
  * typo is fixed from the error line alone.
  */
-import type { Mutant } from '../../properties/mutants.ts';
-import { MUTANTS, mutantById } from '../../properties/mutants.ts';
-import type { PropertyDef } from '../../properties/suites.ts';
-import { PROPERTIES, propertyById } from '../../properties/suites.ts';
+import type { Mutant } from '../fuzz/mutants.ts';
+import { MUTANTS, mutantById } from '../fuzz/mutants.ts';
+import type { PropertyDef } from '../fuzz/suites.ts';
+import { PROPERTIES, propertyById } from '../fuzz/suites.ts';
 import { CliError } from './errors.ts';
 
 function unknown(code: string, what: string, bad: readonly string[], valid: readonly string[]): CliError {

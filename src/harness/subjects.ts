@@ -6,26 +6,26 @@
  * `--consumer`) and the library harness (`fuzzProvider`, `fuzzConsumer`) both go through here.
  */
 
-import { ACTOR_PACKAGES, ALERTS, installActors, PAYMENTS } from '../../properties/scenario/fixtures.ts';
-import { ACTORS, REFERENCE } from '../../properties/scenario/model.ts';
-import { ownPlaceholderIssues } from '../../properties/scenario/placeholders.ts';
-import { PROPERTIES, type PropertyDef } from '../../properties/suites.ts';
 import type { JsonValue } from '../base/json.ts';
 import type { Checker } from '../check/checker.ts';
 import { ALL_CHECKERS } from '../check/checkers/index.ts';
 import { FixtureError, resolveProviderFixture, variantIgnored } from '../check/fixture.ts';
+import { userOracles } from '../check/user-oracles.ts';
+import { CONSUMER_PACKAGE } from '../consumer/app.ts';
+import { ACTOR_PACKAGES, ALERTS, installActors, PAYMENTS } from '../fuzz/scenario/fixtures.ts';
+import { ACTORS, REFERENCE } from '../fuzz/scenario/model.ts';
+import { ownPlaceholderIssues } from '../fuzz/scenario/placeholders.ts';
+import { PROPERTIES, type PropertyDef } from '../fuzz/suites.ts';
+import { EFFECTS } from '../protocol/index.ts';
+import type { Fault } from '../sim/faults.ts';
+import { World } from '../sim/world.ts';
 import type {
   CancellationLike,
   ConsumerUnderTest,
   ProviderFixture,
   ResolvedProviderFixture,
   Variant,
-} from '../check/subjects.ts';
-import { userOracles } from '../check/user-oracles.ts';
-import { CONSUMER_PACKAGE } from '../consumer/app.ts';
-import { EFFECTS } from '../protocol/index.ts';
-import type { Fault } from '../sim/faults.ts';
-import { World } from '../sim/world.ts';
+} from '../subjects/subjects.ts';
 import { consumerVariantIgnored } from './consumer-planted.ts';
 import { CliError } from './errors.ts';
 import { globalsChecker, MODULE_GLOBALS_CHECKER, snapshotGlobals } from './globals.ts';

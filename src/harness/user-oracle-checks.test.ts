@@ -3,8 +3,8 @@
  * become the property's oracles (`invariant:<id>`, `model:<name>`), once each.
  */
 import { describe, expect, it } from 'vitest';
-import { ALERTS } from '../../properties/scenario/fixtures.ts';
-import { PROPERTIES } from '../../properties/suites.ts';
+import { ALERTS } from '../fuzz/scenario/fixtures.ts';
+import { PROPERTIES } from '../fuzz/suites.ts';
 import { checkProviderFixtures, withProviders } from './subjects.ts';
 
 const fail = (message: string): never => {

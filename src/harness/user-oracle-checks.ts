@@ -1,5 +1,5 @@
 /**
- * A fixture's own oracles (`invariants`, `model`; src/check/user-oracle-types.ts) checked before any
+ * A fixture's own oracles (`invariants`, `model`; src/subjects/user-oracle-types.ts) checked before any
  * run, every problem named by its field: ids unique and well-formed, functions where functions go,
  * rule ids that exist, model steps only for tools the fixture has.
  */

@@ -11,6 +11,16 @@
 
 export type ReadingSide = 'provider' | 'consumer';
 
+/** One reading combination of one side of one note (the other side: the reference). */
+export interface ReadingRun {
+  readonly note: number;
+  readonly side: ReadingSide;
+  /** Variant id → reading name (every variant of the note on that side named). */
+  readonly readings: Readonly<Record<string, string>>;
+  /** `note05-provider-first`: a stable id. */
+  readonly id: string;
+}
+
 export interface ReadingDef {
   /** The reading's name, as a replay file and `--json` spell it. */
   readonly name: string;

@@ -36,7 +36,7 @@ export const OTHER_AGENT = 'com.example.other';
 /**
  * A consumer-side app that can discover tool providers (queries the discovery action). It targets
  * 34, like the reference consumer: every launcher of a resolution using it (RawClient here, the raw
- * driver in properties/scenario/driver.ts, the vectors runner in src/vectors/engine.ts) passes
+ * driver in src/fuzz/scenario/driver.ts, the vectors runner in src/vectors/engine.ts) passes
  * Android 14's sender opt-in for background activity starts
  * (setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED); activity.ts).
  */

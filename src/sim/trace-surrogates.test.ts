@@ -1,7 +1,7 @@
 /**
  * A trace holding hostile text still hashes: RFC 8785 (canonicalize) refuses lone surrogates, which a
  * malformed request puts in traced keys (a request_id or operation_id of '\uD800' is a store key). Found by
- * the structural malformed batches (properties/scenario/malformed.ts): the trace hash threw.
+ * the structural malformed batches (src/fuzz/scenario/malformed.ts): the trace hash threw.
  */
 import { describe, expect, it } from 'vitest';
 import { canonicalJsonOf, escapeLoneSurrogates, hashEvents, type TraceEvent } from './trace.ts';

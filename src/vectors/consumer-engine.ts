@@ -7,7 +7,7 @@
  * trace's activity starts) and the outcome it hands its agent are then matched against the vector —
  * by a judge, as for provider vectors, so generating and running share one path.
  */
-import type { Variant } from '../../properties/scenario/model.ts';
+
 import type { ToolOutcome } from '../consumer/outcomes.ts';
 import {
   CONSUMER,
@@ -18,6 +18,7 @@ import {
   SCRIPTED_ACTIVITY,
   type ScriptedCall,
 } from '../consumer/testing.ts';
+import type { Variant } from '../fuzz/scenario/model.ts';
 import type { Bundle } from '../sim/bundle.ts';
 import type { PendingIntent } from '../sim/pending-intent.ts';
 import type { World } from '../sim/world.ts';

@@ -4,8 +4,8 @@
  * CETP-10-05). It exists so vectors can hold an SDK's defaults to the spec; a device suite builds it
  * with its own SDK, overriding nothing but the descriptor and the two tools.
  */
-import type { ProviderFixture } from '../../properties/scenario/fixtures.ts';
-import { providerOptions } from '../../properties/scenario/fixtures.ts';
+import type { ProviderFixture } from '../fuzz/scenario/fixtures.ts';
+import { providerOptions } from '../fuzz/scenario/fixtures.ts';
 import { CONFIRM_ACTIVITY } from '../providers/sdk/confirmations.ts';
 import { CETP_PROVIDER, providerPackage } from '../providers/sdk/manifest.ts';
 import { CetpV2ContentProvider, type ProviderConfig } from '../providers/sdk/provider.ts';

@@ -8,8 +8,8 @@
  * what the reference answered when generating (generalise.ts). Both paths then match the reply the
  * same way, which is also how captures get bound.
  */
-import type { ProviderFixture } from '../../properties/scenario/fixtures.ts';
-import type { Variant } from '../../properties/scenario/model.ts';
+import type { ProviderFixture } from '../fuzz/scenario/fixtures.ts';
+import type { Variant } from '../fuzz/scenario/model.ts';
 import { sha256Hex } from '../protocol/digest.ts';
 import { AGENT, agentPackage, OTHER_AGENT } from '../providers/testing.ts';
 import type { Bundle } from '../sim/bundle.ts';

@@ -3,7 +3,7 @@
  * (the same fixtures the property suites fuzz, plus the v1-only legacy app). A device suite installs
  * its own build of each fixture app; `--provider MODULE` replaces them by name in the simulation.
  */
-import { ALERTS, PAYMENTS, type ProviderFixture } from '../../properties/scenario/fixtures.ts';
+import { ALERTS, PAYMENTS, type ProviderFixture } from '../fuzz/scenario/fixtures.ts';
 import { LEGACY_AUTHORITY, LEGACY_PACKAGE, legacyApp, legacyPackage } from '../providers/apps/legacy.ts';
 import { DEFAULTS } from './defaults-app.ts';
 import type { FixtureInfo } from './format.ts';

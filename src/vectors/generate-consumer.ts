@@ -6,7 +6,7 @@
  * in a scripted reply is given as text in the source and becomes a blob of the corpus
  * (blobs/<sha256>), referred to by SHA-256 and size.
  */
-import { REFERENCE } from '../../properties/scenario/model.ts';
+import { REFERENCE } from '../fuzz/scenario/model.ts';
 import { sha256Hex } from '../protocol/digest.ts';
 import { type ConsumerJudge, consumerVectorJudge, runConsumerVector } from './consumer-engine.ts';
 import type { ConsumerVector, LaunchedApp, ScriptedReply } from './consumer-format.ts';

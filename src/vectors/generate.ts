@@ -7,8 +7,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProviderFixture } from '../../properties/scenario/fixtures.ts';
-import { REFERENCE } from '../../properties/scenario/model.ts';
+import type { ProviderFixture } from '../fuzz/scenario/fixtures.ts';
+import { REFERENCE } from '../fuzz/scenario/model.ts';
 import { sha256Hex } from '../protocol/digest.ts';
 import { CONSUMER_FORMAT_ID, type ConsumerVector, type ConsumerVectorFile } from './consumer-format.ts';
 import { CorpusError } from './corpus.ts';

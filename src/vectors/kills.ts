@@ -4,7 +4,7 @@
  * from outside, as a device runner would. A planted bug only the simulation's ground truth can see
  * is listed with the reason, not counted as a survivor.
  */
-import type { Mutant } from '../../properties/mutants.ts';
+import type { Mutant } from '../fuzz/mutants.ts';
 import { REFERENCE_FIXTURES } from './fixtures.ts';
 import { PROFILES } from './format.ts';
 import { type RunInput, runVectors } from './run.ts';

@@ -3,8 +3,8 @@
  * with UNAVAILABLE (retryable, CETP-5-23) — the deterministic stand-in for a transient outage, so a
  * vector can see how an SDK reports a tool's temporary failure. It allows every caller.
  */
-import type { ProviderFixture } from '../../properties/scenario/fixtures.ts';
-import { providerOptions } from '../../properties/scenario/fixtures.ts';
+import type { ProviderFixture } from '../fuzz/scenario/fixtures.ts';
+import { providerOptions } from '../fuzz/scenario/fixtures.ts';
 import { CETP_PROVIDER, providerPackage } from '../providers/sdk/manifest.ts';
 import { CetpV2ContentProvider, type ProviderConfig } from '../providers/sdk/provider.ts';
 import { type AccessDecision, type ProviderOptions, ToolFailure } from '../providers/sdk/types.ts';

@@ -5,18 +5,8 @@
  * under a reading differs from its status under the reference readings depends on that reading.
  * Plain comparison: the runs themselves go through the worker pool (src/cli/commands/matrix.ts).
  */
-import type { ReadingSide } from '../protocol/readings.ts';
+import type { ReadingRun, ReadingSide } from '../protocol/readings.ts';
 import type { OutcomeStatus, VectorOutcome } from './run.ts';
-
-/** One reading combination of one side of one note (the other side: the reference). */
-export interface ReadingRun {
-  readonly note: number;
-  readonly side: ReadingSide;
-  /** Variant id → reading name (every variant of the note on that side named). */
-  readonly readings: Readonly<Record<string, string>>;
-  /** `note05-provider-first`: a stable id. */
-  readonly id: string;
-}
 
 /** A vector whose verdict changes under a reading. */
 export interface VectorDependency {

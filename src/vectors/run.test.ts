@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { mutantById } from '../../properties/mutants.ts';
 import { DEFAULT_VECTORS_DIR } from '../cli/commands/vectors.ts';
 import { main } from '../cli/main.ts';
 import { memoryIo } from '../cli/testing.ts';
+import { mutantById } from '../fuzz/mutants.ts';
 import type { ScriptedReply } from './consumer-format.ts';
 import { blobReader, loadCorpus, runInputs, vectorIds } from './corpus.ts';
 import { REFERENCE_FIXTURES } from './fixtures.ts';

@@ -7,8 +7,8 @@
  * (like the MCP conformance kit's baseline). A profile claim holds only if every MUST / MUST NOT
  * vector of the profile passes (CETP-9-10, CETP-9-11).
  */
-import type { ProviderFixture } from '../../properties/scenario/fixtures.ts';
-import { REFERENCE, type Variant } from '../../properties/scenario/model.ts';
+import type { ProviderFixture } from '../fuzz/scenario/fixtures.ts';
+import { REFERENCE, type Variant } from '../fuzz/scenario/model.ts';
 import type { Baseline } from './baseline.ts';
 import { consumerVectorJudge, runConsumerVector } from './consumer-engine.ts';
 import type { ConsumerVector } from './consumer-format.ts';

@@ -1,6 +1,6 @@
 /**
  * A generated app's own oracles, derived from its description and written with the public API
- * (src/check/user-oracle-types.ts), as a user would write them for their app: the fixture carries
+ * (src/subjects/user-oracle-types.ts), as a user would write them for their app: the fixture carries
  * them (build.ts), so every run of every property checks them as `model:zoo<i>` and
  * `invariant:zoo<i>.<name>`. Plain functions over plain data:
  *

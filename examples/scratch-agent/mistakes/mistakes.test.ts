@@ -8,8 +8,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REFERENCE_CONSUMER, runConsumerScenario } from '../../../properties/scenario/consumer.ts';
-import { propertyById } from '../../../properties/suites.ts';
+import { REFERENCE_CONSUMER, runConsumerScenario } from '../../../src/fuzz/scenario/consumer.ts';
+import { propertyById } from '../../../src/fuzz/suites.ts';
 import { type ConsumerUnderTest, fuzzConsumer, replay } from '../../../src/index.ts';
 import { consumer as scratch } from '../agent.consumer.ts';
 import { MISTAKES } from './catalogue.ts';

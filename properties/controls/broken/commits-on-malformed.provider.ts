@@ -7,7 +7,7 @@
  * nothing happened; the world recorded an effect. `error-means-no-effect` (CETP-5-15, 7.3-04) must
  * fail it (properties/controls/malformed-oracles.test.ts).
  */
-import { ALERTS } from '../../../properties/scenario/fixtures.ts';
+import { ALERTS } from '../../../src/fuzz/scenario/fixtures.ts';
 import { isUuid, readEnvelope, requestKeyOf } from '../../../src/protocol/index.ts';
 import { AlertToolProvider, alertsPackage } from '../../../src/providers/apps/alerts.ts';
 import { CONFIRM_ACTIVITY } from '../../../src/providers/sdk/confirmations.ts';

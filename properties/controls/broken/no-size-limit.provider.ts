@@ -3,7 +3,7 @@
  * over the negotiated max_request_bytes that are otherwise valid (padded with JSON whitespace) are
  * executed. `malformed-refused` must fail them.
  */
-import { ALERTS, PAYMENTS } from '../../scenario/fixtures.ts';
+import { ALERTS, PAYMENTS } from '../../../src/fuzz/scenario/fixtures.ts';
 import { withoutRule } from './without-rule.ts';
 
 export const providers = [

@@ -7,7 +7,7 @@
  * the caller through Parcel.writeException) instead of answering INVALID_REQUEST.
  * `malformed-refused` (CETP-5-15, 9-03) must fail it (properties/controls/malformed-oracles.test.ts).
  */
-import { ALERTS } from '../../../properties/scenario/fixtures.ts';
+import { ALERTS } from '../../../src/fuzz/scenario/fixtures.ts';
 import { AlertToolProvider, alertsPackage } from '../../../src/providers/apps/alerts.ts';
 import { CONFIRM_ACTIVITY } from '../../../src/providers/sdk/confirmations.ts';
 import { CETP_PROVIDER } from '../../../src/providers/sdk/manifest.ts';

@@ -3,7 +3,7 @@
  * legacy savings core answers interest amounts as strings, which export_statement's output schema
  * forbids; this provider sends them anyway. `output-schema` must fail it.
  */
-import { PAYMENTS } from '../../scenario/fixtures.ts';
+import { PAYMENTS } from '../../../src/fuzz/scenario/fixtures.ts';
 import { withoutRule } from './without-rule.ts';
 
 export const providers = [withoutRule(PAYMENTS, 'unchecked_output', 'CETP-4.2-03')];

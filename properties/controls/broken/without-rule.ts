@@ -4,7 +4,7 @@
  * Each module beside this one names the app, the rule id it drops and the oracle that must fail it
  * (properties/controls/provider-oracles.test.ts).
  */
-import type { ProviderFixture } from '../../scenario/fixtures.ts';
+import type { ProviderFixture } from '../../../src/fuzz/scenario/fixtures.ts';
 
 /** `fixture`'s app, installed with the enforcement of `ruleId` switched off (and its name changed). */
 export function withoutRule(fixture: ProviderFixture, name: string, ruleId: string): ProviderFixture {

@@ -5,9 +5,9 @@
  * reference payments app's large results.
  */
 import { describe, expect, it } from 'vitest';
-import { ALERTS, PAYMENTS } from '../../../properties/scenario/fixtures.ts';
-import type { Command } from '../../../properties/scenario/model.ts';
-import { runScenario } from '../../../properties/scenario/runner.ts';
+import { ALERTS, PAYMENTS } from '../../fuzz/scenario/fixtures.ts';
+import type { Command } from '../../fuzz/scenario/model.ts';
+import { runScenario } from '../../fuzz/scenario/runner.ts';
 import { HOSTILE_CASES } from '../../providers/hostile/cases.ts';
 import { HOSTILE_PACKAGE } from '../../providers/hostile/manifest.ts';
 import { readBounded, runHostile } from '../../providers/hostile/testing.ts';

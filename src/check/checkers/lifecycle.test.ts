@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { scenarioArb } from '../../../properties/scenario/arbitraries.ts';
-import { executeCommand, type Scenario, type Variant } from '../../../properties/scenario/model.ts';
-import { runScenario, type ScenarioRun } from '../../../properties/scenario/runner.ts';
-import { propertyById, type RawPropertyDef } from '../../../properties/suites.ts';
+import { scenarioArb } from '../../fuzz/scenario/arbitraries.ts';
+import { executeCommand, type Scenario, type Variant } from '../../fuzz/scenario/model.ts';
+import { runScenario, type ScenarioRun } from '../../fuzz/scenario/runner.ts';
+import { propertyById, type RawPropertyDef } from '../../fuzz/suites.ts';
 import { SessionTable } from '../../providers/sdk/sessions.ts';
 import { DurableStore } from '../../sim/storage.ts';
 import { World } from '../../sim/world.ts';

@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { matrixPropertyById } from '../../../properties/matrix.ts';
-import { consumerScenarioArb, runConsumerScenario } from '../../../properties/scenario/consumer.ts';
-import type { Variant } from '../../../properties/scenario/model.ts';
-import { type ConsumerPropertyDef, propertyById } from '../../../properties/suites.ts';
+import { matrixPropertyById } from '../../fuzz/matrix.ts';
+import { consumerScenarioArb, runConsumerScenario } from '../../fuzz/scenario/consumer.ts';
+import type { Variant } from '../../fuzz/scenario/model.ts';
+import { type ConsumerPropertyDef, propertyById } from '../../fuzz/suites.ts';
 import { clearAlerts } from '../../providers/apps/alerts.ts';
 import type { GrantRecord } from '../../providers/sdk/confirmations.ts';
 import { grantLiveAt, listMatchesVisibility } from './visibility.ts';

@@ -7,8 +7,8 @@
  * and property per job, and reported in catalogue order (the results do not depend on the number of workers);
  * `--shard I/N` ablates every N-th rule (for a CI matrix, merged with `cetp-sim merge`).
  */
-import { type AblationResult, ablatableRules } from '../../../properties/hunt.ts';
-import { PROPERTIES } from '../../../properties/suites.ts';
+import { type AblationResult, ablatableRules } from '../../fuzz/hunt.ts';
+import { PROPERTIES } from '../../fuzz/suites.ts';
 import { CliError, EXIT_OK } from '../../harness/errors.ts';
 import { CODE_ROOT } from '../../harness/root.ts';
 import { selectRules } from '../../harness/selection.ts';

@@ -1,19 +1,14 @@
 /**
  * `cetp-sim crashpoints`: kills the provider — and separately the consumer — at every scheduling
- * point of each mutating flow, lets the flow recover, and judges every run (properties/crashpoints.ts).
+ * point of each mutating flow, lets the flow recover, and judges every run (src/fuzz/crashpoints.ts).
  * Prints the number of points per flow and side. A failing point writes
  * `<out>/crashpoints-<flow>-<side>.replay.json`, which `cetp-sim replay` re-runs. `--json` prints one
  * object without wall-clock fields: the same arguments print the same bytes, whatever `--workers` is.
  * User modules (`--provider`) run only in worker threads under the watchdog, as in `fuzz`.
  */
 import { join } from 'node:path';
-import {
-  FLOW_KINDS,
-  type FlowKind,
-  type FlowReport,
-  type SideReport,
-} from '../../../properties/crashpoints.ts';
-import { REFERENCE } from '../../../properties/scenario/model.ts';
+import { FLOW_KINDS, type FlowKind, type FlowReport, type SideReport } from '../../fuzz/crashpoints.ts';
+import { REFERENCE } from '../../fuzz/scenario/model.ts';
 import { CliError, EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import {
   diagramFilePath,

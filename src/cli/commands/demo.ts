@@ -4,7 +4,7 @@
  * double insert, shrinks the schedule, and this command prints the minimal trace.
  */
 import fc from 'fast-check';
-import { type RaceInput, raceProperty, runRace } from '../../../properties/race-demo.ts';
+import { type RaceInput, raceProperty, runRace } from '../../fuzz/race-demo.ts';
 import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { QUIET_KINDS, renderMermaid, renderText } from '../../sim/trace-render.ts';
 import type { Io } from '../io.ts';

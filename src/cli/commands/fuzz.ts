@@ -9,10 +9,10 @@
  * (except with --time, whose run counts depend on speed), whatever `--workers` is.
  */
 
-import { REFERENCE } from '../../../properties/scenario/model.ts';
-import type { PropertyDef } from '../../../properties/suites.ts';
 import { blindEffectOracles, type Exercised } from '../../check/exercised.ts';
 import { type Frequencies, floorGaps } from '../../check/frequencies.ts';
+import { REFERENCE } from '../../fuzz/scenario/model.ts';
+import type { PropertyDef } from '../../fuzz/suites.ts';
 import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { DEFAULT_REPLAY_DIR } from '../../harness/fuzz.ts';
 import { exercisedLine } from '../../harness/message.ts';

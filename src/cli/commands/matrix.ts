@@ -1,5 +1,5 @@
 /**
- * `cetp-sim matrix`: the interpretation matrix (properties/matrix.ts). For each selected NOTES item,
+ * `cetp-sim matrix`: the interpretation matrix (src/fuzz/matrix.ts). For each selected NOTES item,
  * every pairing of the provider's readings with the consumer's runs through the consumer-driven
  * properties; a pairing that fails one breaks, and its shrunk run is written as a replay file (which
  * `cetp-sim replay` reproduces: the readings are in it) with its Mermaid diagram. `--md FILE` writes
@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import type { PropertyStatus } from '../../../properties/fuzz.ts';
+import type { PropertyStatus } from '../../fuzz/fuzz.ts';
 import {
   DEFAULT_MATRIX_RUNS,
   describePairing,
@@ -22,7 +22,7 @@ import {
   pairingsOf,
   pairingVariant,
   readingRunsOf,
-} from '../../../properties/matrix.ts';
+} from '../../fuzz/matrix.ts';
 import { CliError, EXIT_OK } from '../../harness/errors.ts';
 import {
   diagramFilePath,
@@ -30,17 +30,12 @@ import {
   writeDiagramFile,
   writeReplayFile,
 } from '../../harness/replay-file.ts';
-import { switchableNotes } from '../../protocol/readings.ts';
+import { type ReadingRun, switchableNotes } from '../../protocol/readings.ts';
 import { vectorVerdictFor } from '../../protocol/readings-findings.ts';
 import { renderMermaid } from '../../sim/trace-render.ts';
 import { loadCorpus, runInputs } from '../../vectors/corpus.ts';
 import { PROFILES } from '../../vectors/format.ts';
-import {
-  dependenciesOf,
-  type ReadingRun,
-  type VectorDependency,
-  vectorReadingsTable,
-} from '../../vectors/readings.ts';
+import { dependenciesOf, type VectorDependency, vectorReadingsTable } from '../../vectors/readings.ts';
 import type { VectorOutcome } from '../../vectors/run.ts';
 import { parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS, tailsOf } from '../campaign.ts';

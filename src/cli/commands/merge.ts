@@ -8,9 +8,9 @@
  * bug survived). Reports are data: nothing in them is loaded or run.
  */
 import { readFileSync } from 'node:fs';
-import { ablatableRules } from '../../../properties/hunt.ts';
-import { MUTANTS } from '../../../properties/mutants.ts';
-import { PROPERTIES, type PropertyDef, propertyById } from '../../../properties/suites.ts';
+import { ablatableRules } from '../../fuzz/hunt.ts';
+import { MUTANTS } from '../../fuzz/mutants.ts';
+import { PROPERTIES, type PropertyDef, propertyById } from '../../fuzz/suites.ts';
 import { CliError, EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { CODE_ROOT } from '../../harness/root.ts';
 import { Ajv2020, type ErrorObject } from '../../protocol/schemas/ajv.ts';

@@ -1,13 +1,13 @@
 /**
- * `cetp-sim mutants`: hunts each planted bug (properties/mutants.ts) with its killer properties, in
+ * `cetp-sim mutants`: hunts each planted bug (src/fuzz/mutants.ts) with its killer properties, in
  * order, until one fails; reports which property and checker killed it, after how many runs (and, in
  * the text table, how much wall time), and how small the shrunk failing run is. A survivor is a hole
  * in the suites: exit 1. The planted bugs are spread over `--workers` threads, one bug per job, and
  * reported in catalogue order: the results do not depend on the number of workers; `--shard I/N`
  * hunts every N-th bug (for a CI matrix, merged with `cetp-sim merge`).
  */
-import type { MutantResult } from '../../../properties/hunt.ts';
-import type { Mutant } from '../../../properties/mutants.ts';
+import type { MutantResult } from '../../fuzz/hunt.ts';
+import type { Mutant } from '../../fuzz/mutants.ts';
 import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { selectMutants } from '../../harness/selection.ts';
 import type { Shard } from '../args.ts';

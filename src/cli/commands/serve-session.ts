@@ -4,8 +4,8 @@
  * as it comes (LiveSession), the way src/vectors/engine.ts runs a step, handing out handles for the
  * PendingIntents and file descriptors in replies.
  */
-import type { ProviderFixture } from '../../../properties/scenario/fixtures.ts';
-import type { Variant } from '../../../properties/scenario/model.ts';
+import type { ProviderFixture } from '../../fuzz/scenario/fixtures.ts';
+import type { Variant } from '../../fuzz/scenario/model.ts';
 import { AGENT, agentPackage, OTHER_AGENT } from '../../providers/testing.ts';
 import type { Bundle } from '../../sim/bundle.ts';
 import type { AppContext } from '../../sim/context.ts';

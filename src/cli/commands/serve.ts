@@ -19,8 +19,8 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { MUTANTS, mutantById } from '../../../properties/mutants.ts';
-import { REFERENCE, type Variant } from '../../../properties/scenario/model.ts';
+import { MUTANTS, mutantById } from '../../fuzz/mutants.ts';
+import { REFERENCE, type Variant } from '../../fuzz/scenario/model.ts';
 import { CliError, EXIT_OK } from '../../harness/errors.ts';
 import { runConsumerVector } from '../../vectors/consumer-engine.ts';
 import type { ConsumerVector } from '../../vectors/consumer-format.ts';

@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { MUTANTS } from '../../../properties/mutants.ts';
+import { MUTANTS } from '../../fuzz/mutants.ts';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../../harness/errors.ts';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
 import { exportAdb } from '../../vectors/adb.ts';

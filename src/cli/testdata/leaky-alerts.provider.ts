@@ -2,7 +2,7 @@
  * A `--provider` module with a bug of its own (used by the CLI tests): the alerts app whose v1
  * list_tools also lists its write tools, whatever variant the fuzzer asks for.
  */
-import { ALERTS } from '../../../properties/scenario/fixtures.ts';
+import { ALERTS } from '../../fuzz/scenario/fixtures.ts';
 
 export default {
   providers: [

@@ -2,7 +2,7 @@
  * A `--provider` module whose args pool uses `$OWN:note_id` with no literal note_id to fall back on
  * (used by the CLI tests): refused, since before the caller owns a note there is no right one to use.
  */
-import { ALERTS } from '../../../properties/scenario/fixtures.ts';
+import { ALERTS } from '../../fuzz/scenario/fixtures.ts';
 
 export const providers = [
   {

@@ -8,9 +8,10 @@
  * CETP-4.4-17). (Its async operations also race their own cancellation: the operation's state is
  * committed apart from the effect.)
  */
-import { ALERTS, providerOptions } from '../../../properties/scenario/fixtures.ts';
-import type { Variant } from '../../../properties/scenario/model.ts';
+
 import type { JsonObject, JsonValue } from '../../base/json.ts';
+import { ALERTS, providerOptions } from '../../fuzz/scenario/fixtures.ts';
+import type { Variant } from '../../fuzz/scenario/model.ts';
 import { AlertToolProvider, alertsPackage } from '../../providers/apps/alerts.ts';
 import { CONFIRM_ACTIVITY } from '../../providers/sdk/confirmations.ts';
 import { CETP_PROVIDER } from '../../providers/sdk/manifest.ts';

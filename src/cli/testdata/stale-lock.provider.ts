@@ -4,8 +4,8 @@
  * — so a kill between taking and releasing it wedges the app for good, as a stale lock file does.
  * Without faults it behaves like the reference.
  */
-import { ALERTS, providerOptions } from '../../../properties/scenario/fixtures.ts';
-import type { Variant } from '../../../properties/scenario/model.ts';
+import { ALERTS, providerOptions } from '../../fuzz/scenario/fixtures.ts';
+import type { Variant } from '../../fuzz/scenario/model.ts';
 import { AlertToolProvider, alertsPackage } from '../../providers/apps/alerts.ts';
 import { CONFIRM_ACTIVITY } from '../../providers/sdk/confirmations.ts';
 import { CETP_PROVIDER } from '../../providers/sdk/manifest.ts';

@@ -4,7 +4,7 @@
  * write tools). Its failures depend on the runs before them — a fresh instance of the module (what
  * `cetp-sim replay` loads) passes the same scenario.
  */
-import { ALERTS } from '../../../properties/scenario/fixtures.ts';
+import { ALERTS } from '../../fuzz/scenario/fixtures.ts';
 
 let installs = 0;
 

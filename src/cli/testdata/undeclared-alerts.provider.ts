@@ -3,7 +3,7 @@
  * alerts app as if written without the effect API — its declarations are dropped at the world — so
  * the effect oracles have nothing to judge, and the summary must say so.
  */
-import { ALERTS } from '../../../properties/scenario/fixtures.ts';
+import { ALERTS } from '../../fuzz/scenario/fixtures.ts';
 
 export default {
   providers: [

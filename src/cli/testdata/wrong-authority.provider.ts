@@ -1,4 +1,4 @@
 /** A `--provider` module whose fixture names an authority its package does not declare (CLI tests). */
-import { ALERTS } from '../../../properties/scenario/fixtures.ts';
+import { ALERTS } from '../../fuzz/scenario/fixtures.ts';
 
 export const providers = [{ ...ALERTS, authority: 'com.example.nowhere' }];

@@ -4,23 +4,24 @@
  * code (worker.ts, under the watchdog); the CLI runs them in its own thread when there is no user code
  * to guard against and one thread was asked for.
  */
+
+import type { Violation } from '../../check/checker.ts';
 import {
   CRASHPOINTS_CONSUMER,
   CRASHPOINTS_RAW,
   replayablePropertyById,
-} from '../../../properties/crashpoint-oracles.ts';
-import { crashpointsOfFlow, type FlowReport } from '../../../properties/crashpoints.ts';
-import { fuzzProperty, replayScenario } from '../../../properties/fuzz.ts';
-import { ablateRule, huntMutant } from '../../../properties/hunt.ts';
-import { mutantById } from '../../../properties/mutants.ts';
-import type { ProviderFixture } from '../../../properties/scenario/fixtures.ts';
+} from '../../fuzz/crashpoint-oracles.ts';
+import { crashpointsOfFlow, type FlowReport } from '../../fuzz/crashpoints.ts';
+import { fuzzProperty, replayScenario } from '../../fuzz/fuzz.ts';
+import { ablateRule, huntMutant } from '../../fuzz/hunt.ts';
+import { mutantById } from '../../fuzz/mutants.ts';
+import type { ProviderFixture } from '../../fuzz/scenario/fixtures.ts';
 import {
   type ConsumerPropertyDef,
   type PropertyDef,
   propertyById,
   type RawPropertyDef,
-} from '../../../properties/suites.ts';
-import type { Violation } from '../../check/checker.ts';
+} from '../../fuzz/suites.ts';
 import { CliError } from '../../harness/errors.ts';
 import { MODULE_ESCAPES_CHECKER, type Thrown, thrownInLastRun } from '../../harness/escapes.ts';
 import { MODULE_GLOBALS_CHECKER } from '../../harness/globals.ts';

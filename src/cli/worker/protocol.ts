@@ -6,13 +6,13 @@
  * Everything here crosses a thread boundary by structured clone: plain data, no functions, no worlds.
  */
 
-import type { FlowKind, FlowReport } from '../../../properties/crashpoints.ts';
-import type { InconclusiveVerdict, PropertyStatus, ReplayFile } from '../../../properties/fuzz.ts';
-import type { AblationResult, MutantResult } from '../../../properties/hunt.ts';
-import type { Tail, Variant } from '../../../properties/scenario/model.ts';
 import type { Violation } from '../../check/checker.ts';
 import type { Exercised } from '../../check/exercised.ts';
 import type { Frequencies } from '../../check/frequencies.ts';
+import type { FlowKind, FlowReport } from '../../fuzz/crashpoints.ts';
+import type { InconclusiveVerdict, PropertyStatus, ReplayFile } from '../../fuzz/fuzz.ts';
+import type { AblationResult, MutantResult } from '../../fuzz/hunt.ts';
+import type { Tail, Variant } from '../../fuzz/scenario/model.ts';
 import type { Thrown } from '../../harness/escapes.ts';
 import type { ReplayModules } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
@@ -148,7 +148,7 @@ export interface PropertyOutcome {
   readonly frequencies?: Frequencies;
   /** One line on why it did not pass (vacuous, or a failure without a replayable run). */
   readonly reason?: string;
-  /** Campaign verdicts too few runs could give (properties/fuzz.ts); absent when none. */
+  /** Campaign verdicts too few runs could give (src/fuzz/fuzz.ts); absent when none. */
   readonly inconclusive?: readonly InconclusiveVerdict[];
   readonly failure?: FailureData;
   /** A failure without a replayable run (no `failure`): its verdict all the same. */

@@ -16,13 +16,13 @@
  * caller has without asking; a function replaces the policy entirely.
  */
 
-import type { ProviderFixture } from '../../check/subjects.ts';
 import { readingOptions } from '../../protocol/readings.ts';
 import type { App, AppFactory } from '../../sim/app.ts';
 import type { AppContext } from '../../sim/context.ts';
 import { Intent } from '../../sim/intent.ts';
 import type { PackageSpec } from '../../sim/manifest.ts';
 import type { World } from '../../sim/world.ts';
+import type { ProviderFixture } from '../../subjects/subjects.ts';
 import { toolDescriptor } from './catalogue.ts';
 import { CONFIRM_ACTIVITY } from './confirmations.ts';
 import { type GrantPolicyOptions, ScopeGrantPolicy } from './grants.ts';

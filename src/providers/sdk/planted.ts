@@ -2,7 +2,7 @@
  * The provider SDK's planted bugs: small, realistic mistakes the fuzzer switches on by name
  * (`plantedBugs`), each declared here with what it stands for and how it is planted — a function
  * that replaces or wraps one named part of the reference provider (execute/types.ts `Parts`). The
- * reference parts have no bug branches; properties/mutants.ts names the rules each bug breaks and the
+ * reference parts have no bug branches; src/fuzz/mutants.ts names the rules each bug breaks and the
  * properties that must catch it.
  */
 

@@ -6,9 +6,9 @@
  * it to fail with a reason: a test bed that passes any of them cannot be trusted with a green run.
  */
 
-import type { ProviderFixture } from '../../../../properties/scenario/fixtures.ts';
-import { ALERTS } from '../../../../properties/scenario/fixtures.ts';
 import type { JsonValue } from '../../../base/json.ts';
+import type { ProviderFixture } from '../../../fuzz/scenario/fixtures.ts';
+import { ALERTS } from '../../../fuzz/scenario/fixtures.ts';
 import { ALERT_TOOLS } from '../../../providers/apps/alerts.ts';
 import { CONFIRM_ACTIVITY } from '../../../providers/sdk/confirmations.ts';
 import { ScopeGrantPolicy } from '../../../providers/sdk/grants.ts';

@@ -17,7 +17,7 @@
  * oracles (src/check/checkers/malformed.ts) read each request off the wire and judge it with the
  * protocol's own reader, so a case that happens to be valid is judged as a valid call.
  */
-import type { BundleValueType } from '../../src/protocol/index.ts';
+import type { BundleValueType } from '../../protocol/index.ts';
 import {
   BUNDLE_KEYS,
   type BundleKey,
@@ -26,12 +26,12 @@ import {
   utf8Length,
   V2_METHOD_NAMES,
   type V2MethodName,
-} from '../../src/protocol/index.ts';
-import { Bundle } from '../../src/sim/bundle.ts';
-import type { AppContext } from '../../src/sim/context.ts';
-import { Intent } from '../../src/sim/intent.ts';
-import { FLAG_IMMUTABLE } from '../../src/sim/pending-intent.ts';
-import { BINDER_BUFFER_BYTES } from '../../src/sim/process.ts';
+} from '../../protocol/index.ts';
+import { Bundle } from '../../sim/bundle.ts';
+import type { AppContext } from '../../sim/context.ts';
+import { Intent } from '../../sim/intent.ts';
+import { FLAG_IMMUTABLE } from '../../sim/pending-intent.ts';
+import { BINDER_BUFFER_BYTES } from '../../sim/process.ts';
 
 /** A batch of structural malformed calls to one provider, aimed at one of its tools. */
 export interface HostileBatch {

@@ -7,25 +7,20 @@
  */
 
 import fc from 'fast-check';
-import type { JsonValue } from '../../src/base/json.ts';
-import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
-import { runCheckers } from '../../src/check/checkers/index.ts';
-import { type Observation, observe } from '../../src/check/observation.ts';
-import type { CancellationLike, ConsumerAgentApi, ConsumerUnderTest } from '../../src/check/subjects.ts';
-import { type CancelSignal, CONSUMER_PACKAGE, referenceConsumer } from '../../src/consumer/index.ts';
-import { alertsApp, alertsPackage } from '../../src/providers/apps/alerts.ts';
-import {
-  LEGACY_AUTHORITY,
-  LEGACY_PACKAGE,
-  legacyApp,
-  legacyPackage,
-} from '../../src/providers/apps/legacy.ts';
-import { HOSTILE_CASES, installHostile } from '../../src/providers/hostile/index.ts';
-import { HOSTILE_PACKAGE, PEER_PACKAGE } from '../../src/providers/hostile/manifest.ts';
-import { DEFAULT_PROVIDER_OPTIONS } from '../../src/providers/sdk/types.ts';
-import type { Fault, FaultAt } from '../../src/sim/faults.ts';
-import type { UserDecision } from '../../src/sim/user.ts';
-import type { RunReport, World } from '../../src/sim/world.ts';
+import type { JsonValue } from '../../base/json.ts';
+import type { CheckContext, Checker, Violation } from '../../check/checker.ts';
+import { runCheckers } from '../../check/checkers/index.ts';
+import { type Observation, observe } from '../../check/observation.ts';
+import { type CancelSignal, CONSUMER_PACKAGE, referenceConsumer } from '../../consumer/index.ts';
+import { alertsApp, alertsPackage } from '../../providers/apps/alerts.ts';
+import { LEGACY_AUTHORITY, LEGACY_PACKAGE, legacyApp, legacyPackage } from '../../providers/apps/legacy.ts';
+import { HOSTILE_CASES, installHostile } from '../../providers/hostile/index.ts';
+import { HOSTILE_PACKAGE, PEER_PACKAGE } from '../../providers/hostile/manifest.ts';
+import { DEFAULT_PROVIDER_OPTIONS } from '../../providers/sdk/types.ts';
+import type { Fault, FaultAt } from '../../sim/faults.ts';
+import type { UserDecision } from '../../sim/user.ts';
+import type { RunReport, World } from '../../sim/world.ts';
+import type { CancellationLike, ConsumerAgentApi, ConsumerUnderTest } from '../../subjects/subjects.ts';
 import { ALERTS, checkContext, fillArgs, type ProviderFixture, providerOptions } from './fixtures.ts';
 import type { Tail, Variant } from './model.ts';
 import { type RunHooks, scenarioWorld } from './runner.ts';
@@ -185,7 +180,7 @@ export function consumerScenarioArb(
     });
 }
 
-// The consumer under test, as the public API names it (src/check/subjects.ts).
+// The consumer under test, as the public API names it (src/subjects/subjects.ts).
 export type { CancellationLike, ConsumerAgentApi, ConsumerUnderTest };
 
 /** The reference consumer (src/consumer/fixture.ts), resuming its journal on every start. */

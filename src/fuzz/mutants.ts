@@ -10,9 +10,9 @@
  * (6-04) before the token is looked at; a predictable session token — unpredictability cannot be
  * shown by a deterministic simulation (CETP-2.2-07 is marked untestable).
  */
-import { CONSUMER_PLANTED_BUGS, type ConsumerBug } from '../src/consumer/planted.ts';
-import type { RuleId } from '../src/protocol/index.ts';
-import { PROVIDER_PLANTED_BUGS, type ProviderBug } from '../src/providers/sdk/planted.ts';
+import { CONSUMER_PLANTED_BUGS, type ConsumerBug } from '../consumer/planted.ts';
+import type { RuleId } from '../protocol/index.ts';
+import { PROVIDER_PLANTED_BUGS, type ProviderBug } from '../providers/sdk/planted.ts';
 import type { Variant } from './scenario/model.ts';
 
 export interface Mutant {

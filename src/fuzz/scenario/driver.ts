@@ -4,13 +4,13 @@
  * with the other actors that commands can misuse each other's tokens and operations.
  */
 
-import { caches } from '../../src/base/caches.ts';
-import type { JsonValue } from '../../src/base/json.ts';
-import { Bundle } from '../../src/sim/bundle.ts';
-import type { ContentProviderClient } from '../../src/sim/content.ts';
-import type { AppContext } from '../../src/sim/context.ts';
-import type { PendingIntent } from '../../src/sim/pending-intent.ts';
-import { type Task, TIMED_OUT, type Waiter } from '../../src/sim/scheduler.ts';
+import { caches } from '../../base/caches.ts';
+import type { JsonValue } from '../../base/json.ts';
+import { Bundle } from '../../sim/bundle.ts';
+import type { ContentProviderClient } from '../../sim/content.ts';
+import type { AppContext } from '../../sim/context.ts';
+import type { PendingIntent } from '../../sim/pending-intent.ts';
+import { type Task, TIMED_OUT, type Waiter } from '../../sim/scheduler.ts';
 import { fillArgs, type ProviderFixture } from './fixtures.ts';
 import { type HostileHost, sendHostileBatch } from './malformed.ts';
 import {

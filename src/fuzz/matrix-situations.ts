@@ -9,21 +9,21 @@
  * simulation already models (src/sim/faults.ts), applied through `world.applyFault` so the trace and
  * a replay's diagram show it. Deterministic: every decision depends only on the calls seen so far.
  * A situation's fixture wraps a provider fixture (its install), so a replay file of a situation
- * property reproduces the situation with it (properties/matrix.ts resolves the property by id).
+ * property reproduces the situation with it (src/fuzz/matrix.ts resolves the property by id).
  */
-import { caches } from '../src/base/caches.ts';
-import type { JsonValue } from '../src/base/json.ts';
-import { worldIdentity } from '../src/check/checkers/visibility.ts';
-import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
-import { ALERTS_PACKAGE } from '../src/providers/apps/alerts.ts';
-import type { GrantRecord } from '../src/providers/sdk/confirmations.ts';
-import { GRANTS } from '../src/providers/sdk/records.ts';
-import { agentPackage } from '../src/providers/testing.ts';
-import type { App, AppFactory } from '../src/sim/app.ts';
-import { Bundle } from '../src/sim/bundle.ts';
-import type { ContentProvider } from '../src/sim/content-provider.ts';
-import type { PackageSpec } from '../src/sim/manifest.ts';
-import type { World } from '../src/sim/world.ts';
+import { caches } from '../base/caches.ts';
+import type { JsonValue } from '../base/json.ts';
+import { worldIdentity } from '../check/checkers/visibility.ts';
+import { CONSUMER_PACKAGE } from '../consumer/app.ts';
+import { ALERTS_PACKAGE } from '../providers/apps/alerts.ts';
+import type { GrantRecord } from '../providers/sdk/confirmations.ts';
+import { GRANTS } from '../providers/sdk/records.ts';
+import { agentPackage } from '../providers/testing.ts';
+import type { App, AppFactory } from '../sim/app.ts';
+import { Bundle } from '../sim/bundle.ts';
+import type { ContentProvider } from '../sim/content-provider.ts';
+import type { PackageSpec } from '../sim/manifest.ts';
+import type { World } from '../sim/world.ts';
 import type { ProviderFixture } from './scenario/fixtures.ts';
 import type { Variant } from './scenario/model.ts';
 

@@ -4,15 +4,15 @@
  * user answer as scripted, then — once every actor is done and every fault applied — settle (poll
  * every accepted operation to its end), and run the checkers over what happened.
  */
-import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
-import { ALL_CHECKERS, runCheckers } from '../../src/check/checkers/index.ts';
-import { type Observation, observe } from '../../src/check/observation.ts';
-import type { AppContext } from '../../src/sim/context.ts';
-import { TIMED_OUT } from '../../src/sim/scheduler.ts';
-import type { StrategySpec } from '../../src/sim/strategy.ts';
-import type { TraceEvent } from '../../src/sim/trace.ts';
-import type { RunReport } from '../../src/sim/world.ts';
-import { World } from '../../src/sim/world.ts';
+import type { CheckContext, Checker, Violation } from '../../check/checker.ts';
+import { ALL_CHECKERS, runCheckers } from '../../check/checkers/index.ts';
+import { type Observation, observe } from '../../check/observation.ts';
+import type { AppContext } from '../../sim/context.ts';
+import { TIMED_OUT } from '../../sim/scheduler.ts';
+import type { StrategySpec } from '../../sim/strategy.ts';
+import type { TraceEvent } from '../../sim/trace.ts';
+import type { RunReport } from '../../sim/world.ts';
+import { World } from '../../sim/world.ts';
 import { type ActorState, newActorState, RawDriver } from './driver.ts';
 import { ACTOR_PACKAGES, installActors, type ProviderFixture, rawCheckContext } from './fixtures.ts';
 import type { ActorName, Command, Scenario, Tail, Variant } from './model.ts';

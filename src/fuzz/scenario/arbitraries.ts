@@ -5,8 +5,8 @@
  * simplest value first, since shrinking moves toward the first alternative.
  */
 import fc from 'fast-check';
-import type { Fault, FaultAt } from '../../src/sim/faults.ts';
-import type { UserDecision } from '../../src/sim/user.ts';
+import type { Fault, FaultAt } from '../../sim/faults.ts';
+import type { UserDecision } from '../../sim/user.ts';
 import type { ProviderFixture } from './fixtures.ts';
 import { hostileBatchArb } from './malformed-arb.ts';
 import {
@@ -93,7 +93,7 @@ export interface ScenarioShape {
    * Moves appended to an actor's commands, `extraPercent`% of the time (default 0): one sequence of
    * moves picked from these, after whatever the actor did (so there is a session, a request, an
    * operation or a token to misuse or outlive). This is how a property makes the attacks and clock
-   * crossings it exists for common (issue 22: floors in properties/suites.ts) without taking a share
+   * crossings it exists for common (issue 22: floors in src/fuzz/suites.ts) without taking a share
    * from its core moves: the actor's own commands are drawn as if there were no extras (the same
    * kinds, weights and lengths), and the extras come after them, in a slot of their own.
    */

@@ -4,12 +4,12 @@
  * rule ids it guards: its oracles' rules plus its §9 area.
  */
 
-import type { Checker } from '../src/check/checker.ts';
-import { admissionLimit } from '../src/check/checkers/admission.ts';
-import { agentGetsData, requestIdOnWire, unavailableNotUnknown } from '../src/check/checkers/agent.ts';
-import { AGENT_CONTENT_CHECKERS } from '../src/check/checkers/agent-content.ts';
-import { businessRefusal } from '../src/check/checkers/business.ts';
-import { resumeTokenExpiry } from '../src/check/checkers/clocks.ts';
+import type { Checker } from '../check/checker.ts';
+import { admissionLimit } from '../check/checkers/admission.ts';
+import { agentGetsData, requestIdOnWire, unavailableNotUnknown } from '../check/checkers/agent.ts';
+import { AGENT_CONTENT_CHECKERS } from '../check/checkers/agent-content.ts';
+import { businessRefusal } from '../check/checkers/business.ts';
+import { resumeTokenExpiry } from '../check/checkers/clocks.ts';
 import {
   negotiatedOnly,
   noDowngrade,
@@ -19,8 +19,8 @@ import {
   retryDiscipline,
   verifiedResolutions,
   verifiesFile,
-} from '../src/check/checkers/consumer.ts';
-import { CONSUMER_FOLLOWUP_CHECKERS } from '../src/check/checkers/consumer-followup.ts';
+} from '../check/checkers/consumer.ts';
+import { CONSUMER_FOLLOWUP_CHECKERS } from '../check/checkers/consumer-followup.ts';
 import {
   approvalBinding,
   authorizedEffect,
@@ -31,21 +31,21 @@ import {
   effectOnOwnData,
   noCrossUidResults,
   singleEffect,
-} from '../src/check/checkers/effects.ts';
+} from '../check/checkers/effects.ts';
 import {
   catalogueRevision,
   consumerRequestsWellFormed,
   providerIdentity,
   resolutionPendingIntent,
-} from '../src/check/checkers/fields.ts';
-import { fileResultMatches } from '../src/check/checkers/files.ts';
-import { agentNotRefusedAsMisuse, agentOutcomeTruth } from '../src/check/checkers/interop.ts';
+} from '../check/checkers/fields.ts';
+import { fileResultMatches } from '../check/checkers/files.ts';
+import { agentNotRefusedAsMisuse, agentOutcomeTruth } from '../check/checkers/interop.ts';
 import {
   restartKeepsOperation,
   restartSessionOutcome,
   wipedStateUnknown,
-} from '../src/check/checkers/lifecycle.ts';
-import { errorMeansNoEffect, malformedRefused } from '../src/check/checkers/malformed.ts';
+} from '../check/checkers/lifecycle.ts';
+import { errorMeansNoEffect, malformedRefused } from '../check/checkers/malformed.ts';
 import {
   argsSchema,
   capabilitiesIntersected,
@@ -54,15 +54,15 @@ import {
   sessionExpiry,
   versionAgreed,
   windowExpiry,
-} from '../src/check/checkers/negotiated.ts';
-import { outputSchema } from '../src/check/checkers/outputs.ts';
-import { consumerTrustsIdentity } from '../src/check/checkers/provider-trust.ts';
-import { requiredScopes } from '../src/check/checkers/required-scopes.ts';
-import { runtimeRiskApproved } from '../src/check/checkers/risk.ts';
-import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
-import { sessionRequired } from '../src/check/checkers/session-required.ts';
-import { STORAGE_CHECKERS } from '../src/check/checkers/storage.ts';
-import { listMatchesVisibility } from '../src/check/checkers/visibility.ts';
+} from '../check/checkers/negotiated.ts';
+import { outputSchema } from '../check/checkers/outputs.ts';
+import { consumerTrustsIdentity } from '../check/checkers/provider-trust.ts';
+import { requiredScopes } from '../check/checkers/required-scopes.ts';
+import { runtimeRiskApproved } from '../check/checkers/risk.ts';
+import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../check/checkers/runtime.ts';
+import { sessionRequired } from '../check/checkers/session-required.ts';
+import { STORAGE_CHECKERS } from '../check/checkers/storage.ts';
+import { listMatchesVisibility } from '../check/checkers/visibility.ts';
 import {
   argsBinding,
   cancelAfterEnd,
@@ -75,11 +75,11 @@ import {
   sessionBinding,
   v1ReadOnly,
   wireWellFormed,
-} from '../src/check/checkers/wire.ts';
-import { METHODS } from '../src/check/frequencies.ts';
-import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
-import { HOSTILE_CASES } from '../src/providers/hostile/index.ts';
-import type { Fault } from '../src/sim/faults.ts';
+} from '../check/checkers/wire.ts';
+import { METHODS } from '../check/frequencies.ts';
+import { CONSUMER_PACKAGE } from '../consumer/app.ts';
+import { HOSTILE_CASES } from '../providers/hostile/index.ts';
+import type { Fault } from '../sim/faults.ts';
 import type { ScenarioShape } from './scenario/arbitraries.ts';
 import {
   ALERTS_ONE_AT_A_TIME,

@@ -8,9 +8,10 @@
  * args, replay or steal resume and session tokens, skip the confirmation UI, send expired deadlines,
  * poll other callers' operations), because a provider must hold its rules against any caller.
  */
-import type { Variant } from '../../src/check/subjects.ts';
-import type { FaultAt } from '../../src/sim/faults.ts';
-import type { UserDecision } from '../../src/sim/user.ts';
+
+import type { FaultAt } from '../../sim/faults.ts';
+import type { UserDecision } from '../../sim/user.ts';
+import type { Variant } from '../../subjects/subjects.ts';
 import type { HostileBatch } from './malformed.ts';
 
 /** Actors a and b have their own UIDs; s1 and s2 share one UID (android:sharedUserId). */
@@ -167,7 +168,7 @@ export interface Scenario {
   readonly decisions: readonly number[];
 }
 
-/** Planted bugs and ablated rules a run is made with: defined in src/check/subjects.ts (public API). */
+/** Planted bugs and ablated rules a run is made with: defined in src/subjects/subjects.ts (public API). */
 export type { Variant };
 
 export const REFERENCE: Variant = { providerBugs: [], consumerBugs: [], disabledRules: [] };

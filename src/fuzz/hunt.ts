@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRuleId } from '../src/protocol/index.ts';
+import { isRuleId } from '../protocol/index.ts';
 import { fuzzProperty } from './fuzz.ts';
 import type { Mutant } from './mutants.ts';
 import type { Tail } from './scenario/model.ts';

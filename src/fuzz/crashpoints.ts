@@ -15,10 +15,10 @@
  * Which tool makes which flow is found by running each candidate once without faults, so a user's
  * providers (`--provider`) get the same flows as the reference apps, where they offer them.
  */
-import type { Violation } from '../src/check/checker.ts';
-import type { CallView } from '../src/check/observation.ts';
-import type { FaultAt } from '../src/sim/faults.ts';
-import type { TraceEvent } from '../src/sim/trace.ts';
+import type { Violation } from '../check/checker.ts';
+import type { CallView } from '../check/observation.ts';
+import type { FaultAt } from '../sim/faults.ts';
+import type { TraceEvent } from '../sim/trace.ts';
 import { REPLAY_FORMAT, type ReplayFile } from './fuzz.ts';
 import {
   type ConsumerRun,

@@ -8,11 +8,11 @@
  * Used by properties/race-demo.test.ts and by `cetp-sim demo`.
  */
 import fc from 'fast-check';
-import { Bundle } from '../src/sim/bundle.ts';
-import type { Fault, FaultAt } from '../src/sim/faults.ts';
-import type { StrategySpec } from '../src/sim/strategy.ts';
-import { appSpec, clientSpec, LambdaProvider } from '../src/sim/testing.ts';
-import { PROCESS_START_MS, World } from '../src/sim/world.ts';
+import { Bundle } from '../sim/bundle.ts';
+import type { Fault, FaultAt } from '../sim/faults.ts';
+import type { StrategySpec } from '../sim/strategy.ts';
+import { appSpec, clientSpec, LambdaProvider } from '../sim/testing.ts';
+import { PROCESS_START_MS, World } from '../sim/world.ts';
 
 export const TOY_PROVIDER = 'com.toy.rows';
 export const TOY_CLIENT = 'com.toy.client';

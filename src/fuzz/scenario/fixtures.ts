@@ -5,23 +5,19 @@
  */
 
 import canonicalize from 'canonicalize';
-import { caches } from '../../src/base/caches.ts';
-import type { CheckContext } from '../../src/check/checker.ts';
-import { FixtureError, resolveFixtureWith } from '../../src/check/fixture.ts';
-import type { ResolvedProviderFixture } from '../../src/check/subjects.ts';
-import { ALERTS_PROVIDER } from '../../src/providers/apps/alerts.ts';
-import { PAYMENTS_PROVIDER } from '../../src/providers/apps/payments.ts';
-import {
-  type DefinedProvider,
-  type FixtureSpec,
-  providerOptionsFor,
-} from '../../src/providers/sdk/define.ts';
-import { agentPackage } from '../../src/providers/testing.ts';
-import type { World } from '../../src/sim/world.ts';
+import { caches } from '../../base/caches.ts';
+import type { CheckContext } from '../../check/checker.ts';
+import { FixtureError, resolveFixtureWith } from '../../check/fixture.ts';
+import { ALERTS_PROVIDER } from '../../providers/apps/alerts.ts';
+import { PAYMENTS_PROVIDER } from '../../providers/apps/payments.ts';
+import { type DefinedProvider, type FixtureSpec, providerOptionsFor } from '../../providers/sdk/define.ts';
+import { agentPackage } from '../../providers/testing.ts';
+import type { World } from '../../sim/world.ts';
+import type { ResolvedProviderFixture } from '../../subjects/subjects.ts';
 import type { ActorName } from './model.ts';
 
 /**
- * A provider app the scenarios install and call (src/check/subjects.ts, public API), resolved: in
+ * A provider app the scenarios install and call (src/subjects/subjects.ts, public API), resolved: in
  * properties/ a fixture always has what its provider's list_tools declares filled in.
  */
 export type ProviderFixture = ResolvedProviderFixture;

@@ -9,18 +9,17 @@
  * readings.
  */
 import fc from 'fast-check';
-import type { Checker } from '../src/check/checker.ts';
-import { requestIdOnWire } from '../src/check/checkers/agent.ts';
-import { requestIdStable, retryDiscipline } from '../src/check/checkers/consumer.ts';
-import { approvalBinding, authorizedEffect, singleEffect } from '../src/check/checkers/effects.ts';
-import { agentNotRefusedAsMisuse, agentOutcomeTruth } from '../src/check/checkers/interop.ts';
-import { noFdLeaks, runProgress } from '../src/check/checkers/runtime.ts';
-import { listMatchesVisibility } from '../src/check/checkers/visibility.ts';
-import type { Readings } from '../src/check/subjects.ts';
-import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
-import { type ReadingSide, VARIANTS, type VariantDef } from '../src/protocol/readings.ts';
-import type { Fault } from '../src/sim/faults.ts';
-import type { ReadingRun } from '../src/vectors/readings.ts';
+import type { Checker } from '../check/checker.ts';
+import { requestIdOnWire } from '../check/checkers/agent.ts';
+import { requestIdStable, retryDiscipline } from '../check/checkers/consumer.ts';
+import { approvalBinding, authorizedEffect, singleEffect } from '../check/checkers/effects.ts';
+import { agentNotRefusedAsMisuse, agentOutcomeTruth } from '../check/checkers/interop.ts';
+import { noFdLeaks, runProgress } from '../check/checkers/runtime.ts';
+import { listMatchesVisibility } from '../check/checkers/visibility.ts';
+import { CONSUMER_PACKAGE } from '../consumer/app.ts';
+import { type ReadingRun, type ReadingSide, VARIANTS, type VariantDef } from '../protocol/readings.ts';
+import type { Fault } from '../sim/faults.ts';
+import type { Readings } from '../subjects/subjects.ts';
 import { propertySeed } from './fuzz.ts';
 import { SITUATIONS, type Situation, withSituation } from './matrix-situations.ts';
 import { consumerScenarioArb, runConsumerScenario } from './scenario/consumer.ts';
@@ -121,7 +120,7 @@ const SITUATION_TOOLS: Readonly<Record<number, readonly string[]>> = {
 };
 
 /**
- * A note's situation property (properties/matrix-situations.ts): the matrix-interop oracles on
+ * A note's situation property (src/fuzz/matrix-situations.ts): the matrix-interop oracles on
  * consumer scenarios of the note's tools in a world where the situation makes the deciding moment
  * happen (a lost reply and a clock that moves, a cancel meeting a finished operation, a foreign
  * session token). Few other faults: the situation is the point.

@@ -1,8 +1,8 @@
 /**
  * What a run is made of, as the public API names it: the variant (planted bugs and ablated rules)
  * and the provider or consumer under test — what `cetp-sim fuzz --provider MODULE` and
- * `--consumer MODULE` expect a module to export. The scenario machinery in properties/ builds on
- * these types; src/ names them here so that src/index.ts need not reach into properties/.
+ * `--consumer MODULE` expect a module to export. The scenario machinery in src/fuzz builds on
+ * these types, which sit below the providers' SDK (it makes fixtures) and the checkers.
  */
 import type { JsonValue } from '../base/json.ts';
 import type { AppContext } from '../sim/context.ts';
@@ -80,7 +80,7 @@ export interface ProviderFixture {
   readonly requiredScopes?: Readonly<Record<string, readonly string[]>>;
   /**
    * Your own invariants over the app's storage at the end of a run and the run's history, checked
-   * after every run of every property as the oracles `invariant:<id>` (src/check/user-oracle-types.ts,
+   * after every run of every property as the oracles `invariant:<id>` (src/subjects/user-oracle-types.ts,
    * docs/writing-a-provider.md). Optional.
    */
   readonly invariants?: readonly Invariant[];

@@ -5,14 +5,14 @@
  * not in the fuzzed catalogue (suites.ts): their scenarios are enumerated, not generated.
  */
 
-import type { Checker } from '../src/check/checker.ts';
-import { violation } from '../src/check/checker.ts';
-import { requestIdStable, retryDiscipline } from '../src/check/checkers/consumer.ts';
-import { cancelledHasNoEffect, singleEffect } from '../src/check/checkers/effects.ts';
-import { noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
-import { storageSingleEffect } from '../src/check/checkers/storage.ts';
-import { sameTerminalResult } from '../src/check/checkers/wire.ts';
-import type { CallView, Observation } from '../src/check/observation.ts';
+import type { Checker } from '../check/checker.ts';
+import { violation } from '../check/checker.ts';
+import { requestIdStable, retryDiscipline } from '../check/checkers/consumer.ts';
+import { cancelledHasNoEffect, singleEffect } from '../check/checkers/effects.ts';
+import { noFdLeaks, operationsTerminate, runProgress } from '../check/checkers/runtime.ts';
+import { storageSingleEffect } from '../check/checkers/storage.ts';
+import { sameTerminalResult } from '../check/checkers/wire.ts';
+import type { CallView, Observation } from '../check/observation.ts';
 import { matrixPropertyById } from './matrix.ts';
 import type { ConsumerShape } from './scenario/consumer.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';

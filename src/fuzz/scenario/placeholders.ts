@@ -9,7 +9,7 @@
  *   pool to its own 'NOTE-1'). A pool without such an entry is refused when the fixture is checked
  *   (ownPlaceholderIssues, src/harness/subjects.ts): there is no right object to guess.
  */
-import type { JsonValue } from '../../src/base/json.ts';
+import type { JsonValue } from '../../base/json.ts';
 
 export const UID_PLACEHOLDER = '$UID';
 const OWN_PREFIX = '$OWN:';

@@ -6,17 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import type { Violation } from '../src/check/checker.ts';
-import {
-  CONSUMER_KEY,
-  type Exercised,
-  ExerciseTally,
-  exercisedIn,
-  successTest,
-} from '../src/check/exercised.ts';
-import { type Frequencies, FrequencyTally, runLabels } from '../src/check/frequencies.ts';
-import type { CallView } from '../src/check/observation.ts';
-import type { TraceEvent } from '../src/sim/trace.ts';
+import type { Violation } from '../check/checker.ts';
+import { CONSUMER_KEY, type Exercised, ExerciseTally, exercisedIn, successTest } from '../check/exercised.ts';
+import { type Frequencies, FrequencyTally, runLabels } from '../check/frequencies.ts';
+import type { CallView } from '../check/observation.ts';
+import type { TraceEvent } from '../sim/trace.ts';
 import { scenarioArb } from './scenario/arbitraries.ts';
 import {
   type ConsumerRun,
