@@ -9,6 +9,7 @@ import type { Checker } from '../src/check/checker.ts';
 import { violation } from '../src/check/checker.ts';
 import { requestIdStable, retryDiscipline } from '../src/check/checkers/consumer.ts';
 import { cancelledHasNoEffect, singleEffect } from '../src/check/checkers/effects.ts';
+import { faultsTransparent } from '../src/check/checkers/faults-transparent.ts';
 import { noFdLeaks, operationsTerminate, runProgress } from '../src/check/checkers/runtime.ts';
 import { storageSingleEffect } from '../src/check/checkers/storage.ts';
 import { sameTerminalResult } from '../src/check/checkers/wire.ts';
@@ -186,6 +187,7 @@ export const crashProviderUsable: Checker = {
 const RAW_CHECKERS: readonly Checker[] = [
   singleEffect,
   storageSingleEffect,
+  faultsTransparent,
   sameTerminalResult,
   cancelledHasNoEffect,
   operationsTerminate,

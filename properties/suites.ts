@@ -32,6 +32,7 @@ import {
   noCrossUidResults,
   singleEffect,
 } from '../src/check/checkers/effects.ts';
+import { faultsTransparent } from '../src/check/checkers/faults-transparent.ts';
 import {
   catalogueRevision,
   consumerRequestsWellFormed,
@@ -388,6 +389,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     [
       singleEffect,
       ...STORAGE_CHECKERS,
+      faultsTransparent,
       effectAttribution,
       noCrossUidResults,
       sameTerminalResult,
@@ -731,6 +733,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       wipedStateUnknown,
       singleEffect,
       ...STORAGE_CHECKERS,
+      faultsTransparent,
       sameTerminalResult,
       sessionBinding,
       resignEndsSession,

@@ -5,8 +5,10 @@
  * every accepted operation to its end), and run the checkers over what happened.
  */
 import type { CheckContext, Checker, Violation } from '../../src/check/checker.ts';
+import { faultsTransparent } from '../../src/check/checkers/faults-transparent.ts';
 import { ALL_CHECKERS, runCheckers } from '../../src/check/checkers/index.ts';
 import { type Observation, observe } from '../../src/check/observation.ts';
+import { replayFaultFree } from '../../src/fuzz/fault-free-replay.ts';
 import type { AppContext } from '../../src/sim/context.ts';
 import { TIMED_OUT } from '../../src/sim/scheduler.ts';
 import type { StrategySpec } from '../../src/sim/strategy.ts';
@@ -150,10 +152,25 @@ export async function runScenario(
     }
   });
   const report = await world.run();
-  const observation = observe(world, report, quietFromStep);
   const base = rawCheckContext(fixture.providers);
   const ctx = variant.readings ? { ...base, readings: variant.readings } : base;
-  const violations = runCheckers(observation, ctx, fixture.checkers ?? ALL_CHECKERS);
+  const checkers = fixture.checkers ?? ALL_CHECKERS;
+  const observed = observe(world, report, quietFromStep);
+  // faults-transparent judges the run against a fault-free replay of it, made here (a fresh world).
+  const observation = checkers.includes(faultsTransparent)
+    ? {
+        ...observed,
+        faultFree: await replayFaultFree({
+          seed: scenario.seed,
+          providers: fixture.providers,
+          actors,
+          variant,
+          observation: observed,
+          context: ctx,
+        }),
+      }
+    : observed;
+  const violations = runCheckers(observation, ctx, checkers);
   void drivers;
   return { world, report, observation, context: ctx, violations };
 }
