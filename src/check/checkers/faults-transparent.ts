@@ -140,7 +140,7 @@ function differs(
     const path = matcher.unify(a.value, b.value);
     if (path !== null)
       return {
-        text: `${rowName(a)} holds ${path === '(value)' ? '' : `${path} = `}${short(at(a.value, path))} after the run (commits #${a.seqs.join(', #')}); a fault-free execution leaves ${short(at(b.value, path))}`,
+        text: `${rowName(a)} (created by it; written by commits #${a.seqs.join(', #')}) holds ${path === '(value)' ? '' : `${path} = `}${short(at(a.value, path))} after the run; a fault-free execution leaves ${short(at(b.value, path))}`,
         seqs: a.seqs,
       };
   }
