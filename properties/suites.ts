@@ -579,6 +579,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       operationsTerminate,
       singleEffect,
       ...STORAGE_CHECKERS,
+      faultsTransparent,
       operationIsolation,
       sameTerminalResult,
       wireWellFormed,
