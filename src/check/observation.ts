@@ -16,6 +16,7 @@ import type { ContentCallRecord } from '../sim/content.ts';
 import type { AgentCallRecord, ScreenRecord } from '../sim/ground-truth.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { RunReport, World } from '../sim/world.ts';
+import type { FaultFreeRecord } from './fault-free.ts';
 
 /** The methods a v1 provider serves (§8): the only calls that can be v1. */
 const V1_METHODS: ReadonlySet<string> = new Set(['list_tools', 'execute_tool']);
@@ -155,6 +156,8 @@ export interface Observation {
   readonly audits: readonly TraceEvent[];
   /** Step after which the scenario promised no more faults (for liveness), or null. */
   readonly quietFromStep: number | null;
+  /** The fault-free replay of the requests that took effect (src/check/fault-free.ts), when one was made. */
+  readonly faultFree?: FaultFreeRecord;
   /** Values derived from this observation, computed once by whichever oracle asks first (`memoOn`). */
   readonly memo: Map<symbol, unknown>;
 }

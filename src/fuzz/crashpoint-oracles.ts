@@ -9,6 +9,7 @@ import type { Checker } from '../check/checker.ts';
 import { violation } from '../check/checker.ts';
 import { requestIdStable, retryDiscipline } from '../check/checkers/consumer.ts';
 import { cancelledHasNoEffect, singleEffect } from '../check/checkers/effects.ts';
+import { faultsTransparent } from '../check/checkers/faults-transparent.ts';
 import { noFdLeaks, operationsTerminate, runProgress } from '../check/checkers/runtime.ts';
 import { storageSingleEffect } from '../check/checkers/storage.ts';
 import { sameTerminalResult } from '../check/checkers/wire.ts';
@@ -186,6 +187,7 @@ export const crashProviderUsable: Checker = {
 const RAW_CHECKERS: readonly Checker[] = [
   singleEffect,
   storageSingleEffect,
+  faultsTransparent,
   sameTerminalResult,
   cancelledHasNoEffect,
   operationsTerminate,

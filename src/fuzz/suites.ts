@@ -32,6 +32,7 @@ import {
   noCrossUidResults,
   singleEffect,
 } from '../check/checkers/effects.ts';
+import { faultsTransparent } from '../check/checkers/faults-transparent.ts';
 import {
   catalogueRevision,
   consumerRequestsWellFormed,
@@ -388,6 +389,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     [
       singleEffect,
       ...STORAGE_CHECKERS,
+      faultsTransparent,
       effectAttribution,
       noCrossUidResults,
       sameTerminalResult,
@@ -577,6 +579,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       operationsTerminate,
       singleEffect,
       ...STORAGE_CHECKERS,
+      faultsTransparent,
       operationIsolation,
       sameTerminalResult,
       wireWellFormed,
@@ -731,6 +734,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       wipedStateUnknown,
       singleEffect,
       ...STORAGE_CHECKERS,
+      faultsTransparent,
       sameTerminalResult,
       sessionBinding,
       resignEndsSession,

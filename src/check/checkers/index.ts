@@ -9,6 +9,7 @@ import { CLOCK_CHECKERS } from './clocks.ts';
 import { CONSUMER_CHECKERS } from './consumer.ts';
 import { CONSUMER_FOLLOWUP_CHECKERS } from './consumer-followup.ts';
 import { EFFECT_CHECKERS } from './effects.ts';
+import { faultsTransparent } from './faults-transparent.ts';
 import { FIELD_CHECKERS } from './fields.ts';
 import { FILE_CHECKERS } from './files.ts';
 import { LIFECYCLE_CHECKERS } from './lifecycle.ts';
@@ -47,6 +48,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...LIFECYCLE_CHECKERS,
   requiredScopes,
   ...STORAGE_CHECKERS,
+  faultsTransparent,
 ];
 
 export function checkerById(id: string): Checker | undefined {

@@ -5,6 +5,7 @@
  * every accepted operation to its end), and run the checkers over what happened.
  */
 import type { CheckContext, Checker, Violation } from '../../check/checker.ts';
+import { faultsTransparent } from '../../check/checkers/faults-transparent.ts';
 import { ALL_CHECKERS, runCheckers } from '../../check/checkers/index.ts';
 import { type Observation, observe } from '../../check/observation.ts';
 import type { AppContext } from '../../sim/context.ts';
@@ -13,6 +14,7 @@ import type { StrategySpec } from '../../sim/strategy.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { RunReport } from '../../sim/world.ts';
 import { World } from '../../sim/world.ts';
+import { replayFaultFree } from '../fault-free-replay.ts';
 import { type ActorState, newActorState, RawDriver } from './driver.ts';
 import { ACTOR_PACKAGES, installActors, type ProviderFixture, rawCheckContext } from './fixtures.ts';
 import type { ActorName, Command, Scenario, Tail, Variant } from './model.ts';
@@ -150,10 +152,25 @@ export async function runScenario(
     }
   });
   const report = await world.run();
-  const observation = observe(world, report, quietFromStep);
   const base = rawCheckContext(fixture.providers);
   const ctx = variant.readings ? { ...base, readings: variant.readings } : base;
-  const violations = runCheckers(observation, ctx, fixture.checkers ?? ALL_CHECKERS);
+  const checkers = fixture.checkers ?? ALL_CHECKERS;
+  const observed = observe(world, report, quietFromStep);
+  // faults-transparent judges the run against a fault-free replay of it, made here (a fresh world).
+  const observation = checkers.includes(faultsTransparent)
+    ? {
+        ...observed,
+        faultFree: await replayFaultFree({
+          seed: scenario.seed,
+          providers: fixture.providers,
+          actors,
+          variant,
+          observation: observed,
+          context: ctx,
+        }),
+      }
+    : observed;
+  const violations = runCheckers(observation, ctx, checkers);
   void drivers;
   return { world, report, observation, context: ctx, violations };
 }
