@@ -29,6 +29,7 @@ export interface ZooFlags {
   readonly mistakes: boolean;
   readonly mistake?: readonly string[];
   readonly mistakeApps: number;
+  readonly mistakeBudget?: number;
   readonly property?: readonly string[];
   readonly runs?: number;
   readonly shard?: Shard;
@@ -52,6 +53,7 @@ function childArgs(flags: ZooFlags, shard: Shard): string[] {
   if (flags.mistakes) args.push('--mistakes');
   if (flags.mistake) args.push('--mistake', ...flags.mistake);
   args.push('--mistake-apps', String(flags.mistakeApps), '--out', flags.out, '--raw');
+  if (flags.mistakeBudget !== undefined) args.push('--mistake-budget', String(flags.mistakeBudget));
   if (flags.property) args.push('--property', ...flags.property);
   if (flags.runs !== undefined) args.push('--runs', String(flags.runs));
   args.push('--shard', `${shard.index}/${shard.count}`, '--workers', '1');
@@ -158,6 +160,7 @@ async function consumerZooCommand(io: Io, flags: ZooFlags, consumers: number): P
       ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
       mistakes: flags.mistake ?? flags.mistakes,
       mistakeConsumers: flags.mistakeApps,
+      ...(flags.mistakeBudget !== undefined ? { mistakeBudget: flags.mistakeBudget } : {}),
       out: flags.out,
       ...(flags.shard ? { shard: { index: flags.shard.index - 1, count: flags.shard.count } } : {}),
       onProgress: (line) => io.err(line),
@@ -215,6 +218,12 @@ export function registerZooCommand(program: Command, io: Io, setExit: (code: num
       new Option('--mistake-apps <n>', 'apply each mistake to the first N apps it fits')
         .argParser(parseIntArg('--mistake-apps', 1))
         .default(DEFAULT_MISTAKE_APPS),
+    )
+    .addOption(
+      new Option(
+        '--mistake-budget <k>',
+        'with --consumers: mistake hunts at CI × k runs per property',
+      ).argParser(parseIntArg('--mistake-budget', 1)),
     )
     .addOption(new Option('--property <id...>', 'only these properties (default: all)'))
     .addOption(

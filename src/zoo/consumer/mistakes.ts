@@ -77,8 +77,8 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     id: 'v2-only-discovery',
     title: 'discovery keeps only providers declaring v2: a v1-only provider is never used',
     rules: ['CETP-8-07', 'CETP-0-02'],
-    needs: 'an oracle that a v1-only provider the consumer can see is listed to the agent (8-07)',
-    floor: 0,
+    needs: 'consumer-uses-v1-provider (new: an execution asked of a v1-only provider reaches it)',
+    floor: 1,
     killers: [V],
     applies: always,
     change: (c) => ({ ...c, pickVersion: (v) => (v.includes(2) ? 2 : null) }),
@@ -148,16 +148,13 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     id: 'retries-unknown-code',
     title: 'an error code the table does not know is re-sent when marked retryable',
     rules: ['CETP-5-26'],
-    needs: 'consumer-retry-discipline',
-    floor: 0.5,
+    needs: 'consumer-retry-discipline (the hostile case unknown-error-code-retryable)',
+    floor: 1,
     killers: [H],
     applies: always,
     change: (c) => ({
       ...c,
-      retryDelay: (policy, e, retries) =>
-        !protocol.isKnownErrorCode(e.code) && e.retryable && retries < policy.maxRetries
-          ? policy.baseBackoffMs
-          : c.retryDelay(policy, e, retries),
+      resendsUnreadable: (b) => b.getString('status') === 'error' && b.getBoolean('retryable') === true,
     }),
   },
   {
@@ -221,8 +218,9 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     id: 'skips-output-schema',
     title: 'an inline result reaches the agent without being checked against the output_schema',
     rules: ['CETP-7.3-02', 'CETP-4.2-04'],
-    needs: 'agent-result-schema',
-    floor: 1,
+    needs:
+      'agent-result-schema, once the hostile case inline-result-off-schema (one of 40) meets an execution: beyond the CI budget (hostile run 80 at seed 1)',
+    floor: 0,
     killers: [H],
     applies: always,
     change: (c) => ({ ...c, checksOutput: () => false }),

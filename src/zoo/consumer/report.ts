@@ -25,6 +25,8 @@ export interface ConsumerZooSummary {
   readonly zoo: 'consumers';
   readonly seed: number;
   readonly runs: number | null;
+  /** The multiple of each property's CI budget the mistake hunts ran at. */
+  readonly mistakeBudget: number;
   readonly properties: readonly string[];
   readonly consumers: number;
   readonly consumersPassed: number;
@@ -86,6 +88,7 @@ export function summarizeConsumers(report: ConsumerZooReport): ConsumerZooSummar
     zoo: 'consumers',
     seed: report.seed,
     runs: report.runs,
+    mistakeBudget: report.mistakeBudget,
     properties: report.properties,
     consumers: report.consumers.length,
     consumersPassed: report.consumers.filter((c) => !failed.has(c)).length,
@@ -127,7 +130,7 @@ export function consumerZooLines(s: ConsumerZooSummary): { text: string; warn: b
   }
   const rate = s.pairs.rate === null ? '—' : `${Math.round(s.pairs.rate * 1000) / 10}%`;
   lines.push({
-    text: `  (consumer, mistake) pairs caught: ${s.pairs.caught}/${s.pairs.judged} (${rate})`,
+    text: `  (consumer, mistake) pairs caught: ${s.pairs.caught}/${s.pairs.judged} (${rate}) at CI × ${s.mistakeBudget}`,
     warn: false,
   });
   return lines;

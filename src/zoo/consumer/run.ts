@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { CliError, fuzzConsumer, PROPERTIES, type PropertyReport } from '../../index.ts';
 import { buildConsumer } from './build.ts';
 import { type ConsumerSpec, generateConsumer } from './generate.ts';
-import { CONSUMER_MISTAKES, type ConsumerMistake } from './mistakes.ts';
+import { CONSUMER_MISTAKES, type ConsumerMistake, consumerMistakeById } from './mistakes.ts';
 import { zooConsumerModuleText } from './module.ts';
 
 /** The consumer-driven properties, in catalogue order. */
@@ -31,12 +31,22 @@ export interface ConsumerZooOptions {
   readonly runs?: number;
   /** Mistake ids to apply (default none; `true`: every mistake). */
   readonly mistakes?: boolean | readonly string[];
+  /**
+   * Mistake hunts run each property at this multiple of its CI budget (default 1; `npx cetp-sim
+   * fuzz` runs CI × 5 by default). Correct consumers are always judged at the CI budget (or `runs`).
+   */
+  readonly mistakeBudget?: number;
   /** Each mistake is applied to the first this-many consumers it fits (default: every one). */
   readonly mistakeConsumers?: number;
   /** Where replay files and consumer modules go (relative to `cwd`); null: none. */
   readonly out?: string | null;
   readonly cwd?: string;
   readonly shard?: { readonly index: number; readonly count: number };
+  /**
+   * A mistake id planted in every "correct" consumer: a false alarm on demand, to show what one
+   * writes (tests). Never set by the CLI.
+   */
+  readonly plant?: string;
   readonly onProgress?: (line: string) => void;
 }
 
@@ -66,6 +76,8 @@ export interface ConsumerZooReport {
   readonly consumers: readonly number[];
   readonly properties: readonly string[];
   readonly runs: number | null;
+  /** The multiple of each property's CI budget the mistake hunts ran at. */
+  readonly mistakeBudget: number;
   readonly verdicts: readonly {
     readonly consumer: number;
     readonly statuses: Readonly<Record<string, string>>;
@@ -94,7 +106,7 @@ function writeModule(options: ConsumerZooOptions, index: number): string | undef
   const dir = resolve(cwd, options.out);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `consumer${index}.consumer.ts`);
-  writeFileSync(file, zooConsumerModuleText(MODULE, options.seed, index, null));
+  writeFileSync(file, zooConsumerModuleText(MODULE, options.seed, index, options.plant ?? null));
   return file.startsWith(`${cwd}/`) ? `./${file.slice(cwd.length + 1)}` : file;
 }
 
@@ -115,7 +127,8 @@ function alarmOf(spec: ConsumerSpec, p: PropertyReport): ConsumerFalseAlarm {
 async function fuzzCorrect(options: ConsumerZooOptions, spec: ConsumerSpec, properties: readonly string[]) {
   const module = writeModule(options, spec.index);
   const out = options.out ?? null;
-  const report = await fuzzConsumer(buildConsumer(spec), {
+  const planted = options.plant === undefined ? undefined : consumerMistakeById(options.plant);
+  const report = await fuzzConsumer(buildConsumer(spec, planted?.change), {
     property: properties,
     seed: options.seed,
     ...(options.runs !== undefined ? { runs: options.runs } : {}),
@@ -134,7 +147,7 @@ async function fuzzCorrect(options: ConsumerZooOptions, spec: ConsumerSpec, prop
 
 /** Fuzzes `spec` with `mistake` applied, property by property (killers first), until one fails. */
 export async function huntConsumerMistake(
-  options: Pick<ConsumerZooOptions, 'seed' | 'runs'>,
+  options: Pick<ConsumerZooOptions, 'seed' | 'runs' | 'mistakeBudget'>,
   spec: ConsumerSpec,
   mistake: ConsumerMistake,
   properties: readonly string[] = CONSUMER_PROPERTIES,
@@ -145,11 +158,14 @@ export async function huntConsumerMistake(
     ...properties.filter((p) => !mistake.killers.includes(p)),
   ];
   for (const property of order) {
+    const ci = PROPERTIES.find((p) => p.id === property)?.ciRuns ?? 1;
+    const runs =
+      options.runs ?? (options.mistakeBudget === undefined ? undefined : ci * options.mistakeBudget);
     try {
       const report = await fuzzConsumer(consumer, {
         property,
         seed: options.seed,
-        ...(options.runs !== undefined ? { runs: options.runs } : {}),
+        ...(runs !== undefined ? { runs } : {}),
         replayDir: null,
       });
       const failed = report.properties.find((p) => p.status === 'failed');
@@ -225,6 +241,7 @@ export async function runConsumerZoo(options: ConsumerZooOptions): Promise<Consu
     consumers,
     properties,
     runs: options.runs ?? null,
+    mistakeBudget: options.mistakeBudget ?? 1,
     verdicts,
     falseAlarms,
     pairs,

@@ -32,6 +32,8 @@ export interface Conduct {
   readonly argsOf: (args: string, reason: string) => string;
   /** The request_id a journaled write is resumed under: its own (4.1-04, 6-08). */
   readonly resumedRequestId: (entry: Entry, context: AppContext) => string;
+  /** An answer outside the protocol (an unknown error code among them) is never re-sent (5-26, 5-01). */
+  readonly resendsUnreadable: (bundle: Bundle) => boolean;
   /** Whether (and after how long) an error is re-sent (5-26, 5-27). */
   readonly retryDelay: (policy: Policy, error: WireFailure, retries: number) => number | null;
   /** Whether DEADLINE_EXCEEDED is followed by a same-id query (5-19). */
@@ -82,6 +84,7 @@ export const CORRECT: Conduct = {
   requestIdOf: (planId) => planId,
   argsOf: (args) => args,
   resumedRequestId: (entry) => entry.requestId,
+  resendsUnreadable: () => false,
   retryDelay,
   queriesAfterDeadline: (queriedBefore) => !queriedBefore,
   rejected: (policy, source, e) =>

@@ -118,7 +118,12 @@ export class Execution {
       negotiatedCapabilities: session.capabilities,
       maxInlineResultBytes: session.maxInlineResultBytes,
     });
-    if (!read.ok) return { done: this.end('invalid_response') };
+    if (!read.ok) {
+      if (!this.policy.conduct.resendsUnreadable(bundle) || this.retries >= this.policy.maxRetries)
+        return { done: this.end('invalid_response') };
+      await this.context.sleep(backoffMs(this.policy, this.retries++));
+      return { again: 'retry' };
+    }
     const r = read.value;
     if (r.status === 'success')
       return {
