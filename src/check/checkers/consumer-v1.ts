@@ -6,14 +6,50 @@
  * discovery keeps only v2 providers answers "not found" without a call — the v2-only consumer the
  * issue-38 zoo's `v2-only-discovery` mistake builds.
  *
- * Sound where it is used (the consumer-versions property): its v1 provider is installed throughout
- * and never killed, and the agent's args for it fit its tools' schemas, so a correct consumer has no
- * reason to answer without a call. It skips hostile packages, a provider whose process died or that
- * was removed during the ask, and asks the consumer never answered.
+ * Sound where it is used (the consumer-versions property, which has no faults): a correct consumer
+ * has no reason to answer such an ask without a call. It skips hostile packages, a provider whose
+ * process died or that was removed during the ask, asks the consumer never answered, args that are
+ * not JSON, and — when this consumer read the provider's v1 list_tools before answering — a tool that
+ * list did not name or args its input_schema refuses (a consumer may refuse those locally).
+ * Answering without ever reading the list cannot be such a refusal.
  */
+import { caches } from '../../base/caches.ts';
+import type { JsonValue } from '../../base/json.ts';
 import { META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../../protocol/discovery.ts';
+import { ToolSchemaCompiler } from '../../protocol/index.ts';
+import type { AgentCallRecord } from '../../sim/ground-truth.ts';
 import { type Checker, type Violation, violation } from '../checker.ts';
 import type { Observation } from '../observation.ts';
+
+const compiler = caches.lazy('check/consumer-v1: input schema compiler', () => new ToolSchemaCompiler());
+
+function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;
+}
+
+/**
+ * Whether the consumer may have refused the ask locally: args not JSON, or — by the v1 list_tools it
+ * last read from the provider before answering — a tool not listed or args its input_schema refuses.
+ */
+function mayRefuseLocally(obs: Observation, a: AgentCallRecord, end: number): boolean {
+  let args: JsonValue;
+  try {
+    args = JSON.parse(a.args ?? '') as JsonValue;
+  } catch {
+    return true;
+  }
+  let tools: JsonValue | undefined;
+  for (const c of obs.calls) {
+    if (c.caller !== a.consumer || c.provider !== a.provider || c.method !== 'list_tools' || !c.v1) continue;
+    if (c.reply.kind !== 'bundle' || c.reply.status !== 'success' || (c.replyStep ?? end + 1) > end) continue;
+    tools = field(c.reply.data, 'tools');
+  }
+  if (tools === undefined) return false; // never read: nothing it could refuse by
+  const listed = Array.isArray(tools) ? tools.find((t) => field(t, 'name') === a.tool) : undefined;
+  if (listed === undefined) return true;
+  const compiled = compiler.get().compile(field(listed, 'input_schema') ?? { type: 'object' }, 'input');
+  return !compiled.ok || compiled.value(args).length > 0;
+}
 
 /** The versions `pkg`'s tool-provider service declares: `versions` when present, else `version`. */
 function manifestVersions(obs: Observation, pkg: string): number[] | null {
@@ -52,7 +88,7 @@ export const usesV1Provider: Checker = {
       const versions = manifestVersions(obs, a.provider);
       if (versions === null || versions.length !== 1 || versions[0] !== 1) continue;
       const end = a.endStep;
-      if (disturbed(obs, a.provider, a.step, end)) continue;
+      if (disturbed(obs, a.provider, a.step, end) || mayRefuseLocally(obs, a, end)) continue;
       const reached = obs.calls.some(
         (c) => c.caller === a.consumer && c.provider === a.provider && c.step >= a.step && c.step <= end,
       );

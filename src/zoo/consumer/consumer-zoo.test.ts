@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fuzzConsumer, fuzzReference } from '../../index.ts';
 import { CORRECT } from './agent/conduct.ts';
 import { generateConsumer, generateConsumers } from './generate.ts';
 import { CONSUMER_MISTAKES } from './mistakes.ts';
@@ -88,6 +89,29 @@ describe('consumer zoo slice', () => {
     expect(alarm?.replay).not.toBeNull();
     expect(existsSync(resolve(cwd, alarm?.replay ?? ''))).toBe(true);
     expect(alarm?.replayCommand).toContain('--consumer ./zoo-out/consumer0.consumer.ts');
+  }, 120_000);
+
+  it('consumer-uses-v1-provider (8-07, 0-02) fails a consumer whose discovery drops v1-only providers, not the reference', async () => {
+    const v2only = await fuzzConsumer(zooConsumer(SEED, 0, 'v2-only-discovery'), {
+      property: 'consumer-versions',
+      seed: SEED,
+      replayDir: null,
+    });
+    const checkers = v2only.properties.flatMap((p) => p.violations.map((v) => v.checker));
+    expect(checkers).toContain('consumer-uses-v1-provider');
+    const correct = await fuzzConsumer(zooConsumer(SEED, 0), {
+      property: 'consumer-versions',
+      seed: SEED,
+      replayDir: null,
+    });
+    expect(correct.properties.map((p) => p.status)).toEqual(['passed']);
+    const reference = await fuzzReference({
+      property: 'consumer-versions',
+      seed: SEED,
+      runs: 10,
+      replayDir: null,
+    });
+    expect(reference.properties.map((p) => p.status)).toEqual(['passed']);
   }, 120_000);
 
   const caught = CONSUMER_MISTAKES.filter((m) => m.floor > 0);
