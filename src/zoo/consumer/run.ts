@@ -182,12 +182,11 @@ export async function huntConsumerMistake(
 function mistakesOf(option: ConsumerZooOptions['mistakes']): readonly ConsumerMistake[] {
   if (option === undefined || option === false) return [];
   if (option === true) return CONSUMER_MISTAKES;
-  return option.map((id) => {
-    const m = CONSUMER_MISTAKES.find((x) => x.id === id);
-    if (!m)
+  for (const id of option)
+    if (!CONSUMER_MISTAKES.some((x) => x.id === id))
       throw new CliError('invalid_option', `--mistake ${id}: no such consumer mistake (see docs/zoo.md)`);
-    return m;
-  });
+  // In catalogue order, whatever order they were named in: the order the shards' merge keeps.
+  return CONSUMER_MISTAKES.filter((m) => option.includes(m.id));
 }
 
 export async function runConsumerZoo(options: ConsumerZooOptions): Promise<ConsumerZooReport> {
