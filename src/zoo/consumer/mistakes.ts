@@ -120,7 +120,8 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     id: 'args-changed-on-resend',
     title: 'a re-send carries the args re-serialised (the same JSON, other bytes)',
     rules: ['CETP-4.1-16', 'CETP-6-08'],
-    needs: 'consumer-request-id-stable (same request_id, other args bytes)',
+    needs:
+      'agent-not-refused-as-misuse (the provider refuses the same request_id with other args bytes, and the agent is told so)',
     floor: 1,
     killers: [C, H],
     applies: always,
