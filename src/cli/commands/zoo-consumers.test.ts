@@ -3,10 +3,11 @@
  * properties, false alarms and mistake pairs, identical bytes for identical arguments; a passing
  * consumer leaves nothing under --out; bad input is a structured error with exit 2.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runConsumerZoo } from '../../zoo/consumer/run.ts';
 import { main } from '../main.ts';
 import { memoryIo } from '../testing.ts';
 
@@ -57,6 +58,29 @@ describe('cetp-sim zoo --consumers', () => {
       by: { 'consumer/consumer-offers-v1': 1 },
     });
     expect(readdirSync(out)).toEqual([]);
+  }, 120_000);
+
+  it('the replay file of a false alarm re-runs with the --consumer module written beside it, and still fails', async () => {
+    const cwd = join(root, 'planted');
+    mkdirSync(cwd);
+    const report = await runConsumerZoo({
+      consumers: 1,
+      seed: 1,
+      properties: ['consumer'],
+      plant: 'negotiate-v2-only',
+      out: 'zoo-out',
+      cwd,
+    });
+    const replay = report.falseAlarms[0]?.replay ?? '';
+    const r = await run([
+      'replay',
+      resolve(cwd, replay),
+      '--consumer',
+      join(cwd, 'zoo-out', 'consumer0.consumer.ts'),
+    ]);
+    expect(r.stderr.join('\n')).not.toContain('module_imports_internals');
+    expect(r.code).toBe(1);
+    expect(r.stdout.join('\n')).toContain('consumer-offers-v1');
   }, 120_000);
 
   it('a property that does not drive a consumer, or an unknown mistake: exit 2, naming the option', async () => {

@@ -10,15 +10,15 @@
  * the session it was listed in — after every negotiation `list_tools` is read again, and the
  * cached catalogue is reused only when that session's answer names the same revision.
  */
-import { caches } from '../../../base/caches.ts';
 import { type JsonObject, protocol } from '../../../index.ts';
 import { type UntrustedText, untrustedText } from './answers.ts';
 
-/** Pure memo of compiled schemas (same schema text, same validator): shared, never behaviour. */
-const shared = caches.lazy(
-  'zoo/consumer/agent/catalogue: schema compiler',
-  () => new protocol.ToolSchemaCompiler({ maxBytes: 65_536, maxDepth: 32 }),
-);
+/**
+ * A schema compiler under our own caps, one per catalogue read: this folder is user code to the
+ * CLI's module boundary (its `.cetp-sim-user-modules` marker, so a false alarm's `--consumer` module
+ * can import it), and user code imports only cetp-sim's public entry — not its cache holder.
+ */
+const compilerFor = () => new protocol.ToolSchemaCompiler({ maxBytes: 65_536, maxDepth: 32 });
 
 export interface Tool {
   readonly name: string;
@@ -42,7 +42,7 @@ export function readCatalogue(
   capabilities: readonly string[],
   clip: number,
 ): Catalogue | null {
-  const compiler = shared.get();
+  const compiler = compilerFor();
   const checked = protocol.checkToolList(data, { negotiatedCapabilities: capabilities, compiler });
   if (checked.revision === null || checked.issues.length > 0) return null;
   const tools = new Map<string, Tool>();
@@ -66,7 +66,7 @@ export function readCatalogue(
 
 /** v1 descriptors (`{name, description, input_schema}`): no annotations, no output schema. */
 export function readV1Catalogue(data: unknown, clip: number): Catalogue | null {
-  const compiler = shared.get();
+  const compiler = compilerFor();
   const raw = (data as { tools?: unknown } | null)?.tools;
   if (!Array.isArray(raw)) return null;
   const tools = new Map<string, Tool>();
