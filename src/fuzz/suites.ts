@@ -21,6 +21,7 @@ import {
   verifiesFile,
 } from '../check/checkers/consumer.ts';
 import { CONSUMER_FOLLOWUP_CHECKERS } from '../check/checkers/consumer-followup.ts';
+import { usesV1Provider } from '../check/checkers/consumer-v1.ts';
 import {
   approvalBinding,
   authorizedEffect,
@@ -339,7 +340,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       faults: [],
       maxFaults: 0,
     },
-    [...CONSUMER_CHECKS, v1ReadOnly],
+    [...CONSUMER_CHECKS, v1ReadOnly, usesV1Provider],
   ),
   consumerDef(
     'hostile',

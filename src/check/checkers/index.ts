@@ -8,6 +8,7 @@ import { BUSINESS_CHECKERS } from './business.ts';
 import { CLOCK_CHECKERS } from './clocks.ts';
 import { CONSUMER_CHECKERS } from './consumer.ts';
 import { CONSUMER_FOLLOWUP_CHECKERS } from './consumer-followup.ts';
+import { usesV1Provider } from './consumer-v1.ts';
 import { EFFECT_CHECKERS } from './effects.ts';
 import { faultsTransparent } from './faults-transparent.ts';
 import { FIELD_CHECKERS } from './fields.ts';
@@ -36,6 +37,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   ...CLOCK_CHECKERS,
   ...CONSUMER_CHECKERS,
   ...CONSUMER_FOLLOWUP_CHECKERS,
+  usesV1Provider,
   ...AGENT_CHECKERS,
   ...AGENT_CONTENT_CHECKERS,
   ...RUNTIME_CHECKERS,

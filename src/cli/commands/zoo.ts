@@ -9,6 +9,8 @@
 import { spawn } from 'node:child_process';
 import { type Command, Option } from 'commander';
 import { CliError, EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
+import { consumerZooLines, mergeConsumerReports, summarizeConsumers } from '../../zoo/consumer/report.ts';
+import { type ConsumerZooReport, runConsumerZoo } from '../../zoo/consumer/run.ts';
 import { mergeReports, summarize, type ZooSummary } from '../../zoo/report.ts';
 import { runZoo, type ZooReport } from '../../zoo/run.ts';
 import { parseIntArg, parseShardArg, type Shard } from '../args.ts';
@@ -20,11 +22,14 @@ export const DEFAULT_ZOO_OUT = '.cetp-sim/zoo';
 
 export interface ZooFlags {
   readonly apps: number;
+  /** The consumer zoo: this many generated consumers instead of apps. */
+  readonly consumers?: number;
   readonly from: number;
   readonly seed: number;
   readonly mistakes: boolean;
   readonly mistake?: readonly string[];
   readonly mistakeApps: number;
+  readonly mistakeBudget?: number;
   readonly property?: readonly string[];
   readonly runs?: number;
   readonly shard?: Shard;
@@ -44,9 +49,11 @@ function childArgs(flags: ZooFlags, shard: Shard): string[] {
     '--seed',
     String(flags.seed),
   ];
+  if (flags.consumers !== undefined) args.push('--consumers', String(flags.consumers));
   if (flags.mistakes) args.push('--mistakes');
   if (flags.mistake) args.push('--mistake', ...flags.mistake);
   args.push('--mistake-apps', String(flags.mistakeApps), '--out', flags.out, '--raw');
+  if (flags.mistakeBudget !== undefined) args.push('--mistake-budget', String(flags.mistakeBudget));
   if (flags.property) args.push('--property', ...flags.property);
   if (flags.runs !== undefined) args.push('--runs', String(flags.runs));
   args.push('--shard', `${shard.index}/${shard.count}`, '--workers', '1');
@@ -54,7 +61,7 @@ function childArgs(flags: ZooFlags, shard: Shard): string[] {
 }
 
 /** One shard in a child process (the same CLI), its raw report read from stdout. */
-function runChild(io: Io, flags: ZooFlags, shard: Shard): Promise<ZooReport> {
+function runChild<R = ZooReport>(io: Io, flags: ZooFlags, shard: Shard): Promise<R> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -72,7 +79,7 @@ function runChild(io: Io, flags: ZooFlags, shard: Shard): Promise<ZooReport> {
     });
     child.on('close', (code) => {
       try {
-        resolve(JSON.parse(out) as ZooReport);
+        resolve(JSON.parse(out) as R);
       } catch {
         reject(
           new CliError(
@@ -136,8 +143,41 @@ function printText(io: Io, s: ZooSummary): void {
   );
 }
 
+/** `--consumers N`: the consumer zoo (src/zoo/consumer): same flags, consumers in place of apps. */
+async function consumerZooCommand(io: Io, flags: ZooFlags, consumers: number): Promise<number> {
+  let report: ConsumerZooReport;
+  if (flags.workers > 1 && flags.shard === undefined) {
+    const shards = Array.from({ length: flags.workers }, (_, i) => ({ index: i + 1, count: flags.workers }));
+    report = mergeConsumerReports(
+      await Promise.all(shards.map((s) => runChild<ConsumerZooReport>(io, flags, s))),
+    );
+  } else
+    report = await runConsumerZoo({
+      consumers,
+      from: flags.from,
+      seed: flags.seed,
+      ...(flags.property ? { properties: flags.property } : {}),
+      ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
+      mistakes: flags.mistake ?? flags.mistakes,
+      mistakeConsumers: flags.mistakeApps,
+      ...(flags.mistakeBudget !== undefined ? { mistakeBudget: flags.mistakeBudget } : {}),
+      out: flags.out,
+      ...(flags.shard ? { shard: { index: flags.shard.index - 1, count: flags.shard.count } } : {}),
+      onProgress: (line) => io.err(line),
+    });
+  if (flags.raw) {
+    io.out(JSON.stringify(report));
+    return EXIT_OK;
+  }
+  const summary = summarizeConsumers(report);
+  if (flags.json) io.out(JSON.stringify(summary));
+  else for (const l of consumerZooLines(summary)) io.out(l.warn ? io.color.yellow(l.text) : l.text);
+  return summary.falseAlarms.length === 0 ? EXIT_OK : EXIT_FAILED;
+}
+
 export async function zooCommand(io: Io, flags: ZooFlags): Promise<number> {
   try {
+    if (flags.consumers !== undefined) return await consumerZooCommand(io, flags, flags.consumers);
     const report = await zooReport(io, flags);
     if (flags.raw) {
       io.out(JSON.stringify(report));
@@ -161,6 +201,11 @@ export function registerZooCommand(program: Command, io: Io, setExit: (code: num
         .argParser(parseIntArg('--apps', 1))
         .default(DEFAULT_ZOO_APPS),
     )
+    .addOption(
+      new Option('--consumers <n>', 'the consumer zoo: fuzz N generated consumers instead of apps').argParser(
+        parseIntArg('--consumers', 1),
+      ),
+    )
     .addOption(new Option('--from <i>', 'index of the first app').argParser(parseIntArg('--from')).default(0))
     .addOption(
       new Option('--seed <n>', 'zoo seed (apps and campaigns derive from it)')
@@ -173,6 +218,12 @@ export function registerZooCommand(program: Command, io: Io, setExit: (code: num
       new Option('--mistake-apps <n>', 'apply each mistake to the first N apps it fits')
         .argParser(parseIntArg('--mistake-apps', 1))
         .default(DEFAULT_MISTAKE_APPS),
+    )
+    .addOption(
+      new Option(
+        '--mistake-budget <k>',
+        'with --consumers: mistake hunts at CI × k runs per property',
+      ).argParser(parseIntArg('--mistake-budget', 1)),
     )
     .addOption(new Option('--property <id...>', 'only these properties (default: all)'))
     .addOption(
