@@ -223,9 +223,8 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
   {
     id: 'read-tool-writes',
     title: "a read tool records the caller's last view in storage (a read that writes, 3.4-08)",
-    needs:
-      'an oracle that a read request commits no business writes (3.4-08): storage.ts leaves reads to one, none exists',
-    floor: 0,
+    needs: 'storage-read-writes (a read request commits no business writes, 3.4-08)',
+    floor: 1,
     killers: ['idempotency', 'versions'],
     applies: has('list', 'get', 'export'),
     variation: patchTools<ReadTool>(['list', 'get', 'export'], (tool, kit) => ({
