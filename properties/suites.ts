@@ -8,6 +8,7 @@ import type { Checker } from '../src/check/checker.ts';
 import { admissionLimit } from '../src/check/checkers/admission.ts';
 import { agentGetsData, requestIdOnWire, unavailableNotUnknown } from '../src/check/checkers/agent.ts';
 import { AGENT_CONTENT_CHECKERS } from '../src/check/checkers/agent-content.ts';
+import { appInternalError } from '../src/check/checkers/app-failures.ts';
 import { businessRefusal } from '../src/check/checkers/business.ts';
 import { resumeTokenExpiry } from '../src/check/checkers/clocks.ts';
 import {
@@ -312,6 +313,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       ...CONSUMER_CHECKS,
       singleEffect,
       ...STORAGE_CHECKERS,
+      appInternalError,
       approvalBinding,
       authorizedEffect,
       requiredScopes,
@@ -388,6 +390,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     [
       singleEffect,
       ...STORAGE_CHECKERS,
+      appInternalError,
       effectAttribution,
       noCrossUidResults,
       sameTerminalResult,
@@ -439,6 +442,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       resolutionPendingIntent,
       singleEffect,
       ...STORAGE_CHECKERS,
+      appInternalError,
       deadlineBeforeEffect,
       sameTerminalResult,
       wireWellFormed,
@@ -516,6 +520,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       requiredScopes,
       singleEffect,
       ...STORAGE_CHECKERS,
+      appInternalError,
       capabilityGating,
       sessionExpiry,
     ],
@@ -577,6 +582,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       operationsTerminate,
       singleEffect,
       ...STORAGE_CHECKERS,
+      appInternalError,
       operationIsolation,
       sameTerminalResult,
       wireWellFormed,
@@ -629,7 +635,15 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       maxFaults: 0,
       userDecisions: ['approve'],
     },
-    [v1ReadOnly, wireWellFormed, singleEffect, versionAgreed, dualStackV1, providerIdentity],
+    [
+      v1ReadOnly,
+      wireWellFormed,
+      singleEffect,
+      versionAgreed,
+      dualStackV1,
+      providerIdentity,
+      appInternalError,
+    ],
   ),
   def(
     'malformed',
@@ -650,6 +664,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       errorMeansNoEffect,
       singleEffect,
       ...STORAGE_CHECKERS,
+      appInternalError,
       sameTerminalResult,
       argsSchema,
       noCrash,
@@ -731,6 +746,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       wipedStateUnknown,
       singleEffect,
       ...STORAGE_CHECKERS,
+      appInternalError,
       sameTerminalResult,
       sessionBinding,
       resignEndsSession,

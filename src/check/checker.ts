@@ -4,6 +4,7 @@
  * Failures are classified (TigerBeetle-style): correctness (a rule was broken), liveness (work never
  * finished), crash (a process or the harness died where it must not).
  */
+import type { JsonValue } from '../base/json.ts';
 import type { Observation } from './observation.ts';
 import type { Readings } from './subjects.ts';
 
@@ -40,6 +41,10 @@ export interface CheckContext {
   readonly toolOutputSchemas?: ReadonlyMap<string, unknown>;
   /** Args the app's business rules must refuse, as canonical JSON, by `${providerPackage}|${toolName}` (ProviderFixture.refusedArgs). */
   readonly toolRefusedArgs?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Args the app fails on internally by design, as canonical JSON with `$UID` unfilled, by `${providerPackage}|${toolName}` (ProviderFixture.internalFailures). */
+  readonly toolInternalFailures?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Whether args need the user's approval by the app's runtime-risk policy (ProviderFixture.approvalRequired), by `${providerPackage}|${toolName}`. */
+  readonly toolApprovalRequired?: ReadonlyMap<string, (args: JsonValue) => boolean>;
   /** Scopes the provider's policy grants only after the user agrees (AUTH_REQUIRED), by provider package. */
   readonly userGrantedScopes: ReadonlyMap<string, readonly string[]>;
   /** Packages that are hostile by design (their own leaks and crashes are not findings). */
