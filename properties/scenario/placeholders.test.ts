@@ -5,13 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { notesFixture } from '../../examples/notes-provider/notes.provider.ts';
+import { PROPERTIES } from '../../src/fuzz/suites.ts';
 import { ALERTS } from '../../src/fuzz/scenario/fixtures.ts';
+import { REFERENCE, type Scenario } from '../../src/fuzz/scenario/model.ts';
 import {
   fillArgs,
   OwnPlaceholderError,
+  outcomeFields,
   ownFallback,
   ownPlaceholderIssues,
+  resultFields,
 } from '../../src/fuzz/scenario/placeholders.ts';
+import { runScenario } from '../../src/fuzz/scenario/runner.ts';
 
 const NOTES_DELETE = notesFixture.tools.delete_note ?? [];
 const ALERTS_DELETE = ALERTS.tools.delete_alert ?? [];
@@ -62,5 +67,70 @@ describe('$OWN:field', () => {
         message: expect.stringMatching(/must be followed by a field name in snake_case/),
       },
     ]);
+  });
+});
+
+const execute = (tool: string, args: number) =>
+  ({
+    kind: 'execute',
+    provider: 'alerts',
+    tool,
+    args,
+    rid: { kind: 'fresh' },
+    expiredDeadline: false,
+    confirmedFlag: false,
+    resolve: 'honest',
+    duplicates: 0,
+  }) as const;
+
+describe('$OWN:field resolves from what the caller got back', () => {
+  it('reads the value of an inline result and of a succeeded operation, not the wrapper', () => {
+    const value = { alert_id: 'ALRT-7', price: 3 };
+    expect(resultFields({ kind: 'inline', value })).toEqual([['alert_id', 'ALRT-7']]);
+    expect(resultFields({ state: 'succeeded', result: { kind: 'inline', value } })).toEqual([
+      ['alert_id', 'ALRT-7'],
+    ]);
+    expect(resultFields({ state: 'running', operation_id: 'op' })).toEqual([]);
+    expect(resultFields({ kind: 'file', mime_type: 'application/json' })).toEqual([]);
+    expect(outcomeFields({ kind: 'ok', untrusted: { value } }).get('alert_id')).toBe('ALRT-7');
+  });
+
+  it("a raw-driver delete of '$OWN:alert_id' acts on the alert the caller created last", async () => {
+    const p = PROPERTIES.find((x) => x.id === 'idempotency');
+    if (p?.kind !== 'raw') throw new Error('the idempotency property drives the raw driver');
+    const poll = [
+      { kind: 'wait', ms: 3_000 },
+      { kind: 'poll', other: false },
+    ] as const;
+    const scenario: Scenario = {
+      seed: 1,
+      tail: 'pct',
+      actors: {
+        // Two alerts (async creates, their results read by polling), then a delete of the caller's own.
+        a: [
+          execute('create_alert', 0),
+          ...poll,
+          execute('create_alert', 2),
+          ...poll,
+          execute('delete_alert', 0),
+        ],
+        b: [{ kind: 'wait', ms: 10 }],
+      },
+      user: [],
+      faults: [],
+      decisions: [],
+    };
+    const run = await runScenario(p.fixture, scenario, REFERENCE);
+    const created = run.observation.calls.flatMap((c) =>
+      c.method === 'get_operation' ? resultFields(c.reply.kind === 'bundle' ? c.reply.data : null) : [],
+    );
+    // Two ids (polled again when the run settles); the fallback before the caller owns one is ALRT-1.
+    const ids = [...new Set(created.map(([, id]) => id))];
+    expect(ids).toHaveLength(2);
+    const last = ids[1];
+    expect(last).not.toBe('ALRT-1');
+    const deletes = run.observation.calls.filter((c) => c.toolName === 'delete_alert');
+    expect(deletes.length).toBeGreaterThan(0);
+    for (const d of deletes) expect(d.args).toBe(JSON.stringify({ alert_id: last }));
   });
 });

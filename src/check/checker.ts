@@ -5,6 +5,7 @@
  * finished), crash (a process or the harness died where it must not).
  */
 
+import type { JsonValue } from '../base/json.ts';
 import type { Readings } from '../subjects/subjects.ts';
 import type { Observation } from './observation.ts';
 
@@ -41,6 +42,10 @@ export interface CheckContext {
   readonly toolOutputSchemas?: ReadonlyMap<string, unknown>;
   /** Args the app's business rules must refuse, as canonical JSON, by `${providerPackage}|${toolName}` (ProviderFixture.refusedArgs). */
   readonly toolRefusedArgs?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Args the app fails on internally by design, as canonical JSON with `$UID` unfilled, by `${providerPackage}|${toolName}` (ProviderFixture.internalFailures). */
+  readonly toolInternalFailures?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Whether args need the user's approval by the app's runtime-risk policy (ProviderFixture.approvalRequired), by `${providerPackage}|${toolName}`. */
+  readonly toolApprovalRequired?: ReadonlyMap<string, (args: JsonValue) => boolean>;
   /** Scopes the provider's policy grants only after the user agrees (AUTH_REQUIRED), by provider package. */
   readonly userGrantedScopes: ReadonlyMap<string, readonly string[]>;
   /** Packages that are hostile by design (their own leaks and crashes are not findings). */

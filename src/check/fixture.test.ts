@@ -3,7 +3,8 @@
  * is given must agree with it, and a run's planted bugs must reach the provider.
  */
 import { describe, expect, it } from 'vitest';
-import { ALERTS_PROVIDER } from '../providers/apps/alerts.ts';
+import { ALERTS_PROVIDER, deleteAlert, getQuote } from '../providers/apps/alerts.ts';
+import { defineProvider } from '../providers/sdk/define.ts';
 import { CETP_PROVIDER, providerPackage } from '../providers/sdk/manifest.ts';
 import { Bundle } from '../sim/bundle.ts';
 import { ContentProvider } from '../sim/content-provider.ts';
@@ -77,6 +78,42 @@ describe('resolveProviderFixture (over the wire)', () => {
       listed.filter((t) => t.name !== 'clear_alerts'),
     );
     expect(local.ok && JSON.stringify(wire)).toBe(JSON.stringify(local.ok && local.fixture));
+  });
+});
+
+describe('resolveProviderFixture: a tool the provider disabled at start-up', () => {
+  it('is refused, naming the start-up issue, even when the fixture describes it by hand (3.4-09)', async () => {
+    // A delete declared confirmation: never: the SDK disables it at start-up and never lists it.
+    const never = { ...deleteAlert, annotations: { ...deleteAlert.annotations, confirmation: 'never' as const } };
+    const { packageName, authority, descriptor } = ALERTS_PROVIDER;
+    const broken = defineProvider({
+      packageName,
+      authority,
+      versions: [2],
+      descriptor,
+      tools: [getQuote, never],
+    });
+    const spec = {
+      name: 'alerts',
+      tools: { get_quote: [{ symbol: 'AAPL' }], delete_alert: [{ alert_id: 'ALRT-1' }] },
+    };
+    const byHand = broken.fixture({
+      ...spec,
+      effects: { delete_alert: 'delete' },
+      scopes: { delete_alert: ['alerts.write'] },
+    });
+    await expect(resolveProviderFixture(byHand)).rejects.toThrow(
+      /tools\.delete_alert: the provider disabled 'delete_alert' at start-up \(.*always.*\)/,
+    );
+    // The same fixture on the correct tool resolves.
+    const fine = defineProvider({
+      packageName,
+      authority,
+      versions: [2],
+      descriptor,
+      tools: [getQuote, deleteAlert],
+    });
+    await expect(resolveProviderFixture(fine.fixture(spec))).resolves.toMatchObject({ name: 'alerts' });
   });
 });
 

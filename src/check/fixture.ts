@@ -236,10 +236,45 @@ export async function listToolsOf(
   return 'world' in probed ? probed.answer : probed;
 }
 
-/** The fixture resolved from its provider's list_tools on the wire; throws FixtureError. */
+/** The SDK's start-up line for a tool its catalogue refused (provider.ts): `tool NAME disabled: WHY`. */
+const DISABLED_LINE = /^tool (\S+) disabled: (.*)$/s;
+
+/** The tools the provider's own start-up log says it disabled, with why (the SDK logs each). */
+function disabledAtStartUp(world: World, packageName: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of world.trace.ofKind('log')) {
+    const { actor, level, message } = e.data as { actor?: unknown; level?: unknown; message?: unknown };
+    if (level !== 'E' || typeof message !== 'string' || typeof actor !== 'string') continue;
+    if (actor !== packageName && !actor.startsWith(`${packageName}:`)) continue;
+    const m = DISABLED_LINE.exec(message);
+    if (m?.[1] && m[2] !== undefined && !out.has(m[1])) out.set(m[1], m[2]);
+  }
+  return out;
+}
+
+/**
+ * The fixture resolved from its provider's list_tools on the wire; throws FixtureError. A tool the
+ * fixture fuzzes that the provider disabled at start-up (its log says why, e.g. a delete declared
+ * `confirmation: never`, 3.4-09) is refused, naming that issue: described by hand, every call of it
+ * would answer TOOL_NOT_FOUND and judge nothing.
+ */
 export async function resolveProviderFixture(fixture: ProviderFixture): Promise<ResolvedProviderFixture> {
-  const resolution = resolveFixtureWith(fixture, await listToolsOf(fixture));
-  if (!resolution.ok) throw new FixtureError(fixture.name, resolution.issues);
+  const probed = await probe(fixture, REFERENCE);
+  const listed = 'world' in probed ? probed.answer : probed;
+  const resolution = resolveFixtureWith(fixture, listed);
+  const issues = resolution.ok ? [] : [...resolution.issues];
+  if ('world' in probed && Array.isArray(listed)) {
+    const disabled = disabledAtStartUp(probed.world, fixture.packageName);
+    for (const tool of Object.keys(fixture.tools)) {
+      const why = disabled.get(tool);
+      if (why === undefined || listed.some((t) => t.name === tool)) continue;
+      issues.push({
+        path: `tools.${tool}`,
+        message: `the provider disabled '${tool}' at start-up (${why}): fix the tool, or leave it out of the fixture`,
+      });
+    }
+  }
+  if (!resolution.ok || issues.length > 0) throw new FixtureError(fixture.name, issues);
   return resolution.fixture;
 }
 

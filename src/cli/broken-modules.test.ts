@@ -33,7 +33,7 @@ const module = (name: string) => `${BROKEN}/${name}.provider.ts`;
 
 /** The checkers that may name each misbehaviour (a property sees it through whichever comes first). */
 const EXPECTED: Record<string, readonly string[]> = {
-  throws: ['tool-never-succeeds', 'wire-well-formed'],
+  throws: ['app-internal-error', 'tool-never-succeeds', 'wire-well-formed'],
   spins: ['run-progress', 'operations-terminate', 'tool-never-succeeds'],
   deadlocks: ['run-progress', 'operations-terminate', 'tool-never-succeeds'],
   'never-resolves': ['run-progress'],

@@ -8,6 +8,7 @@ import type { Checker } from '../check/checker.ts';
 import { admissionLimit } from '../check/checkers/admission.ts';
 import { agentGetsData, requestIdOnWire, unavailableNotUnknown } from '../check/checkers/agent.ts';
 import { AGENT_CONTENT_CHECKERS } from '../check/checkers/agent-content.ts';
+import { appInternalError } from '../check/checkers/app-failures.ts';
 import { businessRefusal } from '../check/checkers/business.ts';
 import { resumeTokenExpiry } from '../check/checkers/clocks.ts';
 import {
@@ -314,6 +315,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       ...CONSUMER_CHECKS,
       singleEffect,
       ...STORAGE_CHECKERS,
+      appInternalError,
       approvalBinding,
       authorizedEffect,
       requiredScopes,
@@ -391,6 +393,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       singleEffect,
       ...STORAGE_CHECKERS,
       faultsTransparent,
+      appInternalError,
       effectAttribution,
       noCrossUidResults,
       sameTerminalResult,
@@ -442,6 +445,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       resolutionPendingIntent,
       singleEffect,
       ...STORAGE_CHECKERS,
+      appInternalError,
       deadlineBeforeEffect,
       sameTerminalResult,
       wireWellFormed,
@@ -519,6 +523,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       requiredScopes,
       singleEffect,
       ...STORAGE_CHECKERS,
+      appInternalError,
       capabilityGating,
       sessionExpiry,
     ],
@@ -581,6 +586,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       singleEffect,
       ...STORAGE_CHECKERS,
       faultsTransparent,
+      appInternalError,
       operationIsolation,
       sameTerminalResult,
       wireWellFormed,
@@ -633,7 +639,15 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       maxFaults: 0,
       userDecisions: ['approve'],
     },
-    [v1ReadOnly, wireWellFormed, singleEffect, versionAgreed, dualStackV1, providerIdentity],
+    [
+      v1ReadOnly,
+      wireWellFormed,
+      singleEffect,
+      versionAgreed,
+      dualStackV1,
+      providerIdentity,
+      appInternalError,
+    ],
   ),
   def(
     'malformed',
@@ -654,6 +668,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       errorMeansNoEffect,
       singleEffect,
       ...STORAGE_CHECKERS,
+      appInternalError,
       sameTerminalResult,
       argsSchema,
       noCrash,
@@ -736,6 +751,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
       singleEffect,
       ...STORAGE_CHECKERS,
       faultsTransparent,
+      appInternalError,
       sameTerminalResult,
       sessionBinding,
       resignEndsSession,

@@ -138,6 +138,22 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
     'an array of args (JSON values) the app must refuse',
     fail,
   );
+  checkByTool(
+    raw.internalFailures,
+    `${at}.internalFailures`,
+    pools,
+    (v) => Array.isArray(v) && v.every((a) => isJson(a)),
+    'an array of args (JSON values) the app fails on internally by design',
+    fail,
+  );
+  checkByTool(
+    raw.approvalRequired,
+    `${at}.approvalRequired`,
+    known,
+    (v) => typeof v === 'function',
+    "a function of the args: whether the app's runtime-risk policy must ask the user",
+    fail,
+  );
   checkUserOracles(raw, at, new Set(Object.keys(known)), fail);
   checkByTool(
     raw.outputSchemas,

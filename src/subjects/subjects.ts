@@ -69,6 +69,20 @@ export interface ProviderFixture {
    */
   readonly refusedArgs?: Readonly<Record<string, readonly JsonValue[]>>;
   /**
+   * Args, by tool, that fit the input schema but on which the app fails internally by design (a
+   * backend it cannot help, a known imperfection kept to test the SDK's own checks): answered
+   * INTERNAL_ERROR. `$UID` stands for the caller's UID, as in `tools`. The app-internal-error oracle
+   * fails INTERNAL_ERROR for any other args that fit the schema. Optional.
+   */
+  readonly internalFailures?: Readonly<Record<string, readonly JsonValue[]>>;
+  /**
+   * Which args of a tool need the user's approval by the app's own runtime-risk policy (3.4-12), by
+   * tool: the truth runtime-risk-approved judges effects by, besides what the app declares with each
+   * effect (`approvalRequired`). For a `provider_policy` tool, e.g. `(args) => args.amount > 1000`.
+   * Optional.
+   */
+  readonly approvalRequired?: Readonly<Record<string, (args: JsonValue) => boolean>>;
+  /**
    * How long the provider's resume tokens live, in ms (its configuration: no reply states it).
    * Optional: without it the resume-token-expiry oracle skips the provider.
    */

@@ -13,7 +13,7 @@ import {
   type ProviderFixture,
   type ProviderTool,
 } from '../index.ts';
-import { argPool, refusedCreateArgs } from './args.ts';
+import { argPool, isUrgent, refusedCreateArgs } from './args.ts';
 import { invariantsOf, modelOf } from './model.ts';
 import { type AppSpec, isRead, type Names, namesOf } from './spec.ts';
 import { type Kit, kitOf, toolsOf } from './tools.ts';
@@ -96,6 +96,12 @@ export function buildApp(spec: AppSpec, variation: Variation = {}): ZooApp {
     name: names.fixture,
     tools: poolsOf(spec),
     refusedArgs: { [names.tool('create')]: [refusedCreateArgs(spec)] },
+    // The design's runtime risk (3.4-12): a provider_policy tool asks for urgent args.
+    approvalRequired: Object.fromEntries(
+      spec.tools
+        .filter((t) => t.confirmation === 'provider_policy')
+        .map((t) => [names.tool(t.kind), (args: JsonValue) => isUrgent(spec, args)]),
+    ),
     ...designOf(spec),
     // The app's own oracles (model.ts), checked after every run as `model:` and `invariant:` verdicts.
     model: modelOf(spec),

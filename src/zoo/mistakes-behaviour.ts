@@ -175,8 +175,9 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
   {
     id: 'policy-never-asks',
     title: 'provider_policy whose needsConfirmation never asks, even for the risky (urgent) args',
-    needs: 'a fixture stating which args need approval (runtime risk, 3.4-12)',
-    floor: 0,
+    needs:
+      "runtime-risk-approved, judged by the fixture's approvalRequired (which args need approval, 3.4-12)",
+    floor: 1,
     killers: ['confirmation'],
     applies: hasWhere((t) => t.confirmation === 'provider_policy'),
     variation: {
@@ -199,8 +200,8 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
   {
     id: 'destructive-not-confirmed',
     title: 'delete declared confirmation: never (3.4-09; the SDK disables the tool at start-up)',
-    needs: `${DESIGN} (the tool is not listed)`,
-    floor: 0,
+    needs: 'fixture resolution: a tool the provider disabled at start-up is refused, naming the issue',
+    floor: 1,
     killers: ['idempotency'],
     applies: has('delete'),
     variation: patchTools<MutationTool>(['delete'], (tool) => ({
@@ -223,9 +224,8 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
   {
     id: 'read-tool-writes',
     title: "a read tool records the caller's last view in storage (a read that writes, 3.4-08)",
-    needs:
-      'an oracle that a read request commits no business writes (3.4-08): storage.ts leaves reads to one, none exists',
-    floor: 0,
+    needs: 'storage-read-writes (a read request commits no business writes, 3.4-08)',
+    floor: 1,
     killers: ['idempotency', 'versions'],
     applies: has('list', 'get', 'export'),
     variation: patchTools<ReadTool>(['list', 'get', 'export'], (tool, kit) => ({
@@ -239,7 +239,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
   {
     id: 'output-breaks-schema',
     title: 'create returns its id as a number, breaking its own outputSchema',
-    needs: 'an oracle that a valid call can succeed (the SDK answers INTERNAL_ERROR)',
+    needs: 'app-internal-error (valid args answered INTERNAL_ERROR: the SDK refused the bad output)',
     floor: 1,
     killers: ['confirmation', 'idempotency', 'consumer'],
     applies: has('create'),
@@ -299,8 +299,8 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
   {
     id: 'validate-throws',
     title: 'validate reads an optional field without checking it is there (throws on minimal args)',
-    needs: 'an oracle that valid args are not answered INTERNAL_ERROR',
-    floor: 0,
+    needs: 'app-internal-error (valid args answered INTERNAL_ERROR)',
+    floor: 1,
     killers: ['idempotency', 'consumer'],
     applies: (spec) => spec.entity.fields.some((f) => f.optional),
     variation: patchTools<MutationTool>(['create'], (tool, kit) => ({

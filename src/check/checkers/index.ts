@@ -4,6 +4,7 @@ import type { Observation } from '../observation.ts';
 import { ADMISSION_CHECKERS } from './admission.ts';
 import { AGENT_CHECKERS } from './agent.ts';
 import { AGENT_CONTENT_CHECKERS } from './agent-content.ts';
+import { appInternalError } from './app-failures.ts';
 import { BUSINESS_CHECKERS } from './business.ts';
 import { CLOCK_CHECKERS } from './clocks.ts';
 import { CONSUMER_CHECKERS } from './consumer.ts';
@@ -51,6 +52,7 @@ export const ALL_CHECKERS: readonly Checker[] = [
   requiredScopes,
   ...STORAGE_CHECKERS,
   faultsTransparent,
+  appInternalError,
 ];
 
 export function checkerById(id: string): Checker | undefined {

@@ -427,6 +427,17 @@ function argsConform(schema: unknown, argsJson: string): boolean {
   });
 }
 
+/** Whether args are JSON that the tool's known input schema accepts (false: no schema, not JSON, or not conforming). */
+export function argsFit(schema: unknown, argsJson: string): boolean {
+  if (!judgeOf(schema)) return false;
+  try {
+    JSON.parse(argsJson);
+  } catch {
+    return false;
+  }
+  return argsConform(schema, argsJson);
+}
+
 export const argsSchema: Checker = {
   id: 'args-schema',
   ruleIds: ['CETP-5-14'],

@@ -10,6 +10,10 @@
  * Effects whose tool is always confirmed, or whose request the provider did answer
  * USER_ACTION_REQUIRED, are judged by approval-binding (one approval per effect); this oracle
  * judges the rest, which approval-binding cannot see as needing approval at all.
+ *
+ * A fixture may state the truth itself (`approvalRequired`, a function of the args by tool): an
+ * effect on args it says need approval is judged whatever the provider declared — a policy that
+ * never asks declares no need either.
  */
 import { type Checker, type Violation, violation } from '../checker.ts';
 import { approvalsInTime, callsOf, neededApproval, unshown } from '../ground.ts';
@@ -31,14 +35,15 @@ export const runtimeRiskApproved: Checker = {
   check(obs, ctx) {
     const out: Violation[] = [];
     for (const e of obs.effects) {
-      if (!e.approvalRequired || !ctx.providersUnderTest.includes(e.provider)) continue;
+      const truth = ctx.toolApprovalRequired?.get(`${e.provider}|${e.tool}`)?.(e.args) ?? false;
+      if (!(e.approvalRequired || truth) || !ctx.providersUnderTest.includes(e.provider)) continue;
       if (neededApproval(obs, ctx, e)) continue; // approval-binding's
       const screens = approvalsInTime(obs, e);
       if (screens.some((s) => unshown(s, e).length === 0)) continue;
       out.push(
         violation(
           this,
-          `effect of ${e.tool} request ${e.requestId} of uid ${e.uid}, riskier than its tool's declaration by the provider's own policy, ${screens.length === 0 ? 'without the user approving it on a screen of the provider' : 'though no screen the user approved showed its args'}`,
+          `effect of ${e.tool} request ${e.requestId} of uid ${e.uid}, riskier than its tool's declaration by the provider's own policy${e.approvalRequired ? '' : " (as the fixture's approvalRequired says; the provider declared no need)"}, ${screens.length === 0 ? 'without the user approving it on a screen of the provider' : 'though no screen the user approved showed its args'}`,
           {
             events: [...effectEvents(e), ...screens.map((s) => s.seq)],
             calls: callsOf(obs, e).map((c) => c.id),

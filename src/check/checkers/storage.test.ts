@@ -10,7 +10,7 @@ import type { TraceEvent } from '../../sim/trace.ts';
 import type { World } from '../../sim/world.ts';
 import type { CheckContext } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
-import { storageSingleEffect, storageWriteOutsideTransaction } from './storage.ts';
+import { storageReadWrites, storageSingleEffect, storageWriteOutsideTransaction } from './storage.ts';
 
 const P = 'com.example.todo';
 const RID = 'f0e1d2c3-0000-4000-8000-000000000001';
@@ -193,5 +193,37 @@ describe('storage-write-outside-transaction', () => {
     ).toEqual([]);
     const handWritten = [commit(10, 1, [row('TODO-1')]), commit(11, 1, [{ ...row('R'), table: 'requests' }])];
     expect(storageWriteOutsideTransaction.check(observation(handWritten, [call(1)]), ctx())).toEqual([]);
+  });
+});
+
+describe('storage-read-writes', () => {
+  const read = (id: number, requestId = RID) => call(id, requestId, 'execute_tool', 'list_todos');
+
+  it("fails a read request whose handling wrote the app's own tables, naming the call, the write and 3.4-08", () => {
+    const obs = observation([commit(10, 1, [{ ...row('viewed.10001'), table: 'meta' }])], [read(1)]);
+    const found = storageReadWrites.check(obs, ctx());
+    expect(found).toHaveLength(1);
+    expect(found[0]?.message).toMatch(
+      new RegExp(
+        `^list_todos is declared effect=read, but request ${RID} of uid 10001 \\(call #1\\) wrote meta/viewed.10001 in commit #10`,
+      ),
+    );
+    expect(found[0]?.ruleIds).toEqual(['CETP-3.4-08']);
+    expect(found[0]?.calls).toEqual([1]);
+  });
+
+  it('passes reads writing only bookkeeping (the SDK, or tables the fixture names), writes by writes, and other providers', () => {
+    const logs = [commit(10, 1, [record(), { ...row('L-1'), table: 'call_log' }])];
+    const bookkeeping = ctx({ bookkeepingTables: new Map([[P, new Set(['call_log'])]]) });
+    expect(storageReadWrites.check(observation(logs, [read(1)]), bookkeeping)).toEqual([]);
+    const sdkOnly = [commit(10, 1, [record()])];
+    expect(storageReadWrites.check(observation(sdkOnly, [read(1)]), ctx())).toEqual([]);
+    const write = [commit(10, 1, [row('TODO-1'), record()])];
+    expect(storageReadWrites.check(observation(write, [call(1)]), ctx())).toEqual([]);
+    const hostile = [commit(10, 1, [row('TODO-1')])];
+    expect(storageReadWrites.check(observation(hostile, [read(1)]), ctx({ hostile: [P] }))).toEqual([]);
+    // A worker of another request that a read's call happened to start: its commit records that request.
+    const stray = [commit(10, 1, [row('TODO-1'), record('another')])];
+    expect(storageReadWrites.check(observation(stray, [read(1)]), ctx())).toEqual([]);
   });
 });

@@ -13,6 +13,8 @@
  * storage-single-effect: one request's business writes come from one execution of it.
  * storage-write-outside-transaction: on a provider that records request outcomes (the SDK's
  * `cetp.requests`), a mutating request's business writes commit together with its outcome (10-06).
+ * storage-read-writes: a request to an effect=read tool commits no business writes (3.4-08); call
+ * logs, caches and metering are the tables a fixture names in `bookkeepingTables`.
  *
  * A provider that keeps no request records of that shape (written by hand) is judged only by
  * storage-single-effect: which of its commits "record the outcome" is its own design, but a second
@@ -240,4 +242,38 @@ export const storageWriteOutsideTransaction: Checker = {
   },
 };
 
-export const STORAGE_CHECKERS: readonly Checker[] = [storageSingleEffect, storageWriteOutsideTransaction];
+export const storageReadWrites: Checker = {
+  id: 'storage-read-writes',
+  ruleIds: ['CETP-3.4-08'],
+  description:
+    "A request to a tool declared effect=read changes no business state: its handling commits no write to the app's own tables (only to the SDK's bookkeeping and the call logs, caches and metering tables the fixture names in bookkeepingTables).",
+  fields: [
+    {
+      fields: ['req:execute_tool:tool_name'],
+      aspect: 'consistency',
+      against: "the writes to the app's own tables made while handling a read",
+    },
+  ],
+  check(obs, ctx) {
+    const out: Violation[] = [];
+    const seen = new Set<number>();
+    for (const b of businessCommits(obs, ctx)) {
+      if (!b.call || ctx.toolEffects.get(b.call.toolKey) !== 'read' || seen.has(b.call.id)) continue;
+      seen.add(b.call.id);
+      out.push(
+        violation(
+          this,
+          `${b.call.toolName} is declared effect=read, but request ${b.requestId} of uid ${b.uid} (call #${b.call.id}) wrote ${written([b])} in commit #${b.commit.seq} ("${b.commit.tx}"): a read changes no business state — keep call logs, caches and metering in tables the fixture names in bookkeepingTables`,
+          { events: [b.commit.seq], calls: [b.call.id] },
+        ),
+      );
+    }
+    return out;
+  },
+};
+
+export const STORAGE_CHECKERS: readonly Checker[] = [
+  storageSingleEffect,
+  storageWriteOutsideTransaction,
+  storageReadWrites,
+];

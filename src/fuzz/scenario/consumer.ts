@@ -23,6 +23,7 @@ import type { RunReport, World } from '../../sim/world.ts';
 import type { CancellationLike, ConsumerAgentApi, ConsumerUnderTest } from '../../subjects/subjects.ts';
 import { ALERTS, checkContext, fillArgs, type ProviderFixture, providerOptions } from './fixtures.ts';
 import type { Tail, Variant } from './model.ts';
+import { outcomeFields } from './placeholders.ts';
 import { type RunHooks, scenarioWorld } from './runner.ts';
 
 export type AgentCommand =
@@ -226,8 +227,13 @@ function retarget(fault: Fault, packageName: string): Fault {
   return Object.fromEntries(entries) as Fault;
 }
 
-function argsFor(pool: readonly JsonValue[], index: number, uid: number): string {
-  return fillArgs(JSON.stringify(pool[index % pool.length] as JsonValue), uid, undefined, pool);
+function argsFor(
+  pool: readonly JsonValue[],
+  index: number,
+  uid: number,
+  own: ReadonlyMap<string, string>,
+): string {
+  return fillArgs(JSON.stringify(pool[index % pool.length] as JsonValue), uid, (f) => own.get(f), pool);
 }
 
 export async function runConsumerScenario(
@@ -259,6 +265,8 @@ export async function runConsumerScenario(
   scenario.threads.forEach((commands, index) => {
     world.spawnIn(consumer.packageName, `agent-${index}`, async (ctx) => {
       const bridge = consumer.agent(ctx);
+      // `$OWN:field`: the field of the last outcome this agent got that had one.
+      const own = new Map<string, string>();
       for (const c of commands) {
         if (c.kind === 'wait') await ctx.sleep(c.ms);
         else if (c.kind === 'list') {
@@ -274,13 +282,12 @@ export async function runConsumerScenario(
             });
           }
           const pool = pools.get(c.provider)?.[c.tool] ?? [{}];
-          const [provider, args] = [packageOf(c.provider), argsFor(pool, c.args, ctx.uid)];
+          const [provider, args] = [packageOf(c.provider), argsFor(pool, c.args, ctx.uid, own)];
           // The world records what the agent asked for and what it finally got back (ground truth).
           const asked = world.truth.agentAsked(ctx.process, 'execute', provider, c.tool, args);
-          world.truth.agentGot(
-            asked,
-            await bridge.executeJson(provider, c.tool, args, { ...(cancel ? { cancel } : {}) }),
-          );
+          const outcome = await bridge.executeJson(provider, c.tool, args, { ...(cancel ? { cancel } : {}) });
+          world.truth.agentGot(asked, outcome);
+          for (const [field, value] of outcomeFields(outcome)) own.set(field, value);
         }
       }
     });

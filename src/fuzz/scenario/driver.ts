@@ -24,6 +24,7 @@ import {
   type RidRef,
   SHARED_REQUEST_IDS,
 } from './model.ts';
+import { resultFields } from './placeholders.ts';
 
 /** What one actor knows; other actors may read it (that is how misuse is expressed). */
 /** What a v2 consumer offers unless a scenario says otherwise (CETP-2.2-02: descending). */
@@ -213,6 +214,7 @@ export class RawDriver {
       b.putLong('deadline_at_ms', this.ctx.currentTimeMillis() + budget);
       fill(b);
       reply = await this.call(p, method, b);
+      if (method === 'get_operation') this.rememberOwn(reply);
       if (reply && reply.getString('error_code') !== 'NEGOTIATION_REQUIRED') return reply;
       await this.negotiate(p);
     }
@@ -692,7 +694,7 @@ export class RawDriver {
     const status = reply.getString('status');
     if ((status === 'success' || status === 'accepted') && !this.state.completed.includes(rid))
       this.state.completed.push(rid);
-    if (status === 'success') this.rememberOwn(reply);
+    this.rememberOwn(reply);
     if (reply.getString('status') !== 'accepted') return;
     const operationId = (JSON.parse(reply.getString('data') ?? '{}') as { operation_id?: string })
       .operation_id;
@@ -736,11 +738,14 @@ export class RawDriver {
     this.changed = false;
   }
 
-  /** Keeps the string fields of a successful result as the actor's own (for `$OWN:field` args). */
-  private rememberOwn(reply: Bundle): void {
-    const data = parseObject(reply.getString('data'));
-    for (const [field, value] of Object.entries(data))
-      if (typeof value === 'string') this.state.own.set(field, value);
+  /**
+   * Keeps the string fields of a successful result (inline, or of a succeeded operation) as the
+   * actor's own (for `$OWN:field` args).
+   */
+  private rememberOwn(reply: Bundle | null): void {
+    if (reply?.getString('status') !== 'success') return;
+    for (const [field, value] of resultFields(parseObject(reply.getString('data'))))
+      this.state.own.set(field, value);
   }
 
   /** Launches a resolution and waits (at most a minute of virtual time) for the Activity's result. */

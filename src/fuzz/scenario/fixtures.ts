@@ -60,6 +60,7 @@ export function checkContext(
   const toolInputSchemas = new Map<string, unknown>();
   const toolOutputSchemas = new Map<string, unknown>();
   const toolRefusedArgs = new Map<string, ReadonlySet<string>>();
+  const toolInternalFailures = new Map<string, ReadonlySet<string>>();
   for (const p of providers) {
     for (const [tool, effect] of Object.entries(p.effects))
       toolEffects.set(`${p.packageName}|${tool}`, effect);
@@ -72,6 +73,8 @@ export function checkContext(
       toolOutputSchemas.set(`${p.packageName}|${tool}`, schema);
     for (const [tool, args] of Object.entries(p.refusedArgs ?? {}))
       toolRefusedArgs.set(`${p.packageName}|${tool}`, new Set(args.map((a) => canonicalize(a) ?? '')));
+    for (const [tool, args] of Object.entries(p.internalFailures ?? {}))
+      toolInternalFailures.set(`${p.packageName}|${tool}`, new Set(args.map((a) => canonicalize(a) ?? '')));
   }
   return {
     providersUnderTest: providers.map((p) => p.packageName),
@@ -81,6 +84,12 @@ export function checkContext(
     toolInputSchemas,
     toolOutputSchemas,
     toolRefusedArgs,
+    toolInternalFailures,
+    toolApprovalRequired: new Map(
+      providers.flatMap((p) =>
+        Object.entries(p.approvalRequired ?? {}).map(([tool, f]) => [`${p.packageName}|${tool}`, f] as const),
+      ),
+    ),
     userGrantedScopes: new Map(providers.map((p) => [p.packageName, p.userGrantedScopes])),
     resumeTokenTtlMs: new Map(
       providers.flatMap((p) =>
@@ -138,6 +147,8 @@ export const ALERTS: ProviderFixture = referenceFixture(ALERTS_PROVIDER, {
     delete_alert: [{ alert_id: '$OWN:alert_id' }, { alert_id: 'ALRT-1' }, { alert_id: 'ALRT-2' }],
   },
   refusedArgs: { create_alert: [{ symbol: 'AAPL', price: 5000 }] },
+  // The quote feed fails for a delisted symbol (an internal error the SDK must not leak, 5-25).
+  internalFailures: { get_quote: [{ symbol: 'DLST' }] },
 });
 
 // `$UID` and `$OWN:field` in args pools (placeholders.ts).
@@ -163,4 +174,6 @@ export const PAYMENTS: ProviderFixture = referenceFixture(PAYMENTS_PROVIDER, {
     ],
     reconcile_accounts: [{}],
   },
+  // The legacy savings core's statement breaks the output schema: the SDK answers INTERNAL_ERROR (4.2-03).
+  internalFailures: { export_statement: [{ account: 'SAV-$UID', months: 1 }] },
 });

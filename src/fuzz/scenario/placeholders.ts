@@ -96,3 +96,32 @@ export function ownPlaceholderIssues(
     for (const [i, entry] of pool.entries()) visit(entry, `tools.${tool}[${i}]`, tool, pool);
   return issues;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The string fields of the result a successful reply's `data` carries, for `$OWN:field`: an
+ * execute_tool success is `{kind:'inline', value:{…}}`, a get_operation of a succeeded operation
+ * `{state:'succeeded', result:{kind:'inline', value:{…}}}`. A file result's content is not read.
+ */
+export function resultFields(data: unknown): [string, string][] {
+  const result = isObject(data) && data.state === 'succeeded' ? data.result : data;
+  if (!isObject(result) || result.kind !== 'inline' || !isObject(result.value)) return [];
+  return Object.entries(result.value).filter((e): e is [string, string] => typeof e[1] === 'string');
+}
+
+/**
+ * The string fields anywhere in what a consumer handed its agent (depth first, the first of each
+ * name): a consumer's outcome shape is its own, so the result's fields are looked for at any depth.
+ */
+export function outcomeFields(outcome: unknown, out = new Map<string, string>()): Map<string, string> {
+  if (Array.isArray(outcome)) for (const v of outcome) outcomeFields(v, out);
+  else if (isObject(outcome))
+    for (const [key, v] of Object.entries(outcome)) {
+      if (typeof v === 'string') {
+        if (!out.has(key)) out.set(key, v);
+      } else outcomeFields(v, out);
+    }
+  return out;
+}
