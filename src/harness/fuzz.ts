@@ -61,7 +61,7 @@ export function tailsOf(strategy: Strategy): Tail[] {
 export const MODULE_STATE_CHECKER = 'module-state-isolation';
 
 export interface FuzzOptions {
-  /** Property ids to run (see PROPERTIES); default: every property that applies. */
+  /** Property ids to run (see PROPERTY_CATALOGUE); default: every property that applies. */
   readonly property?: string | readonly string[];
   /** Campaign seed (each property derives its own from it); default 0. */
   readonly seed?: number;

@@ -8,12 +8,12 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import canonicalize from 'canonicalize';
 import { isConsumerBug } from '../consumer/index.ts';
-import { CRASHPOINT_PROPERTIES, replayablePropertyById } from '../fuzz/crashpoint-oracles.ts';
 import { REPLAY_FORMAT, type ReplayFile } from '../fuzz/fuzz.ts';
 import { MUTANTS } from '../fuzz/mutants.ts';
+import { replayablePropertyById, replayablePropertyIds } from '../fuzz/registry.ts';
 import type { ConsumerScenario } from '../fuzz/scenario/consumer.ts';
 import type { Command, Scenario } from '../fuzz/scenario/model.ts';
-import { PROPERTIES, type PropertyDef } from '../fuzz/suites.ts';
+import type { PropertyDef } from '../fuzz/suites.ts';
 import { sha256Hex } from '../protocol/digest.ts';
 import { isRuleId } from '../protocol/index.ts';
 import { readingsProblem } from '../protocol/readings.ts';
@@ -137,7 +137,7 @@ function validateNames(path: string, file: CliReplayFile): void {
     throw invalid(
       path,
       'replay_unknown_property',
-      `unknown property '${file.property}'; valid: ${[...PROPERTIES, ...CRASHPOINT_PROPERTIES].map((p) => p.id).join(', ')}`,
+      `unknown property '${file.property}'; valid: ${replayablePropertyIds().join(', ')}`,
     );
   const providerBugs = new Set(MUTANTS.flatMap((m) => m.variant.providerBugs));
 

@@ -9,8 +9,8 @@
  * it — a file recorded with a provider (or consumer) module needs that implementation passed here.
  */
 
-import { replayablePropertyById } from '../fuzz/crashpoint-oracles.ts';
 import { replayScenario } from '../fuzz/fuzz.ts';
+import { replayablePropertyById } from '../fuzz/registry.ts';
 import type { PropertyDef } from '../fuzz/suites.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { CancellationLike, ConsumerUnderTest, ProviderFixture } from '../subjects/subjects.ts';
