@@ -13,7 +13,8 @@ import type { StrategySpec } from '../../sim/strategy.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { RunReport } from '../../sim/world.ts';
 import { World } from '../../sim/world.ts';
-import { type ActorState, newActorState, RawDriver } from './driver.ts';
+import { type ActorState, newActorState } from './actor-state.ts';
+import { RawDriver } from './driver.ts';
 import { ACTOR_PACKAGES, installActors, type ProviderFixture, rawCheckContext } from './fixtures.ts';
 import type { ActorName, Command, Scenario, Tail, Variant } from './model.ts';
 
