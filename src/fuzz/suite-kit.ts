@@ -6,7 +6,7 @@
 
 import type { Checker } from '../check/checker.ts';
 import { operationsTerminate, runProgress } from '../check/checkers/runtime.ts';
-import { METHODS } from '../check/frequencies.ts';
+import { V2_METHOD_NAMES } from '../protocol/methods.ts';
 import type { Fault } from '../sim/faults.ts';
 import type { ScenarioShape } from './scenario/arbitraries.ts';
 import type { ConsumerFixture, ConsumerShape } from './scenario/consumer.ts';
@@ -139,11 +139,11 @@ export function floorsOf(
   return floors;
 }
 
-/** Every pair of protocol methods (src/check/frequencies.ts METHODS), as `race:` labels. */
+/** Every pair of protocol methods (the protocol's, src/protocol/methods.ts), as `race:` labels. */
 export function everyRace(): string[] {
   const races: string[] = [];
-  METHODS.forEach((m1, i) => {
-    for (const m2 of METHODS.slice(i)) races.push(`race:${[m1, m2].sort().join('+')}`);
+  V2_METHOD_NAMES.forEach((m1, i) => {
+    for (const m2 of V2_METHOD_NAMES.slice(i)) races.push(`race:${[m1, m2].sort().join('+')}`);
   });
   return races;
 }

@@ -55,7 +55,7 @@ import {
   v1ReadOnly,
   wireWellFormed,
 } from '../check/checkers/wire.ts';
-import { METHODS } from '../check/frequencies.ts';
+import { V2_METHOD_NAMES } from '../protocol/methods.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
 import {
   base,
@@ -370,7 +370,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     40,
     // Its batches send every method at once: each protocol method repeated and raced against every
     // other (issue 22 item 7; duplicates of polls and cancels: docs/oracles.md).
-    floorsOf([], [], [...METHODS.map((m) => `method:${m}:repeated`), ...everyRace()]),
+    floorsOf([], [], [...V2_METHOD_NAMES.map((m) => `method:${m}:repeated`), ...everyRace()]),
   ),
   def(
     'lifecycle',
