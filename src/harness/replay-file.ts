@@ -90,6 +90,21 @@ export function writeDiagramFile(path: string, events: readonly TraceEvent[]): v
   }
 }
 
+/**
+ * The modules a replay file was recorded with that the caller does not hand over (`given`): a replay
+ * file never loads code by itself, so every entry point (replay(), `cetp-sim replay`) refuses these,
+ * each naming how to pass them in its own terms.
+ */
+export function missingModules(
+  file: CliReplayFile,
+  given: Readonly<Record<keyof ReplayModules, boolean>>,
+): { readonly kind: keyof ReplayModules; readonly recorded: string }[] {
+  return (['provider', 'consumer'] as const).flatMap((kind) => {
+    const recorded = file.modules?.[kind];
+    return recorded !== undefined && !given[kind] ? [{ kind, recorded }] : [];
+  });
+}
+
 export function writeReplayFile(path: string, replay: ReplayFile, modules: ReplayModules, cwd: string): void {
   const named = modules.provider !== undefined || modules.consumer !== undefined;
   const file: CliReplayFile = {
