@@ -28,15 +28,10 @@ import type { PropertyDef } from '../fuzz/suites.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
 import type { CancellationLike, ConsumerUnderTest, ProviderFixture, Variant } from '../subjects/subjects.ts';
+import type { ReplayModules } from './code-identity.ts';
 import { CliError } from './errors.ts';
 import { resolveModule } from './module-path.ts';
-import {
-  diagramFilePath,
-  type ReplayModules,
-  replayFilePath,
-  writeDiagramFile,
-  writeReplayFile,
-} from './replay-file.ts';
+import { diagramFilePath, replayFilePath, writeDiagramFile, writeReplayFile } from './replay-file.ts';
 import { selectMutant, selectProperties } from './selection.ts';
 import {
   checkConsumer,

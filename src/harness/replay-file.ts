@@ -20,7 +20,7 @@ import { readingsProblem } from '../protocol/readings.ts';
 import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { renderMermaid } from '../sim/trace-render.ts';
-import { type CodeIdentity, codeIdentity } from './code-identity.ts';
+import { type CodeIdentity, codeIdentity, type ReplayModules } from './code-identity.ts';
 import { CliError } from './errors.ts';
 import {
   CONSUMER_SCENARIO_SCHEMA,
@@ -28,12 +28,6 @@ import {
   RAW_SCENARIO_SCHEMA,
   REPLAY_FILE_SCHEMA,
 } from './replay-schema.ts';
-
-/** The user modules a campaign ran with, as given on its command line (paths relative to its cwd). */
-export interface ReplayModules {
-  readonly provider?: string;
-  readonly consumer?: string;
-}
 
 /** The fields of a replay file that determine its run (and how it was found): each is digested. */
 export const INPUT_FIELDS = ['property', 'fuzz', 'variant', 'scenario', 'campaign'] as const;

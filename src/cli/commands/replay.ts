@@ -14,13 +14,12 @@
  * removed, a fault dropped): the run is a new scenario, reported as such, exit 0 or 1.
  */
 
-import { codeChanges, codeIdentity } from '../../harness/code-identity.ts';
+import { codeChanges, codeIdentity, type ReplayModules } from '../../harness/code-identity.ts';
 import { CliError, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK } from '../../harness/errors.ts';
 import {
   type CliReplayFile,
   editedFields,
   missingModules,
-  type ReplayModules,
   readReplayFile,
 } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
