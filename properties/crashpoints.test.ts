@@ -3,11 +3,7 @@
  * crash-only planted bug fails them, and the run is deterministic.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  CRASHPOINTS_CONSUMER,
-  CRASHPOINTS_RAW,
-  replayablePropertyById,
-} from '../src/fuzz/crashpoint-oracles.ts';
+import { CRASHPOINTS_CONSUMER, CRASHPOINTS_RAW } from '../src/fuzz/crashpoint-oracles.ts';
 import {
   crashpointsOfFlow,
   FLOW_KINDS,
@@ -16,6 +12,7 @@ import {
   rawFlowScenario,
 } from '../src/fuzz/crashpoints.ts';
 import { mutantById } from '../src/fuzz/mutants.ts';
+import { replayablePropertyById } from '../src/fuzz/registry.ts';
 import { REFERENCE, type Variant } from '../src/fuzz/scenario/model.ts';
 import { runScenario } from '../src/fuzz/scenario/runner.ts';
 

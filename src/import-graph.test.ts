@@ -129,6 +129,81 @@ function layerBreaches(graph: Graph): string[] {
   return out.sort();
 }
 
+/** The import circles of `graph` (type-only imports included): its strongly connected components of 2+ files. */
+function circles(graph: Graph): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const out: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    for (let w = stack.pop(); w !== undefined; w = w === v ? undefined : stack.pop()) component.push(w);
+    if (component.length > 1) out.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return out.sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
+}
+
+/**
+ * The import circles left when the check came (issue 33), type-only arrows included: a ratchet —
+ * a circle must lie inside one of these (they may only shrink or break), none may appear elsewhere.
+ * src/sim's knot is left for the folder's reorganisation into rooms.
+ */
+const KNOWN_CIRCLES: readonly (readonly string[])[] = [
+  [
+    'src/sim/activity-component.ts',
+    'src/sim/activity-types.ts',
+    'src/sim/activity.ts',
+    'src/sim/app.ts',
+    'src/sim/binder-types.ts',
+    'src/sim/binder.ts',
+    'src/sim/bundle.ts',
+    'src/sim/content-observer.ts',
+    'src/sim/content-provider.ts',
+    'src/sim/content.ts',
+    'src/sim/context.ts',
+    'src/sim/fd-kernel.ts',
+    'src/sim/fd.ts',
+    'src/sim/ground-truth.ts',
+    'src/sim/importance.ts',
+    'src/sim/intent.ts',
+    'src/sim/parcel.ts',
+    'src/sim/pending-intent.ts',
+    'src/sim/process.ts',
+    'src/sim/services.ts',
+    'src/sim/shared-preferences.ts',
+    'src/sim/storage.ts',
+    'src/sim/world-importance.ts',
+  ],
+  ['src/protocol/annotations.ts', 'src/protocol/schemas/tool.ts'],
+  ['src/protocol/methods.ts', 'src/protocol/schemas/negotiate.ts', 'src/protocol/schemas/registry.ts'],
+  [
+    'src/consumer/confirmation.ts',
+    'src/consumer/options.ts',
+    'src/consumer/parts.ts',
+    'src/consumer/planted.ts',
+  ],
+  ['src/consumer/execution.ts', 'src/consumer/operations.ts'],
+  ['src/cli/commands/matrix.ts', 'src/cli/matrix-doc.ts'],
+];
+
+/** Circles not inside a known one. */
+function newCircles(graph: Graph, known: readonly (readonly string[])[] = KNOWN_CIRCLES): string[][] {
+  return circles(graph).filter((c) => !known.some((k) => c.every((f) => k.includes(f))));
+}
+
 /** Every file under `dir` except JSON data (the vector corpus), tests and documents included. */
 function everyFile(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -176,18 +251,28 @@ describe('the import graph', () => {
     expect(engineInProperties).toEqual([]);
   });
 
+  it('has no new import circle, type-only imports included (issue 33)', () => {
+    expect(newCircles(graphOf(sourceFiles(join(ROOT, 'src'))))).toEqual([]);
+  });
+
+  it('sees an import circle when there is one', () => {
+    const probe: Graph = new Map([
+      ['src/a.ts', ['src/b.ts']],
+      ['src/b.ts', ['src/c.ts', 'src/x.ts']],
+      ['src/c.ts', ['src/a.ts']],
+      ['src/d.ts', ['src/a.ts']],
+      ['src/x.ts', []],
+    ]);
+    expect(circles(probe)).toEqual([['src/a.ts', 'src/b.ts', 'src/c.ts']]);
+    expect(newCircles(probe, [['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/z.ts']])).toEqual([]);
+    expect(newCircles(probe, [['src/a.ts', 'src/b.ts']])).toEqual([['src/a.ts', 'src/b.ts', 'src/c.ts']]);
+  });
+
   it('has no file in src over 500 lines, tests included (issue 16)', () => {
     const files = everyFile(join(ROOT, 'src'));
     expect(files.length).toBeGreaterThan(300);
     expect(files).toContain(join(ROOT, 'src', 'providers', 'apps', 'payments.test.ts'));
-    const long = longFiles(files.map((f) => [relative(ROOT, f), readFileSync(f, 'utf8')] as const));
-    // The two engine files that came over the cap with the move out of properties/ (issue 33), until
-    // they are split: each may only shrink.
-    const moved: Readonly<Record<string, number>> = {
-      'src/fuzz/scenario/driver.ts': 827,
-      'src/fuzz/suites.ts': 789,
-    };
-    expect(long.filter((f) => (moved[f.file] ?? 0) < f.lines)).toEqual([]);
+    expect(longFiles(files.map((f) => [relative(ROOT, f), readFileSync(f, 'utf8')] as const))).toEqual([]);
   });
 
   it('sees a file over 500 lines when there is one', () => {

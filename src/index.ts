@@ -8,6 +8,7 @@
  *   reference consumer, and the module types `cetp-sim fuzz --provider/--consumer` expects.
  */
 
+export type { BundleValueType } from './base/bundle-value.ts';
 export type { JsonObject, JsonValue } from './base/json.ts';
 export type { Exercised } from './check/exercised.ts';
 // Fixtures derived from the provider's own list_tools (what --provider modules get, in one place).
@@ -69,7 +70,7 @@ export {
 } from './sim/activity.ts';
 export type { App, AppFactory } from './sim/app.ts';
 export type { CallingIdentity } from './sim/binder.ts';
-export { Bundle, type BundleValueType } from './sim/bundle.ts';
+export { Bundle } from './sim/bundle.ts';
 export { ContentProviderClient, ContentResolver } from './sim/content.ts';
 export { ContentProvider } from './sim/content-provider.ts';
 export type { AppContext } from './sim/context.ts';

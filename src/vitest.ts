@@ -20,7 +20,7 @@
  */
 import { beforeAll, describe, it } from 'vitest';
 import { INVARIANT_PREFIX, MODEL_PREFIX } from './check/user-oracles.ts';
-import { PROPERTIES, type PropertyInfo } from './harness/catalogue.ts';
+import { PROPERTY_CATALOGUE, type PropertyInfo } from './harness/catalogue.ts';
 import { CliError } from './harness/errors.ts';
 import {
   type ConsumerFuzzOptions,
@@ -78,18 +78,19 @@ function asList<T>(value: T | readonly T[]): readonly T[] {
 }
 
 function selectedInfos(option: FuzzOptions['property'], drives?: PropertyInfo['drives']): PropertyInfo[] {
-  if (option === undefined) return PROPERTIES.filter((p) => drives === undefined || p.drives === drives);
+  if (option === undefined)
+    return PROPERTY_CATALOGUE.filter((p) => drives === undefined || p.drives === drives);
   const ids = asList(option);
-  const bad = ids.filter((id) => !PROPERTIES.some((p) => p.id === id));
+  const bad = ids.filter((id) => !PROPERTY_CATALOGUE.some((p) => p.id === id));
   if (bad.length > 0)
     throw new CliError(
       'unknown_property',
-      `unknown property ${bad.map((id) => `'${id}'`).join(', ')}; valid: ${PROPERTIES.map((p) => p.id).join(', ')}`,
+      `unknown property ${bad.map((id) => `'${id}'`).join(', ')}; valid: ${PROPERTY_CATALOGUE.map((p) => p.id).join(', ')}`,
     );
-  return PROPERTIES.filter((p) => ids.includes(p.id));
+  return PROPERTY_CATALOGUE.filter((p) => ids.includes(p.id));
 }
 
-/** `idempotency (CETP-9-05): …` — the rule ids it guards are in its failure message and in PROPERTIES. */
+/** `idempotency (CETP-9-05): …` — the rule ids it guards are in its failure message and in PROPERTY_CATALOGUE. */
 function testTitle(p: PropertyInfo): string {
   return `${p.id} (${p.area}): ${p.title}`;
 }
@@ -310,4 +311,4 @@ export type {
   RunHistory,
   ToolModel,
 } from './subjects/user-oracle-types.ts';
-export { PROPERTIES, type PropertyInfo, type PropertyReport };
+export { PROPERTY_CATALOGUE, type PropertyInfo, type PropertyReport };

@@ -31,6 +31,7 @@
  *   provider in flight at once (any callers). Only the protocol's methods (METHODS): a malformed
  *   call's made-up method name is not counted.
  */
+import { V2_METHOD_NAMES } from '../protocol/methods.ts';
 import type { CheckContext } from './checker.ts';
 import { type CallView, memoOn, negotiatedBy, type Observation } from './observation.ts';
 
@@ -74,14 +75,8 @@ export const LIFECYCLE_EVENTS = [
   'reboot',
 ] as const;
 export const FOLLOW_UPS = ['session', 'resume', 'retry', 'poll', 'cancel', 'negotiate'] as const;
-export const METHODS = [
-  'negotiate',
-  'get_provider_info',
-  'list_tools',
-  'execute_tool',
-  'get_operation',
-  'cancel_operation',
-] as const;
+/** The protocol's methods (src/protocol/methods.ts), in its order: the order of the labels. */
+const METHODS = V2_METHOD_NAMES;
 const KNOWN_METHODS: ReadonlySet<string> = new Set(METHODS);
 
 export type Clock = (typeof CLOCKS)[number];

@@ -13,9 +13,9 @@ import { NOTHING_EXERCISED } from '../check/exercised.ts';
 import { propertySeed, REPLAY_FORMAT, type ReplayFile } from '../fuzz/fuzz.ts';
 import type { Tail, Variant } from '../fuzz/scenario/model.ts';
 import type { PropertyDef } from '../fuzz/suites.ts';
+import type { ReplayModules } from '../harness/code-identity.ts';
 import {
   diagramFilePath,
-  type ReplayModules,
   replayFilePath,
   writeDiagramFile,
   writeReplayFile,

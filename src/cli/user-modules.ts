@@ -11,7 +11,7 @@ import { MODULE_STATE_CHECKER } from '../harness/fuzz.ts';
 
 export { MODULE_STATE_CHECKER };
 
-import type { ReplayModules } from '../harness/replay-file.ts';
+import type { ReplayModules } from '../harness/code-identity.ts';
 import { WorkerHost } from './worker/pool.ts';
 import type { FuzzJob, LoadOutcome, PropertyOutcome, ReplayOutcome } from './worker/protocol.ts';
 

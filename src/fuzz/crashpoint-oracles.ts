@@ -14,10 +14,9 @@ import { noFdLeaks, operationsTerminate, runProgress } from '../check/checkers/r
 import { storageSingleEffect } from '../check/checkers/storage.ts';
 import { sameTerminalResult } from '../check/checkers/wire.ts';
 import type { CallView, Observation } from '../check/observation.ts';
-import { matrixPropertyById } from './matrix.ts';
 import type { ConsumerShape } from './scenario/consumer.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
-import { type ConsumerPropertyDef, type PropertyDef, propertyById, type RawPropertyDef } from './suites.ts';
+import type { ConsumerPropertyDef, PropertyDef, RawPropertyDef } from './suites.ts';
 
 // ---- the oracles of a crash-point run -------------------------------------------------------------
 
@@ -271,8 +270,3 @@ export const CRASHPOINTS_CONSUMER: ConsumerPropertyDef = {
 };
 
 export const CRASHPOINT_PROPERTIES: readonly PropertyDef[] = [CRASHPOINTS_RAW, CRASHPOINTS_CONSUMER];
-
-/** A property a replay file may name: a fuzzed one (suites.ts) or a crash-point one. */
-export function replayablePropertyById(id: string): PropertyDef | undefined {
-  return propertyById(id) ?? CRASHPOINT_PROPERTIES.find((p) => p.id === id) ?? matrixPropertyById(id);
-}

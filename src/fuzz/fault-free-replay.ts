@@ -27,7 +27,8 @@ import {
 import type { Observation } from '../check/observation.ts';
 import { TIMED_OUT } from '../sim/scheduler.ts';
 import { World } from '../sim/world.ts';
-import { newActorState, RawDriver } from './scenario/driver.ts';
+import { newActorState } from './scenario/actor-state.ts';
+import { RawDriver } from './scenario/driver.ts';
 import { ACTOR_PACKAGES, installActors, type ProviderFixture } from './scenario/fixtures.ts';
 import type { ActorName, Variant } from './scenario/model.ts';
 

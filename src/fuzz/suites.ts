@@ -1,28 +1,14 @@
 /**
  * The property suites, one per area of spec §9 (the conformance areas), each a scenario shape (what
  * may be generated), the world it runs in, and the oracles that judge it. Every property names the
- * rule ids it guards: its oracles' rules plus its §9 area.
+ * rule ids it guards: its oracles' rules plus its §9 area. The raw-driver suites are here; the
+ * consumer-driven ones in suites-consumer.ts, the definers and shared shapes in suite-kit.ts.
  */
 
-import type { Checker } from '../check/checker.ts';
 import { admissionLimit } from '../check/checkers/admission.ts';
-import { agentGetsData, requestIdOnWire, unavailableNotUnknown } from '../check/checkers/agent.ts';
-import { AGENT_CONTENT_CHECKERS } from '../check/checkers/agent-content.ts';
 import { appInternalError } from '../check/checkers/app-failures.ts';
 import { businessRefusal } from '../check/checkers/business.ts';
 import { resumeTokenExpiry } from '../check/checkers/clocks.ts';
-import {
-  negotiatedOnly,
-  noDowngrade,
-  offersV1,
-  requestIdStable,
-  resumesLatestToken,
-  retryDiscipline,
-  verifiedResolutions,
-  verifiesFile,
-} from '../check/checkers/consumer.ts';
-import { CONSUMER_FOLLOWUP_CHECKERS } from '../check/checkers/consumer-followup.ts';
-import { usesV1Provider } from '../check/checkers/consumer-v1.ts';
 import {
   approvalBinding,
   authorizedEffect,
@@ -35,14 +21,8 @@ import {
   singleEffect,
 } from '../check/checkers/effects.ts';
 import { faultsTransparent } from '../check/checkers/faults-transparent.ts';
-import {
-  catalogueRevision,
-  consumerRequestsWellFormed,
-  providerIdentity,
-  resolutionPendingIntent,
-} from '../check/checkers/fields.ts';
+import { providerIdentity, resolutionPendingIntent } from '../check/checkers/fields.ts';
 import { fileResultMatches } from '../check/checkers/files.ts';
-import { agentNotRefusedAsMisuse, agentOutcomeTruth } from '../check/checkers/interop.ts';
 import {
   restartKeepsOperation,
   restartSessionOutcome,
@@ -59,13 +39,11 @@ import {
   windowExpiry,
 } from '../check/checkers/negotiated.ts';
 import { outputSchema } from '../check/checkers/outputs.ts';
-import { consumerTrustsIdentity } from '../check/checkers/provider-trust.ts';
 import { requiredScopes } from '../check/checkers/required-scopes.ts';
 import { runtimeRiskApproved } from '../check/checkers/risk.ts';
-import { noCrash, noFdLeaks, operationsTerminate, runProgress } from '../check/checkers/runtime.ts';
+import { noCrash, noFdLeaks, operationsTerminate } from '../check/checkers/runtime.ts';
 import { sessionRequired } from '../check/checkers/session-required.ts';
 import { STORAGE_CHECKERS } from '../check/checkers/storage.ts';
-import { listMatchesVisibility } from '../check/checkers/visibility.ts';
 import {
   argsBinding,
   cancelAfterEnd,
@@ -79,290 +57,22 @@ import {
   v1ReadOnly,
   wireWellFormed,
 } from '../check/checkers/wire.ts';
-import { METHODS } from '../check/frequencies.ts';
-import { CONSUMER_PACKAGE } from '../consumer/app.ts';
-import { HOSTILE_CASES } from '../providers/hostile/index.ts';
-import type { Fault } from '../sim/faults.ts';
-import type { ScenarioShape } from './scenario/arbitraries.ts';
-import {
-  ALERTS_ONE_AT_A_TIME,
-  type ConsumerFixture,
-  type ConsumerShape,
-  LEGACY,
-} from './scenario/consumer.ts';
+import { V2_METHOD_NAMES } from '../protocol/methods.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
-import type { Fixture } from './scenario/runner.ts';
+import {
+  base,
+  def,
+  everyRace,
+  floorsOf,
+  kill,
+  loseReply,
+  type PropertyDef,
+  type RawPropertyDef,
+} from './suite-kit.ts';
+import { CONSUMER_PROPERTIES } from './suites-consumer.ts';
 
-interface PropertyCommon {
-  readonly id: string;
-  readonly title: string;
-  /** The spec §9 area it covers. */
-  readonly area: string;
-  readonly checkers: readonly Checker[];
-  readonly ruleIds: readonly string[];
-  /** Runs per property under `npm test` (a CI-sized budget). */
-  readonly ciRuns: number;
-  /**
-   * Shares of runs (0–1) in which each frequency label (src/check/frequencies.ts) must happen at the
-   * CI budget: the attacks and clocks this property's oracles are there to judge (issue 22).
-   */
-  readonly floors?: Readonly<Record<string, number>>;
-}
-
-/** A property whose scenarios drive the providers with the raw (possibly misbehaving) driver. */
-export interface RawPropertyDef extends PropertyCommon {
-  readonly kind: 'raw';
-  readonly fixture: Fixture;
-  readonly shape: ScenarioShape;
-}
-
-/** A property whose scenarios drive the reference consumer's ExternalToolBridge. */
-export interface ConsumerPropertyDef extends PropertyCommon {
-  readonly kind: 'consumer';
-  readonly fixture: ConsumerFixture;
-  readonly shape: ConsumerShape;
-}
-
-export type PropertyDef = RawPropertyDef | ConsumerPropertyDef;
-
-const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
-const CAP_SETS = [ALL_CAPS, ['cancellation', 'large_results'], ['async_operations'], []];
-
-const kill = (process: string): Fault => ({ kind: 'kill', process });
-const loseReply = (callee: string): Fault => ({ kind: 'loseReply', callee });
-const PROVIDER_FAULTS: readonly Fault[] = [
-  kill(ALERTS.packageName),
-  kill(PAYMENTS.packageName),
-  loseReply(ALERTS.packageName),
-  loseReply(PAYMENTS.packageName),
-  { kind: 'failTransaction', callee: PAYMENTS.packageName },
-  { kind: 'clockJump', ms: 2 * 3_600_000 },
-  { kind: 'clockJump', ms: 25 * 3_600_000 },
-  { kind: 'reboot' },
-  { kind: 'powerLoss' },
-  { kind: 'freezeCached' },
-  { kind: 'memoryPressure', kills: 1 },
-  { kind: 'slowStart', process: ALERTS.packageName, ms: 15_000 },
-];
-
-const base = {
-  providers: [ALERTS, PAYMENTS],
-  actors: ['a', 'b'],
-  commands: ['negotiate', 'wait'],
-  resolveModes: ['honest', 'none'],
-  ridReuse: true,
-  expiredDeadlines: false,
-  confirmedFlags: false,
-  duplicates: true,
-  faults: PROVIDER_FAULTS,
-  maxCommands: 4,
-  maxFaults: 2,
-  userDecisions: ['approve', 'deny', 'back', 'ignore'],
-  capabilitySets: CAP_SETS,
-} as const satisfies ScenarioShape;
-
-/**
- * Progress is judged in every property (a run must end because its work is done), and in every
- * raw-driver property every accepted operation must finish: an implementation that hangs, spins or
- * awaits forever fails whichever property reaches it.
- */
-function withProgress(checkers: readonly Checker[], extra: readonly Checker[]): Checker[] {
-  return [...checkers, ...[runProgress, ...extra].filter((c) => !checkers.includes(c))];
-}
-
-function def(
-  id: string,
-  title: string,
-  area: string,
-  shape: ScenarioShape,
-  propertyCheckers: readonly Checker[],
-  ciRuns = 40,
-  floors?: Readonly<Record<string, number>>,
-): RawPropertyDef {
-  const checkers = withProgress(propertyCheckers, [operationsTerminate]);
-  const ruleIds = [...new Set([...checkers.flatMap((c) => c.ruleIds), area])];
-  return {
-    kind: 'raw',
-    id,
-    title,
-    area,
-    fixture: {
-      providers: shape.providers,
-      actors: shape.actors,
-      checkers,
-      ...(shape.durableActors ? { durableActors: true } : {}),
-    },
-    shape,
-    checkers,
-    ruleIds,
-    ciRuns,
-    ...(floors ? { floors } : {}),
-  };
-}
-
-/**
- * Floors (share of runs) for labels of src/check/frequencies.ts: `attacks` at 20%, `clocks` both
- * sides at 10%, `others` (full labels: lifecycle follow-ups, method repeats and races) at 10%.
- */
-function floorsOf(
-  attacks: readonly string[],
-  clocks: readonly string[],
-  others: readonly string[] = [],
-): Record<string, number> {
-  const floors: Record<string, number> = {};
-  for (const a of attacks) floors[`attack:${a}`] = 0.2;
-  for (const c of clocks) {
-    floors[`clock:${c}:before`] = 0.1;
-    floors[`clock:${c}:after`] = 0.1;
-  }
-  for (const o of others) floors[o] = 0.1;
-  return floors;
-}
-
-/** Every pair of protocol methods (src/check/frequencies.ts METHODS), as `race:` labels. */
-function everyRace(): string[] {
-  const races: string[] = [];
-  METHODS.forEach((m1, i) => {
-    for (const m2 of METHODS.slice(i)) races.push(`race:${[m1, m2].sort().join('+')}`);
-  });
-  return races;
-}
-
-function consumerDef(
-  id: string,
-  title: string,
-  area: string,
-  shape: ConsumerShape,
-  propertyCheckers: readonly Checker[],
-  extraRules: readonly string[] = [],
-  ciRuns = 25,
-): ConsumerPropertyDef {
-  const checkers = withProgress(propertyCheckers, []);
-  const ruleIds = [...new Set([...checkers.flatMap((c) => c.ruleIds), ...extraRules, area])];
-  return {
-    kind: 'consumer',
-    id,
-    title,
-    area,
-    fixture: { providers: shape.providers, checkers },
-    shape,
-    checkers,
-    ruleIds,
-    ciRuns,
-  };
-}
-
-const CONSUMER_CHECKS: readonly Checker[] = [
-  retryDiscipline,
-  negotiatedOnly,
-  noDowngrade,
-  requestIdStable,
-  requestIdOnWire,
-  verifiedResolutions,
-  offersV1,
-  verifiesFile,
-  resumesLatestToken,
-  agentGetsData,
-  unavailableNotUnknown,
-  consumerRequestsWellFormed,
-  catalogueRevision,
-  noCrash,
-  noFdLeaks,
-  ...CONSUMER_FOLLOWUP_CHECKERS,
-  ...AGENT_CONTENT_CHECKERS,
-];
-
-const hostileIndex = (id: string): number => HOSTILE_CASES.findIndex((c) => c.id === id);
-const NEGOTIATE_BAIT = [
-  'negotiate-unsupported-version-with-v1-bait',
-  'negotiate-internal-error-with-v1-bait',
-].map(hostileIndex);
-
-export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
-  consumerDef(
-    'consumer',
-    'the reference consumer end to end: retries, confirmations, async polling, cancellation, restarts of either side',
-    'CETP-9-07',
-    {
-      providers: [ALERTS_ONE_AT_A_TIME, PAYMENTS, LEGACY],
-      tools: [
-        'alerts.get_quote',
-        'alerts.create_alert',
-        'alerts.delete_alert',
-        'payments.transfer',
-        'payments.export_statement',
-        'payments.reconcile_accounts',
-        'legacy.get_weather',
-      ],
-      hostileCases: [],
-      maxThreads: 3,
-      maxCommands: 3,
-      restarts: true,
-      faults: [
-        kill(PAYMENTS.packageName),
-        kill(ALERTS.packageName),
-        { kind: 'loseReply', callee: PAYMENTS.packageName, caller: CONSUMER_PACKAGE },
-        { kind: 'loseReply', callee: ALERTS.packageName, caller: CONSUMER_PACKAGE },
-        kill(CONSUMER_PACKAGE),
-        { kind: 'reboot' },
-        { kind: 'freezeCached' },
-        { kind: 'memoryPressure', kills: 2 },
-        { kind: 'slowStart', process: PAYMENTS.packageName, ms: 15_000 },
-      ],
-      maxFaults: 2,
-    },
-    [
-      ...CONSUMER_CHECKS,
-      singleEffect,
-      ...STORAGE_CHECKERS,
-      appInternalError,
-      approvalBinding,
-      authorizedEffect,
-      requiredScopes,
-      wireWellFormed,
-      agentOutcomeTruth,
-      agentNotRefusedAsMisuse,
-      outputSchema,
-      runtimeRiskApproved,
-      businessRefusal,
-      listMatchesVisibility,
-    ],
-  ),
-  consumerDef(
-    'consumer-versions',
-    'v1-only, dual-stack and v2 providers that fail negotiation: v1 only where v2 is not declared, never a downgrade',
-    'CETP-9-02',
-    {
-      providers: [ALERTS, LEGACY],
-      tools: ['alerts.get_quote', 'legacy.get_weather', 'legacy.list_cities', 'hostile.lookup'],
-      hostileCases: NEGOTIATE_BAIT,
-      maxThreads: 2,
-      maxCommands: 3,
-      restarts: false,
-      faults: [],
-      maxFaults: 0,
-    },
-    [...CONSUMER_CHECKS, v1ReadOnly, usesV1Provider],
-  ),
-  consumerDef(
-    'hostile',
-    'hostile providers: overlong and injected text, unknown error codes, lying files and PendingIntents, oversized replies',
-    'CETP-9-09',
-    {
-      providers: [ALERTS],
-      tools: ['hostile.lookup', 'alerts.get_quote'],
-      hostileCases: HOSTILE_CASES.map((_, i) => i),
-      maxThreads: 2,
-      maxCommands: 2,
-      restarts: false,
-      faults: [],
-      maxFaults: 0,
-    },
-    [...CONSUMER_CHECKS, consumerTrustsIdentity],
-    ['CETP-4.5-05', 'CETP-4.5-06', 'CETP-4.5-07', 'CETP-7.3-01', 'CETP-7.3-02', 'CETP-4.2-05'],
-    60,
-  ),
-];
+export type { ConsumerPropertyDef, PropertyDef, RawPropertyDef } from './suite-kit.ts';
+export { CONSUMER_PROPERTIES } from './suites-consumer.ts';
 
 const RAW_PROPERTIES: readonly RawPropertyDef[] = [
   def(
@@ -677,7 +387,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     40,
     // Its batches send every method at once: each protocol method repeated and raced against every
     // other (issue 22 item 7; duplicates of polls and cancels: docs/oracles.md).
-    floorsOf([], [], [...METHODS.map((m) => `method:${m}:repeated`), ...everyRace()]),
+    floorsOf([], [], [...V2_METHOD_NAMES.map((m) => `method:${m}:repeated`), ...everyRace()]),
   ),
   def(
     'lifecycle',

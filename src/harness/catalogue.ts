@@ -38,7 +38,7 @@ export function propertyInfo(def: PropertyDef): PropertyInfo {
 }
 
 /** Every property `fuzzProvider` can run, in catalogue order; `fuzzConsumer` runs those that drive a consumer. */
-export const PROPERTIES: readonly PropertyInfo[] = Object.freeze(DEFS.map(propertyInfo));
+export const PROPERTY_CATALOGUE: readonly PropertyInfo[] = Object.freeze(DEFS.map(propertyInfo));
 
 /** A planted bug of the reference provider or consumer: what `mutant` (and `--mutant`) switches on. */
 export interface PlantedBugInfo {

@@ -9,8 +9,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { resolveModule } from './module-path.ts';
-import type { ReplayModules } from './replay-file.ts';
 import { CODE_ROOT } from './root.ts';
+
+/** The user modules a campaign ran with, as given on its command line (paths relative to its cwd). */
+export interface ReplayModules {
+  readonly provider?: string;
+  readonly consumer?: string;
+}
 
 export interface CodeIdentity {
   readonly cetpSim: string;

@@ -28,15 +28,10 @@ import type { PropertyDef } from '../fuzz/suites.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
 import type { CancellationLike, ConsumerUnderTest, ProviderFixture, Variant } from '../subjects/subjects.ts';
+import type { ReplayModules } from './code-identity.ts';
 import { CliError } from './errors.ts';
 import { resolveModule } from './module-path.ts';
-import {
-  diagramFilePath,
-  type ReplayModules,
-  replayFilePath,
-  writeDiagramFile,
-  writeReplayFile,
-} from './replay-file.ts';
+import { diagramFilePath, replayFilePath, writeDiagramFile, writeReplayFile } from './replay-file.ts';
 import { selectMutant, selectProperties } from './selection.ts';
 import {
   checkConsumer,
@@ -61,7 +56,7 @@ export function tailsOf(strategy: Strategy): Tail[] {
 export const MODULE_STATE_CHECKER = 'module-state-isolation';
 
 export interface FuzzOptions {
-  /** Property ids to run (see PROPERTIES); default: every property that applies. */
+  /** Property ids to run (see PROPERTY_CATALOGUE); default: every property that applies. */
   readonly property?: string | readonly string[];
   /** Campaign seed (each property derives its own from it); default 0. */
   readonly seed?: number;

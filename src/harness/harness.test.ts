@@ -13,7 +13,7 @@ import {
   fuzzProvider,
   fuzzReference,
   PLANTED_BUGS,
-  PROPERTIES,
+  PROPERTY_CATALOGUE,
   replay,
   replayCommand,
 } from './index.ts';
@@ -40,16 +40,16 @@ async function rejection(promise: Promise<unknown>): Promise<CliError> {
 
 describe('the property catalogue (public)', () => {
   it('lists every property of the suites with its rule ids and checkers', () => {
-    expect(PROPERTIES.map((p) => p.id)).toEqual(DEFS.map((d) => d.id));
-    for (const p of PROPERTIES) {
+    expect(PROPERTY_CATALOGUE.map((p) => p.id)).toEqual(DEFS.map((d) => d.id));
+    for (const p of PROPERTY_CATALOGUE) {
       expect(p.ruleIds).toContain(p.area);
       expect(p.checkers.length).toBeGreaterThan(0);
       for (const c of p.checkers) for (const rule of c.ruleIds) expect(p.ruleIds).toContain(rule);
     }
     expect(PLANTED_BUGS.map((b) => b.id)).toContain('dedup-ignores-args');
     for (const bug of PLANTED_BUGS)
-      for (const killer of bug.killers) expect(PROPERTIES.map((p) => p.id)).toContain(killer);
-    expect(PROPERTIES.filter((p) => p.drives === 'consumer').map((p) => p.id)).toEqual([
+      for (const killer of bug.killers) expect(PROPERTY_CATALOGUE.map((p) => p.id)).toContain(killer);
+    expect(PROPERTY_CATALOGUE.filter((p) => p.drives === 'consumer').map((p) => p.id)).toEqual([
       'consumer',
       'consumer-versions',
       'hostile',

@@ -3,7 +3,7 @@
  * against your own provider or consumer from your own code or test suite, read the property
  * catalogue, replay a failure. docs/harness.md is its guide; `cetp-sim/vitest` builds on it.
  */
-export { PLANTED_BUGS, type PlantedBugInfo, PROPERTIES, type PropertyInfo } from './catalogue.ts';
+export { PLANTED_BUGS, type PlantedBugInfo, PROPERTY_CATALOGUE, type PropertyInfo } from './catalogue.ts';
 export { CliError } from './errors.ts';
 export {
   type ConsumerFuzzOptions,

@@ -8,19 +8,19 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import canonicalize from 'canonicalize';
 import { isConsumerBug } from '../consumer/index.ts';
-import { CRASHPOINT_PROPERTIES, replayablePropertyById } from '../fuzz/crashpoint-oracles.ts';
 import { REPLAY_FORMAT, type ReplayFile } from '../fuzz/fuzz.ts';
 import { MUTANTS } from '../fuzz/mutants.ts';
+import { replayablePropertyById, replayablePropertyIds } from '../fuzz/registry.ts';
 import type { ConsumerScenario } from '../fuzz/scenario/consumer.ts';
 import type { Command, Scenario } from '../fuzz/scenario/model.ts';
-import { PROPERTIES, type PropertyDef } from '../fuzz/suites.ts';
+import type { PropertyDef } from '../fuzz/suites.ts';
 import { sha256Hex } from '../protocol/digest.ts';
 import { isRuleId } from '../protocol/index.ts';
 import { readingsProblem } from '../protocol/readings.ts';
 import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { renderMermaid } from '../sim/trace-render.ts';
-import { type CodeIdentity, codeIdentity } from './code-identity.ts';
+import { type CodeIdentity, codeIdentity, type ReplayModules } from './code-identity.ts';
 import { CliError } from './errors.ts';
 import {
   CONSUMER_SCENARIO_SCHEMA,
@@ -28,12 +28,6 @@ import {
   RAW_SCENARIO_SCHEMA,
   REPLAY_FILE_SCHEMA,
 } from './replay-schema.ts';
-
-/** The user modules a campaign ran with, as given on its command line (paths relative to its cwd). */
-export interface ReplayModules {
-  readonly provider?: string;
-  readonly consumer?: string;
-}
 
 /** The fields of a replay file that determine its run (and how it was found): each is digested. */
 export const INPUT_FIELDS = ['property', 'fuzz', 'variant', 'scenario', 'campaign'] as const;
@@ -90,6 +84,21 @@ export function writeDiagramFile(path: string, events: readonly TraceEvent[]): v
   }
 }
 
+/**
+ * The modules a replay file was recorded with that the caller does not hand over (`given`): a replay
+ * file never loads code by itself, so every entry point (replay(), `cetp-sim replay`) refuses these,
+ * each naming how to pass them in its own terms.
+ */
+export function missingModules(
+  file: CliReplayFile,
+  given: Readonly<Record<keyof ReplayModules, boolean>>,
+): { readonly kind: keyof ReplayModules; readonly recorded: string }[] {
+  return (['provider', 'consumer'] as const).flatMap((kind) => {
+    const recorded = file.modules?.[kind];
+    return recorded !== undefined && !given[kind] ? [{ kind, recorded }] : [];
+  });
+}
+
 export function writeReplayFile(path: string, replay: ReplayFile, modules: ReplayModules, cwd: string): void {
   const named = modules.provider !== undefined || modules.consumer !== undefined;
   const file: CliReplayFile = {
@@ -137,7 +146,7 @@ function validateNames(path: string, file: CliReplayFile): void {
     throw invalid(
       path,
       'replay_unknown_property',
-      `unknown property '${file.property}'; valid: ${[...PROPERTIES, ...CRASHPOINT_PROPERTIES].map((p) => p.id).join(', ')}`,
+      `unknown property '${file.property}'; valid: ${replayablePropertyIds().join(', ')}`,
     );
   const providerBugs = new Set(MUTANTS.flatMap((m) => m.variant.providerBugs));
 

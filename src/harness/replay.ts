@@ -9,14 +9,14 @@
  * it — a file recorded with a provider (or consumer) module needs that implementation passed here.
  */
 
-import { replayablePropertyById } from '../fuzz/crashpoint-oracles.ts';
 import { replayScenario } from '../fuzz/fuzz.ts';
+import { replayablePropertyById } from '../fuzz/registry.ts';
 import type { PropertyDef } from '../fuzz/suites.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { CancellationLike, ConsumerUnderTest, ProviderFixture } from '../subjects/subjects.ts';
 import { CliError } from './errors.ts';
 import { traceText, type ViolationReport, violationReports } from './fuzz.ts';
-import { checkScenarioFits, readReplayFile } from './replay-file.ts';
+import { checkScenarioFits, missingModules, readReplayFile } from './replay-file.ts';
 import { checkConsumer, checkProviderFixtures, withConsumer, withProviders } from './subjects.ts';
 
 /** The implementations a replay runs against (absent: the reference ones). */
@@ -49,15 +49,14 @@ export async function replay<C extends CancellationLike>(
   modules: ReplaySubjects<C> = {},
 ): Promise<ReplayReport> {
   const recorded = readReplayFile(file);
-  const missing = (['provider', 'consumer'] as const).filter(
-    (kind) =>
-      recorded.modules?.[kind] !== undefined &&
-      modules[kind === 'provider' ? 'providers' : kind] === undefined,
-  );
+  const missing = missingModules(recorded, {
+    provider: modules.providers !== undefined,
+    consumer: modules.consumer !== undefined,
+  });
   if (missing.length > 0)
     throw new CliError(
       'replay_needs_module',
-      `${file} was recorded with ${missing.map((k) => `--${k} ${recorded.modules?.[k]}`).join(' and ')}; a replay file never loads code by itself — pass ${missing.map((k) => (k === 'provider' ? '{ providers }' : '{ consumer }')).join(' and ')} to replay()`,
+      `${file} was recorded with ${missing.map((m) => `--${m.kind} ${m.recorded}`).join(' and ')}; a replay file never loads code by itself — pass ${missing.map((m) => (m.kind === 'provider' ? '{ providers }' : '{ consumer }')).join(' and ')} to replay()`,
     );
   let def = replayablePropertyById(recorded.property) as PropertyDef;
   if (modules.providers !== undefined) {

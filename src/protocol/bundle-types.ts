@@ -8,16 +8,9 @@
  * reads as 0 through getInt on a real device.
  */
 
-export type BundleValueType =
-  | 'Int'
-  | 'Long'
-  | 'String'
-  | 'IntArray'
-  | 'Boolean'
-  | 'Bundle'
-  | 'PendingIntent'
-  | 'ParcelFileDescriptor'
-  | 'Parcelable';
+import type { BundleValueType } from '../base/bundle-value.ts';
+
+export type { BundleValueType };
 
 export interface BundleReader {
   containsKey(key: string): boolean;

@@ -13,21 +13,11 @@
  * that has the class (App.parcelableClasses) can read the value.
  */
 
+import type { BundleValueType } from '../base/bundle-value.ts';
 import type { JsonValue } from '../base/json.ts';
 import { BadParcelableException } from './errors.ts';
 import type { ParcelFileDescriptor } from './fd.ts';
 import type { PendingIntent } from './pending-intent.ts';
-
-export type BundleValueType =
-  | 'Int'
-  | 'Long'
-  | 'String'
-  | 'IntArray'
-  | 'Boolean'
-  | 'Bundle'
-  | 'PendingIntent'
-  | 'ParcelFileDescriptor'
-  | 'Parcelable';
 
 /** A custom Parcelable: its class name and its fields (JSON, the simulation's stand-in for its bytes). */
 export interface ParcelableValue {

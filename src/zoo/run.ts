@@ -9,7 +9,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, fuzzProvider, PROPERTIES, type PropertyReport } from '../index.ts';
+import { CliError, fuzzProvider, PROPERTY_CATALOGUE, type PropertyReport } from '../index.ts';
 import { buildApp } from './build.ts';
 import { generateApp } from './generate.ts';
 import { MISTAKES, type Mistake } from './mistakes.ts';
@@ -188,8 +188,8 @@ function mistakesOf(option: ZooOptions['mistakes']): readonly Mistake[] {
 }
 
 export async function runZoo(options: ZooOptions): Promise<ZooReport> {
-  const properties = options.properties ?? PROPERTIES.map((p) => p.id);
-  const unknown = properties.filter((id) => !PROPERTIES.some((p) => p.id === id));
+  const properties = options.properties ?? PROPERTY_CATALOGUE.map((p) => p.id);
+  const unknown = properties.filter((id) => !PROPERTY_CATALOGUE.some((p) => p.id === id));
   if (unknown.length > 0)
     throw new CliError(
       'invalid_option',

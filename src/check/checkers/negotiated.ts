@@ -13,7 +13,12 @@
 
 import { caches } from '../../base/caches.ts';
 import { BoundedMemo } from '../../base/memo.ts';
-import { ToolSchemaCompiler, type ToolValueValidator, utf8Length } from '../../protocol/index.ts';
+import {
+  TERMINAL_OPERATION_STATES,
+  ToolSchemaCompiler,
+  type ToolValueValidator,
+  utf8Length,
+} from '../../protocol/index.ts';
 import { parseInstant } from '../../sim/clock.ts';
 import { type Checker, violation } from '../checker.ts';
 import {
@@ -322,7 +327,7 @@ export const inlineWithinLimit: Checker = {
   },
 };
 
-const TERMINAL_STATES: ReadonlySet<unknown> = new Set(['succeeded', 'failed', 'cancelled']);
+const TERMINAL_STATES: ReadonlySet<unknown> = new Set(TERMINAL_OPERATION_STATES);
 
 export const windowExpiry: Checker = {
   id: 'window-expiry',

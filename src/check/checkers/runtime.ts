@@ -5,6 +5,7 @@
  * crashed or died with a provider it depended on, and — once faults stopped — every accepted
  * operation was seen reaching a terminal state.
  */
+import { TERMINAL_OPERATION_STATES } from '../../protocol/index.ts';
 import { OWN_LOCK_WAIT } from '../../sim/storage.ts';
 import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
@@ -157,7 +158,7 @@ function identitiesEnded(obs: Observation): Set<string> {
   return ended;
 }
 
-const TERMINAL_STATES = new Set(['succeeded', 'failed', 'cancelled']);
+const TERMINAL_STATES: ReadonlySet<string> = new Set(TERMINAL_OPERATION_STATES);
 
 export const operationsTerminate: Checker = {
   id: 'operations-terminate',

@@ -9,13 +9,9 @@
 import { join } from 'node:path';
 import { FLOW_KINDS, type FlowKind, type FlowReport, type SideReport } from '../../fuzz/crashpoints.ts';
 import { REFERENCE } from '../../fuzz/scenario/model.ts';
+import type { ReplayModules } from '../../harness/code-identity.ts';
 import { CliError, EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
-import {
-  diagramFilePath,
-  type ReplayModules,
-  writeDiagramFile,
-  writeReplayFile,
-} from '../../harness/replay-file.ts';
+import { diagramFilePath, writeDiagramFile, writeReplayFile } from '../../harness/replay-file.ts';
 import { selectMutant } from '../../harness/selection.ts';
 import { printViolations, replayCommand, violationsJson, watchdogViolation } from '../failure-report.ts';
 import type { Io } from '../io.ts';

@@ -14,12 +14,12 @@
  * removed, a fault dropped): the run is a new scenario, reported as such, exit 0 or 1.
  */
 
-import { codeChanges, codeIdentity } from '../../harness/code-identity.ts';
+import { codeChanges, codeIdentity, type ReplayModules } from '../../harness/code-identity.ts';
 import { CliError, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK } from '../../harness/errors.ts';
 import {
   type CliReplayFile,
   editedFields,
-  type ReplayModules,
+  missingModules,
   readReplayFile,
 } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
@@ -39,11 +39,10 @@ export interface ReplayFlags {
 
 /** The modules this replay runs with: the command line's only; a module the file names but the command line does not is refused, with the flag to pass. */
 function modulesFor(path: string, file: CliReplayFile, flags: ReplayFlags): ReplayModules {
-  const missing: string[] = [];
-  for (const flag of ['provider', 'consumer'] as const) {
-    const recorded = file.modules?.[flag];
-    if (recorded !== undefined && flags[flag] === undefined) missing.push(`--${flag} ${recorded}`);
-  }
+  const missing = missingModules(file, {
+    provider: flags.provider !== undefined,
+    consumer: flags.consumer !== undefined,
+  }).map((m) => `--${m.kind} ${m.recorded}`);
   if (missing.length > 0)
     throw new CliError(
       'replay_needs_module',

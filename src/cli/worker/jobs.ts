@@ -6,15 +6,12 @@
  */
 
 import type { Violation } from '../../check/checker.ts';
-import {
-  CRASHPOINTS_CONSUMER,
-  CRASHPOINTS_RAW,
-  replayablePropertyById,
-} from '../../fuzz/crashpoint-oracles.ts';
+import { CRASHPOINTS_CONSUMER, CRASHPOINTS_RAW } from '../../fuzz/crashpoint-oracles.ts';
 import { crashpointsOfFlow, type FlowReport } from '../../fuzz/crashpoints.ts';
 import { fuzzProperty, replayScenario } from '../../fuzz/fuzz.ts';
 import { ablateRule, huntMutant } from '../../fuzz/hunt.ts';
 import { mutantById } from '../../fuzz/mutants.ts';
+import { replayablePropertyById } from '../../fuzz/registry.ts';
 import type { ProviderFixture } from '../../fuzz/scenario/fixtures.ts';
 import {
   type ConsumerPropertyDef,

@@ -5,11 +5,17 @@
  * that breaks the provider.
  */
 import fc from 'fast-check';
-import type { ScenarioShape } from './arbitraries.ts';
+import type { ProviderFixture } from './fixtures.ts';
 import { HOSTILE_BATCH_MAX, HOSTILE_CASES } from './malformed.ts';
 import type { Command } from './model.ts';
 
-export function hostileBatchArb(shape: ScenarioShape): fc.Arbitrary<Command> {
+/** What a batch needs of a scenario shape (arbitraries.ts ScenarioShape): its providers and tools. */
+interface BatchShape {
+  readonly providers: readonly ProviderFixture[];
+  readonly tools?: readonly string[];
+}
+
+export function hostileBatchArb(shape: BatchShape): fc.Arbitrary<Command> {
   const tools =
     shape.tools ?? shape.providers.flatMap((p) => Object.keys(p.tools).map((tool) => `${p.name}.${tool}`));
   return fc

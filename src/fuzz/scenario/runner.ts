@@ -15,7 +15,8 @@ import type { TraceEvent } from '../../sim/trace.ts';
 import type { RunReport } from '../../sim/world.ts';
 import { World } from '../../sim/world.ts';
 import { replayFaultFree } from '../fault-free-replay.ts';
-import { type ActorState, newActorState, RawDriver } from './driver.ts';
+import { type ActorState, newActorState } from './actor-state.ts';
+import { RawDriver } from './driver.ts';
 import { ACTOR_PACKAGES, installActors, type ProviderFixture, rawCheckContext } from './fixtures.ts';
 import type { ActorName, Command, Scenario, Tail, Variant } from './model.ts';
 

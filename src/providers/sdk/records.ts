@@ -7,7 +7,7 @@
  * process restart (4.4-16, 4.4-17) and is written inside the mutation executor's transactions.
  */
 import type { JsonObject, JsonValue } from '../../base/json.ts';
-import type { RequestKey } from '../../protocol/index.ts';
+import { type RequestKey, TERMINAL_OPERATION_STATES } from '../../protocol/index.ts';
 import type { StoreTransaction } from '../../sim/storage.ts';
 import type { ConfirmationText } from './types.ts';
 
@@ -35,15 +35,14 @@ export type RequestState =
   | 'cancelled'
   | 'user_cancelled';
 
-export const TERMINAL_STATES: readonly RequestState[] = [
-  'succeeded',
-  'failed',
-  'cancelled',
+/** A request's terminal states: an operation's (the protocol's), and the user's cancel before one began. */
+export const TERMINAL_REQUEST_STATES: readonly RequestState[] = [
+  ...TERMINAL_OPERATION_STATES,
   'user_cancelled',
 ];
 
 export function isTerminal(state: RequestState): boolean {
-  return TERMINAL_STATES.includes(state);
+  return TERMINAL_REQUEST_STATES.includes(state);
 }
 
 export interface RecordedError {

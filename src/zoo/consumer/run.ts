@@ -10,16 +10,16 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, fuzzConsumer, PROPERTIES, type PropertyReport } from '../../index.ts';
+import { CliError, fuzzConsumer, PROPERTY_CATALOGUE, type PropertyReport } from '../../index.ts';
 import { buildConsumer } from './build.ts';
 import { type ConsumerSpec, generateConsumer } from './generate.ts';
 import { CONSUMER_MISTAKES, type ConsumerMistake, consumerMistakeById } from './mistakes.ts';
 import { zooConsumerModuleText } from './module.ts';
 
 /** The consumer-driven properties, in catalogue order. */
-export const CONSUMER_PROPERTIES: readonly string[] = PROPERTIES.filter((p) => p.drives === 'consumer').map(
-  (p) => p.id,
-);
+export const CONSUMER_PROPERTIES: readonly string[] = PROPERTY_CATALOGUE.filter(
+  (p) => p.drives === 'consumer',
+).map((p) => p.id);
 
 export interface ConsumerZooOptions {
   readonly consumers: number;
@@ -158,7 +158,7 @@ export async function huntConsumerMistake(
     ...properties.filter((p) => !mistake.killers.includes(p)),
   ];
   for (const property of order) {
-    const ci = PROPERTIES.find((p) => p.id === property)?.ciRuns ?? 1;
+    const ci = PROPERTY_CATALOGUE.find((p) => p.id === property)?.ciRuns ?? 1;
     const runs =
       options.runs ?? (options.mistakeBudget === undefined ? undefined : ci * options.mistakeBudget);
     try {

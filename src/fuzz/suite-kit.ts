@@ -1,0 +1,173 @@
+/**
+ * What the property suites are made of: the property definitions' types, the raw-driver and
+ * consumer-driven definers (every property judges progress; a raw one also that its operations
+ * end), the shared scenario shape and faults, and frequency floors.
+ */
+
+import type { Checker } from '../check/checker.ts';
+import { operationsTerminate, runProgress } from '../check/checkers/runtime.ts';
+import { V2_METHOD_NAMES } from '../protocol/methods.ts';
+import type { Fault } from '../sim/faults.ts';
+import type { ScenarioShape } from './scenario/arbitraries.ts';
+import type { ConsumerFixture, ConsumerShape } from './scenario/consumer.ts';
+import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
+import type { Fixture } from './scenario/runner.ts';
+
+export interface PropertyCommon {
+  readonly id: string;
+  readonly title: string;
+  /** The spec §9 area it covers. */
+  readonly area: string;
+  readonly checkers: readonly Checker[];
+  readonly ruleIds: readonly string[];
+  /** Runs per property under `npm test` (a CI-sized budget). */
+  readonly ciRuns: number;
+  /**
+   * Shares of runs (0–1) in which each frequency label (src/check/frequencies.ts) must happen at the
+   * CI budget: the attacks and clocks this property's oracles are there to judge (issue 22).
+   */
+  readonly floors?: Readonly<Record<string, number>>;
+}
+
+/** A property whose scenarios drive the providers with the raw (possibly misbehaving) driver. */
+export interface RawPropertyDef extends PropertyCommon {
+  readonly kind: 'raw';
+  readonly fixture: Fixture;
+  readonly shape: ScenarioShape;
+}
+
+/** A property whose scenarios drive the reference consumer's ExternalToolBridge. */
+export interface ConsumerPropertyDef extends PropertyCommon {
+  readonly kind: 'consumer';
+  readonly fixture: ConsumerFixture;
+  readonly shape: ConsumerShape;
+}
+
+export type PropertyDef = RawPropertyDef | ConsumerPropertyDef;
+
+export const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
+export const CAP_SETS = [ALL_CAPS, ['cancellation', 'large_results'], ['async_operations'], []];
+
+export const kill = (process: string): Fault => ({ kind: 'kill', process });
+export const loseReply = (callee: string): Fault => ({ kind: 'loseReply', callee });
+export const PROVIDER_FAULTS: readonly Fault[] = [
+  kill(ALERTS.packageName),
+  kill(PAYMENTS.packageName),
+  loseReply(ALERTS.packageName),
+  loseReply(PAYMENTS.packageName),
+  { kind: 'failTransaction', callee: PAYMENTS.packageName },
+  { kind: 'clockJump', ms: 2 * 3_600_000 },
+  { kind: 'clockJump', ms: 25 * 3_600_000 },
+  { kind: 'reboot' },
+  { kind: 'powerLoss' },
+  { kind: 'freezeCached' },
+  { kind: 'memoryPressure', kills: 1 },
+  { kind: 'slowStart', process: ALERTS.packageName, ms: 15_000 },
+];
+
+export const base = {
+  providers: [ALERTS, PAYMENTS],
+  actors: ['a', 'b'],
+  commands: ['negotiate', 'wait'],
+  resolveModes: ['honest', 'none'],
+  ridReuse: true,
+  expiredDeadlines: false,
+  confirmedFlags: false,
+  duplicates: true,
+  faults: PROVIDER_FAULTS,
+  maxCommands: 4,
+  maxFaults: 2,
+  userDecisions: ['approve', 'deny', 'back', 'ignore'],
+  capabilitySets: CAP_SETS,
+} as const satisfies ScenarioShape;
+
+/**
+ * Progress is judged in every property (a run must end because its work is done), and in every
+ * raw-driver property every accepted operation must finish: an implementation that hangs, spins or
+ * awaits forever fails whichever property reaches it.
+ */
+export function withProgress(checkers: readonly Checker[], extra: readonly Checker[]): Checker[] {
+  return [...checkers, ...[runProgress, ...extra].filter((c) => !checkers.includes(c))];
+}
+
+export function def(
+  id: string,
+  title: string,
+  area: string,
+  shape: ScenarioShape,
+  propertyCheckers: readonly Checker[],
+  ciRuns = 40,
+  floors?: Readonly<Record<string, number>>,
+): RawPropertyDef {
+  const checkers = withProgress(propertyCheckers, [operationsTerminate]);
+  const ruleIds = [...new Set([...checkers.flatMap((c) => c.ruleIds), area])];
+  return {
+    kind: 'raw',
+    id,
+    title,
+    area,
+    fixture: {
+      providers: shape.providers,
+      actors: shape.actors,
+      checkers,
+      ...(shape.durableActors ? { durableActors: true } : {}),
+    },
+    shape,
+    checkers,
+    ruleIds,
+    ciRuns,
+    ...(floors ? { floors } : {}),
+  };
+}
+
+/**
+ * Floors (share of runs) for labels of src/check/frequencies.ts: `attacks` at 20%, `clocks` both
+ * sides at 10%, `others` (full labels: lifecycle follow-ups, method repeats and races) at 10%.
+ */
+export function floorsOf(
+  attacks: readonly string[],
+  clocks: readonly string[],
+  others: readonly string[] = [],
+): Record<string, number> {
+  const floors: Record<string, number> = {};
+  for (const a of attacks) floors[`attack:${a}`] = 0.2;
+  for (const c of clocks) {
+    floors[`clock:${c}:before`] = 0.1;
+    floors[`clock:${c}:after`] = 0.1;
+  }
+  for (const o of others) floors[o] = 0.1;
+  return floors;
+}
+
+/** Every pair of protocol methods (the protocol's, src/protocol/methods.ts), as `race:` labels. */
+export function everyRace(): string[] {
+  const races: string[] = [];
+  V2_METHOD_NAMES.forEach((m1, i) => {
+    for (const m2 of V2_METHOD_NAMES.slice(i)) races.push(`race:${[m1, m2].sort().join('+')}`);
+  });
+  return races;
+}
+
+export function consumerDef(
+  id: string,
+  title: string,
+  area: string,
+  shape: ConsumerShape,
+  propertyCheckers: readonly Checker[],
+  extraRules: readonly string[] = [],
+  ciRuns = 25,
+): ConsumerPropertyDef {
+  const checkers = withProgress(propertyCheckers, []);
+  const ruleIds = [...new Set([...checkers.flatMap((c) => c.ruleIds), ...extraRules, area])];
+  return {
+    kind: 'consumer',
+    id,
+    title,
+    area,
+    fixture: { providers: shape.providers, checkers },
+    shape,
+    checkers,
+    ruleIds,
+    ciRuns,
+  };
+}
