@@ -16,6 +16,7 @@ import {
   DUPLICATED_METHODS,
   MALFORMED_FLAWS,
 } from '../../properties/scenario/model.ts';
+import { ANDROID_RELEASES } from '../sim/release.ts';
 
 /** The bounds (a shrunk run uses a small fraction of each). */
 export const MAX_REPLAY_FILE_BYTES = 4 * 1024 * 1024;
@@ -214,8 +215,10 @@ export const REPLAY_FILE_SCHEMA = {
           disabledRules: strings,
           // Readings of ambiguous spec points, per side: variant → reading (src/protocol/readings.ts).
           readings: object({ provider: readingMap, consumer: readingMap }, ['provider', 'consumer']),
+          // The Android release profile (src/sim/release.ts); absent: DEFAULT_ANDROID.
+          android: { enum: [...ANDROID_RELEASES] },
         },
-        ['readings'],
+        ['readings', 'android'],
       ),
       scenario: { type: 'object' },
       // Empty: the run never finished (the watchdog stopped it), so it has no trace hash.

@@ -8,6 +8,7 @@ import type { GroundTruth } from './ground-truth.ts';
 import type { ComponentName, Intent } from './intent.ts';
 import type { PackageManager } from './package-manager.ts';
 import type { ProcessRecord } from './process.ts';
+import type { ReleaseProfile } from './release.ts';
 import type { Scheduler, Task } from './scheduler.ts';
 import type { LogLevel, Trace } from './trace.ts';
 
@@ -37,6 +38,8 @@ export interface ActivityHost {
   startProcess(packageName: string): Promise<boolean>;
   launchApp(packageName: string): Promise<boolean>;
   thaw(proc: ProcessRecord, reason: string): void;
+  /** The release's background-activity-start switches (release.ts). */
+  readonly release: Pick<ReleaseProfile, 'balAutoOptInForResult' | 'balCreatorOptIn'>;
   hasVisibleWindow(proc: ProcessRecord): boolean;
   spawn(name: string, body: () => Promise<void>, options?: { daemon?: boolean }): Task;
   log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void;
@@ -64,7 +67,8 @@ export type UserAnswer = 'approve' | 'deny' | 'back';
 
 /** The sender's ActivityOptions for a PendingIntent launch. */
 export interface ActivityOptions {
-  /** setPendingIntentBackgroundActivityStartMode: lend the sender's BAL rights (needed from target 34). */
+  /** setPendingIntentBackgroundActivityStartMode: true ALLOWED (lend the sender's BAL rights, needed from
+   *  target 34 on Android 14), false DENIED (refuse even the Android 15+ auto opt-in), absent SYSTEM_DEFINED. */
   readonly pendingIntentBackgroundActivityStartAllowed?: boolean;
 }
 

@@ -165,11 +165,14 @@ export class ActivityManager {
     record: PendingIntent['record'],
     options: ActivityOptions,
   ): string | null {
+    // Sent for a result (always, here): auto-opted in from Android 15 unless the sender denies.
+    const { balAutoOptInForResult, balCreatorOptIn } = this.world.release;
+    const mode = options.pendingIntentBackgroundActivityStartAllowed;
     const senderLends =
-      this.targetSdk(launcher.packageName) < 34 ||
-      options.pendingIntentBackgroundActivityStartAllowed === true;
+      this.targetSdk(launcher.packageName) < 34 || mode === true || (balAutoOptInForResult && mode !== false);
     if (senderLends && this.isForeground(launcher.process)) return null;
-    const creatorLends = record.creatorTargetSdk < 35 || record.creatorAllowsBackgroundStart;
+    const creatorLends =
+      !balCreatorOptIn || record.creatorTargetSdk < 35 || record.creatorAllowsBackgroundStart;
     const creator = this.world.allProcesses().find((p) => p.uid === record.creatorUid && p.isAlive);
     if (creatorLends && creator && this.isForeground(creator)) return null;
     return senderLends

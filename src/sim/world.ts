@@ -27,6 +27,7 @@ import type { PackageSpec } from './manifest.ts';
 import { PackageManager } from './package-manager.ts';
 import { PackageManagerView } from './package-manager-view.ts';
 import { type DeathCause, describeDeath, ProcessRecord } from './process.ts';
+import { type ReleaseProfile, releaseProfile } from './release.ts';
 import { Rng } from './rng.ts';
 import { Scheduler, type Task, TIMED_OUT } from './scheduler.ts';
 import { ServiceManager } from './services.ts';
@@ -64,6 +65,7 @@ export class World {
   readonly activities: ActivityManager;
   readonly user: SimulatedUser;
   readonly truth: GroundTruth = new GroundTruth(this); // what happened, for the oracles
+  readonly release: ReleaseProfile; // the Android release's behaviour switches (release.ts)
 
   private readonly processes = new Map<string, ProcessRecord>();
   private readonly stores = new Map<string, DurableStore>();
@@ -84,17 +86,13 @@ export class World {
   constructor(options: WorldOptions = {}) {
     this.seed = String(options.seed ?? 0);
     this.processStartMs = options.processStartMs ?? PROCESS_START_MS;
+    this.release = releaseProfile(options.android);
     this.rng = new Rng(this.seed);
     this.clock = new VirtualClock(options.startMs ?? DEFAULT_START_MS);
     this.strategy = options.strategy ?? { kind: 'fifo' };
     const stepBudget = options.stepBudget ?? 100_000;
-    this.scheduler = new Scheduler(
-      this.clock,
-      makeStrategy(this.strategy, this.rng.fork('scheduler'), stepBudget),
-      {
-        stepBudget,
-      },
-    );
+    const strategy = makeStrategy(this.strategy, this.rng.fork('scheduler'), stepBudget);
+    this.scheduler = new Scheduler(this.clock, strategy, { stepBudget });
     // Method shorthand, not arrows, in these per-world objects: tsx's keep-names transform gives every
     // arrow in an object literal a defineProperty, and a fuzz campaign builds a world per run.
     const world = this;
