@@ -12,6 +12,7 @@ import type { PackageSpec } from './manifest.ts';
 import type { PackageManager } from './package-manager.ts';
 import type { DeathCause, ProcessRecord } from './process.ts';
 import type { Rng } from './rng.ts';
+import type { Scheduler } from './scheduler.ts';
 import { certificate } from './signing.ts';
 import type { Trace } from './trace.ts';
 
@@ -136,4 +137,32 @@ export function reinstallApp(world: DeviceHost, packageName: string): void {
   if (!entry) return;
   world.uninstall(packageName);
   world.install(entry.spec, entry.factory);
+}
+
+/**
+ * AMS kills the processes that held a stable reference to a provider whose process died
+ * (services/core/java/com/android/server/am/ContentProviderHelper.java `removeDyingProviderLocked`,
+ * "depends on provider … in dying proc") — but in system_server, once it handles the death, after
+ * the callers' own transactions have already failed: ContentResolver.call catches the
+ * DeadObjectException and returns null ("Activity Manager will kill this process shortly anyway"),
+ * so a caller runs on with that null until the kill lands. Here the kill is a system task spawned
+ * now: the woken callers may run first, as far as the schedule lets them. A caller instance that
+ * died or restarted meanwhile is not touched (the kill was for that instance).
+ */
+export function killDependents(
+  world: Pick<DeviceHost, 'killProcess'> & { readonly scheduler: Pick<Scheduler, 'spawn'> },
+  provider: string,
+  clients: readonly ProcessRecord[],
+): void {
+  if (clients.length === 0) return;
+  const doomed = clients.map((client) => ({ client, pid: client.pid }));
+  world.scheduler.spawn(
+    `system:removeDyingProvider:${provider}`,
+    async () => {
+      for (const { client, pid } of doomed)
+        if (client.isAlive && client.pid === pid)
+          world.killProcess(client.name, { kind: 'dependency', provider });
+    },
+    { owner: null },
+  );
 }

@@ -36,7 +36,7 @@ import { DurableStore } from './storage.ts';
 import { makeStrategy, type StrategySpec } from './strategy.ts';
 import { Trace } from './trace.ts';
 import { SimulatedUser } from './user.ts';
-import { applyDeviceFault, rebootDevice, reinstallApp, resignApp } from './world-faults.ts';
+import { applyDeviceFault, killDependents, rebootDevice, reinstallApp, resignApp } from './world-faults.ts';
 import { Standing } from './world-importance.ts';
 import { contentCallRecord, ParcelDelivery } from './world-parcel.ts';
 import {
@@ -259,7 +259,7 @@ export class World {
     for (const wake of list) wake(ok);
   }
 
-  /** SIGKILL: memory, threads and fds gone; stable clients of its providers die with it. */
+  /** SIGKILL: memory, threads and fds gone; stable clients of its providers die after (world-faults.ts). */
   killProcess(packageName: string, cause: DeathCause): void {
     const proc = this.processes.get(packageName);
     if (!proc?.isAlive) return;
@@ -272,9 +272,7 @@ export class World {
     this.scheduler.thawOwner(proc.name);
     this.standing.forget(proc);
     this.settleStart(packageName, false);
-    for (const client of this.binder.onProcessDied(proc)) {
-      this.killProcess(client.name, { kind: 'dependency', provider: proc.name });
-    }
+    killDependents(this, proc.name, this.binder.onProcessDied(proc));
   }
 
   private onPackageRemoved(packageName: string): void {
