@@ -32,6 +32,8 @@ export interface Variant {
   readonly readings?: Readings;
   /** The Android release profile the world runs (src/sim/release.ts; absent: DEFAULT_ANDROID, 14). */
   readonly android?: AndroidRelease;
+  /** Campaigns also generate the device faults of issue 35 (src/sim/faults.ts DEVICE_FAULTS). */
+  readonly deviceFaults?: boolean;
 }
 
 /**

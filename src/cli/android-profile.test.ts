@@ -85,4 +85,26 @@ describe('--android release profiles', () => {
     expect(flag.code).toBe(2);
     expect(flag.err).toContain('--android must be one of 14, 15, 16 (default 14)');
   });
+
+  it('--device-faults adds deep sleeps to the fault lists, and fuzz --json counts them per property (off by default)', async () => {
+    const counts = async (extra: string[]) => {
+      const r = await run([
+        'fuzz',
+        '--json',
+        '--workers',
+        '1',
+        '--property',
+        'idempotency',
+        '--runs',
+        '20',
+        ...extra,
+      ]);
+      expect(r.code).toBe(0);
+      const [p] = (JSON.parse(r.out) as { properties: { frequencies: { counts: Record<string, number> } }[] })
+        .properties;
+      return p?.frequencies.counts['device:deep-sleep'];
+    };
+    expect(await counts([])).toBe(0);
+    expect(await counts(['--device-faults', '--out', dir])).toBeGreaterThan(0);
+  });
 });

@@ -146,6 +146,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('--property <id...>', 'only these properties (default: all)'))
     .addOption(strategyOption())
     .addOption(androidOption('the worlds run (recorded in replay files)'))
+    .addOption(
+      new Option(
+        '--device-faults',
+        'also generate the device faults of issue 35 (deep sleep; src/sim/FIDELITY.md)',
+      ),
+    )
     .addOption(new Option('--mutant <id>', 'run against this planted bug (see `cetp-sim mutants`)'))
     .addOption(new Option('--provider <module>', 'fuzz your own provider apps instead of the reference apps'))
     .addOption(new Option('--consumer <module>', 'load your own consumer for consumer-driven properties'))

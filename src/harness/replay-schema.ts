@@ -128,6 +128,7 @@ const fault = {
     object({ kind: { const: 'loseReply' }, callee: text, caller: text }, ['callee', 'caller']),
     object({ kind: { const: 'failTransaction' }, caller: text, callee: text }, ['callee', 'caller']),
     object({ kind: { const: 'clockJump' }, ms: { type: 'integer', minimum: -MAX_MS, maximum: MAX_MS } }),
+    object({ kind: { const: 'deepSleep' }, ms }),
     object({ kind: { const: 'corruptFd' }, process: text }, ['process']),
     object({ kind: { const: 'truncateFd' }, process: text, keepBytes: nat }, ['process']),
     object({ kind: { const: 'resign' }, package: text, cert: text, rotate: { type: 'boolean' } }),
@@ -217,8 +218,10 @@ export const REPLAY_FILE_SCHEMA = {
           readings: object({ provider: readingMap, consumer: readingMap }, ['provider', 'consumer']),
           // The Android release profile (src/sim/release.ts); absent: DEFAULT_ANDROID.
           android: { enum: [...ANDROID_RELEASES] },
+          // Whether the campaign generated device faults (its scenario's faults say which it met).
+          deviceFaults: { type: 'boolean' },
         },
-        ['readings', 'android'],
+        ['readings', 'android', 'deviceFaults'],
       ),
       scenario: { type: 'object' },
       // Empty: the run never finished (the watchdog stopped it), so it has no trace hash.

@@ -383,6 +383,7 @@ function retarget(fault: Fault, replaced: ReadonlySet<string>, packages: readonl
     case 'uninstall':
       return replaced.has(fault.package) ? packages.map((pkg) => ({ ...fault, package: pkg })) : [fault];
     case 'clockJump':
+    case 'deepSleep':
     case 'reboot':
     case 'powerLoss':
     case 'freezeCached':

@@ -18,6 +18,7 @@ import type { Trace } from './trace.ts';
 
 export interface DeviceHost {
   readonly trace: Trace;
+  readonly scheduler: Pick<Scheduler, 'deepSleep' | 'spawn'>;
   readonly rng: Pick<Rng, 'fork'>;
   readonly clock: Pick<VirtualClock, 'jump'>;
   readonly pm: Pick<PackageManager, 'reboot'>;
@@ -57,6 +58,9 @@ export function applyDeviceFault(world: DeviceHost, fault: Fault): void {
       return;
     case 'clockJump':
       world.clock.jump(fault.ms);
+      return;
+    case 'deepSleep':
+      world.scheduler.deepSleep(fault.ms);
       return;
     case 'corruptFd':
       world.fds.corruptNextRead(fault.process ?? null);
@@ -150,7 +154,7 @@ export function reinstallApp(world: DeviceHost, packageName: string): void {
  * died or restarted meanwhile is not touched (the kill was for that instance).
  */
 export function killDependents(
-  world: Pick<DeviceHost, 'killProcess'> & { readonly scheduler: Pick<Scheduler, 'spawn'> },
+  world: Pick<DeviceHost, 'killProcess' | 'scheduler'>,
   provider: string,
   clients: readonly ProcessRecord[],
 ): void {

@@ -57,6 +57,8 @@ export interface FuzzFlags {
   readonly json: boolean;
   /** The Android release profile (absent: DEFAULT_ANDROID; recorded in replay files when given). */
   readonly android?: AndroidRelease;
+  /** Also generate the device faults of issue 35 (deep sleep…); off by default. */
+  readonly deviceFaults?: boolean;
 }
 
 function propertyJson({ def, result, replayFile }: CampaignEntry) {
@@ -141,7 +143,7 @@ function header(flags: FuzzFlags, defs: readonly PropertyDef[], target: string):
         ? `${flags.runs} runs each`
         : runsSummary(defs);
   const shard = flags.shard ? `, shard ${flags.shard.index}/${flags.shard.count}` : '';
-  const android = flags.android !== undefined ? `, Android ${flags.android}` : '';
+  const android = `${flags.android !== undefined ? `, Android ${flags.android}` : ''}${flags.deviceFaults ? ', device faults' : ''}`;
   return `cetp-sim fuzz: seed ${flags.seed}, strategy ${flags.strategy}${android}, ${defs.length} propert${defs.length === 1 ? 'y' : 'ies'} (${budget})${shard}, against ${target}`;
 }
 
@@ -214,6 +216,7 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
       variant: {
         ...(mutant?.variant ?? REFERENCE),
         ...(flags.android !== undefined ? { android: flags.android } : {}),
+        ...(flags.deviceFaults === true ? { deviceFaults: true } : {}),
       },
       outDir: flags.out,
       modules,
