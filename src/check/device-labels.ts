@@ -7,11 +7,21 @@
  *
  * - `device:deep-sleep` — the device slept (a deepSleep fault: uptime stopped, elapsed time went on);
  * - `device:frozen-reply` — a two-way call failed on a frozen callee (BR_FROZEN_REPLY; profiles 15+);
- * - `device:dependency-kill` — AMS killed a stable caller of a dead provider (after its null).
+ * - `device:dependency-kill` — AMS killed a stable caller of a dead provider (after its null);
+ * - `device:launch-queued` — an Activity launch waited for a binder thread of its app (16 busy);
+ * - `device:launch-too-large` — an Activity's Intent did not fit its app's async buffer;
+ * - `device:result-too-large` — an Activity's result did not fit system_server's buffer.
  */
 import type { TraceEvent } from '../sim/trace.ts';
 
-export const DEVICE_LABELS = ['device:deep-sleep', 'device:frozen-reply', 'device:dependency-kill'] as const;
+export const DEVICE_LABELS = [
+  'device:deep-sleep',
+  'device:frozen-reply',
+  'device:dependency-kill',
+  'device:launch-queued',
+  'device:launch-too-large',
+  'device:result-too-large',
+] as const;
 
 /** The device labels a run's trace shows. */
 export function deviceLabels(events: readonly TraceEvent[]): Set<string> {
@@ -24,6 +34,11 @@ export function deviceLabels(events: readonly TraceEvent[]): Set<string> {
       labels.add('device:frozen-reply');
     else if (e.kind === 'process.kill' && String(data.cause).startsWith('killed: depends on provider'))
       labels.add('device:dependency-kill');
+    else if (e.kind === 'binder.oneway' && String(data.method).startsWith('scheduleTransaction('))
+      labels.add('device:launch-queued');
+    else if (e.kind === 'activity.launch.failed') labels.add('device:launch-too-large');
+    else if (e.kind === 'log' && String(data.message).includes('Failure from system: TransactionTooLarge'))
+      labels.add('device:result-too-large');
   }
   return labels;
 }

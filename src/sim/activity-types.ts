@@ -2,12 +2,13 @@
  * The vocabulary of activities (activity.ts): results, screens and the user's answers, the sender's
  * options, the exceptions a launch can end in, and what the ActivityManager needs of the world.
  */
+import type { BinderDriver } from './binder.ts';
 import type { Bundle } from './bundle.ts';
 import { AndroidException } from './errors.ts';
 import type { GroundTruth } from './ground-truth.ts';
 import type { ComponentName, Intent } from './intent.ts';
 import type { PackageManager } from './package-manager.ts';
-import type { ProcessRecord } from './process.ts';
+import type { DeathCause, ProcessRecord } from './process.ts';
 import type { ReleaseProfile } from './release.ts';
 import type { Scheduler, Task } from './scheduler.ts';
 import type { LogLevel, Trace } from './trace.ts';
@@ -38,8 +39,13 @@ export interface ActivityHost {
   startProcess(packageName: string): Promise<boolean>;
   launchApp(packageName: string): Promise<boolean>;
   thaw(proc: ProcessRecord, reason: string): void;
-  /** The release's background-activity-start switches (release.ts). */
-  readonly release: Pick<ReleaseProfile, 'balAutoOptInForResult' | 'balCreatorOptIn'>;
+  /** The release's background-activity-start switches and buffer sizes (release.ts). */
+  readonly release: Pick<
+    ReleaseProfile,
+    'balAutoOptInForResult' | 'balCreatorOptIn' | 'asyncBufferBytes' | 'binderBufferBytes'
+  >;
+  readonly binder: Pick<BinderDriver, 'sendOneway'>;
+  killProcess(packageName: string, cause: DeathCause): void;
   hasVisibleWindow(proc: ProcessRecord): boolean;
   spawn(name: string, body: () => Promise<void>, options?: { daemon?: boolean }): Task;
   log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void;

@@ -49,8 +49,9 @@ import {
   SendIntentException,
   type UserAnswer,
 } from './activity-types.ts';
+import { AppThreads, launchBytes } from './app-thread.ts';
 import type { AppContext } from './context.ts';
-import { SecurityException } from './errors.ts';
+import { RuntimeException, SecurityException } from './errors.ts';
 import type { ScreenState } from './importance.ts';
 import { type ComponentName, FLAG_ACTIVITY_NEW_TASK, Intent } from './intent.ts';
 import { SYSTEM_UID } from './package-manager.ts';
@@ -75,8 +76,10 @@ export class ActivityManager {
   readonly pendingIntents = new PendingIntentRegistry();
   private readonly live = new Map<number, ActivityRecord>();
   private nextId = 1;
+  private readonly appThreads: AppThreads;
 
   constructor(private readonly world: ActivityHost) {
+    this.appThreads = new AppThreads(world);
     const pendingIntents = this.pendingIntents;
     world.pm.addListener({
       onPackageRemoved(name) {
@@ -245,6 +248,9 @@ export class ActivityManager {
     }
     const proc = this.world.process(component.packageName);
     this.world.thaw(proc, 'activity start');
+    // IApplicationThread.scheduleTransaction: a binder thread of the app, an Intent that fits (app-thread.ts).
+    if (!(await this.appThreads.scheduleLaunch(proc, intent, component.className)))
+      return { resultCode: RESULT_CANCELED, data: null };
     const context = proc.context as AppContext;
     const waiter = this.world.scheduler.waiter<ActivityResult>(
       `result of ${component.packageName}/${component.className}`,
@@ -335,6 +341,13 @@ export class ActivityManager {
   /** @internal */
   finish(record: ActivityRecord, result: ActivityResult): void {
     if (record.finished) return;
+    // ActivityClient.finishActivity carries the result to system_server: too big for its buffer, the
+    // RemoteException is rethrown (rethrowFromSystemServer) in the Activity, which crashes its app.
+    const bytes = result.data ? launchBytes(result.data) : 0;
+    if (bytes > this.world.release.binderBufferBytes)
+      throw new RuntimeException(
+        `Failure from system: TransactionTooLargeException: data parcel size ${bytes} bytes`,
+      );
     record.finished = true;
     this.live.delete(record.id);
     this.uncover();
@@ -434,6 +447,7 @@ export class ActivityManager {
 
   /** Activities of a dying process finish with RESULT_CANCELED; its own pending launches are dropped. */
   onProcessDied(proc: ProcessRecord): void {
+    this.appThreads.onProcessDied(proc);
     for (const record of [...this.live.values()]) {
       if (record.process === proc) {
         record.finished = true;
