@@ -19,6 +19,8 @@ describe('device labels (issue 35): read from the trace', () => {
         'device:launch-queued',
       ],
       [event('activity.launch.failed', {}), 'device:launch-too-large'],
+      [event('user.away', { ms: 1 }), 'device:user-away'],
+      [event('activity.relaunch', {}), 'device:activity-restored'],
       [
         event('log', { message: 'FATAL EXCEPTION: t: Failure from system: TransactionTooLargeException: …' }),
         'device:result-too-large',

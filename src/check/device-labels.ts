@@ -10,7 +10,9 @@
  * - `device:dependency-kill` — AMS killed a stable caller of a dead provider (after its null);
  * - `device:launch-queued` — an Activity launch waited for a binder thread of its app (16 busy);
  * - `device:launch-too-large` — an Activity's Intent did not fit its app's async buffer;
- * - `device:result-too-large` — an Activity's result did not fit system_server's buffer.
+ * - `device:result-too-large` — an Activity's result did not fit system_server's buffer;
+ * - `device:user-away` — the user left (Home) and came back (a userAway fault);
+ * - `device:activity-restored` — a stopped Activity of a dead process was recreated on return.
  */
 import type { TraceEvent } from '../sim/trace.ts';
 
@@ -21,6 +23,8 @@ export const DEVICE_LABELS = [
   'device:launch-queued',
   'device:launch-too-large',
   'device:result-too-large',
+  'device:user-away',
+  'device:activity-restored',
 ] as const;
 
 /** The device labels a run's trace shows. */
@@ -37,6 +41,8 @@ export function deviceLabels(events: readonly TraceEvent[]): Set<string> {
     else if (e.kind === 'binder.oneway' && String(data.method).startsWith('scheduleTransaction('))
       labels.add('device:launch-queued');
     else if (e.kind === 'activity.launch.failed') labels.add('device:launch-too-large');
+    else if (e.kind === 'user.away') labels.add('device:user-away');
+    else if (e.kind === 'activity.relaunch') labels.add('device:activity-restored');
     else if (e.kind === 'log' && String(data.message).includes('Failure from system: TransactionTooLarge'))
       labels.add('device:result-too-large');
   }

@@ -129,6 +129,7 @@ const fault = {
     object({ kind: { const: 'failTransaction' }, caller: text, callee: text }, ['callee', 'caller']),
     object({ kind: { const: 'clockJump' }, ms: { type: 'integer', minimum: -MAX_MS, maximum: MAX_MS } }),
     object({ kind: { const: 'deepSleep' }, ms }),
+    object({ kind: { const: 'userAway' }, ms }),
     object({ kind: { const: 'corruptFd' }, process: text }, ['process']),
     object({ kind: { const: 'truncateFd' }, process: text, keepBytes: nat }, ['process']),
     object({ kind: { const: 'resign' }, package: text, cert: text, rotate: { type: 'boolean' } }),

@@ -384,6 +384,7 @@ function retarget(fault: Fault, replaced: ReadonlySet<string>, packages: readonl
       return replaced.has(fault.package) ? packages.map((pkg) => ({ ...fault, package: pkg })) : [fault];
     case 'clockJump':
     case 'deepSleep':
+    case 'userAway':
     case 'reboot':
     case 'powerLoss':
     case 'freezeCached':

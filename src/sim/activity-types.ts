@@ -29,7 +29,7 @@ export interface ActivityHost {
   readonly truth: Pick<GroundTruth, 'screenShown' | 'screenAnswered'>;
   readonly pm: PackageManager;
   readonly trace: Trace;
-  readonly scheduler: Pick<Scheduler, 'waiter'>;
+  readonly scheduler: Pick<Scheduler, 'waiter' | 'sleep'>;
   readonly user: {
     present(shown: ShownScreen, answer: (a: UserAnswer) => void): void;
     chooseActivity(candidates: readonly ComponentName[]): ComponentName;

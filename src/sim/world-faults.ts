@@ -27,7 +27,7 @@ export interface DeviceHost {
     'armLostReply' | 'armFailedTransaction' | 'armSlowStart' | 'runCustom'
   >;
   readonly fds: Pick<FdSystem, 'corruptNextRead' | 'truncateNextRead' | 'onPowerLoss' | 'syncAll'>;
-  readonly activities: { onReboot(): void };
+  readonly activities: { onReboot(): void; userLeaves(ms: number): void };
   allProcesses(): ProcessRecord[];
   killProcess(packageName: string, cause: DeathCause): void;
   registeredApp(
@@ -61,6 +61,9 @@ export function applyDeviceFault(world: DeviceHost, fault: Fault): void {
       return;
     case 'deepSleep':
       world.scheduler.deepSleep(fault.ms);
+      return;
+    case 'userAway':
+      world.activities.userLeaves(fault.ms);
       return;
     case 'corruptFd':
       world.fds.corruptNextRead(fault.process ?? null);
