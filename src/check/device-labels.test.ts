@@ -21,6 +21,7 @@ describe('device labels (issue 35): read from the trace', () => {
       [event('activity.launch.failed', {}), 'device:launch-too-large'],
       [event('user.away', { ms: 1 }), 'device:user-away'],
       [event('activity.relaunch', {}), 'device:activity-restored'],
+      [event('device.reboot', { bootMs: 40_000 }), 'device:slow-boot'],
       [
         event('log', { message: 'FATAL EXCEPTION: t: Failure from system: TransactionTooLargeException: …' }),
         'device:result-too-large',

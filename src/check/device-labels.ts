@@ -12,7 +12,8 @@
  * - `device:launch-too-large` — an Activity's Intent did not fit its app's async buffer;
  * - `device:result-too-large` — an Activity's result did not fit system_server's buffer;
  * - `device:user-away` — the user left (Home) and came back (a userAway fault);
- * - `device:activity-restored` — a stopped Activity of a dead process was recreated on return.
+ * - `device:activity-restored` — a stopped Activity of a dead process was recreated on return;
+ * - `device:slow-boot` — a reboot took time (`bootMs`), after which apps' elapsedRealtime restarted.
  */
 import type { TraceEvent } from '../sim/trace.ts';
 
@@ -25,6 +26,7 @@ export const DEVICE_LABELS = [
   'device:result-too-large',
   'device:user-away',
   'device:activity-restored',
+  'device:slow-boot',
 ] as const;
 
 /** The device labels a run's trace shows. */
@@ -43,6 +45,7 @@ export function deviceLabels(events: readonly TraceEvent[]): Set<string> {
     else if (e.kind === 'activity.launch.failed') labels.add('device:launch-too-large');
     else if (e.kind === 'user.away') labels.add('device:user-away');
     else if (e.kind === 'activity.relaunch') labels.add('device:activity-restored');
+    else if (e.kind === 'device.reboot' && data.bootMs !== undefined) labels.add('device:slow-boot');
     else if (e.kind === 'log' && String(data.message).includes('Failure from system: TransactionTooLarge'))
       labels.add('device:result-too-large');
   }

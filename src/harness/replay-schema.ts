@@ -136,7 +136,7 @@ const fault = {
     object({ kind: { const: 'reinstall' }, package: text }),
     object({ kind: { const: 'uninstall' }, package: text }),
     object({ kind: { const: 'slowStart' }, process: text, ms: ms }),
-    object({ kind: { const: 'reboot' } }),
+    object({ kind: { const: 'reboot' }, bootMs: ms }, ['bootMs']),
     object({ kind: { const: 'powerLoss' } }),
     object({ kind: { const: 'freezeCached' } }),
     object({ kind: { const: 'memoryPressure' }, kills: { type: 'integer', minimum: 0, maximum: 64 } }, [

@@ -23,6 +23,9 @@ export const DEFAULT_START_MS = Date.UTC(2026, 0, 1);
 export class VirtualClock {
   private elapsed = 0;
   private asleep = 0;
+  /** Scheduler time and sleep total at the last boot: what apps read restarts from there. */
+  private bootAt = 0;
+  private asleepAtBoot = 0;
   private wallOffset: number;
 
   constructor(startMs: number = DEFAULT_START_MS) {
@@ -36,14 +39,25 @@ export class VirtualClock {
     return this.wallOffset + this.elapsed;
   }
 
-  /** SystemClock.elapsedRealtime(): ms since the simulated boot; monotonic. */
+  /** The scheduler's monotonic timeline: ms since the run began, across reboots (apps: sinceBoot). */
   elapsedRealtime(): number {
     return this.elapsed;
   }
 
   /** SystemClock.uptimeMillis(): ms since boot, not counting deep sleep. */
   uptimeMillis(): number {
-    return this.elapsed - this.asleep;
+    return this.sinceBoot() - (this.asleep - this.asleepAtBoot);
+  }
+
+  /** SystemClock.elapsedRealtime() as apps read it: ms since the last boot, deep sleep included. */
+  sinceBoot(): number {
+    return this.elapsed - this.bootAt;
+  }
+
+  /** The device booted again: elapsedRealtime and uptimeMillis restart from 0 (world-faults.ts reboot). */
+  boot(): void {
+    this.bootAt = this.elapsed;
+    this.asleepAtBoot = this.asleep;
   }
 
   /** The device sleeps `ms`: elapsed and wall time move on, uptime does not (Scheduler.deepSleep). */

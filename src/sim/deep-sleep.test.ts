@@ -49,4 +49,30 @@ describe('deep sleep (the deepSleep fault): Handler delays run on uptimeMillis, 
     await world.run();
     expect(seen).toEqual([30_000, 30_000]);
   });
+
+  it('a reboot takes its bootMs, then apps read elapsedRealtime and uptimeMillis from 0 again; the wall clock went on', async () => {
+    const world = new World();
+    world.install(appSpec('com.example.c', { authority: 'c' }), () => ({}));
+    const before: number[] = [];
+    const after: number[] = [];
+    world.spawnIn('com.example.c', 'main', async (ctx: AppContext) => {
+      await ctx.sleep(60_000);
+      before.push(ctx.elapsedRealtime(), ctx.uptimeMillis(), ctx.currentTimeMillis());
+    });
+    world.spawn('driver', async () => {
+      await world.scheduler.sleep(70_000);
+      world.applyFault({ kind: 'reboot', bootMs: 40_000 });
+      world.spawnIn('com.example.c', 'again', async (ctx: AppContext) => {
+        after.push(ctx.elapsedRealtime(), ctx.uptimeMillis(), ctx.currentTimeMillis());
+      });
+    });
+    await world.run();
+    const [elapsed0 = 0, , wall0 = 0] = before;
+    const [elapsed1 = -1, uptime1 = -1, wall1 = 0] = after;
+    // On the old model elapsedRealtime went on across the reboot (> 60 s here) and the boot took no time.
+    expect(elapsed0).toBeGreaterThanOrEqual(60_000);
+    expect(elapsed1).toBeLessThan(1_000);
+    expect(uptime1).toBeLessThan(1_000);
+    expect(wall1 - wall0).toBeGreaterThanOrEqual(10_000 + 40_000);
+  });
 });

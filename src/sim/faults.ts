@@ -49,7 +49,7 @@ export type Fault =
   | { readonly kind: 'reinstall'; readonly package: string }
   | { readonly kind: 'uninstall'; readonly package: string }
   | { readonly kind: 'slowStart'; readonly process: string; readonly ms: number }
-  | { readonly kind: 'reboot' }
+  | { readonly kind: 'reboot'; readonly bootMs?: number }
   | { readonly kind: 'powerLoss' }
   | { readonly kind: 'freezeCached' }
   | { readonly kind: 'memoryPressure'; readonly kills?: number }
@@ -171,4 +171,5 @@ export const DEVICE_FAULTS: readonly Fault[] = Object.freeze([
   { kind: 'deepSleep', ms: 20 * 60_000 },
   { kind: 'deepSleep', ms: 8 * 3_600_000 },
   { kind: 'userAway', ms: 5 * 60_000 },
+  { kind: 'reboot', bootMs: 40_000 },
 ]);

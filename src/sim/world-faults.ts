@@ -20,7 +20,7 @@ export interface DeviceHost {
   readonly trace: Trace;
   readonly scheduler: Pick<Scheduler, 'deepSleep' | 'spawn'>;
   readonly rng: Pick<Rng, 'fork'>;
-  readonly clock: Pick<VirtualClock, 'jump'>;
+  readonly clock: Pick<VirtualClock, 'jump' | 'boot'>;
   readonly pm: Pick<PackageManager, 'reboot'>;
   readonly faults: Pick<
     FaultInjector,
@@ -36,7 +36,7 @@ export interface DeviceHost {
   install(spec: PackageSpec, factory?: AppFactory): void;
   update(spec: PackageSpec, factory?: AppFactory): void;
   uninstall(packageName: string): void;
-  reboot(powerLoss: boolean): void;
+  reboot(powerLoss: boolean, bootMs?: number): void;
   resign(packageName: string, certName: string, rotate: boolean): void;
   reinstall(packageName: string): void;
   freezeCached(): void;
@@ -84,7 +84,7 @@ export function applyDeviceFault(world: DeviceHost, fault: Fault): void {
       world.faults.armSlowStart(fault.process, fault.ms);
       return;
     case 'reboot':
-      world.reboot(false);
+      world.reboot(false, fault.bootMs ?? 0);
       return;
     case 'powerLoss':
       world.reboot(true);
@@ -102,13 +102,17 @@ export function applyDeviceFault(world: DeviceHost, fault: Fault): void {
 }
 
 /** World.reboot (see there). */
-export function rebootDevice(world: DeviceHost, powerLoss: boolean): void {
-  world.trace.record('device.reboot', { actor: 'system', powerLoss });
+export function rebootDevice(world: DeviceHost, powerLoss: boolean, bootMs = 0): void {
+  world.trace.record('device.reboot', { actor: 'system', powerLoss, ...(bootMs > 0 ? { bootMs } : {}) });
   world.activities.onReboot();
   for (const proc of world.allProcesses()) world.killProcess(proc.name, { kind: 'reboot' });
   if (powerLoss) world.fds.onPowerLoss(world.rng.fork('power-loss'));
   else world.fds.syncAll();
   world.pm.reboot();
+  // The boot takes `bootMs` (nothing of the device runs meanwhile: every pending timer moves on, as
+  // in deep sleep); then elapsedRealtime and uptimeMillis restart from 0 (SystemClock: "since boot").
+  if (bootMs > 0) world.scheduler.deepSleep(bootMs);
+  world.clock.boot();
 }
 
 /** World.resign: a key rotation (same UID) or a reinstall under an unrelated key (new UID). */

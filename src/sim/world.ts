@@ -442,11 +442,11 @@ export class World {
    * allocation, forgets implicit visibility and re-evaluates permissions. Apps start again on
    * demand. Storage: a clean reboot syncs the file systems; a power loss tears every file write not
    * fsynced (fd.ts), while SQLite commits (FULL sync) and written SharedPreferences survive either
-   * way — an apply() still queued died with its process. Not modelled: the boot taking time,
-   * elapsedRealtime restarting from 0, BOOT_COMPLETED.
+   * way — an apply() still queued died with its process. The boot takes `bootMs` (a fault option),
+   * then apps' elapsedRealtime restarts from 0 (world-faults.ts). Not modelled: BOOT_COMPLETED.
    */
-  reboot(powerLoss: boolean): void {
-    rebootDevice(this, powerLoss);
+  reboot(powerLoss: boolean, bootMs = 0): void {
+    rebootDevice(this, powerLoss, bootMs);
   }
 
   /** Re-signs a package: a key rotation (same UID) or a reinstall under an unrelated key (new UID). */
