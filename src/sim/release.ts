@@ -20,8 +20,8 @@
  *   BR_FROZEN_REPLY and libbinder returns FAILED_TRANSACTION (frameworks/native/libs/binder/
  *   IPCThreadState.cpp `waitForResponse`: "Transaction failed because process frozen."), which Java
  *   sees as DeadObjectException (core/jni/android_util_Binder.cpp `signalExceptionForError`). The
- *   pre-profile simulation thawed the callee and served the call; profile 14 keeps that, 15 and 16
- *   fail (the freezer with binder freeze is on by default there).
+ *   pre-profile simulation thawed the callee and served the call; profile 14 keeps that so the
+ *   default runs as before (a simplification: 14's libbinder has BR_FROZEN_REPLY too), 15 and 16 fail.
  * - `pageBytes`: the page size, which sizes the binder receive buffer, BINDER_VM_SIZE = 1 MiB − 2
  *   pages (frameworks/native/libs/binder/ProcessState.cpp): 1,040,384 bytes with 4 KiB pages,
  *   1,015,808 with 16 KiB pages. Android 15 is the first release that runs on 16 KiB-page devices;
