@@ -13,6 +13,7 @@ import type { ReplayModules } from '../../harness/code-identity.ts';
 import { CliError, EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { diagramFilePath, writeDiagramFile, writeReplayFile } from '../../harness/replay-file.ts';
 import { selectMutant } from '../../harness/selection.ts';
+import type { AndroidRelease } from '../../sim/release.ts';
 import { printViolations, replayCommand, violationsJson, watchdogViolation } from '../failure-report.ts';
 import type { Io } from '../io.ts';
 import { checkOutputs } from '../output-paths.ts';
@@ -35,6 +36,8 @@ export interface CrashpointsFlags {
   readonly workers: number;
   readonly watchdog: number;
   readonly json: boolean;
+  /** The Android release profile (absent: the default; recorded in replay files when given). */
+  readonly android?: AndroidRelease;
 }
 
 /** A side's report as the CLI has it: the replay file its first failure was written to. */
@@ -181,7 +184,10 @@ export async function crashpointsCommand(io: Io, flags: CrashpointsFlags): Promi
         `cetp-sim crashpoints: ${flows.length} flow${flows.length === 1 ? '' : 's'} against ${target}; a kill of the provider, then of the consumer, before every step`,
       ),
     );
-  const variant = mutant?.variant ?? REFERENCE;
+  const variant = {
+    ...(mutant?.variant ?? REFERENCE),
+    ...(flags.android !== undefined ? { android: flags.android } : {}),
+  };
   const progress = startProgress(io, flows.length, {
     json: flags.json,
     noun: 'crashpoints',

@@ -9,6 +9,7 @@ import { faultsTransparent } from '../../check/checkers/faults-transparent.ts';
 import { ALL_CHECKERS, runCheckers } from '../../check/checkers/index.ts';
 import { type Observation, observe } from '../../check/observation.ts';
 import type { AppContext } from '../../sim/context.ts';
+import type { AndroidRelease } from '../../sim/release.ts';
 import { TIMED_OUT } from '../../sim/scheduler.ts';
 import type { StrategySpec } from '../../sim/strategy.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
@@ -62,12 +63,14 @@ function racing(states: ReadonlyMap<ActorName, ActorState>): boolean {
   return [...states.values()].some((s) => s.duplicates.some((t) => t.alive));
 }
 
-/** The fresh world a scenario runs in: its seed, decisions then tail, faults and user answers. */
+/** The fresh world a scenario runs in: its seed, decisions then tail, faults, user answers, release. */
 export function scenarioWorld(
   scenario: Pick<Scenario, 'seed' | 'decisions' | 'tail' | 'faults' | 'user'>,
   stepBudget: number,
+  android?: AndroidRelease,
 ): World {
   return new World({
+    ...(android !== undefined ? { android } : {}),
     seed: scenario.seed,
     strategy: { kind: 'replay', decisions: scenario.decisions, after: tailStrategy(scenario.tail) },
     faults: scenario.faults,
@@ -88,7 +91,7 @@ export async function runScenario(
   variant: Variant,
   hooks: RunHooks = {},
 ): Promise<ScenarioRun> {
-  const world = scenarioWorld(scenario, STEP_BUDGET);
+  const world = scenarioWorld(scenario, STEP_BUDGET, variant.android);
   hooks.world?.(world);
   for (const p of fixture.providers) p.install(world, variant);
   const actors = fixture.actors.filter((a) => (scenario.actors[a]?.length ?? 0) > 0);

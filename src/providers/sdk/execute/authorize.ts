@@ -44,8 +44,12 @@ export function settleGrantToken(ex: Execution): Next | Promise<Next> {
 async function settle(ex: Execution, token: string): Promise<Next> {
   const isGrant = await atomically(ex.rt, 'settle grant token', async (tx) => {
     // A retried resume after a lost reply re-sends the grant token, already used (NOTES 2): that is
-    // fine for a grant, which authorises nothing by itself — authorization was just re-checked.
+    // fine for a grant, which authorises nothing by itself — authorization was just re-checked. So
+    // is an expired one (a resume delayed past the token's life, e.g. by a device asleep with the
+    // call in flight): the grant it asked for is in place or not, and authorization asks again if
+    // not (NOTES 16, new_confirmation). The invalid_request reading turns expiry into `invalid`.
     const check = await ex.rt.parts.checkResumeToken(tx, token, binding(ex), ex.rt.gates, true);
+    if (!check.ok && 'expired' in check && check.expired.kind === 'grant') return true;
     if (!check.ok || check.record.kind !== 'grant') return false;
     await consumeConfirmation(tx, check.record);
     return true;
