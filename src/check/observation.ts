@@ -16,6 +16,7 @@ import type { ContentCallRecord } from '../sim/content.ts';
 import type { AgentCallRecord, ScreenRecord } from '../sim/ground-truth.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { RunReport, World } from '../sim/world.ts';
+import { callOf, packageOf, type RunRecord, recordRun, reportOf } from './record.ts';
 
 /** The methods a v1 provider serves (§8): the only calls that can be v1. */
 const V1_METHODS: ReadonlySet<string> = new Set(['list_tools', 'execute_tool']);
@@ -141,7 +142,8 @@ export interface ConfirmationNote {
 }
 
 export interface Observation {
-  readonly world: World;
+  /** The run's record (record.ts): plain data, all an oracle may read of the world. */
+  readonly record: RunRecord;
   readonly report: RunReport;
   readonly events: readonly TraceEvent[];
   readonly calls: readonly CallView[];
@@ -335,19 +337,25 @@ const BEFORE_SESSION: ReadonlySet<string> = new Set([
  * `versions`, comma-separated): the provider's own published configuration, not its memory.
  */
 export function declaredVersions(obs: Observation, packageName: string): number[] {
-  const info = obs.world.pm.getPackageInfo(packageName);
+  const info = packageOf(obs.record, packageName);
   const listed = info?.manifest.services.flatMap((s) => (s.metaData[META_VERSIONS] ?? '').split(',')) ?? [];
   return listed.filter((v) => v.trim() !== '').map(Number);
 }
 
+/** The observation of a finished world (its record, read as the oracles read it). */
 export function observe(world: World, report: RunReport, quietFromStep: number | null = null): Observation {
-  const events = world.trace.events;
-  const truth = world.truth;
+  return observeRecord(recordRun(world, report, quietFromStep));
+}
+
+/** The observation of a run's record: what every oracle judges, from the record alone. */
+export function observeRecord(record: RunRecord): Observation {
+  const events = record.events;
+  const truth = record.truth;
   return {
-    world,
-    report,
+    record,
+    report: reportOf(record),
     events,
-    calls: (world.contentCalls ?? []).map(viewCall),
+    calls: record.calls.map((c) => viewCall(callOf(c))),
     effects: truth.effects.map((e) => ({
       seq: e.seq,
       step: e.step,
@@ -378,7 +386,7 @@ export function observe(world: World, report: RunReport, quietFromStep: number |
     screens: truth.screens,
     agentCalls: truth.agentCalls,
     audits: events.filter((e) => e.kind === 'app.audit'),
-    quietFromStep,
+    quietFromStep: record.quietFromStep,
     memo: new Map(),
   };
 }
