@@ -7,12 +7,18 @@
  */
 
 import type { FlowKind, FlowReport } from '../../../properties/crashpoints.ts';
-import type { InconclusiveVerdict, PropertyStatus, ReplayFile } from '../../../properties/fuzz.ts';
+import type {
+  InconclusiveVerdict,
+  PropertyStatus,
+  RecordPhase,
+  ReplayFile,
+} from '../../../properties/fuzz.ts';
 import type { AblationResult, MutantResult } from '../../../properties/hunt.ts';
 import type { Tail, Variant } from '../../../properties/scenario/model.ts';
-import type { Violation } from '../../check/checker.ts';
+import type { CheckContext, Violation } from '../../check/checker.ts';
 import type { Exercised } from '../../check/exercised.ts';
 import type { Frequencies } from '../../check/frequencies.ts';
+import type { RunRecord } from '../../check/record.ts';
 import type { Thrown } from '../../harness/escapes.ts';
 import type { ReplayModules } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
@@ -204,4 +210,19 @@ export type WorkerMessage =
       readonly tid?: number | null;
     }
   | { readonly type: 'scenario'; readonly scenario: ReplayFile['scenario'] }
-  | { readonly type: 'event'; readonly event: TraceEvent };
+  | { readonly type: 'event'; readonly event: TraceEvent }
+  | RecordMessage;
+
+/**
+ * One run of a campaign against user modules, for the judge in the CLI's thread (judge.ts): its
+ * scenario, its record, what the oracles know of the implementations under test (the module's
+ * declarations), and the verdicts only the module's realm can give (judge.ts isModuleVerdict).
+ */
+export interface RecordMessage {
+  readonly type: 'record';
+  readonly phase: RecordPhase;
+  readonly scenario: ReplayFile['scenario'];
+  readonly record: RunRecord;
+  readonly context: CheckContext;
+  readonly own: readonly Violation[];
+}
