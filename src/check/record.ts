@@ -273,16 +273,38 @@ export function identityOf(record: RunRecord, uid: number): string {
   return identityFingerprint({ uid, packages, certDigests });
 }
 
+/**
+ * The run's report, its trace hash computed from the recorded events when asked (a class, not an
+ * object literal with a getter: see src/sim/world-types.ts Report).
+ */
+class RecordReport implements RunReport {
+  private hash: string | null = null;
+  readonly outcome: RunReport['outcome'];
+  readonly steps: number;
+  readonly decisions: readonly number[];
+  readonly fdLeaks: RunReport['fdLeaks'];
+  readonly unappliedFaults: RunReport['unappliedFaults'];
+  readonly crashes: RunReport['crashes'];
+
+  constructor(private readonly record: RunRecord) {
+    const r = record.report;
+    this.outcome = r.outcome;
+    this.steps = r.steps;
+    this.decisions = r.decisions;
+    this.fdLeaks = r.fdLeaks;
+    this.unappliedFaults = r.unappliedFaults;
+    this.crashes = r.crashes;
+  }
+
+  get traceHash(): string {
+    this.hash ??= hashEvents(this.record.events);
+    return this.hash;
+  }
+}
+
 /** The run's report, its trace hash computed from the recorded events when asked. */
 export function reportOf(record: RunRecord): RunReport {
-  let hash: string | null = null;
-  return {
-    ...record.report,
-    get traceHash() {
-      hash ??= hashEvents(record.events);
-      return hash;
-    },
-  };
+  return new RecordReport(record);
 }
 
 /** What the oracles read of a PendingIntent, from its record (the methods the live one has). */
