@@ -75,7 +75,7 @@ function compute(obs: Observation, ctx: CheckContext): RunRequests {
   const after = (pkg: string, seq: number) => seq > (wipe.get(pkg) ?? Infinity);
   const attributed = businessCommits(obs, ctx).filter((b) => after(b.provider, b.commit.seq));
   const seen = new Set(attributed.map((b) => b.commit.seq));
-  for (const c of obs.world.truth.commits) {
+  for (const c of obs.record.truth.commits) {
     if (!wipe.has(c.packageName) || !after(c.packageName, c.seq) || seen.has(c.seq)) continue;
     const w = c.writes.find((x) => isBusiness(x.table, ctx.bookkeepingTables?.get(c.packageName)));
     if (w)

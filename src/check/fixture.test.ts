@@ -84,7 +84,10 @@ describe('resolveProviderFixture (over the wire)', () => {
 describe('resolveProviderFixture: a tool the provider disabled at start-up', () => {
   it('is refused, naming the start-up issue, even when the fixture describes it by hand (3.4-09)', async () => {
     // A delete declared confirmation: never: the SDK disables it at start-up and never lists it.
-    const never = { ...deleteAlert, annotations: { ...deleteAlert.annotations, confirmation: 'never' as const } };
+    const never = {
+      ...deleteAlert,
+      annotations: { ...deleteAlert.annotations, confirmation: 'never' as const },
+    };
     const { packageName, authority, descriptor } = ALERTS_PROVIDER;
     const broken = defineProvider({
       packageName,

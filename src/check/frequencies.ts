@@ -36,6 +36,7 @@ import { V2_METHOD_NAMES } from '../protocol/methods.ts';
 import type { CheckContext } from './checker.ts';
 import { DEVICE_LABELS, deviceLabels } from './device-labels.ts';
 import { type CallView, memoOn, negotiatedBy, type Observation } from './observation.ts';
+import { uidOf as uidAtEnd } from './record.ts';
 
 /** Durations a black-box client cannot read off the wire: the reference SDK's (src/providers/sdk). */
 export interface ClockBounds {
@@ -167,7 +168,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
       }
       for (const e of events) {
         if (e.kind.startsWith('resign') && issuer.step < e.step && e.step < c.step) {
-          const uid = e.pkg === null ? undefined : (uidOf.get(e.pkg) ?? obs.world.pm.getPackageUid(e.pkg));
+          const uid = e.pkg === null ? undefined : (uidOf.get(e.pkg) ?? uidAtEnd(obs.record, e.pkg));
           if (e.pkg === c.caller || uid === c.callerUid) labels.add('attack:session-after-resign');
         }
       }
@@ -272,7 +273,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
       retryAfter.set(c.requestKey, { t: c.replyT, ms: reply.retryAfterMs });
   }
   methodLabels(calls, labels);
-  for (const l of deviceLabels(obs.world.trace.events)) labels.add(l);
+  for (const l of deviceLabels(obs.record.events)) labels.add(l);
   return labels;
 }
 
@@ -308,7 +309,7 @@ function lifecycleEvents(obs: Observation, under: ReadonlySet<string>): Lifecycl
       const f = e.data.fault as { kind?: unknown; package?: unknown; rotate?: unknown } | undefined;
       const pkg = typeof f?.package === 'string' ? f.package : null;
       if (pkg === null) continue;
-      const uid = obs.world.pm.getPackageUid(pkg);
+      const uid = uidAtEnd(obs.record, pkg);
       if (f?.kind === 'resign')
         out.push({ kind: f.rotate === true ? 'resign-rotate' : 'resign-new-key', step: e.step, pkg, uid });
       else if (f?.kind === 'reinstall') out.push({ kind: 'reinstall', step: e.step, pkg, uid });

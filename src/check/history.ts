@@ -19,6 +19,7 @@ import type {
 } from '../subjects/user-oracle-types.ts';
 import type { BundleReplyView, CallView, EffectNote, Observation } from './observation.ts';
 import { memoOn, replyStatus } from './observation.ts';
+import { storedRows } from './record.ts';
 
 /** Tables of the provider SDK's own bookkeeping (src/providers/sdk/records.ts): not the app's state. */
 export const SDK_TABLE_PREFIX = 'cetp.';
@@ -26,14 +27,14 @@ export const SDK_TABLE_PREFIX = 'cetp.';
 /** Every table `pkg`'s commits wrote in this run, in first-write order. */
 function tablesOf(obs: Observation, pkg: string): string[] {
   const names = new Set<string>();
-  for (const c of obs.world.truth.commits)
+  for (const c of obs.record.truth.commits)
     if (c.packageName === pkg) for (const w of c.writes) names.add(w.table);
   return [...names];
 }
 
 function tableOf(obs: Observation, pkg: string, table: string): StoredTable {
   const out: Record<string, JsonValue> = {};
-  for (const [k, v] of obs.world.storage(pkg).snapshot(table)) out[k] = v;
+  for (const [k, v] of storedRows(obs.record, pkg, table)) out[k] = v;
   return Object.freeze(out);
 }
 

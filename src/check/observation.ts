@@ -17,6 +17,7 @@ import type { AgentCallRecord, ScreenRecord } from '../sim/ground-truth.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { RunReport, World } from '../sim/world.ts';
 import type { FaultFreeRecord } from './fault-free.ts';
+import { callOf, packageOf, type RunRecord, recordRun, reportOf } from './record.ts';
 
 /** The methods a v1 provider serves (§8): the only calls that can be v1. */
 const V1_METHODS: ReadonlySet<string> = new Set(['list_tools', 'execute_tool']);
@@ -142,7 +143,8 @@ export interface ConfirmationNote {
 }
 
 export interface Observation {
-  readonly world: World;
+  /** The run's record (record.ts): plain data, all an oracle may read of the world. */
+  readonly record: RunRecord;
   readonly report: RunReport;
   readonly events: readonly TraceEvent[];
   readonly calls: readonly CallView[];
@@ -338,19 +340,30 @@ const BEFORE_SESSION: ReadonlySet<string> = new Set([
  * `versions`, comma-separated): the provider's own published configuration, not its memory.
  */
 export function declaredVersions(obs: Observation, packageName: string): number[] {
-  const info = obs.world.pm.getPackageInfo(packageName);
+  const info = packageOf(obs.record, packageName);
   const listed = info?.manifest.services.flatMap((s) => (s.metaData[META_VERSIONS] ?? '').split(',')) ?? [];
   return listed.filter((v) => v.trim() !== '').map(Number);
 }
 
+/** The observation of a finished world (its record, read as the oracles read it). */
 export function observe(world: World, report: RunReport, quietFromStep: number | null = null): Observation {
-  const events = world.trace.events;
-  const truth = world.truth;
+  return observeRecord(recordRun(world, report, quietFromStep));
+}
+
+/** `obs` with the fault-free replay made for it where the module ran (faults-transparent), if any. */
+export function withFaultFree(obs: Observation, faultFree: FaultFreeRecord | undefined): Observation {
+  return faultFree === undefined ? obs : { ...obs, faultFree };
+}
+
+/** The observation of a run's record: what every oracle judges, from the record alone. */
+export function observeRecord(record: RunRecord): Observation {
+  const events = record.events;
+  const truth = record.truth;
   return {
-    world,
-    report,
+    record,
+    report: reportOf(record),
     events,
-    calls: (world.contentCalls ?? []).map(viewCall),
+    calls: record.calls.map((c) => viewCall(callOf(c))),
     effects: truth.effects.map((e) => ({
       seq: e.seq,
       step: e.step,
@@ -381,7 +394,7 @@ export function observe(world: World, report: RunReport, quietFromStep: number |
     screens: truth.screens,
     agentCalls: truth.agentCalls,
     audits: events.filter((e) => e.kind === 'app.audit'),
-    quietFromStep,
+    quietFromStep: record.quietFromStep,
     memo: new Map(),
   };
 }

@@ -24,6 +24,7 @@ import type { TraceEvent } from '../sim/trace.ts';
 import type { Shard } from './args.ts';
 import { watchdogViolation } from './failure-report.ts';
 import { checkModuleIsolation } from './user-modules.ts';
+import { CampaignJudge } from './worker/judge.ts';
 import { type Host, type JobEnd, runSpread } from './worker/pool.ts';
 import type { FuzzJob, PropertyOutcome, TimeShare, WorkerMessage } from './worker/protocol.ts';
 import { wallMs } from './worker/telemetry.ts';
@@ -165,13 +166,18 @@ async function fuzzOne(
     ...(timeShare !== undefined ? { timeShare } : {}),
   };
   const onRuns = options.onRuns;
+  // User code is judged here, from the records of its runs, never where it ran (worker/judge.ts).
+  const judge =
+    job.modules.provider !== undefined || job.modules.consumer !== undefined ? new CampaignJudge(job) : null;
   const end = await host.run<PropertyOutcome>(job, {
     budgetMs: options.watchdogMs,
     ...(onRuns ? { onRuns: (runs: number) => onRuns(def, runs) } : {}),
+    ...(judge ? { onMessage: (m: WorkerMessage) => m.type === 'record' && judge.take(m) } : {}),
   });
   if (end.kind !== 'done') return { result: await diagnose(host, def, job, end, options.watchdogMs) };
+  const judged = judge ? judge.outcome(end.result) : end.result;
   // A failure with user modules is re-run in a fresh instance of them: does it depend on earlier runs?
-  const result = await checkModuleIsolation(job, end.result, options.watchdogMs);
+  const result = await checkModuleIsolation(job, judged, options.watchdogMs);
   return end.ms !== undefined ? { result, ms: end.ms } : { result };
 }
 

@@ -21,6 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
 import { isMainThread } from 'node:worker_threads';
 import { transformSync } from 'esbuild';
+import { caches } from '../base/caches.ts';
 import { CliError } from '../harness/errors.ts';
 import { drainEscapes, escapesAdvice, MODULE_ESCAPES_CHECKER } from '../harness/escapes.ts';
 import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from '../harness/globals.ts';
@@ -32,6 +33,13 @@ import { boundaryViolation, REFUSED } from './worker/boundary.mjs';
 
 export { resolveModule };
 
+/** The user modules this thread imported (the judge's thread must have none: worker/judge.ts). */
+const IMPORTED = caches.lazy('cli: user modules imported in this thread', () => new Set<string>());
+
+export function userModulesImportedHere(): readonly string[] {
+  return IMPORTED.made ? [...IMPORTED.get()] : [];
+}
+
 /** Imports the module a specifier names; its exports, or a CliError. */
 export async function importUserModule(
   flag: string,
@@ -39,6 +47,7 @@ export async function importUserModule(
   cwd: string,
 ): Promise<Record<string, unknown>> {
   const file = resolveModule(flag, specifier, cwd);
+  IMPORTED.get().add(file);
   // In a worker thread (where user code runs), calls out of the simulation are watched (ambient.ts),
   // before the globals' baseline: the guards are the globals a module must leave alone.
   const guarded = !isMainThread;

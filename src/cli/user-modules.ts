@@ -12,6 +12,8 @@ import { MODULE_STATE_CHECKER } from '../harness/fuzz.ts';
 export { MODULE_STATE_CHECKER };
 
 import type { ReplayModules } from '../harness/code-identity.ts';
+import { MODULE_FORGES_VERDICT } from './worker/judge.ts';
+import { runJudgedReplay } from './worker/judge-replay.ts';
 import { WorkerHost } from './worker/pool.ts';
 import type { FuzzJob, LoadOutcome, PropertyOutcome, ReplayOutcome } from './worker/protocol.ts';
 
@@ -62,7 +64,8 @@ export async function checkModuleIsolation(
   const host = new WorkerHost();
   let fresh: ReplayOutcome;
   try {
-    const end = await host.run<ReplayOutcome>(
+    const end = await runJudgedReplay(
+      host,
       {
         kind: 'replay',
         path: `${job.property} run ${failure.replay.fuzz.runsToFailure}`,
@@ -81,8 +84,9 @@ export async function checkModuleIsolation(
   } finally {
     await host.close();
   }
+  // The judge's word on a forged verdict is about the campaign's worker, not the run.
   const verdict = (vs: readonly { checker: string }[]) =>
-    [...new Set(vs.map((v) => v.checker))].sort().join(', ');
+    [...new Set(vs.map((v) => v.checker).filter((c) => c !== MODULE_FORGES_VERDICT))].sort().join(', ');
   const before = verdict(failure.violations);
   const after = verdict(fresh.violations);
   if (before === after && fresh.traceHash === failure.replay.traceHash) return outcome;

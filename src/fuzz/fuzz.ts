@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { Violation } from '../check/checker.ts';
 import { CONSUMER_KEY, type Exercised, ExerciseTally, exercisedIn, successTest } from '../check/exercised.ts';
 import { type Frequencies, FrequencyTally, runLabels } from '../check/frequencies.ts';
-import type { CallView } from '../check/observation.ts';
+import type { CallView, Observation } from '../check/observation.ts';
 import { DEVICE_FAULTS } from '../sim/faults.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { scenarioArb } from './scenario/arbitraries.ts';
@@ -68,6 +68,9 @@ export interface FuzzOptions {
  * them (generated, then shrinking); the same options give the same numbering, so a run that hung can
  * be found again by its number in a fresh process and watched there.
  */
+/** Which run a record is of: a campaign's, its failure run again, a campaign verdict's witness again, a replay. */
+export type RecordPhase = 'run' | 'final' | 'witness' | 'replay';
+
 export interface FuzzProbe {
   /** Called as run `index` starts. */
   readonly started?: (index: number) => void;
@@ -77,6 +80,16 @@ export interface FuzzProbe {
     readonly scenario: (scenario: Scenario | ConsumerScenario) => void;
     readonly event: (event: TraceEvent) => void;
   };
+  /**
+   * Every run as it is judged here — a campaign's run (generated or shrinking), the failing scenario
+   * run again (`final`), a campaign verdict's witness run again (`witness`) — for a judge elsewhere
+   * to judge again from the run's record (src/cli/worker/judge.ts).
+   */
+  readonly recorded?: (
+    phase: RecordPhase,
+    scenario: Scenario | ConsumerScenario,
+    run: ScenarioRun | ConsumerRun,
+  ) => void;
 }
 
 /**
@@ -150,8 +163,7 @@ function engine(def: PropertyDef, options: FuzzOptions) {
       arbitrary: consumerScenarioArb(shape, tails, decisions) as fc.Arbitrary<Scenario | ConsumerScenario>,
       run: (s: Scenario | ConsumerScenario, v: Variant, hooks?: RunHooks) =>
         runConsumerScenario(def.fixture, s as ConsumerScenario, v, hooks),
-      faultFree: (s: Scenario | ConsumerScenario) =>
-        s.faults.length === 0 && (s as ConsumerScenario).consumerRestartsAtMs.length === 0,
+      faultFree: (s: Scenario | ConsumerScenario) => faultFreeScenario(def, s),
     };
   }
   return {
@@ -162,8 +174,14 @@ function engine(def: PropertyDef, options: FuzzOptions) {
     ) as fc.Arbitrary<Scenario | ConsumerScenario>,
     run: (s: Scenario | ConsumerScenario, v: Variant, hooks?: RunHooks) =>
       runScenario(def.fixture, s as Scenario, v, hooks),
-    faultFree: (s: Scenario | ConsumerScenario) => s.faults.length === 0,
+    faultFree: (s: Scenario | ConsumerScenario) => faultFreeScenario(def, s),
   };
+}
+
+/** Whether a scenario of `def` runs without faults (nor consumer restarts). */
+export function faultFreeScenario(def: PropertyDef, s: Scenario | ConsumerScenario): boolean {
+  if (def.kind !== 'consumer') return s.faults.length === 0;
+  return s.faults.length === 0 && (s as ConsumerScenario).consumerRestartsAtMs.length === 0;
 }
 
 export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Promise<PropertyResult> {
@@ -179,6 +197,7 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   const probe = options.probe;
   const property = fc.asyncProperty(arbitrary, async (scenario) => {
     const run = await runOne(scenario, variant, probe ? watching(probe, index++, scenario) : undefined);
+    probe?.recorded?.('run', scenario, run);
     const held = run.violations.length === 0;
     if (counting) {
       // Only the runs up to the first failure: shrinking re-runs variations of the failing one.
@@ -216,6 +235,7 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   if (details.failed && details.counterexample !== null) {
     const [scenario] = details.counterexample as [Scenario | ConsumerScenario];
     const rerun = await runOne(scenario, variant);
+    probe?.recorded?.('final', scenario, rerun);
     // A failure always names a verdict: the counterexample re-run passing is one (not reproducible).
     const run = rerun.violations.length > 0 ? rerun : { ...rerun, violations: [notReproducible(fuzz)] };
     const replay = replayOf(def, variant, scenario, run, fuzz, run.violations);
@@ -233,6 +253,7 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   }
   // The campaign's verdict, witnessed by the first fault-free run that executed the tool in vain.
   const run = await runOne(witness, variant);
+  probe?.recorded?.('witness', witness, run);
   const verdict: Violation = {
     ...TOOL_NEVER_SUCCEEDS,
     class: 'liveness',
@@ -251,7 +272,7 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
 /** The verdict on a failing run whose scenario, run again at once, broke nothing. */
 export const RUN_NOT_REPRODUCIBLE = 'run-not-reproducible';
 
-function notReproducible(fuzz: ReplayFile['fuzz']): Violation {
+export function notReproducible(fuzz: ReplayFile['fuzz']): Violation {
   return {
     checker: RUN_NOT_REPRODUCIBLE,
     ruleIds: [],
@@ -266,7 +287,7 @@ function notReproducible(fuzz: ReplayFile['fuzz']): Violation {
 }
 
 /** The campaign verdict in words, for `provider|tool`, `provider|*` (executions) or `provider|**` (calls). */
-function neverSucceededMessage(key: string, calls: number): string {
+export function neverSucceededMessage(key: string, calls: number): string {
   const [provider, tool] = key.split('|');
   if (tool === CONSUMER_KEY)
     return `the consumer ${provider} never completed a call: ${calls} calls to its providers, not one answered success — it leaves them unusable`;
@@ -278,7 +299,10 @@ function neverSucceededMessage(key: string, calls: number): string {
 }
 
 /** The calls a verdict key names in a run: a tool's executions, a provider's executions or all its calls. */
-function executionsOf(run: ScenarioRun | ConsumerRun, key: string): CallView[] {
+export function executionsOf(
+  run: { readonly observation: { readonly calls: readonly CallView[] } },
+  key: string,
+): CallView[] {
   const [provider, tool] = key.split('|');
   if (tool === CONSUMER_KEY) return run.observation.calls.filter((c) => c.caller === provider);
   if (tool === '**') return run.observation.calls.filter((c) => c.provider === provider);
@@ -288,7 +312,10 @@ function executionsOf(run: ScenarioRun | ConsumerRun, key: string): CallView[] {
 }
 
 /** The witnessed tool's executions in a run, when none of them succeeded (the campaign verdict holds). */
-function stillNeverSucceeds(run: ScenarioRun | ConsumerRun, key: string): Violation | null {
+export function stillNeverSucceeds(
+  run: { readonly observation: Observation },
+  key: string,
+): Violation | null {
   const calls = executionsOf(run, key);
   const succeeded = successTest(run.observation);
   const ok = calls.some((c) =>
@@ -318,7 +345,7 @@ function watching(probe: FuzzProbe, index: number, scenario: Scenario | Consumer
 }
 
 /** Why a campaign judged nothing, or null when it exercised the implementation under test. */
-function vacuityOf(exercised: Exercised, runs: number): string | null {
+export function vacuityOf(exercised: Exercised, runs: number): string | null {
   if (runs === 0) return 'no run finished in the time given';
   if (exercised.calls === 0) return `${runs} runs sent no call to the implementation under test`;
   if (exercised.answered === 0)
@@ -326,11 +353,11 @@ function vacuityOf(exercised: Exercised, runs: number): string | null {
   return null;
 }
 
-function replayOf(
+export function replayOf(
   def: PropertyDef,
   variant: Variant,
   scenario: Scenario | ConsumerScenario,
-  run: ScenarioRun | ConsumerRun,
+  run: { readonly report: { readonly traceHash: string } },
   fuzz: ReplayFile['fuzz'],
   violations: readonly Violation[],
 ): ReplayFile {

@@ -15,6 +15,7 @@ import type { AgentCallRecord } from '../../sim/ground-truth.ts';
 import { type Checker, type Violation, violation } from '../checker.ts';
 import { maxMatching } from '../ground.ts';
 import { type CallView, effectEvents } from '../observation.ts';
+import { uidOf } from '../record.ts';
 
 /** Args as a canonical JSON text (so re-serialised args still match), or the raw text. */
 function canonicalArgs(text: string | null): string | null {
@@ -155,7 +156,7 @@ export const agentGetsData: Checker = {
       }
     }
     const decoder = new TextDecoder();
-    for (const f of obs.world.truth.fileResults)
+    for (const f of obs.record.truth.fileResults)
       proseLines(decoder.decode(f.bytes.subarray(0, FILE_TEXT_BYTES)), said);
     // The agent's own words coming back are not the provider's.
     for (const s of sent) said.delete(s);
@@ -202,7 +203,7 @@ export const unavailableNotUnknown: Checker = {
         continue;
       const requestId = typeof v.requestId === 'string' ? v.requestId : null;
       if (requestId === null) continue;
-      const uid = obs.world.pm.getPackageUid(a.consumer);
+      const uid = uidOf(obs.record, a.consumer);
       // Committed at any time: a call of that request reached the provider, before or after the
       // answer (an accepted operation commits later) — "unavailable" was not what happened.
       const effects = obs.effects.filter(

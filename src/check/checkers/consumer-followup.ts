@@ -26,6 +26,7 @@ import type { JsonValue } from '../../base/json.ts';
 import { META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../../protocol/discovery.ts';
 import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
+import { packageOf } from '../record.ts';
 
 function consumerCalls(obs: Observation, consumers: readonly string[]): CallView[] {
   return obs.calls.filter((c) => consumers.includes(c.caller));
@@ -272,7 +273,7 @@ export const cancelledOnlyWhenCancelled: Checker = {
 
 /** The versions a package's discovery service declares, read as the spec says (2.1-04, 2.1-05). */
 function specVersions(obs: Observation, packageName: string): number[] {
-  const info = obs.world.pm.getPackageInfo(packageName);
+  const info = packageOf(obs.record, packageName);
   const out: number[] = [];
   for (const s of info?.manifest.services ?? []) {
     if (!s.intentFilters.some((f) => f.actions.includes(TOOL_PROVIDER_ACTION))) continue;

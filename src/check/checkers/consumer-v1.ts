@@ -20,6 +20,7 @@ import { ToolSchemaCompiler } from '../../protocol/index.ts';
 import type { AgentCallRecord } from '../../sim/ground-truth.ts';
 import { type Checker, type Violation, violation } from '../checker.ts';
 import type { Observation } from '../observation.ts';
+import { packageOf } from '../record.ts';
 
 const compiler = caches.lazy('check/consumer-v1: input schema compiler', () => new ToolSchemaCompiler());
 
@@ -53,7 +54,7 @@ function mayRefuseLocally(obs: Observation, a: AgentCallRecord, end: number): bo
 
 /** The versions `pkg`'s tool-provider service declares: `versions` when present, else `version`. */
 function manifestVersions(obs: Observation, pkg: string): number[] | null {
-  const info = obs.world.pm.getPackageInfo(pkg);
+  const info = packageOf(obs.record, pkg);
   const service = info?.manifest.services.find((s) =>
     s.intentFilters.some((f) => f.actions.includes(TOOL_PROVIDER_ACTION)),
   );

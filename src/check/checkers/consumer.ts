@@ -373,7 +373,7 @@ export const verifiesFile: Checker = {
   check(obs, ctx) {
     const out: Violation[] = [];
     const byTarget = new Map<string, FileResultRecord>();
-    for (const r of obs.world.truth.fileResults) byTarget.set(r.target, r);
+    for (const r of obs.record.truth.fileResults) byTarget.set(r.target, r);
     const altered = alteredPaths(obs);
     for (const a of obs.agentCalls) {
       if (a.kind !== 'execute' || !ctx.consumers.includes(a.consumer) || a.endStep === null) continue;

@@ -10,6 +10,7 @@ import type { ScreenRecord } from '../../sim/ground-truth.ts';
 import { type CheckContext, type Checker, groupBy, type Violation, violation } from '../checker.ts';
 import { approvalsInTime, callsOf, maxMatching, neededApproval, unshown } from '../ground.ts';
 import { type CallView, type EffectNote, effectEvents, type Observation } from '../observation.ts';
+import { uidOf } from '../record.ts';
 import { incarnationAt } from './lifecycle.ts';
 
 const effectKey = (e: { provider: string; uid: number; requestId: string }) =>
@@ -53,7 +54,7 @@ function executeCalls(obs: Observation, providerUid?: number): CallView[] {
 }
 
 function providerUid(obs: Observation, provider: string): number | undefined {
-  return obs.world.pm.getPackageUid(provider) ?? undefined;
+  return uidOf(obs.record, provider) ?? undefined;
 }
 
 export const effectAttribution: Checker = {

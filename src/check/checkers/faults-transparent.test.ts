@@ -8,10 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../base/json.ts';
 import type { CommitRecord, CommitWrite } from '../../sim/ground-truth.ts';
-import type { World } from '../../sim/world.ts';
 import type { CheckContext } from '../checker.ts';
 import type { FaultFreeRecord, ReplayedRequest } from '../fault-free.ts';
 import type { CallView, EffectNote, Observation } from '../observation.ts';
+import type { RunRecord } from '../record.ts';
 import { faultsTransparent, faultsTransparentVerdict } from './faults-transparent.ts';
 
 const P = 'com.example.todo';
@@ -78,7 +78,7 @@ function observation(
   effects: EffectNote[] = [],
 ): Observation {
   return {
-    world: { truth: { commits } } as unknown as World,
+    record: { truth: { commits } } as unknown as RunRecord,
     calls,
     events: [],
     effects,

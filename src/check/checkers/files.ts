@@ -35,7 +35,7 @@ function isFileData(data: unknown): data is { kind: 'file'; size_bytes?: unknown
 /** Paths written through a descriptor or torn at a power loss: their content is not the reply's. */
 export function alteredPaths(obs: Observation): Set<string> {
   const out = new Set<string>();
-  for (const r of obs.world.truth.fileResults) if (r.target.startsWith('file:')) out.add(r.target);
+  for (const r of obs.record.truth.fileResults) if (r.target.startsWith('file:')) out.add(r.target);
   for (const e of obs.events) if (e.kind === 'fs.torn') out.add(`file:${String(e.data.path)}`);
   return out;
 }
@@ -60,7 +60,7 @@ export function bytesBehind(
 /** Every successful file result a provider under test put on the wire (delivered or lost). */
 function fileResults(obs: Observation, providers: readonly string[]): FileResultView[] {
   const byTarget = new Map<string, FileResultRecord>();
-  for (const r of obs.world.truth.fileResults) byTarget.set(r.target, r);
+  for (const r of obs.record.truth.fileResults) byTarget.set(r.target, r);
   const altered = alteredPaths(obs);
   const out: FileResultView[] = [];
   for (const call of obs.calls) {

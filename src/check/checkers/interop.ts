@@ -15,6 +15,7 @@ import type { JsonValue } from '../../base/json.ts';
 import type { AgentCallRecord } from '../../sim/ground-truth.ts';
 import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
 import { effectEvents, type Observation } from '../observation.ts';
+import { uidOf } from '../record.ts';
 
 /** Failure kinds that tell the agent "this did not happen" (not "unknown", not "committed"). */
 const DEFINITIVE_NOTHING = new Set([
@@ -69,7 +70,7 @@ export const agentOutcomeTruth: Checker = {
     for (const told of toldOutcomes(obs, ctx)) {
       if (!DEFINITIVE_NOTHING.has(told.kind)) continue;
       if (told.kind === 'rejected' && told.code !== null && UNKNOWN_CODES.has(told.code)) continue;
-      const uid = obs.world.pm.getPackageUid(told.call.consumer);
+      const uid = uidOf(obs.record, told.call.consumer);
       const effects = obs.effects.filter(
         (e) =>
           e.provider === told.call.provider &&
@@ -100,7 +101,7 @@ function resumedLate(obs: Observation, ctx: CheckContext, told: Told): boolean {
   const provider = told.call.provider;
   if (provider === null) return false;
   const ttl = ctx.resumeTokenTtlMs?.get(provider) ?? REFERENCE_RESUME_TOKEN_TTL_MS;
-  const uid = obs.world.pm.getPackageUid(told.call.consumer);
+  const uid = uidOf(obs.record, told.call.consumer);
   return obs.calls.some(
     (c) =>
       c.provider === provider &&

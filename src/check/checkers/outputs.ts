@@ -158,7 +158,7 @@ export const outputSchema: Checker = {
           issue = describeIssues(validate(result.value));
           where = 'inline value';
         } else if (result.kind === 'file') {
-          byTarget ??= new Map(obs.world.truth.fileResults.map((r) => [r.target, r]));
+          byTarget ??= new Map(obs.record.truth.fileResults.map((r) => [r.target, r]));
           altered ??= alteredPaths(obs);
           const { bytes } = bytesBehind(reply, byTarget, altered);
           if (bytes === null) continue;

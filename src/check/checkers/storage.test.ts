@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CommitRecord, CommitWrite } from '../../sim/ground-truth.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
-import type { World } from '../../sim/world.ts';
 import type { CheckContext } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
+import type { RunRecord } from '../record.ts';
 import { storageReadWrites, storageSingleEffect, storageWriteOutsideTransaction } from './storage.ts';
 
 const P = 'com.example.todo';
@@ -68,7 +68,7 @@ function commit(
 
 function observation(commits: CommitRecord[], calls: CallView[], events: TraceEvent[] = []): Observation {
   return {
-    world: { truth: { commits } } as unknown as World,
+    record: { truth: { commits } } as unknown as RunRecord,
     calls,
     events,
     memo: new Map(),

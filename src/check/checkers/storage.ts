@@ -79,7 +79,7 @@ export function businessCommits(obs: Observation, ctx: CheckContext): readonly B
   return memoOn(obs, BUSINESS, () => {
     const judged = new Set(ctx.providersUnderTest.filter((p) => !(ctx.hostile ?? []).includes(p)));
     const calls = new Map(obs.calls.map((c) => [c.id, c]));
-    const commits = obs.world.truth.commits.filter((c) => judged.has(c.packageName));
+    const commits = obs.record.truth.commits.filter((c) => judged.has(c.packageName));
     // The request each of the app's own tasks recorded (an operation's worker): by `pid:task`.
     const taskRequests = new Map<string, { uid: number; requestId: string } | 'many'>();
     for (const c of commits) {
@@ -215,7 +215,7 @@ export const storageWriteOutsideTransaction: Checker = {
   ],
   check(obs, ctx) {
     const recording = new Set(
-      obs.world.truth.commits
+      obs.record.truth.commits
         .filter((c) => c.writes.some((w) => w.table === SDK_REQUESTS))
         .map((c) => c.packageName),
     );

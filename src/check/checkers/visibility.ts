@@ -18,6 +18,7 @@ import { apkContentsSigners } from '../../sim/signing.ts';
 import type { World } from '../../sim/world.ts';
 import { type Checker, violation } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
+import { identityOf, storedRows } from '../record.ts';
 
 /** A tool hidden from callers without a live grant of `scope` (the app's declared policy). */
 export interface GrantVisibility {
@@ -46,7 +47,8 @@ function judgeableUntil(obs: Observation): number {
 
 /**
  * Who `uid` is in the world now (every package, current signers), fingerprinted as the grant policy
- * binds a grant (7.1-06): read from the package manager itself, not through any app's view.
+ * binds a grant (7.1-06): read from the package manager itself, not through any app's view. (The
+ * oracle reads the same from the run's record: record.ts identityOf.)
  */
 export function worldIdentity(world: World, uid: number): string {
   const packages = world.pm.getPackagesForUid(uid) ?? [];
@@ -136,7 +138,7 @@ export const listMatchesVisibility: Checker = {
       if (names === null) continue;
       let grants = tables.get(c.provider);
       if (!grants) {
-        grants = [...obs.world.storage(c.provider).snapshot(GRANTS).values()].flatMap(
+        grants = [...storedRows(obs.record, c.provider, GRANTS).values()].flatMap(
           (v) => v as unknown as GrantRecord[],
         );
         tables.set(c.provider, grants);
@@ -144,7 +146,7 @@ export const listMatchesVisibility: Checker = {
       for (const r of rules) {
         // The provider reads the grant somewhere between the call and its reply: judged only when
         // the truth is the same at both ends.
-        const identity = worldIdentity(obs.world, c.callerUid);
+        const identity = identityOf(obs.record, c.callerUid);
         const atCall = grantLiveAt(grants, c.callerUid, r.scope, c.t, identity);
         const atReply = grantLiveAt(grants, c.callerUid, r.scope, c.replyT ?? c.t, identity);
         if (atCall === null || atCall !== atReply) continue;

@@ -27,8 +27,9 @@ import type { TraceEvent } from '../../sim/trace.ts';
 import { renderMermaid } from '../../sim/trace-render.ts';
 import { printTrace, printViolations, violationsJson, watchdogViolation } from '../failure-report.ts';
 import type { Io } from '../io.ts';
+import { runJudgedReplay } from '../worker/judge-replay.ts';
 import { hostFor } from '../worker/pool.ts';
-import type { ReplayOutcome, WorkerMessage } from '../worker/protocol.ts';
+import type { WorkerMessage } from '../worker/protocol.ts';
 
 export interface ReplayFlags {
   readonly mermaid: boolean;
@@ -62,7 +63,8 @@ async function rerun(path: string, file: CliReplayFile, modules: ReplayModules, 
   const events: TraceEvent[] = [];
   const host = hostFor(modules.provider !== undefined || modules.consumer !== undefined, 1);
   try {
-    const end = await host.run<ReplayOutcome>(
+    const end = await runJudgedReplay(
+      host,
       {
         kind: 'replay',
         path,

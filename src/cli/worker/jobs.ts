@@ -20,8 +20,7 @@ import {
   type RawPropertyDef,
 } from '../../fuzz/suites.ts';
 import { CliError } from '../../harness/errors.ts';
-import { MODULE_ESCAPES_CHECKER, type Thrown, thrownInLastRun } from '../../harness/escapes.ts';
-import { MODULE_GLOBALS_CHECKER } from '../../harness/globals.ts';
+import { type Thrown, thrownInLastRun } from '../../harness/escapes.ts';
 import { checkScenarioFits } from '../../harness/replay-file.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import { blobReader } from '../../vectors/corpus.ts';
@@ -40,6 +39,7 @@ import {
   UserModuleError,
   withProviders,
 } from '../provider-module.ts';
+import { isModuleVerdict, moduleVerdictsFirst } from './judge.ts';
 import type {
   AblateJob,
   CrashpointsJob,
@@ -124,6 +124,7 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
   const def = await propertyFor(modules, job);
   const watch = job.watch;
   const timeLimitMs = job.timeShare ? timeShareMs(job.timeShare, wallMs()) : job.timeLimitMs;
+  const userCode = job.modules.provider !== undefined || job.modules.consumer !== undefined;
   const result = await fuzzProperty(def, {
     seed: job.seed,
     runs: job.runs,
@@ -132,6 +133,21 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
     ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
     probe: {
       started: (index) => channel.started(index + 1),
+      // Every run's record, for the judge in the CLI's thread (judge.ts): user code is judged there.
+      ...(userCode
+        ? {
+            recorded: (phase, scenario, run) =>
+              channel.post({
+                type: 'record',
+                phase,
+                scenario,
+                record: run.observation.record,
+                ...(run.observation.faultFree ? { faultFree: run.observation.faultFree } : {}),
+                context: run.context,
+                own: run.violations.filter((v) => isModuleVerdict(v.checker)),
+              }),
+          }
+        : {}),
       ...(watch !== undefined
         ? {
             watch: {
@@ -160,22 +176,11 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
             events: failure.run.world.trace.events,
             steps: failure.run.report.steps,
             // What the user's code threw (a reference app's exception is not a module's).
-            ...(job.modules.provider !== undefined || job.modules.consumer !== undefined
-              ? thrownIn(failure.run.world.trace.events)
-              : {}),
+            ...(userCode ? thrownIn(failure.run.world.trace.events) : {}),
           },
         }
       : {}),
   };
-}
-
-/**
- * A run whose user code escaped the simulation or patched what judges it is first of all that: its
- * other violations may be consequences (reported after it).
- */
-function moduleVerdictsFirst(violations: readonly Violation[]): readonly Violation[] {
-  const own = (v: Violation) => v.checker === MODULE_ESCAPES_CHECKER || v.checker === MODULE_GLOBALS_CHECKER;
-  return [...violations.filter(own), ...violations.filter((v) => !own(v))];
 }
 
 /**
@@ -210,6 +215,17 @@ async function replay(modules: ModuleCache, job: ReplayJob, channel: JobChannel)
       }
     : {};
   const run = await replayScenario(def, job.replay, hooks);
+  // The run's record, for the judge in the CLI's thread (judge-replay.ts): user code is judged there.
+  if (job.modules.provider !== undefined || job.modules.consumer !== undefined)
+    channel.post({
+      type: 'record',
+      phase: 'replay',
+      scenario: job.replay.scenario,
+      record: run.observation.record,
+      ...(run.observation.faultFree ? { faultFree: run.observation.faultFree } : {}),
+      context: run.context,
+      own: run.violations.filter((v) => isModuleVerdict(v.checker)),
+    });
   return { violations: run.violations, traceHash: run.report.traceHash, events: run.world.trace.events };
 }
 

@@ -6,11 +6,13 @@
  * Everything here crosses a thread boundary by structured clone: plain data, no functions, no worlds.
  */
 
-import type { Violation } from '../../check/checker.ts';
+import type { CheckContext, Violation } from '../../check/checker.ts';
 import type { Exercised } from '../../check/exercised.ts';
+import type { FaultFreeRecord } from '../../check/fault-free.ts';
 import type { Frequencies } from '../../check/frequencies.ts';
+import type { RunRecord } from '../../check/record.ts';
 import type { FlowKind, FlowReport } from '../../fuzz/crashpoints.ts';
-import type { InconclusiveVerdict, PropertyStatus, ReplayFile } from '../../fuzz/fuzz.ts';
+import type { InconclusiveVerdict, PropertyStatus, RecordPhase, ReplayFile } from '../../fuzz/fuzz.ts';
 import type { AblationResult, MutantResult } from '../../fuzz/hunt.ts';
 import type { Tail, Variant } from '../../fuzz/scenario/model.ts';
 import type { ReplayModules } from '../../harness/code-identity.ts';
@@ -204,4 +206,21 @@ export type WorkerMessage =
       readonly tid?: number | null;
     }
   | { readonly type: 'scenario'; readonly scenario: ReplayFile['scenario'] }
-  | { readonly type: 'event'; readonly event: TraceEvent };
+  | { readonly type: 'event'; readonly event: TraceEvent }
+  | RecordMessage;
+
+/**
+ * One run of a campaign against user modules, for the judge in the CLI's thread (judge.ts): its
+ * scenario, its record, what the oracles know of the implementations under test (the module's
+ * declarations), and the verdicts only the module's realm can give (judge.ts isModuleVerdict).
+ */
+export interface RecordMessage {
+  readonly type: 'record';
+  readonly phase: RecordPhase;
+  readonly scenario: ReplayFile['scenario'];
+  readonly record: RunRecord;
+  /** The fault-free replay of the run (faults-transparent), made where the module is loaded. */
+  readonly faultFree?: FaultFreeRecord;
+  readonly context: CheckContext;
+  readonly own: readonly Violation[];
+}
