@@ -18,7 +18,7 @@ import { noFdLeaks, runProgress } from '../src/check/checkers/runtime.ts';
 import { listMatchesVisibility } from '../src/check/checkers/visibility.ts';
 import type { Readings } from '../src/check/subjects.ts';
 import { CONSUMER_PACKAGE } from '../src/consumer/app.ts';
-import { type ReadingSide, VARIANTS, type VariantDef } from '../src/protocol/readings.ts';
+import { type ReadingSide, specReadings, VARIANTS, type VariantDef } from '../src/protocol/readings.ts';
 import type { Fault } from '../src/sim/faults.ts';
 import type { ReadingRun } from '../src/vectors/readings.ts';
 import { propertySeed } from './fuzz.ts';
@@ -170,11 +170,11 @@ function variantsOf(note: number, side: ReadingSide): VariantDef[] {
   return VARIANTS.filter((v) => v.note === note && v.side === side);
 }
 
-/** Every combination of one reading per variant (the reference's first). */
+/** Every combination of one reading of today's text per variant (the reference's first). */
 function combinations(variants: readonly VariantDef[]): Record<string, string>[] {
   let combos: Record<string, string>[] = [{}];
-  for (const v of variants)
-    combos = combos.flatMap((c) => v.readings.map((r) => Object.assign({}, c, { [v.id]: r.name })));
+  for (const v of variants.filter((x) => specReadings(x).length >= 2))
+    combos = combos.flatMap((c) => specReadings(v).map((r) => Object.assign({}, c, { [v.id]: r.name })));
   return combos;
 }
 
