@@ -16,6 +16,14 @@ import {
 } from '../src/check/exercised.ts';
 import { type Frequencies, FrequencyTally, runLabels } from '../src/check/frequencies.ts';
 import type { CallView } from '../src/check/observation.ts';
+import {
+  betterWitness,
+  candidateOf,
+  causeEvents,
+  endings,
+  faultsOf,
+  type WitnessCandidate,
+} from '../src/fuzz/witness.ts';
 import type { TraceEvent } from '../src/sim/trace.ts';
 import { scenarioArb } from './scenario/arbitraries.ts';
 import {
@@ -172,8 +180,8 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   const { arbitrary, run: runOne, faultFree } = engine(def, options);
   const tally = new ExerciseTally();
   const frequencies = new FrequencyTally();
-  /** By verdict key (see ExerciseTally.neverSucceeded): the first scenario that called it in vain. */
-  const witnesses = new Map<string, Scenario | ConsumerScenario>();
+  /** By verdict key (see ExerciseTally.neverSucceeded): the run that shows it best (src/fuzz/witness.ts). */
+  const witnesses = new Map<string, WitnessCandidate<Scenario | ConsumerScenario>>();
   let counting = true;
   let index = 0;
   const probe = options.probe;
@@ -185,10 +193,11 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
       const exercised = exercisedIn(run.observation, run.context, faultFree(scenario));
       tally.add(exercised);
       frequencies.add(runLabels(run.observation, run.context));
-      for (const [tool, t] of exercised.tools)
-        if (t.succeeded === 0 && !witnesses.has(tool)) witnesses.set(tool, scenario);
-      for (const [key, t] of exercised.providers)
-        if (t.succeeded === 0 && !witnesses.has(key)) witnesses.set(key, scenario);
+      for (const [key, t] of [...exercised.tools, ...exercised.providers]) {
+        const candidate = candidateOf(scenario, t, run.observation);
+        const best = witnesses.get(key);
+        if (candidate && (!best || betterWitness(candidate, best))) witnesses.set(key, candidate);
+      }
       counting = held;
     }
     return held;
@@ -224,21 +233,22 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   const vacuity = vacuityOf(tally.exercised, details.numRuns);
   if (vacuity !== null) return { ...common, status: 'vacuous', vacuity };
   const [broken] = tally.neverSucceeded(NEVER_SUCCEEDS_AFTER);
-  const witness = broken ? witnesses.get(broken.tool) : undefined;
+  const witness = broken ? witnesses.get(broken.tool)?.scenario : undefined;
   if (!broken || !witness) {
     const inconclusive = tally
       .inconclusive(NEVER_SUCCEEDS_AFTER)
       .map((i) => ({ checker: TOOL_NEVER_SUCCEEDS.checker, ...i }));
     return { ...common, status: 'passed', ...(inconclusive.length > 0 ? { inconclusive } : {}) };
   }
-  // The campaign's verdict, witnessed by the first fault-free run that executed the tool in vain.
+  // The campaign's verdict, witnessed by the run that shows it best (answered failures, then shortest).
   const run = await runOne(witness, variant);
+  const calls = executionsOf(run, broken.tool);
   const verdict: Violation = {
     ...TOOL_NEVER_SUCCEEDS,
     class: 'liveness',
-    message: neverSucceededMessage(broken.tool, broken.calls),
-    events: [],
-    calls: executionsOf(run, broken.tool).map((c) => c.id),
+    message: `${neverSucceededMessage(broken.tool, broken.calls)}. Witness run: its ${calls.length} call(s) ended ${endings(calls)}; faults: ${faultsOf(run.observation)}`,
+    events: causeEvents(run.observation, calls),
+    calls: calls.map((c) => c.id),
   };
   const violations = [verdict, ...run.violations];
   const replay = {
@@ -298,8 +308,8 @@ function stillNeverSucceeds(run: ScenarioRun | ConsumerRun, key: string): Violat
   return {
     ...TOOL_NEVER_SUCCEEDS,
     class: 'liveness',
-    message: `${neverSucceededMessage(key, calls.length)} (in this run; the campaign saw it never succeed)`,
-    events: [],
+    message: `${neverSucceededMessage(key, calls.length)} (in this run; the campaign saw it never succeed). Its calls ended ${endings(calls)}; faults: ${faultsOf(run.observation)}`,
+    events: causeEvents(run.observation, calls),
     calls: calls.map((c) => c.id),
   };
 }

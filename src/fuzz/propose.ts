@@ -13,7 +13,6 @@
  * the verdicts; src/cli/commands/propose.ts runs them.
  */
 import { readFileSync } from 'node:fs';
-import { CliError } from '../harness/errors.ts';
 import { isRuleId } from '../protocol/index.ts';
 import { type ReadingSide, specReadings, VARIANTS, variantDef } from '../protocol/readings.ts';
 
@@ -42,10 +41,21 @@ export interface PlannedPairing {
   readonly reference: boolean;
 }
 
+/** A wording file that cannot be used: a code and a message naming the file and the field (the CLI exits 2). */
+export class WordingError extends Error {
+  override readonly name = 'WordingError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 const TOP_FIELDS = ['format', 'id', 'text', 'source', 'rules', 'allow'];
 
-function bad(file: string, path: string, message: string): CliError {
-  return new CliError('bad_wording', `${file}: ${path}: ${message}`);
+function bad(file: string, path: string, message: string): WordingError {
+  return new WordingError('bad_wording', `${file}: ${path}: ${message}`);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -121,7 +131,7 @@ export function readWording(file: string): Wording {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(
+    throw new WordingError(
       code === 'ENOENT' ? 'wording_not_found' : 'wording_unreadable',
       code === 'ENOENT' ? `no such file: ${file}` : `cannot read ${file}: ${(error as Error).message}`,
     );

@@ -26,8 +26,9 @@ import {
   notesOf,
   type PlannedPairing,
   proposedPairings,
-  readWording,
+  readWording as readWordingFile,
   type Wording,
+  WordingError,
 } from '../../fuzz/propose.ts';
 import { CliError, EXIT_OK } from '../../harness/errors.ts';
 import {
@@ -99,6 +100,16 @@ export interface ProposeResult {
   readonly seed: number;
   readonly runs: number;
   readonly wordings: readonly WordingReport[];
+}
+
+/** A wording file, read and checked; its problem as a CliError (exit 2, file and field named). */
+function readWording(file: string): Wording {
+  try {
+    return readWordingFile(file);
+  } catch (error) {
+    if (error instanceof WordingError) throw new CliError(error.code, error.message);
+    throw error;
+  }
 }
 
 /** Runs every pairing once (in a fixed order), whichever wordings need it. */
