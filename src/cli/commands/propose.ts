@@ -41,6 +41,7 @@ import { parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS, tailsOf } from '../campaign.ts';
 import type { Io } from '../io.ts';
 import { checkOutputs } from '../output-paths.ts';
+import { outcomeLine } from '../wordings-record.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
 import type { FuzzJob, PropertyOutcome } from '../worker/protocol.ts';
 import { type PropertyVerdict, verdictOf } from './matrix.ts';
@@ -243,16 +244,6 @@ export async function runPropose(
     };
   });
   return { seed: flags.seed, runs: flags.runs, wordings: reports };
-}
-
-/** The one-line outcome of a wording, as spec/matrix.md records it. */
-export function outcomeLine(
-  w: Pick<WordingReport, 'verified' | 'closes' | 'stillOpen' | 'opens' | 'notReached'>,
-): string {
-  const head = w.verified ? 'verified' : 'NOT verified';
-  const open = w.stillOpen > 0 ? `, leaves ${w.stillOpen} open` : '';
-  const unreached = w.notReached.length > 0 ? `, ${w.notReached.length} pairing(s) not reached` : '';
-  return `${head}: closes ${w.closes}${open}, opens ${w.opens}${unreached}`;
 }
 
 function jsonOf(result: ProposeResult, pretty: boolean): string {
