@@ -97,6 +97,9 @@ export function renderNoteSection(
       lines.push(`- **What goes wrong for a user.** ${finding.user}`);
       lines.push(`- **Why both readings conform.** ${finding.permits}`);
       lines.push(`- **Smallest wording change.** ${finding.wording}`);
+      lines.push(
+        `- **Releases.** ${finding.releases ?? 'Not stated yet.'} Not re-run under release profiles (none on this branch).`,
+      );
     } else {
       lines.push('- **No finding written for this pairing yet** (src/protocol/readings-findings.ts).');
     }
@@ -167,7 +170,7 @@ export function renderWordingSection(record: ProposeResult | null): string {
     return lines.join('\n');
   }
   lines.push(
-    `Each wording of \`spec/wordings/\` is a constraint on the readings (which ones it still allows, or a proposed reading it adds), checked by \`cetp-sim propose\` (seed ${record.seed}, ${record.runs} runs per property and pairing): today's pairings of the notes it touches and the pairings it leaves run the matrix properties; a break is *closed* when the wording excludes its pairing, *still open* when it keeps it, and *new* when a pairing only the wording allows breaks. *Verified* means it closes a break and leaves none open and opens none (and every pairing it adds was reached). Record: \`spec/wordings/verified.json\`.`,
+    `Each wording of \`spec/wordings/\` is a constraint on the readings (which ones it still allows, or a proposed reading it adds), checked by \`cetp-sim propose\` (seed ${record.seed}, ${record.runs} runs per property and pairing): today's pairings of the notes it touches and the pairings it leaves run the matrix properties; a break is *closed* when the wording excludes its pairing, *still open* when it keeps it, and *new* when a pairing only the wording allows breaks. *Verified* means it leaves no break open and opens none, and every pairing it adds was reached (a wording that closes none pins today's readings). Record: \`spec/wordings/verified.json\`.`,
     '',
     '| wording | proposed in | notes | outcome |',
     '|---|---|---|---|',

@@ -103,6 +103,17 @@ describe('cetp-sim propose', () => {
       p.id.includes('receipt-re-execute') ? 'breaks' : 'interoperates',
     );
     expect(news.map((b) => b.outcome)).toEqual(['new']);
+    // Allowing today's reading beside the proposed one keeps today's pairings under today's ids.
+    const both = checkWording('b.json', {
+      format: 'cetp-sim/wording@1',
+      id: 'b',
+      text: 't',
+      source: 's',
+      allow: { provider: { afterWindow: ['result-expired', 're-execute'] } },
+    });
+    const ids = proposedPairings(both, 11).map((p) => p.id);
+    for (const p of baselinePairings(11)) expect(ids).toContain(p.id);
+    expect(ids).toHaveLength(4);
   });
 
   it.each([

@@ -169,9 +169,11 @@ function pairings(note: number, choose: Choice): PlannedPairing[] {
   const sides = (['provider', 'consumer'] as const).map((side) => {
     let combos: Record<string, string>[] = [{}];
     for (const v of VARIANTS.filter((x) => x.note === note && x.side === side)) {
+      // A variant with one reading of today's text, at that reading, is left unnamed (as the matrix
+      // does): the pairing is then today's, under today's id.
+      const named = (n: string) => !(specReadings(v).length < 2 && n === v.readings[0].name);
       const names = choose(side, v.id);
-      if (names.length === 1 && names[0] === v.readings[0].name && specReadings(v).length < 2) continue;
-      combos = combos.flatMap((c) => names.map((n) => Object.assign({}, c, { [v.id]: n })));
+      combos = combos.flatMap((c) => names.map((n) => (named(n) ? Object.assign({}, c, { [v.id]: n }) : c)));
     }
     return combos;
   });
