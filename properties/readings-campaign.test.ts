@@ -13,10 +13,11 @@ import { fuzzProperty } from './fuzz.ts';
 import type { Variant } from './scenario/model.ts';
 import { PROPERTIES } from './suites.ts';
 
-/** Each non-reference reading, one at a time. */
+/** Each non-reference reading of today's text, one at a time (a proposed reading is not defensible yet). */
 const READINGS = VARIANTS.flatMap((v) =>
   v.readings
     .slice(1)
+    .filter((r) => r.proposed === undefined)
     .map((r) => ({ side: v.side, id: v.id, name: r.name, label: `${v.side} ${v.id}=${r.name}` })),
 );
 
