@@ -45,4 +45,6 @@ const replay: ReplayFile = {
 const path = 'spec/findings/replays/reinstall-runs-again.replay.json';
 writeReplayFile(path, replay, {}, process.cwd());
 const effects = run.observation.effects.filter((e) => e.provider === 'com.example.payments');
-console.log(`${path}: ${effects.length} effects of ${new Set(effects.map((e) => e.requestId)).size} request(s), trace ${run.report.traceHash}`);
+console.log(
+  `${path}: ${effects.length} effects of ${new Set(effects.map((e) => e.requestId)).size} request(s), trace ${run.report.traceHash}`,
+);
