@@ -24,6 +24,7 @@ import {
   faultsOf,
   type WitnessCandidate,
 } from '../src/fuzz/witness.ts';
+import { DEVICE_FAULTS } from '../src/sim/faults.ts';
 import type { TraceEvent } from '../src/sim/trace.ts';
 import { scenarioArb } from './scenario/arbitraries.ts';
 import {
@@ -155,11 +156,12 @@ export function propertySeed(seed: number, propertyId: string): number {
 function engine(def: PropertyDef, options: FuzzOptions) {
   const tails = options.tails ?? ['fifo'];
   const decisions = options.generateDecisions ?? true;
+  // --device-faults: the device faults of issue 35 join a fault list (a property without faults stays so).
+  const devices = options.variant?.deviceFaults === true && def.shape.faults.length > 0 ? DEVICE_FAULTS : [];
   if (def.kind === 'consumer') {
+    const shape = { ...def.shape, faults: [...def.shape.faults, ...devices] };
     return {
-      arbitrary: consumerScenarioArb(def.shape, tails, decisions) as fc.Arbitrary<
-        Scenario | ConsumerScenario
-      >,
+      arbitrary: consumerScenarioArb(shape, tails, decisions) as fc.Arbitrary<Scenario | ConsumerScenario>,
       run: (s: Scenario | ConsumerScenario, v: Variant, hooks?: RunHooks) =>
         runConsumerScenario(def.fixture, s as ConsumerScenario, v, hooks),
       faultFree: (s: Scenario | ConsumerScenario) =>
@@ -167,7 +169,11 @@ function engine(def: PropertyDef, options: FuzzOptions) {
     };
   }
   return {
-    arbitrary: scenarioArb(def.shape, tails, decisions) as fc.Arbitrary<Scenario | ConsumerScenario>,
+    arbitrary: scenarioArb(
+      { ...def.shape, faults: [...def.shape.faults, ...devices] },
+      tails,
+      decisions,
+    ) as fc.Arbitrary<Scenario | ConsumerScenario>,
     run: (s: Scenario | ConsumerScenario, v: Variant, hooks?: RunHooks) =>
       runScenario(def.fixture, s as Scenario, v, hooks),
     faultFree: (s: Scenario | ConsumerScenario) => s.faults.length === 0,

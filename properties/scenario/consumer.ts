@@ -245,7 +245,7 @@ export async function runConsumerScenario(
   // The shapes name the reference consumer's package in their faults (kill it, lose its replies):
   // they mean the consumer under test, whatever its package.
   const faults = scenario.faults.map((f) => ({ ...f, fault: retarget(f.fault, consumer.packageName) }));
-  const world = scenarioWorld({ ...scenario, faults }, 60_000);
+  const world = scenarioWorld({ ...scenario, faults }, 60_000, variant.android);
   hooks.world?.(world);
   for (const p of fixture.providers) p.install(world, variant);
   const hostileCase =

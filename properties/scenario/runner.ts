@@ -8,6 +8,7 @@ import type { CheckContext, Checker, Violation } from '../../src/check/checker.t
 import { ALL_CHECKERS, runCheckers } from '../../src/check/checkers/index.ts';
 import { type Observation, observe } from '../../src/check/observation.ts';
 import type { AppContext } from '../../src/sim/context.ts';
+import type { AndroidRelease } from '../../src/sim/release.ts';
 import { TIMED_OUT } from '../../src/sim/scheduler.ts';
 import type { StrategySpec } from '../../src/sim/strategy.ts';
 import type { TraceEvent } from '../../src/sim/trace.ts';
@@ -59,12 +60,14 @@ function racing(states: ReadonlyMap<ActorName, ActorState>): boolean {
   return [...states.values()].some((s) => s.duplicates.some((t) => t.alive));
 }
 
-/** The fresh world a scenario runs in: its seed, decisions then tail, faults and user answers. */
+/** The fresh world a scenario runs in: its seed, decisions then tail, faults, user answers, release. */
 export function scenarioWorld(
   scenario: Pick<Scenario, 'seed' | 'decisions' | 'tail' | 'faults' | 'user'>,
   stepBudget: number,
+  android?: AndroidRelease,
 ): World {
   return new World({
+    ...(android !== undefined ? { android } : {}),
     seed: scenario.seed,
     strategy: { kind: 'replay', decisions: scenario.decisions, after: tailStrategy(scenario.tail) },
     faults: scenario.faults,
@@ -85,7 +88,7 @@ export async function runScenario(
   variant: Variant,
   hooks: RunHooks = {},
 ): Promise<ScenarioRun> {
-  const world = scenarioWorld(scenario, STEP_BUDGET);
+  const world = scenarioWorld(scenario, STEP_BUDGET, variant.android);
   hooks.world?.(world);
   for (const p of fixture.providers) p.install(world, variant);
   const actors = fixture.actors.filter((a) => (scenario.actors[a]?.length ?? 0) > 0);

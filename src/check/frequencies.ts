@@ -30,8 +30,10 @@
  *   its answer, or while the first is still unanswered; `race:<m1>+<m2>` — calls of two methods to one
  *   provider in flight at once (any callers). Only the protocol's methods (METHODS): a malformed
  *   call's made-up method name is not counted.
+ * - `device:<behaviour>` — the device behaviours of issue 35 a run met (device-labels.ts).
  */
 import type { CheckContext } from './checker.ts';
+import { DEVICE_LABELS, deviceLabels } from './device-labels.ts';
 import { type CallView, memoOn, negotiatedBy, type Observation } from './observation.ts';
 
 /** Durations a black-box client cannot read off the wire: the reference SDK's (src/providers/sdk). */
@@ -275,6 +277,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
       retryAfter.set(c.requestKey, { t: c.replyT, ms: reply.retryAfterMs });
   }
   methodLabels(calls, labels);
+  for (const l of deviceLabels(obs.world.trace.events)) labels.add(l);
   return labels;
 }
 
@@ -368,6 +371,7 @@ export function allLabels(): string[] {
       const [m1, m2] = [METHODS[i] as string, METHODS[j] as string].sort();
       out.push(`race:${m1}+${m2}`);
     }
+  out.push(...DEVICE_LABELS);
   return out;
 }
 

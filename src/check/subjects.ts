@@ -6,6 +6,7 @@
  */
 import type { JsonValue } from '../base/json.ts';
 import type { AppContext } from '../sim/context.ts';
+import type { AndroidRelease } from '../sim/release.ts';
 import type { World } from '../sim/world.ts';
 import type { Invariant, ToolModel } from './user-oracle-types.ts';
 
@@ -29,6 +30,10 @@ export interface Variant {
   readonly disabledRules: readonly string[];
   /** Readings of ambiguous spec points (absent: the reference readings). */
   readonly readings?: Readings;
+  /** The Android release profile the world runs (src/sim/release.ts; absent: DEFAULT_ANDROID, 14). */
+  readonly android?: AndroidRelease;
+  /** Campaigns also generate the device faults of issue 35 (src/sim/faults.ts DEVICE_FAULTS). */
+  readonly deviceFaults?: boolean;
 }
 
 /**

@@ -3,6 +3,7 @@
  * CLI reports as a usage error (exit 2, code `invalid_argument`) naming the flag and what it accepts.
  */
 import { InvalidArgumentError } from 'commander';
+import { ANDROID_RELEASES, type AndroidRelease, DEFAULT_ANDROID, isAndroidRelease } from '../sim/release.ts';
 
 export function parseIntArg(name: string, min = 0): (value: string) => number {
   return (value: string) => {
@@ -39,4 +40,14 @@ export function parseShardArg(value: string): Shard {
   if (index < 1 || index > count)
     throw new InvalidArgumentError(`--shard ${value}: I must be between 1 and ${count}`);
   return { index, count };
+}
+
+/** `--android 14|15|16`: the Android release profile (src/sim/release.ts). */
+export function parseAndroidArg(value: string): AndroidRelease {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !isAndroidRelease(n))
+    throw new InvalidArgumentError(
+      `--android must be one of ${ANDROID_RELEASES.join(', ')} (default ${DEFAULT_ANDROID}), got '${value}'`,
+    );
+  return n;
 }

@@ -6,7 +6,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { FLOW_KINDS } from '../../properties/crashpoints.ts';
 import { CliError, EXIT_OK, EXIT_USAGE } from '../harness/errors.ts';
-import { parseIntArg, parseSecondsArg, parseShardArg } from './args.ts';
+import { ANDROID_RELEASES, DEFAULT_ANDROID } from '../sim/release.ts';
+import { parseAndroidArg, parseIntArg, parseSecondsArg, parseShardArg } from './args.ts';
 import {
   DEFAULT_WATCHDOG_SECONDS,
   DEFAULT_WORKERS,
@@ -57,6 +58,12 @@ const watchdogOption = () =>
   new Option('--watchdog <seconds>', 'wall-clock seconds one run may take before it is stopped and failed')
     .argParser(parseSecondsArg('--watchdog'))
     .default(DEFAULT_WATCHDOG_SECONDS);
+
+const androidOption = (what: string) =>
+  new Option(
+    '--android <release>',
+    `the Android release profile ${what}: ${ANDROID_RELEASES.join(', ')} (default ${DEFAULT_ANDROID}; src/sim/release.ts)`,
+  ).argParser(parseAndroidArg);
 
 const FUZZ_HELP = `
 Defaults: --seed 0; --runs = each property's CI budget x ${SHORT_CAMPAIGN_FACTOR} (a short campaign);
@@ -139,6 +146,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .addOption(new Option('--property <id...>', 'only these properties (default: all)'))
     .addOption(strategyOption())
+    .addOption(androidOption('the worlds run (recorded in replay files)'))
+    .addOption(
+      new Option(
+        '--device-faults',
+        'also generate the device faults of issue 35 (deep sleep; src/sim/FIDELITY.md)',
+      ),
+    )
     .addOption(new Option('--mutant <id>', 'run against this planted bug (see `cetp-sim mutants`)'))
     .addOption(new Option('--provider <module>', 'fuzz your own provider apps instead of the reference apps'))
     .addOption(new Option('--consumer <module>', 'load your own consumer for consumer-driven properties'))
@@ -164,6 +178,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(
       new Option('--consumer <module>', 'load this consumer module (a replay file never loads one itself)'),
     )
+    .addOption(androidOption("to re-run on instead of the file's (absent in the file: the default)"))
     .addOption(watchdogOption())
     .addOption(jsonOption())
     .addHelpText(
@@ -223,6 +238,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('--provider <module>', 'your own provider apps instead of the reference apps'))
     .addOption(new Option('--flow <name...>', `only these flows (default: all): ${FLOW_KINDS.join(', ')}`))
     .addOption(new Option('--mutant <id>', 'run against this planted bug (see `cetp-sim mutants`)'))
+    .addOption(androidOption('the worlds run (recorded in replay files)'))
     .addOption(
       new Option('--out <dir>', 'where failures write replay files').default(DEFAULT_CRASHPOINTS_OUT),
     )

@@ -16,6 +16,7 @@ import {
   DUPLICATED_METHODS,
   MALFORMED_FLAWS,
 } from '../../properties/scenario/model.ts';
+import { ANDROID_RELEASES } from '../sim/release.ts';
 
 /** The bounds (a shrunk run uses a small fraction of each). */
 export const MAX_REPLAY_FILE_BYTES = 4 * 1024 * 1024;
@@ -127,13 +128,15 @@ const fault = {
     object({ kind: { const: 'loseReply' }, callee: text, caller: text }, ['callee', 'caller']),
     object({ kind: { const: 'failTransaction' }, caller: text, callee: text }, ['callee', 'caller']),
     object({ kind: { const: 'clockJump' }, ms: { type: 'integer', minimum: -MAX_MS, maximum: MAX_MS } }),
+    object({ kind: { const: 'deepSleep' }, ms }),
+    object({ kind: { const: 'userAway' }, ms }),
     object({ kind: { const: 'corruptFd' }, process: text }, ['process']),
     object({ kind: { const: 'truncateFd' }, process: text, keepBytes: nat }, ['process']),
     object({ kind: { const: 'resign' }, package: text, cert: text, rotate: { type: 'boolean' } }),
     object({ kind: { const: 'reinstall' }, package: text }),
     object({ kind: { const: 'uninstall' }, package: text }),
     object({ kind: { const: 'slowStart' }, process: text, ms: ms }),
-    object({ kind: { const: 'reboot' } }),
+    object({ kind: { const: 'reboot' }, bootMs: ms }, ['bootMs']),
     object({ kind: { const: 'powerLoss' } }),
     object({ kind: { const: 'freezeCached' } }),
     object({ kind: { const: 'memoryPressure' }, kills: { type: 'integer', minimum: 0, maximum: 64 } }, [
@@ -214,8 +217,12 @@ export const REPLAY_FILE_SCHEMA = {
           disabledRules: strings,
           // Readings of ambiguous spec points, per side: variant → reading (src/protocol/readings.ts).
           readings: object({ provider: readingMap, consumer: readingMap }, ['provider', 'consumer']),
+          // The Android release profile (src/sim/release.ts); absent: DEFAULT_ANDROID.
+          android: { enum: [...ANDROID_RELEASES] },
+          // Whether the campaign generated device faults (its scenario's faults say which it met).
+          deviceFaults: { type: 'boolean' },
         },
-        ['readings'],
+        ['readings', 'android', 'deviceFaults'],
       ),
       scenario: { type: 'object' },
       // Empty: the run never finished (the watchdog stopped it), so it has no trace hash.

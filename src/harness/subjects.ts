@@ -383,6 +383,8 @@ function retarget(fault: Fault, replaced: ReadonlySet<string>, packages: readonl
     case 'uninstall':
       return replaced.has(fault.package) ? packages.map((pkg) => ({ ...fault, package: pkg })) : [fault];
     case 'clockJump':
+    case 'deepSleep':
+    case 'userAway':
     case 'reboot':
     case 'powerLoss':
     case 'freezeCached':

@@ -2,12 +2,14 @@
  * The vocabulary of activities (activity.ts): results, screens and the user's answers, the sender's
  * options, the exceptions a launch can end in, and what the ActivityManager needs of the world.
  */
+import type { BinderDriver } from './binder.ts';
 import type { Bundle } from './bundle.ts';
 import { AndroidException } from './errors.ts';
 import type { GroundTruth } from './ground-truth.ts';
 import type { ComponentName, Intent } from './intent.ts';
 import type { PackageManager } from './package-manager.ts';
-import type { ProcessRecord } from './process.ts';
+import type { DeathCause, ProcessRecord } from './process.ts';
+import type { ReleaseProfile } from './release.ts';
 import type { Scheduler, Task } from './scheduler.ts';
 import type { LogLevel, Trace } from './trace.ts';
 
@@ -27,7 +29,7 @@ export interface ActivityHost {
   readonly truth: Pick<GroundTruth, 'screenShown' | 'screenAnswered'>;
   readonly pm: PackageManager;
   readonly trace: Trace;
-  readonly scheduler: Pick<Scheduler, 'waiter'>;
+  readonly scheduler: Pick<Scheduler, 'waiter' | 'sleep'>;
   readonly user: {
     present(shown: ShownScreen, answer: (a: UserAnswer) => void): void;
     chooseActivity(candidates: readonly ComponentName[]): ComponentName;
@@ -37,6 +39,13 @@ export interface ActivityHost {
   startProcess(packageName: string): Promise<boolean>;
   launchApp(packageName: string): Promise<boolean>;
   thaw(proc: ProcessRecord, reason: string): void;
+  /** The release's background-activity-start switches and buffer sizes (release.ts). */
+  readonly release: Pick<
+    ReleaseProfile,
+    'balAutoOptInForResult' | 'balCreatorOptIn' | 'asyncBufferBytes' | 'binderBufferBytes'
+  >;
+  readonly binder: Pick<BinderDriver, 'sendOneway'>;
+  killProcess(packageName: string, cause: DeathCause): void;
   hasVisibleWindow(proc: ProcessRecord): boolean;
   spawn(name: string, body: () => Promise<void>, options?: { daemon?: boolean }): Task;
   log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void;
@@ -64,7 +73,8 @@ export type UserAnswer = 'approve' | 'deny' | 'back';
 
 /** The sender's ActivityOptions for a PendingIntent launch. */
 export interface ActivityOptions {
-  /** setPendingIntentBackgroundActivityStartMode: lend the sender's BAL rights (needed from target 34). */
+  /** setPendingIntentBackgroundActivityStartMode: true ALLOWED (lend the sender's BAL rights, needed from
+   *  target 34 on Android 14), false DENIED (refuse even the Android 15+ auto opt-in), absent SYSTEM_DEFINED. */
   readonly pendingIntentBackgroundActivityStartAllowed?: boolean;
 }
 

@@ -3,6 +3,7 @@ import { Activity, type ActivityResult, RESULT_CANCELED, RESULT_OK } from './act
 import type { AppContext } from './context.ts';
 import { FLAG_ACTIVITY_NEW_TASK, Intent } from './intent.ts';
 import { FLAG_IMMUTABLE, FLAG_MUTABLE, type PendingIntent } from './pending-intent.ts';
+import type { AndroidRelease } from './release.ts';
 import { appSpec, clientSpec } from './testing.ts';
 import type { UserSpec } from './user.ts';
 import { World } from './world.ts';
@@ -39,8 +40,11 @@ class Phishing extends Activity {
   }
 }
 
-function confirmWorld(user: UserSpec, options: { implicit?: boolean; attacker?: boolean } = {}) {
-  const world = new World({ user });
+function confirmWorld(
+  user: UserSpec,
+  options: { implicit?: boolean; attacker?: boolean; android?: AndroidRelease } = {},
+) {
+  const world = new World({ user, ...(options.android !== undefined ? { android: options.android } : {}) });
   const pis: PendingIntent[] = [];
   world.install(
     appSpec(PROVIDER, {
@@ -320,6 +324,30 @@ describe('PendingIntent launch for a result with a simulated user', () => {
       codes: [RESULT_CANCELED],
       blocked: ['neither the sender nor the creator is in the foreground'],
     });
+  });
+
+  it('release profiles: from Android 15 a PendingIntent sent for a result auto-opts its sender in (AUTO_OPT_IN_CALL_FOR_RESULT) unless it denies', async () => {
+    // A foreground target-34 sender that says nothing (SYSTEM_DEFINED), or DENIES explicitly.
+    const outcome = async (android: AndroidRelease, mode: boolean | undefined) => {
+      const { world, pis } = confirmWorld({ kind: 'scripted', decisions: ['approve'] }, { android });
+      const codes: number[] = [];
+      world.spawn('driver', async () => {
+        await world.startProcess(PROVIDER);
+        world.spawnIn(CONSUMER, 'send', async (ctx) => {
+          const options = mode === undefined ? {} : { pendingIntentBackgroundActivityStartAllowed: mode };
+          codes.push(
+            (await ctx.startIntentSenderForResult(pis[0] as PendingIntent, null, 0, options)).resultCode,
+          );
+        });
+      });
+      await world.run();
+      return codes;
+    };
+    expect(await outcome(14, undefined)).toEqual([RESULT_CANCELED]);
+    expect(await outcome(15, undefined)).toEqual([RESULT_OK]);
+    expect(await outcome(16, undefined)).toEqual([RESULT_OK]);
+    expect(await outcome(15, false)).toEqual([RESULT_CANCELED]);
+    expect(await outcome(14, true)).toEqual([RESULT_OK]);
   });
 
   it('FLAG_ACTIVITY_NEW_TASK with a result request: RESULT_CANCELED at once, the Activity still starts, its result goes nowhere', async () => {

@@ -3,8 +3,8 @@
  *
  * - A PendingIntent launch runs as the token's creator: the target Activity runs in its own
  *   package's process, started if it is dead (providers' onCreate first, as for any start).
- * - The launcher waits for the result; it arrives when the Activity finishes (setResult + finish),
- *   as RESULT_CANCELED if the user backs out without a decision or the Activity's process dies.
+ * - The launcher waits for the result; it arrives when the Activity finishes (setResult + finish), as
+ *   RESULT_CANCELED on Back or if its process dies while shown (stopped, it is kept: activity-saved.ts).
  * - If the launcher's process died meanwhile, the result is not lost: the launching activity's
  *   record stays in its task (ActivityRecord.addResultLocked keeps it in `results`), and when the
  *   result Activity finishes the launcher comes back to the front — its process is started again and
@@ -39,9 +39,10 @@
  */
 
 import type { ActivityRecord } from './activity-component.ts';
+import { pickActivity, resolveActivities } from './activity-resolve.ts';
+import { SavedActivities } from './activity-saved.ts';
 import {
   type ActivityHost,
-  ActivityNotFoundException,
   type ActivityOptions,
   type ActivityResult,
   RESULT_CANCELED,
@@ -49,11 +50,11 @@ import {
   SendIntentException,
   type UserAnswer,
 } from './activity-types.ts';
+import { AppThreads, launchBytes } from './app-thread.ts';
 import type { AppContext } from './context.ts';
-import { SecurityException } from './errors.ts';
+import { RuntimeException, SecurityException } from './errors.ts';
 import type { ScreenState } from './importance.ts';
 import { type ComponentName, FLAG_ACTIVITY_NEW_TASK, Intent } from './intent.ts';
-import { SYSTEM_UID } from './package-manager.ts';
 import { PendingIntent, type PendingIntentFlags, PendingIntentRegistry } from './pending-intent.ts';
 import type { ProcessRecord } from './process.ts';
 
@@ -75,8 +76,12 @@ export class ActivityManager {
   readonly pendingIntents = new PendingIntentRegistry();
   private readonly live = new Map<number, ActivityRecord>();
   private nextId = 1;
+  private readonly appThreads: AppThreads;
+  private readonly saved: SavedActivities;
 
   constructor(private readonly world: ActivityHost) {
+    this.appThreads = new AppThreads(world);
+    this.saved = new SavedActivities(world.trace);
     const pendingIntents = this.pendingIntents;
     world.pm.addListener({
       onPackageRemoved(name) {
@@ -165,11 +170,14 @@ export class ActivityManager {
     record: PendingIntent['record'],
     options: ActivityOptions,
   ): string | null {
+    // Sent for a result (always, here): auto-opted in from Android 15 unless the sender denies.
+    const { balAutoOptInForResult, balCreatorOptIn } = this.world.release;
+    const mode = options.pendingIntentBackgroundActivityStartAllowed;
     const senderLends =
-      this.targetSdk(launcher.packageName) < 34 ||
-      options.pendingIntentBackgroundActivityStartAllowed === true;
+      this.targetSdk(launcher.packageName) < 34 || mode === true || (balAutoOptInForResult && mode !== false);
     if (senderLends && this.isForeground(launcher.process)) return null;
-    const creatorLends = record.creatorTargetSdk < 35 || record.creatorAllowsBackgroundStart;
+    const creatorLends =
+      !balCreatorOptIn || record.creatorTargetSdk < 35 || record.creatorAllowsBackgroundStart;
     const creator = this.world.allProcesses().find((p) => p.uid === record.creatorUid && p.isAlive);
     if (creatorLends && creator && this.isForeground(creator)) return null;
     return senderLends
@@ -192,28 +200,9 @@ export class ActivityManager {
     return { resultCode: RESULT_CANCELED, data: null };
   }
 
-  /**
-   * Components an Intent resolves to (explicit: the component if it exists). Starting an Activity
-   * with an implicit Intent is not subject to package visibility (the package-visibility guide:
-   * <queries> governs what an app can *query*, not what startActivity can reach), so resolution
-   * runs with the system's view.
-   */
+  /** Components an Intent resolves to (activity-resolve.ts). */
   resolve(intent: Intent, _senderUid: number): ComponentName[] {
-    if (intent.component) {
-      const pkg = this.world.pm.getPackageInfo(intent.component.packageName);
-      const a = pkg?.manifest.activities?.find((x) => x.name === intent.component?.className);
-      return a ? [intent.component] : [];
-    }
-    // IntentFilter.match: an Intent with a data URI or MIME type matches only filters that declare
-    // <data>; simulated intent filters declare none, so such an implicit Intent resolves to nothing.
-    if (intent.data !== null || intent.type !== null) return [];
-    const query: { action?: string; categories?: readonly string[] } = {};
-    if (intent.action !== null) query.action = intent.action;
-    if (intent.categories !== null) query.categories = intent.categories;
-    const found = this.world.pm.queryIntentActivities(SYSTEM_UID, query);
-    return found
-      .filter((r) => intent.package === null || r.packageName === intent.package)
-      .map((r) => ({ packageName: r.packageName, className: r.name }));
+    return resolveActivities(this.world.pm, intent);
   }
 
   private wrap(record: PendingIntent['record']): PendingIntent {
@@ -227,7 +216,7 @@ export class ActivityManager {
     via: 'pendingIntent' | 'intent',
     requestCode: number,
   ): Promise<ActivityResult> {
-    const component = this.pickComponent(intent, senderUid);
+    const component = pickActivity(this.world, intent);
     const targetUid = this.world.pm.getPackageUid(component.packageName);
     const info = this.world.pm
       .getPackageInfo(component.packageName)
@@ -242,6 +231,9 @@ export class ActivityManager {
     }
     const proc = this.world.process(component.packageName);
     this.world.thaw(proc, 'activity start');
+    // IApplicationThread.scheduleTransaction: a binder thread of the app, an Intent that fits (app-thread.ts).
+    if (!(await this.appThreads.scheduleLaunch(proc, intent, component.className)))
+      return { resultCode: RESULT_CANCELED, data: null };
     const context = proc.context as AppContext;
     const waiter = this.world.scheduler.waiter<ActivityResult>(
       `result of ${component.packageName}/${component.className}`,
@@ -267,19 +259,7 @@ export class ActivityManager {
       activity: component.className,
       via,
     });
-    const factory = proc.app?.activities?.[component.className];
-    if (!factory) {
-      this.finish(record, { resultCode: RESULT_CANCELED, data: null });
-    } else {
-      const copy = new Intent(intent);
-      copy.extras = this.world.unparcelInto(proc, intent.extras) ?? copy.extras;
-      const activity = factory();
-      record.instance = activity;
-      activity.bind(this, record, context, copy);
-      context.spawn(`activity:${component.className}#${record.id}`, async () => activity.onCreate(), {
-        daemon: true,
-      });
-    }
+    this.instantiate(record, context, intent);
     if (!record.resultWanted) {
       this.world.trace.record('activity.result', {
         from: 'system',
@@ -293,22 +273,48 @@ export class ActivityManager {
     return waiter.wait();
   }
 
-  private pickComponent(intent: Intent, senderUid: number): ComponentName {
-    const candidates = this.resolve(intent, senderUid);
-    if (candidates.length === 0) throw new ActivityNotFoundException(`No Activity found to handle ${intent}`);
-    if (intent.component || candidates.length === 1) return candidates[0] as ComponentName;
-    const top = this.topPriority(candidates, intent);
-    return top.length === 1 ? (top[0] as ComponentName) : this.world.user.chooseActivity(top);
+  /** Creates the Activity of `record` in its (running) process with a copy of `intent`. */
+  private instantiate(record: ActivityRecord, context: AppContext, intent: Intent): void {
+    const { component, process: proc } = record;
+    const factory = proc.app?.activities?.[component.className];
+    if (!factory) {
+      this.finish(record, { resultCode: RESULT_CANCELED, data: null });
+      return;
+    }
+    const copy = new Intent(intent);
+    copy.extras = this.world.unparcelInto(proc, intent.extras) ?? copy.extras;
+    const activity = factory();
+    record.instance = activity;
+    activity.bind(this, record, context, copy);
+    context.spawn(`activity:${component.className}#${record.id}`, async () => activity.onCreate(), {
+      daemon: true,
+    });
   }
 
-  private topPriority(candidates: ComponentName[], intent: Intent): ComponentName[] {
-    const withPriority = this.world.pm
-      .queryIntentActivities(SYSTEM_UID, intent.action !== null ? { action: intent.action } : {})
-      .filter((r) => candidates.some((c) => c.packageName === r.packageName && c.className === r.name));
-    const max = Math.max(...withPriority.map((r) => r.priority ?? 0));
-    return withPriority
-      .filter((r) => (r.priority ?? 0) === max)
-      .map((r) => ({ packageName: r.packageName, className: r.name }));
+  /** The user comes back to a kept Activity of a dead process: started again, recreated. */
+  private relaunch(record: ActivityRecord): void {
+    const intent = this.saved.wake(record);
+    if (!intent) return;
+    this.world.spawn(`system:relaunch:${record.component.className}#${record.id}`, async () => {
+      const pkg = record.component.packageName;
+      this.world.trace.record('activity.relaunch', { actor: pkg, activity: record.component.className });
+      if (record.finished) return;
+      if ((await this.world.startProcess(pkg)) && this.live.has(record.id))
+        this.instantiate(record, record.process.context as AppContext, intent);
+      else this.finish(record, { resultCode: RESULT_CANCELED, data: null });
+    });
+  }
+
+  /** The userAway fault: Home pressed for `ms`, then back (activity-saved.ts). */
+  userLeaves(ms: number): void {
+    this.saved.away = true;
+    this.world.trace.record('user.away', { actor: 'user', ms });
+    this.world.spawn('user:away', async () => {
+      await this.world.scheduler.sleep(ms);
+      this.world.trace.record('user.back', { actor: 'user' });
+      this.saved.returned();
+      this.uncover();
+    });
   }
 
   /** @internal — the Activity shows a screen; resolves with the user's answer. */
@@ -321,10 +327,15 @@ export class ActivityManager {
     });
     const truth = this.world.truth.screenShown(shown.seq, record.process, record.component.className, screen);
     const waiter = this.world.scheduler.waiter<UserAnswer>(`user answer on "${screen.title}"`);
+    const instance = record.instance;
     this.world.user.present({ screen, activity: record.component, activityId: record.id }, (answer) => {
-      const delivered = !record.finished && record.process.isAlive;
-      this.world.truth.screenAnswered(truth, answer, delivered);
-      if (delivered) waiter.wake(answer);
+      // To this very instance (a recreated one shows its screen anew); held while the user is away.
+      const answerNow = () => {
+        const delivered = !record.finished && record.process.isAlive && record.instance === instance;
+        this.world.truth.screenAnswered(truth, answer, delivered);
+        if (delivered) waiter.wake(answer);
+      };
+      if (!this.saved.hold(answerNow)) answerNow();
     });
     return waiter.wait();
   }
@@ -332,6 +343,13 @@ export class ActivityManager {
   /** @internal */
   finish(record: ActivityRecord, result: ActivityResult): void {
     if (record.finished) return;
+    // ActivityClient.finishActivity carries the result to system_server: too big for its buffer, the
+    // RemoteException is rethrown (rethrowFromSystemServer) in the Activity, which crashes its app.
+    const bytes = result.data ? launchBytes(result.data) : 0;
+    if (bytes > this.world.release.binderBufferBytes)
+      throw new RuntimeException(
+        `Failure from system: TransactionTooLargeException: data parcel size ${bytes} bytes`,
+      );
     record.finished = true;
     this.live.delete(record.id);
     this.uncover();
@@ -342,6 +360,11 @@ export class ActivityManager {
   private uncover(): void {
     const { top, visible } = this.screen();
     for (const proc of [...top, ...visible]) this.world.thaw(proc, 'activity resumed');
+    const newest = [...this.live.values()].reduce<ActivityRecord | null>(
+      (a, r) => (a && a.id > r.id ? a : r),
+      null,
+    );
+    if (newest && !this.saved.away && this.saved.isDormant(newest)) this.relaunch(newest);
   }
 
   private deliver(record: ActivityRecord, result: ActivityResult, reason: string): void {
@@ -426,17 +449,24 @@ export class ActivityManager {
   onReboot(): void {
     for (const record of this.live.values()) record.finished = true;
     this.live.clear();
+    this.saved.clear();
     this.pendingIntents.clear();
   }
 
   /** Activities of a dying process finish with RESULT_CANCELED; its own pending launches are dropped. */
   onProcessDied(proc: ProcessRecord): void {
+    this.appThreads.onProcessDied(proc);
+    const { top, visible } = this.screen();
+    const stopped = this.saved.away || !(top.has(proc) || visible.has(proc));
     for (const record of [...this.live.values()]) {
-      if (record.process === proc) {
-        record.finished = true;
-        this.live.delete(record.id);
-        this.deliver(record, { resultCode: RESULT_CANCELED, data: null }, 'activity process died');
+      if (record.process !== proc || this.saved.isDormant(record)) continue;
+      if (stopped && record.resultWanted && record.instance) {
+        this.saved.keep(record, record.instance.intent);
+        continue;
       }
+      record.finished = true;
+      this.live.delete(record.id);
+      this.deliver(record, { resultCode: RESULT_CANCELED, data: null }, 'activity process died');
     }
     this.uncover();
   }
@@ -449,7 +479,9 @@ export class ActivityManager {
   screen(): ScreenState {
     const top = new Set<ProcessRecord>();
     const visible = new Set<ProcessRecord>();
-    const stack = [...this.live.values()].filter((r) => r.process.isAlive).sort((a, b) => b.id - a.id);
+    if (this.saved.away) return { top: new Set(), visible: new Set(), launcherShows: 'covered' };
+    const alive = (r: ActivityRecord) => r.process.isAlive && !this.saved.isDormant(r);
+    const stack = [...this.live.values()].filter(alive).sort((a, b) => b.id - a.id);
     let covered = false;
     for (const r of stack) {
       if (covered) break;

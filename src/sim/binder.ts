@@ -5,8 +5,8 @@
  *   synchronously on its Binder thread. Once the handler awaits, whatever runs next — on any task —
  *   sees no incoming transaction, so getCallingUid() returns the process's own UID.
  * - Threads (ProcessState.cpp): at most 16 transactions are served at once per process; more queue.
- * - Buffer (binder_alloc.c): each process has a 1 MiB − 8 KiB receive buffer shared by all in-flight
- *   transactions; a request is held in the callee's buffer until served, a reply in the caller's
+ * - Buffer (binder_alloc.c): each process has a 1 MiB − 2 pages receive buffer (release.ts: 4 or 16
+ *   KiB pages) shared by all in-flight transactions; a request is held in the callee's buffer until served, a reply in the caller's
  *   until read. A transaction that does not fit fails with FAILED_TRANSACTION, which Java reports as
  *   TransactionTooLargeException when the *request* parcel is over 200 KB and as DeadObjectException
  *   otherwise — so an oversized reply to a small request surfaces as DeadObjectException
@@ -19,10 +19,9 @@
  *   UNKNOWN_TRANSACTION — the callee process SURVIVES — and the caller's BinderProxy.transact
  *   returns false, so the proxy reads an empty reply parcel: no exception code, an empty Bundle
  *   (Parcel.readBundle of length 0) (Binder.java, android_util_Binder.cpp).
- * - Writing the reply fails when a file descriptor in it is already closed: Parcel.writeDupFileDescriptor
- *   gets EBADF and android_os_Parcel_writeFileDescriptor throws RuntimeException("Bad file
- *   descriptor") inside onTransact, which takes the path above — logged in the callee, an empty
- *   Bundle for the caller; no crash (the simulation used to kill the provider, and its stable callers).
+ * - Writing the reply fails when a file descriptor in it is already closed (EBADF in
+ *   Parcel.writeDupFileDescriptor → RuntimeException("Bad file descriptor") inside onTransact): the
+ *   path above — logged in the callee, an empty Bundle for the caller, no crash.
  * - Death: a transaction to a dead process, or whose callee dies before replying, fails with
  *   DeadObjectException; a reply to a caller that died meanwhile is dropped. Liveness is per process
  *   *instance* (pid): the kernel's binder_proc of the dead caller is gone with it, so a reply (and
@@ -44,17 +43,15 @@
  *   - one sent to a frozen process (the cached-app freezer) does not thaw it: the kernel queues it
  *     and answers BR_TRANSACTION_PENDING_FROZEN, libbinder (IPCThreadState::waitForResponse) logs
  *     "Sending oneway calls to frozen process." and reports success; it runs once the process is
- *     unfrozen (binder.c binder_proc_transaction). A two-way call thaws it here (world.thaw);
+ *     unfrozen (binder.c binder_proc_transaction). Two-way calls: release.ts `frozenCalleeFails`;
  *   - an exception thrown by the callee goes nowhere: Binder.execTransactInternal logs it
  *     ("Caught a RuntimeException from the binder stub implementation.") when FLAG_ONEWAY is set
  *     instead of writing it into a reply; the callee survives and the sender never learns.
  */
 
 import {
-  ASYNC_BUFFER_BYTES,
   type CallingIdentity,
   contentCallReplyBytes,
-  exceptionForResult,
   type IncomingCall,
   type OnewayCall,
   type OnewaySendResult,
@@ -64,11 +61,12 @@ import {
   type TransactionResult,
 } from './binder-types.ts';
 import { Bundle } from './bundle.ts';
-import { type AndroidException, describeError, isParcelableException, RuntimeException } from './errors.ts';
+import { describeError, isParcelableException, RuntimeException } from './errors.ts';
 import type { FaultInjector } from './faults.ts';
 import type { ParcelFileDescriptor } from './fd.ts';
 import { fileDescriptorsIn } from './parcel.ts';
-import { BINDER_BUFFER_BYTES, MAX_BINDER_THREADS, type ProcessRecord } from './process.ts';
+import { MAX_BINDER_THREADS, type ProcessRecord } from './process.ts';
+import type { ReleaseProfile } from './release.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { LogLevel, Trace } from './trace.ts';
 
@@ -97,6 +95,8 @@ export interface BinderHost {
   currentUid(): number;
   currentPid(): number;
   thaw(proc: ProcessRecord, reason: string): void;
+  /** The release's switches: buffer size, whether a frozen callee fails two-way calls (release.ts). */
+  readonly release: Pick<ReleaseProfile, 'binderBufferBytes' | 'asyncBufferBytes' | 'frozenCalleeFails'>;
   log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void;
   unparcelInto(proc: ProcessRecord, bundle: Bundle | null): Bundle | null;
 }
@@ -175,11 +175,17 @@ export class BinderDriver {
       world.trace.record('binder.failed', { ...trace, reason: 'fault: failed transaction' });
       return { kind: 'failed' };
     }
-    if (to.bufferUsed + requestBytes > BINDER_BUFFER_BYTES) {
+    const bufferBytes = world.release.binderBufferBytes;
+    if (to.bufferUsed + requestBytes > bufferBytes) {
       world.trace.record('binder.failed', {
         ...trace,
-        reason: `callee buffer full (${to.bufferUsed} + ${requestBytes} > ${BINDER_BUFFER_BYTES})`,
+        reason: `callee buffer full (${to.bufferUsed} + ${requestBytes} > ${bufferBytes})`,
       });
+      return { kind: 'failed' };
+    }
+    if (world.release.frozenCalleeFails && world.scheduler.isFrozen(to.name)) {
+      world.log(from, 'W', 'IPCThreadState', 'Transaction failed because process frozen.');
+      world.trace.record('binder.failed', { ...trace, reason: 'callee frozen (BR_FROZEN_REPLY)' });
       return { kind: 'failed' };
     }
     to.bufferUsed += requestBytes;
@@ -210,11 +216,6 @@ export class BinderDriver {
     return result;
   }
 
-  /** Maps a failed transaction to the exception Java raises: TTLE for big requests, else DeadObject. */
-  static exceptionFor(result: TransactionResult, requestBytes: number): AndroidException | null {
-    return exceptionForResult(result, requestBytes);
-  }
-
   /**
    * Sends a oneway transaction to binder node `node` of `to` (pid `toPid`) and returns at once: the
    * sender never blocks and never sees a reply or an exception of the callee. `from` names the
@@ -239,10 +240,11 @@ export class BinderDriver {
     }
     // The failed-transaction and lost-reply faults stay aimed at the two-way CETP calls.
     const asyncUsed = this.asyncBytes.get(to) ?? 0;
-    if (to.bufferUsed + requestBytes > BINDER_BUFFER_BYTES || asyncUsed + requestBytes > ASYNC_BUFFER_BYTES) {
+    const { binderBufferBytes, asyncBufferBytes } = world.release;
+    if (to.bufferUsed + requestBytes > binderBufferBytes || asyncUsed + requestBytes > asyncBufferBytes) {
       world.trace.record('binder.failed', {
         ...trace,
-        reason: `callee async buffer full (${asyncUsed} + ${requestBytes} > ${ASYNC_BUFFER_BYTES})`,
+        reason: `callee async buffer full (${asyncUsed} + ${requestBytes} > ${asyncBufferBytes})`,
       });
       return 'failed';
     }
@@ -442,11 +444,12 @@ export class BinderDriver {
       this.complete(tx, { kind: 'failed', undelivered: reply }, null);
       return;
     }
-    if (tx.from.bufferUsed + replyBytes > BINDER_BUFFER_BYTES) {
+    const bufferBytes = this.world.release.binderBufferBytes;
+    if (tx.from.bufferUsed + replyBytes > bufferBytes) {
       world.trace.record('binder.reply.failed', {
         ...base,
         bytes: replyBytes,
-        reason: `caller buffer full (${tx.from.bufferUsed} + ${replyBytes} > ${BINDER_BUFFER_BYTES})`,
+        reason: `caller buffer full (${tx.from.bufferUsed} + ${replyBytes} > ${bufferBytes})`,
       });
       this.complete(tx, { kind: 'failed', undelivered: reply }, null);
       return;

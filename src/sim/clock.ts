@@ -5,6 +5,14 @@
  * and Handler delays run on — and `System.currentTimeMillis()` — wall time in Unix epoch ms, which
  * CETP deadlines and token expiries use and which can jump (NTP, the user changing the time). A
  * clock-jump fault moves only the wall clock, as on a device; sleeping tasks still wake on time.
+ *
+ * Deep sleep (the deepSleep fault; Doze's deep idle between maintenance windows is such a sleep):
+ * the CPU is suspended. `elapsedRealtime` and the wall clock go on ("including deep sleep"), while
+ * `SystemClock.uptimeMillis()` stops ("not counting time spent in deep sleep"), and Handler delays,
+ * `SystemClock.sleep`, `Object.wait`/`Thread.sleep` timeouts run on it (d.a.c SystemClock;
+ * core/java/android/os/MessageQueue.java `next` compares against uptimeMillis): every pending timer
+ * of the device fires that much later in elapsed time. The scheduler's timers are that uptime
+ * timeline (Scheduler.deepSleep shifts them); AlarmManager's wakeup alarms are not modelled.
  */
 
 import { caches } from '../base/caches.ts';
@@ -14,6 +22,10 @@ export const DEFAULT_START_MS = Date.UTC(2026, 0, 1);
 
 export class VirtualClock {
   private elapsed = 0;
+  private asleep = 0;
+  /** Scheduler time and sleep total at the last boot: what apps read restarts from there. */
+  private bootAt = 0;
+  private asleepAtBoot = 0;
   private wallOffset: number;
 
   constructor(startMs: number = DEFAULT_START_MS) {
@@ -27,9 +39,31 @@ export class VirtualClock {
     return this.wallOffset + this.elapsed;
   }
 
-  /** SystemClock.elapsedRealtime(): ms since the simulated boot; monotonic. */
+  /** The scheduler's monotonic timeline: ms since the run began, across reboots (apps: sinceBoot). */
   elapsedRealtime(): number {
     return this.elapsed;
+  }
+
+  /** SystemClock.uptimeMillis(): ms since boot, not counting deep sleep. */
+  uptimeMillis(): number {
+    return this.sinceBoot() - (this.asleep - this.asleepAtBoot);
+  }
+
+  /** SystemClock.elapsedRealtime() as apps read it: ms since the last boot, deep sleep included. */
+  sinceBoot(): number {
+    return this.elapsed - this.bootAt;
+  }
+
+  /** The device booted again: elapsedRealtime and uptimeMillis restart from 0 (world-faults.ts reboot). */
+  boot(): void {
+    this.bootAt = this.elapsed;
+    this.asleepAtBoot = this.asleep;
+  }
+
+  /** The device sleeps `ms`: elapsed and wall time move on, uptime does not (Scheduler.deepSleep). */
+  suspend(ms: number): void {
+    this.elapsed += ms;
+    this.asleep += ms;
   }
 
   /** Advances monotonic time to `elapsedMs` (the scheduler does this when all tasks wait on time). */

@@ -28,7 +28,8 @@ export interface Attribution {
   readonly attributionTag?: string;
 }
 
-import { BinderDriver, type CallingIdentity, contentCallRequestBytes, type IncomingCall } from './binder.ts';
+import type { BinderDriver, CallingIdentity, IncomingCall } from './binder.ts';
+import { contentCallRequestBytes, exceptionForResult } from './binder-types.ts';
 import type { Bundle } from './bundle.ts';
 import type { VirtualClock } from './clock.ts';
 import type { ContentObserver, ObserverRegistry } from './content-observer.ts';
@@ -341,7 +342,7 @@ async function dispatchCall(
     stable,
   );
   if (result.kind === 'reply') return { reply: result.reply };
-  const error = BinderDriver.exceptionFor(result, requestBytes) as Error;
+  const error = exceptionForResult(result, requestBytes) as Error;
   return result.kind === 'failed' && result.undelivered !== undefined
     ? { error, undelivered: result.undelivered }
     : { error };

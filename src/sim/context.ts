@@ -34,7 +34,7 @@ export interface ContextHost extends ContentHost {
   /** Uninstalls per package so far (a reinstalled package's processes draw a stream of their own). */
   readonly removals?: ReadonlyMap<string, number>;
   readonly binder: BinderDriver;
-  readonly clock: Pick<VirtualClock, 'nowMs' | 'elapsedRealtime'>;
+  readonly clock: Pick<VirtualClock, 'nowMs' | 'sinceBoot' | 'uptimeMillis'>;
   readonly scheduler: Pick<Scheduler, 'step' | 'spawn' | 'sleep' | 'yield' | 'waiter' | 'currentTask'>;
   readonly fds: Pick<
     FdSystem,
@@ -103,8 +103,13 @@ export class AppContext {
   currentTimeMillis(): number {
     return this.world.clock.nowMs();
   }
+  /** SystemClock.elapsedRealtime(): since the last boot (0 again after a reboot). */
   elapsedRealtime(): number {
-    return this.world.clock.elapsedRealtime();
+    return this.world.clock.sinceBoot();
+  }
+  /** SystemClock.uptimeMillis(): stops in deep sleep; what sleep() and Handler delays run on. */
+  uptimeMillis(): number {
+    return this.world.clock.uptimeMillis();
   }
 
   // ---- randomness ----

@@ -9,6 +9,11 @@
  *                    (its effects happened; the caller sees FAILED_TRANSACTION);
  * - failTransaction  the next transaction from `caller` to `callee` fails before it is delivered;
  * - clockJump        the wall clock moves by `ms` (either way); monotonic time does not;
+ * - deepSleep        the device sleeps `ms` (screen off, Doze): elapsedRealtime and the wall clock
+ *                    move on by `ms`, uptime does not, so every pending timer fires `ms` later (clock.ts);
+ * - userAway         the user presses Home and comes back after `ms`: every Activity is stopped
+ *                    meanwhile, answers wait, a killed stopped Activity is recreated on return
+ *                    (activity-saved.ts);
  * - corruptFd / truncateFd  the next file read in `process` returns flipped / truncated bytes;
  * - resign           the package is re-signed: `rotate` keeps its UID through an APK v3 rotation
  *                    (old cert in the lineage); otherwise it is reinstalled with an unrelated key
@@ -36,13 +41,15 @@ export type Fault =
   | { readonly kind: 'loseReply'; readonly callee?: string; readonly caller?: string }
   | { readonly kind: 'failTransaction'; readonly caller?: string; readonly callee?: string }
   | { readonly kind: 'clockJump'; readonly ms: number }
+  | { readonly kind: 'deepSleep'; readonly ms: number }
+  | { readonly kind: 'userAway'; readonly ms: number }
   | { readonly kind: 'corruptFd'; readonly process?: string }
   | { readonly kind: 'truncateFd'; readonly process?: string; readonly keepBytes: number }
   | { readonly kind: 'resign'; readonly package: string; readonly cert: string; readonly rotate: boolean }
   | { readonly kind: 'reinstall'; readonly package: string }
   | { readonly kind: 'uninstall'; readonly package: string }
   | { readonly kind: 'slowStart'; readonly process: string; readonly ms: number }
-  | { readonly kind: 'reboot' }
+  | { readonly kind: 'reboot'; readonly bootMs?: number }
   | { readonly kind: 'powerLoss' }
   | { readonly kind: 'freezeCached' }
   | { readonly kind: 'memoryPressure'; readonly kills?: number }
@@ -153,3 +160,16 @@ function take(list: Armed[], from: string, to: string): boolean {
   list.splice(i, 1);
   return true;
 }
+
+/**
+ * The device faults of issue 35 a campaign adds to a property's fault list when asked
+ * (`fuzz --device-faults`, Variant.deviceFaults): off by default, so the default campaigns and the
+ * trace corpus generate the scenarios they always did. A short deep sleep (Doze's first idle period)
+ * and a night's; the user leaving for five minutes.
+ */
+export const DEVICE_FAULTS: readonly Fault[] = Object.freeze([
+  { kind: 'deepSleep', ms: 20 * 60_000 },
+  { kind: 'deepSleep', ms: 8 * 3_600_000 },
+  { kind: 'userAway', ms: 5 * 60_000 },
+  { kind: 'reboot', bootMs: 40_000 },
+]);

@@ -188,7 +188,17 @@ export class Scheduler {
     return resumed as Promise<void>;
   }
 
-  /** Blocks the current task for `ms` of monotonic time. */
+  /**
+   * The device enters deep sleep for `ms` (clock.ts): every timer runs on uptime, which stops, so
+   * each pending timeout moves `ms` later in elapsed time; elapsed and wall time jump by `ms`.
+   */
+  deepSleep(ms: number): void {
+    for (const t of this.timed) if (t.timeoutAt !== null) t.timeoutAt += ms;
+    this.earliestTimeout += ms;
+    this.clock.suspend(ms);
+  }
+
+  /** Blocks the current task for `ms` of monotonic (uptime) time. */
   sleep(ms: number): Promise<void> {
     const waiter = new Waiter<void>(this, `sleep ${ms}ms`);
     return this.blockOn(waiter, Math.max(0, ms)).then(() => undefined);

@@ -12,20 +12,22 @@ import type { PackageSpec } from './manifest.ts';
 import type { PackageManager } from './package-manager.ts';
 import type { DeathCause, ProcessRecord } from './process.ts';
 import type { Rng } from './rng.ts';
+import type { Scheduler } from './scheduler.ts';
 import { certificate } from './signing.ts';
 import type { Trace } from './trace.ts';
 
 export interface DeviceHost {
   readonly trace: Trace;
+  readonly scheduler: Pick<Scheduler, 'deepSleep' | 'spawn'>;
   readonly rng: Pick<Rng, 'fork'>;
-  readonly clock: Pick<VirtualClock, 'jump'>;
+  readonly clock: Pick<VirtualClock, 'jump' | 'boot'>;
   readonly pm: Pick<PackageManager, 'reboot'>;
   readonly faults: Pick<
     FaultInjector,
     'armLostReply' | 'armFailedTransaction' | 'armSlowStart' | 'runCustom'
   >;
   readonly fds: Pick<FdSystem, 'corruptNextRead' | 'truncateNextRead' | 'onPowerLoss' | 'syncAll'>;
-  readonly activities: { onReboot(): void };
+  readonly activities: { onReboot(): void; userLeaves(ms: number): void };
   allProcesses(): ProcessRecord[];
   killProcess(packageName: string, cause: DeathCause): void;
   registeredApp(
@@ -34,7 +36,7 @@ export interface DeviceHost {
   install(spec: PackageSpec, factory?: AppFactory): void;
   update(spec: PackageSpec, factory?: AppFactory): void;
   uninstall(packageName: string): void;
-  reboot(powerLoss: boolean): void;
+  reboot(powerLoss: boolean, bootMs?: number): void;
   resign(packageName: string, certName: string, rotate: boolean): void;
   reinstall(packageName: string): void;
   freezeCached(): void;
@@ -57,6 +59,12 @@ export function applyDeviceFault(world: DeviceHost, fault: Fault): void {
     case 'clockJump':
       world.clock.jump(fault.ms);
       return;
+    case 'deepSleep':
+      world.scheduler.deepSleep(fault.ms);
+      return;
+    case 'userAway':
+      world.activities.userLeaves(fault.ms);
+      return;
     case 'corruptFd':
       world.fds.corruptNextRead(fault.process ?? null);
       return;
@@ -76,7 +84,7 @@ export function applyDeviceFault(world: DeviceHost, fault: Fault): void {
       world.faults.armSlowStart(fault.process, fault.ms);
       return;
     case 'reboot':
-      world.reboot(false);
+      world.reboot(false, fault.bootMs ?? 0);
       return;
     case 'powerLoss':
       world.reboot(true);
@@ -94,13 +102,17 @@ export function applyDeviceFault(world: DeviceHost, fault: Fault): void {
 }
 
 /** World.reboot (see there). */
-export function rebootDevice(world: DeviceHost, powerLoss: boolean): void {
-  world.trace.record('device.reboot', { actor: 'system', powerLoss });
+export function rebootDevice(world: DeviceHost, powerLoss: boolean, bootMs = 0): void {
+  world.trace.record('device.reboot', { actor: 'system', powerLoss, ...(bootMs > 0 ? { bootMs } : {}) });
   world.activities.onReboot();
   for (const proc of world.allProcesses()) world.killProcess(proc.name, { kind: 'reboot' });
   if (powerLoss) world.fds.onPowerLoss(world.rng.fork('power-loss'));
   else world.fds.syncAll();
   world.pm.reboot();
+  // The boot takes `bootMs` (nothing of the device runs meanwhile: every pending timer moves on, as
+  // in deep sleep); then elapsedRealtime and uptimeMillis restart from 0 (SystemClock: "since boot").
+  if (bootMs > 0) world.scheduler.deepSleep(bootMs);
+  world.clock.boot();
 }
 
 /** World.resign: a key rotation (same UID) or a reinstall under an unrelated key (new UID). */
@@ -136,4 +148,32 @@ export function reinstallApp(world: DeviceHost, packageName: string): void {
   if (!entry) return;
   world.uninstall(packageName);
   world.install(entry.spec, entry.factory);
+}
+
+/**
+ * AMS kills the processes that held a stable reference to a provider whose process died
+ * (services/core/java/com/android/server/am/ContentProviderHelper.java `removeDyingProviderLocked`,
+ * "depends on provider … in dying proc") — but in system_server, once it handles the death, after
+ * the callers' own transactions have already failed: ContentResolver.call catches the
+ * DeadObjectException and returns null ("Activity Manager will kill this process shortly anyway"),
+ * so a caller runs on with that null until the kill lands. Here the kill is a system task spawned
+ * now: the woken callers may run first, as far as the schedule lets them. A caller instance that
+ * died or restarted meanwhile is not touched (the kill was for that instance).
+ */
+export function killDependents(
+  world: Pick<DeviceHost, 'killProcess' | 'scheduler'>,
+  provider: string,
+  clients: readonly ProcessRecord[],
+): void {
+  if (clients.length === 0) return;
+  const doomed = clients.map((client) => ({ client, pid: client.pid }));
+  world.scheduler.spawn(
+    `system:removeDyingProvider:${provider}`,
+    async () => {
+      for (const { client, pid } of doomed)
+        if (client.isAlive && client.pid === pid)
+          world.killProcess(client.name, { kind: 'dependency', provider });
+    },
+    { owner: null },
+  );
 }

@@ -3,6 +3,7 @@
  */
 import type { FaultAt } from './faults.ts';
 import type { FdLeak } from './fd.ts';
+import type { AndroidRelease } from './release.ts';
 import type { RunOutcome } from './scheduler.ts';
 import type { StrategySpec } from './strategy.ts';
 import type { Trace } from './trace.ts';
@@ -30,6 +31,8 @@ export interface WorldOptions {
   readonly user?: UserSpec;
   /** Virtual time a cold process start takes (default PROCESS_START_MS). */
   readonly processStartMs?: number;
+  /** The Android release whose behaviours differ (release.ts); default DEFAULT_ANDROID (14). */
+  readonly android?: AndroidRelease;
   /** Keep a log of every ContentProvider.call with snapshots of its extras and reply (for checkers). */
   readonly recordContentCalls?: boolean;
 }

@@ -177,15 +177,18 @@ describe('Provider death: stable ContentResolver.call vs unstable ContentProvide
     return { world, starts };
   }
 
-  it('ContentResolver.call holds a stable reference: the provider dying kills the caller too', async () => {
+  it('ContentResolver.call holds a stable reference: the caller gets null first, then AMS kills it (removeDyingProviderLocked)', async () => {
     const { world } = slowWorld();
     const log: string[] = [];
     world.spawnIn('com.example.c', 'main', async (ctx) => {
       log.push(String(await ctx.contentResolver.call('slow', 'm', null, null)));
+      // The "journal unavailable, re-send" window: it runs until the kill lands.
+      await ctx.sleep(1);
+      log.push('after the kill');
     });
     const report = await world.run();
     expect(report.outcome.kind).toBe('completed');
-    expect(log).toEqual([]);
+    expect(log).toEqual(['null']);
     const client = world.process('com.example.c');
     expect(client.state.kind).toBe('dead');
     expect(client.state.kind === 'dead' && client.state.cause.kind).toBe('dependency');

@@ -27,6 +27,7 @@ import type { PackageSpec } from './manifest.ts';
 import { PackageManager } from './package-manager.ts';
 import { PackageManagerView } from './package-manager-view.ts';
 import { type DeathCause, describeDeath, ProcessRecord } from './process.ts';
+import { type ReleaseProfile, releaseProfile } from './release.ts';
 import { Rng } from './rng.ts';
 import { Scheduler, type Task, TIMED_OUT } from './scheduler.ts';
 import { ServiceManager } from './services.ts';
@@ -35,7 +36,7 @@ import { DurableStore } from './storage.ts';
 import { makeStrategy, type StrategySpec } from './strategy.ts';
 import { Trace } from './trace.ts';
 import { SimulatedUser } from './user.ts';
-import { applyDeviceFault, rebootDevice, reinstallApp, resignApp } from './world-faults.ts';
+import { applyDeviceFault, killDependents, rebootDevice, reinstallApp, resignApp } from './world-faults.ts';
 import { Standing } from './world-importance.ts';
 import { contentCallRecord, ParcelDelivery } from './world-parcel.ts';
 import {
@@ -64,6 +65,7 @@ export class World {
   readonly activities: ActivityManager;
   readonly user: SimulatedUser;
   readonly truth: GroundTruth = new GroundTruth(this); // what happened, for the oracles
+  readonly release: ReleaseProfile; // the Android release's behaviour switches (release.ts)
 
   private readonly processes = new Map<string, ProcessRecord>();
   private readonly stores = new Map<string, DurableStore>();
@@ -84,17 +86,13 @@ export class World {
   constructor(options: WorldOptions = {}) {
     this.seed = String(options.seed ?? 0);
     this.processStartMs = options.processStartMs ?? PROCESS_START_MS;
+    this.release = releaseProfile(options.android);
     this.rng = new Rng(this.seed);
     this.clock = new VirtualClock(options.startMs ?? DEFAULT_START_MS);
     this.strategy = options.strategy ?? { kind: 'fifo' };
     const stepBudget = options.stepBudget ?? 100_000;
-    this.scheduler = new Scheduler(
-      this.clock,
-      makeStrategy(this.strategy, this.rng.fork('scheduler'), stepBudget),
-      {
-        stepBudget,
-      },
-    );
+    const strategy = makeStrategy(this.strategy, this.rng.fork('scheduler'), stepBudget);
+    this.scheduler = new Scheduler(this.clock, strategy, { stepBudget });
     // Method shorthand, not arrows, in these per-world objects: tsx's keep-names transform gives every
     // arrow in an object literal a defineProperty, and a fuzz campaign builds a world per run.
     const world = this;
@@ -261,7 +259,7 @@ export class World {
     for (const wake of list) wake(ok);
   }
 
-  /** SIGKILL: memory, threads and fds gone; stable clients of its providers die with it. */
+  /** SIGKILL: memory, threads and fds gone; stable clients of its providers die after (world-faults.ts). */
   killProcess(packageName: string, cause: DeathCause): void {
     const proc = this.processes.get(packageName);
     if (!proc?.isAlive) return;
@@ -274,9 +272,7 @@ export class World {
     this.scheduler.thawOwner(proc.name);
     this.standing.forget(proc);
     this.settleStart(packageName, false);
-    for (const client of this.binder.onProcessDied(proc)) {
-      this.killProcess(client.name, { kind: 'dependency', provider: proc.name });
-    }
+    killDependents(this, proc.name, this.binder.onProcessDied(proc));
   }
 
   private onPackageRemoved(packageName: string): void {
@@ -446,11 +442,11 @@ export class World {
    * allocation, forgets implicit visibility and re-evaluates permissions. Apps start again on
    * demand. Storage: a clean reboot syncs the file systems; a power loss tears every file write not
    * fsynced (fd.ts), while SQLite commits (FULL sync) and written SharedPreferences survive either
-   * way — an apply() still queued died with its process. Not modelled: the boot taking time,
-   * elapsedRealtime restarting from 0, BOOT_COMPLETED.
+   * way — an apply() still queued died with its process. The boot takes `bootMs` (a fault option),
+   * then apps' elapsedRealtime restarts from 0 (world-faults.ts). Not modelled: BOOT_COMPLETED.
    */
-  reboot(powerLoss: boolean): void {
-    rebootDevice(this, powerLoss);
+  reboot(powerLoss: boolean, bootMs = 0): void {
+    rebootDevice(this, powerLoss, bootMs);
   }
 
   /** Re-signs a package: a key rotation (same UID) or a reinstall under an unrelated key (new UID). */

@@ -95,6 +95,8 @@ export const agentOutcomeTruth: Checker = {
  * after the agent asked (CETP-4.3-06: an expired token is refused; no reply states the lifetime, so a
  * conforming consumer cannot know it). The token was issued after the agent asked, so a resume that
  * late may carry an expired one: its refusal is not misuse. Lifetime unknown: the reference's 10 min.
+ * "Late" is when the provider answered, not when the consumer sent it: a device asleep with the call
+ * in flight (the deepSleep fault) delivers a token sent in time after it expired (issue 35).
  */
 function resumedLate(obs: Observation, ctx: CheckContext, told: Told): boolean {
   const provider = told.call.provider;
@@ -107,7 +109,7 @@ function resumedLate(obs: Observation, ctx: CheckContext, told: Told): boolean {
       c.callerUid === uid &&
       c.requestId === told.requestId &&
       c.resumeToken !== null &&
-      c.t - told.call.t > ttl,
+      (c.replyT ?? c.t) - told.call.t > ttl,
   );
 }
 

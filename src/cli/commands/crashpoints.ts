@@ -22,6 +22,7 @@ import {
   writeReplayFile,
 } from '../../harness/replay-file.ts';
 import { selectMutant } from '../../harness/selection.ts';
+import type { AndroidRelease } from '../../sim/release.ts';
 import { printViolations, replayCommand, violationsJson, watchdogViolation } from '../failure-report.ts';
 import type { Io } from '../io.ts';
 import { checkOutputs } from '../output-paths.ts';
@@ -44,6 +45,8 @@ export interface CrashpointsFlags {
   readonly workers: number;
   readonly watchdog: number;
   readonly json: boolean;
+  /** The Android release profile (absent: the default; recorded in replay files when given). */
+  readonly android?: AndroidRelease;
 }
 
 /** A side's report as the CLI has it: the replay file its first failure was written to. */
@@ -190,7 +193,10 @@ export async function crashpointsCommand(io: Io, flags: CrashpointsFlags): Promi
         `cetp-sim crashpoints: ${flows.length} flow${flows.length === 1 ? '' : 's'} against ${target}; a kill of the provider, then of the consumer, before every step`,
       ),
     );
-  const variant = mutant?.variant ?? REFERENCE;
+  const variant = {
+    ...(mutant?.variant ?? REFERENCE),
+    ...(flags.android !== undefined ? { android: flags.android } : {}),
+  };
   const progress = startProgress(io, flows.length, {
     json: flags.json,
     noun: 'crashpoints',

@@ -17,6 +17,7 @@ import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { DEFAULT_REPLAY_DIR } from '../../harness/fuzz.ts';
 import { exercisedLine } from '../../harness/message.ts';
 import { selectMutant, selectProperties } from '../../harness/selection.ts';
+import { type AndroidRelease, DEFAULT_ANDROID } from '../../sim/release.ts';
 import type { Shard } from '../args.ts';
 import {
   type CampaignEntry,
@@ -54,6 +55,10 @@ export interface FuzzFlags {
   readonly workers: number;
   readonly watchdog: number;
   readonly json: boolean;
+  /** The Android release profile (absent: DEFAULT_ANDROID; recorded in replay files when given). */
+  readonly android?: AndroidRelease;
+  /** Also generate the device faults of issue 35 (deep sleep…); off by default. */
+  readonly deviceFaults?: boolean;
 }
 
 function propertyJson({ def, result, replayFile }: CampaignEntry) {
@@ -138,7 +143,8 @@ function header(flags: FuzzFlags, defs: readonly PropertyDef[], target: string):
         ? `${flags.runs} runs each`
         : runsSummary(defs);
   const shard = flags.shard ? `, shard ${flags.shard.index}/${flags.shard.count}` : '';
-  return `cetp-sim fuzz: seed ${flags.seed}, strategy ${flags.strategy}, ${defs.length} propert${defs.length === 1 ? 'y' : 'ies'} (${budget})${shard}, against ${target}`;
+  const android = `${flags.android !== undefined ? `, Android ${flags.android}` : ''}${flags.deviceFaults ? ', device faults' : ''}`;
+  return `cetp-sim fuzz: seed ${flags.seed}, strategy ${flags.strategy}${android}, ${defs.length} propert${defs.length === 1 ? 'y' : 'ies'} (${budget})${shard}, against ${target}`;
 }
 
 export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
@@ -207,7 +213,11 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
       runs: flags.runs,
       timeSeconds: flags.time,
       tails: tailsOf(flags.strategy),
-      variant: mutant?.variant ?? REFERENCE,
+      variant: {
+        ...(mutant?.variant ?? REFERENCE),
+        ...(flags.android !== undefined ? { android: flags.android } : {}),
+        ...(flags.deviceFaults === true ? { deviceFaults: true } : {}),
+      },
       outDir: flags.out,
       modules,
       cwd,
@@ -256,6 +266,7 @@ function fuzzReport(
     io.out(
       JSON.stringify({
         seed: flags.seed,
+        android: flags.android ?? DEFAULT_ANDROID,
         passed: held && stopped === null,
         ...(interrupted !== null ? { interrupted } : {}),
         properties: entries.map(propertyJson),

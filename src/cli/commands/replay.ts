@@ -22,6 +22,7 @@ import {
   type ReplayModules,
   readReplayFile,
 } from '../../harness/replay-file.ts';
+import type { AndroidRelease } from '../../sim/release.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import { renderMermaid } from '../../sim/trace-render.ts';
 import { printTrace, printViolations, violationsJson, watchdogViolation } from '../failure-report.ts';
@@ -35,6 +36,8 @@ export interface ReplayFlags {
   readonly provider?: string;
   readonly consumer?: string;
   readonly watchdog: number;
+  /** Re-run on this Android release profile instead of the file's (an edit of its variant). */
+  readonly android?: AndroidRelease;
 }
 
 /** The modules this replay runs with: the command line's only; a module the file names but the command line does not is refused, with the flag to pass. */
@@ -91,7 +94,9 @@ async function rerun(path: string, file: CliReplayFile, modules: ReplayModules, 
 
 export async function replayCommand(io: Io, path: string, flags: ReplayFlags): Promise<number> {
   const c = io.color;
-  const file = readReplayFile(path);
+  const read = readReplayFile(path);
+  const file =
+    flags.android === undefined ? read : { ...read, variant: { ...read.variant, android: flags.android } };
   const modules = modulesFor(path, file, flags);
   const run = await rerun(path, file, modules, flags.watchdog * 1000);
   const failed = run.violations.length > 0;
@@ -144,6 +149,7 @@ export async function replayCommand(io: Io, path: string, flags: ReplayFlags): P
   io.out(`  property ${file.property} (rules ${file.rules.join(' ')})`);
   const bugs = [...file.variant.providerBugs, ...file.variant.consumerBugs];
   if (bugs.length > 0) io.out(`  planted bugs: ${bugs.join(', ')}`);
+  if (file.variant.android !== undefined) io.out(`  Android ${file.variant.android} profile`);
   if (file.variant.disabledRules.length > 0)
     io.out(`  rules switched off: ${file.variant.disabledRules.join(' ')}`);
   for (const side of ['provider', 'consumer'] as const) {
