@@ -97,9 +97,7 @@ export function renderNoteSection(
       lines.push(`- **What goes wrong for a user.** ${finding.user}`);
       lines.push(`- **Why both readings conform.** ${finding.permits}`);
       lines.push(`- **Smallest wording change.** ${finding.wording}`);
-      lines.push(
-        `- **Releases.** ${finding.releases ?? 'Not stated yet.'} Not re-run under release profiles (none on this branch).`,
-      );
+      lines.push(`- **Releases.** ${finding.releases ?? 'Not stated yet.'}`);
     } else {
       lines.push('- **No finding written for this pairing yet** (src/protocol/readings-findings.ts).');
     }

@@ -16,8 +16,8 @@ export interface Finding {
   /** The smallest wording change that rules one reading out. */
   readonly wording: string;
   /**
-   * The Android releases the break holds on, and why (reasoned: no release profile was run on it);
-   * absent: not stated yet.
+   * The Android releases the break holds on: its replays re-run under each release profile
+   * (`cetp-sim replay FILE --android 14|15|16`), and why; absent: not stated yet.
    */
   readonly releases?: string;
 }
@@ -33,7 +33,7 @@ export const FINDINGS: readonly Finding[] = [
     wording:
       'Add to 4.3: "A resume_token already used by the same request (same caller, request_id, tool and args) MUST NOT be treated as misuse: the Provider returns that request\'s recorded result or current state (6-05)."',
     releases:
-      "Android 14, 15 and 16: it needs only a lost reply to a resume, which a failed Binder transaction or a provider death gives on every release; the confirmation Activity's start (Android 14's background-activity rules are modelled) happens before the break and succeeds on all three.",
+      "Android 14, 15 and 16 (its replays fail the same way under --android 14, 15 and 16): it needs only a lost reply to a resume, which a failed Binder transaction or a provider death gives on every release; the confirmation Activity's start (Android 14's background-activity rules are modelled) happens before the break and succeeds on all three.",
   },
   {
     note: 5,
@@ -45,7 +45,7 @@ export const FINDINGS: readonly Finding[] = [
     wording:
       'Add to 4.1: "deadline_at_ms limits the work of this call only: a Provider MUST answer a request that already has a recorded result or operation from that record (6-05), whatever the deadline; and a Consumer MUST give each retry its own deadline_at_ms (a deadline is not part of a request\'s content, 6-04)."',
     releases:
-      'Android 14, 15 and 16: it needs a lost reply and a 45 s gap before the re-send; a device that sleeps gives the gap on every release (deep sleep and the freezer on 15 and 16 make long gaps more likely, not less).',
+      'Android 14, 15 and 16 (its replays fail the same way under --android 14, 15 and 16): it needs a lost reply and a 45 s gap before the re-send; a device that sleeps gives the gap on every release (deep sleep and the freezer on 15 and 16 make long gaps more likely, not less).',
   },
   {
     note: 8,
@@ -57,7 +57,7 @@ export const FINDINGS: readonly Finding[] = [
     wording:
       'Add to 2.2: "A session_token that is unknown, expired or bound to another caller MUST be answered NEGOTIATION_REQUIRED: the caller has no session here. INVALID_REQUEST is for a malformed token only."',
     releases:
-      "Android 14, 15 and 16: the token is presented by app code; nothing of the platform is involved beyond the caller's UID, which Binder reports the same way on all three.",
+      "Android 14, 15 and 16 (its replays fail the same way under --android 14, 15 and 16): the token is presented by app code; nothing of the platform is involved beyond the caller's UID, which Binder reports the same way on all three.",
   },
   {
     note: 6,
@@ -69,7 +69,7 @@ export const FINDINGS: readonly Finding[] = [
     wording:
       'Either add to 4.1: "On every retry or resume the Consumer MUST re-send the exact args string it sent first", or replace "args 字节 / 摘要" in 4.3-14 and 6-03 by "the SHA-256 of the RFC 8785 (JCS) canonical form of args".',
     releases:
-      "Android 14, 15 and 16: the args bytes are the apps' own; the platform carries the string unchanged on every release.",
+      "Android 14, 15 and 16 (its replays fail the same way under --android 14, 15 and 16): the args bytes are the apps' own; the platform carries the string unchanged on every release.",
   },
   {
     note: 14,
@@ -81,7 +81,7 @@ export const FINDINGS: readonly Finding[] = [
     wording:
       'Add to 7.2: "A tool hidden only because the caller lacks a scope the user can grant MUST, when called, be answered AUTH_REQUIRED with a resolution (3.4-15); TOOL_NOT_FOUND is for tools the caller can never be allowed to use." — or, to keep it hidden, add to 5: "After TOOL_NOT_FOUND for a listed tool the Consumer MUST re-read list_tools."',
     releases:
-      "Android 14, 15 and 16: a grant that lapses and a hidden tool are the provider's own logic; nothing of the platform differs.",
+      "Android 14, 15 and 16 (its replays fail the same way under --android 14, 15 and 16): a grant that lapses and a hidden tool are the provider's own logic; nothing of the platform differs.",
   },
   {
     note: 16,
@@ -93,7 +93,7 @@ export const FINDINGS: readonly Finding[] = [
     wording:
       'Add to 4.3: "A resume with an expired resume_token MUST be answered as a first call of the request: USER_ACTION_REQUIRED with a new resolution and token; nothing is executed."',
     releases:
-      "Android 14, 15 and 16: a user who answers after the token's life (11 min) does so on every release; the confirmation Activity is started through the provider's PendingIntent while the consumer is in the foreground, which Android 14's rules (modelled) and 15/16's allow alike.",
+      "Android 14, 15 and 16 (its replays fail the same way under --android 14, 15 and 16): a user who answers after the token's life (11 min) does so on every release; the confirmation Activity is started through the provider's PendingIntent while the consumer is in the foreground, which Android 14's rules (modelled) and 15/16's allow alike.",
   },
 ];
 
