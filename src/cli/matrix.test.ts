@@ -158,7 +158,7 @@ describe('cetp-sim matrix', () => {
     expect(io.stdout.join('\n')).toMatch(/unknown_note/);
     const file = JSON.parse(
       readFileSync(
-        new URL('spec/matrix/note16-p-invalid-request-c-ref/matrix-interop-0.replay.json', ROOT),
+        new URL('spec/matrix/note16-p-invalid-request-c-ref/matrix-token-expires-0.replay.json', ROOT),
         'utf8',
       ),
     );
