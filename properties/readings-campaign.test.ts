@@ -13,10 +13,11 @@ import { PROPERTIES } from '../src/fuzz/suites.ts';
 import { type ReadingSide, readingOptions, VARIANTS } from '../src/protocol/readings.ts';
 import { FINDINGS } from '../src/protocol/readings-findings.ts';
 
-/** Each non-reference reading, one at a time. */
+/** Each non-reference reading of today's text, one at a time (a proposed reading is not defensible yet). */
 const READINGS = VARIANTS.flatMap((v) =>
   v.readings
     .slice(1)
+    .filter((r) => r.proposed === undefined)
     .map((r) => ({ side: v.side, id: v.id, name: r.name, label: `${v.side} ${v.id}=${r.name}` })),
 );
 

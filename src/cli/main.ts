@@ -26,6 +26,7 @@ import { DEFAULT_OUT_DIR, type FuzzFlags, fuzzCommand } from './commands/fuzz.ts
 import { registerMatrixCommand } from './commands/matrix.ts';
 import { type MergeFlags, mergeCommand } from './commands/merge.ts';
 import { DEFAULT_MUTANT_RUNS, type MutantsFlags, mutantsCommand } from './commands/mutants.ts';
+import { registerProposeCommand } from './commands/propose.ts';
 import { type ReplayFlags, replayCommand } from './commands/replay.ts';
 import { type RulesFlags, rulesCommand } from './commands/rules.ts';
 import { registerServeCommand } from './commands/serve.ts';
@@ -278,6 +279,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     });
 
   registerMatrixCommand(program, io, setExit);
+  registerProposeCommand(program, io, setExit);
   registerVectorsCommand(program, io, setExit);
   registerServeCommand(program, io, setExit);
   registerZooCommand(program, io, setExit);

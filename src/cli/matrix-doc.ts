@@ -21,6 +21,8 @@ import {
   vectorVerdictFor,
 } from '../protocol/readings-findings.ts';
 import type { MatrixResult, MatrixVectors, PairingResult } from './commands/matrix.ts';
+import type { ProposeResult } from './commands/propose.ts';
+import { loadWordingRecord, outcomeLine, wordingsFor } from './wordings-record.ts';
 
 const toPosix = (path: string): string => path.split('\\').join('/');
 
@@ -39,7 +41,11 @@ function verdictCell(r: PairingResult): string {
 }
 
 /** One note's section: question, readings, table, findings. */
-export function renderNoteSection(note: number, results: readonly PairingResult[]): string {
+export function renderNoteSection(
+  note: number,
+  results: readonly PairingResult[],
+  record: ProposeResult | null = loadWordingRecord(),
+): string {
   const lines: string[] = [];
   const variants = VARIANTS.filter((v) => v.note === note);
   lines.push(`## Note ${note}`, '');
@@ -47,7 +53,9 @@ export function renderNoteSection(note: number, results: readonly PairingResult[
     lines.push(`**${v.side} \`${v.id}\`** — ${v.question} (rules ${v.ruleIds.join(', ')})`, '');
     for (const [i, r] of v.readings.entries())
       lines.push(
-        `- \`${r.name}\`${i === 0 ? ' (reference)' : ''}: ${r.does}. Allowed by ${r.allowedBy.join(', ')}.`,
+        r.proposed === undefined
+          ? `- \`${r.name}\`${i === 0 ? ' (reference)' : ''}: ${r.does}. Allowed by ${r.allowedBy.join(', ')}.`
+          : `- \`${r.name}\` (*proposed*: not a reading of today's text, so not in this table; \`cetp-sim propose\` pairs it when a wording allows it): ${r.does}. ${r.proposed}`,
       );
     lines.push('');
   }
@@ -89,9 +97,14 @@ export function renderNoteSection(note: number, results: readonly PairingResult[
       lines.push(`- **What goes wrong for a user.** ${finding.user}`);
       lines.push(`- **Why both readings conform.** ${finding.permits}`);
       lines.push(`- **Smallest wording change.** ${finding.wording}`);
+      lines.push(`- **Releases.** ${finding.releases ?? 'Not stated yet.'}`);
     } else {
       lines.push('- **No finding written for this pairing yet** (src/protocol/readings-findings.ts).');
     }
+    for (const w of wordingsFor(record, r.pairing.id))
+      lines.push(
+        `- **Proposed fix \`${w.id}\`, checked:** ${outcomeLine(w)} (\`npx cetp-sim propose ${w.file}\`).`,
+      );
     for (const p of r.properties.filter((x) => x.status === 'failed')) {
       lines.push(
         `- Evidence: property \`${p.property}\`, oracle \`${p.checker ?? '?'}\` (${(p.ruleIds ?? []).join(', ')}): ${p.message ?? ''}`,
@@ -144,6 +157,36 @@ export function renderVectorSection(vectors: MatrixVectors): string {
   return lines.join('\n');
 }
 
+/** Every proposed wording of spec/wordings/ with its checked outcome (the record of `cetp-sim propose`). */
+export function renderWordingSection(record: ProposeResult | null): string {
+  const lines = ['## Proposed wordings, checked', ''];
+  if (!record || record.wordings.length === 0) {
+    lines.push(
+      'No wording has been checked yet (`cetp-sim propose spec/wordings/*.json --record spec/wordings/verified.json`).',
+      '',
+    );
+    return lines.join('\n');
+  }
+  lines.push(
+    `Each wording of \`spec/wordings/\` is a constraint on the readings (which ones it still allows, or a proposed reading it adds), checked by \`cetp-sim propose\` (seed ${record.seed}, ${record.runs} runs per property and pairing): today's pairings of the notes it touches and the pairings it leaves run the matrix properties; a break is *closed* when the wording excludes its pairing, *still open* when it keeps it, and *new* when a pairing only the wording allows breaks. *Verified* means it leaves no break open and opens none, and every pairing it adds was reached (a wording that closes none pins today's readings). Record: \`spec/wordings/verified.json\`.`,
+    '',
+    '| wording | proposed in | notes | outcome |',
+    '|---|---|---|---|',
+  );
+  for (const w of record.wordings)
+    lines.push(`| \`${w.id}\` | ${cell(w.source)} | ${w.notes.join(', ')} | ${outcomeLine(w)} |`);
+  lines.push('');
+  for (const w of record.wordings.filter((x) => x.breaks.some((b) => b.outcome !== 'closed'))) {
+    lines.push(`- \`${w.id}\`: ${cell(w.text)}`);
+    for (const b of w.breaks.filter((x) => x.outcome !== 'closed'))
+      lines.push(
+        `  - ${b.outcome === 'new' ? '**new break**' : 'still open'}: ${b.describe} — ${b.broken.map((p) => `${p.property} (\`${p.checker}\`)`).join(', ')}`,
+      );
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
 /** The whole document. */
 export function renderMatrixDoc(result: MatrixResult): string {
   const out: string[] = [];
@@ -164,6 +207,7 @@ export function renderMatrixDoc(result: MatrixResult): string {
     out.push(renderNoteSection(note, results));
   }
   if (result.vectors) out.push(renderVectorSection(result.vectors));
+  out.push(renderWordingSection(loadWordingRecord()));
   out.push('## Notes with one defensible reading', '');
   for (const [note, why] of Object.entries(SINGLE_READING_NOTES)) out.push(`- **Note ${note}.** ${why}`);
   out.push(

@@ -120,7 +120,7 @@ describe('cetp-sim matrix', () => {
   }, 600_000);
 
   it.each([
-    ['note16-p-invalid-request-c-ref/matrix-interop-0', 'agent-not-refused-as-misuse'],
+    ['note16-p-invalid-request-c-ref/matrix-token-expires-0', 'tool-never-succeeds'],
     ['note02-p-refuse-c-resend-give-up/matrix-interop-0', 'agent-outcome-truth'],
     ['note08-p-invalid-request-c-ref/matrix-foreign-token-0', 'agent-not-refused-as-misuse'],
     ['note05-p-first-c-original/matrix-deadline-passes-0', 'tool-never-succeeds'],
@@ -158,7 +158,7 @@ describe('cetp-sim matrix', () => {
     expect(io.stdout.join('\n')).toMatch(/unknown_note/);
     const file = JSON.parse(
       readFileSync(
-        new URL('spec/matrix/note16-p-invalid-request-c-ref/matrix-interop-0.replay.json', ROOT),
+        new URL('spec/matrix/note16-p-invalid-request-c-ref/matrix-token-expires-0.replay.json', ROOT),
         'utf8',
       ),
     );

@@ -274,7 +274,13 @@ export class ExecutionRun {
     const again = await this.client.renegotiate(session);
     if (!again.ok) return { done: this.unreachable(again.temporary, again.reason) };
     const tool = this.client.tool(this.plan.tool.name);
-    if (!tool) return { done: this.fail({ kind: 'tool_not_found' }) };
+    if (!tool) {
+      // The tool is gone from the new list, but an earlier send of this write may have landed: its
+      // outcome is unknown, not "no such tool" (which invites a new request_id: 4.1-15, 6-05, 6-08).
+      if (this.sentUnanswered && this.plan.tool.annotations.effect !== 'read')
+        return { done: this.fail({ kind: 'outcome_unknown', reason: 'tool_gone_after_send' }) };
+      return { done: this.fail({ kind: 'tool_not_found' }) };
+    }
     return { next: 'retry' };
   }
 

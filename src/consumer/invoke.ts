@@ -124,7 +124,8 @@ export async function resumeOnClient(
     return failure(source, { kind: 'outcome_unknown', reason: connected.reason });
   }
   const tool = client.tool(entry.tool);
-  if (!tool) return failure(source, { kind: 'tool_not_found' });
+  // A journaled write may have landed before the restart: a tool gone since leaves its outcome unknown.
+  if (!tool) return failure(source, { kind: 'outcome_unknown', reason: 'tool_gone_after_send' });
   recordAudit(context, {
     event: 'execution.resumed',
     execution_id: entry.executionId,

@@ -23,6 +23,14 @@ import type { Scenario, Tail, Variant } from './scenario/model.ts';
 import { REFERENCE } from './scenario/model.ts';
 import { type RunHooks, runScenario, type ScenarioRun } from './scenario/runner.ts';
 import type { PropertyDef } from './suites.ts';
+import {
+  betterWitness,
+  candidateOf,
+  causeEvents,
+  endings,
+  faultsOf,
+  type WitnessCandidate,
+} from './witness.ts';
 
 export const REPLAY_FORMAT = 'cetp-sim/replay@1';
 
@@ -190,8 +198,8 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   const { arbitrary, run: runOne, faultFree } = engine(def, options);
   const tally = new ExerciseTally();
   const frequencies = new FrequencyTally();
-  /** By verdict key (see ExerciseTally.neverSucceeded): the first scenario that called it in vain. */
-  const witnesses = new Map<string, Scenario | ConsumerScenario>();
+  /** By verdict key (see ExerciseTally.neverSucceeded): the run that shows it best (src/fuzz/witness.ts). */
+  const witnesses = new Map<string, WitnessCandidate<Scenario | ConsumerScenario>>();
   let counting = true;
   let index = 0;
   const probe = options.probe;
@@ -204,10 +212,11 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
       const exercised = exercisedIn(run.observation, run.context, faultFree(scenario));
       tally.add(exercised);
       frequencies.add(runLabels(run.observation, run.context));
-      for (const [tool, t] of exercised.tools)
-        if (t.succeeded === 0 && !witnesses.has(tool)) witnesses.set(tool, scenario);
-      for (const [key, t] of exercised.providers)
-        if (t.succeeded === 0 && !witnesses.has(key)) witnesses.set(key, scenario);
+      for (const [key, t] of [...exercised.tools, ...exercised.providers]) {
+        const candidate = candidateOf(scenario, t, run.observation);
+        const best = witnesses.get(key);
+        if (candidate && (!best || betterWitness(candidate, best))) witnesses.set(key, candidate);
+      }
       counting = held;
     }
     return held;
@@ -244,22 +253,23 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   const vacuity = vacuityOf(tally.exercised, details.numRuns);
   if (vacuity !== null) return { ...common, status: 'vacuous', vacuity };
   const [broken] = tally.neverSucceeded(NEVER_SUCCEEDS_AFTER);
-  const witness = broken ? witnesses.get(broken.tool) : undefined;
+  const witness = broken ? witnesses.get(broken.tool)?.scenario : undefined;
   if (!broken || !witness) {
     const inconclusive = tally
       .inconclusive(NEVER_SUCCEEDS_AFTER)
       .map((i) => ({ checker: TOOL_NEVER_SUCCEEDS.checker, ...i }));
     return { ...common, status: 'passed', ...(inconclusive.length > 0 ? { inconclusive } : {}) };
   }
-  // The campaign's verdict, witnessed by the first fault-free run that executed the tool in vain.
+  // The campaign's verdict, witnessed by the run that shows it best (answered failures, then shortest).
   const run = await runOne(witness, variant);
   probe?.recorded?.('witness', witness, run);
+  const calls = executionsOf(run, broken.tool);
   const verdict: Violation = {
     ...TOOL_NEVER_SUCCEEDS,
     class: 'liveness',
-    message: neverSucceededMessage(broken.tool, broken.calls),
-    events: [],
-    calls: executionsOf(run, broken.tool).map((c) => c.id),
+    message: `${neverSucceededMessage(broken.tool, broken.calls)}. Witness run: its ${calls.length} call(s) ended ${endings(calls)}; faults: ${faultsOf(run.observation)}`,
+    events: causeEvents(run.observation, calls),
+    calls: calls.map((c) => c.id),
   };
   const violations = [verdict, ...run.violations];
   const replay = {
@@ -325,8 +335,8 @@ export function stillNeverSucceeds(
   return {
     ...TOOL_NEVER_SUCCEEDS,
     class: 'liveness',
-    message: `${neverSucceededMessage(key, calls.length)} (in this run; the campaign saw it never succeed)`,
-    events: [],
+    message: `${neverSucceededMessage(key, calls.length)} (in this run; the campaign saw it never succeed). Its calls ended ${endings(calls)}; faults: ${faultsOf(run.observation)}`,
+    events: causeEvents(run.observation, calls),
     calls: calls.map((c) => c.id),
   };
 }

@@ -17,7 +17,13 @@ import { agentNotRefusedAsMisuse, agentOutcomeTruth } from '../check/checkers/in
 import { noFdLeaks, runProgress } from '../check/checkers/runtime.ts';
 import { listMatchesVisibility } from '../check/checkers/visibility.ts';
 import { CONSUMER_PACKAGE } from '../consumer/app.ts';
-import { type ReadingRun, type ReadingSide, VARIANTS, type VariantDef } from '../protocol/readings.ts';
+import {
+  type ReadingRun,
+  type ReadingSide,
+  specReadings,
+  VARIANTS,
+  type VariantDef,
+} from '../protocol/readings.ts';
 import type { Fault } from '../sim/faults.ts';
 import type { Readings } from '../subjects/subjects.ts';
 import { propertySeed } from './fuzz.ts';
@@ -169,11 +175,11 @@ function variantsOf(note: number, side: ReadingSide): VariantDef[] {
   return VARIANTS.filter((v) => v.note === note && v.side === side);
 }
 
-/** Every combination of one reading per variant (the reference's first). */
+/** Every combination of one reading of today's text per variant (the reference's first). */
 function combinations(variants: readonly VariantDef[]): Record<string, string>[] {
   let combos: Record<string, string>[] = [{}];
-  for (const v of variants)
-    combos = combos.flatMap((c) => v.readings.map((r) => Object.assign({}, c, { [v.id]: r.name })));
+  for (const v of variants.filter((x) => specReadings(x).length >= 2))
+    combos = combos.flatMap((c) => specReadings(v).map((r) => Object.assign({}, c, { [v.id]: r.name })));
   return combos;
 }
 

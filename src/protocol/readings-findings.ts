@@ -15,6 +15,11 @@ export interface Finding {
   readonly permits: string;
   /** The smallest wording change that rules one reading out. */
   readonly wording: string;
+  /**
+   * The Android releases the break holds on: its replays re-run under each release profile
+   * (`cetp-sim replay FILE --android 14|15|16`), and why; absent: not stated yet.
+   */
+  readonly releases?: string;
 }
 
 export const FINDINGS: readonly Finding[] = [
@@ -27,6 +32,8 @@ export const FINDINGS: readonly Finding[] = [
       '4.3-13 makes the token single-use and 5-15 makes token misuse INVALID_REQUEST (retryable=false); 5-26 forbids re-sending a non-retryable error. 6-08 and 6-05 say a same-id retry gets the recorded result. Nothing orders the token check against the dedup lookup, and nothing says a re-sent token of the same request is not misuse.',
     wording:
       'Add to 4.3: "A resume_token already used by the same request (same caller, request_id, tool and args) MUST NOT be treated as misuse: the Provider returns that request\'s recorded result or current state (6-05)."',
+    releases:
+      "Android 14, 15 and 16 (its replays fail the same way under --android 14, 15 and 16): it needs only a lost reply to a resume, which a failed Binder transaction or a provider death gives on every release; the confirmation Activity's start (Android 14's background-activity rules are modelled) happens before the break and succeeds on all three.",
   },
   {
     note: 5,
@@ -37,6 +44,8 @@ export const FINDINGS: readonly Finding[] = [
       '4.1-14 makes deadline_at_ms a per-call limit ("this call"), and 10-03 says a Provider refuses work past the deadline, without saying whether a recorded result is work; 4.1-15 and 6-04 say a retry is the same request with the same content, which a consumer may read as the same deadline. 6-05 says a same-id retry gets the recorded result, and does not rank itself against the deadline.',
     wording:
       'Add to 4.1: "deadline_at_ms limits the work of this call only: a Provider MUST answer a request that already has a recorded result or operation from that record (6-05), whatever the deadline; and a Consumer MUST give each retry its own deadline_at_ms (a deadline is not part of a request\'s content, 6-04)."',
+    releases:
+      'Android 14, 15 and 16 (its replays fail the same way under --android 14, 15 and 16): it needs a lost reply and a 45 s gap before the re-send; a device that sleeps gives the gap on every release (deep sleep and the freezer on 15 and 16 make long gaps more likely, not less).',
   },
   {
     note: 8,
@@ -47,6 +56,8 @@ export const FINDINGS: readonly Finding[] = [
       '2.2-09 binds a session to the caller that negotiated it and 5-07 makes a missing session NEGOTIATION_REQUIRED (retryable, so the consumer renegotiates); 5-15 makes token misuse INVALID_REQUEST (not retryable). A token of another UID is both "no session of this caller" and "a token misused", and the spec does not say which.',
     wording:
       'Add to 2.2: "A session_token that is unknown, expired or bound to another caller MUST be answered NEGOTIATION_REQUIRED: the caller has no session here. INVALID_REQUEST is for a malformed token only."',
+    releases:
+      "Android 14, 15 and 16 (its replays fail the same way under --android 14, 15 and 16): the token is presented by app code; nothing of the platform is involved beyond the caller's UID, which Binder reports the same way on all three.",
   },
   {
     note: 6,
@@ -57,6 +68,8 @@ export const FINDINGS: readonly Finding[] = [
       '4.3-14 binds the resume token to the "original args bytes", while 6-03 binds the dedup record to "a digest of the original args" without saying of which form; 4.1-04 and 6-08 require re-sending "the same request" but not the same bytes, and args is JSON (4.1-06), where key order and number spelling carry no meaning.',
     wording:
       'Either add to 4.1: "On every retry or resume the Consumer MUST re-send the exact args string it sent first", or replace "args 字节 / 摘要" in 4.3-14 and 6-03 by "the SHA-256 of the RFC 8785 (JCS) canonical form of args".',
+    releases:
+      "Android 14, 15 and 16 (its replays fail the same way under --android 14, 15 and 16): the args bytes are the apps' own; the platform carries the string unchanged on every release.",
   },
   {
     note: 14,
@@ -67,6 +80,8 @@ export const FINDINGS: readonly Finding[] = [
       '5-12 makes a tool "invisible to the caller" TOOL_NOT_FOUND, and 7.2-02 lets a provider hide a sensitive tool completely; 3.4-15 requires AUTH_REQUIRED or PERMISSION_DENIED when a scope is missing. For a tool hidden because a scope is missing, both apply, and nothing says which wins or tells the consumer to re-read list_tools after TOOL_NOT_FOUND.',
     wording:
       'Add to 7.2: "A tool hidden only because the caller lacks a scope the user can grant MUST, when called, be answered AUTH_REQUIRED with a resolution (3.4-15); TOOL_NOT_FOUND is for tools the caller can never be allowed to use." — or, to keep it hidden, add to 5: "After TOOL_NOT_FOUND for a listed tool the Consumer MUST re-read list_tools."',
+    releases:
+      "Android 14, 15 and 16 (its replays fail the same way under --android 14, 15 and 16): a grant that lapses and a hidden tool are the provider's own logic; nothing of the platform differs.",
   },
   {
     note: 16,
@@ -77,6 +92,8 @@ export const FINDINGS: readonly Finding[] = [
       '4.3-06 only says the token is bound to a validity period; 5-15 makes token misuse INVALID_REQUEST; 9-06 asks for a test of token expiry without saying what it expects. A provider may equally answer a fresh USER_ACTION_REQUIRED (5-09).',
     wording:
       'Add to 4.3: "A resume with an expired resume_token MUST be answered as a first call of the request: USER_ACTION_REQUIRED with a new resolution and token; nothing is executed."',
+    releases:
+      "Android 14, 15 and 16 (its replays fail the same way under --android 14, 15 and 16): a user who answers after the token's life (11 min) does so on every release; the confirmation Activity is started through the provider's PendingIntent while the consumer is in the foreground, which Android 14's rules (modelled) and 15/16's allow alike.",
   },
 ];
 

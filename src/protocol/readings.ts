@@ -30,6 +30,11 @@ export interface ReadingDef {
   readonly does: string;
   /** The spec sentences (rule ids) that allow this reading. */
   readonly allowedBy: readonly string[];
+  /**
+   * A reading today's text does not allow, which a proposed wording would (`cetp-sim propose`):
+   * why it is not a reading yet. The matrix and the vectors leave it out; a wording file may allow it.
+   */
+  readonly proposed?: string;
 }
 
 export interface VariantDef {
@@ -283,6 +288,30 @@ export const VARIANTS: readonly VariantDef[] = [
     ],
   },
   {
+    id: 'afterWindow',
+    side: 'provider',
+    note: 11,
+    question:
+      'A same-id request arrives after its idempotency window: is it RESULT_EXPIRED, or may the provider have forgotten it and run it again?',
+    ruleIds: ['CETP-6-01', 'CETP-6-05', 'CETP-5-22', 'CETP-2.2-20'],
+    readings: [
+      {
+        name: 'result-expired',
+        value: 'result_expired',
+        does: 'keeps a tombstone of the request past the window and answers RESULT_EXPIRED; never runs it again',
+        allowedBy: ['CETP-5-22', 'CETP-6-01'],
+      },
+      {
+        name: 're-execute',
+        value: 're_execute',
+        does: 'drops the record once the window has passed: a same-id request is a new request and runs again',
+        allowedBy: ['CETP-6-05', 'CETP-2.2-20'],
+        proposed:
+          'The reference reads 6-01 (at most one effect per request) and 5-22 (RESULT_EXPIRED) as forbidding a second execution; the text never says so for a synchronous result (NOTES 11), so a wording could allow it.',
+      },
+    ],
+  },
+  {
     id: 'hiddenTool',
     side: 'provider',
     note: 14,
@@ -351,9 +380,16 @@ export function variantDef(side: ReadingSide, id: string): VariantDef | undefine
   return VARIANTS.find((v) => v.side === side && v.id === id);
 }
 
-/** The notes that have at least one switchable variant, ascending. */
+/** The readings of today's text (a proposed reading is left out: `ReadingDef.proposed`). */
+export function specReadings(v: VariantDef): readonly ReadingDef[] {
+  return v.readings.filter((r) => r.proposed === undefined);
+}
+
+/** The notes that have at least one switchable variant (two readings of today's text), ascending. */
 export function switchableNotes(): number[] {
-  return [...new Set(VARIANTS.map((v) => v.note))].sort((a, b) => a - b);
+  return [...new Set(VARIANTS.filter((v) => specReadings(v).length >= 2).map((v) => v.note))].sort(
+    (a, b) => a - b,
+  );
 }
 
 /** Why a side's readings are not valid (unknown variant or reading), or null. */

@@ -37,6 +37,14 @@ import {
 } from '../../fuzz/fuzz.ts';
 import { replayablePropertyById } from '../../fuzz/registry.ts';
 import type { PropertyDef } from '../../fuzz/suites.ts';
+import {
+  betterWitness,
+  candidateOf,
+  causeEvents,
+  endings,
+  faultsOf,
+  type WitnessCandidate,
+} from '../../fuzz/witness.ts';
 import { CliError } from '../../harness/errors.ts';
 import { MODULE_ESCAPES_CHECKER } from '../../harness/escapes.ts';
 import { MODULE_GLOBALS_CHECKER } from '../../harness/globals.ts';
@@ -86,7 +94,7 @@ export class CampaignJudge {
   private readonly tally = new ExerciseTally();
   private readonly frequencies = new FrequencyTally();
   /** By verdict key: the first run that called it in vain (ExerciseTally.neverSucceeded). */
-  private readonly witnesses = new Map<string, Judged>();
+  private readonly witnesses = new Map<string, WitnessCandidate<Judged>>();
   private counting = true;
   private runs = 0;
   private firstFailure: Judged | null = null;
@@ -119,10 +127,12 @@ export class CampaignJudge {
     const exercised = exercisedIn(observation, message.context, faultFreeScenario(this.def, judged.scenario));
     this.tally.add(exercised);
     this.frequencies.add(runLabels(observation, message.context));
-    for (const [tool, t] of exercised.tools)
-      if (t.succeeded === 0 && !this.witnesses.has(tool)) this.witnesses.set(tool, judged);
-    for (const [key, t] of exercised.providers)
-      if (t.succeeded === 0 && !this.witnesses.has(key)) this.witnesses.set(key, judged);
+    // The witness of a campaign verdict: the run that shows it best, chosen as the engine does.
+    for (const [key, t] of [...exercised.tools, ...exercised.providers]) {
+      const candidate = candidateOf(judged, t, observation);
+      const best = this.witnesses.get(key);
+      if (candidate && (!best || betterWitness(candidate, best))) this.witnesses.set(key, candidate);
+    }
     if (violations.length > 0) {
       this.counting = false;
       this.firstFailure = judged;
@@ -186,21 +196,22 @@ export class CampaignJudge {
     const vacuity = vacuityOf(this.tally.exercised, this.runs);
     if (vacuity !== null) return { ...common, status: 'vacuous', reason: vacuity };
     const [broken] = this.tally.neverSucceeded(NEVER_SUCCEEDS_AFTER);
-    const witness = broken ? this.witnesses.get(broken.tool) : undefined;
+    const witness = broken ? this.witnesses.get(broken.tool)?.scenario : undefined;
     if (!broken || !witness) {
       const inconclusive = this.tally
         .inconclusive(NEVER_SUCCEEDS_AFTER)
         .map((i) => ({ checker: TOOL_NEVER_SUCCEEDS.checker, ...i }));
       return { ...common, status: 'passed', ...(inconclusive.length > 0 ? { inconclusive } : {}) };
     }
-    // The campaign's verdict, witnessed by the first fault-free run that executed the tool in vain
-    // (its record as it was handed over: the same run the worker runs again).
+    // The campaign's verdict, witnessed by the run that shows it best (answered failures, then
+    // shortest; its record as it was handed over), in the engine's words (src/fuzz/fuzz.ts).
+    const calls = executionsOf(witness, broken.tool);
     const verdict: Violation = {
       ...TOOL_NEVER_SUCCEEDS,
       class: 'liveness',
-      message: neverSucceededMessage(broken.tool, broken.calls),
-      events: [],
-      calls: executionsOf(witness, broken.tool).map((c) => c.id),
+      message: `${neverSucceededMessage(broken.tool, broken.calls)}. Witness run: its ${calls.length} call(s) ended ${endings(calls)}; faults: ${faultsOf(witness.observation)}`,
+      events: causeEvents(witness.observation, calls),
+      calls: calls.map((c) => c.id),
     };
     const violations = [verdict, ...witness.violations];
     const fuzz = { seed, path: '', runsToFailure: this.runs, shrinks: 0 };

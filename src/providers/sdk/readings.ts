@@ -7,6 +7,7 @@
  * (execute/request.ts, provider.ts), as they were before this table.
  */
 
+import { windowPassed } from './execute/replay.ts';
 import { findToolSeenOrNot } from './execute/request.ts';
 import { atomically, binding, committedRecord, deadlineFailure, refuse, toolOf } from './execute/support.ts';
 import type { Execution, Next, Parts, Step } from './execute/types.ts';
@@ -93,6 +94,22 @@ function windowFromReceipt(parts: Parts): Parts {
   });
 }
 
+/**
+ * NOTES 11, `afterWindow: 're_execute'` (a proposed reading: what a wording that lets a provider
+ * forget a request after its window allows): a record whose window passed is not found, so a same-id
+ * request is a new one and runs again.
+ */
+function forgetAfterWindow(parts: Parts): Parts {
+  const live = parts.live;
+  return swap(parts, {
+    live: (ex, found) => {
+      const record = live(ex, found);
+      if (!record) return record;
+      return windowPassed(ex.rt, ex.session.limits.idempotencyWindowSeconds, record) ? undefined : record;
+    },
+  });
+}
+
 /*
  * NOTES 14, `hiddenTool: 'scope_error'` (execute/request.ts `findToolSeenOrNot`): the `tool` step
  * finds a tool the caller cannot see, so the authorization step answers the missing scope (3.4-15).
@@ -106,6 +123,7 @@ export function applyReadings(parts: Parts, variants: ProviderVariants): Parts {
   if (variants.cancelledReplay === 'accepted') p = cancelledAccepted(p);
   if (variants.expiredToken === 'invalid_request') p = expiredRefused(p);
   if (variants.windowStart === 'receipt') p = windowFromReceipt(p);
+  if (variants.afterWindow === 're_execute') p = forgetAfterWindow(p);
   if (variants.hiddenTool === 'scope_error')
     p = swap(p, { steps: Object.assign({}, p.steps, { tool: findToolSeenOrNot }) });
   if (variants.cancelFinished === 'accept') p = swap(p, { cancelFinished: async () => 'requested' as const });

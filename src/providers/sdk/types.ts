@@ -199,6 +199,11 @@ export interface ProviderVariants {
   readonly cancelledReplay: 'cancelled_error' | 'accepted';
   /** NOTES 11: the idempotency window starts at the terminal state (default) or at first receipt. */
   readonly windowStart: 'terminal' | 'receipt';
+  /**
+   * NOTES 11 (proposed, not a reading of today's text: `cetp-sim propose` only): after the window a
+   * same-id request is RESULT_EXPIRED (default) or, its record dropped, executed again.
+   */
+  readonly afterWindow: 'result_expired' | 're_execute';
   /** NOTES 16: a resume with an expired token asks again (default) or is INVALID_REQUEST. */
   readonly expiredToken: 'new_confirmation' | 'invalid_request';
   /** NOTES 14: a call of a tool hidden from the caller is TOOL_NOT_FOUND (default) or a scope error. */
@@ -240,6 +245,7 @@ export const DEFAULT_PROVIDER_OPTIONS: ProviderOptions = {
     cancelFinished: 'conflict',
     cancelledReplay: 'cancelled_error',
     windowStart: 'terminal',
+    afterWindow: 'result_expired',
     expiredToken: 'new_confirmation',
     hiddenTool: 'not_found',
   },

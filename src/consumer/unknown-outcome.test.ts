@@ -1,0 +1,88 @@
+/**
+ * Finding spec/findings/consumer-unknown-outcome-not-unavailable.md: once a send of a write may have
+ * reached the provider (its reply never came), the reference consumer never tells its agent that the
+ * request did not happen. Retries spent on retryable errors end outcome_unknown (fixed in a6872a3), and
+ * so does the path that remained: the provider's tool list, re-read after NEGOTIATION_REQUIRED, no
+ * longer names the tool — "tool not found" would invite a new request for a write that may be done
+ * (4.1-15, 6-05, 6-08). A write refused before any send could land still gets tool_not_found.
+ */
+import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../base/json.ts';
+import type { Bundle } from '../sim/bundle.ts';
+import {
+  consumerWorld,
+  errorReply,
+  installScripted,
+  runConsumer,
+  SCRIPTED_PACKAGE,
+  type ScriptedCall,
+  success,
+  toolDescriptor,
+} from './testing.ts';
+
+const WRITE = toolDescriptor(
+  'write',
+  { output_schema: { type: 'object' } },
+  { effect: 'create', risk: 'low', idempotent: false },
+);
+
+/** A provider whose tool list drops `write` once `gone()` says so; execute_tool answers by `script`. */
+function world(script: (c: ScriptedCall) => Bundle | null | undefined, gone: () => boolean) {
+  const w = consumerWorld({ providers: [] });
+  installScripted(w, {
+    get tools(): readonly JsonValue[] {
+      return gone() ? [] : [WRITE];
+    },
+    revision: () => (gone() ? 'tools-2' : 'tools-1'),
+    answer: (c) => (c.method === 'execute_tool' ? script(c) : undefined),
+  });
+  return w;
+}
+
+describe('a write whose send may have landed is never reported as not having happened', () => {
+  it('CETP-4.1-15 CETP-6-08: a lost reply, then NEGOTIATION_REQUIRED and a tool list without the tool: outcome_unknown, not tool_not_found', async () => {
+    let sent = 0;
+    const w = world(
+      (c) => {
+        sent = c.n;
+        return c.n === 1 ? null : errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
+      },
+      () => sent >= 2,
+    );
+    const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    expect(value.kind).toBe('outcome_unknown');
+  });
+
+  it('a write refused before any send could land (NEGOTIATION_REQUIRED on the first send) still ends tool_not_found', async () => {
+    let sent = 0;
+    const w = world(
+      (c) => {
+        sent = c.n;
+        return errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
+      },
+      () => sent >= 1,
+    );
+    const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    expect(value.kind).toBe('tool_not_found');
+  });
+
+  it('CETP-4.1-15: retries spent on a retryable error after an unanswered send end outcome_unknown (the landed fix)', async () => {
+    const w = world(
+      (c) => (c.n === 1 ? null : errorReply(c.requestId, 'UNAVAILABLE', { retryable: true })),
+      () => false,
+    );
+    const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    expect(value.kind).toBe('outcome_unknown');
+  });
+
+  it('retries spent on a retryable error with every send answered: provider_unavailable (nothing can have happened)', async () => {
+    const w = world(
+      (c) => errorReply(c.requestId, 'UNAVAILABLE', { retryable: true }),
+      () => false,
+    );
+    const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    expect(value.kind).toBe('provider_unavailable');
+  });
+});
+
+void success;
