@@ -133,7 +133,13 @@ describe('a tool that truly always fails', () => {
     });
     const [idempotency] = report.properties;
     expect(idempotency?.status).toBe('failed');
-    const verdict = idempotency?.violations.find((v) => v.checker === 'tool-never-succeeds');
-    expect(verdict?.message).toContain('get_quote on com.example.brokenquotes never succeeded');
+    // Its INTERNAL_ERROR answers are caught at the first run by app-internal-error (CETP-4.2-02),
+    // before the campaign-wide liveness verdict is needed; either names the tool.
+    const verdict = idempotency?.violations.find(
+      (v) => v.checker === 'tool-never-succeeds' || v.checker === 'app-internal-error',
+    );
+    expect(verdict?.message).toMatch(
+      /get_quote (on com\.example\.brokenquotes never succeeded|with args that fit its input schema)/,
+    );
   }, 300_000);
 });
