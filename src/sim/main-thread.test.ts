@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Bundle } from './bundle.ts';
 import { appSpec, clientSpec, LambdaProvider } from './testing.ts';
 import { World } from './world.ts';
+import { PROVIDER_PUBLISH_TIMEOUT_MS } from './world-types.ts';
 
 /** A provider whose call takes `ms`, and a consumer that calls it on its main thread. */
 function mainThreadWorld(ms: number, onMain: boolean) {
@@ -53,5 +54,46 @@ describe('input ANR: a consumer calling a provider on its main thread (issue 35 
       expect(world.trace.events.filter((e) => e.kind === 'anr')).toEqual([]);
       expect(world.process('com.example.c').isAlive).toBe(true);
     }
+  });
+});
+
+/** A provider that never publishes in time (slowStart 60 s) and a consumer acquiring it. */
+function stuckWorld(onMain: boolean) {
+  const world = new World({
+    faults: [{ at: 0, fault: { kind: 'slowStart', process: 'com.example.stuck', ms: 60_000 } }],
+  });
+  world.install(appSpec('com.example.stuck', { authority: 'stuck' }), () => ({
+    providers: { Provider: new LambdaProvider(() => new Bundle()) },
+  }));
+  world.install(clientSpec('com.example.c', ['com.example.stuck']), () => ({}));
+  const log: (string | number)[] = [];
+  world.spawnIn('com.example.c', 'click', async (ctx) => {
+    const began = ctx.uptimeMillis();
+    const acquire = () => ctx.contentResolver.acquireUnstableContentProviderClient('stuck');
+    const client = onMain ? await ctx.onMainThread(acquire) : await acquire();
+    log.push(client === null ? 'null' : 'client', ctx.uptimeMillis() - began);
+  });
+  return { world, log };
+}
+
+describe('the provider publish timeout (10 s) against the input ANR (5 s)', () => {
+  it('off the main thread: the acquisition gives null after 10 s and the provider process is killed', async () => {
+    const { world, log } = stuckWorld(false);
+    await world.run();
+    expect(log).toEqual(['null', PROVIDER_PUBLISH_TIMEOUT_MS]);
+    const state = world.process('com.example.stuck').state;
+    expect(state.kind === 'dead' && state.cause.kind).toBe('publish-timeout');
+    expect(world.process('com.example.c').isAlive).toBe(true);
+  });
+
+  it('on the main thread: the input ANR at 5 s kills the caller before the publish timeout at 10 s', async () => {
+    const { world, log } = stuckWorld(true);
+    await world.run();
+    expect(log).toEqual([]);
+    const caller = world.process('com.example.c').state;
+    expect(caller.kind === 'dead' && caller.cause).toEqual({ kind: 'killed', reason: 'anr' });
+    // Not asserted: AOSP posts CONTENT_PROVIDER_PUBLISH_TIMEOUT_MSG at attachApplication, so the
+    // stuck provider would be killed at 10 s with no caller left; the sim's timer belongs to the
+    // waiting caller (world.ts startProcess), so it publishes late instead (FIDELITY.md row 35.8d).
   });
 });
