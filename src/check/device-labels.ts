@@ -13,7 +13,9 @@
  * - `device:result-too-large` — an Activity's result did not fit system_server's buffer;
  * - `device:user-away` — the user left (Home) and came back (a userAway fault);
  * - `device:activity-restored` — a stopped Activity of a dead process was recreated on return;
- * - `device:slow-boot` — a reboot took time (`bootMs`), after which apps' elapsedRealtime restarted.
+ * - `device:slow-boot` — a reboot took time (`bootMs`), after which apps' elapsedRealtime restarted;
+ * - `device:input-anr` — work on an app's main thread blocked past 5 s: input ANR, the app killed
+ *   (src/sim/main-thread.ts; only a consumer that calls on its main thread meets it).
  */
 import type { TraceEvent } from '../sim/trace.ts';
 
@@ -27,6 +29,7 @@ export const DEVICE_LABELS = [
   'device:user-away',
   'device:activity-restored',
   'device:slow-boot',
+  'device:input-anr',
 ] as const;
 
 /** The device labels a run's trace shows. */
@@ -46,6 +49,7 @@ export function deviceLabels(events: readonly TraceEvent[]): Set<string> {
     else if (e.kind === 'user.away') labels.add('device:user-away');
     else if (e.kind === 'activity.relaunch') labels.add('device:activity-restored');
     else if (e.kind === 'device.reboot' && data.bootMs !== undefined) labels.add('device:slow-boot');
+    else if (e.kind === 'anr') labels.add('device:input-anr');
     else if (e.kind === 'log' && String(data.message).includes('Failure from system: TransactionTooLarge'))
       labels.add('device:result-too-large');
   }

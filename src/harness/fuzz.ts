@@ -23,8 +23,9 @@ import {
   propertySeed,
   replayScenario,
 } from '../fuzz/fuzz.ts';
-import type { Tail } from '../fuzz/scenario/model.ts';
+import { REFERENCE, type Tail } from '../fuzz/scenario/model.ts';
 import type { PropertyDef } from '../fuzz/suites.ts';
+import { ANDROID_RELEASES, type AndroidRelease, isAndroidRelease } from '../sim/release.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
 import type { CancellationLike, ConsumerUnderTest, ProviderFixture, Variant } from '../subjects/subjects.ts';
@@ -66,6 +67,8 @@ export interface FuzzOptions {
   readonly strategy?: Strategy;
   /** A planted bug's id (`npx cetp-sim mutants --list`): its variant is handed to every install(). */
   readonly mutant?: string;
+  /** The Android release profile the worlds run (`--android`, src/sim/release.ts); default 14. Recorded in replay files. */
+  readonly android?: AndroidRelease;
   /** Where failures write replay files (relative to `cwd`); `null`: write none. Default `.cetp-sim/failures`. */
   readonly replayDir?: string | null;
   /**
@@ -230,6 +233,11 @@ function checkNumbers(options: FuzzOptions): void {
   };
   whole('seed', options.seed, 0);
   whole('runs', options.runs, 1);
+  if (options.android !== undefined && !isAndroidRelease(options.android))
+    throw new CliError(
+      'invalid_option',
+      `android must be one of ${ANDROID_RELEASES.join(', ')}, got ${String(options.android)}`,
+    );
   if (options.strategy !== undefined && !STRATEGIES.includes(options.strategy))
     throw new CliError('invalid_option', `strategy must be one of ${STRATEGIES.join(', ')}`);
 }
@@ -315,12 +323,18 @@ export async function fuzzReference(options: FuzzOptions = {}): Promise<FuzzRepo
   );
 }
 
+/** The mutant's variant (or the reference) with the release profile; undefined: the reference on the default. */
+function variantOf(options: FuzzOptions): Variant | undefined {
+  const base = options.mutant !== undefined ? selectMutant(options.mutant).variant : undefined;
+  if (options.android === undefined) return base;
+  return { ...(base ?? REFERENCE), android: options.android };
+}
+
 /** Runs a campaign's properties one after another and reports each (writing replay files for failures). */
 export async function runProperties(campaign: Campaign, options: FuzzOptions): Promise<FuzzReport> {
   const seed = options.seed ?? 0;
   const cwd = options.cwd ?? process.cwd();
-  const variant: Variant | undefined =
-    options.mutant !== undefined ? selectMutant(options.mutant).variant : undefined;
+  const variant = variantOf(options);
   const tails = tailsOf(options.strategy ?? 'portfolio');
   const reports: PropertyReport[] = [];
   for (const def of campaign.defs) {

@@ -95,6 +95,20 @@ describe('fuzzProvider / fuzzReference', () => {
     expect(again.recordedTraceHash).toBe(p.failure?.traceHash);
   });
 
+  it('runs under the Android release profile it is given, recorded in the replay file (issue 35)', async () => {
+    const dir = tempDir();
+    const options = { property: ['idempotency'], mutant: 'dedup-ignores-args', seed: 5, runs: 300, cwd: dir };
+    const report = await fuzzReference({ ...options, android: 16 });
+    const replayPath = report.properties[0]?.replay;
+    if (!replayPath) throw new Error('no replay file written');
+    // Without the option the file has no android field (the default profile, as before).
+    expect(JSON.parse(readFileSync(replayPath, 'utf8')).variant.android).toBe(16);
+    expect((await replay(replayPath)).passed).toBe(false);
+    const wrong = await rejection(fuzzReference({ ...options, runs: 1, android: 13 as 14 }));
+    expect(wrong.code).toBe('invalid_option');
+    expect(wrong.message).toContain('android must be one of 14, 15, 16');
+  });
+
   it('names the effect oracles that could not judge a provider that declares no effects', async () => {
     const report = await fuzzProvider(undeclared.providers, {
       property: 'idempotency',

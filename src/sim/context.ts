@@ -12,9 +12,10 @@ import { type ContentHost, ContentResolver } from './content.ts';
 import type { FdSystem, FileMode, ParcelFileDescriptor } from './fd.ts';
 import type { BusinessEffect, GroundTruth } from './ground-truth.ts';
 import type { Intent } from './intent.ts';
+import { runOnMainThread } from './main-thread.ts';
 import type { PackageManagerView } from './package-manager-view.ts';
 import type { PendingIntent, PendingIntentFlags } from './pending-intent.ts';
-import type { ProcessRecord } from './process.ts';
+import type { DeathCause, ProcessRecord } from './process.ts';
 import type { Rng } from './rng.ts';
 import type { Scheduler, Task, TimedOut, Waiter } from './scheduler.ts';
 import type { ServiceManager } from './services.ts';
@@ -48,6 +49,7 @@ export interface ContextHost extends ContentHost {
   log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void;
   storage(packageName: string): DurableStore;
   preferencesDisk(packageName: string): PreferencesDisk;
+  killProcess(packageName: string, cause: DeathCause): void;
 }
 
 /** The static `Binder` API as seen from app code. */
@@ -131,6 +133,10 @@ export class AppContext {
   }
   yield(): Promise<void> {
     return this.world.scheduler.yield();
+  }
+  /** Runs `body` on this process's main thread: blocked past 5 s, input ANR and kill (main-thread.ts). */
+  onMainThread<T>(body: () => Promise<T>): Promise<T> {
+    return runOnMainThread(this.world, this.process, body);
   }
   waiter<T>(reason: string): Waiter<T> {
     return this.world.scheduler.waiter<T>(reason);
