@@ -211,15 +211,23 @@ export interface CrashpointOptions {
   readonly variant: Variant;
   /** Called as each run starts, numbered from 0 (the watchdog's heartbeat). */
   readonly started?: (run: number) => void;
+  /** Called with every point's run as it ends (step -1: the fault-free run), for a judge elsewhere. */
+  readonly recorded?: (
+    side: CrashSide,
+    step: number,
+    scenario: Scenario | ConsumerScenario,
+    run: AnyRun,
+  ) => void;
 }
 
 type AnyRun = ScenarioRun | ConsumerRun;
 
-function replayOf(
+/** A point's replay file; `run` is a run or what a judge knows of one (its hash and violations). */
+export function pointReplayOf(
   def: RawPropertyDef | ConsumerPropertyDef,
   variant: Variant,
   scenario: Scenario | ConsumerScenario,
-  run: AnyRun,
+  run: { readonly report: { readonly traceHash: string }; readonly violations: readonly Violation[] },
   runIndex: number,
 ): ReplayFile {
   return {
@@ -249,7 +257,9 @@ async function runSide(
   runIndex: { next: number },
 ): Promise<SideReport> {
   const run = (scenario: Scenario | ConsumerScenario): Promise<AnyRun> => {
-    options.started?.(runIndex.next++);
+    // Counted whether or not anyone listens (an optional call would skip its argument's increment).
+    const index = runIndex.next++;
+    options.started?.(index);
     return def.kind === 'raw'
       ? runScenario(def.fixture, scenario as Scenario, options.variant)
       : runConsumerScenario(def.fixture, scenario as ConsumerScenario, options.variant);
@@ -257,11 +267,12 @@ async function runSide(
   const failing = (step: number, scenario: Scenario | ConsumerScenario, r: AnyRun): PointFailure => ({
     step,
     violations: r.violations,
-    replay: replayOf(def, options.variant, scenario, r, runIndex.next - 1),
+    replay: pointReplayOf(def, options.variant, scenario, r, runIndex.next - 1),
     events: r.world.trace.events,
   });
   const faultFree = scenarioAt([]);
   const base = await run(faultFree);
+  options.recorded?.(side, -1, faultFree, base);
   const points = base.report.steps;
   if (base.violations.length > 0)
     return {
@@ -280,6 +291,7 @@ async function runSide(
   for (let step = 0; step < points; step++) {
     const scenario = scenarioAt([killAt(step, process)]);
     const r = await run(scenario);
+    options.recorded?.(side, step, scenario, r);
     if (r.report.unappliedFaults.length === 0) applied++;
     if (
       r.world.trace.events.some(

@@ -4,7 +4,8 @@
  * Prints the number of points per flow and side. A failing point writes
  * `<out>/crashpoints-<flow>-<side>.replay.json`, which `cetp-sim replay` re-runs. `--json` prints one
  * object without wall-clock fields: the same arguments print the same bytes, whatever `--workers` is.
- * User modules (`--provider`) run only in worker threads under the watchdog, as in `fuzz`.
+ * User modules (`--provider`) run only in worker threads under the watchdog, as in `fuzz`, and every
+ * point of theirs is judged in the CLI's thread from its record (worker/judge-crashpoints.ts).
  */
 import { join } from 'node:path';
 import { FLOW_KINDS, type FlowKind, type FlowReport, type SideReport } from '../../fuzz/crashpoints.ts';
@@ -20,6 +21,7 @@ import { checkOutputs } from '../output-paths.ts';
 import { startProgress } from '../progress.ts';
 import { table } from '../table.ts';
 import { loadModules } from '../user-modules.ts';
+import { runJudgedCrashpoints } from '../worker/judge-crashpoints.ts';
 import { runSpread } from '../worker/pool.ts';
 import type { CrashpointsJob } from '../worker/protocol.ts';
 
@@ -207,7 +209,7 @@ export async function crashpointsCommand(io: Io, flags: CrashpointsFlags): Promi
       }),
     run: async (host, flow): Promise<FlowEntry> => {
       const job: CrashpointsJob = { kind: 'crashpoints', flow, variant, modules, cwd };
-      const end = await host.run<FlowReport>(job, {
+      const end = await runJudgedCrashpoints(host, job, {
         budgetMs: watchdogMs,
         onRuns: (runs) => progress.runs(flow, runs),
       });

@@ -5,14 +5,14 @@
  * to guard against and one thread was asked for.
  */
 
-import type { Violation } from '../../check/checker.ts';
 import { CRASHPOINTS_CONSUMER, CRASHPOINTS_RAW } from '../../fuzz/crashpoint-oracles.ts';
 import { crashpointsOfFlow, type FlowReport } from '../../fuzz/crashpoints.ts';
-import { fuzzProperty, replayScenario } from '../../fuzz/fuzz.ts';
+import { fuzzProperty, type RecordPhase, type ReplayFile, replayScenario } from '../../fuzz/fuzz.ts';
 import { ablateRule, huntMutant } from '../../fuzz/hunt.ts';
 import { mutantById } from '../../fuzz/mutants.ts';
 import { replayablePropertyById } from '../../fuzz/registry.ts';
 import type { ProviderFixture } from '../../fuzz/scenario/fixtures.ts';
+import type { ScenarioRun } from '../../fuzz/scenario/runner.ts';
 import {
   type ConsumerPropertyDef,
   type PropertyDef,
@@ -51,6 +51,7 @@ import type {
   ModuleSpecs,
   MutantJob,
   PropertyOutcome,
+  RecordMessage,
   ReplayJob,
   ReplayOutcome,
   TimeShare,
@@ -136,16 +137,7 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
       // Every run's record, for the judge in the CLI's thread (judge.ts): user code is judged there.
       ...(userCode
         ? {
-            recorded: (phase, scenario, run) =>
-              channel.post({
-                type: 'record',
-                phase,
-                scenario,
-                record: run.observation.record,
-                ...(run.observation.faultFree ? { faultFree: run.observation.faultFree } : {}),
-                context: run.context,
-                own: run.violations.filter((v) => isModuleVerdict(v.checker)),
-              }),
+            recorded: (phase, scenario, run) => channel.post(recordMessage(phase, scenario, run)),
           }
         : {}),
       ...(watch !== undefined
@@ -217,15 +209,7 @@ async function replay(modules: ModuleCache, job: ReplayJob, channel: JobChannel)
   const run = await replayScenario(def, job.replay, hooks);
   // The run's record, for the judge in the CLI's thread (judge-replay.ts): user code is judged there.
   if (job.modules.provider !== undefined || job.modules.consumer !== undefined)
-    channel.post({
-      type: 'record',
-      phase: 'replay',
-      scenario: job.replay.scenario,
-      record: run.observation.record,
-      ...(run.observation.faultFree ? { faultFree: run.observation.faultFree } : {}),
-      context: run.context,
-      own: run.violations.filter((v) => isModuleVerdict(v.checker)),
-    });
+    channel.post(recordMessage('replay', job.replay.scenario, run));
   return { violations: run.violations, traceHash: run.report.traceHash, events: run.world.trace.events };
 }
 
@@ -302,8 +286,32 @@ async function crashpoints(
     {
       variant: job.variant,
       started: (run) => channel.started(run + 1),
+      // Every point's record, for the judge in the CLI's thread (judge-crashpoints.ts).
+      ...(provider
+        ? {
+            recorded: (side, step, scenario, run) =>
+              channel.post({ ...recordMessage('run', scenario, run), point: { side, step } }),
+          }
+        : {}),
     },
   );
+}
+
+/** A run's record message, for a judge in the CLI's thread: user code is judged there. */
+function recordMessage(
+  phase: RecordPhase,
+  scenario: ReplayFile['scenario'],
+  run: Pick<ScenarioRun, 'observation' | 'context' | 'violations'>,
+): RecordMessage {
+  return {
+    type: 'record',
+    phase,
+    scenario,
+    record: run.observation.record,
+    ...(run.observation.faultFree ? { faultFree: run.observation.faultFree } : {}),
+    context: run.context,
+    own: run.violations.filter((v) => isModuleVerdict(v.checker)),
+  };
 }
 
 export function runJob(modules: ModuleCache, job: Job, channel: JobChannel): Promise<JobResult> {

@@ -11,7 +11,7 @@ import type { Exercised } from '../../check/exercised.ts';
 import type { FaultFreeRecord } from '../../check/fault-free.ts';
 import type { Frequencies } from '../../check/frequencies.ts';
 import type { RunRecord } from '../../check/record.ts';
-import type { FlowKind, FlowReport } from '../../fuzz/crashpoints.ts';
+import type { CrashSide, FlowKind, FlowReport } from '../../fuzz/crashpoints.ts';
 import type { InconclusiveVerdict, PropertyStatus, RecordPhase, ReplayFile } from '../../fuzz/fuzz.ts';
 import type { AblationResult, MutantResult } from '../../fuzz/hunt.ts';
 import type { Tail, Variant } from '../../fuzz/scenario/model.ts';
@@ -223,4 +223,6 @@ export interface RecordMessage {
   readonly faultFree?: FaultFreeRecord;
   readonly context: CheckContext;
   readonly own: readonly Violation[];
+  /** A crash-point run (judge-crashpoints.ts): whose process it killed, before which step (-1: none). */
+  readonly point?: { readonly side: CrashSide; readonly step: number };
 }
