@@ -3,7 +3,9 @@
  * built-in prototype and a replaced built-in method — symbol keys included — and puts each back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Checker } from '../check/checker.ts';
 import { ALL_CHECKERS } from '../check/checkers/index.ts';
+import { CRASHPOINT_PROPERTIES, crashTerminalResult } from '../fuzz/crashpoint-oracles.ts';
 import * as api from '../index.ts';
 import { ALERTS_PROVIDER, Bundle, World } from '../index.ts';
 import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from './globals.ts';
@@ -125,5 +127,25 @@ describe('the globals watcher', () => {
     expect(globalsAdvice(changed)).toMatch(
       /cetp-sim's own code, the test bed that judges the module \(restored\)/,
     );
+  });
+
+  it("sees a crash-point checker patched and a property's checker list emptied (the registry's lists), and puts them back", () => {
+    const raw = CRASHPOINT_PROPERTIES[0];
+    const list = raw?.checkers as Checker[] | undefined;
+    const kept = list ? [...list] : [];
+    const check = crashTerminalResult.check;
+    (crashTerminalResult as unknown as Loose).check = () => [];
+    list?.splice(0, list.length);
+    const changed = changedGlobals(before);
+    restoreGlobals(before);
+    expect(changed).toEqual(
+      expect.arrayContaining([
+        // The checker is named by the first path that reaches it (here: its place in the list).
+        expect.stringMatching(/\.check$/),
+        `cetp-sim's the checkers of property ${raw?.id}.length`,
+      ]),
+    );
+    expect(crashTerminalResult.check).toBe(check);
+    expect(list).toEqual(kept);
   });
 });

@@ -23,6 +23,7 @@
  */
 import { caches } from '../base/caches.ts';
 import { ALL_CHECKERS } from '../check/checkers/index.ts';
+import { REGISTRY } from '../fuzz/registry.ts';
 import { World } from '../sim/world.ts';
 
 /** How deep the walk goes from an export (a class's prototype's method's statics … is deep enough). */
@@ -133,6 +134,11 @@ function ownObjects(): readonly (readonly [string, object])[] {
     for (const [name, value] of Object.entries(namespace)) walk.value(value, name, 0);
   for (const checker of ALL_CHECKERS) walk.value(checker, `checker ${checker.id}`, 0);
   walk.value(ALL_CHECKERS, 'the checker list', 0);
+  // Every property's own checker list and its checkers (the crash points' `crash-*` among them).
+  for (const { def } of REGISTRY) {
+    walk.value(def.checkers, `the checkers of property ${def.id}`, 0);
+    for (const checker of def.checkers) walk.value(checker, `checker ${checker.id}`, 0);
+  }
   walk.instance(new World({ seed: 0 }), 0);
   return walk.found;
 }
