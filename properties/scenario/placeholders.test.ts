@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { notesFixture } from '../../examples/notes-provider/notes.provider.ts';
 import { ALERTS } from '../../src/fuzz/scenario/fixtures.ts';
-import { REFERENCE, type Scenario } from '../../src/fuzz/scenario/model.ts';
+import { type Command, REFERENCE, type Scenario } from '../../src/fuzz/scenario/model.ts';
 import {
   fillArgs,
   OwnPlaceholderError,
@@ -159,7 +159,7 @@ describe('$OWN:field resolves from what the caller got back', () => {
     if (p?.kind !== 'raw') throw new Error('the idempotency property drives the raw driver');
     return p;
   };
-  const scenarioOf = (a: Scenario['actors']['a'], b: Scenario['actors']['b']): Scenario => ({
+  const scenarioOf = (a: readonly Command[], b: readonly Command[]): Scenario => ({
     seed: 1,
     tail: 'pct',
     actors: { a, b },
