@@ -139,6 +139,8 @@ export function refusedCreateArgs(spec: AppSpec): JsonObject {
 export function argPool(spec: AppSpec, names: Names, kind: ToolKind): JsonValue[] {
   const own = { [names.idField]: `$OWN:${names.idField}` };
   const literal = { [names.idField]: `${names.idPrefix}-1` };
+  // Another caller's real id (misuse: a correct app answers as if the row were not there).
+  const other = { [names.idField]: `$OTHER:${names.idField}` };
   const first = spec.entity.fields[0]?.name ?? '';
   switch (kind) {
     case 'list':
@@ -147,7 +149,7 @@ export function argPool(spec: AppSpec, names: Names, kind: ToolKind): JsonValue[
       return [{}];
     case 'get':
     case 'delete':
-      return [own, literal];
+      return [own, literal, other];
     case 'create':
       return [
         fieldsSample(spec.entity.fields, 0, true),

@@ -33,8 +33,8 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'delete-no-owner-check',
     title: "delete checks only that the row exists, not whose it is: deletes another caller's row",
     needs:
-      "model, when a second caller deletes the first caller's row by its id (with uuid ids the fuzzer's `$OWN:` fallback rarely names one)",
-    floor: 0.5,
+      "model, when a second caller deletes the first caller's row by its id (`$OTHER:`: the id must be known to its creator)",
+    floor: 1,
     killers: ['lifecycle', 'versions', 'identity'],
     applies: has('delete'),
     variation: patchTools<MutationTool>(['delete'], (tool, kit) => ({

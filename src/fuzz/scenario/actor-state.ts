@@ -24,6 +24,8 @@ export interface ActorState {
   lastToken: { provider: string; token: string; rid: string; tool: string; args: string } | null;
   lastOp: { provider: string; operationId: string; rid: string } | null;
   readonly ops: { provider: string; operationId: string; rid: string }[];
+  /** Operations polled before filling a `$OWN:`/`$OTHER:` placeholder (each looked at once: driver-own.ts). */
+  readonly looked: string[];
   stolenSession: string | null;
   /** Request ids answered success or accepted (a journal's "done"), for a resolving `retry`. */
   readonly completed: string[];
@@ -45,6 +47,7 @@ export function newActorState(name: ActorName): ActorState {
     lastToken: null,
     lastOp: null,
     ops: [],
+    looked: [],
     stolenSession: null,
     completed: [],
     duplicates: [],

@@ -6,6 +6,7 @@
 
 import type { Bundle } from '../../sim/bundle.ts';
 import type { Resent } from './actor-state.ts';
+import { learnOwnResults } from './driver-own.ts';
 import { type DriverCore, rememberOwn } from './driver-session.ts';
 import { observe } from './driver-settle.ts';
 import type { ProviderFixture } from './fixtures.ts';
@@ -25,6 +26,7 @@ interface Sending {
 export async function execute(d: DriverCore, c: ExecuteCommand): Promise<void> {
   const p = d.provider(c.provider);
   const pool = p.tools[c.tool] ?? [{}];
+  await learnOwnResults(d, p.name, pool[c.args % pool.length]);
   const args = d.argsAt(pool, c.args);
   const rid = d.rid(c.rid);
   d.state.sent.push({ provider: p.name, tool: c.tool, rid, args, at: d.ctx.currentTimeMillis() });

@@ -168,13 +168,14 @@ export class DriverCore {
     return rid;
   }
 
-  /** The pool's args at `index` (modulo), with this actor's UID filled in. */
+  /** The pool's args at `index` (modulo), with this actor's UID and its own/others' ids filled in. */
   argsAt(pool: readonly JsonValue[], index: number): string {
     return fillArgs(
       jsonOf(pool[index % pool.length] as JsonValue),
       this.ctx.uid,
       (field) => this.state.own.get(field),
       pool,
+      (field) => this.others.map((o) => o.own.get(field)).find((v) => v !== undefined),
     );
   }
 

@@ -7,14 +7,22 @@
  *   `field` in the first entry of the same pool that states it literally (alerts' delete_alert pool
  *   `[{ alert_id: '$OWN:alert_id' }, { alert_id: 'ALRT-1' }, …]` falls back to 'ALRT-1', a notes
  *   pool to its own 'NOTE-1'). A pool without such an entry is refused when the fixture is checked
- *   (ownPlaceholderIssues, src/harness/subjects.ts): there is no right object to guess.
+ *   (ownPlaceholderIssues, src/harness/subjects.ts): there is no right object to guess;
+ * - `$OTHER:field` becomes `field` of another actor's latest successful result that had one (misuse:
+ *   reading or deleting another caller's object by its real id, e.g. a uuid no literal guesses),
+ *   with the same fallback as `$OWN:` until another actor owns one.
  */
 import type { JsonValue } from '../../base/json.ts';
 
 export const UID_PLACEHOLDER = '$UID';
 const OWN_PREFIX = '$OWN:';
-/** `$OWN:` and a field name (what follows the name is not part of it). */
-const OWN_PLACEHOLDER = /\$OWN:([a-z_][a-z0-9_]*)/g;
+const OTHER_PREFIX = '$OTHER:';
+/** `$OWN:` or `$OTHER:` and a field name (what follows the name is not part of it). */
+const OWN_PLACEHOLDER = /\$(OWN|OTHER):([a-z_][a-z0-9_]*)/g;
+
+/** Whether args JSON holds an `$OWN:` or `$OTHER:` placeholder. */
+export const hasPlaceholder = (json: string): boolean =>
+  json.includes(OWN_PREFIX) || json.includes(OTHER_PREFIX);
 
 /** A pool whose `$OWN:field` has nothing to fall back on (the fixture was not checked). */
 export class OwnPlaceholderError extends Error {
@@ -26,7 +34,7 @@ function literals(value: JsonValue, field: string, out: string[] = []): string[]
   if (Array.isArray(value)) for (const v of value) literals(v, field, out);
   else if (typeof value === 'object' && value !== null)
     for (const [key, v] of Object.entries(value)) {
-      if (key === field && typeof v === 'string' && !v.includes(OWN_PREFIX)) out.push(v);
+      if (key === field && typeof v === 'string' && !hasPlaceholder(v)) out.push(v);
       else if (typeof v === 'object' && v !== null) literals(v, field, out);
     }
   return out;
@@ -44,21 +52,25 @@ export function ownFallback(pool: readonly JsonValue[], field: string): string |
 /** A JSON string's content for `text` (quotes and backslashes escaped), to splice into JSON text. */
 const jsonText = (text: string): string => JSON.stringify(text).slice(1, -1);
 
-/** An args pool entry's JSON (an entry of `pool`) with its placeholders filled in. */
+/**
+ * An args pool entry's JSON (an entry of `pool`) with its placeholders filled in: `own` answers
+ * `$OWN:field`, `other` `$OTHER:field` (another actor's), each falling back on the pool's literal.
+ */
 export function fillArgs(
   json: string,
   uid: number,
   own: (field: string) => string | undefined = () => undefined,
   pool: readonly JsonValue[] = [],
+  other: (field: string) => string | undefined = () => undefined,
 ): string {
   const fillUid = (text: string) => text.replaceAll(UID_PLACEHOLDER, String(uid));
   const filled = fillUid(json);
-  if (!filled.includes(OWN_PREFIX)) return filled;
-  return filled.replace(OWN_PLACEHOLDER, (_, field: string) => {
-    const value = own(field) ?? ownFallback(pool, field);
+  if (!hasPlaceholder(filled)) return filled;
+  return filled.replace(OWN_PLACEHOLDER, (_, kind: string, field: string) => {
+    const value = (kind === 'OWN' ? own(field) : other(field)) ?? ownFallback(pool, field);
     if (value === undefined)
       throw new OwnPlaceholderError(
-        `${OWN_PREFIX}${field} has no fallback: no entry of its pool gives ${field} literally`,
+        `$${kind}:${field} has no fallback: no entry of its pool gives ${field} literally`,
       );
     return jsonText(fillUid(value));
   });
@@ -73,21 +85,21 @@ export function ownPlaceholderIssues(
     if (Array.isArray(value)) for (const [i, v] of value.entries()) visit(v, `${path}[${i}]`, tool, pool);
     else if (typeof value === 'object' && value !== null)
       for (const [key, v] of Object.entries(value)) visit(v, `${path}.${key}`, tool, pool);
-    else if (typeof value === 'string' && value.includes(OWN_PREFIX)) {
+    else if (typeof value === 'string' && hasPlaceholder(value)) {
       const named = [...value.matchAll(OWN_PLACEHOLDER)].length;
-      if (named !== value.split(OWN_PREFIX).length - 1) {
+      if (named !== value.split(OWN_PREFIX).length + value.split(OTHER_PREFIX).length - 2) {
         issues.push({
           path,
           message: `${JSON.stringify(value)}: ${OWN_PREFIX} must be followed by a field name in snake_case (${OWN_PREFIX}note_id)`,
         });
         return;
       }
-      for (const [, field] of value.matchAll(OWN_PLACEHOLDER))
+      for (const [, kind, field] of value.matchAll(OWN_PLACEHOLDER))
         if (field !== undefined && ownFallback(pool, field) === undefined)
           issues.push({
             path,
             message:
-              `${OWN_PREFIX}${field} has nothing to stand for it until the caller owns one: add an entry ` +
+              `$${kind}:${field} has nothing to stand for it until the caller owns one: add an entry ` +
               `that gives ${field} literally to tools.${tool} (e.g. { "${field}": "…" }), used until then`,
           });
     }
