@@ -167,31 +167,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       setExit(await fuzzCommand(io, opts));
     });
 
-  program
-    .command('replay')
-    .description('re-run a replay file bit for bit; exit 1 if it still fails, 0 if it now passes')
-    .argument('<file>', 'a replay file written by `cetp-sim fuzz`')
-    .option('--mermaid', 'also print the trace as a Mermaid sequence diagram', false)
-    .addOption(
-      new Option('--provider <module>', 'load this provider module (a replay file never loads one itself)'),
-    )
-    .addOption(
-      new Option('--consumer <module>', 'load this consumer module (a replay file never loads one itself)'),
-    )
-    .addOption(androidOption("to re-run on instead of the file's (absent in the file: the default)"))
-    .addOption(watchdogOption())
-    .addOption(jsonOption())
-    .addHelpText(
-      'after',
-      '\nA replay file is data: the modules its campaign used are named in it, but only modules given here\n' +
-        'are loaded (replay tells you which to pass). After a fix, replay it with your fixed module.\n' +
-        'Exit codes: 0 now passes, 1 still fails, 2 bad file or usage, 3 determinism break: the same code\n' +
-        '(content hashes recorded in the file) gave a different trace. A changed module or cetp-sim\n' +
-        'may change the trace: then the verdict alone decides.',
-    )
-    .action(async (file: string, opts: ReplayFlags) => {
-      setExit(await replayCommand(io, file, opts));
-    });
+  registerReplayCommand(program, io, setExit);
 
   program
     .command('mutants')
@@ -285,6 +261,35 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerZooCommand(program, io, setExit);
 
   return program;
+}
+
+/** `cetp-sim replay FILE`: re-runs a replay file (commands/replay.ts). */
+function registerReplayCommand(program: Command, io: Io, setExit: (code: number) => void): void {
+  program
+    .command('replay')
+    .description('re-run a replay file bit for bit; exit 1 if it still fails, 0 if it now passes')
+    .argument('<file>', 'a replay file written by `cetp-sim fuzz`')
+    .option('--mermaid', 'also print the trace as a Mermaid sequence diagram', false)
+    .addOption(
+      new Option('--provider <module>', 'load this provider module (a replay file never loads one itself)'),
+    )
+    .addOption(
+      new Option('--consumer <module>', 'load this consumer module (a replay file never loads one itself)'),
+    )
+    .addOption(androidOption("to re-run on instead of the file's (absent in the file: the default)"))
+    .addOption(watchdogOption())
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      '\nA replay file is data: the modules its campaign used are named in it, but only modules given here\n' +
+        'are loaded (replay tells you which to pass). After a fix, replay it with your fixed module.\n' +
+        'Exit codes: 0 now passes, 1 still fails, 2 bad file or usage, 3 determinism break: the same code\n' +
+        '(content hashes recorded in the file) gave a different trace. A changed module or cetp-sim\n' +
+        'may change the trace: then the verdict alone decides.',
+    )
+    .action(async (file: string, opts: ReplayFlags) => {
+      setExit(await replayCommand(io, file, opts));
+    });
 }
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. Never throws. */
