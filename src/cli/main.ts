@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { FLOW_KINDS } from '../fuzz/crashpoints.ts';
-import { CliError, EXIT_OK, EXIT_USAGE } from '../harness/errors.ts';
+import { CliError, EXIT_OK, EXIT_USAGE, isCliErrorCode } from '../harness/errors.ts';
 import { ANDROID_RELEASES, DEFAULT_ANDROID } from '../sim/release.ts';
 import { parseAndroidArg, parseIntArg, parseSecondsArg, parseShardArg } from './args.ts';
 import {
@@ -311,7 +311,9 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT_OK;
       if (error.code === 'commander.help') return EXIT_OK;
       const code = error.code.replace('commander.', '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-      return json ? reportError(io, new CliError(code, error.message), true) : EXIT_USAGE;
+      return json
+        ? reportError(io, new CliError(isCliErrorCode(code) ? code : 'invalid_usage', error.message), true)
+        : EXIT_USAGE;
     }
     return reportError(io, error, json);
   }

@@ -30,7 +30,7 @@ import {
   type Wording,
   WordingError,
 } from '../../fuzz/propose.ts';
-import { CliError, EXIT_OK } from '../../harness/errors.ts';
+import { CliError, EXIT_OK, isCliErrorCode } from '../../harness/errors.ts';
 import {
   diagramFilePath,
   replayFilePath,
@@ -74,7 +74,8 @@ function readWording(file: string): Wording {
   try {
     return readWordingFile(file);
   } catch (error) {
-    if (error instanceof WordingError) throw new CliError(error.code, error.message);
+    if (error instanceof WordingError)
+      throw new CliError(isCliErrorCode(error.code) ? error.code : 'bad_wording', error.message);
     throw error;
   }
 }
