@@ -12,23 +12,7 @@ import type { CheckContext } from './checker.ts';
 import { type BusinessCommit, businessCommits, SDK_TABLE_PREFIX } from './checkers/storage.ts';
 import { type EffectNote, memoOn, type Observation } from './observation.ts';
 
-/** One request the replay sent, and what the fresh world's storage received while it ran. */
-export interface ReplayedRequest {
-  /** `provider|uid|requestId` of the run's request (the replay sends the same request_id). */
-  readonly key: string;
-  readonly tool: string;
-  /** The args the replay sent: the run's, with generated ids already paired up replaced. */
-  readonly args: string;
-  /** The business writes committed while it was replayed, in commit order, with their commit's seq. */
-  readonly writes: readonly (CommitWrite & { readonly provider: string; readonly seq: number })[];
-  /** Business effects declared (through the effect API) and kept while it was replayed. */
-  readonly effects: number;
-}
-
-/** The fault-free replay of a run: its requests, or why there is none (the verdict is then a skip). */
-export type FaultFreeRecord =
-  | { readonly kind: 'replayed'; readonly requests: readonly ReplayedRequest[] }
-  | { readonly kind: 'skipped'; readonly reason: string };
+export type { FaultFreeRecord, ReplayedRequest } from './fault-free-record.ts';
 
 /** A request that took effect in the run: business writes or declared effects after the last wipe. */
 export interface RunRequest {

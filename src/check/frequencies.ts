@@ -125,6 +125,15 @@ export function runLabels(
 
 const LABELS: unique symbol = Symbol('cetp.check.frequencies');
 
+/** Where a call fell against its own deadline_at_ms: near it (either side), or answered past it. */
+function deadlineLabels(c: CallView, labels: Set<string>): void {
+  if (c.deadlineAtMs === null) return;
+  const s = side(c.t, c.deadlineAtMs, DEADLINE_MARGIN_MS);
+  if (s) labels.add(`clock:deadline:${s}`);
+  if (c.t < c.deadlineAtMs && c.replyT !== null && c.replyT > c.deadlineAtMs)
+    labels.add('clock:deadline:during');
+}
+
 function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds): Set<string> {
   const labels = new Set<string>();
   const under = new Set(ctx.providersUnderTest);
@@ -179,12 +188,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
     if (c.method === 'negotiate') {
       for (const e of events) if (e.step < c.step && touches(e, c)) labels.add(`after:${e.kind}:negotiate`);
     }
-    if (c.deadlineAtMs !== null) {
-      const s = side(c.t, c.deadlineAtMs, DEADLINE_MARGIN_MS);
-      if (s) labels.add(`clock:deadline:${s}`);
-      if (c.t < c.deadlineAtMs && c.replyT !== null && c.replyT > c.deadlineAtMs)
-        labels.add('clock:deadline:during');
-    }
+    deadlineLabels(c, labels);
     if (c.method === 'execute_tool' && c.requestId !== null) {
       const ridKey = `${c.provider}|${c.requestId}`;
       const uids = ridUids.get(ridKey) ?? new Set<number>();

@@ -16,7 +16,7 @@ import type { ContentCallRecord } from '../sim/content.ts';
 import type { AgentCallRecord, ScreenRecord } from '../sim/ground-truth.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { RunReport, World } from '../sim/world.ts';
-import type { FaultFreeRecord } from './fault-free.ts';
+import type { FaultFreeRecord } from './fault-free-record.ts';
 import { callOf, packageOf, type RunRecord, recordRun, reportOf } from './record.ts';
 
 /** The methods a v1 provider serves (§8): the only calls that can be v1. */

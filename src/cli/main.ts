@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { FLOW_KINDS } from '../fuzz/crashpoints.ts';
-import { CliError, EXIT_OK, EXIT_USAGE } from '../harness/errors.ts';
+import { CliError, EXIT_OK, EXIT_USAGE, isCliErrorCode } from '../harness/errors.ts';
 import { ANDROID_RELEASES, DEFAULT_ANDROID } from '../sim/release.ts';
 import { parseAndroidArg, parseIntArg, parseSecondsArg, parseShardArg } from './args.ts';
 import {
@@ -167,31 +167,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       setExit(await fuzzCommand(io, opts));
     });
 
-  program
-    .command('replay')
-    .description('re-run a replay file bit for bit; exit 1 if it still fails, 0 if it now passes')
-    .argument('<file>', 'a replay file written by `cetp-sim fuzz`')
-    .option('--mermaid', 'also print the trace as a Mermaid sequence diagram', false)
-    .addOption(
-      new Option('--provider <module>', 'load this provider module (a replay file never loads one itself)'),
-    )
-    .addOption(
-      new Option('--consumer <module>', 'load this consumer module (a replay file never loads one itself)'),
-    )
-    .addOption(androidOption("to re-run on instead of the file's (absent in the file: the default)"))
-    .addOption(watchdogOption())
-    .addOption(jsonOption())
-    .addHelpText(
-      'after',
-      '\nA replay file is data: the modules its campaign used are named in it, but only modules given here\n' +
-        'are loaded (replay tells you which to pass). After a fix, replay it with your fixed module.\n' +
-        'Exit codes: 0 now passes, 1 still fails, 2 bad file or usage, 3 determinism break: the same code\n' +
-        '(content hashes recorded in the file) gave a different trace. A changed module or cetp-sim\n' +
-        'may change the trace: then the verdict alone decides.',
-    )
-    .action(async (file: string, opts: ReplayFlags) => {
-      setExit(await replayCommand(io, file, opts));
-    });
+  registerReplayCommand(program, io, setExit);
 
   program
     .command('mutants')
@@ -287,6 +263,35 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   return program;
 }
 
+/** `cetp-sim replay FILE`: re-runs a replay file (commands/replay.ts). */
+function registerReplayCommand(program: Command, io: Io, setExit: (code: number) => void): void {
+  program
+    .command('replay')
+    .description('re-run a replay file bit for bit; exit 1 if it still fails, 0 if it now passes')
+    .argument('<file>', 'a replay file written by `cetp-sim fuzz`')
+    .option('--mermaid', 'also print the trace as a Mermaid sequence diagram', false)
+    .addOption(
+      new Option('--provider <module>', 'load this provider module (a replay file never loads one itself)'),
+    )
+    .addOption(
+      new Option('--consumer <module>', 'load this consumer module (a replay file never loads one itself)'),
+    )
+    .addOption(androidOption("to re-run on instead of the file's (absent in the file: the default)"))
+    .addOption(watchdogOption())
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      '\nA replay file is data: the modules its campaign used are named in it, but only modules given here\n' +
+        'are loaded (replay tells you which to pass). After a fix, replay it with your fixed module.\n' +
+        'Exit codes: 0 now passes, 1 still fails, 2 bad file or usage, 3 determinism break: the same code\n' +
+        '(content hashes recorded in the file) gave a different trace. A changed module or cetp-sim\n' +
+        'may change the trace: then the verdict alone decides.',
+    )
+    .action(async (file: string, opts: ReplayFlags) => {
+      setExit(await replayCommand(io, file, opts));
+    });
+}
+
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   let exit = EXIT_OK;
@@ -306,7 +311,9 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT_OK;
       if (error.code === 'commander.help') return EXIT_OK;
       const code = error.code.replace('commander.', '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-      return json ? reportError(io, new CliError(code, error.message), true) : EXIT_USAGE;
+      return json
+        ? reportError(io, new CliError(isCliErrorCode(code) ? code : 'invalid_usage', error.message), true)
+        : EXIT_USAGE;
     }
     return reportError(io, error, json);
   }

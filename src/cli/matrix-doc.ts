@@ -20,8 +20,7 @@ import {
   unreachableFor,
   vectorVerdictFor,
 } from '../protocol/readings-findings.ts';
-import type { MatrixResult, MatrixVectors, PairingResult } from './commands/matrix.ts';
-import type { ProposeResult } from './commands/propose.ts';
+import type { MatrixResult, MatrixVectors, PairingResult, ProposeResult } from './matrix-results.ts';
 import { loadWordingRecord, outcomeLine, wordingsFor } from './wordings-record.ts';
 
 const toPosix = (path: string): string => path.split('\\').join('/');
@@ -90,36 +89,41 @@ export function renderNoteSection(
       '',
     );
   }
-  for (const r of results.filter((x) => x.verdict === 'breaks')) {
-    lines.push(`### Breaks: ${describePairing(r.pairing)}`, '');
-    const finding = findingFor(r.pairing);
-    if (finding) {
-      lines.push(`- **What goes wrong for a user.** ${finding.user}`);
-      lines.push(`- **Why both readings conform.** ${finding.permits}`);
-      lines.push(`- **Smallest wording change.** ${finding.wording}`);
-      lines.push(`- **Releases.** ${finding.releases ?? 'Not stated yet.'}`);
-    } else {
-      lines.push('- **No finding written for this pairing yet** (src/protocol/readings-findings.ts).');
-    }
-    for (const w of wordingsFor(record, r.pairing.id))
-      lines.push(
-        `- **Proposed fix \`${w.id}\`, checked:** ${outcomeLine(w)} (\`npx cetp-sim propose ${w.file}\`).`,
-      );
-    for (const p of r.properties.filter((x) => x.status === 'failed')) {
-      lines.push(
-        `- Evidence: property \`${p.property}\`, oracle \`${p.checker ?? '?'}\` (${(p.ruleIds ?? []).join(', ')}): ${p.message ?? ''}`,
-      );
-      if (p.replay) lines.push(`  Replay: \`npx cetp-sim replay ${toPosix(p.replay)}\``);
-    }
-    const shown = r.properties.find((x) => x.status === 'failed' && x.mermaid);
-    if (shown?.mermaid) {
-      lines.push('', '<details><summary>The shrunk run (Mermaid)</summary>', '', '```mermaid');
-      lines.push(shown.mermaid.trimEnd());
-      lines.push('```', '', '</details>');
-    }
-    lines.push('');
-  }
+  for (const r of results.filter((x) => x.verdict === 'breaks')) lines.push(...breakSection(r, record));
   return `${lines.join('\n')}\n`;
+}
+
+/** A broken pairing's section: the finding, the proposed fixes checked, the evidence, the shrunk run. */
+function breakSection(r: PairingResult, record: ProposeResult | null): string[] {
+  const lines: string[] = [];
+  lines.push(`### Breaks: ${describePairing(r.pairing)}`, '');
+  const finding = findingFor(r.pairing);
+  if (finding) {
+    lines.push(`- **What goes wrong for a user.** ${finding.user}`);
+    lines.push(`- **Why both readings conform.** ${finding.permits}`);
+    lines.push(`- **Smallest wording change.** ${finding.wording}`);
+    lines.push(`- **Releases.** ${finding.releases ?? 'Not stated yet.'}`);
+  } else {
+    lines.push('- **No finding written for this pairing yet** (src/protocol/readings-findings.ts).');
+  }
+  for (const w of wordingsFor(record, r.pairing.id))
+    lines.push(
+      `- **Proposed fix \`${w.id}\`, checked:** ${outcomeLine(w)} (\`npx cetp-sim propose ${w.file}\`).`,
+    );
+  for (const p of r.properties.filter((x) => x.status === 'failed')) {
+    lines.push(
+      `- Evidence: property \`${p.property}\`, oracle \`${p.checker ?? '?'}\` (${(p.ruleIds ?? []).join(', ')}): ${p.message ?? ''}`,
+    );
+    if (p.replay) lines.push(`  Replay: \`npx cetp-sim replay ${toPosix(p.replay)}\``);
+  }
+  const shown = r.properties.find((x) => x.status === 'failed' && x.mermaid);
+  if (shown?.mermaid) {
+    lines.push('', '<details><summary>The shrunk run (Mermaid)</summary>', '', '```mermaid');
+    lines.push(shown.mermaid.trimEnd());
+    lines.push('```', '', '</details>');
+  }
+  lines.push('');
+  return lines;
 }
 
 const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');

@@ -22,7 +22,7 @@ import { compileFunction } from 'node:vm';
 import { isMainThread } from 'node:worker_threads';
 import { transformSync } from 'esbuild';
 import { caches } from '../base/caches.ts';
-import { CliError } from '../harness/errors.ts';
+import { CliError, isCliErrorCode } from '../harness/errors.ts';
 import { drainEscapes, escapesAdvice, MODULE_ESCAPES_CHECKER } from '../harness/escapes.ts';
 import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from '../harness/globals.ts';
 import { resolveModule } from '../harness/module-path.ts';
@@ -74,7 +74,11 @@ export async function importUserModule(
     if (guarded) setPhase('run');
     refuseEscapes(flag, specifier, 'loading the module');
     const refused = refusedImport(error);
-    if (refused) throw new CliError(refused.code, `${flag} ${specifier}: ${refused.message}`);
+    if (refused)
+      throw new CliError(
+        isCliErrorCode(refused.code) ? refused.code : 'module_load_failed',
+        `${flag} ${specifier}: ${refused.message}`,
+      );
     throw new CliError(
       'module_load_failed',
       `${flag} ${specifier}: the module failed to load: ${loadFailure(error, file)}`,

@@ -35,6 +35,18 @@ export async function loadModules(
   }
 }
 
+/** What a campaign runs against, for its header: the user's provider or the reference apps, and the bug. */
+export function targetOf(loaded: LoadOutcome, mutant: { readonly id: string } | null): string {
+  return [
+    loaded.provider
+      ? `--provider ${loaded.provider.specifier} (${loaded.provider.names.join(', ')})`
+      : 'the reference apps',
+    mutant ? `with planted bug ${mutant.id}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
 function describe(modules: ReplayModules): string {
   return [
     modules.provider !== undefined ? `--provider ${modules.provider}` : '',

@@ -4,7 +4,7 @@
  * prints under each break and in its own section. Absent or unreadable: nothing is printed.
  */
 import { readFileSync } from 'node:fs';
-import type { ProposeResult, WordingReport } from './commands/propose.ts';
+import type { ProposeResult, WordingReport } from './matrix-results.ts';
 
 const RECORD = new URL('../../spec/wordings/verified.json', import.meta.url);
 

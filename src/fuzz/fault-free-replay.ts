@@ -20,6 +20,7 @@ import {
   type FaultFreeRecord,
   Matcher,
   type ReplayedRequest,
+  type RunRequest,
   runRequests,
   translateArgs,
   writesOf,
@@ -56,14 +57,53 @@ export async function replayFaultFree(input: ReplayInput): Promise<FaultFreeReco
   if (run.requests.length === 0) return { kind: 'replayed', requests: [] };
   const actorOf = new Map(input.actors.map((a) => [ACTOR_PACKAGES[a], a] as const));
   const fixtureOf = new Map(input.providers.map((p) => [p.packageName, p] as const));
-  for (const r of run.requests) {
+  const foreign = foreignSender(run.requests, actorOf, fixtureOf);
+  if (foreign !== null) return skipped(foreign);
+  const world = freshWorld(input);
+  const moved = movedUid(world, run.requests);
+  if (moved !== null) return skipped(moved);
+  const replay: Replay = {
+    world,
+    input,
+    judged: new Set(input.providers.map((p) => p.packageName)),
+    // Pairs the run's generated values with the replay's as they appear, to translate later args.
+    matcher: new Matcher(new Set()),
+    out: [],
+  };
+  let failure: string | null = null;
+  world.spawn('fault-free-replay', async () => {
+    for (const [i, r] of run.requests.entries()) {
+      const fixture = fixtureOf.get(r.provider) as ProviderFixture;
+      const actor = actorOf.get(r.callerPackage) as ActorName;
+      failure = await replayRequest(replay, r, i, fixture, actor);
+      if (failure !== null) return;
+    }
+  });
+  const report = await world.run();
+  if (failure !== null) return skipped(failure);
+  if (replay.out.length !== run.requests.length)
+    return skipped(
+      `the fault-free replay ended (${JSON.stringify(report.outcome)}) before every request was sent`,
+    );
+  return { kind: 'replayed', requests: replay.out };
+}
+
+/** Why a request cannot be replayed: its caller is not an actor app, or its provider not a fixture. */
+function foreignSender(
+  requests: readonly RunRequest[],
+  actorOf: ReadonlyMap<string, ActorName>,
+  fixtureOf: ReadonlyMap<string, ProviderFixture>,
+): string | null {
+  for (const r of requests) {
     if (!actorOf.has(r.callerPackage))
-      return skipped(
-        `request ${r.requestId} was sent by ${r.callerPackage}, not an actor app the replay installs`,
-      );
-    if (!fixtureOf.has(r.provider))
-      return skipped(`request ${r.requestId} went to ${r.provider}, not a fixture`);
+      return `request ${r.requestId} was sent by ${r.callerPackage}, not an actor app the replay installs`;
+    if (!fixtureOf.has(r.provider)) return `request ${r.requestId} went to ${r.provider}, not a fixture`;
   }
+  return null;
+}
+
+/** The fresh world: the run's seed, no faults, an approving user, the run's providers and actors. */
+function freshWorld(input: ReplayInput): World {
   const world = new World({
     seed: input.seed,
     strategy: { kind: 'fifo' },
@@ -74,67 +114,72 @@ export async function replayFaultFree(input: ReplayInput): Promise<FaultFreeReco
   });
   for (const p of input.providers) p.install(world, input.variant);
   installActors(world, input.actors);
-  for (const r of run.requests) {
+  return world;
+}
+
+/** Why a request cannot be replayed: its caller has another uid in the fresh world. */
+function movedUid(world: World, requests: readonly RunRequest[]): string | null {
+  for (const r of requests) {
     const uid = world.pm.getPackageUid(r.callerPackage);
     if (uid !== r.uid)
-      return skipped(
-        `request ${r.requestId} came from uid ${r.uid} of ${r.callerPackage}, which has uid ${uid} in a fresh world (reinstalled or re-signed during the run)`,
-      );
+      return `request ${r.requestId} came from uid ${r.uid} of ${r.callerPackage}, which has uid ${uid} in a fresh world (reinstalled or re-signed during the run)`;
   }
-  const judged = new Set(input.providers.map((p) => p.packageName));
+  return null;
+}
+
+/** A replay under way: its world, the providers judged, the ids paired so far, the requests replayed. */
+interface Replay {
+  readonly world: World;
+  readonly input: ReplayInput;
+  readonly judged: ReadonlySet<string>;
+  readonly matcher: Matcher;
+  readonly out: ReplayedRequest[];
+}
+
+/** Replays request `i` and records what storage received; why not, when it did not finish. */
+async function replayRequest(
+  replay: Replay,
+  r: RunRequest,
+  i: number,
+  fixture: ProviderFixture,
+  actor: ActorName,
+): Promise<string | null> {
+  const { world, input, judged, matcher } = replay;
   const business = (pkg: string, table: string) =>
-    !table.startsWith(SDK_TABLE_PREFIX) && !(ctx.bookkeepingTables?.get(pkg)?.has(table) ?? false);
-  // Pairs the run's generated values with the replay's as they appear, to translate later args.
-  const matcher = new Matcher(new Set());
-  const out: ReplayedRequest[] = [];
-  let failure: string | null = null;
-  world.spawn('fault-free-replay', async () => {
-    for (const [i, r] of run.requests.entries()) {
-      const fixture = fixtureOf.get(r.provider) as ProviderFixture;
-      const actor = actorOf.get(r.callerPackage) as ActorName;
-      const args = translateArgs(r.args, (s) => matcher.translate(s));
-      const commitsFrom = world.truth.commits.length;
-      const effectsFrom = world.truth.effects.length;
-      const done = world.scheduler.waiter<void>(`fault-free replay of ${r.requestId}`);
-      world.spawnIn(r.callerPackage, `replay-${i}`, async (app) => {
-        try {
-          const state = newActorState(actor);
-          state.sent.push({ provider: fixture.name, tool: r.tool, rid: r.requestId, args, at: 0 });
-          const driver = new RawDriver(app, state, [], input.providers);
-          await driver.run({ kind: 'retry', index: 0, afterMs: 0, resolve: true });
-          await driver.settle();
-        } finally {
-          done.wake(undefined);
-        }
-      });
-      if ((await done.waitFor(REQUEST_TIME_MS)) === TIMED_OUT) {
-        failure = `the fault-free replay of request ${r.requestId} did not finish`;
-        return;
-      }
-      const writes = world.truth.commits
-        .slice(commitsFrom)
-        .filter((c) => judged.has(c.packageName))
-        .flatMap((c) =>
-          c.writes
-            .filter((w) => business(c.packageName, w.table))
-            .map((w) => ({ ...w, provider: c.packageName, seq: c.seq })),
-        );
-      const effects = world.truth.effects.slice(effectsFrom).filter((e) => judged.has(e.provider)).length;
-      out.push({ key: r.key, tool: r.tool, args, writes, effects });
-      // The rows this request wrote in both worlds, in order: their keys and values pair the ids up.
-      writesOf(r, i).forEach((w, j) => {
-        const theirs = writes[j];
-        if (!theirs || theirs.table !== w.table) return;
-        matcher.unify(w.key, theirs.key);
-        matcher.unify(w.value, theirs.value);
-      });
+    !table.startsWith(SDK_TABLE_PREFIX) && !(input.context.bookkeepingTables?.get(pkg)?.has(table) ?? false);
+  const args = translateArgs(r.args, (s) => matcher.translate(s));
+  const commitsFrom = world.truth.commits.length;
+  const effectsFrom = world.truth.effects.length;
+  const done = world.scheduler.waiter<void>(`fault-free replay of ${r.requestId}`);
+  world.spawnIn(r.callerPackage, `replay-${i}`, async (app) => {
+    try {
+      const state = newActorState(actor);
+      state.sent.push({ provider: fixture.name, tool: r.tool, rid: r.requestId, args, at: 0 });
+      const driver = new RawDriver(app, state, [], input.providers);
+      await driver.run({ kind: 'retry', index: 0, afterMs: 0, resolve: true });
+      await driver.settle();
+    } finally {
+      done.wake(undefined);
     }
   });
-  const report = await world.run();
-  if (failure !== null) return skipped(failure);
-  if (out.length !== run.requests.length)
-    return skipped(
-      `the fault-free replay ended (${JSON.stringify(report.outcome)}) before every request was sent`,
+  if ((await done.waitFor(REQUEST_TIME_MS)) === TIMED_OUT)
+    return `the fault-free replay of request ${r.requestId} did not finish`;
+  const writes = world.truth.commits
+    .slice(commitsFrom)
+    .filter((c) => judged.has(c.packageName))
+    .flatMap((c) =>
+      c.writes
+        .filter((w) => business(c.packageName, w.table))
+        .map((w) => ({ ...w, provider: c.packageName, seq: c.seq })),
     );
-  return { kind: 'replayed', requests: out };
+  const effects = world.truth.effects.slice(effectsFrom).filter((e) => judged.has(e.provider)).length;
+  replay.out.push({ key: r.key, tool: r.tool, args, writes, effects });
+  // The rows this request wrote in both worlds, in order: their keys and values pair the ids up.
+  writesOf(r, i).forEach((w, j) => {
+    const theirs = writes[j];
+    if (!theirs || theirs.table !== w.table) return;
+    matcher.unify(w.key, theirs.key);
+    matcher.unify(w.value, theirs.value);
+  });
+  return null;
 }

@@ -192,6 +192,16 @@ export function faultFreeScenario(def: PropertyDef, s: Scenario | ConsumerScenar
   return s.faults.length === 0 && (s as ConsumerScenario).consumerRestartsAtMs.length === 0;
 }
 
+/** fast-check's parameters for a campaign: its seed, and a number of runs or a time limit. */
+function checkParameters(seed: number, options: FuzzOptions) {
+  return {
+    seed,
+    numRuns: options.timeLimitMs !== undefined ? Number.MAX_SAFE_INTEGER : options.runs,
+    ...(options.timeLimitMs !== undefined
+      ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false }
+      : {}),
+  };
+}
 export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Promise<PropertyResult> {
   const variant = options.variant ?? REFERENCE;
   const seed = propertySeed(options.seed, def.id);
@@ -221,13 +231,7 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
     }
     return held;
   });
-  const details = await fc.check(property, {
-    seed,
-    numRuns: options.timeLimitMs !== undefined ? Number.MAX_SAFE_INTEGER : options.runs,
-    ...(options.timeLimitMs !== undefined
-      ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false }
-      : {}),
-  });
+  const details = await fc.check(property, checkParameters(seed, options));
   const common = {
     id: def.id,
     rules: def.ruleIds,

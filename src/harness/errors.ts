@@ -5,10 +5,14 @@
  * Exit codes: 0 success, 1 a property failed / a replay still fails, 2 bad usage or input,
  * 3 an internal error in cetp-sim itself.
  */
+import type { CliErrorCode } from './error-codes.ts';
+
+export { CLI_ERROR_CODES, CliErrorCode, isCliErrorCode } from './error-codes.ts';
+
 export class CliError extends Error {
   override readonly name = 'CliError';
   constructor(
-    readonly code: string,
+    readonly code: CliErrorCode,
     message: string,
     readonly exitCode: 2 | 3 = 2,
   ) {

@@ -30,6 +30,7 @@ import type { TraceEvent } from '../sim/trace.ts';
 import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
 import type { CancellationLike, ConsumerUnderTest, ProviderFixture, Variant } from '../subjects/subjects.ts';
 import type { ReplayModules } from './code-identity.ts';
+import type { CliErrorCode } from './error-codes.ts';
 import { CliError } from './errors.ts';
 import { resolveModule } from './module-path.ts';
 import { diagramFilePath, replayFilePath, writeDiagramFile, writeReplayFile } from './replay-file.ts';
@@ -188,7 +189,7 @@ function asList<T>(value: T | readonly T[]): readonly T[] {
   return Array.isArray(value) ? (value as readonly T[]) : [value as T];
 }
 
-function fail(code: string): (message: string) => never {
+function fail(code: CliErrorCode): (message: string) => never {
   return (message) => {
     throw new CliError(code, message);
   };

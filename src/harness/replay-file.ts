@@ -21,6 +21,7 @@ import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { renderMermaid } from '../sim/trace-render.ts';
 import { type CodeIdentity, codeIdentity, type ReplayModules } from './code-identity.ts';
+import type { CliErrorCode } from './error-codes.ts';
 import { CliError } from './errors.ts';
 import {
   CONSUMER_SCENARIO_SCHEMA,
@@ -115,7 +116,7 @@ export function writeReplayFile(path: string, replay: ReplayFile, modules: Repla
   }
 }
 
-function invalid(path: string, code: string, message: string): CliError {
+function invalid(path: string, code: CliErrorCode, message: string): CliError {
   return new CliError(code, `${path}: ${message}`);
 }
 

@@ -7,9 +7,15 @@ import type { Mutant } from '../fuzz/mutants.ts';
 import { MUTANTS, mutantById } from '../fuzz/mutants.ts';
 import type { PropertyDef } from '../fuzz/suites.ts';
 import { PROPERTIES, propertyById } from '../fuzz/suites.ts';
+import type { CliErrorCode } from './error-codes.ts';
 import { CliError } from './errors.ts';
 
-function unknown(code: string, what: string, bad: readonly string[], valid: readonly string[]): CliError {
+function unknown(
+  code: CliErrorCode,
+  what: string,
+  bad: readonly string[],
+  valid: readonly string[],
+): CliError {
   const names = bad.map((id) => `'${id}'`).join(', ');
   return new CliError(code, `unknown ${what} ${names}; valid: ${valid.join(', ')}`);
 }

@@ -83,6 +83,21 @@ function checkByTool(
 
 function checkFixture(raw: unknown, at: string, fail: (message: string) => never): ProviderFixture {
   if (!isRecord(raw)) return fail(`${at} must be an object (a ProviderFixture)`);
+  const pools = checkFixtureFields(raw, at, fail);
+  // A tool with an effect but no args pool is one the campaign knows of but never calls itself (e.g.
+  // a tool hidden from most callers, called by a consumer that was shown it): the other maps may
+  // describe it too. A name in no pool and no effect is a slip.
+  const known = { ...(isRecord(raw.effects) ? raw.effects : {}), ...pools };
+  checkToolMaps(raw, at, known, pools, fail);
+  return raw as unknown as ProviderFixture;
+}
+
+/** Checks a fixture's own fields (name, package, authority, install, tools, scopes); its args pools. */
+function checkFixtureFields(
+  raw: Record<string, unknown>,
+  at: string,
+  fail: (message: string) => never,
+): Record<string, unknown> {
   const { name, packageName, authority, install, tools, userGrantedScopes } = raw;
   if (typeof name !== 'string' || !NAME.test(name)) fail(`${at}.name must match ${NAME.source}`);
   if (typeof packageName !== 'string' || packageName === '') fail(`${at}.packageName must be a package name`);
@@ -104,11 +119,18 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
     fail(
       `${at}.bookkeepingTables must be an array of table names (the app's own bookkeeping, not business state)`,
     );
+  return pools;
+}
+
+/** Checks the per-tool maps of a fixture: each names known tools (`pools`: tools it calls) only. */
+function checkToolMaps(
+  raw: Record<string, unknown>,
+  at: string,
+  known: Record<string, unknown>,
+  pools: Record<string, unknown>,
+  fail: (message: string) => never,
+): void {
   const effect = (v: unknown) => (EFFECTS as readonly unknown[]).includes(v);
-  // A tool with an effect but no args pool is one the campaign knows of but never calls itself (e.g.
-  // a tool hidden from most callers, called by a consumer that was shown it): the other maps may
-  // describe it too. A name in no pool and no effect is a slip.
-  const known = { ...(isRecord(raw.effects) ? raw.effects : {}), ...pools };
   checkByTool(raw.effects, `${at}.effects`, known, effect, `one of ${EFFECTS.join(', ')}`, fail);
   checkByTool(raw.scopes, `${at}.scopes`, known, isStrings, "the tool's scopes, an array of strings", fail);
   checkByTool(
@@ -163,7 +185,6 @@ function checkFixture(raw: unknown, at: string, fail: (message: string) => never
     'a JSON Schema (an object or a boolean)',
     fail,
   );
-  return raw as unknown as ProviderFixture;
 }
 
 /** Each fixture with what its provider's list_tools declares filled in (src/check/fixture.ts). */

@@ -412,10 +412,9 @@ export class BinderDriver {
     to.bufferUsed = Math.max(0, to.bufferUsed - tx.requestBytes);
     if (tx.done) return;
     const base = { from: to.name, to: tx.from.name, txn: tx.id, method: tx.label };
-    if (!thrown && fileDescriptorsIn(reply).some((pfd) => pfd.isClosed)) {
-      // reply.writeBundle: dup of a closed fd fails with EBADF (android_util_Binder.cpp -EBADF).
+    // reply.writeBundle: dup of a closed fd fails with EBADF (android_util_Binder.cpp -EBADF).
+    if (!thrown && fileDescriptorsIn(reply).some((pfd) => pfd.isClosed))
       thrown = { error: new RuntimeException('Bad file descriptor') };
-    }
     if (thrown) {
       const forCaller =
         tx.call.exceptionForCaller?.(thrown.error) ??

@@ -20,7 +20,7 @@ import type { Io } from '../io.ts';
 import { checkOutputs } from '../output-paths.ts';
 import { startProgress } from '../progress.ts';
 import { table } from '../table.ts';
-import { loadModules } from '../user-modules.ts';
+import { loadModules, targetOf } from '../user-modules.ts';
 import { runJudgedCrashpoints } from '../worker/judge-crashpoints.ts';
 import { runSpread } from '../worker/pool.ts';
 import type { CrashpointsJob } from '../worker/protocol.ts';
@@ -162,7 +162,6 @@ function printFailures(io: Io, entries: readonly FlowEntry[], providerFlag: stri
     }
   }
 }
-
 export async function crashpointsCommand(io: Io, flags: CrashpointsFlags): Promise<number> {
   const c = io.color;
   checkOutputs([['--out', flags.out, 'dir']]);
@@ -172,14 +171,7 @@ export async function crashpointsCommand(io: Io, flags: CrashpointsFlags): Promi
   const cwd = process.cwd();
   const watchdogMs = flags.watchdog * 1000;
   const loaded = await loadModules(modules, cwd, watchdogMs);
-  const target = [
-    loaded.provider
-      ? `--provider ${loaded.provider.specifier} (${loaded.provider.names.join(', ')})`
-      : 'the reference apps',
-    mutant ? `with planted bug ${mutant.id}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
+  const target = targetOf(loaded, mutant);
   if (!flags.json)
     io.out(
       c.bold(

@@ -35,7 +35,7 @@ import type { Io } from '../io.ts';
 import { writeJunitReport } from '../junit.ts';
 import { checkOutputs } from '../output-paths.ts';
 import { startProgress } from '../progress.ts';
-import { loadModules } from '../user-modules.ts';
+import { loadModules, targetOf } from '../user-modules.ts';
 
 /** The harness's default replay directory: the CLI and the library write failures to the same place. */
 export const DEFAULT_OUT_DIR = DEFAULT_REPLAY_DIR;
@@ -168,14 +168,7 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
     defs = defs.filter((d) => d.kind === 'consumer');
   defs = shardOf(defs, flags.shard);
 
-  const target = [
-    loaded.provider
-      ? `--provider ${loaded.provider.specifier} (${loaded.provider.names.join(', ')})`
-      : 'the reference apps',
-    mutant ? `with planted bug ${mutant.id}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
+  const target = targetOf(loaded, mutant);
   if (!flags.json) {
     io.out(c.bold(header(flags, defs, target)));
     if (loaded.consumer)
@@ -248,6 +241,46 @@ interface Ending {
   readonly started: number;
 }
 
+/** Each failed property's violations, events and replay command. */
+function printFailures(io: Io, failed: readonly CampaignEntry[], flags: FuzzFlags): void {
+  for (const { def, result, replayFile } of failed) {
+    const failure = result.failure;
+    if (!failure || replayFile === null) continue;
+    printFailure(io, {
+      property: def.id,
+      title: def.title,
+      rules: def.ruleIds,
+      violations: failure.violations,
+      events: failure.events,
+      runsToFailure: failure.replay.fuzz.runsToFailure,
+      shrinks: failure.replay.fuzz.shrinks,
+      replayFile,
+      ...(failure.thrown ? { thrown: failure.thrown } : {}),
+      modules: {
+        ...(flags.provider ? { provider: flags.provider } : {}),
+        ...(flags.consumer ? { consumer: flags.consumer } : {}),
+      },
+    });
+  }
+}
+
+/** The properties whose effect oracles could not judge: writes succeeded but no effect was declared. */
+function printBlindOracles(io: Io, entries: readonly CampaignEntry[]): void {
+  const c = io.color;
+  for (const { def, result } of entries) {
+    const blind = blindEffectOracles(
+      def.checkers.map((x) => x.id),
+      result.exercised,
+    );
+    if (blind.length === 0) continue;
+    io.out(
+      c.yellow(
+        `  ${def.id}: ${result.exercised.writesSucceeded} write executions succeeded but the provider declared no business effect (AppContext.declareEffect, docs/oracles.md), so ${blind.join(', ')} could not judge it`,
+      ),
+    );
+  }
+}
+
 /** The campaign's report (whole, or so far when `interrupted`) and its exit code. */
 function fuzzReport(
   io: Io,
@@ -283,25 +316,7 @@ function fuzzReport(
     );
     return stopped ?? (held ? EXIT_OK : EXIT_FAILED);
   }
-  for (const { def, result, replayFile } of failed) {
-    const failure = result.failure;
-    if (!failure || replayFile === null) continue;
-    printFailure(io, {
-      property: def.id,
-      title: def.title,
-      rules: def.ruleIds,
-      violations: failure.violations,
-      events: failure.events,
-      runsToFailure: failure.replay.fuzz.runsToFailure,
-      shrinks: failure.replay.fuzz.shrinks,
-      replayFile,
-      ...(failure.thrown ? { thrown: failure.thrown } : {}),
-      modules: {
-        ...(flags.provider ? { provider: flags.provider } : {}),
-        ...(flags.consumer ? { consumer: flags.consumer } : {}),
-      },
-    });
-  }
+  printFailures(io, failed, flags);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const passed = entries.length - failed.length - vacuous.length;
   const counts = `${passed} passed, ${failed.length} failed${vacuous.length > 0 ? `, ${vacuous.length} exercised nothing` : ''}`;
@@ -328,18 +343,7 @@ function fuzzReport(
         '  a property that exercised nothing judged nothing: check that your module installs its package, answers negotiate and list_tools, and that propertyTools names your tools',
       ),
     );
-  for (const { def, result } of entries) {
-    const blind = blindEffectOracles(
-      def.checkers.map((x) => x.id),
-      result.exercised,
-    );
-    if (blind.length === 0) continue;
-    io.out(
-      c.yellow(
-        `  ${def.id}: ${result.exercised.writesSucceeded} write executions succeeded but the provider declared no business effect (AppContext.declareEffect, docs/oracles.md), so ${blind.join(', ')} could not judge it`,
-      ),
-    );
-  }
+  printBlindOracles(io, entries);
   if (flags.junit !== undefined) io.out(c.dim(`JUnit report: ${flags.junit}`));
   return stopped ?? (held ? EXIT_OK : EXIT_FAILED);
 }

@@ -11,7 +11,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import type { PropertyStatus } from '../../fuzz/fuzz.ts';
 import {
   DEFAULT_MATRIX_RUNS,
   describePairing,
@@ -35,12 +34,13 @@ import { vectorVerdictFor } from '../../protocol/readings-findings.ts';
 import { renderMermaid } from '../../sim/trace-render.ts';
 import { loadCorpus, runInputs } from '../../vectors/corpus.ts';
 import { PROFILES } from '../../vectors/format.ts';
-import { dependenciesOf, type VectorDependency, vectorReadingsTable } from '../../vectors/readings.ts';
+import { dependenciesOf, vectorReadingsTable } from '../../vectors/readings.ts';
 import type { VectorOutcome } from '../../vectors/run.ts';
 import { parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS, tailsOf } from '../campaign.ts';
 import type { Io } from '../io.ts';
 import { renderMatrixDoc } from '../matrix-doc.ts';
+import type { MatrixResult, MatrixVectors, PairingResult, PropertyVerdict } from '../matrix-results.ts';
 import { checkOutputs } from '../output-paths.ts';
 import { startProgress } from '../progress.ts';
 import { table } from '../table.ts';
@@ -63,54 +63,7 @@ export interface MatrixFlags {
   readonly vectors: boolean;
 }
 
-/** One property's verdict on one pairing. */
-export interface PropertyVerdict {
-  readonly property: string;
-  readonly status: PropertyStatus;
-  readonly runs: number;
-  /** For a failure: the first violation, and the files of the shrunk run (paths as given by --out). */
-  readonly checker?: string;
-  readonly ruleIds?: readonly string[];
-  readonly message?: string;
-  readonly replay?: string;
-  readonly diagram?: string;
-  /** The shrunk run's Mermaid diagram (for the document; never printed with --json). */
-  readonly mermaid?: string;
-}
-
-export interface PairingResult {
-  readonly pairing: Pairing;
-  /**
-   * `not-reached`: no property failed, but no sampled scenario ran any differently from the
-   * reference readings — the readings' deciding moment never came, so nothing was judged.
-   */
-  readonly verdict: 'interoperates' | 'breaks' | 'vacuous' | 'not-reached';
-  readonly properties: readonly PropertyVerdict[];
-  /**
-   * Per property, how many of DIVERGENCE_SAMPLES sampled scenarios ran differently (another trace)
-   * than with the reference readings: 0 means the readings were never reached.
-   */
-  readonly divergent: Readonly<Record<string, number>>;
-}
-
-/** The shared vectors run against every reading (absent with --no-vectors). */
-export interface MatrixVectors {
-  /** The reading combinations run (each side of each note, the reference excepted). */
-  readonly readings: readonly ReadingRun[];
-  /** Vectors run per reading: provider vectors for a provider reading, consumer vectors for a consumer one. */
-  readonly providerVectors: number;
-  readonly consumerVectors: number;
-  /** The vectors whose verdict changes under a reading. */
-  readonly dependencies: readonly VectorDependency[];
-}
-
-export interface MatrixResult {
-  readonly seed: number;
-  readonly runs: number;
-  readonly notes: readonly number[];
-  readonly pairings: readonly PairingResult[];
-  readonly vectors?: MatrixVectors;
-}
+export type { MatrixResult, MatrixVectors, PairingResult, PropertyVerdict } from '../matrix-results.ts';
 
 /** A vector file's budget in a worker (as `vectors run`). */
 const VECTOR_FILE_BUDGET_MS = 60_000;

@@ -30,7 +30,7 @@ import {
   type Wording,
   WordingError,
 } from '../../fuzz/propose.ts';
-import { CliError, EXIT_OK } from '../../harness/errors.ts';
+import { CliError, EXIT_OK, isCliErrorCode } from '../../harness/errors.ts';
 import {
   diagramFilePath,
   replayFilePath,
@@ -40,6 +40,7 @@ import {
 import { parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS, tailsOf } from '../campaign.ts';
 import type { Io } from '../io.ts';
+import type { BreakReport, ProposeResult, WordingReport } from '../matrix-results.ts';
 import { checkOutputs } from '../output-paths.ts';
 import { outcomeLine } from '../wordings-record.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
@@ -66,49 +67,15 @@ interface PairingRun {
   readonly reached?: number;
 }
 
-export interface BreakReport {
-  readonly pairing: string;
-  readonly describe: string;
-  readonly outcome: BreakOutcome;
-  readonly broken: readonly {
-    readonly property: string;
-    readonly checker: string;
-    readonly ruleIds: readonly string[];
-    readonly message: string;
-    readonly replay?: string;
-  }[];
-}
-
-export interface WordingReport {
-  readonly id: string;
-  readonly file: string;
-  readonly source: string;
-  readonly text: string;
-  readonly notes: readonly number[];
-  readonly allow: Wording['allow'];
-  /** The pairings the wording leaves, with their verdicts (`reached`: for pairings only it has). */
-  readonly pairings: readonly { readonly id: string; readonly verdict: string; readonly reached?: number }[];
-  readonly breaks: readonly BreakReport[];
-  readonly closes: number;
-  readonly stillOpen: number;
-  readonly opens: number;
-  /** Pairings only the wording has that no sampled run reached: nothing was judged of them. */
-  readonly notReached: readonly string[];
-  readonly verified: boolean;
-}
-
-export interface ProposeResult {
-  readonly seed: number;
-  readonly runs: number;
-  readonly wordings: readonly WordingReport[];
-}
+export type { BreakReport, ProposeResult, WordingReport } from '../matrix-results.ts';
 
 /** A wording file, read and checked; its problem as a CliError (exit 2, file and field named). */
 function readWording(file: string): Wording {
   try {
     return readWordingFile(file);
   } catch (error) {
-    if (error instanceof WordingError) throw new CliError(error.code, error.message);
+    if (error instanceof WordingError)
+      throw new CliError(isCliErrorCode(error.code) ? error.code : 'bad_wording', error.message);
     throw error;
   }
 }
@@ -166,6 +133,26 @@ async function runPairings(
   return runs;
 }
 
+/** The properties a pairing broke; for a break left open or new, its replay and diagram written under `dir`. */
+function brokenOf(run: PairingRun, outcome: BreakOutcome, dir: string, seed: number): BreakReport['broken'] {
+  return run.properties
+    .filter((p) => p.status === 'failed')
+    .map((p) => {
+      const base = {
+        property: p.property,
+        checker: p.checker ?? '?',
+        ruleIds: p.ruleIds ?? [],
+        message: p.message ?? '',
+      };
+      const failure = p.outcome.failure;
+      if (outcome === 'closed' || !failure) return base;
+      const replay = replayFilePath(dir, p.property, seed);
+      writeReplayFile(replay, failure.replay, {}, process.cwd());
+      writeDiagramFile(diagramFilePath(replay), failure.events);
+      return { ...base, replay };
+    });
+}
+
 /** Checks the wordings: plans, runs and classifies; writes the replays of open and new breaks. */
 export async function runPropose(
   files: readonly string[],
@@ -201,22 +188,7 @@ export async function runPropose(
     const classified = classifyBreaks(baseline, proposal, (p) => runOf(p).verdict);
     const breaks = classified.map(({ pairing, outcome }): BreakReport => {
       const run = runOf(pairing);
-      const broken = run.properties
-        .filter((p) => p.status === 'failed')
-        .map((p) => {
-          const base = {
-            property: p.property,
-            checker: p.checker ?? '?',
-            ruleIds: p.ruleIds ?? [],
-            message: p.message ?? '',
-          };
-          const failure = p.outcome.failure;
-          if (outcome === 'closed' || !failure) return base;
-          const replay = replayFilePath(join(flags.out, w.id, pairing.id), p.property, flags.seed);
-          writeReplayFile(replay, failure.replay, {}, process.cwd());
-          writeDiagramFile(diagramFilePath(replay), failure.events);
-          return { ...base, replay };
-        });
+      const broken = brokenOf(run, outcome, join(flags.out, w.id, pairing.id), flags.seed);
       return { pairing: pairing.id, describe: describePairing(pairing), outcome, broken };
     });
     const count = (o: BreakOutcome) => breaks.filter((b) => b.outcome === o).length;

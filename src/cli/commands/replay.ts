@@ -93,6 +93,18 @@ async function rerun(path: string, file: CliReplayFile, modules: ReplayModules, 
   }
 }
 
+/** The variant a replay file runs: planted bugs, Android profile, rules switched off, readings. */
+function printVariant(io: Io, variant: ReturnType<typeof readReplayFile>['variant']): void {
+  const bugs = [...variant.providerBugs, ...variant.consumerBugs];
+  if (bugs.length > 0) io.out(`  planted bugs: ${bugs.join(', ')}`);
+  if (variant.android !== undefined) io.out(`  Android ${variant.android} profile`);
+  if (variant.disabledRules.length > 0) io.out(`  rules switched off: ${variant.disabledRules.join(' ')}`);
+  for (const side of ['provider', 'consumer'] as const) {
+    const readings = Object.entries(variant.readings?.[side] ?? {});
+    if (readings.length > 0)
+      io.out(`  ${side} readings: ${readings.map(([v, r]) => `${v}=${r}`).join(', ')}`);
+  }
+}
 export async function replayCommand(io: Io, path: string, flags: ReplayFlags): Promise<number> {
   const c = io.color;
   const read = readReplayFile(path);
@@ -148,16 +160,7 @@ export async function replayCommand(io: Io, path: string, flags: ReplayFlags): P
       ),
     );
   io.out(`  property ${file.property} (rules ${file.rules.join(' ')})`);
-  const bugs = [...file.variant.providerBugs, ...file.variant.consumerBugs];
-  if (bugs.length > 0) io.out(`  planted bugs: ${bugs.join(', ')}`);
-  if (file.variant.android !== undefined) io.out(`  Android ${file.variant.android} profile`);
-  if (file.variant.disabledRules.length > 0)
-    io.out(`  rules switched off: ${file.variant.disabledRules.join(' ')}`);
-  for (const side of ['provider', 'consumer'] as const) {
-    const readings = Object.entries(file.variant.readings?.[side] ?? {});
-    if (readings.length > 0)
-      io.out(`  ${side} readings: ${readings.map(([v, r]) => `${v}=${r}`).join(', ')}`);
-  }
+  printVariant(io, file.variant);
   for (const flag of ['provider', 'consumer'] as const)
     if (modules[flag] !== undefined) io.out(`  --${flag} ${modules[flag]}`);
   io.out(c.bold('trace:'));

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { MUTANTS } from '../../fuzz/mutants.ts';
+import type { CliErrorCode } from '../../harness/error-codes.ts';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../../harness/errors.ts';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
 import { exportAdb } from '../../vectors/adb.ts';
@@ -50,7 +51,7 @@ function corpusAt(dir: string): Corpus {
   }
 }
 
-function write(path: string, content: string, what: string): void {
+function write(path: string, content: string, what: 'corpus' | 'junit' | 'ctrf' | 'adb'): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, content);
@@ -67,7 +68,7 @@ export interface GenerateFlags {
 }
 
 /** A CorpusError of the output folder or its baselines as a usage error (exit 2). */
-function refused<T>(code: string, check: () => T): T {
+function refused<T>(code: CliErrorCode, check: () => T): T {
   try {
     return check();
   } catch (error) {

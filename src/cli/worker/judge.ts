@@ -203,6 +203,16 @@ export class CampaignJudge {
         .map((i) => ({ checker: TOOL_NEVER_SUCCEEDS.checker, ...i }));
       return { ...common, status: 'passed', ...(inconclusive.length > 0 ? { inconclusive } : {}) };
     }
+    return { ...common, status: 'failed', failure: this.campaignFailure(seed, broken, witness, proposed) };
+  }
+
+  /** The campaign's verdict (TOOL_NEVER_SUCCEEDS) as a failure, witnessed by `witness`. */
+  private campaignFailure(
+    seed: number,
+    broken: { readonly tool: string; readonly calls: number },
+    witness: Judged,
+    proposed: PropertyOutcome,
+  ): NonNullable<PropertyOutcome['failure']> {
     // The campaign's verdict, witnessed by the run that shows it best (answered failures, then
     // shortest; its record as it was handed over), in the engine's words (src/fuzz/fuzz.ts).
     const calls = executionsOf(witness, broken.tool);
@@ -216,21 +226,17 @@ export class CampaignJudge {
     const violations = [verdict, ...witness.violations];
     const fuzz = { seed, path: '', runsToFailure: this.runs, shrinks: 0 };
     return {
-      ...common,
-      status: 'failed',
-      failure: {
-        replay: {
-          ...replayOf(this.def, this.job.variant, witness.scenario, witness.observation, fuzz, violations),
-          campaign: { checker: TOOL_NEVER_SUCCEEDS.checker, tool: broken.tool },
-        },
-        violations: moduleVerdictsFirst(violations),
-        events: witness.message.record.events,
-        steps: witness.message.record.report.steps,
-        // What the module threw in its witness run, when the worker named the same verdict.
-        ...(proposed.failure?.replay.campaign?.tool === broken.tool && proposed.failure.thrown
-          ? { thrown: proposed.failure.thrown }
-          : {}),
+      replay: {
+        ...replayOf(this.def, this.job.variant, witness.scenario, witness.observation, fuzz, violations),
+        campaign: { checker: TOOL_NEVER_SUCCEEDS.checker, tool: broken.tool },
       },
+      violations: moduleVerdictsFirst(violations),
+      events: witness.message.record.events,
+      steps: witness.message.record.report.steps,
+      // What the module threw in its witness run, when the worker named the same verdict.
+      ...(proposed.failure?.replay.campaign?.tool === broken.tool && proposed.failure.thrown
+        ? { thrown: proposed.failure.thrown }
+        : {}),
     };
   }
 }

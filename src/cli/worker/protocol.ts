@@ -16,6 +16,7 @@ import type { InconclusiveVerdict, PropertyStatus, RecordPhase, ReplayFile } fro
 import type { AblationResult, MutantResult } from '../../fuzz/hunt.ts';
 import type { Tail, Variant } from '../../fuzz/scenario/model.ts';
 import type { ReplayModules } from '../../harness/code-identity.ts';
+import type { CliErrorCode } from '../../harness/error-codes.ts';
 import type { Thrown } from '../../harness/escapes.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { Ability, Profile } from '../../vectors/format.ts';
@@ -191,7 +192,7 @@ export type WorkerMessage =
     }
   | {
       readonly type: 'error';
-      readonly code: string;
+      readonly code: CliErrorCode;
       readonly message: string;
       readonly exit: 2 | 3;
       readonly index?: number;

@@ -292,15 +292,7 @@ export async function runConsumerScenario(
       }
     });
   });
-  for (const at of scenario.consumerRestartsAtMs) {
-    world.spawn('restart-consumer', async () => {
-      await world.scheduler.sleep(at);
-      world.killProcess(consumer.packageName, { kind: 'killed', reason: 'scenario: consumer restart' });
-      await world.scheduler.sleep(1_000);
-      // The user opens the consumer again; the restarted process resumes its journal on start.
-      await world.launchApp(consumer.packageName);
-    });
-  }
+  spawnRestarts(world, consumer.packageName, scenario.consumerRestartsAtMs);
   const report = await world.run();
   const observation = observe(world, report, null);
   const ctx = checkContext(fixture.providers, {
@@ -312,4 +304,17 @@ export async function runConsumerScenario(
   // handed its agent (it once read the reference consumer's audit log, blind to other consumers).
   const violations = runCheckers(observation, ctx, fixture.checkers);
   return { world, report, observation, context: ctx, violations };
+}
+
+/** Kills the consumer at each of `atMs` and, a second later, launches it again (the user opens it). */
+function spawnRestarts(world: World, packageName: string, atMs: readonly number[]): void {
+  for (const at of atMs) {
+    world.spawn('restart-consumer', async () => {
+      await world.scheduler.sleep(at);
+      world.killProcess(packageName, { kind: 'killed', reason: 'scenario: consumer restart' });
+      await world.scheduler.sleep(1_000);
+      // The user opens the consumer again; the restarted process resumes its journal on start.
+      await world.launchApp(packageName);
+    });
+  }
 }

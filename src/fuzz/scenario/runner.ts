@@ -10,7 +10,7 @@ import { ALL_CHECKERS, runCheckers } from '../../check/checkers/index.ts';
 import { type Observation, observe } from '../../check/observation.ts';
 import type { AppContext } from '../../sim/context.ts';
 import type { AndroidRelease } from '../../sim/release.ts';
-import { TIMED_OUT } from '../../sim/scheduler.ts';
+import { TIMED_OUT, type Waiter } from '../../sim/scheduler.ts';
 import type { StrategySpec } from '../../sim/strategy.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { RunReport } from '../../sim/world.ts';
@@ -96,11 +96,53 @@ export async function runScenario(
   for (const p of fixture.providers) p.install(world, variant);
   const actors = fixture.actors.filter((a) => (scenario.actors[a]?.length ?? 0) > 0);
   installActors(world, actors);
-  const states = new Map<ActorName, ActorState>(actors.map((a) => [a, newActorState(a)]));
-  const drivers: RawDriver[] = [];
-  const finished = world.scheduler.waiter<void>('every actor done');
+  const cast: Cast = {
+    world,
+    fixture,
+    scenario,
+    actors,
+    states: new Map<ActorName, ActorState>(actors.map((a) => [a, newActorState(a)])),
+    finished: world.scheduler.waiter<void>('every actor done'),
+  };
+  spawnActors(cast);
+  const quiet = spawnSettle(cast);
+  const report = await world.run();
+  const base = rawCheckContext(fixture.providers);
+  const ctx = variant.readings ? { ...base, readings: variant.readings } : base;
+  const checkers = fixture.checkers ?? ALL_CHECKERS;
+  const observed = observe(world, report, quiet.fromStep);
+  // faults-transparent judges the run against a fault-free replay of it, made here (a fresh world).
+  const observation = checkers.includes(faultsTransparent)
+    ? {
+        ...observed,
+        faultFree: await replayFaultFree({
+          seed: scenario.seed,
+          providers: fixture.providers,
+          actors,
+          variant,
+          observation: observed,
+          context: ctx,
+        }),
+      }
+    : observed;
+  const violations = runCheckers(observation, ctx, checkers);
+  return { world, report, observation, context: ctx, violations };
+}
+
+/** A scenario's actors in their world: who runs, their states, and the waiter woken when all are done. */
+interface Cast {
+  readonly world: World;
+  readonly fixture: Fixture;
+  readonly scenario: Scenario;
+  readonly actors: readonly ActorName[];
+  readonly states: ReadonlyMap<ActorName, ActorState>;
+  readonly finished: Waiter<void>;
+}
+
+/** Spawns each actor running its commands (a durable actor survives its process's deaths). */
+function spawnActors(cast: Cast): void {
+  const { world, fixture, scenario, actors, states, finished } = cast;
   let remaining = actors.length;
-  let quietFromStep: number | null = null;
   const lastFaultStep = Math.max(-1, ...scenario.faults.map((f) => f.at));
   const faultsDone = () => world.scheduler.step > lastFaultStep;
   const deaths = fixture.durableActors ? watchDeaths(world) : new Map<string, Death>();
@@ -110,10 +152,11 @@ export async function runScenario(
   for (const actor of actors) {
     const state = states.get(actor) as ActorState;
     const commands = scenario.actors[actor] ?? [];
+    const driverIn = (ctx: AppContext) =>
+      new RawDriver(ctx, state, othersThan(states, state), fixture.providers, faultsDone);
     if (!fixture.durableActors) {
       world.spawnIn(ACTOR_PACKAGES[actor], `actor-${actor}`, async (ctx) => {
-        const driver = new RawDriver(ctx, state, othersThan(states, state), fixture.providers, faultsDone);
-        drivers.push(driver);
+        const driver = driverIn(ctx);
         try {
           for (const command of commands) await driver.run(command);
         } finally {
@@ -130,18 +173,26 @@ export async function runScenario(
       commands.length,
       done,
       async (ctx, next) => {
-        const driver = new RawDriver(ctx, state, othersThan(states, state), fixture.providers, faultsDone);
-        drivers.push(driver);
+        const driver = driverIn(ctx);
         for (let i = next(); i < commands.length; i = next()) await driver.run(commands[i] as Command);
       },
     );
   }
+}
+
+/**
+ * Spawns the settle task: once every actor is done and the faults are over, each actor's open
+ * operations are polled to their end. `fromStep`: the step the world was quiet from (set by then).
+ */
+function spawnSettle(cast: Cast): { fromStep: number | null } {
+  const { world, fixture, scenario, actors, states, finished } = cast;
+  const quiet: { fromStep: number | null } = { fromStep: null };
   world.spawn('settle', async () => {
     // Durable actors may cross a scope grant's 30 days before they are done.
     if (actors.length > 0) await finished.waitFor((fixture.durableActors ? 40 : 7) * 24 * 3_600_000);
     const lastFault = Math.max(0, ...scenario.faults.map((f) => f.at));
     while (world.scheduler.step <= lastFault) await world.scheduler.yield();
-    quietFromStep = world.scheduler.step;
+    quiet.fromStep = world.scheduler.step;
     // Duplicate sends may still be racing: the operation one of them is answered with is the actor's
     // to settle too (bounded: a duplicate is one call and its one renegotiation).
     for (let i = 0; i < 60 && racing(states); i++) await world.scheduler.sleep(1_000);
@@ -155,28 +206,7 @@ export async function runScenario(
       });
     }
   });
-  const report = await world.run();
-  const base = rawCheckContext(fixture.providers);
-  const ctx = variant.readings ? { ...base, readings: variant.readings } : base;
-  const checkers = fixture.checkers ?? ALL_CHECKERS;
-  const observed = observe(world, report, quietFromStep);
-  // faults-transparent judges the run against a fault-free replay of it, made here (a fresh world).
-  const observation = checkers.includes(faultsTransparent)
-    ? {
-        ...observed,
-        faultFree: await replayFaultFree({
-          seed: scenario.seed,
-          providers: fixture.providers,
-          actors,
-          variant,
-          observation: observed,
-          context: ctx,
-        }),
-      }
-    : observed;
-  const violations = runCheckers(observation, ctx, checkers);
-  void drivers;
-  return { world, report, observation, context: ctx, violations };
+  return quiet;
 }
 
 /**

@@ -10,7 +10,14 @@
  * settled entry is marked closed or deleted; open entries resume oldest or newest first.
  */
 import type { AppContext, JsonValue } from '../../../index.ts';
-import type { Policy } from './policy.ts';
+
+/** The journal's layout (a generated policy draws it): its table, its keys, a settled entry's fate. */
+export interface JournalLayout {
+  readonly table: string;
+  readonly key: 'request' | 'package-request';
+  readonly settled: 'mark' | 'delete';
+  readonly resumeOrder: 'oldest' | 'newest';
+}
 
 export interface Entry {
   readonly requestId: string;
@@ -29,7 +36,7 @@ export class Journal {
 
   constructor(
     private readonly context: AppContext,
-    private readonly layout: Policy['journal'],
+    private readonly layout: JournalLayout,
   ) {}
 
   private keyOf(entry: Pick<Entry, 'requestId' | 'packageName'>): string {

@@ -6,15 +6,32 @@
  * only state=cancelled means "did not happen"; an operation that still succeeds is reported as
  * too late to cancel, with its result (4.4-11, 4.4-19).
  */
-import { protocol } from '../../../index.ts';
-import type { Answer } from './answers.ts';
+import { type AppContext, type Bundle, protocol } from '../../../index.ts';
+import type { Answer, AnswerKind, answer, Source } from './answers.ts';
+import type { Cancellation } from './cancellation.ts';
 import type { Tool } from './catalogue.ts';
-import type { Execution } from './execution.ts';
-import { backoffMs } from './policy.ts';
+import { backoffMs, type Policy } from './policy.ts';
 import { resultAnswer } from './results.ts';
+import type { Connection, Session } from './session.ts';
+
+/** The execution an operation is followed for (execution.ts's `Execution`), as much as it needs. */
+export interface OperationRun {
+  readonly context: AppContext;
+  readonly connection: Connection;
+  readonly plan: { readonly requestId: string; readonly cancel: Cancellation | null };
+  readonly policy: Policy;
+  session: Session | null;
+  readonly source: Source;
+  end(kind: AnswerKind, more?: Parameters<typeof answer>[2]): Answer;
+  unreachable(): Answer;
+  terminal(code: string, message: string): Answer;
+}
+
+/** What one get_operation reply leaves: the answer, or the pause and failure count for the next poll. */
+type Polled = { readonly done: Answer } | { readonly wait: number; readonly failures: number };
 
 export async function followOperation(
-  run: Execution,
+  run: OperationRun,
   tool: Tool,
   operationId: string,
   pollAfterMs: number,
@@ -25,18 +42,13 @@ export async function followOperation(
   let cancelAsked = false;
   let failures = 0;
   for (let polls = 0; polls < policy.maxPolls; polls++) {
-    let session = run.session;
+    const session = run.session;
     if (session === null) return run.unreachable();
     const canCancel = conduct.mayCancel(session.capabilities);
     if (plan.cancel?.requested && !cancelAsked && canCancel) {
       cancelAsked = true;
-      const reply = await connection.sendIn(session, 'cancel_operation', plan.requestId, (b) =>
-        b.putString('operation_id', operationId),
-      );
-      if (reply.kind === 'reply') {
-        conduct.closeReply(reply.bundle);
-        if (conduct.cancelTakenEnds(reply.bundle)) return run.end('cancelled');
-      }
+      const ended = await askCancel(run, session, operationId);
+      if (ended !== null) return ended;
     }
     const pause = conduct.pollPause(policy, wait);
     if (plan.cancel && !cancelAsked && canCancel) await plan.cancel.sleep(context, pause);
@@ -51,47 +63,70 @@ export async function followOperation(
       continue;
     }
     try {
-      const read = protocol.readResponseBundle(reply.bundle, 'get_operation', {
-        expectedRequestId: plan.requestId,
-        negotiatedCapabilities: session.capabilities,
-      });
-      if (!read.ok || read.value.status === 'accepted') return run.end('invalid_response');
-      if (read.value.status === 'error') {
-        const e = read.value.error;
-        if (e.code === 'NEGOTIATION_REQUIRED') {
-          const again = await connection.renegotiate(session);
-          if (!again.ok) return run.unreachable();
-          session = again.session;
-          run.session = session;
-          wait = 0;
-          continue;
-        }
-        const delay = conduct.retryDelay(policy, e, failures);
-        if (delay === null) return run.terminal(e.code, e.message);
-        failures++;
-        wait = delay;
-        continue;
-      }
-      failures = 0;
-      const status = read.value.data;
-      if (status.operation_id !== operationId) return run.end('invalid_response');
-      if (status.state === 'queued' || status.state === 'running') {
-        wait = status.poll_after_ms ?? 1_000;
-        continue;
-      }
-      if (status.state === 'cancelled') return run.end('cancelled');
-      if (status.state === 'failed') {
-        const code = status.error?.error_code ?? 'INTERNAL_ERROR';
-        return run.terminal(code, status.error?.error_message ?? '');
-      }
-      if (!status.result) return run.end('invalid_response');
-      const done = await resultAnswer(context, run.source, tool, status.result, reply.bundle, conduct);
-      return cancelAsked
-        ? run.end('too_late_to_cancel', done.untrusted ? { untrusted: done.untrusted } : {})
-        : done;
+      const polled = await readPoll(run, tool, operationId, reply.bundle, session, failures, cancelAsked);
+      if ('done' in polled) return polled.done;
+      ({ wait, failures } = polled);
     } finally {
       conduct.closeReply(reply.bundle);
     }
   }
   return run.unreachable();
+}
+
+/** Sends cancel_operation; the answer when the provider's reply ends the execution, else null. */
+async function askCancel(run: OperationRun, session: Session, operationId: string): Promise<Answer | null> {
+  const conduct = run.policy.conduct;
+  const reply = await run.connection.sendIn(session, 'cancel_operation', run.plan.requestId, (b) =>
+    b.putString('operation_id', operationId),
+  );
+  if (reply.kind !== 'reply') return null;
+  conduct.closeReply(reply.bundle);
+  return conduct.cancelTakenEnds(reply.bundle) ? run.end('cancelled') : null;
+}
+
+/** Reads one get_operation reply: an outcome, or how long to wait before polling again. */
+async function readPoll(
+  run: OperationRun,
+  tool: Tool,
+  operationId: string,
+  bundle: Bundle,
+  session: Session,
+  failures: number,
+  cancelAsked: boolean,
+): Promise<Polled> {
+  const { context, connection, plan, policy } = run;
+  const conduct = policy.conduct;
+  const read = protocol.readResponseBundle(bundle, 'get_operation', {
+    expectedRequestId: plan.requestId,
+    negotiatedCapabilities: session.capabilities,
+  });
+  if (!read.ok || read.value.status === 'accepted') return { done: run.end('invalid_response') };
+  if (read.value.status === 'error') {
+    const e = read.value.error;
+    if (e.code === 'NEGOTIATION_REQUIRED') {
+      const again = await connection.renegotiate(session);
+      if (!again.ok) return { done: run.unreachable() };
+      run.session = again.session;
+      return { wait: 0, failures };
+    }
+    const delay = conduct.retryDelay(policy, e, failures);
+    if (delay === null) return { done: run.terminal(e.code, e.message) };
+    return { wait: delay, failures: failures + 1 };
+  }
+  const status = read.value.data;
+  if (status.operation_id !== operationId) return { done: run.end('invalid_response') };
+  if (status.state === 'queued' || status.state === 'running')
+    return { wait: status.poll_after_ms ?? 1_000, failures: 0 };
+  if (status.state === 'cancelled') return { done: run.end('cancelled') };
+  if (status.state === 'failed') {
+    const code = status.error?.error_code ?? 'INTERNAL_ERROR';
+    return { done: run.terminal(code, status.error?.error_message ?? '') };
+  }
+  if (!status.result) return { done: run.end('invalid_response') };
+  const done = await resultAnswer(context, run.source, tool, status.result, bundle, conduct);
+  return {
+    done: cancelAsked
+      ? run.end('too_late_to_cancel', done.untrusted ? { untrusted: done.untrusted } : {})
+      : done,
+  };
 }
