@@ -8,10 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { faultsTransparent, faultsTransparentVerdict } from '../../src/check/checkers/faults-transparent.ts';
 import { resolveProviderFixture } from '../../src/check/fixture.ts';
-import type { ProviderFixture } from '../../src/subjects/subjects.ts';
-import type { FaultAt } from '../../src/sim/faults.ts';
 import { executeCommand, REFERENCE, type Scenario } from '../../src/fuzz/scenario/model.ts';
 import { runScenario } from '../../src/fuzz/scenario/runner.ts';
+import type { FaultAt } from '../../src/sim/faults.ts';
+import type { ProviderFixture } from '../../src/subjects/subjects.ts';
 import { todoFixture } from './todo.provider.ts';
 import { todoPrepareWritesFixture } from './todo-prepare-writes.provider.ts';
 
