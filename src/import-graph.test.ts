@@ -164,7 +164,7 @@ function circles(graph: Graph): string[][] {
 const KNOWN_CIRCLES: readonly (readonly string[])[] = [
   [
     'src/sim/activity-component.ts',
-    // Split out of activity.ts, a member of the knot, by the fidelity work (issue 35): the same code.
+    // activity-resolve/-saved split out of activity.ts (a member); app-thread new (issue 35).
     'src/sim/activity-resolve.ts',
     'src/sim/activity-saved.ts',
     'src/sim/activity-types.ts',
