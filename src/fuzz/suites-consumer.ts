@@ -33,7 +33,6 @@ import { listMatchesVisibility } from '../check/checkers/visibility.ts';
 import { v1ReadOnly, wireWellFormed } from '../check/checkers/wire.ts';
 import { CONSUMER_PACKAGE } from '../consumer/app.ts';
 import { HOSTILE_CASES } from '../providers/hostile/index.ts';
-import type { Fault } from '../sim/faults.ts';
 import { ALERTS_ONE_AT_A_TIME, LEGACY } from './scenario/consumer.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
 import { type ConsumerPropertyDef, consumerDef, kill } from './suite-kit.ts';
@@ -64,11 +63,6 @@ const NEGOTIATE_BAIT = [
   'negotiate-internal-error-with-v1-bait',
 ].map(hostileIndex);
 
-const LOST_REPLIES: readonly Fault[] = [
-  { kind: 'loseReply', callee: PAYMENTS.packageName, caller: CONSUMER_PACKAGE },
-  { kind: 'loseReply', callee: ALERTS.packageName, caller: CONSUMER_PACKAGE },
-];
-
 export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
   consumerDef(
     'consumer',
@@ -92,10 +86,8 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       faults: [
         kill(PAYMENTS.packageName),
         kill(ALERTS.packageName),
-        // Lost replies weigh double (listed twice): an unknown outcome the consumer must not call
-        // "unavailable" (4.1-15, 6-05) needs one on a committing call, within the CI budget.
-        ...LOST_REPLIES,
-        ...LOST_REPLIES,
+        { kind: 'loseReply', callee: PAYMENTS.packageName, caller: CONSUMER_PACKAGE },
+        { kind: 'loseReply', callee: ALERTS.packageName, caller: CONSUMER_PACKAGE },
         kill(CONSUMER_PACKAGE),
         { kind: 'reboot' },
         { kind: 'freezeCached' },
@@ -103,6 +95,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
         { kind: 'slowStart', process: PAYMENTS.packageName, ms: 15_000 },
       ],
       maxFaults: 2,
+      lostExecuteReplies: true,
     },
     [
       ...CONSUMER_CHECKS,

@@ -52,6 +52,8 @@ export interface ConsumerScenario {
   readonly user: readonly UserDecision[];
   readonly faults: readonly FaultAt[];
   readonly decisions: readonly number[];
+  /** Lose the reply of the consumer's Nth execute_tool call (counted over every provider), or none. */
+  readonly lostExecuteReply?: number | null;
 }
 
 /** alerts allowing one request at a time per caller: concurrent agent threads meet RATE_LIMITED. */
@@ -102,6 +104,8 @@ export interface ConsumerShape {
   readonly restarts: boolean;
   readonly faults: readonly Fault[];
   readonly maxFaults: number;
+  /** Whether a scenario may lose the reply of one execute_tool call (the call that commits). */
+  readonly lostExecuteReplies?: boolean;
 }
 
 export function consumerScenarioArb(
@@ -169,6 +173,9 @@ export function consumerScenarioArb(
               },
             ),
       decisions: generateDecisions ? fc.array(fc.nat({ max: 7 }), { maxLength: 80 }) : fc.constant([]),
+      lostExecuteReply: shape.lostExecuteReplies
+        ? fc.option(fc.integer({ min: 1, max: 3 }), { nil: null })
+        : fc.constant(null),
     })
     .map(({ meet, ...scenario }): ConsumerScenario => {
       if (scenario.hostile === null || meet === undefined) return scenario;
@@ -227,6 +234,35 @@ function retarget(fault: Fault, packageName: string): Fault {
   return Object.fromEntries(entries) as Fault;
 }
 
+/**
+ * A view of `world` whose install() wraps each provider of the app so that the reply of the
+ * consumer's Nth execute_tool call (over every provider installed through it) is lost: the call ran,
+ * its effect may have committed, the consumer sees the transaction fail (4.1-15, 6-05, 6-08).
+ */
+function losingExecuteReply(world: World, consumerPackage: string, nth: number | null): World {
+  if (nth === null) return world;
+  const calls = { count: 0 };
+  const install = world.install.bind(world);
+  const view: World = Object.create(world);
+  view.install = (spec, factory) =>
+    install(spec, (ctx) => {
+      const app = factory ? factory(ctx) : {};
+      for (const provider of Object.values(app.providers ?? {})) {
+        const call = provider.call.bind(provider);
+        provider.call = async (authority, method, arg, extras) => {
+          // The calling package is known only before the first await (binder.ts).
+          const caller = provider.getCallingPackage();
+          const reply = await call(authority, method, arg, extras);
+          if (method === 'execute_tool' && caller === consumerPackage && ++calls.count === nth)
+            world.faults.armLostReply(spec.manifest.packageName, consumerPackage);
+          return reply;
+        };
+      }
+      return app;
+    });
+  return view;
+}
+
 function argsFor(
   pool: readonly JsonValue[],
   index: number,
@@ -248,7 +284,8 @@ export async function runConsumerScenario(
   const faults = scenario.faults.map((f) => ({ ...f, fault: retarget(f.fault, consumer.packageName) }));
   const world = scenarioWorld({ ...scenario, faults }, 60_000, variant.android);
   hooks.world?.(world);
-  for (const p of fixture.providers) p.install(world, variant);
+  const installing = losingExecuteReply(world, consumer.packageName, scenario.lostExecuteReply ?? null);
+  for (const p of fixture.providers) p.install(installing, variant);
   const hostileCase =
     scenario.hostile === null ? null : HOSTILE_CASES[scenario.hostile % HOSTILE_CASES.length];
   if (hostileCase) installHostile(world, hostileCase.behaviour);
