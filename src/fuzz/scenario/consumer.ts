@@ -108,6 +108,17 @@ export interface ConsumerShape {
   readonly lostExecuteReplies?: boolean;
 }
 
+/** One of `cases` (indices into HOSTILE_CASES), drawn by each case's weight; null without cases. */
+function hostileCaseArb(cases: readonly number[]): fc.Arbitrary<number | null> {
+  if (cases.length === 0) return fc.constant(null);
+  return fc.oneof(
+    ...cases.map((i) => ({
+      weight: HOSTILE_CASES[i % HOSTILE_CASES.length]?.weight ?? 1,
+      arbitrary: fc.constant<number | null>(i),
+    })),
+  );
+}
+
 export function consumerScenarioArb(
   shape: ConsumerShape,
   tails: readonly Tail[] = ['fifo'],
@@ -139,15 +150,7 @@ export function consumerScenarioArb(
     { weight: 3, arbitrary: fc.constantFrom<number | null>(null, 1_000, 1_000) },
     { weight: 1, arbitrary: fc.constant<'list'>('list') },
   );
-  const hostile =
-    shape.hostileCases.length > 0
-      ? fc.oneof(
-          ...shape.hostileCases.map((i) => ({
-            weight: HOSTILE_CASES[i % HOSTILE_CASES.length]?.weight ?? 1,
-            arbitrary: fc.constant(i),
-          })),
-        )
-      : fc.constant(null);
+  const hostile = hostileCaseArb(shape.hostileCases);
   return fc
     .record({
       seed: fc.nat({ max: 1_000_000 }),
@@ -279,15 +282,13 @@ export async function runConsumerScenario(
   hooks: RunHooks = {},
 ): Promise<ConsumerRun> {
   const consumer = fixture.consumer ?? REFERENCE_CONSUMER;
-  // The shapes name the reference consumer's package in their faults (kill it, lose its replies):
-  // they mean the consumer under test, whatever its package.
+  // Faults naming the reference consumer's package (kill it, lose its replies) mean the consumer under test.
   const faults = scenario.faults.map((f) => ({ ...f, fault: retarget(f.fault, consumer.packageName) }));
   const world = scenarioWorld({ ...scenario, faults }, 60_000, variant.android);
   hooks.world?.(world);
   const installing = losingExecuteReply(world, consumer.packageName, scenario.lostExecuteReply ?? null);
   for (const p of fixture.providers) p.install(installing, variant);
-  const hostileCase =
-    scenario.hostile === null ? null : HOSTILE_CASES[scenario.hostile % HOSTILE_CASES.length];
+  const hostileCase = HOSTILE_CASES[(scenario.hostile ?? -1) % HOSTILE_CASES.length];
   if (hostileCase) installHostile(world, hostileCase.behaviour);
   const capabilities = CONSUMER_CAPABILITY_SETS[scenario.consumerCaps] ?? CONSUMER_CAPABILITY_SETS[0] ?? [];
   consumer.install(world, { variant, capabilities: [...capabilities] });
