@@ -70,6 +70,8 @@ const EXPECTED: Readonly<Record<string, Partial<Record<string, unknown>>>> = {
   'oversized-reply': { kind: 'provider_unavailable', temporary: true },
   // The same-id query after DEADLINE_EXCEEDED reaches the result (5-19).
   'deadline-exceeded-first-answer': { kind: 'ok' },
+  // The re-send after retry_after_ms (same request_id) gets the result (5-27).
+  'rate-limited-first-answer': { kind: 'ok' },
   'auth-required-claimed-retryable': { kind: 'rejected', code: 'AUTH_REQUIRED' },
   'version-field-lists-two': { kind: 'provider_unavailable', temporary: false },
   'inline-result-off-schema': { kind: 'integrity', check: 'output_schema' },

@@ -95,6 +95,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
         { kind: 'slowStart', process: PAYMENTS.packageName, ms: 15_000 },
       ],
       maxFaults: 2,
+      lostExecuteReplies: true,
     },
     [
       ...CONSUMER_CHECKS,

@@ -52,6 +52,8 @@ export interface ConsumerScenario {
   readonly user: readonly UserDecision[];
   readonly faults: readonly FaultAt[];
   readonly decisions: readonly number[];
+  /** Lose the reply of the consumer's Nth execute_tool call (counted over every provider), or none. */
+  readonly lostExecuteReply?: number | null;
 }
 
 /** alerts allowing one request at a time per caller: concurrent agent threads meet RATE_LIMITED. */
@@ -102,6 +104,19 @@ export interface ConsumerShape {
   readonly restarts: boolean;
   readonly faults: readonly Fault[];
   readonly maxFaults: number;
+  /** Whether a scenario may lose the reply of one execute_tool call (the call that commits). */
+  readonly lostExecuteReplies?: boolean;
+}
+
+/** One of `cases` (indices into HOSTILE_CASES), drawn by each case's weight; null without cases. */
+function hostileCaseArb(cases: readonly number[]): fc.Arbitrary<number | null> {
+  if (cases.length === 0) return fc.constant(null);
+  return fc.oneof(
+    ...cases.map((i) => ({
+      weight: HOSTILE_CASES[i % HOSTILE_CASES.length]?.weight ?? 1,
+      arbitrary: fc.constant<number | null>(i),
+    })),
+  );
 }
 
 export function consumerScenarioArb(
@@ -135,15 +150,7 @@ export function consumerScenarioArb(
     { weight: 3, arbitrary: fc.constantFrom<number | null>(null, 1_000, 1_000) },
     { weight: 1, arbitrary: fc.constant<'list'>('list') },
   );
-  const hostile =
-    shape.hostileCases.length > 0
-      ? fc.oneof(
-          ...shape.hostileCases.map((i) => ({
-            weight: HOSTILE_CASES[i % HOSTILE_CASES.length]?.weight ?? 1,
-            arbitrary: fc.constant(i),
-          })),
-        )
-      : fc.constant(null);
+  const hostile = hostileCaseArb(shape.hostileCases);
   return fc
     .record({
       seed: fc.nat({ max: 1_000_000 }),
@@ -169,6 +176,9 @@ export function consumerScenarioArb(
               },
             ),
       decisions: generateDecisions ? fc.array(fc.nat({ max: 7 }), { maxLength: 80 }) : fc.constant([]),
+      lostExecuteReply: shape.lostExecuteReplies
+        ? fc.option(fc.integer({ min: 1, max: 3 }), { nil: null })
+        : fc.constant(null),
     })
     .map(({ meet, ...scenario }): ConsumerScenario => {
       if (scenario.hostile === null || meet === undefined) return scenario;
@@ -227,6 +237,35 @@ function retarget(fault: Fault, packageName: string): Fault {
   return Object.fromEntries(entries) as Fault;
 }
 
+/**
+ * A view of `world` whose install() wraps each provider of the app so that the reply of the
+ * consumer's Nth execute_tool call (over every provider installed through it) is lost: the call ran,
+ * its effect may have committed, the consumer sees the transaction fail (4.1-15, 6-05, 6-08).
+ */
+function losingExecuteReply(world: World, consumerPackage: string, nth: number | null): World {
+  if (nth === null) return world;
+  const calls = { count: 0 };
+  const install = world.install.bind(world);
+  const view: World = Object.create(world);
+  view.install = (spec, factory) =>
+    install(spec, (ctx) => {
+      const app = factory ? factory(ctx) : {};
+      for (const provider of Object.values(app.providers ?? {})) {
+        const call = provider.call.bind(provider);
+        provider.call = async (authority, method, arg, extras) => {
+          // The calling package is known only before the first await (binder.ts).
+          const caller = provider.getCallingPackage();
+          const reply = await call(authority, method, arg, extras);
+          if (method === 'execute_tool' && caller === consumerPackage && ++calls.count === nth)
+            world.faults.armLostReply(spec.manifest.packageName, consumerPackage);
+          return reply;
+        };
+      }
+      return app;
+    });
+  return view;
+}
+
 function argsFor(
   pool: readonly JsonValue[],
   index: number,
@@ -243,14 +282,13 @@ export async function runConsumerScenario(
   hooks: RunHooks = {},
 ): Promise<ConsumerRun> {
   const consumer = fixture.consumer ?? REFERENCE_CONSUMER;
-  // The shapes name the reference consumer's package in their faults (kill it, lose its replies):
-  // they mean the consumer under test, whatever its package.
+  // Faults naming the reference consumer's package (kill it, lose its replies) mean the consumer under test.
   const faults = scenario.faults.map((f) => ({ ...f, fault: retarget(f.fault, consumer.packageName) }));
   const world = scenarioWorld({ ...scenario, faults }, 60_000, variant.android);
   hooks.world?.(world);
-  for (const p of fixture.providers) p.install(world, variant);
-  const hostileCase =
-    scenario.hostile === null ? null : HOSTILE_CASES[scenario.hostile % HOSTILE_CASES.length];
+  const installing = losingExecuteReply(world, consumer.packageName, scenario.lostExecuteReply ?? null);
+  for (const p of fixture.providers) p.install(installing, variant);
+  const hostileCase = HOSTILE_CASES[(scenario.hostile ?? -1) % HOSTILE_CASES.length];
   if (hostileCase) installHostile(world, hostileCase.behaviour);
   const capabilities = CONSUMER_CAPABILITY_SETS[scenario.consumerCaps] ?? CONSUMER_CAPABILITY_SETS[0] ?? [];
   consumer.install(world, { variant, capabilities: [...capabilities] });

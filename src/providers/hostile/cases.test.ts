@@ -237,6 +237,16 @@ const OBSERVATIONS: Readonly<Record<string, Observation>> = {
     );
     expect(status(await lookup(c, 'rid-other'))).toBe('error:DEADLINE_EXCEEDED');
   },
+  'rate-limited-first-answer': async (c) => {
+    const first = await lookup(c, 'rid-rate');
+    expect(status(first)).toBe('error:RATE_LIMITED');
+    expect(first.getBoolean('retryable', false)).toBe(true);
+    expect(first.getLong('retry_after_ms', -1)).toBe(1_000);
+    // The re-send with the same request_id, after the wait, gets the result (5-27).
+    expect(status(await c.execute('lookup', { query: 'weather' }, { requestId: 'rid-rate' }))).toBe(
+      'success',
+    );
+  },
   'auth-required-claimed-retryable': async (c) => {
     const reply = await lookup(c);
     expect(status(reply)).toBe('error:AUTH_REQUIRED');

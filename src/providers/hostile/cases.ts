@@ -149,6 +149,23 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
     },
   },
   {
+    id: 'rate-limited-first-answer',
+    description:
+      'the first call of each request_id is RATE_LIMITED (retryable, retry_after_ms=1000); the re-send after it succeeds',
+    ruleIds: ['CETP-5-27', 'CETP-5-26'],
+    weight: 3,
+    behaviour: {
+      execute: {
+        kind: 'error',
+        code: 'RATE_LIMITED',
+        message: 'Too many requests.',
+        retryable: true,
+        retryAfterMs: 1_000,
+        firstOnly: true,
+      },
+    },
+  },
+  {
     id: 'auth-required-claimed-retryable',
     description:
       'AUTH_REQUIRED without a resolution, marked retryable=true with retry_after_ms=1: only the user can change it',
@@ -316,7 +333,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
     id: 'inline-result-off-schema',
     description: 'an inline result whose `answer` is a number; the output_schema says string',
     ruleIds: ['CETP-7.3-02', 'CETP-4.2-04'],
-    weight: 2,
+    weight: 4,
     behaviour: { execute: { kind: 'inline', value: { answer: 404, note: 'not what the schema allows' } } },
   },
   // ---- async operations (§4.4) ----

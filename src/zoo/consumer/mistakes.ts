@@ -132,7 +132,7 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     title: 'any error the table does not forbid outright is re-sent, whatever `retryable` says',
     rules: ['CETP-5-26'],
     needs: 'consumer-retry-discipline',
-    floor: 1,
+    floor: 0.5, // consumer 0 missed at seed 1 after the hostile draw changed (c452697)
     killers: [H, C],
     applies: always,
     change: (c) => ({
@@ -162,8 +162,9 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     id: 'ignores-retry-after',
     title: 'a retry waits its own back-off, not the provider’s retry_after_ms',
     rules: ['CETP-5-27'],
-    needs: 'consumer-retry-discipline (RATE_LIMITED comes only from two agent threads at once)',
-    floor: 0,
+    needs:
+      'consumer-retry-discipline, on the hostile case rate-limited-first-answer (RATE_LIMITED, retry_after_ms=1000) or two agent threads meeting the one-at-a-time alerts provider',
+    floor: 1,
     killers: [C, H],
     applies: always,
     change: (c) => ({
@@ -220,8 +221,8 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     title: 'an inline result reaches the agent without being checked against the output_schema',
     rules: ['CETP-7.3-02', 'CETP-4.2-04'],
     needs:
-      'agent-result-schema, once the hostile case inline-result-off-schema (one of 40) meets an execution: beyond the CI budget (hostile run 80 at seed 1)',
-    floor: 0,
+      'agent-result-schema, once the hostile case inline-result-off-schema (weight 4 of the hostile cases) meets an execution',
+    floor: 1,
     killers: [H],
     applies: always,
     change: (c) => ({ ...c, checksOutput: () => false }),
@@ -230,8 +231,9 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     id: 'skips-sha256',
     title: 'a file result is accepted without checking its SHA-256',
     rules: ['CETP-4.5-06'],
-    needs: 'consumer-verifies-file',
-    floor: 1,
+    needs:
+      'consumer-verifies-file, once the hostile case file-sha256-wrong meets an execution: at seed 1 not within the 60 hostile runs since rate-limited-first-answer and the off-schema weight changed the draw (3/3 before)',
+    floor: 0,
     killers: [H],
     applies: (s) => s.capabilities.includes('large_results'),
     change: (c) => ({ ...c, digestMatches: () => true }),
@@ -318,7 +320,7 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     title: 'a write that may have landed is told to the agent as "provider unavailable", not unknown',
     rules: ['CETP-4.1-15', 'CETP-6-05', 'CETP-6-08'],
     needs:
-      'agent-unknown-not-unavailable, which needs a lost reply on the very call that commits, then a give-up: rarely reached at the CI budget',
+      'agent-unknown-not-unavailable, which needs a lost reply on the very call that commits (now scheduled: lostExecuteReply) AND the provider unreachable until the consumer gives up: after the lost reply its same-id re-send learns the outcome',
     floor: 0,
     killers: [C, H],
     applies: always,
@@ -328,8 +330,9 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     id: 'lost-reply-as-unavailable',
     title: 'a lost reply (death, null, timeout) ends the execution at once as "provider unavailable"',
     rules: ['CETP-4.1-15', 'CETP-6-05', 'CETP-6-08'],
-    needs: 'agent-unknown-not-unavailable (as above: a lost reply on the committing call)',
-    floor: 0,
+    needs:
+      'agent-unknown-not-unavailable, when the consumer property loses the reply of a committing execute_tool (ConsumerScenario.lostExecuteReply)',
+    floor: 1,
     killers: [C, H],
     applies: always,
     change: (c) => ({ ...c, lostReplyGivesUp: () => true }),
