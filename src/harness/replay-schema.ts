@@ -178,17 +178,22 @@ const agentCommand = tagged({
 });
 
 /** A consumer-driven scenario (src/fuzz/scenario/consumer.ts `ConsumerScenario`). */
-export const CONSUMER_SCENARIO_SCHEMA = object({
-  seed: nat,
-  tail,
-  threads: { type: 'array', maxItems: MAX_THREADS, items: commands(agentCommand) },
-  consumerRestartsAtMs: { type: 'array', maxItems: MAX_FAULTS, items: ms },
-  hostile: { anyOf: [index, { type: 'null' }] },
-  consumerCaps: index,
-  user,
-  faults,
-  decisions,
-});
+export const CONSUMER_SCENARIO_SCHEMA = object(
+  {
+    seed: nat,
+    tail,
+    threads: { type: 'array', maxItems: MAX_THREADS, items: commands(agentCommand) },
+    consumerRestartsAtMs: { type: 'array', maxItems: MAX_FAULTS, items: ms },
+    hostile: { anyOf: [index, { type: 'null' }] },
+    consumerCaps: index,
+    user,
+    faults,
+    decisions,
+    // Lose the reply of the consumer's Nth execute_tool call (older files have no such field).
+    lostExecuteReply: { anyOf: [{ type: 'integer', minimum: 1, maximum: 3 }, { type: 'null' }] },
+  },
+  ['lostExecuteReply'],
+);
 
 /** The file around the scenario, whose schema depends on the property's kind (checked second). */
 export const REPLAY_FILE_SCHEMA = {

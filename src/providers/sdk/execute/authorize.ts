@@ -44,12 +44,11 @@ export function settleGrantToken(ex: Execution): Next | Promise<Next> {
 async function settle(ex: Execution, token: string): Promise<Next> {
   const isGrant = await atomically(ex.rt, 'settle grant token', async (tx) => {
     // A retried resume after a lost reply re-sends the grant token, already used (NOTES 2): that is
-    // fine for a grant, which authorises nothing by itself — authorization was just re-checked. So
-    // is an expired one (a resume delayed past the token's life, e.g. by a device asleep with the
-    // call in flight): the grant it asked for is in place or not, and authorization asks again if
-    // not (NOTES 16, new_confirmation). The invalid_request reading turns expiry into `invalid`.
+    // fine for a grant, which authorises nothing by itself — authorization was just re-checked. An
+    // EXPIRED one is refused (CETP-4.3-06: rejected once expired; vector conf-token-expired), even
+    // when it expired in flight (a device asleep with the call pending): the consumer then cannot
+    // tell that refusal from its own misuse — a spec finding (docs/notes/fidelity-campaigns.md).
     const check = await ex.rt.parts.checkResumeToken(tx, token, binding(ex), ex.rt.gates, true);
-    if (!check.ok && 'expired' in check && check.expired.kind === 'grant') return true;
     if (!check.ok || check.record.kind !== 'grant') return false;
     await consumeConfirmation(tx, check.record);
     return true;
