@@ -35,7 +35,7 @@ describe('input ANR: a consumer calling a provider on its main thread (issue 35 
     // On the old model (no main thread, no input dispatcher) the reply came after 6 s: log ['reply'].
     expect(log).toEqual([]);
     const anr = world.trace.events.filter((e) => e.kind === 'anr');
-    expect(anr.map((e) => [e.data['process'], e.data['reason'], e.t - (began[0] ?? 0)])).toEqual([
+    expect(anr.map((e) => [e.data.process, e.data.reason, e.t - (began[0] ?? 0)])).toEqual([
       ['com.example.c', 'Input dispatching timed out', 5_000],
     ]);
     const consumer = world.process('com.example.c');

@@ -37,7 +37,7 @@ export async function learnOwnResults(
         op.rid,
       );
       const state = parseObject(reply?.getString('data') ?? null).state;
-      if (!reply || reply.getString('status') !== 'success' || TERMINAL.has(String(state))) break;
+      if (reply?.getString('status') !== 'success' || TERMINAL.has(String(state))) break;
     }
   }
 }
