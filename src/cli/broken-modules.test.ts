@@ -101,13 +101,20 @@ describe('a consumer that does nothing', () => {
     const report = JSON.parse(json.stdout[0] ?? '{}') as { passed: boolean; properties: PropertyJson[] };
     expect(report.passed).toBe(false);
     for (const p of report.properties) {
+      // consumer-versions sees more than silence: the agent asked a v1-only provider for a tool and
+      // the consumer answered without calling it (consumer-uses-v1-provider, CETP-8-07).
+      if (p.id === 'consumer-versions') {
+        expect(p.status, p.id).toBe('failed');
+        expect((p.violations ?? []).map((v) => v.checker)).toContain('consumer-uses-v1-provider');
+        continue;
+      }
       expect(p.status, p.id).toBe('vacuous');
       expect(p.reason).toMatch(/sent no call to the implementation under test/);
     }
     expect(readFileSync(junit, 'utf8')).toContain('exercised nothing');
     const text = await run(['fuzz', '--runs', '10', '--consumer', idle, '--out', out]);
     expect(text.code).toBe(1);
-    expect(text.stdout.join('\n')).toMatch(/FAILED: 0 passed, 0 failed, 3 exercised nothing/);
+    expect(text.stdout.join('\n')).toMatch(/FAILED: 0 passed, 1 failed, 2 exercised nothing/);
   });
 });
 
