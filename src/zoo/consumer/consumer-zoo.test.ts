@@ -127,6 +127,6 @@ describe('consumer zoo slice', () => {
       const share = by.filter((b) => b !== null).length / specs.length;
       expect(share, `${mistake.id}: ${JSON.stringify(by)}`).toBeGreaterThanOrEqual(mistake.floor);
     },
-    120_000,
+    300_000,
   );
 });
