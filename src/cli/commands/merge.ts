@@ -29,6 +29,7 @@ const SCHEMAS = {
     required: ['seed', 'passed', 'properties'],
     properties: {
       seed: { type: 'integer' },
+      android: { type: 'integer' },
       passed: { type: 'boolean' },
       properties: ITEMS,
       consumer: {
@@ -153,6 +154,8 @@ function same(reports: readonly Report[], field: string): unknown {
 
 function mergeFuzz(reports: readonly Report[]): { report: object; failed: boolean } {
   const seed = same(reports, 'seed');
+  // The Android release profile the shards ran under (--android): the same in every shard.
+  const android = same(reports, 'android');
   const consumer = same(reports, 'consumer') as { module: string; name: string } | undefined;
   const properties = joined(
     reports,
@@ -163,6 +166,7 @@ function mergeFuzz(reports: readonly Report[]): { report: object; failed: boolea
   return {
     report: {
       seed,
+      ...(android !== undefined ? { android } : {}),
       passed,
       properties,
       ...(consumer
