@@ -13,7 +13,7 @@ export interface Workload {
   readonly name: string;
   /** What it measures, for the report. */
   readonly what: string;
-  /** Arguments after `bin/cetp-sim.js`. */
+  /** Arguments after `bin/cetp-sim.js`; `{tmp}` is a scratch directory, deleted after the run. */
   readonly args: readonly string[];
 }
 
@@ -29,6 +29,24 @@ export const WORKLOADS: readonly Workload[] = [
     name: 'provider-campaign',
     what: `\`cetp-sim fuzz --provider ${NOTES_PROVIDER} --workers 1\` (a user module through tsx in a worker)`,
     args: ['fuzz', '--provider', NOTES_PROVIDER, '--workers', '1', '--seed', '0', '--json'],
+  },
+  {
+    name: 'failing-campaign',
+    what: '`cetp-sim fuzz --mutant dedup-ignores-args --property idempotency --workers 1`: a planted bug found, then shrunk',
+    args: [
+      'fuzz',
+      '--mutant',
+      'dedup-ignores-args',
+      '--property',
+      'idempotency',
+      '--workers',
+      '1',
+      '--seed',
+      '0',
+      '--json',
+      '--out',
+      '{tmp}',
+    ],
   },
   {
     name: 'provider-first-run',
@@ -76,7 +94,7 @@ export function runCli(
   const dir = mkdtempSync(join(tmpdir(), 'cetp-bench-time-'));
   try {
     const out = join(dir, 'time');
-    const node = [...nodeArgs, join(root, 'bin/cetp-sim.js'), ...args];
+    const node = [...nodeArgs, join(root, 'bin/cetp-sim.js'), ...args.map((a) => (a === '{tmp}' ? dir : a))];
     const useTime = existsSync(TIME);
     const started = process.hrtime.bigint();
     const child = useTime
