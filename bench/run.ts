@@ -11,8 +11,10 @@
  * scaling (`--workers 1` vs `--workers 2`: a --time fuzz campaign's runs, mutants and ablate wall time),
  * race-zoo (SCTBench's buggy programs ported to the scheduler: runs to first failure per strategy and
  * under fc.scheduler; bench/race-zoo/, bench/README.md), serve (`serve --stdio` calls/s in one session of
- * 100, 1,000 and 10,000 pipelined calls; the per-call cost at 10,000 within 1.5x of that at 100).
+ * 100, 1,000 and 10,000 pipelined calls; the per-call cost at 10,000 within 1.5x of that at 100),
+ * profile (the default and a --provider campaign under V8's profiler: shares of CPU by category).
  * Several suites run one after another, each in a process of its own.
+ *   npm run bench -- ab <ref> [rounds]  this checkout against <ref>, interleaved, as ratios (bench/ab.ts)
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -25,11 +27,17 @@ import { type BenchCase, printFigures, recordResults, runSuite } from './harness
 import { kernelCases } from './kernel.bench.ts';
 import { campaignMemory } from './memory.bench.ts';
 import { DEPTH_MEDIAN_TARGET, mutantDepth } from './mutant-depth.ts';
+import { profileBenchmark } from './profile.bench.ts';
 import { renderRaceZooChart } from './race-zoo/chart.ts';
 import { raceZooBenchmark } from './race-zoo/suite.ts';
 import { scalingBenchmark } from './scaling.bench.ts';
 import { serveBenchmark } from './serve.bench.ts';
 import { strategyComparison } from './strategies.bench.ts';
+
+if (process.argv[2] === 'ab') {
+  const { abMain } = await import('./ab.ts');
+  process.exit(await abMain(process.argv.slice(3)));
+}
 
 const timed: Record<string, BenchCase[]> = { kernel: kernelCases, fuzz: fuzzCases };
 const custom = [
@@ -41,6 +49,7 @@ const custom = [
   'scaling',
   'race-zoo',
   'serve',
+  'profile',
 ];
 const all = [...Object.keys(timed), ...custom];
 
@@ -179,4 +188,15 @@ if (run('race-zoo')) {
     `${JSON.stringify({ suite: 'race-zoo', ...machine(), ...results }, null, 2)}\n`,
   );
   console.log(`  wrote ${await renderRaceZooChart(results, new URL('./results/', import.meta.url))}`);
+}
+
+if (run('profile')) {
+  console.log(
+    'suite profile (CPU profile of the default and a --provider campaign, by category; bench/README.md)',
+  );
+  const results = await profileBenchmark((line) => console.log(line));
+  writeFileSync(
+    resultPath('profile'),
+    `${JSON.stringify({ suite: 'profile', ...machine(), ...results }, null, 2)}\n`,
+  );
 }

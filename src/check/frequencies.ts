@@ -343,7 +343,14 @@ function methodLabels(all: readonly CallView[], labels: Set<string>): void {
     } else byKey.set(key, [c]);
   }
   const byProvider = new Map<string, CallView[]>();
-  for (const c of calls) byProvider.set(c.provider, [...(byProvider.get(c.provider) ?? []), c]);
+  for (const c of calls) {
+    const list = byProvider.get(c.provider);
+    if (list) list.push(c);
+    else byProvider.set(c.provider, [c]);
+  }
+  // Pairs of methods already labelled (a run has hundreds of overlapping pairs and ~6 methods): the
+  // label of a pair is built once, in the same order as before.
+  const raced = new Map<string, Set<string>>();
   for (const list of byProvider.values()) {
     for (let i = 0; i < list.length; i++) {
       const a = list[i] as CallView;
@@ -351,7 +358,17 @@ function methodLabels(all: readonly CallView[], labels: Set<string>): void {
       for (let j = i + 1; j < list.length; j++) {
         const b = list[j] as CallView;
         if (b.step >= aEnd) continue;
-        const [m1, m2] = [a.method, b.method].sort();
+        // The two names in sort() order (UTF-16 code units, as `<` compares strings).
+        const swap = b.method < a.method;
+        const m1 = swap ? b.method : a.method;
+        const m2 = swap ? a.method : b.method;
+        let seconds = raced.get(m1);
+        if (!seconds) {
+          seconds = new Set();
+          raced.set(m1, seconds);
+        }
+        if (seconds.has(m2)) continue;
+        seconds.add(m2);
         labels.add(`race:${m1}+${m2}`);
       }
     }
