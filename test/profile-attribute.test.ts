@@ -26,10 +26,10 @@ const NODES = [
   frame(3, '(program)', ''),
   frame(4, '(idle)', ''),
   frame(5, 'pump', `file://${ROOT}/src/sim/scheduler.ts`, [7]),
-  frame(6, 'runScenario', `file://${ROOT}/properties/scenario/runner.ts`, [8]),
+  frame(6, 'runScenario', `file://${ROOT}/src/fuzz/scenario/runner.ts`, [8]),
   // JSON.parse and crypto count for the project file that called them.
   frame(7, 'hash', 'node:internal/crypto/hash'),
-  frame(8, 'scenarioWorld', `file://${ROOT}/properties/scenario/runner.ts`, [10]),
+  frame(8, 'scenarioWorld', `file://${ROOT}/src/fuzz/scenario/runner.ts`, [10]),
   frame(9, 'moduleEvaluate', 'node:internal/modules/esm/module_job', [12]),
   frame(10, 'checkAll', `file://${ROOT}/src/check/checkers/index.ts`),
   frame(11, 'shrinkValue', 'file:///x/node_modules/fast-check/lib/fast-check.js', [14]),

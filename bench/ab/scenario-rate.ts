@@ -22,10 +22,10 @@ function firstExisting(...paths: string[]): string {
 
 type Run = (fixture: unknown, scenario: unknown, variant: unknown) => Promise<unknown>;
 const { runScenario } = (await import(
-  firstExisting('src/fuzz/scenario/runner.ts', 'properties/scenario/runner.ts')
+  firstExisting('src/fuzz/scenario/runner.ts', 'src/fuzz/scenario/runner.ts')
 )) as { runScenario: Run };
 const { REFERENCE } = (await import(
-  firstExisting('src/fuzz/scenario/model.ts', 'properties/scenario/model.ts')
+  firstExisting('src/fuzz/scenario/model.ts', 'src/fuzz/scenario/model.ts')
 )) as {
   REFERENCE: unknown;
 };
