@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -16,11 +15,6 @@ export default defineConfig({
     ],
     environment: 'node',
     pool: 'forks',
-    // Vitest's default for `run` is one file at a time per core less one: a single file at a time on
-    // a 2-core machine, while most of the suite's longest files wait on child processes (CLI runs,
-    // Maven, npm) or on the watchdog. Two at least (bench/README.md, "The test suite"); as before on
-    // machines with more cores. VITEST_MAX_WORKERS still overrides it.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 120_000,
     hookTimeout: 60_000,
   },
