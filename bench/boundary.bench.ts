@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { BINDER_BUFFER_BYTES } from '../src/sim/process.ts';
+import { BINDER_BUFFER_BYTES } from '../src/sim/process/process.ts';
 import {
   inlineReplyParcelBytes,
   replayConcurrentRun,

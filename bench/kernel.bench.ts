@@ -5,7 +5,7 @@
  */
 
 import { AGENT, RawClient, TEST_AUTHORITY, testProviderWorld, writeTool } from '../src/providers/testing.ts';
-import { Bundle } from '../src/sim/bundle.ts';
+import { Bundle } from '../src/sim/binder/bundle.ts';
 import { appSpec, clientSpec, EchoProvider } from '../src/sim/testing.ts';
 import { World } from '../src/sim/world.ts';
 import type { BenchCase } from './harness.ts';

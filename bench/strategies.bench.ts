@@ -8,7 +8,7 @@ import { fuzzProperty } from '../src/fuzz/fuzz.ts';
 import { mutantById } from '../src/fuzz/mutants.ts';
 import { runRace } from '../src/fuzz/race-demo.ts';
 import { propertyById } from '../src/fuzz/suites.ts';
-import type { StrategySpec } from '../src/sim/strategy.ts';
+import type { StrategySpec } from '../src/sim/core/strategy.ts';
 
 export interface StrategyFigure {
   readonly race: string;

@@ -2,7 +2,7 @@
  * Oneway Binder traffic is part of the generated runs: the provider SDK notifies
  * content://<authority>/operations/<id> when an operation ends, the raw driver observes its
  * providers' operation URIs, and system_server delivers each onChange oneway into the agent's
- * process (src/sim/content-observer.ts). Faults then meet oneway transactions like any other: a
+ * process (src/sim/content/content-observer.ts). Faults then meet oneway transactions like any other: a
  * killed agent's registration is found dead and dropped.
  */
 import { describe, expect, it } from 'vitest';

@@ -12,12 +12,12 @@ import { ALL_CHECKERS, runCheckers } from '../src/check/checkers/index.ts';
 import { observe } from '../src/check/observation.ts';
 import { CETP_PROVIDER, providerPackage } from '../src/providers/sdk/manifest.ts';
 import { AGENT, agentPackage } from '../src/providers/testing.ts';
-import { Activity, RESULT_OK } from '../src/sim/activity.ts';
-import { Bundle } from '../src/sim/bundle.ts';
-import { ContentProvider } from '../src/sim/content-provider.ts';
-import type { AppContext } from '../src/sim/context.ts';
-import { Intent } from '../src/sim/intent.ts';
-import { FLAG_IMMUTABLE } from '../src/sim/pending-intent.ts';
+import type { AppContext } from '../src/sim/app/context.ts';
+import { Bundle } from '../src/sim/binder/bundle.ts';
+import { ContentProvider } from '../src/sim/content/content-provider.ts';
+import { Activity, RESULT_OK } from '../src/sim/ui/activity.ts';
+import { Intent } from '../src/sim/ui/intent.ts';
+import { FLAG_IMMUTABLE } from '../src/sim/ui/pending-intent.ts';
 import { World } from '../src/sim/world.ts';
 
 const PKG = 'com.example.ledger';

@@ -10,7 +10,7 @@ import { ALL_CHECKERS } from '../src/check/checkers/index.ts';
 import { ALERTS, PAYMENTS } from '../src/fuzz/scenario/fixtures.ts';
 import { type Command, executeCommand as execute, type Variant } from '../src/fuzz/scenario/model.ts';
 import { runScenario } from '../src/fuzz/scenario/runner.ts';
-import type { UserDecision } from '../src/sim/user.ts';
+import type { UserDecision } from '../src/sim/ui/user.ts';
 
 const ALL_CAPS = ['async_operations', 'cancellation', 'large_results'];
 const reference: Variant = { providerBugs: [], consumerBugs: [], disabledRules: [] };

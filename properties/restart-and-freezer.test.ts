@@ -17,8 +17,8 @@ import { replayScenario } from '../src/fuzz/fuzz.ts';
 import type { ConsumerScenario } from '../src/fuzz/scenario/consumer.ts';
 import { REFERENCE } from '../src/fuzz/scenario/model.ts';
 import { type PropertyDef, propertyById } from '../src/fuzz/suites.ts';
-import { Bundle } from '../src/sim/bundle.ts';
-import type { AppContext } from '../src/sim/context.ts';
+import type { AppContext } from '../src/sim/app/context.ts';
+import { Bundle } from '../src/sim/binder/bundle.ts';
 import { appSpec, clientSpec, LambdaProvider } from '../src/sim/testing.ts';
 import { World } from '../src/sim/world.ts';
 

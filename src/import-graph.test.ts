@@ -163,33 +163,33 @@ function circles(graph: Graph): string[][] {
  */
 const KNOWN_CIRCLES: readonly (readonly string[])[] = [
   [
-    'src/sim/activity-component.ts',
+    'src/sim/ui/activity-component.ts',
     // activity-resolve/-saved split out of activity.ts (a member); app-thread new (issue 35).
-    'src/sim/activity-resolve.ts',
-    'src/sim/activity-saved.ts',
-    'src/sim/activity-types.ts',
-    'src/sim/activity.ts',
-    'src/sim/app-thread.ts',
-    'src/sim/app.ts',
-    'src/sim/binder-types.ts',
-    'src/sim/binder.ts',
-    'src/sim/bundle.ts',
-    'src/sim/content-observer.ts',
-    'src/sim/content-provider.ts',
-    'src/sim/content.ts',
-    'src/sim/context.ts',
-    'src/sim/fd-kernel.ts',
-    'src/sim/fd.ts',
+    'src/sim/ui/activity-resolve.ts',
+    'src/sim/ui/activity-saved.ts',
+    'src/sim/ui/activity-types.ts',
+    'src/sim/ui/activity.ts',
+    'src/sim/process/app-thread.ts',
+    'src/sim/app/app.ts',
+    'src/sim/binder/binder-types.ts',
+    'src/sim/binder/binder.ts',
+    'src/sim/binder/bundle.ts',
+    'src/sim/content/content-observer.ts',
+    'src/sim/content/content-provider.ts',
+    'src/sim/content/content.ts',
+    'src/sim/app/context.ts',
+    'src/sim/fd/fd-kernel.ts',
+    'src/sim/fd/fd.ts',
     'src/sim/ground-truth.ts',
-    'src/sim/importance.ts',
-    'src/sim/intent.ts',
-    'src/sim/parcel.ts',
-    'src/sim/pending-intent.ts',
-    'src/sim/process.ts',
-    'src/sim/services.ts',
-    'src/sim/shared-preferences.ts',
-    'src/sim/storage.ts',
-    'src/sim/world-importance.ts',
+    'src/sim/process/importance.ts',
+    'src/sim/ui/intent.ts',
+    'src/sim/binder/parcel.ts',
+    'src/sim/ui/pending-intent.ts',
+    'src/sim/process/process.ts',
+    'src/sim/process/services.ts',
+    'src/sim/storage/shared-preferences.ts',
+    'src/sim/storage/storage.ts',
+    'src/sim/process/standing.ts',
   ],
   ['src/protocol/annotations.ts', 'src/protocol/schemas/tool.ts'],
   ['src/protocol/methods.ts', 'src/protocol/schemas/negotiate.ts', 'src/protocol/schemas/registry.ts'],
@@ -237,7 +237,7 @@ describe('the import graph', () => {
 
   it('reads the tree', () => {
     expect(graph.size).toBeGreaterThan(150);
-    expect(graph.get('src/sim/world.ts')).toContain('src/sim/binder.ts');
+    expect(graph.get('src/sim/world.ts')).toContain('src/sim/binder/binder.ts');
   });
 
   it('has no import circle through src/sim/world.ts (no hub)', () => {
@@ -295,15 +295,15 @@ describe('the import graph', () => {
 
   it('sees a circle and a stray arrow when there is one', () => {
     const probe: Graph = new Map([
-      ['src/sim/world.ts', ['src/sim/binder.ts', 'src/sim/rng.ts']],
-      ['src/sim/binder.ts', ['src/sim/parcel.ts']],
-      ['src/sim/parcel.ts', ['src/sim/world.ts']],
-      ['src/sim/rng.ts', []],
+      ['src/sim/world.ts', ['src/sim/binder/binder.ts', 'src/sim/core/rng.ts']],
+      ['src/sim/binder/binder.ts', ['src/sim/binder/parcel.ts']],
+      ['src/sim/binder/parcel.ts', ['src/sim/world.ts']],
+      ['src/sim/core/rng.ts', []],
       ['src/protocol/digest.ts', ['src/sim/memo.ts']],
     ]);
     expect(circleThrough(probe, 'src/sim/world.ts')).toEqual([
-      'src/sim/binder.ts',
-      'src/sim/parcel.ts',
+      'src/sim/binder/binder.ts',
+      'src/sim/binder/parcel.ts',
       'src/sim/world.ts',
     ]);
     expect(arrows(probe, 'src/protocol/', ['src/sim/'])).toEqual([
@@ -320,8 +320,8 @@ describe('the import graph', () => {
       'src/harness/replay.ts -> src/vectors/run.ts',
       'src/stray.ts: in no layer',
     ]);
-    const text = "import type { World } from './world.ts';\nexport { x } from '../base/memo.ts';\n";
-    expect(importsOf(join(ROOT, 'src/sim/binder.ts'), text)).toEqual([
+    const text = "import type { World } from '../world.ts';\nexport { x } from '../../base/memo.ts';\n";
+    expect(importsOf(join(ROOT, 'src/sim/binder/binder.ts'), text)).toEqual([
       'src/sim/world.ts',
       'src/base/memo.ts',
     ]);

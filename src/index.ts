@@ -60,20 +60,12 @@ export {
 } from './providers/apps/payments.ts';
 // The provider SDK and the reference provider apps.
 export * from './providers/sdk/index.ts';
-export {
-  Activity,
-  type ActivityResult,
-  RESULT_CANCELED,
-  RESULT_OK,
-  type Screen,
-  type UserAnswer,
-} from './sim/activity.ts';
-export type { App, AppFactory } from './sim/app.ts';
-export type { CallingIdentity } from './sim/binder.ts';
-export { Bundle } from './sim/bundle.ts';
-export { ContentProviderClient, ContentResolver } from './sim/content.ts';
-export { ContentProvider } from './sim/content-provider.ts';
-export type { AppContext } from './sim/context.ts';
+export type { App, AppFactory } from './sim/app/app.ts';
+export type { AppContext } from './sim/app/context.ts';
+export type { CallingIdentity } from './sim/binder/binder.ts';
+export { Bundle } from './sim/binder/bundle.ts';
+export { ContentProviderClient, ContentResolver } from './sim/content/content.ts';
+export { ContentProvider } from './sim/content/content-provider.ts';
 export {
   AndroidException,
   DeadObjectException,
@@ -84,20 +76,28 @@ export {
   SecurityException,
   SimUsageError,
   TransactionTooLargeException,
-} from './sim/errors.ts';
-export type { Fault, FaultAt } from './sim/faults.ts';
-export type { FdLeak, ParcelFileDescriptor } from './sim/fd.ts';
+} from './sim/core/errors.ts';
+export type { Fault, FaultAt } from './sim/core/faults.ts';
+export type { RunOutcome } from './sim/core/scheduler.ts';
+export type { StrategySpec } from './sim/core/strategy.ts';
+export type { TraceEvent } from './sim/core/trace.ts';
+export { renderMermaid, renderText } from './sim/core/trace-render.ts';
+export type { FdLeak, ParcelFileDescriptor } from './sim/fd/fd.ts';
 export type { BusinessEffect } from './sim/ground-truth.ts';
-export { type ComponentName, Intent } from './sim/intent.ts';
-export type { ManifestSpec, PackageSpec } from './sim/manifest.ts';
-export { FLAG_IMMUTABLE, FLAG_MUTABLE, FLAG_UPDATE_CURRENT, PendingIntent } from './sim/pending-intent.ts';
-export type { RunOutcome } from './sim/scheduler.ts';
-export { certificate } from './sim/signing.ts';
-export type { StoreTransaction } from './sim/storage.ts';
-export type { StrategySpec } from './sim/strategy.ts';
-export type { TraceEvent } from './sim/trace.ts';
-export { renderMermaid, renderText } from './sim/trace-render.ts';
-export type { UserDecision, UserSpec } from './sim/user.ts';
+export type { ManifestSpec, PackageSpec } from './sim/pm/manifest.ts';
+export { certificate } from './sim/pm/signing.ts';
+export type { StoreTransaction } from './sim/storage/storage.ts';
+export {
+  Activity,
+  type ActivityResult,
+  RESULT_CANCELED,
+  RESULT_OK,
+  type Screen,
+  type UserAnswer,
+} from './sim/ui/activity.ts';
+export { type ComponentName, Intent } from './sim/ui/intent.ts';
+export { FLAG_IMMUTABLE, FLAG_MUTABLE, FLAG_UPDATE_CURRENT, PendingIntent } from './sim/ui/pending-intent.ts';
+export type { UserDecision, UserSpec } from './sim/ui/user.ts';
 export { type RunReport, World, type WorldOptions } from './sim/world.ts';
 // What `cetp-sim fuzz --provider MODULE` and `--consumer MODULE` expect a module to export.
 export type {

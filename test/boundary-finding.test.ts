@@ -13,7 +13,7 @@ import {
 } from '../bench/boundary/concurrency.ts';
 import { KIB } from '../bench/boundary/payload.ts';
 import { summariseCell } from '../bench/boundary/summary.ts';
-import { BINDER_BUFFER_BYTES } from '../src/sim/process.ts';
+import { BINDER_BUFFER_BYTES } from '../src/sim/process/process.ts';
 
 const REQUEST_ID = '00000000-0000-4000-8000-000000000000';
 

@@ -25,7 +25,7 @@ const NODES = [
   frame(2, '(garbage collector)', ''),
   frame(3, '(program)', ''),
   frame(4, '(idle)', ''),
-  frame(5, 'pump', `file://${ROOT}/src/sim/scheduler.ts`, [7]),
+  frame(5, 'pump', `file://${ROOT}/src/sim/core/scheduler.ts`, [7]),
   frame(6, 'runScenario', `file://${ROOT}/src/fuzz/scenario/runner.ts`, [8]),
   // JSON.parse and crypto count for the project file that called them.
   frame(7, 'hash', 'node:internal/crypto/hash'),
@@ -52,7 +52,7 @@ describe('profile attribution (bench/profile/attribute.ts)', () => {
     expect(a.byCategory['worker start-up / module loading']).toBe(1);
     expect(a.byCategory.shrinking).toBe(1);
     expect(a.byCategory['oracles (src/check)']).toBe(2);
-    expect(a.topFiles[0]).toEqual({ file: 'src/sim/scheduler.ts', ms: 3 });
+    expect(a.topFiles[0]).toEqual({ file: 'src/sim/core/scheduler.ts', ms: 3 });
   });
 
   it('rounds shares to tenths that add up to exactly 100', () => {

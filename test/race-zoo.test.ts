@@ -10,8 +10,8 @@ import { CONTESTANTS, type Contestant, simRunsToFailure } from '../bench/race-zo
 import { zooProgram } from '../bench/race-zoo/programs.ts';
 import type { ZooProgram, ZooThread } from '../bench/race-zoo/runtime.ts';
 import { runOnSim } from '../bench/race-zoo/sim-engine.ts';
-import { Rng } from '../src/sim/rng.ts';
-import { campaignStrategy, makeStrategy } from '../src/sim/strategy.ts';
+import { Rng } from '../src/sim/core/rng.ts';
+import { campaignStrategy, makeStrategy } from '../src/sim/core/strategy.ts';
 
 function program(id: string): ZooProgram {
   const p = zooProgram(id);

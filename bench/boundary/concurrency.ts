@@ -3,7 +3,7 @@
  * answered with an inline result of s bytes. Every reply parcel is held in the consumer's receive
  * buffer (1 MiB − 8 KiB, shared by every transaction in flight for the process) until its caller
  * reads it; a reply that does not fit fails, and because the *request* was small the caller sees
- * DeadObjectException, not TransactionTooLargeException (src/sim/binder.ts, ANDROID-FACTS §1). The
+ * DeadObjectException, not TransactionTooLargeException (src/sim/binder/binder.ts, ANDROID-FACTS §1). The
  * consumer then re-sends with the same request_id (CETP-6-08) after its backoff.
  *
  * Nothing here is timed: each run is a deterministic simulation (seed + scheduling strategy), so any
@@ -13,10 +13,10 @@
  */
 import type { ToolOutcome } from '../../src/consumer/outcomes.ts';
 import { effects } from '../../src/providers/testing.ts';
-import { contentCallReplyBytes } from '../../src/sim/binder.ts';
-import { Bundle } from '../../src/sim/bundle.ts';
-import { BINDER_BUFFER_BYTES } from '../../src/sim/process.ts';
-import type { StrategySpec } from '../../src/sim/strategy.ts';
+import { contentCallReplyBytes } from '../../src/sim/binder/binder.ts';
+import { Bundle } from '../../src/sim/binder/bundle.ts';
+import type { StrategySpec } from '../../src/sim/core/strategy.ts';
+import { BINDER_BUFFER_BYTES } from '../../src/sim/process/process.ts';
 import type { World } from '../../src/sim/world.ts';
 import { statementOfSize } from './payload.ts';
 import { ARCHIVE_TOOL, boundaryWorld, EXPORT_TOOL, runInConsumer, TEST_PACKAGE } from './world.ts';

@@ -8,7 +8,7 @@
  *   npx tsx bench/boundary/replay.ts --calls 4 --kib 256 --write     (the write tool `archive`)
  */
 import { parseArgs } from 'node:util';
-import { renderMermaid, renderText } from '../../src/sim/trace-render.ts';
+import { renderMermaid, renderText } from '../../src/sim/core/trace-render.ts';
 import { replayConcurrentRun, type StrategyName } from './concurrency.ts';
 import { KIB } from './payload.ts';
 

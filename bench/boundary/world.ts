@@ -12,7 +12,7 @@ import { bridgeIn, CONSUMER_PACKAGE, consumerApp, consumerPackage } from '../../
 import type { ExternalToolBridge } from '../../src/consumer/bridge.ts';
 import type { ToolOutcome } from '../../src/consumer/outcomes.ts';
 import { readTool, TEST_PACKAGE, testProviderWorld, writeTool } from '../../src/providers/testing.ts';
-import type { AppContext } from '../../src/sim/context.ts';
+import type { AppContext } from '../../src/sim/app/context.ts';
 import type { World, WorldOptions } from '../../src/sim/world.ts';
 import { STATEMENT_SCHEMA } from './payload.ts';
 

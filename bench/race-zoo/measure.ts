@@ -4,8 +4,8 @@
  * oracle fires, up to a budget. Every figure is a count from seeded runs — the same code gives the same
  * table on any machine.
  */
-import { Rng } from '../../src/sim/rng.ts';
-import { type CampaignStrategy, campaignStrategy, type StrategySpec } from '../../src/sim/strategy.ts';
+import { Rng } from '../../src/sim/core/rng.ts';
+import { type CampaignStrategy, campaignStrategy, type StrategySpec } from '../../src/sim/core/strategy.ts';
 import { fcRunsToFailure } from './fc-engine.ts';
 import type { ZooProgram } from './runtime.ts';
 import { runOnSim } from './sim-engine.ts';

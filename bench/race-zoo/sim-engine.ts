@@ -1,13 +1,13 @@
 /**
- * Runs a zoo program once on cetp-sim's scheduler (src/sim/scheduler.ts) under a strategy: every
+ * Runs a zoo program once on cetp-sim's scheduler (src/sim/core/scheduler.ts) under a strategy: every
  * thread is a Task, a scheduling point is `Scheduler.yield()`, a mutex or join blocks on a Waiter. A
  * failed check ends the run as the task's failure; a run that ends with threads still blocked is the
  * deadlock oracle (the scheduler's liveness outcome).
  */
-import { VirtualClock } from '../../src/sim/clock.ts';
-import type { Scheduler as SchedulerType, Waiter } from '../../src/sim/scheduler.ts';
-import { Scheduler } from '../../src/sim/scheduler.ts';
-import type { Strategy } from '../../src/sim/strategy.ts';
+import { VirtualClock } from '../../src/sim/core/clock.ts';
+import type { Scheduler as SchedulerType, Waiter } from '../../src/sim/core/scheduler.ts';
+import { Scheduler } from '../../src/sim/core/scheduler.ts';
+import type { Strategy } from '../../src/sim/core/strategy.ts';
 import {
   ZooAssertionFailed,
   type ZooMutex,

@@ -18,8 +18,8 @@ import { CONFIRM_ACTIVITY } from '../../src/providers/sdk/confirmations.ts';
 import { CETP_PROVIDER } from '../../src/providers/sdk/manifest.ts';
 import { CetpV2ContentProvider } from '../../src/providers/sdk/provider.ts';
 import type { ProviderOptions } from '../../src/providers/sdk/types.ts';
-import type { Bundle } from '../../src/sim/bundle.ts';
-import type { PackageSpec } from '../../src/sim/manifest.ts';
+import type { Bundle } from '../../src/sim/binder/bundle.ts';
+import type { PackageSpec } from '../../src/sim/pm/manifest.ts';
 import type { World } from '../../src/sim/world.ts';
 
 const DELAY_MS = 400;

@@ -10,7 +10,7 @@ import { faultsTransparent, faultsTransparentVerdict } from '../../src/check/che
 import { resolveProviderFixture } from '../../src/check/fixture.ts';
 import { executeCommand, REFERENCE, type Scenario } from '../../src/fuzz/scenario/model.ts';
 import { runScenario } from '../../src/fuzz/scenario/runner.ts';
-import type { FaultAt } from '../../src/sim/faults.ts';
+import type { FaultAt } from '../../src/sim/core/faults.ts';
 import type { ProviderFixture } from '../../src/subjects/subjects.ts';
 import { todoFixture } from './todo.provider.ts';
 import { todoPrepareWritesFixture } from './todo-prepare-writes.provider.ts';

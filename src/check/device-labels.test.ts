@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../sim/trace.ts';
+import type { TraceEvent } from '../sim/core/trace.ts';
 import { DEVICE_LABELS, deviceLabels } from './device-labels.ts';
 
 const event = (kind: string, data: Record<string, unknown>): TraceEvent =>

@@ -15,9 +15,9 @@
  * - `device:activity-restored` — a stopped Activity of a dead process was recreated on return;
  * - `device:slow-boot` — a reboot took time (`bootMs`), after which apps' elapsedRealtime restarted;
  * - `device:input-anr` — work on an app's main thread blocked past 5 s: input ANR, the app killed
- *   (src/sim/main-thread.ts; only a consumer that calls on its main thread meets it).
+ *   (src/sim/core/main-thread.ts; only a consumer that calls on its main thread meets it).
  */
-import type { TraceEvent } from '../sim/trace.ts';
+import type { TraceEvent } from '../sim/core/trace.ts';
 
 export const DEVICE_LABELS = [
   'device:deep-sleep',

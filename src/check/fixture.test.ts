@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { ALERTS_PROVIDER, deleteAlert, getQuote } from '../providers/apps/alerts.ts';
 import { defineProvider } from '../providers/sdk/define.ts';
 import { CETP_PROVIDER, providerPackage } from '../providers/sdk/manifest.ts';
-import { Bundle } from '../sim/bundle.ts';
-import { ContentProvider } from '../sim/content-provider.ts';
+import { Bundle } from '../sim/binder/bundle.ts';
+import { ContentProvider } from '../sim/content/content-provider.ts';
 import type { ProviderFixture } from '../subjects/subjects.ts';
 import { resolveFixtureWith, resolveProviderFixture, variantIgnored } from './fixture.ts';
 

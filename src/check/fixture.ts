@@ -20,9 +20,9 @@
  */
 import canonicalize from 'canonicalize';
 import { TOOL_PROVIDER_ACTION } from '../protocol/discovery.ts';
-import { Bundle } from '../sim/bundle.ts';
-import type { AppContext } from '../sim/context.ts';
-import { certificate } from '../sim/signing.ts';
+import type { AppContext } from '../sim/app/context.ts';
+import { Bundle } from '../sim/binder/bundle.ts';
+import { certificate } from '../sim/pm/signing.ts';
 import { World } from '../sim/world.ts';
 import type { ProviderFixture, ResolvedProviderFixture, Variant } from '../subjects/subjects.ts';
 

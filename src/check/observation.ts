@@ -11,10 +11,10 @@
 
 import type { JsonObject, JsonValue } from '../base/json.ts';
 import { META_VERSIONS } from '../protocol/discovery.ts';
-import type { Bundle, BundleEntry } from '../sim/bundle.ts';
-import type { ContentCallRecord } from '../sim/content.ts';
+import type { Bundle, BundleEntry } from '../sim/binder/bundle.ts';
+import type { ContentCallRecord } from '../sim/content/content.ts';
+import type { TraceEvent } from '../sim/core/trace.ts';
 import type { AgentCallRecord, ScreenRecord } from '../sim/ground-truth.ts';
-import type { TraceEvent } from '../sim/trace.ts';
 import type { RunReport, World } from '../sim/world.ts';
 import type { FaultFreeRecord } from './fault-free-record.ts';
 import { callOf, packageOf, type RunRecord, recordRun, reportOf } from './record.ts';
@@ -74,7 +74,7 @@ export interface CallView {
   readonly replyStep: number | null;
   readonly replyT: number | null;
   /**
-   * When the provider's handler ran, as the world saw it (src/sim/content.ts ServedInterval): the
+   * When the provider's handler ran, as the world saw it (src/sim/content/content.ts ServedInterval): the
    * provider process instance, the step its binder thread called ContentProvider.call, and the step
    * that call returned (null: never). Null for an in-process call or one that never reached a handler.
    */

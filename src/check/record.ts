@@ -13,14 +13,14 @@
  */
 import type { JsonValue } from '../base/json.ts';
 import { identityFingerprint } from '../providers/sdk/identity.ts';
-import { Bundle, type BundleEntry } from '../sim/bundle.ts';
-import type { ContentCallRecord, ContentCallResult, ServedInterval } from '../sim/content.ts';
-import type { ParcelFileDescriptor } from '../sim/fd.ts';
+import { Bundle, type BundleEntry } from '../sim/binder/bundle.ts';
+import type { ContentCallRecord, ContentCallResult, ServedInterval } from '../sim/content/content.ts';
+import { hashEvents, type TraceEvent } from '../sim/core/trace.ts';
+import type { ParcelFileDescriptor } from '../sim/fd/fd.ts';
 import type { AgentCallRecord, CommitRecord, EffectRecord, ScreenRecord } from '../sim/ground-truth.ts';
-import type { ComponentName } from '../sim/intent.ts';
-import type { PendingIntent } from '../sim/pending-intent.ts';
-import { apkContentsSigners } from '../sim/signing.ts';
-import { hashEvents, type TraceEvent } from '../sim/trace.ts';
+import { apkContentsSigners } from '../sim/pm/signing.ts';
+import type { ComponentName } from '../sim/ui/intent.ts';
+import type { PendingIntent } from '../sim/ui/pending-intent.ts';
 import type { RunReport, World } from '../sim/world.ts';
 
 /** A PendingIntent as the oracles see it: its system record's identity and what it resolves to. */

@@ -1,5 +1,5 @@
 /**
- * `--android 14|15|16` (src/sim/release.ts) on fuzz and replay: the profile is recorded in the
+ * `--android 14|15|16` (src/sim/core/release.ts) on fuzz and replay: the profile is recorded in the
  * replay file's variant, a replay re-runs on it bit for bit, a file without the field runs on the
  * default (14), and a bad value — on the command line or in a file — is exit 2 naming where it is.
  */

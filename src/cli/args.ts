@@ -3,7 +3,12 @@
  * CLI reports as a usage error (exit 2, code `invalid_argument`) naming the flag and what it accepts.
  */
 import { InvalidArgumentError } from 'commander';
-import { ANDROID_RELEASES, type AndroidRelease, DEFAULT_ANDROID, isAndroidRelease } from '../sim/release.ts';
+import {
+  ANDROID_RELEASES,
+  type AndroidRelease,
+  DEFAULT_ANDROID,
+  isAndroidRelease,
+} from '../sim/core/release.ts';
 
 export function parseIntArg(name: string, min = 0): (value: string) => number {
   return (value: string) => {
@@ -42,7 +47,7 @@ export function parseShardArg(value: string): Shard {
   return { index, count };
 }
 
-/** `--android 14|15|16`: the Android release profile (src/sim/release.ts). */
+/** `--android 14|15|16`: the Android release profile (src/sim/core/release.ts). */
 export function parseAndroidArg(value: string): AndroidRelease {
   const n = Number(value);
   if (!/^\d+$/.test(value) || !isAndroidRelease(n))

@@ -20,7 +20,7 @@ import {
   writeDiagramFile,
   writeReplayFile,
 } from '../harness/replay-file.ts';
-import type { TraceEvent } from '../sim/trace.ts';
+import type { TraceEvent } from '../sim/core/trace.ts';
 import type { Shard } from './args.ts';
 import { watchdogViolation } from './failure-report.ts';
 import { checkModuleIsolation } from './user-modules.ts';

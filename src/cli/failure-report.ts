@@ -7,8 +7,8 @@ import type { Violation } from '../check/checker.ts';
 import { runProgress } from '../check/checkers/runtime.ts';
 import type { ReplayModules } from '../harness/code-identity.ts';
 import { diagramFilePath } from '../harness/replay-file.ts';
-import type { TraceEvent } from '../sim/trace.ts';
-import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
+import type { TraceEvent } from '../sim/core/trace.ts';
+import { QUIET_KINDS, renderText } from '../sim/core/trace-render.ts';
 import type { Io } from './io.ts';
 
 /** Violations shown in full; the rest are counted. */

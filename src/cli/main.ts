@@ -6,7 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { FLOW_KINDS } from '../fuzz/crashpoints.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, isCliErrorCode } from '../harness/errors.ts';
-import { ANDROID_RELEASES, DEFAULT_ANDROID } from '../sim/release.ts';
+import { ANDROID_RELEASES, DEFAULT_ANDROID } from '../sim/core/release.ts';
 import { parseAndroidArg, parseIntArg, parseSecondsArg, parseShardArg } from './args.ts';
 import {
   DEFAULT_WATCHDOG_SECONDS,
@@ -62,7 +62,7 @@ const watchdogOption = () =>
 const androidOption = (what: string) =>
   new Option(
     '--android <release>',
-    `the Android release profile ${what}: ${ANDROID_RELEASES.join(', ')} (default ${DEFAULT_ANDROID}; src/sim/release.ts)`,
+    `the Android release profile ${what}: ${ANDROID_RELEASES.join(', ')} (default ${DEFAULT_ANDROID}; src/sim/core/release.ts)`,
   ).argParser(parseAndroidArg);
 
 const FUZZ_HELP = `

@@ -4,8 +4,8 @@
  * measures). Scripted providers; virtual time.
  */
 import { describe, expect, it } from 'vitest';
-import { Intent } from '../sim/intent.ts';
-import { FLAG_IMMUTABLE } from '../sim/pending-intent.ts';
+import { Intent } from '../sim/ui/intent.ts';
+import { FLAG_IMMUTABLE } from '../sim/ui/pending-intent.ts';
 import { executes, needsConfirmation, ok, scripted, WRITE } from './gaps.testing.ts';
 import {
   auditEvents,

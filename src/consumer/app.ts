@@ -11,10 +11,10 @@
  */
 
 import { TOOL_PROVIDER_ACTION } from '../protocol/discovery.ts';
-import type { App } from '../sim/app.ts';
-import type { AppContext } from '../sim/context.ts';
-import type { PackageSpec } from '../sim/manifest.ts';
-import { certificate } from '../sim/signing.ts';
+import type { App } from '../sim/app/app.ts';
+import type { AppContext } from '../sim/app/context.ts';
+import type { PackageSpec } from '../sim/pm/manifest.ts';
+import { certificate } from '../sim/pm/signing.ts';
 import { ExternalToolBridge } from './bridge.ts';
 import { APPROVAL_ACTIVITY, CetpApprovalActivity } from './confirmation.ts';
 import type { ConsumerOptionsInit } from './options.ts';

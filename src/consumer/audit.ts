@@ -13,7 +13,7 @@
  */
 
 import type { JsonObject } from '../base/json.ts';
-import type { AppContext } from '../sim/context.ts';
+import type { AppContext } from '../sim/app/context.ts';
 
 export type AttemptReason = 'first' | 'retry' | 'resume' | 'poll' | 'cancel' | 'query';
 

@@ -15,7 +15,7 @@
 
 import type { JsonObject, JsonValue } from '../base/json.ts';
 import type { ToolAnnotations } from '../protocol/index.ts';
-import type { AppContext } from '../sim/context.ts';
+import type { AppContext } from '../sim/app/context.ts';
 import { recordAudit } from './audit.ts';
 import { CetpClient } from './client.ts';
 import { type DiscoveredProvider, discoverProviders, type RefusedProvider } from './discovery.ts';

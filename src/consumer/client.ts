@@ -17,9 +17,9 @@
  * - optional methods are never sent unless negotiated (2.3-04, 4-05, 4-06, 8-06).
  */
 import { type Capability, V2_METHODS, type V2MethodName, writeRequest } from '../protocol/index.ts';
-import { Bundle } from '../sim/bundle.ts';
-import type { AppContext } from '../sim/context.ts';
-import type { Waiter } from '../sim/scheduler.ts';
+import type { AppContext } from '../sim/app/context.ts';
+import { Bundle } from '../sim/binder/bundle.ts';
+import type { Waiter } from '../sim/core/scheduler.ts';
 import { type AttemptReason, recordAudit } from './audit.ts';
 import {
   type ConsumerTool,

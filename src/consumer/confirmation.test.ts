@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_CASES, HOSTILE_PACKAGE, installHostile } from '../providers/hostile/index.ts';
-import { Intent } from '../sim/intent.ts';
-import { FLAG_IMMUTABLE } from '../sim/pending-intent.ts';
+import { Intent } from '../sim/ui/intent.ts';
+import { FLAG_IMMUTABLE } from '../sim/ui/pending-intent.ts';
 import type { World } from '../sim/world.ts';
 import { APPROVAL_ACTIVITY } from './confirmation.ts';
 import {

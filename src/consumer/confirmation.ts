@@ -15,11 +15,12 @@
  * The local approval is the consumer's own dialog in front of a call (1-02, 4.3-10): it can stop a
  * call, never stand in for the provider's confirmation, and nothing of it is sent.
  */
-import { Activity, RESULT_CANCELED, RESULT_OK } from '../sim/activity.ts';
-import type { AppContext } from '../sim/context.ts';
-import { Intent } from '../sim/intent.ts';
-import type { PendingIntent } from '../sim/pending-intent.ts';
-import type { Waiter } from '../sim/scheduler.ts';
+
+import type { AppContext } from '../sim/app/context.ts';
+import type { Waiter } from '../sim/core/scheduler.ts';
+import { Activity, RESULT_CANCELED, RESULT_OK } from '../sim/ui/activity.ts';
+import { Intent } from '../sim/ui/intent.ts';
+import type { PendingIntent } from '../sim/ui/pending-intent.ts';
 import type { ConsumerGates } from './gates.ts';
 import type { ApprovalRequest, ConsumerConfig } from './options.ts';
 

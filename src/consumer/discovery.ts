@@ -13,7 +13,7 @@
  */
 
 import { META_AUTHORITY, META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../protocol/discovery.ts';
-import type { AppContext } from '../sim/context.ts';
+import type { AppContext } from '../sim/app/context.ts';
 import type { ConsumerGates } from './gates.ts';
 
 export interface DiscoveredProvider {

@@ -5,8 +5,8 @@
  * cannot connect in the middle of an execution. Times are the simulation's virtual clock.
  */
 import { describe, expect, it } from 'vitest';
-import type { Bundle } from '../sim/bundle.ts';
-import type { ContentCallRecord } from '../sim/content.ts';
+import type { Bundle } from '../sim/binder/bundle.ts';
+import type { ContentCallRecord } from '../sim/content/content.ts';
 import type { World } from '../sim/world.ts';
 import type { RetryOptions } from './options.ts';
 import type { ToolOutcome } from './outcomes.ts';

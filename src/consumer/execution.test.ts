@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../protocol/index.ts';
-import type { Bundle } from '../sim/bundle.ts';
-import type { ContentCallRecord } from '../sim/content.ts';
-import { IllegalStateException } from '../sim/errors.ts';
+import type { Bundle } from '../sim/binder/bundle.ts';
+import type { ContentCallRecord } from '../sim/content/content.ts';
+import { IllegalStateException } from '../sim/core/errors.ts';
 import type { World } from '../sim/world.ts';
 import {
   ALERTS_PACKAGE,

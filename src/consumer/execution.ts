@@ -16,7 +16,7 @@
 
 import type { JsonValue } from '../base/json.ts';
 import type { ErrorCode, ExecutionResult } from '../protocol/index.ts';
-import type { Bundle } from '../sim/bundle.ts';
+import type { Bundle } from '../sim/binder/bundle.ts';
 import type { AttemptReason } from './audit.ts';
 import type { ConsumerTool } from './catalogue.ts';
 import type { CetpClient } from './client.ts';

@@ -8,7 +8,7 @@
  */
 import { CAPABILITIES, type Capability } from '../protocol/index.ts';
 import { readingOptions } from '../protocol/readings.ts';
-import type { AppContext } from '../sim/context.ts';
+import type { AppContext } from '../sim/app/context.ts';
 import type { World } from '../sim/world.ts';
 import { bridgeIn, CONSUMER_PACKAGE, consumerApp, consumerPackage } from './app.ts';
 import type { ExternalToolBridge } from './bridge.ts';

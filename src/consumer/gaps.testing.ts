@@ -2,8 +2,8 @@
  * Scripted-provider helpers shared by the consumer's mutation-gap tests (outcomes.mutation-gaps.test.ts,
  * ablation.mutation-gaps.test.ts): four tools, a world with a scripted provider, and the replies they use.
  */
-import { Intent } from '../sim/intent.ts';
-import { FLAG_IMMUTABLE } from '../sim/pending-intent.ts';
+import { Intent } from '../sim/ui/intent.ts';
+import { FLAG_IMMUTABLE } from '../sim/ui/pending-intent.ts';
 import type { World } from '../sim/world.ts';
 import type { ConsumerOptionsInit } from './options.ts';
 import {

@@ -11,7 +11,7 @@
  */
 
 import type { JsonValue } from '../base/json.ts';
-import type { AppContext } from '../sim/context.ts';
+import type { AppContext } from '../sim/app/context.ts';
 import type { ConsumerParts } from './parts.ts';
 
 export const JOURNAL_TABLE = 'cetp.consumer.executions';

@@ -16,10 +16,10 @@
 import { createHash } from 'node:crypto';
 import type { JsonValue } from '../base/json.ts';
 import type { FileResult } from '../protocol/index.ts';
-import type { Bundle } from '../sim/bundle.ts';
-import type { AppContext } from '../sim/context.ts';
-import type { ParcelFileDescriptor } from '../sim/fd.ts';
-import { TIMED_OUT } from '../sim/scheduler.ts';
+import type { AppContext } from '../sim/app/context.ts';
+import type { Bundle } from '../sim/binder/bundle.ts';
+import { TIMED_OUT } from '../sim/core/scheduler.ts';
+import type { ParcelFileDescriptor } from '../sim/fd/fd.ts';
 import type { ConsumerTool } from './catalogue.ts';
 import type { ConsumerConfig } from './options.ts';
 import type { IntegrityCheck } from './outcomes.ts';

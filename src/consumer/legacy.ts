@@ -14,8 +14,8 @@
 
 import type { JsonObject, JsonValue } from '../base/json.ts';
 import { isKnownErrorCode, isToolName, utf8Length } from '../protocol/index.ts';
-import { Bundle } from '../sim/bundle.ts';
-import type { AppContext } from '../sim/context.ts';
+import type { AppContext } from '../sim/app/context.ts';
+import { Bundle } from '../sim/binder/bundle.ts';
 import { recordAudit } from './audit.ts';
 import { compileToolSchema } from './catalogue.ts';
 import { askLocalApproval } from './confirmation.ts';

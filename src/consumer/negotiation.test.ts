@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { isUuid } from '../protocol/index.ts';
 import { HOSTILE_CASES, HOSTILE_PACKAGE, installHostile } from '../providers/hostile/index.ts';
-import type { ContentCallRecord } from '../sim/content.ts';
+import type { ContentCallRecord } from '../sim/content/content.ts';
 import type { World } from '../sim/world.ts';
 import {
   ALERTS_PACKAGE,

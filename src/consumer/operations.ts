@@ -14,9 +14,9 @@
 
 import type { JsonObject } from '../base/json.ts';
 import type { OperationStatus } from '../protocol/index.ts';
-import type { Bundle } from '../sim/bundle.ts';
-import type { AppContext } from '../sim/context.ts';
-import type { Waiter } from '../sim/scheduler.ts';
+import type { AppContext } from '../sim/app/context.ts';
+import type { Bundle } from '../sim/binder/bundle.ts';
+import type { Waiter } from '../sim/core/scheduler.ts';
 import type { ExecutionRun } from './execution.ts';
 import type { ToolOutcome } from './outcomes.ts';
 import { classify } from './replies.ts';

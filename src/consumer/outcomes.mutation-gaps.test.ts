@@ -8,8 +8,8 @@
  * the consumer's thread surviving its agent's callback. Scripted providers; virtual time.
  */
 import { describe, expect, it } from 'vitest';
-import { Intent } from '../sim/intent.ts';
-import { FLAG_CANCEL_CURRENT, FLAG_IMMUTABLE } from '../sim/pending-intent.ts';
+import { Intent } from '../sim/ui/intent.ts';
+import { FLAG_CANCEL_CURRENT, FLAG_IMMUTABLE } from '../sim/ui/pending-intent.ts';
 import { executes, needsConfirmation, ok, READ, scripted, WRITE } from './gaps.testing.ts';
 import { JOURNAL_TABLE } from './journal.ts';
 import {

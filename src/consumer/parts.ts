@@ -3,7 +3,7 @@
  * made. A planted bug (planted.ts) replaces or wraps one of them from outside; the reference
  * consumer has none substituted and no bug branches.
  */
-import type { PendingIntent } from '../sim/pending-intent.ts';
+import type { PendingIntent } from '../sim/ui/pending-intent.ts';
 import { type ResolutionCheck, verifyResolution } from './confirmation.ts';
 import type { ConsumerGates } from './gates.ts';
 

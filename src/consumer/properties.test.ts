@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { UserDecision } from '../sim/user.ts';
+import type { UserDecision } from '../sim/ui/user.ts';
 import { bridgeIn } from './app.ts';
 import type { ToolOutcome } from './outcomes.ts';
 import {

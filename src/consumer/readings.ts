@@ -4,7 +4,7 @@
  * readings (`exact`, `fresh`) leave the request as the client wrote it.
  */
 import canonicalize from 'canonicalize';
-import type { Bundle } from '../sim/bundle.ts';
+import type { Bundle } from '../sim/binder/bundle.ts';
 import type { ConsumerVariants } from './options.ts';
 
 /** What one execution re-sends under its readings: the args string and the first deadline it sent. */

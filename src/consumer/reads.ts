@@ -5,8 +5,8 @@
  * provider restarted in between) negotiates again and re-sends the same read.
  */
 import { type V2MethodName, writeRequest } from '../protocol/index.ts';
-import { Bundle } from '../sim/bundle.ts';
-import type { AppContext } from '../sim/context.ts';
+import type { AppContext } from '../sim/app/context.ts';
+import { Bundle } from '../sim/binder/bundle.ts';
 import type { ConsumerConfig } from './options.ts';
 import { type Classified, classify } from './replies.ts';
 import { decideRetry, decideTransportRetry } from './retry.ts';

@@ -23,8 +23,8 @@ import {
   utf8Length,
   type V2MethodName,
 } from '../protocol/index.ts';
-import type { Bundle } from '../sim/bundle.ts';
-import type { PendingIntent } from '../sim/pending-intent.ts';
+import type { Bundle } from '../sim/binder/bundle.ts';
+import type { PendingIntent } from '../sim/ui/pending-intent.ts';
 import type { ConsumerConfig } from './options.ts';
 import type { CallOutcome } from './transport.ts';
 import { type UntrustedText, untrustedText } from './untrusted.ts';

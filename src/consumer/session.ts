@@ -21,7 +21,7 @@ import {
   utf8Length,
   writeRequest,
 } from '../protocol/index.ts';
-import { Bundle } from '../sim/bundle.ts';
+import { Bundle } from '../sim/binder/bundle.ts';
 import type { ConsumerConfig } from './options.ts';
 import { type CallOutcome, closeFds, type ProviderChannel } from './transport.ts';
 

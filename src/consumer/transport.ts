@@ -13,12 +13,13 @@
  * - Every way a call can fail is a value (CallOutcome), never an exception: death, a `null` reply,
  *   a timeout and a Parcel-able exception are all "the outcome is unknown" to the layers above.
  */
-import type { Bundle } from '../sim/bundle.ts';
-import type { ContentProviderClient } from '../sim/content.ts';
-import type { AppContext } from '../sim/context.ts';
-import { IllegalArgumentException, RemoteException, SecurityException } from '../sim/errors.ts';
-import { fileDescriptorsIn } from '../sim/parcel.ts';
-import { TIMED_OUT } from '../sim/scheduler.ts';
+
+import type { AppContext } from '../sim/app/context.ts';
+import type { Bundle } from '../sim/binder/bundle.ts';
+import { fileDescriptorsIn } from '../sim/binder/parcel.ts';
+import type { ContentProviderClient } from '../sim/content/content.ts';
+import { IllegalArgumentException, RemoteException, SecurityException } from '../sim/core/errors.ts';
+import { TIMED_OUT } from '../sim/core/scheduler.ts';
 import type { ConsumerConfig } from './options.ts';
 
 export type CallOutcome =

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../base/json.ts';
-import type { Bundle } from '../sim/bundle.ts';
+import type { Bundle } from '../sim/binder/bundle.ts';
 import {
   consumerWorld,
   errorReply,

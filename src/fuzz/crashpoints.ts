@@ -17,8 +17,8 @@
  */
 import type { Violation } from '../check/checker.ts';
 import type { CallView } from '../check/observation.ts';
-import type { FaultAt } from '../sim/faults.ts';
-import type { TraceEvent } from '../sim/trace.ts';
+import type { FaultAt } from '../sim/core/faults.ts';
+import type { TraceEvent } from '../sim/core/trace.ts';
 import { REPLAY_FORMAT, type ReplayFile } from './fuzz.ts';
 import {
   type ConsumerRun,

@@ -26,7 +26,7 @@ import {
   writesOf,
 } from '../check/fault-free.ts';
 import type { Observation } from '../check/observation.ts';
-import { TIMED_OUT } from '../sim/scheduler.ts';
+import { TIMED_OUT } from '../sim/core/scheduler.ts';
 import { World } from '../sim/world.ts';
 import { newActorState } from './scenario/actor-state.ts';
 import { RawDriver } from './scenario/driver.ts';

@@ -10,8 +10,8 @@ import type { Violation } from '../check/checker.ts';
 import { CONSUMER_KEY, type Exercised, ExerciseTally, exercisedIn, successTest } from '../check/exercised.ts';
 import { type Frequencies, FrequencyTally, runLabels } from '../check/frequencies.ts';
 import type { CallView, Observation } from '../check/observation.ts';
-import { DEVICE_FAULTS } from '../sim/faults.ts';
-import type { TraceEvent } from '../sim/trace.ts';
+import { DEVICE_FAULTS } from '../sim/core/faults.ts';
+import type { TraceEvent } from '../sim/core/trace.ts';
 import { scenarioArb } from './scenario/arbitraries.ts';
 import {
   type ConsumerRun,

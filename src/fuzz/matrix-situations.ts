@@ -6,7 +6,7 @@
  * part of the environment, not of either implementation under test: it watches the calls that reach
  * the reference providers and, at the deciding moment, loses a reply, moves the wall clock, kills and
  * relaunches the consumer, or swaps the session token a call carries — each one a device fault the
- * simulation already models (src/sim/faults.ts), applied through `world.applyFault` so the trace and
+ * simulation already models (src/sim/core/faults.ts), applied through `world.applyFault` so the trace and
  * a replay's diagram show it. Deterministic: every decision depends only on the calls seen so far.
  * A situation's fixture wraps a provider fixture (its install), so a replay file of a situation
  * property reproduces the situation with it (src/fuzz/matrix.ts resolves the property by id).
@@ -19,10 +19,10 @@ import { ALERTS_PACKAGE } from '../providers/apps/alerts.ts';
 import type { GrantRecord } from '../providers/sdk/confirmations.ts';
 import { GRANTS } from '../providers/sdk/records.ts';
 import { agentPackage } from '../providers/testing.ts';
-import type { App, AppFactory } from '../sim/app.ts';
-import { Bundle } from '../sim/bundle.ts';
-import type { ContentProvider } from '../sim/content-provider.ts';
-import type { PackageSpec } from '../sim/manifest.ts';
+import type { App, AppFactory } from '../sim/app/app.ts';
+import { Bundle } from '../sim/binder/bundle.ts';
+import type { ContentProvider } from '../sim/content/content-provider.ts';
+import type { PackageSpec } from '../sim/pm/manifest.ts';
 import type { World } from '../sim/world.ts';
 import type { ProviderFixture } from './scenario/fixtures.ts';
 import type { Variant } from './scenario/model.ts';

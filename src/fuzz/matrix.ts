@@ -24,7 +24,7 @@ import {
   VARIANTS,
   type VariantDef,
 } from '../protocol/readings.ts';
-import type { Fault } from '../sim/faults.ts';
+import type { Fault } from '../sim/core/faults.ts';
 import type { Readings } from '../subjects/subjects.ts';
 import { propertySeed } from './fuzz.ts';
 import { SITUATIONS, type Situation, withSituation } from './matrix-situations.ts';

@@ -8,9 +8,9 @@
  * Used by properties/race-demo.test.ts and by `cetp-sim demo`.
  */
 import fc from 'fast-check';
-import { Bundle } from '../sim/bundle.ts';
-import type { Fault, FaultAt } from '../sim/faults.ts';
-import type { StrategySpec } from '../sim/strategy.ts';
+import { Bundle } from '../sim/binder/bundle.ts';
+import type { Fault, FaultAt } from '../sim/core/faults.ts';
+import type { StrategySpec } from '../sim/core/strategy.ts';
 import { appSpec, clientSpec, LambdaProvider } from '../sim/testing.ts';
 import { PROCESS_START_MS, World } from '../sim/world.ts';
 

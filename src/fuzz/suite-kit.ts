@@ -7,7 +7,7 @@
 import type { Checker } from '../check/checker.ts';
 import { operationsTerminate, runProgress } from '../check/checkers/runtime.ts';
 import { V2_METHOD_NAMES } from '../protocol/methods.ts';
-import type { Fault } from '../sim/faults.ts';
+import type { Fault } from '../sim/core/faults.ts';
 import type { ScenarioShape } from './scenario/arbitraries.ts';
 import type { ConsumerFixture, ConsumerShape } from './scenario/consumer.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';

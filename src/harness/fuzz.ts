@@ -25,9 +25,9 @@ import {
 } from '../fuzz/fuzz.ts';
 import { REFERENCE, type Tail } from '../fuzz/scenario/model.ts';
 import type { PropertyDef } from '../fuzz/suites.ts';
-import { ANDROID_RELEASES, type AndroidRelease, isAndroidRelease } from '../sim/release.ts';
-import type { TraceEvent } from '../sim/trace.ts';
-import { QUIET_KINDS, renderText } from '../sim/trace-render.ts';
+import { ANDROID_RELEASES, type AndroidRelease, isAndroidRelease } from '../sim/core/release.ts';
+import type { TraceEvent } from '../sim/core/trace.ts';
+import { QUIET_KINDS, renderText } from '../sim/core/trace-render.ts';
 import type { CancellationLike, ConsumerUnderTest, ProviderFixture, Variant } from '../subjects/subjects.ts';
 import type { ReplayModules } from './code-identity.ts';
 import type { CliErrorCode } from './error-codes.ts';
@@ -68,7 +68,7 @@ export interface FuzzOptions {
   readonly strategy?: Strategy;
   /** A planted bug's id (`npx cetp-sim mutants --list`): its variant is handed to every install(). */
   readonly mutant?: string;
-  /** The Android release profile the worlds run (`--android`, src/sim/release.ts); default 14. Recorded in replay files. */
+  /** The Android release profile the worlds run (`--android`, src/sim/core/release.ts); default 14. Recorded in replay files. */
   readonly android?: AndroidRelease;
   /** Where failures write replay files (relative to `cwd`); `null`: write none. Default `.cetp-sim/failures`. */
   readonly replayDir?: string | null;

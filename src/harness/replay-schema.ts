@@ -11,7 +11,7 @@
  */
 import { HOSTILE_BATCH_MAX } from '../fuzz/scenario/malformed.ts';
 import { ACTORS, CROSS_CLOCKS, DUPLICATED_METHODS, MALFORMED_FLAWS } from '../fuzz/scenario/model.ts';
-import { ANDROID_RELEASES } from '../sim/release.ts';
+import { ANDROID_RELEASES } from '../sim/core/release.ts';
 
 /** The bounds (a shrunk run uses a small fraction of each). */
 export const MAX_REPLAY_FILE_BYTES = 4 * 1024 * 1024;
@@ -217,7 +217,7 @@ export const REPLAY_FILE_SCHEMA = {
           disabledRules: strings,
           // Readings of ambiguous spec points, per side: variant → reading (src/protocol/readings.ts).
           readings: object({ provider: readingMap, consumer: readingMap }, ['provider', 'consumer']),
-          // The Android release profile (src/sim/release.ts); absent: DEFAULT_ANDROID.
+          // The Android release profile (src/sim/core/release.ts); absent: DEFAULT_ANDROID.
           android: { enum: [...ANDROID_RELEASES] },
           // Whether the campaign generated device faults (its scenario's faults say which it met).
           deviceFaults: { type: 'boolean' },

@@ -12,7 +12,7 @@
 import { replayScenario } from '../fuzz/fuzz.ts';
 import { replayablePropertyById } from '../fuzz/registry.ts';
 import type { PropertyDef } from '../fuzz/suites.ts';
-import type { TraceEvent } from '../sim/trace.ts';
+import type { TraceEvent } from '../sim/core/trace.ts';
 import type { CancellationLike, ConsumerUnderTest, ProviderFixture } from '../subjects/subjects.ts';
 import { CliError } from './errors.ts';
 import { traceText, type ViolationReport, violationReports } from './fuzz.ts';

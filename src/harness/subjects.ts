@@ -17,7 +17,7 @@ import { ACTORS, REFERENCE } from '../fuzz/scenario/model.ts';
 import { ownPlaceholderIssues } from '../fuzz/scenario/placeholders.ts';
 import { PROPERTIES, type PropertyDef } from '../fuzz/suites.ts';
 import { EFFECTS } from '../protocol/index.ts';
-import type { Fault } from '../sim/faults.ts';
+import type { Fault } from '../sim/core/faults.ts';
 import { World } from '../sim/world.ts';
 import type {
   CancellationLike,

@@ -5,13 +5,13 @@
  */
 
 import type { JsonObject, JsonValue } from '../base/json.ts';
-import type { AppFactory } from '../sim/app.ts';
-import { Bundle } from '../sim/bundle.ts';
-import type { ContentProviderClient } from '../sim/content.ts';
-import type { AppContext } from '../sim/context.ts';
-import type { PackageSpec } from '../sim/manifest.ts';
-import { certificate } from '../sim/signing.ts';
-import type { StoreTransaction } from '../sim/storage.ts';
+import type { AppFactory } from '../sim/app/app.ts';
+import type { AppContext } from '../sim/app/context.ts';
+import { Bundle } from '../sim/binder/bundle.ts';
+import type { ContentProviderClient } from '../sim/content/content.ts';
+import type { PackageSpec } from '../sim/pm/manifest.ts';
+import { certificate } from '../sim/pm/signing.ts';
+import type { StoreTransaction } from '../sim/storage/storage.ts';
 import { World, type WorldOptions } from '../sim/world.ts';
 import { ALERTS_AUTHORITY, alertsApp, alertsPackage } from './apps/alerts.ts';
 import { CONFIRM_ACTIVITY } from './sdk/confirmations.ts';

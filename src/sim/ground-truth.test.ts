@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AGENT, agentPackage } from '../providers/testing.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext } from './app/context.ts';
 import { appSpec, clientSpec, LambdaProvider } from './testing.ts';
 import { World } from './world.ts';
 

@@ -2,14 +2,15 @@
  * Test helpers for simulated apps: manifest builders and tiny providers. Used by the simulation's
  * own tests and by benchmarks; not part of the public API.
  */
-import { Activity, RESULT_CANCELED, RESULT_OK } from './activity.ts';
-import { Bundle } from './bundle.ts';
-import { ContentProvider } from './content-provider.ts';
-import { Intent } from './intent.ts';
-import type { ManifestSpec, PackageSpec, ProviderSpec } from './manifest.ts';
-import { FLAG_IMMUTABLE } from './pending-intent.ts';
-import { certificate } from './signing.ts';
-import type { StrategySpec } from './strategy.ts';
+
+import { Bundle } from './binder/bundle.ts';
+import { ContentProvider } from './content/content-provider.ts';
+import type { StrategySpec } from './core/strategy.ts';
+import type { ManifestSpec, PackageSpec, ProviderSpec } from './pm/manifest.ts';
+import { certificate } from './pm/signing.ts';
+import { Activity, RESULT_CANCELED, RESULT_OK } from './ui/activity.ts';
+import { Intent } from './ui/intent.ts';
+import { FLAG_IMMUTABLE } from './ui/pending-intent.ts';
 import { World } from './world.ts';
 
 export interface AppSpecOptions {

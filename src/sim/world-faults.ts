@@ -4,17 +4,17 @@
  * DeviceHost, what they need of it (the World implements it).
  */
 import type { JsonObject } from '../base/json.ts';
-import type { AppFactory } from './app.ts';
-import type { VirtualClock } from './clock.ts';
-import type { Fault, FaultInjector } from './faults.ts';
-import type { FdSystem } from './fd.ts';
-import type { PackageSpec } from './manifest.ts';
-import type { PackageManager } from './package-manager.ts';
-import type { DeathCause, ProcessRecord } from './process.ts';
-import type { Rng } from './rng.ts';
-import type { Scheduler } from './scheduler.ts';
-import { certificate } from './signing.ts';
-import type { Trace } from './trace.ts';
+import type { AppFactory } from './app/app.ts';
+import type { VirtualClock } from './core/clock.ts';
+import type { Fault, FaultInjector } from './core/faults.ts';
+import type { Rng } from './core/rng.ts';
+import type { Scheduler } from './core/scheduler.ts';
+import type { Trace } from './core/trace.ts';
+import type { FdSystem } from './fd/fd.ts';
+import type { PackageSpec } from './pm/manifest.ts';
+import type { PackageManager } from './pm/package-manager.ts';
+import { certificate } from './pm/signing.ts';
+import type { DeathCause, ProcessRecord } from './process/process.ts';
 
 export interface DeviceHost {
   readonly trace: Trace;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Bundle } from './bundle.ts';
-import type { AppContext } from './context.ts';
-import { IllegalArgumentException, TransactionTooLargeException } from './errors.ts';
-import { MAX_BINDER_THREADS } from './process.ts';
+import type { AppContext } from './app/context.ts';
+import { Bundle } from './binder/bundle.ts';
+import { IllegalArgumentException, TransactionTooLargeException } from './core/errors.ts';
+import { MAX_BINDER_THREADS } from './process/process.ts';
 import { appSpec, clientSpec, LambdaProvider } from './testing.ts';
 import { World } from './world.ts';
 import { ECHO_AUTHORITY as AUTH, echoWorld, request } from './world-testing.ts';

@@ -2,13 +2,14 @@
  * Binder plumbing of the world (world.ts): delivering a Bundle into a process as a Parcel would,
  * and the observer's record of a ContentProvider.call.
  */
-import type { Bundle } from './bundle.ts';
-import type { ContentCallRecord, ProviderHandle } from './content.ts';
-import type { AppContext } from './context.ts';
-import type { FdSystem } from './fd.ts';
-import { type ParcelTarget, snapshotBundle, unparcelBundle } from './parcel.ts';
-import type { ProcessRecord } from './process.ts';
-import type { LogLevel } from './trace.ts';
+
+import type { AppContext } from './app/context.ts';
+import type { Bundle } from './binder/bundle.ts';
+import { type ParcelTarget, snapshotBundle, unparcelBundle } from './binder/parcel.ts';
+import type { ContentCallRecord, ProviderHandle } from './content/content.ts';
+import type { LogLevel } from './core/trace.ts';
+import type { FdSystem } from './fd/fd.ts';
+import type { ProcessRecord } from './process/process.ts';
 
 /** What delivering a parcel needs of the world: dup'ing fds into the receiver, and its logcat. */
 export interface ParcelHost {

@@ -2,7 +2,7 @@
  * The echo world of the World's tests (world.test.ts, world-limits.test.ts): an echo provider app
  * and a client app allowed to see it.
  */
-import { Bundle } from './bundle.ts';
+import { Bundle } from './binder/bundle.ts';
 import { appSpec, clientSpec, EchoProvider } from './testing.ts';
 import { World, type WorldOptions } from './world.ts';
 

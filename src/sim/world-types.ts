@@ -1,13 +1,13 @@
 /**
  * The world's options and its run report (world.ts), with the constants of process starts.
  */
-import type { FaultAt } from './faults.ts';
-import type { FdLeak } from './fd.ts';
-import type { AndroidRelease } from './release.ts';
-import type { RunOutcome } from './scheduler.ts';
-import type { StrategySpec } from './strategy.ts';
-import type { Trace } from './trace.ts';
-import type { UserSpec } from './user.ts';
+import type { FaultAt } from './core/faults.ts';
+import type { AndroidRelease } from './core/release.ts';
+import type { RunOutcome } from './core/scheduler.ts';
+import type { StrategySpec } from './core/strategy.ts';
+import type { Trace } from './core/trace.ts';
+import type { FdLeak } from './fd/fd.ts';
+import type { UserSpec } from './ui/user.ts';
 
 /** UID of the harness itself (test drivers run "as the system"). */
 export const SYSTEM_UID = 1000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Bundle } from './bundle.ts';
-import { DeadObjectException, IllegalArgumentException, SecurityException } from './errors.ts';
+import { Bundle } from './binder/bundle.ts';
+import { DeadObjectException, IllegalArgumentException, SecurityException } from './core/errors.ts';
 import { appSpec, clientSpec, EchoProvider, LambdaProvider } from './testing.ts';
 import { World } from './world.ts';
 import { ECHO_AUTHORITY as AUTH, echoWorld, request } from './world-testing.ts';

@@ -9,35 +9,35 @@
  *   const report = await world.run();
  */
 
-import { ActivityManager } from './activity.ts';
-import type { AppFactory } from './app.ts';
-import { BinderDriver } from './binder.ts';
-import type { Bundle } from './bundle.ts';
-import { DEFAULT_START_MS, VirtualClock } from './clock.ts';
-import type { ContentCallRecord, ProviderHandle } from './content.ts';
-import { ObserverRegistry } from './content-observer.ts';
-import type { ContentProvider } from './content-provider.ts';
-import { AppContext, type LogLevel } from './context.ts';
-import { describeError, SimUsageError } from './errors.ts';
-import { type Fault, FaultInjector } from './faults.ts';
-import { FdSystem, FdTable } from './fd.ts';
+import type { AppFactory } from './app/app.ts';
+import { AppContext, type LogLevel } from './app/context.ts';
+import { BinderDriver } from './binder/binder.ts';
+import type { Bundle } from './binder/bundle.ts';
+import type { ContentCallRecord, ProviderHandle } from './content/content.ts';
+import { ObserverRegistry } from './content/content-observer.ts';
+import type { ContentProvider } from './content/content-provider.ts';
+import { DEFAULT_START_MS, VirtualClock } from './core/clock.ts';
+import { describeError, SimUsageError } from './core/errors.ts';
+import { type Fault, FaultInjector } from './core/faults.ts';
+import { type ReleaseProfile, releaseProfile } from './core/release.ts';
+import { Rng } from './core/rng.ts';
+import { Scheduler, type Task, TIMED_OUT } from './core/scheduler.ts';
+import { makeStrategy, type StrategySpec } from './core/strategy.ts';
+import { Trace } from './core/trace.ts';
+import { FdSystem, FdTable } from './fd/fd.ts';
 import { GroundTruth } from './ground-truth.ts';
-import { CACHED_APP_MIN_ADJ, lowMemoryKillOrder } from './importance.ts';
-import type { PackageSpec } from './manifest.ts';
-import { PackageManager } from './package-manager.ts';
-import { PackageManagerView } from './package-manager-view.ts';
-import { type DeathCause, describeDeath, ProcessRecord } from './process.ts';
-import { type ReleaseProfile, releaseProfile } from './release.ts';
-import { Rng } from './rng.ts';
-import { Scheduler, type Task, TIMED_OUT } from './scheduler.ts';
-import { ServiceManager } from './services.ts';
-import { PreferencesDisk } from './shared-preferences.ts';
-import { DurableStore } from './storage.ts';
-import { makeStrategy, type StrategySpec } from './strategy.ts';
-import { Trace } from './trace.ts';
-import { SimulatedUser } from './user.ts';
+import type { PackageSpec } from './pm/manifest.ts';
+import { PackageManager } from './pm/package-manager.ts';
+import { PackageManagerView } from './pm/package-manager-view.ts';
+import { CACHED_APP_MIN_ADJ, lowMemoryKillOrder } from './process/importance.ts';
+import { type DeathCause, describeDeath, ProcessRecord } from './process/process.ts';
+import { ServiceManager } from './process/services.ts';
+import { Standing } from './process/standing.ts';
+import { PreferencesDisk } from './storage/shared-preferences.ts';
+import { DurableStore } from './storage/storage.ts';
+import { ActivityManager } from './ui/activity.ts';
+import { SimulatedUser } from './ui/user.ts';
 import { applyDeviceFault, killDependents, rebootDevice, reinstallApp, resignApp } from './world-faults.ts';
-import { Standing } from './world-importance.ts';
 import { contentCallRecord, ParcelDelivery } from './world-parcel.ts';
 import {
   PROCESS_START_MS,
@@ -75,7 +75,7 @@ export class World {
   private readonly startWaiters = new Map<string, ((ok: boolean) => void)[]>();
   private readonly crashes: { task: string; error: string }[] = [];
   private readonly delivery = new ParcelDelivery(this);
-  private readonly standing = new Standing(); // launched apps, services, connections (world-importance.ts)
+  private readonly standing = new Standing(); // launched apps, services, connections (standing.ts)
   readonly services = new ServiceManager(this, this.standing);
   /** Every ContentProvider.call made, when `recordContentCalls` is on; otherwise null. */
   readonly contentCalls: ContentCallRecord[] | null;

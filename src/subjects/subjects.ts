@@ -5,8 +5,8 @@
  * these types, which sit below the providers' SDK (it makes fixtures) and the checkers.
  */
 import type { JsonValue } from '../base/json.ts';
-import type { AppContext } from '../sim/context.ts';
-import type { AndroidRelease } from '../sim/release.ts';
+import type { AppContext } from '../sim/app/context.ts';
+import type { AndroidRelease } from '../sim/core/release.ts';
 import type { World } from '../sim/world.ts';
 import type { Invariant, ToolModel } from './user-oracle-types.ts';
 
@@ -30,9 +30,9 @@ export interface Variant {
   readonly disabledRules: readonly string[];
   /** Readings of ambiguous spec points (absent: the reference readings). */
   readonly readings?: Readings;
-  /** The Android release profile the world runs (src/sim/release.ts; absent: DEFAULT_ANDROID, 14). */
+  /** The Android release profile the world runs (src/sim/core/release.ts; absent: DEFAULT_ANDROID, 14). */
   readonly android?: AndroidRelease;
-  /** Campaigns also generate the device faults of issue 35 (src/sim/faults.ts DEVICE_FAULTS). */
+  /** Campaigns also generate the device faults of issue 35 (src/sim/core/faults.ts DEVICE_FAULTS). */
   readonly deviceFaults?: boolean;
 }
 

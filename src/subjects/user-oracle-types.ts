@@ -11,7 +11,7 @@ import type { JsonValue } from '../base/json.ts';
 export type StoredTable = Readonly<Record<string, JsonValue>>;
 
 /**
- * The app's durable storage at the end of a run (src/sim/storage.ts DurableStore): table → key →
+ * The app's durable storage at the end of a run (src/sim/storage/storage.ts DurableStore): table → key →
  * value. Only the app's own tables: the provider SDK's bookkeeping tables (names starting with
  * `cetp.` — request records, operations, confirmations, resume tokens, grants) are left out. A table
  * appears once the run wrote to it (it may then be empty); one never written is absent, so read it

@@ -5,9 +5,9 @@
  * UID's calls made from that app's own process.
  */
 import { OTHER_AGENT } from '../providers/testing.ts';
-import type { Bundle } from '../sim/bundle.ts';
-import type { ContentProviderClient } from '../sim/content.ts';
-import type { AppContext } from '../sim/context.ts';
+import type { AppContext } from '../sim/app/context.ts';
+import type { Bundle } from '../sim/binder/bundle.ts';
+import type { ContentProviderClient } from '../sim/content/content.ts';
 import type { World } from '../sim/world.ts';
 import type { CallSpec } from './format.ts';
 import { toBundle, type Vars } from './typed.ts';

@@ -19,8 +19,8 @@ import {
   type ScriptedCall,
 } from '../consumer/testing.ts';
 import type { Variant } from '../fuzz/scenario/model.ts';
-import type { Bundle } from '../sim/bundle.ts';
-import type { PendingIntent } from '../sim/pending-intent.ts';
+import type { Bundle } from '../sim/binder/bundle.ts';
+import type { PendingIntent } from '../sim/ui/pending-intent.ts';
 import type { World } from '../sim/world.ts';
 import type { ConsumerVector, LaunchedApp, ScriptedReply } from './consumer-format.ts';
 import type { EngineResult, StepFailure } from './engine.ts';

@@ -9,14 +9,14 @@
  * token it should have refused goes on to resume, and the vector sees it.
  */
 import { LookalikeConfirmActivity } from '../providers/hostile/resolutions.ts';
-import type { App } from '../sim/app.ts';
-import { Bundle } from '../sim/bundle.ts';
-import type { AppContext } from '../sim/context.ts';
-import { Intent } from '../sim/intent.ts';
-import type { PackageSpec } from '../sim/manifest.ts';
-import { FLAG_IMMUTABLE, FLAG_MUTABLE, type PendingIntent } from '../sim/pending-intent.ts';
-import { certificate } from '../sim/signing.ts';
+import type { App } from '../sim/app/app.ts';
+import type { AppContext } from '../sim/app/context.ts';
+import { Bundle } from '../sim/binder/bundle.ts';
+import type { PackageSpec } from '../sim/pm/manifest.ts';
+import { certificate } from '../sim/pm/signing.ts';
 import { LambdaProvider } from '../sim/testing.ts';
+import { Intent } from '../sim/ui/intent.ts';
+import { FLAG_IMMUTABLE, FLAG_MUTABLE, type PendingIntent } from '../sim/ui/pending-intent.ts';
 import type { World } from '../sim/world.ts';
 import type { PendingIntentValue, PiTarget } from './format.ts';
 

@@ -8,9 +8,9 @@
  * scripted reply may also carry a PendingIntent, which only its runner can create (with the helper
  * app): `ResolveContext.pendingIntent` hands over the token made for that value.
  */
-import { Bundle } from '../sim/bundle.ts';
-import type { ParcelFileDescriptor } from '../sim/fd.ts';
-import type { PendingIntent } from '../sim/pending-intent.ts';
+import { Bundle } from '../sim/binder/bundle.ts';
+import type { ParcelFileDescriptor } from '../sim/fd/fd.ts';
+import type { PendingIntent } from '../sim/ui/pending-intent.ts';
 import type { PendingIntentValue, ReplyValue, SendValue, StringPart } from './format.ts';
 
 /** Variables bound during a vector run: fresh UUIDs, built-ins and captured values. */

@@ -13,7 +13,7 @@ import { AlertToolProvider, alertsPackage } from '../../../src/providers/apps/al
 import { CONFIRM_ACTIVITY } from '../../../src/providers/sdk/confirmations.ts';
 import { CETP_PROVIDER } from '../../../src/providers/sdk/manifest.ts';
 import { CetpV2ContentProvider } from '../../../src/providers/sdk/provider.ts';
-import type { Bundle } from '../../../src/sim/bundle.ts';
+import type { Bundle } from '../../../src/sim/binder/bundle.ts';
 import type { World } from '../../../src/sim/world.ts';
 
 /** The write it acts on too early, and the request_id it files the effect under. */

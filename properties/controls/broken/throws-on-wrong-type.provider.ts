@@ -12,8 +12,8 @@ import { AlertToolProvider, alertsPackage } from '../../../src/providers/apps/al
 import { CONFIRM_ACTIVITY } from '../../../src/providers/sdk/confirmations.ts';
 import { CETP_PROVIDER } from '../../../src/providers/sdk/manifest.ts';
 import { CetpV2ContentProvider } from '../../../src/providers/sdk/provider.ts';
-import type { Bundle } from '../../../src/sim/bundle.ts';
-import { IllegalArgumentException, NullPointerException } from '../../../src/sim/errors.ts';
+import type { Bundle } from '../../../src/sim/binder/bundle.ts';
+import { IllegalArgumentException, NullPointerException } from '../../../src/sim/core/errors.ts';
 import type { World } from '../../../src/sim/world.ts';
 
 class TrustsTypes extends AlertToolProvider {

@@ -4,7 +4,7 @@
  * that would make more than N of that session's executions in flight at once. The wire alone cannot
  * show it (a caller's answer lags the provider's work); the world can: for every Binder call it
  * records the step the provider's binder thread called ContentProvider.call and the step that call
- * returned (src/sim/content.ts, `served`). Executions of one session at one provider process
+ * returned (src/sim/content/content.ts, `served`). Executions of one session at one provider process
  * instance whose handlers all ran at one moment (the latest start before the earliest end) were in
  * flight together.
  *

@@ -5,7 +5,7 @@
  * the consumer says — have exactly the declared size and (lowercase) SHA-256, and the descriptor is
  * read-only.
  *
- * Where the bytes come from (src/sim/ground-truth.ts, src/sim/fd.ts; reading them adds no trace
+ * Where the bytes come from (src/sim/ground-truth.ts, src/sim/fd/fd.ts; reading them adds no trace
  * event): a pipe's content is every byte written into it (`fileResults`), judged once every writer
  * has closed (a writer still open — EOF never came — leaves the content unfinished: not judged); a
  * file's content is the file the descriptor was opened on, judged only when nothing could have

@@ -12,7 +12,7 @@ import { executeCommand, type Scenario, type Variant } from '../../fuzz/scenario
 import { runScenario, type ScenarioRun } from '../../fuzz/scenario/runner.ts';
 import { propertyById, type RawPropertyDef } from '../../fuzz/suites.ts';
 import { SessionTable } from '../../providers/sdk/sessions.ts';
-import { DurableStore } from '../../sim/storage.ts';
+import { DurableStore } from '../../sim/storage/storage.ts';
 import { World } from '../../sim/world.ts';
 import type { Checker } from '../checker.ts';
 import { singleEffect } from './effects.ts';

@@ -27,10 +27,10 @@ import {
   V2_METHOD_NAMES,
   type V2MethodName,
 } from '../../protocol/index.ts';
-import { TTLE_REQUEST_THRESHOLD_BYTES } from '../../sim/binder-types.ts';
-import { Bundle } from '../../sim/bundle.ts';
-import { bundleParcelSize } from '../../sim/parcel.ts';
-import { BINDER_BUFFER_BYTES } from '../../sim/process.ts';
+import { TTLE_REQUEST_THRESHOLD_BYTES } from '../../sim/binder/binder-types.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
+import { bundleParcelSize } from '../../sim/binder/parcel.ts';
+import { BINDER_BUFFER_BYTES } from '../../sim/process/process.ts';
 import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
 import { type CallView, effectEvents, issuerOf, memoOn, type Observation } from '../observation.ts';
 

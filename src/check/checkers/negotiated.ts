@@ -19,7 +19,7 @@ import {
   type ToolValueValidator,
   utf8Length,
 } from '../../protocol/index.ts';
-import { parseInstant } from '../../sim/clock.ts';
+import { parseInstant } from '../../sim/core/clock.ts';
 import { type Checker, violation } from '../checker.ts';
 import {
   byAnswer,

@@ -6,7 +6,7 @@
  * operation was seen reaching a terminal state.
  */
 import { TERMINAL_OPERATION_STATES } from '../../protocol/index.ts';
-import { OWN_LOCK_WAIT } from '../../sim/storage.ts';
+import { OWN_LOCK_WAIT } from '../../sim/storage/storage.ts';
 import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
 import { incarnationAt } from './lifecycle.ts';
@@ -82,7 +82,7 @@ function describeCalls(calls: readonly CallView[]): string {
 }
 
 /**
- * A task waiting for a write lock its own open transaction holds (src/sim/storage.ts): what it did
+ * A task waiting for a write lock its own open transaction holds (src/sim/storage/storage.ts): what it did
  * and the fix first, so that the 300-character cut never takes them.
  */
 function ownLockMessage(b: { task: string; on: string; owner: string | null }, others: number): string {

@@ -5,7 +5,7 @@
  * whose event shares the step of what it is compared with.
  */
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../../sim/trace.ts';
+import type { TraceEvent } from '../../sim/core/trace.ts';
 import type { World } from '../../sim/world.ts';
 import type { CheckContext } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';

@@ -5,8 +5,8 @@
  * properties/user-apps/todo.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import type { TraceEvent } from '../../sim/core/trace.ts';
 import type { CommitRecord, CommitWrite } from '../../sim/ground-truth.ts';
-import type { TraceEvent } from '../../sim/trace.ts';
 import type { CheckContext } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
 import type { RunRecord } from '../record.ts';

@@ -14,7 +14,7 @@ import { ALERTS_PACKAGE, CLEAR_ALERTS_VISIBILITY } from '../../providers/apps/al
 import type { GrantRecord } from '../../providers/sdk/confirmations.ts';
 import { identityFingerprint } from '../../providers/sdk/identity.ts';
 import { GRANTS } from '../../providers/sdk/records.ts';
-import { apkContentsSigners } from '../../sim/signing.ts';
+import { apkContentsSigners } from '../../sim/pm/signing.ts';
 import type { World } from '../../sim/world.ts';
 import { type Checker, violation } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';

@@ -1,4 +1,4 @@
-import type { TraceEvent } from '../../sim/trace.ts';
+import type { TraceEvent } from '../../sim/core/trace.ts';
 import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
 import {
   type CallView,

@@ -14,7 +14,7 @@ import type { ReplayModules } from '../../harness/code-identity.ts';
 import { CliError, EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { diagramFilePath, writeDiagramFile, writeReplayFile } from '../../harness/replay-file.ts';
 import { selectMutant } from '../../harness/selection.ts';
-import type { AndroidRelease } from '../../sim/release.ts';
+import type { AndroidRelease } from '../../sim/core/release.ts';
 import { printViolations, replayCommand, violationsJson, watchdogViolation } from '../failure-report.ts';
 import type { Io } from '../io.ts';
 import { checkOutputs } from '../output-paths.ts';

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { type RaceInput, raceProperty, runRace } from '../../fuzz/race-demo.ts';
 import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
-import { QUIET_KINDS, renderMermaid, renderText } from '../../sim/trace-render.ts';
+import { QUIET_KINDS, renderMermaid, renderText } from '../../sim/core/trace-render.ts';
 import type { Io } from '../io.ts';
 
 export interface DemoOptions {

@@ -17,7 +17,7 @@ import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { DEFAULT_REPLAY_DIR } from '../../harness/fuzz.ts';
 import { exercisedLine } from '../../harness/message.ts';
 import { selectMutant, selectProperties } from '../../harness/selection.ts';
-import { type AndroidRelease, DEFAULT_ANDROID } from '../../sim/release.ts';
+import { type AndroidRelease, DEFAULT_ANDROID } from '../../sim/core/release.ts';
 import type { Shard } from '../args.ts';
 import {
   type CampaignEntry,

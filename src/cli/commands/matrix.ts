@@ -31,7 +31,7 @@ import {
 } from '../../harness/replay-file.ts';
 import { type ReadingRun, switchableNotes } from '../../protocol/readings.ts';
 import { vectorVerdictFor } from '../../protocol/readings-findings.ts';
-import { renderMermaid } from '../../sim/trace-render.ts';
+import { renderMermaid } from '../../sim/core/trace-render.ts';
 import { loadCorpus, runInputs } from '../../vectors/corpus.ts';
 import { PROFILES } from '../../vectors/format.ts';
 import { dependenciesOf, vectorReadingsTable } from '../../vectors/readings.ts';

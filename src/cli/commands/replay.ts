@@ -22,9 +22,9 @@ import {
   missingModules,
   readReplayFile,
 } from '../../harness/replay-file.ts';
-import type { AndroidRelease } from '../../sim/release.ts';
-import type { TraceEvent } from '../../sim/trace.ts';
-import { renderMermaid } from '../../sim/trace-render.ts';
+import type { AndroidRelease } from '../../sim/core/release.ts';
+import type { TraceEvent } from '../../sim/core/trace.ts';
+import { renderMermaid } from '../../sim/core/trace-render.ts';
 import { printTrace, printViolations, violationsJson, watchdogViolation } from '../failure-report.ts';
 import type { Io } from '../io.ts';
 import { runJudgedReplay } from '../worker/judge-replay.ts';

@@ -7,11 +7,11 @@
 import type { ProviderFixture } from '../../fuzz/scenario/fixtures.ts';
 import type { Variant } from '../../fuzz/scenario/model.ts';
 import { AGENT, agentPackage, OTHER_AGENT } from '../../providers/testing.ts';
-import type { Bundle } from '../../sim/bundle.ts';
-import type { AppContext } from '../../sim/context.ts';
-import type { ParcelFileDescriptor } from '../../sim/fd.ts';
-import type { PendingIntent } from '../../sim/pending-intent.ts';
-import type { UserDecision } from '../../sim/user.ts';
+import type { AppContext } from '../../sim/app/context.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
+import type { ParcelFileDescriptor } from '../../sim/fd/fd.ts';
+import type { PendingIntent } from '../../sim/ui/pending-intent.ts';
+import type { UserDecision } from '../../sim/ui/user.ts';
 import { World } from '../../sim/world.ts';
 import { VectorCaller } from '../../vectors/caller.ts';
 import { type Actual, fromBundle } from '../../vectors/typed.ts';

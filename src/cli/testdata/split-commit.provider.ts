@@ -17,9 +17,9 @@ import { CONFIRM_ACTIVITY } from '../../providers/sdk/confirmations.ts';
 import { CETP_PROVIDER } from '../../providers/sdk/manifest.ts';
 import { CetpV2ContentProvider } from '../../providers/sdk/provider.ts';
 import type { MutationExecutor } from '../../providers/sdk/types.ts';
-import type { AppContext } from '../../sim/context.ts';
+import type { AppContext } from '../../sim/app/context.ts';
 import type { BusinessEffect } from '../../sim/ground-truth.ts';
-import type { StoreTransaction } from '../../sim/storage.ts';
+import type { StoreTransaction } from '../../sim/storage/storage.ts';
 import type { World } from '../../sim/world.ts';
 
 /** The SDK's own tables are named `cetp.*`; everything else is the app's business data. */

@@ -22,7 +22,7 @@ import {
 import { CliError } from '../../harness/errors.ts';
 import { type Thrown, thrownInLastRun } from '../../harness/escapes.ts';
 import { checkScenarioFits } from '../../harness/replay-file.ts';
-import type { TraceEvent } from '../../sim/trace.ts';
+import type { TraceEvent } from '../../sim/core/trace.ts';
 import { blobReader } from '../../vectors/corpus.ts';
 import { REFERENCE_FIXTURES } from '../../vectors/fixtures.ts';
 import { runVectorFile, type VectorOutcome } from '../../vectors/run.ts';

@@ -18,7 +18,7 @@ import type { Tail, Variant } from '../../fuzz/scenario/model.ts';
 import type { ReplayModules } from '../../harness/code-identity.ts';
 import type { CliErrorCode } from '../../harness/error-codes.ts';
 import type { Thrown } from '../../harness/escapes.ts';
-import type { TraceEvent } from '../../sim/trace.ts';
+import type { TraceEvent } from '../../sim/core/trace.ts';
 import type { Ability, Profile } from '../../vectors/format.ts';
 import type { RunInput, VectorOutcome } from '../../vectors/run.ts';
 import type { JobStat, ThreadClock } from './telemetry.ts';

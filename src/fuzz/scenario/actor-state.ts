@@ -2,7 +2,7 @@
  * What one actor of a raw-driver scenario keeps between its commands (and across its process's
  * deaths): the ids, sessions, resolutions and operations other actors may read to misuse them.
  */
-import type { Task } from '../../sim/scheduler.ts';
+import type { Task } from '../../sim/core/scheduler.ts';
 import type { ActorName } from './model.ts';
 
 /** What one actor knows; other actors may read it (that is how misuse is expressed). */

@@ -5,8 +5,8 @@
  * simplest value first, since shrinking moves toward the first alternative.
  */
 import fc from 'fast-check';
-import type { Fault, FaultAt } from '../../sim/faults.ts';
-import type { UserDecision } from '../../sim/user.ts';
+import type { Fault, FaultAt } from '../../sim/core/faults.ts';
+import type { UserDecision } from '../../sim/ui/user.ts';
 import type { ProviderFixture } from './fixtures.ts';
 import { hostileBatchArb } from './malformed-arb.ts';
 import {

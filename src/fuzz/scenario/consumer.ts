@@ -17,8 +17,8 @@ import { LEGACY_AUTHORITY, LEGACY_PACKAGE, legacyApp, legacyPackage } from '../.
 import { HOSTILE_CASES, installHostile } from '../../providers/hostile/index.ts';
 import { HOSTILE_PACKAGE, PEER_PACKAGE } from '../../providers/hostile/manifest.ts';
 import { DEFAULT_PROVIDER_OPTIONS } from '../../providers/sdk/types.ts';
-import type { Fault, FaultAt } from '../../sim/faults.ts';
-import type { UserDecision } from '../../sim/user.ts';
+import type { Fault, FaultAt } from '../../sim/core/faults.ts';
+import type { UserDecision } from '../../sim/ui/user.ts';
 import type { RunReport, World } from '../../sim/world.ts';
 import type { CancellationLike, ConsumerAgentApi, ConsumerUnderTest } from '../../subjects/subjects.ts';
 import { ALERTS, checkContext, fillArgs, type ProviderFixture, providerOptions } from './fixtures.ts';

@@ -4,7 +4,7 @@
  * the operation it started, the request ids done, the string fields of its own results.
  */
 
-import type { Bundle } from '../../sim/bundle.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
 import type { Resent } from './actor-state.ts';
 import { learnOwnResults } from './driver-own.ts';
 import { type DriverCore, rememberOwn } from './driver-session.ts';

@@ -3,7 +3,7 @@
  * its envelope or args, and the host a batch of structural malformed calls (malformed.ts) runs on.
  */
 
-import { Bundle } from '../../sim/bundle.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
 import { remember, resend } from './driver-execute.ts';
 import type { DriverCore } from './driver-session.ts';
 import type { ProviderFixture } from './fixtures.ts';

@@ -8,11 +8,11 @@
 
 import { caches } from '../../base/caches.ts';
 import type { JsonValue } from '../../base/json.ts';
-import { Bundle } from '../../sim/bundle.ts';
-import type { ContentProviderClient } from '../../sim/content.ts';
-import type { AppContext } from '../../sim/context.ts';
-import type { PendingIntent } from '../../sim/pending-intent.ts';
-import { TIMED_OUT, type Waiter } from '../../sim/scheduler.ts';
+import type { AppContext } from '../../sim/app/context.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
+import type { ContentProviderClient } from '../../sim/content/content.ts';
+import { TIMED_OUT, type Waiter } from '../../sim/core/scheduler.ts';
+import type { PendingIntent } from '../../sim/ui/pending-intent.ts';
 import type { ActorState } from './actor-state.ts';
 import { fillArgs, type ProviderFixture } from './fixtures.ts';
 import { CROSS_MARGIN, type RidRef, SHARED_REQUEST_IDS } from './model.ts';

@@ -7,7 +7,7 @@
  * phase (driver-settle.ts); the actor's memory is actor-state.ts.
  */
 
-import { Bundle } from '../../sim/bundle.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
 import { cross } from './driver-clocks.ts';
 import { execute, pollOrCancel, resumeForeign, resumeHeld, retry } from './driver-execute.ts';
 import { collide, duplicateCall, hostileHost, malformed, stealSession } from './driver-misuse.ts';

@@ -27,11 +27,11 @@ import {
   V2_METHOD_NAMES,
   type V2MethodName,
 } from '../../protocol/index.ts';
-import { Bundle } from '../../sim/bundle.ts';
-import type { AppContext } from '../../sim/context.ts';
-import { Intent } from '../../sim/intent.ts';
-import { FLAG_IMMUTABLE } from '../../sim/pending-intent.ts';
-import { BINDER_BUFFER_BYTES } from '../../sim/process.ts';
+import type { AppContext } from '../../sim/app/context.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
+import { BINDER_BUFFER_BYTES } from '../../sim/process/process.ts';
+import { Intent } from '../../sim/ui/intent.ts';
+import { FLAG_IMMUTABLE } from '../../sim/ui/pending-intent.ts';
 
 /** A batch of structural malformed calls to one provider, aimed at one of its tools. */
 export interface HostileBatch {

@@ -9,8 +9,8 @@
  * poll other callers' operations), because a provider must hold its rules against any caller.
  */
 
-import type { FaultAt } from '../../sim/faults.ts';
-import type { UserDecision } from '../../sim/user.ts';
+import type { FaultAt } from '../../sim/core/faults.ts';
+import type { UserDecision } from '../../sim/ui/user.ts';
 import type { Variant } from '../../subjects/subjects.ts';
 import type { HostileBatch } from './malformed.ts';
 

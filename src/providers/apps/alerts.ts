@@ -16,11 +16,11 @@
  */
 
 import type { JsonObject } from '../../base/json.ts';
-import type { AppFactory } from '../../sim/app.ts';
-import type { AppContext } from '../../sim/context.ts';
-import type { Intent } from '../../sim/intent.ts';
-import type { PackageSpec } from '../../sim/manifest.ts';
-import type { StoreTransaction } from '../../sim/storage.ts';
+import type { AppFactory } from '../../sim/app/app.ts';
+import type { AppContext } from '../../sim/app/context.ts';
+import type { PackageSpec } from '../../sim/pm/manifest.ts';
+import type { StoreTransaction } from '../../sim/storage/storage.ts';
+import type { Intent } from '../../sim/ui/intent.ts';
 import type { GrantRecord } from '../sdk/confirmations.ts';
 import { defineProvider } from '../sdk/define.ts';
 import { identityFingerprint } from '../sdk/identity.ts';

@@ -4,7 +4,7 @@
  * every other v2 method, and read-only, deterministic tools.
  */
 import { describe, expect, it } from 'vitest';
-import { Bundle } from '../../sim/bundle.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
 import { World } from '../../sim/world.ts';
 import { CONFIRM_ACTIVITY } from '../sdk/confirmations.ts';
 import { META_AUTHORITY, META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../sdk/manifest.ts';

@@ -13,10 +13,10 @@
  */
 import { hash } from 'node:crypto';
 import type { JsonObject, JsonValue } from '../../base/json.ts';
-import type { App, AppFactory } from '../../sim/app.ts';
-import { Bundle } from '../../sim/bundle.ts';
-import { ContentProvider } from '../../sim/content-provider.ts';
-import type { PackageSpec } from '../../sim/manifest.ts';
+import type { App, AppFactory } from '../../sim/app/app.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
+import { ContentProvider } from '../../sim/content/content-provider.ts';
+import type { PackageSpec } from '../../sim/pm/manifest.ts';
 import { CETP_PROVIDER, providerPackage } from '../sdk/manifest.ts';
 
 export const LEGACY_PACKAGE = 'com.example.legacy';

@@ -4,7 +4,7 @@
  * comment for the rules.
  */
 import type { JsonObject } from '../../base/json.ts';
-import type { StoreTransaction } from '../../sim/storage.ts';
+import type { StoreTransaction } from '../../sim/storage/storage.ts';
 import type { ToolCall } from '../sdk/types.ts';
 
 /** The seed file `seedAccounts` writes into the payments package's files: owner package → accounts. */

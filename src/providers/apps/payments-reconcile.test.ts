@@ -2,7 +2,7 @@
  * payments: reconciliation — an async operation without confirmation, to success and cancelled.
  */
 import { describe, expect, it } from 'vitest';
-import type { Bundle } from '../../sim/bundle.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
 import { AGENT, data, effects, status } from '../testing.ts';
 import { PAYMENTS_PACKAGE, RECONCILE_BATCHES } from './payments.ts';
 import {

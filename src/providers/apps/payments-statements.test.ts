@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../protocol/index.ts';
-import type { Bundle } from '../../sim/bundle.ts';
-import { IOException } from '../../sim/errors.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
+import { IOException } from '../../sim/core/errors.ts';
 import type { World } from '../../sim/world.ts';
 import { AGENT, data, OTHER_AGENT, status } from '../testing.ts';
 import { executeThroughResolutions, NO_ASYNC, paymentsWorld, run, transferArgs } from './payments-testing.ts';

@@ -3,8 +3,8 @@
  * and two agents, running agent bodies to completion, and the raw calls the tests repeat.
  */
 import { expect } from 'vitest';
-import type { Bundle } from '../../sim/bundle.ts';
-import type { UserDecision } from '../../sim/user.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
+import type { UserDecision } from '../../sim/ui/user.ts';
 import { World } from '../../sim/world.ts';
 import type { ProviderOptions } from '../sdk/types.ts';
 import { AGENT, agentPackage, data, OTHER_AGENT, RawClient } from '../testing.ts';

@@ -4,8 +4,8 @@
  * after a kill, and cross-UID isolation of operations.
  */
 import { describe, expect, it } from 'vitest';
-import type { Bundle } from '../../sim/bundle.ts';
-import { DeadObjectException } from '../../sim/errors.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
+import { DeadObjectException } from '../../sim/core/errors.ts';
 import { AGENT, data, effects, OTHER_AGENT, status } from '../testing.ts';
 import { PAYMENTS_PACKAGE, TRANSFER_STEPS } from './payments.ts';
 import {

@@ -28,8 +28,8 @@
  * The accounts are in payments-accounts.ts, the tools in payments-tools.ts (the statement history
  * in payments-statement.ts); this module is the app and provider wiring, and re-exports the tools.
  */
-import type { AppFactory } from '../../sim/app.ts';
-import type { PackageSpec } from '../../sim/manifest.ts';
+import type { AppFactory } from '../../sim/app/app.ts';
+import type { PackageSpec } from '../../sim/pm/manifest.ts';
 import type { World } from '../../sim/world.ts';
 import { defineProvider } from '../sdk/define.ts';
 import type { ProviderOptions } from '../sdk/types.ts';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LIMIT_MINIMUMS, utf8Length } from '../../protocol/index.ts';
-import { Bundle } from '../../sim/bundle.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
 import { ALERTS_AUTHORITY, ALERTS_PACKAGE } from '../apps/alerts.ts';
 import {
   META_AUTHORITY,

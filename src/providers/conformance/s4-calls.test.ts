@@ -3,7 +3,7 @@
  * synchronous success.
  */
 import { describe, expect, it } from 'vitest';
-import { Bundle } from '../../sim/bundle.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
 import { ToolFailure } from '../sdk/types.ts';
 import {
   alertsWorld,

@@ -3,8 +3,8 @@
  * confirmation UI.
  */
 import { describe, expect, it } from 'vitest';
-import type { Bundle } from '../../sim/bundle.ts';
-import type { UserDecision } from '../../sim/user.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
+import type { UserDecision } from '../../sim/ui/user.ts';
 import { ALERTS_PACKAGE } from '../apps/alerts.ts';
 import type { MutationTool } from '../sdk/types.ts';
 import {

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../protocol/index.ts';
-import type { Bundle } from '../../sim/bundle.ts';
-import type { ParcelFileDescriptor } from '../../sim/fd.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
+import type { ParcelFileDescriptor } from '../../sim/fd/fd.ts';
 import type { MutationTool } from '../sdk/types.ts';
 import {
   AGENT,

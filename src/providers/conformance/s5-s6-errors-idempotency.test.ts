@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { splitCommitExecutor } from '../../cli/testdata/split-commit.provider.ts';
 import { ERROR_CODE_TABLE, type ErrorCode, isKnownErrorCode, readErrorBundle } from '../../protocol/index.ts';
-import type { Bundle } from '../../sim/bundle.ts';
-import type { AppContext } from '../../sim/context.ts';
-import type { FaultAt } from '../../sim/faults.ts';
+import type { AppContext } from '../../sim/app/context.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
+import type { FaultAt } from '../../sim/core/faults.ts';
 import type { MutationExecutor, MutationTool } from '../sdk/types.ts';
 import {
   AGENT,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkToolList, readErrorBundle } from '../../protocol/index.ts';
-import { Bundle } from '../../sim/bundle.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
 import { alertsWorld, data, runAgent } from '../testing.ts';
 
 describe('§8 migration to v2', () => {

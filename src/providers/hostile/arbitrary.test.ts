@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../protocol/index.ts';
-import { Bundle } from '../../sim/bundle.ts';
-import { DeadObjectException } from '../../sim/errors.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
+import { DeadObjectException } from '../../sim/core/errors.ts';
 import { META_AUTHORITY, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../sdk/manifest.ts';
 import type { RawClient } from '../testing.ts';
 import { hostileBehaviourArb } from './arbitrary.ts';

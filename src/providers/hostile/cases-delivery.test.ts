@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../protocol/index.ts';
-import { RESULT_OK } from '../../sim/activity.ts';
-import type { Bundle } from '../../sim/bundle.ts';
-import { DeadObjectException } from '../../sim/errors.ts';
-import type { ParcelFileDescriptor } from '../../sim/fd.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
+import { DeadObjectException } from '../../sim/core/errors.ts';
+import type { ParcelFileDescriptor } from '../../sim/fd/fd.ts';
+import { RESULT_OK } from '../../sim/ui/activity.ts';
 import type { World } from '../../sim/world.ts';
 import { data, type RawClient, status } from '../testing.ts';
 import { HOSTILE_CASES } from './cases.ts';

@@ -20,7 +20,7 @@ import {
   readResponseBundle,
   utf8Length,
 } from '../../protocol/index.ts';
-import { Bundle } from '../../sim/bundle.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
 import { META_AUTHORITY, META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../sdk/manifest.ts';
 import { data, type RawClient, status } from '../testing.ts';
 import { HOSTILE_CASES } from './cases.ts';

@@ -11,8 +11,8 @@
 import { caches } from '../../base/caches.ts';
 import type { JsonObject } from '../../base/json.ts';
 import { sha256Hex } from '../../protocol/index.ts';
-import type { AppContext } from '../../sim/context.ts';
-import type { ParcelFileDescriptor } from '../../sim/fd.ts';
+import type { AppContext } from '../../sim/app/context.ts';
+import type { ParcelFileDescriptor } from '../../sim/fd/fd.ts';
 import type { FileLie } from './behaviour.ts';
 import { jsonDocumentOfSize } from './payloads.ts';
 

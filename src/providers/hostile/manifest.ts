@@ -9,7 +9,7 @@
  * PendingIntents a hostile provider relays as its own (7.2-04), and owns the authority a hostile
  * discovery service claims. Hostile packages can see it (`<queries>`).
  */
-import type { PackageSpec } from '../../sim/manifest.ts';
+import type { PackageSpec } from '../../sim/pm/manifest.ts';
 import { providerPackage } from '../sdk/manifest.ts';
 
 export const HOSTILE_PACKAGE = 'com.example.hostile';

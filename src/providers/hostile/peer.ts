@@ -4,8 +4,8 @@
  * its own Activity for a hostile provider to relay as resolutions (7.2-04), and owns the authority a
  * hostile discovery service claims (2.1-08).
  */
-import type { App, AppFactory } from '../../sim/app.ts';
-import type { Bundle } from '../../sim/bundle.ts';
+import type { App, AppFactory } from '../../sim/app/app.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
 import { CETP_PROVIDER } from '../sdk/manifest.ts';
 import { PEER_CONFIRM_ACTIVITY } from './manifest.ts';
 import { HostileProvider } from './provider.ts';

@@ -10,10 +10,10 @@
  */
 
 import type { JsonValue } from '../../base/json.ts';
-import type { App, AppFactory } from '../../sim/app.ts';
-import { Bundle } from '../../sim/bundle.ts';
-import { ContentProvider } from '../../sim/content-provider.ts';
-import type { ParcelFileDescriptor } from '../../sim/fd.ts';
+import type { App, AppFactory } from '../../sim/app/app.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
+import { ContentProvider } from '../../sim/content/content-provider.ts';
+import type { ParcelFileDescriptor } from '../../sim/fd/fd.ts';
 import { CETP_PROVIDER } from '../sdk/manifest.ts';
 import type { ExecuteLie, HostileBehaviour, HostileMethod } from './behaviour.ts';
 import { lyingFileResult } from './files.ts';

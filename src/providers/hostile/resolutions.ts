@@ -9,11 +9,12 @@
  * returns RESULT_OK on approval, like a real confirmation, so a consumer that launches it gets
  * through to the resume.
  */
-import { Activity, RESULT_CANCELED, RESULT_OK } from '../../sim/activity.ts';
-import { Bundle } from '../../sim/bundle.ts';
-import type { AppContext } from '../../sim/context.ts';
-import { Intent } from '../../sim/intent.ts';
-import { FLAG_IMMUTABLE, FLAG_MUTABLE, type PendingIntent } from '../../sim/pending-intent.ts';
+
+import type { AppContext } from '../../sim/app/context.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
+import { Activity, RESULT_CANCELED, RESULT_OK } from '../../sim/ui/activity.ts';
+import { Intent } from '../../sim/ui/intent.ts';
+import { FLAG_IMMUTABLE, FLAG_MUTABLE, type PendingIntent } from '../../sim/ui/pending-intent.ts';
 import type { PendingIntentLie } from './behaviour.ts';
 import {
   HOSTILE_CONFIRM_ACTION,

@@ -4,9 +4,9 @@
  * the way a consumer has to read them (4.5-08), so that the test itself cannot hang.
  */
 
-import type { AppContext } from '../../sim/context.ts';
-import type { ParcelFileDescriptor } from '../../sim/fd.ts';
-import { TIMED_OUT } from '../../sim/scheduler.ts';
+import type { AppContext } from '../../sim/app/context.ts';
+import { TIMED_OUT } from '../../sim/core/scheduler.ts';
+import type { ParcelFileDescriptor } from '../../sim/fd/fd.ts';
 import type { RunReport } from '../../sim/world.ts';
 import { World, type WorldOptions } from '../../sim/world.ts';
 import { AGENT, agentPackage, RawClient } from '../testing.ts';

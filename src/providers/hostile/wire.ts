@@ -7,8 +7,8 @@
  */
 
 import type { JsonValue } from '../../base/json.ts';
-import { Bundle } from '../../sim/bundle.ts';
-import type { PendingIntent } from '../../sim/pending-intent.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
+import type { PendingIntent } from '../../sim/ui/pending-intent.ts';
 import type { ReplyTamper } from './behaviour.ts';
 
 export function v2Success(requestId: string | null, data: JsonValue): Bundle {

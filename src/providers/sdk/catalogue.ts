@@ -23,7 +23,7 @@ import {
   type ToolValueValidator,
 } from '../../protocol/index.ts';
 import { DRAFT_2020_12 } from '../../protocol/schemas/core.ts';
-import type { AppContext } from '../../sim/context.ts';
+import type { AppContext } from '../../sim/app/context.ts';
 import type { Gates } from './gates.ts';
 import type { CallerIdentity, CetpProviderDescriptor, ProviderTool } from './types.ts';
 

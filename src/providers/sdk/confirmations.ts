@@ -11,11 +11,11 @@
  */
 import type { JsonObject, JsonValue } from '../../base/json.ts';
 import type { RequestKey } from '../../protocol/index.ts';
-import { Activity, RESULT_CANCELED, RESULT_OK } from '../../sim/activity.ts';
-import type { AppContext } from '../../sim/context.ts';
-import { Intent } from '../../sim/intent.ts';
-import { FLAG_IMMUTABLE, FLAG_UPDATE_CURRENT, type PendingIntent } from '../../sim/pending-intent.ts';
-import type { StoreTransaction } from '../../sim/storage.ts';
+import type { AppContext } from '../../sim/app/context.ts';
+import type { StoreTransaction } from '../../sim/storage/storage.ts';
+import { Activity, RESULT_CANCELED, RESULT_OK } from '../../sim/ui/activity.ts';
+import { Intent } from '../../sim/ui/intent.ts';
+import { FLAG_IMMUTABLE, FLAG_UPDATE_CURRENT, type PendingIntent } from '../../sim/ui/pending-intent.ts';
 import type { Gates } from './gates.ts';
 import {
   CONFIRMATIONS,

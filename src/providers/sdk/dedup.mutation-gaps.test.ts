@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../base/json.ts';
-import type { Bundle } from '../../sim/bundle.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
 import {
   ALWAYS_CONFIRM,
   data,

@@ -17,10 +17,10 @@
  */
 
 import { readingOptions } from '../../protocol/readings.ts';
-import type { App, AppFactory } from '../../sim/app.ts';
-import type { AppContext } from '../../sim/context.ts';
-import { Intent } from '../../sim/intent.ts';
-import type { PackageSpec } from '../../sim/manifest.ts';
+import type { App, AppFactory } from '../../sim/app/app.ts';
+import type { AppContext } from '../../sim/app/context.ts';
+import type { PackageSpec } from '../../sim/pm/manifest.ts';
+import { Intent } from '../../sim/ui/intent.ts';
 import type { World } from '../../sim/world.ts';
 import type { ProviderFixture } from '../../subjects/subjects.ts';
 import { toolDescriptor } from './catalogue.ts';

@@ -8,7 +8,7 @@
  * the trace's audit sink are only read after the run.
  */
 import { describe, expect, it } from 'vitest';
-import type { Bundle } from '../../sim/bundle.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
 import {
   AGENT,
   ALWAYS_CONFIRM,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../sim/context.ts';
+import type { AppContext } from '../../sim/app/context.ts';
 import { appSpec, clientSpec } from '../../sim/testing.ts';
 import { World } from '../../sim/world.ts';
 import { CallerResolver, identityFingerprint, resolveCaller } from './identity.ts';

@@ -5,7 +5,7 @@
  * each package's current signing-certificate digest (7.1-04). Nothing the caller says about itself
  * — package names in args, self-reported identity — is used (7.1-02).
  */
-import type { AppContext } from '../../sim/context.ts';
+import type { AppContext } from '../../sim/app/context.ts';
 import type { CallerIdentity } from './types.ts';
 
 /** Resolves `uid` now, uncached (see CallerResolver for the per-app cache). */

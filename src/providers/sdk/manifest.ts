@@ -10,8 +10,8 @@ import {
   META_VERSIONS,
   TOOL_PROVIDER_ACTION,
 } from '../../protocol/discovery.ts';
-import type { ActivitySpec, ManifestSpec, PackageSpec } from '../../sim/manifest.ts';
-import { certificate } from '../../sim/signing.ts';
+import type { ActivitySpec, ManifestSpec, PackageSpec } from '../../sim/pm/manifest.ts';
+import { certificate } from '../../sim/pm/signing.ts';
 import { CONFIRM_ACTIVITY } from './confirmations.ts';
 
 export { META_AUTHORITY, META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION };

@@ -4,7 +4,7 @@
  * Android convention for "this row changed". CETP does not require it (consumers poll
  * get_operation, §4.4); a consumer may observe the URI to poll sooner. On Android the observers'
  * onChange is a oneway Binder call from system_server (IContentObserver.aidl): the provider never
- * waits for, or hears from, an observer (src/sim/content-observer.ts).
+ * waits for, or hears from, an observer (src/sim/content/content-observer.ts).
  */
 import { CETP_PROVIDER } from './manifest.ts';
 import type { Runtime } from './runtime.ts';

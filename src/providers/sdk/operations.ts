@@ -18,8 +18,8 @@ import {
   type Received,
   retryableFor,
 } from '../../protocol/index.ts';
-import type { Bundle } from '../../sim/bundle.ts';
-import type { StoreTransaction } from '../../sim/storage.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
+import type { StoreTransaction } from '../../sim/storage/storage.ts';
 import { consumeConfirmation } from './confirmations.ts';
 import { answerExisting, mayReplace, windowPassed } from './execute/replay.ts';
 import { atomically, checkOutput, effectNote, who } from './execute/support.ts';

@@ -7,9 +7,9 @@
  */
 
 import type { JsonObject } from '../../base/json.ts';
-import { Bundle } from '../../sim/bundle.ts';
-import { Intent } from '../../sim/intent.ts';
-import { FLAG_IMMUTABLE } from '../../sim/pending-intent.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
+import { Intent } from '../../sim/ui/intent.ts';
+import { FLAG_IMMUTABLE } from '../../sim/ui/pending-intent.ts';
 import { CONFIRM_ACTIVITY, checkResumeToken } from './confirmations.ts';
 import { atomically, binding, go, toolOf, withExecution } from './execute/support.ts';
 import type { Execution, Next, Parts } from './execute/types.ts';

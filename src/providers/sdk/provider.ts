@@ -30,9 +30,9 @@ import {
   type V2Envelope,
   type V2MethodName,
 } from '../../protocol/index.ts';
-import { Bundle } from '../../sim/bundle.ts';
-import { isoInstant } from '../../sim/clock.ts';
-import { ContentProvider } from '../../sim/content-provider.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
+import { ContentProvider } from '../../sim/content/content-provider.ts';
+import { isoInstant } from '../../sim/core/clock.ts';
 import { buildCatalogue, providerInfo, toolDescriptor, visibleTo } from './catalogue.ts';
 import { CetpConfirmActivity } from './confirmations.ts';
 import { executeTool } from './execute/index.ts';

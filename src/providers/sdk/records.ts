@@ -8,7 +8,7 @@
  */
 import type { JsonObject, JsonValue } from '../../base/json.ts';
 import { type RequestKey, TERMINAL_OPERATION_STATES } from '../../protocol/index.ts';
-import type { StoreTransaction } from '../../sim/storage.ts';
+import type { StoreTransaction } from '../../sim/storage/storage.ts';
 import type { ConfirmationText } from './types.ts';
 
 /**

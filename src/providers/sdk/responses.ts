@@ -15,8 +15,8 @@ import {
   writeSuccessBundle,
 } from '../../protocol/index.ts';
 import type { ResponseByMethod } from '../../protocol/response.ts';
-import { Bundle } from '../../sim/bundle.ts';
-import type { PendingIntent } from '../../sim/pending-intent.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
+import type { PendingIntent } from '../../sim/ui/pending-intent.ts';
 
 /** The envelope an answer echoes; negotiate has none to echo (NOTES 20). */
 export interface Echo {

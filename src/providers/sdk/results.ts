@@ -9,8 +9,8 @@
 
 import type { JsonValue } from '../../base/json.ts';
 import { type ExecutionResult, fitsInlineData, sha256Hex, valueJsonOf } from '../../protocol/index.ts';
-import type { AppContext } from '../../sim/context.ts';
-import type { ParcelFileDescriptor } from '../../sim/fd.ts';
+import type { AppContext } from '../../sim/app/context.ts';
+import type { ParcelFileDescriptor } from '../../sim/fd/fd.ts';
 import type { Runtime } from './execute/types.ts';
 import { WireFailure } from './responses.ts';
 import type { Session } from './sessions.ts';

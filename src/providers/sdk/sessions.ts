@@ -6,7 +6,7 @@
  * every token (2.2-12), and an invalid token is NEGOTIATION_REQUIRED (2.2-14).
  */
 import type { Capability } from '../../protocol/index.ts';
-import type { AppContext } from '../../sim/context.ts';
+import type { AppContext } from '../../sim/app/context.ts';
 import type { Gates } from './gates.ts';
 import type { ProviderLimits } from './types.ts';
 

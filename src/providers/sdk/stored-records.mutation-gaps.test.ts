@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../base/json.ts';
-import type { Bundle } from '../../sim/bundle.ts';
+import type { Bundle } from '../../sim/binder/bundle.ts';
 import type { World } from '../../sim/world.ts';
 import {
   ALWAYS_CONFIRM,

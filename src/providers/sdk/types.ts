@@ -17,8 +17,8 @@ import type {
   ScopeAccess,
   Sensitivity,
 } from '../../protocol/index.ts';
-import type { AppContext } from '../../sim/context.ts';
-import type { StoreTransaction } from '../../sim/storage.ts';
+import type { AppContext } from '../../sim/app/context.ts';
+import type { StoreTransaction } from '../../sim/storage/storage.ts';
 
 export interface ProviderScope {
   readonly name: string;

@@ -8,7 +8,7 @@
  */
 import type { JsonValue } from '../../base/json.ts';
 import { requestKeyOf } from '../../protocol/index.ts';
-import { Bundle } from '../../sim/bundle.ts';
+import { Bundle } from '../../sim/binder/bundle.ts';
 import type { CompiledTool } from './catalogue.ts';
 import type { Runtime } from './runtime.ts';
 import { type CallerIdentity, isReadTool, ToolFailure } from './types.ts';

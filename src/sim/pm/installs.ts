@@ -10,8 +10,11 @@
  *   `canUpdateTo`), else INSTALL_FAILED_UPDATE_INCOMPATIBLE; no downgrade of versionCode.
  * - Providers: an authority belongs to one package (INSTALL_FAILED_CONFLICTING_PROVIDER).
  */
-import { SimUsageError } from '../errors.ts';
-import { type PackageSpec, type ResolvedManifest, resolveManifest, validateManifest } from '../manifest.ts';
+import { SimUsageError } from '../core/errors.ts';
+import type { Trace } from '../core/trace.ts';
+import { type PackageSpec, type ResolvedManifest, resolveManifest, validateManifest } from './manifest.ts';
+import type { Permissions } from './permissions.ts';
+import type { Resolver } from './resolution.ts';
 import {
   canUpdateTo,
   checkCapability,
@@ -19,10 +22,7 @@ import {
   hasAncestor,
   type SigningDetails,
   signingProblems,
-} from '../signing.ts';
-import type { Trace } from '../trace.ts';
-import type { Permissions } from './permissions.ts';
-import type { Resolver } from './resolution.ts';
+} from './signing.ts';
 import type { PackageTable } from './table.ts';
 import { type InstalledPackage, PackageInstallError, type PackageListener, refuse } from './types.ts';
 import type { AppIds } from './uids.ts';

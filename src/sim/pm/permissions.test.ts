@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { QUERY_ALL_PACKAGES } from '../package-manager.ts';
-import { type Certificate, rotatedSigning, type SigningDetails } from '../signing.ts';
+import { QUERY_ALL_PACKAGES } from './package-manager.ts';
+import { type Certificate, rotatedSigning, type SigningDetails } from './signing.ts';
 import { ALERTS, ALERTS_OLD, app, CLIENT, installError, MALLORY, newPm } from './testing.ts';
 
 describe('permissions (R.attr#protectionLevel, "first one in wins")', () => {

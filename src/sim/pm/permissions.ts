@@ -10,9 +10,9 @@
  * revokes it everywhere. Inference: a reboot re-evaluates every package, as the boot scan's
  * updateAllPermissions does.
  */
-import { SimUsageError } from '../errors.ts';
-import type { PermissionSpec, ProtectionLevel, ResolvedManifest } from '../manifest.ts';
-import { checkCapability, hasCommonSignerWithCapability, type SigningDetails } from '../signing.ts';
+import { SimUsageError } from '../core/errors.ts';
+import type { PermissionSpec, ProtectionLevel, ResolvedManifest } from './manifest.ts';
+import { checkCapability, hasCommonSignerWithCapability, type SigningDetails } from './signing.ts';
 import type { PackageTable } from './table.ts';
 import {
   type InstalledPackage,

@@ -8,7 +8,7 @@ import {
   matchPriority,
   type ProviderInfo,
   type ServiceInfo,
-} from '../manifest.ts';
+} from './manifest.ts';
 import type { PackageTable } from './table.ts';
 import type {
   ActivityQuery,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { multiSigned, rotatedSigning } from '../signing.ts';
+import { multiSigned, rotatedSigning } from './signing.ts';
 import { ALERTS, ALERTS_OLD, app, CLIENT, MALLORY, newPm } from './testing.ts';
 
 describe('hasSigningCertificate(uid, sha256) (d.a.c PackageManager, SigningDetails)', () => {

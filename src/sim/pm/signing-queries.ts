@@ -7,7 +7,7 @@ import {
   hasPastSigningCertificates,
   hasSha256Certificate,
   signingCertificateHistory,
-} from '../signing.ts';
+} from './signing.ts';
 import type { PackageTable } from './table.ts';
 import type { SigningInfo } from './types.ts';
 

@@ -3,8 +3,8 @@
  * install order, the spec each came from, a by-UID index derived from them, and the generation
  * counter that moves whenever anything derived from them may have changed.
  */
-import { SimUsageError } from '../errors.ts';
-import type { PackageSpec } from '../manifest.ts';
+import { SimUsageError } from '../core/errors.ts';
+import type { PackageSpec } from './manifest.ts';
 import type { InstalledPackage } from './types.ts';
 
 const NO_PACKAGES: readonly InstalledPackage[] = Object.freeze([]);

@@ -2,10 +2,11 @@
  * Fixtures for the PackageManager's tests (package-manager.test.ts and pm/*.test.ts): a fresh
  * PackageManager with its trace, app specs signed by named certificates, and a tool-provider app.
  */
-import type { ManifestSpec, PackageSpec } from '../manifest.ts';
-import { PackageManager } from '../package-manager.ts';
-import { type Certificate, certificate, type SigningDetails, signedWith } from '../signing.ts';
-import { Trace } from '../trace.ts';
+
+import { Trace } from '../core/trace.ts';
+import type { ManifestSpec, PackageSpec } from './manifest.ts';
+import { PackageManager } from './package-manager.ts';
+import { type Certificate, certificate, type SigningDetails, signedWith } from './signing.ts';
 import { PackageInstallError } from './types.ts';
 
 export const ALERTS = certificate('alerts-release-2024');

@@ -2,9 +2,9 @@
  * The PackageManager's vocabulary: UIDs and platform constants, install result codes, and the
  * records its queries answer with. No behaviour beyond the install error itself.
  */
-import { AndroidException } from '../errors.ts';
-import type { IntentQuery, PermissionSpec, ResolvedManifest } from '../manifest.ts';
-import { type Certificate, certificate, type SigningDetails } from '../signing.ts';
+import { AndroidException } from '../core/errors.ts';
+import type { IntentQuery, PermissionSpec, ResolvedManifest } from './manifest.ts';
+import { type Certificate, certificate, type SigningDetails } from './signing.ts';
 
 export const ROOT_UID = 0;
 export const SYSTEM_UID = 1000;

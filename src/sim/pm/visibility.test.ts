@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ManifestSpec } from '../manifest.ts';
-import { QUERY_ALL_PACKAGES } from '../package-manager.ts';
+import type { ManifestSpec } from './manifest.ts';
+import { QUERY_ALL_PACKAGES } from './package-manager.ts';
 import { ALERTS, app, CLIENT, MALLORY, newPm, TOOL_ACTION, toolApp } from './testing.ts';
 
 describe('package visibility (developer.android.com/training/package-visibility)', () => {

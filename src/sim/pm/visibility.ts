@@ -1,7 +1,7 @@
 /**
  * Package visibility (Android 11, AppsFilter; developer.android.com/training/package-visibility).
  */
-import { matchPriority, type ResolvedManifest } from '../manifest.ts';
+import { matchPriority, type ResolvedManifest } from './manifest.ts';
 import type { PackageTable } from './table.ts';
 import { FIRST_APPLICATION_UID, PACKAGE_VISIBILITY_SDK, QUERY_ALL_PACKAGES } from './types.ts';
 

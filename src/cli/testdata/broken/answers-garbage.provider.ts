@@ -1,5 +1,5 @@
 /** A bare ContentProvider that answers every call with a Bundle of the wrong shape. */
-import { Bundle } from '../../../sim/bundle.ts';
+import { Bundle } from '../../../sim/binder/bundle.ts';
 import { bareProvider } from './kit.ts';
 
 export const providers = [

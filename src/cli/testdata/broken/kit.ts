@@ -24,8 +24,8 @@ import {
   type ProviderTool,
   type ToolCall,
 } from '../../../providers/sdk/types.ts';
-import type { Bundle } from '../../../sim/bundle.ts';
-import { ContentProvider } from '../../../sim/content-provider.ts';
+import type { Bundle } from '../../../sim/binder/bundle.ts';
+import { ContentProvider } from '../../../sim/content/content-provider.ts';
 
 export const BROKEN_PACKAGE = 'com.example.broken';
 export const BROKEN_AUTHORITY = 'com.example.broken.clawseed.tools';

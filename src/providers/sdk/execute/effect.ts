@@ -9,7 +9,7 @@
  * value inline or as a file result and records the audit event (7.2-07).
  */
 import type { JsonValue } from '../../../base/json.ts';
-import type { StoreTransaction } from '../../../sim/storage.ts';
+import type { StoreTransaction } from '../../../sim/storage/storage.ts';
 import { consumeConfirmation } from '../confirmations.ts';
 import { acceptOperation } from '../operations.ts';
 import {

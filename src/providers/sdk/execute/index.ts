@@ -22,7 +22,7 @@
  * retry of a finished request past its deadline still gets its recorded answer (6-05). The order is
  * the trace corpus's: it did not change when this table replaced execute.ts.
  */
-import type { Bundle } from '../../../sim/bundle.ts';
+import type { Bundle } from '../../../sim/binder/bundle.ts';
 import { errorBundle, WireFailure } from '../responses.ts';
 import type { Session } from '../sessions.ts';
 import type { CallerIdentity } from '../types.ts';

@@ -4,7 +4,7 @@
  * RESULT_EXPIRED, never a second execution (5-22); while an operation runs, `accepted` with the
  * same operation (6-07); another request under the same id, INVALID_REQUEST (6-04).
  */
-import type { Bundle } from '../../../sim/bundle.ts';
+import type { Bundle } from '../../../sim/binder/bundle.ts';
 import type { RequestRecord } from '../records.ts';
 import { acceptedBundle, errorBundle, WireFailure } from '../responses.ts';
 import { echo, respondWithValue } from './support.ts';

@@ -3,7 +3,7 @@
  * record behind a resume token and a PendingIntent, answered USER_ACTION_REQUIRED / AUTH_REQUIRED —
  * and resuming one that has no request record (a scope grant, or the confirmation of a read tool).
  */
-import type { Bundle } from '../../../sim/bundle.ts';
+import type { Bundle } from '../../../sim/binder/bundle.ts';
 import { consumeConfirmation, createConfirmation, type ResolutionRequest } from '../confirmations.ts';
 import { identityFingerprint } from '../identity.ts';
 import type { ConfirmationKind, ConfirmationRecord } from '../records.ts';

@@ -5,8 +5,8 @@
 
 import type { JsonValue } from '../../../base/json.ts';
 import type { RequestKey } from '../../../protocol/index.ts';
-import type { Bundle } from '../../../sim/bundle.ts';
-import type { StoreTransaction } from '../../../sim/storage.ts';
+import type { Bundle } from '../../../sim/binder/bundle.ts';
+import type { StoreTransaction } from '../../../sim/storage/storage.ts';
 import type { CompiledTool } from '../catalogue.ts';
 import type { TokenBinding } from '../confirmations.ts';
 import { REQUESTS, type RequestRecord } from '../records.ts';

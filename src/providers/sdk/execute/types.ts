@@ -9,12 +9,12 @@
 
 import type { JsonObject, JsonValue } from '../../../base/json.ts';
 import type { ExecuteToolRequest, Received, RequestKey } from '../../../protocol/index.ts';
-import type { Bundle } from '../../../sim/bundle.ts';
-import type { AppContext } from '../../../sim/context.ts';
-import type { ParcelFileDescriptor } from '../../../sim/fd.ts';
-import type { PendingIntent } from '../../../sim/pending-intent.ts';
-import type { Task } from '../../../sim/scheduler.ts';
-import type { StoreTransaction } from '../../../sim/storage.ts';
+import type { AppContext } from '../../../sim/app/context.ts';
+import type { Bundle } from '../../../sim/binder/bundle.ts';
+import type { Task } from '../../../sim/core/scheduler.ts';
+import type { ParcelFileDescriptor } from '../../../sim/fd/fd.ts';
+import type { StoreTransaction } from '../../../sim/storage/storage.ts';
+import type { PendingIntent } from '../../../sim/ui/pending-intent.ts';
 import type { Catalogue, CompiledTool } from '../catalogue.ts';
 import type { TokenBinding, TokenCheck } from '../confirmations.ts';
 import type { Gates } from '../gates.ts';
