@@ -8,7 +8,9 @@
  */
 
 import type { ContentProvider } from '../content/content-provider.ts';
-import type { Activity, ActivityResult } from '../ui/activity.ts';
+import type { ProcessRecord } from '../process/process.ts';
+import type { Activity } from '../ui/activity-component.ts';
+import type { ActivityResult } from '../ui/activity-types.ts';
 import type { AppContext } from './context.ts';
 
 export interface App {
@@ -29,3 +31,9 @@ export interface App {
 }
 
 export type AppFactory = (context: AppContext) => App;
+export type { AppContext };
+
+/** The App running in `proc` (set by the World once the factory ran; null before and after death). */
+export function appOf(proc: ProcessRecord): App | null {
+  return proc.app as App | null;
+}

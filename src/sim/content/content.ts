@@ -57,7 +57,6 @@ import type { Trace } from '../core/trace.ts';
 import type { PackageManager } from '../pm/package-manager.ts';
 import type { ProcessRecord } from '../process/process.ts';
 import type { ContentObserver, ObserverRegistry } from './content-observer.ts';
-import type { ContentProvider } from './content-provider.ts';
 
 /**
  * What ContentResolver and ContentProviderClient need of the world, passed in (the World
@@ -131,12 +130,22 @@ export type ContentCallResult =
       readonly undelivered?: Bundle | null;
     };
 
+/** What the system calls on a published provider (content-provider.ts ContentProvider implements it). */
+export interface HostedProvider {
+  call(
+    authority: string,
+    method: string,
+    arg: string | null,
+    extras: Bundle | null,
+  ): Bundle | null | Promise<Bundle | null>;
+}
+
 /** A resolved, started provider: the handle a Binder proxy stands for. */
 export interface ProviderHandle {
   readonly authority: string;
   readonly process: ProcessRecord;
   readonly pid: number;
-  readonly provider: ContentProvider;
+  readonly provider: HostedProvider;
 }
 
 /** Acquires `authority` for `caller`: visibility, permission gate, process start. */
@@ -175,7 +184,8 @@ export async function acquireProvider(
   world.disconnectProvider(caller.process, starting, starting.pid ?? -1);
   if (!started) return null;
   const proc = world.process(info.packageName);
-  const provider = proc.app?.providers?.[info.name];
+  // The App's providers are ContentProviders (app/app.ts); the record holds them untyped (process.ts).
+  const provider = proc.app?.providers?.[info.name] as HostedProvider | undefined;
   if (!provider || proc.pid === null) return null;
   if (info.uid !== caller.uid) world.pm.recordInteraction(info.uid, caller.uid);
   return { authority, process: proc, pid: proc.pid, provider };

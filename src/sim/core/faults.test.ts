@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AppContext } from '../app/context.ts';
 import { Bundle } from '../binder/bundle.ts';
 import { certificate } from '../pm/signing.ts';
 import { appSpec, clientSpec, LambdaProvider } from '../testing.ts';
@@ -151,13 +152,11 @@ describe('faults as data (applied before their step, recorded in the trace)', ()
     world.spawn('driver', async () => {
       await world.startProcess('com.example.p');
       await world.startProcess('com.example.c');
-      const pi = world
-        .process('com.example.p')
-        .context?.getActivityPendingIntent(
-          1,
-          new Intent({ package: 'com.example.p', action: 'X' }),
-          FLAG_IMMUTABLE,
-        );
+      const pi = (world.process('com.example.p').context as AppContext | null)?.getActivityPendingIntent(
+        1,
+        new Intent({ package: 'com.example.p', action: 'X' }),
+        FLAG_IMMUTABLE,
+      );
       world.applyFault({ kind: 'reboot' });
       seen.push(`${world.process('com.example.p').state.kind} ${world.process('com.example.c').state.kind}`);
       seen.push(`pi canceled: ${pi?.record.canceled}`);

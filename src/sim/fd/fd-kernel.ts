@@ -4,8 +4,6 @@
  */
 
 import type { Waiter } from '../core/scheduler.ts';
-import type { ProcessRecord } from '../process/process.ts';
-import type { ParcelFileDescriptor } from './fd.ts';
 
 export const PIPE_CAPACITY_BYTES = 64 * 1024;
 export const MODE_READ_ONLY = 'r';
@@ -56,9 +54,14 @@ export class OpenFile {
   }
 }
 
+/** The ParcelFileDescriptor (fd.ts) a table entry was handed out as: its identity and number. */
+export interface FdHandle {
+  readonly fd: number;
+}
+
 export interface FdEntry {
   readonly file: OpenFile;
-  readonly pfd: ParcelFileDescriptor;
+  readonly pfd: FdHandle;
   readonly openedBy: string;
   readonly openedAtStep: number;
 }
@@ -73,14 +76,10 @@ export interface FdLeak {
 
 export class FdTable {
   private readonly entries = new Map<number, FdEntry>();
-  constructor(readonly process: ProcessRecord) {}
+  /** `process`: the owning ProcessRecord (process/process.ts). */
+  constructor(readonly process: { readonly name: string }) {}
 
-  allocate(
-    file: OpenFile,
-    pfd: (fd: number) => ParcelFileDescriptor,
-    openedBy: string,
-    step: number,
-  ): ParcelFileDescriptor {
+  allocate<P extends FdHandle>(file: OpenFile, pfd: (fd: number) => P, openedBy: string, step: number): P {
     let fd = 3;
     while (this.entries.has(fd)) fd++;
     const p = pfd(fd);

@@ -8,10 +8,8 @@
  * timeout, uninstall, a device reboot, or the low-memory killer (importance.ts). Death is SIGKILL: no callbacks; memory, Binder threads and fds are gone;
  * transactions it was serving fail in their callers with DeadObjectException.
  */
-import type { App } from '../app/app.ts';
-import type { AppContext } from '../app/context.ts';
 import { SimUsageError } from '../core/errors.ts';
-import type { FdTable } from '../fd/fd.ts';
+import type { FdTable } from '../fd/fd-kernel.ts';
 
 export type DeathCause =
   | { readonly kind: 'killed'; readonly reason: string }
@@ -52,12 +50,29 @@ export const MAX_BINDER_THREADS = 16;
 /** Android: BINDER_VM_SIZE = 1 MiB − 2 pages, the per-process receive buffer. */
 export const BINDER_BUFFER_BYTES = 1024 * 1024 - 2 * 4096;
 
+/**
+ * What a running incarnation holds of its app, as far as the record and the system below the app
+ * need it. The full shapes live above (App in app/app.ts, read back with appOf there); the record
+ * stays below every room that names a process, so none of them is tied to the app's code.
+ */
+export interface ProcessApp {
+  readonly providers?: Readonly<Record<string, object>>;
+  readonly activities?: Readonly<Record<string, () => object>>;
+  /** Custom Parcelable classes in the app's APK (its class loader). */
+  readonly parcelableClasses?: readonly string[];
+}
+
+/** The incarnation's Context (app/context.ts AppContext, read back with contextOf there). */
+export interface ProcessContext {
+  readonly packageName: string;
+}
+
 export class ProcessRecord {
   state: ProcessState = { kind: 'not-started' };
   /** Count of starts: 1 for the first incarnation. */
   incarnation = 0;
-  app: App | null = null;
-  context: AppContext | null = null;
+  app: ProcessApp | null = null;
+  context: ProcessContext | null = null;
   /** Binder threads currently serving a transaction. */
   busyBinderThreads = 0;
   /** Bytes of the receive buffer held by in-flight transactions and undelivered replies. */

@@ -300,9 +300,9 @@ describe('PendingIntent launch for a result with a simulated user', () => {
         if (options.background) {
           // Started by the system (not launched by the user): a cached app, never in the foreground.
           await world.startProcess(CONSUMER);
-          world
-            .process(CONSUMER)
-            .context?.spawn('send', () => send(world.process(CONSUMER).context as AppContext));
+          (world.process(CONSUMER).context as AppContext | null)?.spawn('send', () =>
+            send(world.process(CONSUMER).context as AppContext),
+          );
         } else world.spawnIn(CONSUMER, 'send', send);
       });
       await world.run();

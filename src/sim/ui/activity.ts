@@ -38,7 +38,7 @@
  *   PendingIntent gets hijacked by another installed app.
  */
 
-import type { AppContext } from '../app/context.ts';
+import { type AppContext, appOf } from '../app/app.ts';
 import { RuntimeException, SecurityException } from '../core/errors.ts';
 import { AppThreads, launchBytes } from '../process/app-thread.ts';
 import type { ScreenState } from '../process/importance.ts';
@@ -276,7 +276,7 @@ export class ActivityManager {
   /** Creates the Activity of `record` in its (running) process with a copy of `intent`. */
   private instantiate(record: ActivityRecord, context: AppContext, intent: Intent): void {
     const { component, process: proc } = record;
-    const factory = proc.app?.activities?.[component.className];
+    const factory = appOf(proc)?.activities?.[component.className];
     if (!factory) {
       this.finish(record, { resultCode: RESULT_CANCELED, data: null });
       return;
@@ -413,7 +413,7 @@ export class ActivityManager {
           return;
         }
         const proc = this.world.process(name);
-        const app = proc.app;
+        const app = appOf(proc);
         const delivered = { resultCode: result.resultCode, data: this.copyData(result, proc) };
         this.world.trace.record('activity.result', {
           from: record.component.packageName,
