@@ -19,12 +19,12 @@
  */
 
 import type { JsonValue } from '../base/json.ts';
-import type { ContentCallRecord } from './content/content.ts';
+import type { ContentCallRecord } from './content/types.ts';
 import type { VirtualClock } from './core/clock.ts';
 import type { Scheduler } from './core/scheduler.ts';
 import type { Trace } from './core/trace.ts';
 import type { ProcessRecord } from './process/process.ts';
-import type { Screen, UserAnswer } from './ui/activity.ts';
+import type { Screen, UserAnswer } from './ui/screen.ts';
 
 /** What the record needs of the world, passed in (the World implements it): the step, the clock, the trace's length. */
 export interface GroundTruthHost {

@@ -20,7 +20,7 @@ import type { DeathCause, ProcessRecord } from '../process/process.ts';
 import type { ServiceManager } from '../process/services.ts';
 import { type PreferencesDisk, SharedPreferences } from '../storage/shared-preferences.ts';
 import type { DurableStore, StoreTransaction } from '../storage/storage.ts';
-import type { ActivityManager, ActivityOptions, ActivityResult } from '../ui/activity.ts';
+import type { ActivityOptions, ActivityResult } from '../ui/activity-types.ts';
 import type { Intent } from '../ui/intent.ts';
 import type { PendingIntent, PendingIntentFlags } from '../ui/pending-intent.ts';
 
@@ -41,15 +41,31 @@ export interface ContextHost extends ContentHost {
     FdSystem,
     'writeFile' | 'readFileBytes' | 'deleteFile' | 'open' | 'createPipe' | 'createReliablePipe'
   >;
-  readonly activities: Pick<
-    ActivityManager,
-    'getActivityPendingIntent' | 'startIntentSenderForResult' | 'startActivityForResult'
-  >;
+  readonly activities: ActivityStarter;
   readonly services: Pick<ServiceManager, 'start' | 'stop'>;
   log(proc: ProcessRecord | null, level: LogLevel, tag: string, message: string): void;
   storage(packageName: string): DurableStore;
   preferencesDisk(packageName: string): PreferencesDisk;
   killProcess(packageName: string, cause: DeathCause): void;
+}
+
+/** What a Context asks of the ActivityManager (ui/activity.ts implements it). */
+export interface ActivityStarter {
+  getActivityPendingIntent(
+    creator: AppContext,
+    requestCode: number,
+    intent: Intent,
+    flags: PendingIntentFlags,
+    creatorAllowsBackgroundStart?: boolean,
+  ): PendingIntent | null;
+  startIntentSenderForResult(
+    launcher: AppContext,
+    pendingIntent: PendingIntent,
+    fillIn: Intent | null,
+    requestCode?: number,
+    options?: ActivityOptions,
+  ): Promise<ActivityResult>;
+  startActivityForResult(launcher: AppContext, intent: Intent, requestCode?: number): Promise<ActivityResult>;
 }
 
 /** The static `Binder` API as seen from app code. */

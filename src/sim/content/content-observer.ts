@@ -25,13 +25,13 @@
  * default, the sync-adapter side (`syncToNetwork`).
  */
 
-import type { AppContext } from '../app/context.ts';
 import type { BinderDriver } from '../binder/binder.ts';
 import { INT_SIZE, string16Size } from '../binder/parcel.ts';
 import { SecurityException } from '../core/errors.ts';
 import type { Trace } from '../core/trace.ts';
 import type { PackageManager } from '../pm/package-manager.ts';
 import type { ProcessRecord } from '../process/process.ts';
+import type { ContentCaller } from './types.ts';
 
 /** What ContentService's observer tree needs of the world, passed in (the World implements it). */
 export interface ObserverHost {
@@ -91,7 +91,7 @@ export class ObserverRegistry {
 
   constructor(private readonly world: ObserverHost) {}
 
-  register(caller: AppContext, uri: string, descendants: boolean, observer: ContentObserver): void {
+  register(caller: ContentCaller, uri: string, descendants: boolean, observer: ContentObserver): void {
     const segments = this.checkAccess(caller, uri);
     this.registrations = this.registrations.filter((r) => r.observer !== observer);
     this.registrations.push({
@@ -110,7 +110,7 @@ export class ObserverRegistry {
   }
 
   /** ContentService.notifyChange: one oneway onChange per matching live observer, in registration order. */
-  notifyChange(caller: AppContext, uri: string, originator: ContentObserver | null): void {
+  notifyChange(caller: ContentCaller, uri: string, originator: ContentObserver | null): void {
     const changed = this.checkAccess(caller, uri);
     this.world.trace.record('content.notify', { from: caller.packageName, to: 'system', uri });
     const bytes = 4 * INT_SIZE + string16Size('android.database.IContentObserver') + string16Size(uri);
@@ -134,7 +134,7 @@ export class ObserverRegistry {
     }
   }
 
-  private checkAccess(caller: AppContext, uri: string): string[] {
+  private checkAccess(caller: ContentCaller, uri: string): string[] {
     const segments = uriSegments(uri);
     const authority = segments?.[0];
     const info = authority === undefined ? null : this.world.pm.resolveContentProvider(caller.uid, authority);

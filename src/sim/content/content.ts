@@ -28,7 +28,6 @@ export interface Attribution {
   readonly attributionTag?: string;
 }
 
-import type { AppContext } from '../app/context.ts';
 import type { BinderDriver, CallingIdentity, IncomingCall } from '../binder/binder.ts';
 import { contentCallRequestBytes, exceptionForResult } from '../binder/binder-types.ts';
 import type { Bundle } from '../binder/bundle.ts';
@@ -57,6 +56,9 @@ import type { Trace } from '../core/trace.ts';
 import type { PackageManager } from '../pm/package-manager.ts';
 import type { ProcessRecord } from '../process/process.ts';
 import type { ContentObserver, ObserverRegistry } from './content-observer.ts';
+import type { ContentCaller, ContentCallRecord, ServedInterval } from './types.ts';
+
+export type { ContentCaller, ContentCallRecord, ContentCallResult, ServedInterval } from './types.ts';
 
 /**
  * What ContentResolver and ContentProviderClient need of the world, passed in (the World
@@ -76,7 +78,7 @@ export interface ContentHost {
   connectProvider(client: ProcessRecord, provider: ProcessRecord): void;
   disconnectProvider(client: ProcessRecord, provider: ProcessRecord, providerPid: number): void;
   recordContentCall(
-    caller: AppContext,
+    caller: ContentCaller,
     handle: ProviderHandle,
     method: string,
     arg: string | null,
@@ -84,51 +86,6 @@ export interface ContentHost {
     stable: boolean,
   ): ContentCallRecord | null;
 }
-
-/** One ContentProvider.call as an observer saw it (see World.contentCalls). */
-export interface ContentCallRecord {
-  readonly id: number;
-  readonly caller: string;
-  readonly callerUid: number;
-  /** The calling process instance. */
-  readonly callerPid: number;
-  readonly provider: string;
-  readonly providerUid: number;
-  readonly authority: string;
-  readonly method: string;
-  readonly arg: string | null;
-  /** Snapshot of the request extras as sent. */
-  readonly extras: Bundle | null;
-  readonly stable: boolean;
-  readonly step: number;
-  readonly t: number;
-  /** How it ended for the caller; absent if the caller never got an answer (it or its process died). */
-  result?: ContentCallResult;
-  /**
-   * When the provider's handler ran (Binder calls only): its process instance, the step its binder
-   * thread picked the transaction up and called ContentProvider.call, and the step that call returned
-   * or threw (null: it never did — the process died or the run ended first). Ground truth for
-   * admission (how many calls a provider was serving at once); recording it adds no trace event.
-   */
-  served?: ServedInterval;
-}
-
-export interface ServedInterval {
-  readonly pid: number;
-  readonly fromStep: number;
-  untilStep: number | null;
-}
-
-export type ContentCallResult =
-  | { readonly kind: 'reply'; readonly reply: Bundle | null; readonly step: number; readonly t: number }
-  | {
-      readonly kind: 'exception';
-      readonly exception: string;
-      readonly step: number;
-      readonly t: number;
-      /** The provider's answer, if it did answer and the reply was lost on the way (a snapshot). */
-      readonly undelivered?: Bundle | null;
-    };
 
 /** What the system calls on a published provider (content-provider.ts ContentProvider implements it). */
 export interface HostedProvider {
@@ -151,7 +108,7 @@ export interface ProviderHandle {
 /** Acquires `authority` for `caller`: visibility, permission gate, process start. */
 export async function acquireProvider(
   world: ContentHost,
-  caller: AppContext,
+  caller: ContentCaller,
   authority: string,
 ): Promise<ProviderHandle | null> {
   const info = world.pm.resolveContentProvider(caller.uid, authority);
@@ -194,7 +151,7 @@ export async function acquireProvider(
 /** Sends IContentProvider.call over Binder (or calls in-process) and returns the raw result. */
 async function transactCall(
   world: ContentHost,
-  caller: AppContext,
+  caller: ContentCaller,
   handle: ProviderHandle,
   method: string,
   arg: string | null,
@@ -297,7 +254,7 @@ function unknownCode(code: number, message: string): AndroidException {
 
 async function dispatchCall(
   world: ContentHost,
-  caller: AppContext,
+  caller: ContentCaller,
   handle: ProviderHandle,
   method: string,
   arg: string | null,
@@ -364,7 +321,7 @@ type CallOutcome = { reply: Bundle | null } | { error: RemoteException | Error; 
 export class ContentResolver {
   constructor(
     private readonly world: ContentHost,
-    private readonly context: AppContext,
+    private readonly context: ContentCaller,
   ) {}
 
   /**
@@ -432,7 +389,7 @@ export class ContentProviderClient {
 
   constructor(
     private readonly world: ContentHost,
-    private readonly context: AppContext,
+    private readonly context: ContentCaller,
     private readonly handle: ProviderHandle,
     private readonly attribution: Attribution = {},
   ) {}

@@ -36,7 +36,8 @@ import {
 
 /** What the fd system needs of the world, passed in (the World implements it). */
 export interface FdHost {
-  readonly truth: Pick<GroundTruth, 'wrote'>;
+  /** GroundTruth.wrote (ground-truth.ts): the bytes that reached a file or pipe. */
+  readonly truth: { wrote(target: string, mode: string, bytes: Uint8Array, key: object): void };
   readonly trace: Trace;
   readonly scheduler: Pick<Scheduler, 'currentTask' | 'step' | 'yield' | 'waiter'>;
 }
@@ -51,8 +52,6 @@ export {
   PIPE_CAPACITY_BYTES,
   type SimFile,
 } from './fd-kernel.ts';
-
-import type { GroundTruth } from '../ground-truth.ts';
 
 /** android.os.ParcelFileDescriptor: one process's handle on one of its fds. */
 export class ParcelFileDescriptor {

@@ -15,7 +15,15 @@
  */
 
 import type { JsonValue } from '../../base/json.ts';
-import type { AppContext } from '../app/context.ts';
+import type { LogLevel } from '../core/trace.ts';
+
+/** What SharedPreferences needs of its app's Context (app/context.ts AppContext is one). */
+export interface PreferencesContext {
+  yield(): Promise<void>;
+  sleep(ms: number): Promise<void>;
+  spawn(name: string, body: () => Promise<void>, options?: { daemon?: boolean }): unknown;
+  log(level: LogLevel, tag: string, message: string): void;
+}
 
 /** QueuedWork.DELAY: how long an apply()'s disk write waits on the QueuedWork thread. */
 export const QUEUED_WORK_DELAY_MS = 100;
@@ -39,7 +47,7 @@ export class SharedPreferences {
   private generation = 0;
 
   constructor(
-    private readonly context: AppContext,
+    private readonly context: PreferencesContext,
     private readonly disk: PreferencesDisk,
     readonly name: string,
   ) {

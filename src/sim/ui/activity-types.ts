@@ -12,6 +12,9 @@ import type { GroundTruth } from '../ground-truth.ts';
 import type { PackageManager } from '../pm/package-manager.ts';
 import type { DeathCause, ProcessRecord } from '../process/process.ts';
 import type { ComponentName, Intent } from './intent.ts';
+import type { Screen, UserAnswer } from './screen.ts';
+
+export type { Screen, UserAnswer } from './screen.ts';
 
 /** A screen an Activity shows the user (see ActivityHost.user). */
 export interface ShownScreen {
@@ -59,17 +62,6 @@ export interface ActivityResult {
   readonly resultCode: number;
   readonly data: Intent | null;
 }
-
-/** What an Activity displays: the only thing the simulated user decides on. */
-export interface Screen {
-  readonly title: string;
-  readonly lines: readonly string[];
-  readonly approveLabel?: string;
-  readonly denyLabel?: string;
-}
-
-/** A user's answer to a shown screen ('back' = pressed Back without deciding). */
-export type UserAnswer = 'approve' | 'deny' | 'back';
 
 /** The sender's ActivityOptions for a PendingIntent launch. */
 export interface ActivityOptions {
