@@ -17,7 +17,7 @@ import type { BundleValueType } from '../../base/bundle-value.ts';
 import type { JsonValue } from '../../base/json.ts';
 import { BadParcelableException } from '../core/errors.ts';
 import type { ParcelFileDescriptor } from '../fd/fd.ts';
-import type { PendingIntent } from '../ui/pending-intent.ts';
+import type { PendingIntent } from '../ui/pending-intent-token.ts';
 
 /** A custom Parcelable: its class name and its fields (JSON, the simulation's stand-in for its bytes). */
 export interface ParcelableValue {

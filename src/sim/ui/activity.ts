@@ -56,7 +56,7 @@ import {
   type UserAnswer,
 } from './activity-types.ts';
 import { type ComponentName, FLAG_ACTIVITY_NEW_TASK, Intent } from './intent.ts';
-import { PendingIntent, type PendingIntentFlags, PendingIntentRegistry } from './pending-intent.ts';
+import { type PendingIntent, type PendingIntentFlags, PendingIntentRegistry } from './pending-intent.ts';
 
 export { Activity } from './activity-component.ts';
 export {
@@ -116,7 +116,7 @@ export class ActivityManager {
       intent: intent.toString(),
       immutable: (record.flags & (1 << 26)) !== 0,
     });
-    return this.wrap(record);
+    return this.pendingIntents.token(record, (intent, uid) => this.resolve(intent, uid));
   }
 
   /** Activity.startIntentSenderForResult: launch as the token's creator and wait for the result. */
@@ -127,7 +127,7 @@ export class ActivityManager {
     requestCode = 0,
     options: ActivityOptions = {},
   ): Promise<ActivityResult> {
-    const record = pendingIntent.record;
+    const record = this.pendingIntents.recordOf(pendingIntent);
     if (record.canceled) throw new SendIntentException(`${pendingIntent} was canceled`);
     const intent = record.intent.clone();
     if (!pendingIntent.isImmutable() && fillIn) intent.fillIn(fillIn, record.flags);
@@ -203,10 +203,6 @@ export class ActivityManager {
   /** Components an Intent resolves to (activity-resolve.ts). */
   resolve(intent: Intent, _senderUid: number): ComponentName[] {
     return resolveActivities(this.world.pm, intent);
-  }
-
-  private wrap(record: PendingIntent['record']): PendingIntent {
-    return new PendingIntent(record, (intent, uid) => this.resolve(intent, uid));
   }
 
   private async launch(

@@ -6,10 +6,9 @@
 import { Bundle } from '../binder/bundle.ts';
 import { fileDescriptorsIn } from '../binder/parcel.ts';
 
-export interface ComponentName {
-  readonly packageName: string;
-  readonly className: string;
-}
+import type { ComponentName } from './component-name.ts';
+
+export type { ComponentName } from './component-name.ts';
 
 /** Intent.fillIn flags: allow overwriting a field the base Intent already set. */
 export const FILL_IN_ACTION = 1 << 0;

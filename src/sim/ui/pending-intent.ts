@@ -17,19 +17,31 @@
  *   implicit one resolves to whatever activity matches — both let another app hijack it.
  * - Tokens outlive the creator's process; only the creator's UID can cancel one.
  */
-import { IllegalArgumentException, SecurityException } from '../core/errors.ts';
-import type { ComponentName, Intent } from './intent.ts';
+import { IllegalArgumentException, SecurityException, SimUsageError } from '../core/errors.ts';
+import type { ComponentName } from './component-name.ts';
+import type { Intent } from './intent.ts';
+import {
+  FLAG_ALLOW_UNSAFE_IMPLICIT_INTENT,
+  FLAG_CANCEL_CURRENT,
+  FLAG_IMMUTABLE,
+  FLAG_MUTABLE,
+  FLAG_NO_CREATE,
+  FLAG_UPDATE_CURRENT,
+  PendingIntent,
+  type PendingIntentFlags,
+} from './pending-intent-token.ts';
 
-export const FLAG_ONE_SHOT = 1 << 30;
-export const FLAG_NO_CREATE = 1 << 29;
-export const FLAG_CANCEL_CURRENT = 1 << 28;
-export const FLAG_UPDATE_CURRENT = 1 << 27;
-export const FLAG_IMMUTABLE = 1 << 26;
-export const FLAG_MUTABLE = 1 << 25;
-export const FLAG_ALLOW_UNSAFE_IMPLICIT_INTENT = 1 << 24;
-
-/** PendingIntent flags, possibly combined with Intent.FILL_IN_* flags (which govern fillIn). */
-export type PendingIntentFlags = number;
+export {
+  FLAG_ALLOW_UNSAFE_IMPLICIT_INTENT,
+  FLAG_CANCEL_CURRENT,
+  FLAG_IMMUTABLE,
+  FLAG_MUTABLE,
+  FLAG_NO_CREATE,
+  FLAG_ONE_SHOT,
+  FLAG_UPDATE_CURRENT,
+  PendingIntent,
+  type PendingIntentFlags,
+} from './pending-intent-token.ts';
 
 const NOT_IN_KEY = FLAG_NO_CREATE | FLAG_CANCEL_CURRENT | FLAG_UPDATE_CURRENT;
 
@@ -49,48 +61,6 @@ export class PendingIntentRecord {
     readonly intent: Intent,
     readonly flags: number,
   ) {}
-}
-
-/** A holder's handle on a token. Equality is token identity (`sameToken`). */
-export class PendingIntent {
-  constructor(
-    /** @internal */ readonly record: PendingIntentRecord,
-    private readonly resolver: (intent: Intent, creatorUid: number) => ComponentName[],
-  ) {}
-
-  getCreatorUid(): number {
-    return this.record.creatorUid;
-  }
-
-  getCreatorPackage(): string {
-    return this.record.creatorPackage;
-  }
-
-  isImmutable(): boolean {
-    return (this.record.flags & FLAG_IMMUTABLE) !== 0;
-  }
-
-  isActivity(): boolean {
-    return true;
-  }
-
-  /** PendingIntent.queryIntentComponents (API 34): the components the base Intent resolves to now. */
-  queryIntentComponents(): ComponentName[] {
-    return this.resolver(this.record.intent, this.record.creatorUid);
-  }
-
-  /** Hidden API isTargetedToPackage(): explicit component or package set. */
-  isTargetedToPackage(): boolean {
-    return this.record.intent.component !== null || this.record.intent.package !== null;
-  }
-
-  sameToken(other: PendingIntent | null): boolean {
-    return other !== null && other.record === this.record;
-  }
-
-  toString(): string {
-    return `PendingIntent{#${this.record.id} ${this.record.creatorPackage}}`;
-  }
 }
 
 export interface PendingIntentRequest {
@@ -169,6 +139,21 @@ export class PendingIntentRegistry {
     record.creatorAllowsBackgroundStart = req.creatorAllowsBackgroundStart ?? false;
     this.records.set(key, record);
     return record;
+  }
+
+  /** The holder's token on `record`; `resolve` resolves an Intent for a sender (the ActivityManager's). */
+  token(
+    record: PendingIntentRecord,
+    resolve: (intent: Intent, creatorUid: number) => ComponentName[],
+  ): PendingIntent {
+    return new PendingIntent(record, () => resolve(record.intent, record.creatorUid));
+  }
+
+  /** The system's record behind `token` (only the system makes tokens: token()). */
+  recordOf(token: PendingIntent): PendingIntentRecord {
+    if (!(token.record instanceof PendingIntentRecord))
+      throw new SimUsageError(`${token}: not a system token`);
+    return token.record;
   }
 
   /** PendingIntent.cancel(): only the creator's UID may cancel. */
