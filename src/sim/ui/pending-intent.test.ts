@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IllegalArgumentException } from '../core/errors.ts';
+import { IllegalArgumentException, SimUsageError } from '../core/errors.ts';
 import { FILL_IN_COMPONENT, Intent } from './intent.ts';
 import {
   FLAG_ALLOW_UNSAFE_IMPLICIT_INTENT,
@@ -8,6 +8,7 @@ import {
   FLAG_MUTABLE,
   FLAG_NO_CREATE,
   FLAG_UPDATE_CURRENT,
+  PendingIntent,
   PendingIntentRegistry,
   type PendingIntentRequest,
 } from './pending-intent.ts';
@@ -127,5 +128,42 @@ describe('Intent.fillIn (what the holder of a mutable PendingIntent can change)'
     expect(base.component).toBeNull();
     base.fillIn(attack, FILL_IN_COMPONENT);
     expect(base.component?.packageName).toBe('com.evil');
+  });
+});
+
+describe('a token and its system record (pending-intent-token.ts, pending-intent.ts)', () => {
+  it("the registry's token resolves its record's Intent, and recordOf gives that record back", () => {
+    const reg = new PendingIntentRegistry();
+    const record = reg.getActivity(req(confirmIntent('r1'), FLAG_IMMUTABLE));
+    if (!record) throw new Error('no record');
+    const seen: string[] = [];
+    const token = reg.token(record, (intent, uid) => {
+      seen.push(`${intent.component?.className} ${uid}`);
+      return intent.component ? [intent.component] : [];
+    });
+    expect(token.queryIntentComponents()).toEqual([
+      { packageName: 'com.example.app', className: 'ConfirmActivity' },
+    ]);
+    expect(seen).toEqual(['ConfirmActivity 10001']);
+    expect(reg.recordOf(token)).toBe(record);
+    expect(token.sameToken(reg.token(record, () => []))).toBe(true);
+  });
+
+  it('recordOf refuses a token the system did not make (a look-alike record)', () => {
+    const reg = new PendingIntentRegistry();
+    const fake = new PendingIntent(
+      {
+        id: 1,
+        creatorUid: 10001,
+        creatorPackage: 'com.example.app',
+        flags: FLAG_IMMUTABLE,
+        canceled: false,
+        creatorTargetSdk: 34,
+        creatorAllowsBackgroundStart: false,
+        intent: { component: null, package: 'com.example.app' },
+      },
+      () => [],
+    );
+    expect(() => reg.recordOf(fake)).toThrow(SimUsageError);
   });
 });
