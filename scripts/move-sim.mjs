@@ -186,6 +186,12 @@ const PROSE = new Map(
   ]),
 );
 
+// The same path without its `src/` in prose (`sim/scheduler.ts` in a comment).
+for (const [from, to] of moves) {
+  const [a, b] = [from.slice('src/'.length), to.slice('src/'.length)];
+  PROSE.set(new RegExp(`(?<![\\w./-])${a.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![\\w-])`, 'g'), b);
+}
+
 // A renamed file's bare name in prose (`world-importance.ts` in FIDELITY.md's tables, comments).
 for (const [from, to] of moves) {
   const [a, b] = [from.split('/').pop(), to.split('/').pop()];

@@ -164,7 +164,7 @@ const NEVER_ANSWERED: Result = {
   error: { code: 'never_answered', message: 'the vector never finished (a call was never answered)' },
 };
 
-/** The scheduler's stall watch (sim/scheduler.ts), which a live session holds while it waits for input. */
+/** The scheduler's stall watch (sim/core/scheduler.ts), which a live session holds while it waits for input. */
 interface StallWatch {
   stallWatch: ReturnType<typeof setImmediate> | null;
   watchForStall(): void;
@@ -178,7 +178,7 @@ interface StallWatch {
  * so every action runs exactly as in a world that ran all the session's actions in one go, the way
  * src/vectors/engine.ts runs a vector's steps: the same bytes as replaying the session would give.
  *
- * A run that leaves the simulation is ended as `stalled` at the next macrotask (sim/scheduler.ts);
+ * A run that leaves the simulation is ended as `stalled` at the next macrotask (sim/core/scheduler.ts);
  * waiting for the next request is the one such wait that is meant, so the driver clears that watch
  * while it waits and sets it again when the next action starts.
  */
