@@ -12,6 +12,7 @@
 import { blindEffectOracles, type Exercised } from '../../check/exercised.ts';
 import { type Frequencies, floorGaps } from '../../check/frequencies.ts';
 import { REFERENCE } from '../../fuzz/scenario/model.ts';
+import { withDeviceFloors } from '../../fuzz/suite-kit.ts';
 import type { PropertyDef } from '../../fuzz/suites.ts';
 import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { DEFAULT_REPLAY_DIR } from '../../harness/fuzz.ts';
@@ -167,6 +168,8 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
   if (loaded.consumer && (flags.property ?? []).length === 0)
     defs = defs.filter((d) => d.kind === 'consumer');
   defs = shardOf(defs, flags.shard);
+  // --device-faults: the device behaviours join the floors (`belowFloor`, "reached too rarely").
+  if (flags.deviceFaults === true) defs = defs.map(withDeviceFloors);
 
   const target = targetOf(loaded, mutant);
   if (!flags.json) {
