@@ -129,12 +129,9 @@ function hostileCaseArb(cases: readonly number[]): fc.Arbitrary<number | null> {
   );
 }
 
-export function consumerScenarioArb(
-  shape: ConsumerShape,
-  tails: readonly Tail[] = ['fifo'],
-  generateDecisions = true,
-): fc.Arbitrary<ConsumerScenario> {
-  const execute = fc
+/** An execution of one of the shape's tools (on the main thread only where the shape allows it). */
+function executeArb(shape: ConsumerShape): fc.Arbitrary<AgentCommand> {
+  return fc
     .record({
       tool: fc.constantFrom(...shape.tools),
       args: fc.nat({ max: 7 }),
@@ -153,6 +150,14 @@ export function consumerScenarioArb(
         ...(main ? { mainThread: true } : {}),
       };
     });
+}
+
+export function consumerScenarioArb(
+  shape: ConsumerShape,
+  tails: readonly Tail[] = ['fifo'],
+  generateDecisions = true,
+): fc.Arbitrary<ConsumerScenario> {
+  const execute = executeArb(shape);
   const command = fc.oneof(
     { weight: 6, arbitrary: execute },
     { weight: 1, arbitrary: fc.constant<AgentCommand>({ kind: 'list' }) },
