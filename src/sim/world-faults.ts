@@ -14,6 +14,7 @@ import type { DeathCause, ProcessRecord } from './process.ts';
 import type { Rng } from './rng.ts';
 import type { Scheduler } from './scheduler.ts';
 import { certificate } from './signing.ts';
+import type { DurableStore } from './storage.ts';
 import type { Trace } from './trace.ts';
 
 export interface DeviceHost {
@@ -28,6 +29,7 @@ export interface DeviceHost {
   >;
   readonly fds: Pick<FdSystem, 'corruptNextRead' | 'truncateNextRead' | 'onPowerLoss' | 'syncAll'>;
   readonly activities: { onReboot(): void; userLeaves(ms: number): void };
+  readonly stores: ReadonlyMap<string, Pick<DurableStore, 'onReboot'>>;
   allProcesses(): ProcessRecord[];
   killProcess(packageName: string, cause: DeathCause): void;
   registeredApp(
@@ -108,6 +110,7 @@ export function rebootDevice(world: DeviceHost, powerLoss: boolean, bootMs = 0):
   for (const proc of world.allProcesses()) world.killProcess(proc.name, { kind: 'reboot' });
   if (powerLoss) world.fds.onPowerLoss(world.rng.fork('power-loss'));
   else world.fds.syncAll();
+  for (const store of world.stores.values()) store.onReboot(powerLoss);
   world.pm.reboot();
   // The boot takes `bootMs` (nothing of the device runs meanwhile: every pending timer moves on, as
   // in deep sleep); then elapsedRealtime and uptimeMillis restart from 0 (SystemClock: "since boot").

@@ -68,7 +68,8 @@ export class World {
   readonly release: ReleaseProfile; // the Android release's behaviour switches (release.ts)
 
   private readonly processes = new Map<string, ProcessRecord>();
-  private readonly stores = new Map<string, DurableStore>();
+  /** Each package's store (world-faults.ts: a reboot syncs them, a power loss loses NORMAL commits). */
+  readonly stores = new Map<string, DurableStore>();
   private readonly preferences = new Map<string, PreferencesDisk>();
   private readonly apps = new Map<string, { spec: PackageSpec; factory: AppFactory }>();
   readonly removals = new Map<string, number>(); // uninstalls per package: a reinstall's processes draw anew
