@@ -11,7 +11,9 @@
  *   DeadObjectException when the provider dies; the caller survives. A dead client stays dead:
  *   release it and acquire a new one (which restarts the provider).
  * - Acquisition is the only permission gate: the caller needs the provider's read OR write
- *   permission (either suffices), or the same UID; an unexported provider refuses other UIDs.
+ *   permission (either suffices), or the same UID; an unexported provider refuses other UIDs —
+ *   except that a path permission's permission or a URI grant under the authority also passes
+ *   (uri-grants.ts).
  *   Package visibility applies: an invisible provider is an unknown authority. After a successful
  *   acquisition the caller becomes visible to the provider's app.
  * - A call into a provider of the caller's own process is a plain method call: same thread, same
@@ -58,6 +60,7 @@ import { snapshotBundle } from './parcel.ts';
 import type { ProcessRecord } from './process.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { Trace } from './trace.ts';
+import { acquisitionDenial, type UriGrants } from './uri-grants.ts';
 
 /**
  * What ContentResolver and ContentProviderClient need of the world, passed in (the World
@@ -66,7 +69,11 @@ import type { Trace } from './trace.ts';
  */
 export interface ContentHost {
   readonly observers: ObserverRegistry;
-  readonly pm: Pick<PackageManager, 'resolveContentProvider' | 'checkPermission' | 'recordInteraction'>;
+  readonly uriGrants: UriGrants;
+  readonly pm: Pick<
+    PackageManager,
+    'resolveContentProvider' | 'checkPermission' | 'recordInteraction' | 'getPackageUid'
+  >;
   readonly trace: Trace;
   readonly scheduler: Pick<Scheduler, 'step' | 'currentTask'>;
   readonly clock: Pick<VirtualClock, 'nowMs'>;
@@ -150,21 +157,10 @@ export async function acquireProvider(
     world.trace.record('provider.acquire.unknown', { from: caller.packageName, to: 'system', authority });
     return null;
   }
-  if (info.uid !== caller.uid) {
-    if (info.exported === false) {
-      throw new SecurityException(
-        `Permission Denial: opening provider ${info.packageName}/${info.name} from uid ${caller.uid} that is not exported from UID ${info.uid}`,
-      );
-    }
-    const perms = [info.readPermission, info.writePermission].filter(
-      (p): p is string => typeof p === 'string',
-    );
-    if (perms.length > 0 && !perms.some((p) => world.pm.checkPermission(p, caller.uid))) {
-      throw new SecurityException(
-        `Permission Denial: opening provider ${info.packageName}/${info.name} from uid ${caller.uid} requires ${perms.join(' or ')}`,
-      );
-    }
-  }
+  // Own UID, read/write permission, a path permission, or a URI grant (uri-grants.ts).
+  const holds = (p: string) => world.pm.checkPermission(p, caller.uid);
+  const denial = acquisitionDenial(info, caller.uid, holds, world.uriGrants);
+  if (denial !== null) throw new SecurityException(denial);
   // AMS makes the client's connection before it waits for the provider to publish
   // (ContentProviderHelper.getContentProviderImpl: incProviderCountLocked, then the wait loop), so a
   // process started for a client is as important as that client while it starts: not cached, not

@@ -22,6 +22,7 @@ import type { ServiceManager } from './services.ts';
 import { type PreferencesDisk, SharedPreferences } from './shared-preferences.ts';
 import type { DurableStore, StoreTransaction } from './storage.ts';
 import type { LogLevel } from './trace.ts';
+import { authorityOf } from './uri-grants.ts';
 import { uuidFromRng } from './uuid.ts';
 
 /**
@@ -170,6 +171,22 @@ export class AppContext {
       return;
     }
     this.world.truth.declareEffect(this.process, effect, tx ?? null);
+  }
+
+  /**
+   * Context.grantUriPermission: `toPackage` may then acquire the provider of `uri` (uri-grants.ts).
+   * As in UriGrantsManagerService, an unknown provider or package grants nothing (a log line);
+   * a provider of another UID, or without grantUriPermissions, throws SecurityException.
+   */
+  grantUriPermission(toPackage: string, uri: string, modeFlags: number): void {
+    const authority = authorityOf(uri);
+    const provider = authority === null ? null : this.world.pm.resolveContentProvider(this.uid, authority);
+    const toUid = this.world.pm.getPackageUid(toPackage);
+    if (provider === null || toUid === null || toUid < 0) {
+      this.log('W', 'UriGrantsManagerService', `No permission grant for ${uri} to ${toPackage}`);
+      return;
+    }
+    this.world.uriGrants.grant(provider, this.uid, toUid, uri, modeFlags);
   }
 
   // ---- storage and files ----

@@ -17,6 +17,7 @@
  * expanded to fully qualified class names.
  */
 import type { SigningDetails } from './signing.ts';
+import type { PathPermissionSpec } from './uri-grants.ts';
 
 export type ProtectionLevel = 'normal' | 'signature' | 'dangerous';
 
@@ -42,6 +43,10 @@ export interface ProviderSpec {
   readonly writePermission?: string;
   /** Sets both read and write permission (each overridden by its specific attribute). */
   readonly permission?: string;
+  /** `<path-permission>`s: holding one's permission passes the acquisition gate (uri-grants.ts). */
+  readonly pathPermissions?: readonly PathPermissionSpec[];
+  /** `android:grantUriPermissions`: its URIs may be granted (Context.grantUriPermission). Default false. */
+  readonly grantUriPermissions?: boolean;
   readonly metaData?: Readonly<Record<string, string>>;
 }
 
@@ -116,6 +121,8 @@ export interface ProviderInfo {
   readonly exported: boolean;
   readonly readPermission: string | null;
   readonly writePermission: string | null;
+  readonly pathPermissions: readonly PathPermissionSpec[];
+  readonly grantUriPermissions: boolean;
   readonly metaData: Readonly<Record<string, string>>;
 }
 
@@ -310,6 +317,8 @@ export function resolveManifest(spec: ManifestSpec): ResolvedManifest {
       exported: p.exported ?? targetSdk < 17,
       readPermission: p.readPermission ?? p.permission ?? null,
       writePermission: p.writePermission ?? p.permission ?? null,
+      pathPermissions: [...(p.pathPermissions ?? [])],
+      grantUriPermissions: p.grantUriPermissions ?? false,
       metaData: { ...(p.metaData ?? {}) },
     })),
     activities: (spec.activities ?? []).map((a) => ({

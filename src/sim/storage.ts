@@ -243,7 +243,10 @@ export class DurableStore {
    * takes back, newest first, every NORMAL commit never synced, and the ground truth with it.
    */
   onReboot(powerLoss: boolean): void {
-    if (!powerLoss || this.unsynced.length === 0) return this.checkpoint();
+    if (!powerLoss || this.unsynced.length === 0) {
+      this.checkpoint();
+      return;
+    }
     const lost = this.unsynced.splice(0).reverse();
     for (const commit of lost)
       for (const [table, key, value] of commit.before) {

@@ -16,6 +16,7 @@ import type { Scheduler } from './scheduler.ts';
 import { certificate } from './signing.ts';
 import type { DurableStore } from './storage.ts';
 import type { Trace } from './trace.ts';
+import type { UriGrants } from './uri-grants.ts';
 
 export interface DeviceHost {
   readonly trace: Trace;
@@ -30,6 +31,7 @@ export interface DeviceHost {
   readonly fds: Pick<FdSystem, 'corruptNextRead' | 'truncateNextRead' | 'onPowerLoss' | 'syncAll'>;
   readonly activities: { onReboot(): void; userLeaves(ms: number): void };
   readonly stores: ReadonlyMap<string, Pick<DurableStore, 'onReboot'>>;
+  readonly uriGrants: Pick<UriGrants, 'clear'>;
   allProcesses(): ProcessRecord[];
   killProcess(packageName: string, cause: DeathCause): void;
   registeredApp(
@@ -111,6 +113,7 @@ export function rebootDevice(world: DeviceHost, powerLoss: boolean, bootMs = 0):
   if (powerLoss) world.fds.onPowerLoss(world.rng.fork('power-loss'));
   else world.fds.syncAll();
   for (const store of world.stores.values()) store.onReboot(powerLoss);
+  world.uriGrants.clear();
   world.pm.reboot();
   // The boot takes `bootMs` (nothing of the device runs meanwhile: every pending timer moves on, as
   // in deep sleep); then elapsedRealtime and uptimeMillis restart from 0 (SystemClock: "since boot").

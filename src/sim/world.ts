@@ -35,6 +35,7 @@ import { PreferencesDisk } from './shared-preferences.ts';
 import { DurableStore } from './storage.ts';
 import { makeStrategy, type StrategySpec } from './strategy.ts';
 import { Trace } from './trace.ts';
+import { UriGrants } from './uri-grants.ts';
 import { SimulatedUser } from './user.ts';
 import { applyDeviceFault, killDependents, rebootDevice, reinstallApp, resignApp } from './world-faults.ts';
 import { Standing } from './world-importance.ts';
@@ -70,6 +71,7 @@ export class World {
   private readonly processes = new Map<string, ProcessRecord>();
   /** Each package's store (world-faults.ts: a reboot syncs them, a power loss loses NORMAL commits). */
   readonly stores = new Map<string, DurableStore>();
+  readonly uriGrants = new UriGrants(); // Context.grantUriPermission; a reboot clears them (uri-grants.ts)
   private readonly preferences = new Map<string, PreferencesDisk>();
   private readonly apps = new Map<string, { spec: PackageSpec; factory: AppFactory }>();
   readonly removals = new Map<string, number>(); // uninstalls per package: a reinstall's processes draw anew

@@ -5,6 +5,7 @@
 import { AndroidException } from '../errors.ts';
 import type { IntentQuery, PermissionSpec, ResolvedManifest } from '../manifest.ts';
 import { type Certificate, certificate, type SigningDetails } from '../signing.ts';
+import type { PathPermissionSpec } from '../uri-grants.ts';
 
 export const ROOT_UID = 0;
 export const SYSTEM_UID = 1000;
@@ -113,6 +114,8 @@ export interface ResolvedProvider {
   readonly exported: boolean;
   readonly readPermission: string | null;
   readonly writePermission: string | null;
+  readonly pathPermissions: readonly PathPermissionSpec[];
+  readonly grantUriPermissions: boolean;
   readonly metaData: Readonly<Record<string, string>>;
 }
 
