@@ -328,18 +328,22 @@ export function vectorsExportCommand(io: Io, flags: ExportFlags): number {
 export interface MutantVectorsFlags {
   readonly id?: readonly string[];
   readonly json: boolean;
+  /** `mutants --vectors --android R`: the profile the vectors' worlds run on. */
+  readonly android?: AndroidRelease;
 }
 
 export async function mutantsVectorsCommand(io: Io, flags: MutantVectorsFlags): Promise<number> {
   const corpus = corpusAt(DEFAULT_VECTORS_DIR);
   const mutants = MUTANTS.filter((m) => !flags.id || flags.id.includes(m.id));
-  const rows = await killMatrix(runInputs(corpus), mutants, blobReader(corpus));
+  const rows = await killMatrix(runInputs(corpus), mutants, blobReader(corpus), flags.android);
   // Only provider bugs must die: the consumer side has a handful of vectors, reported for what they catch.
   const survivors = rows.filter(
     (r) => r.component === 'provider' && r.killedBy.length === 0 && r.invisible === null,
   );
   if (flags.json) {
-    io.out(JSON.stringify({ mutants: rows }));
+    io.out(
+      JSON.stringify({ ...(flags.android !== undefined ? { android: flags.android } : {}), mutants: rows }),
+    );
     return survivors.length === 0 ? EXIT_OK : EXIT_FAILED;
   }
   const c = io.color;
