@@ -61,6 +61,7 @@ import type { ProcessRecord } from './process.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { Trace } from './trace.ts';
 import { acquisitionDenial, type UriGrants } from './uri-grants.ts';
+import { userIdOf } from './user-handle.ts';
 
 /**
  * What ContentResolver and ContentProviderClient need of the world, passed in (the World
@@ -152,7 +153,9 @@ export async function acquireProvider(
   caller: AppContext,
   authority: string,
 ): Promise<ProviderHandle | null> {
-  const info = world.pm.resolveContentProvider(caller.uid, authority);
+  const found = world.pm.resolveContentProvider(caller.uid, authority);
+  // Resolved in the caller's own user: another user's provider is an unknown authority (user-handle.ts).
+  const info = found && userIdOf(found.uid) === userIdOf(caller.uid) ? found : null;
   if (!info) {
     world.trace.record('provider.acquire.unknown', { from: caller.packageName, to: 'system', authority });
     return null;

@@ -94,6 +94,8 @@ export interface ManifestSpec {
 export interface PackageSpec {
   readonly manifest: ManifestSpec;
   readonly signing: SigningDetails;
+  /** The Android user it is installed for (default 0): its UID is userId × 100000 + appId (user-handle.ts). */
+  readonly userId?: number;
 }
 
 export const DEFAULT_TARGET_SDK = 34;

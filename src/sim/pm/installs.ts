@@ -21,6 +21,7 @@ import {
   signingProblems,
 } from '../signing.ts';
 import type { Trace } from '../trace.ts';
+import { appIdOf, USER_SYSTEM, uidOf } from '../user-handle.ts';
 import type { Permissions } from './permissions.ts';
 import type { Resolver } from './resolution.ts';
 import type { PackageTable } from './table.ts';
@@ -74,7 +75,8 @@ export class Installer {
         shared = this.sharedUsers.get(manifest.sharedUserId) ?? null;
         if (shared) checkSharedUserSignature(shared, name, spec.signing);
       }
-      const uid = shared ? shared.uid : this.parts.appIds.acquire(manifest.sharedUserId ?? name, name);
+      const appId = shared ? shared.uid : this.parts.appIds.acquire(manifest.sharedUserId ?? name, name);
+      const uid = shared ? shared.uid : uidOf(spec.userId ?? USER_SYSTEM, appId);
       if (manifest.sharedUserId !== null) {
         if (!shared) {
           shared = { name: manifest.sharedUserId, uid, signing: spec.signing, members: [] };
@@ -170,7 +172,7 @@ export class Installer {
       }
     }
     if (uidFreed) {
-      this.parts.appIds.release(pkg.uid);
+      this.parts.appIds.release(appIdOf(pkg.uid));
       permissions.forgetUid(pkg.uid);
     }
     this.parts.visibility.forget(pkg.uid);
