@@ -64,6 +64,8 @@ const ROOMS = {
     'package-manager-view.ts',
     'signing.ts',
     'signing.test.ts',
+    'user-handle.ts',
+    'user-handle.test.ts',
   ],
   // Processes: lifecycle, threads, importance and the low-memory killer, started services.
   process: [
@@ -79,7 +81,7 @@ const ROOMS = {
   // What an app package is and the Context its code gets.
   app: ['app.ts', 'context.ts'],
   // Durable storage and SharedPreferences.
-  storage: ['shared-preferences.ts', 'storage.ts', 'storage.test.ts'],
+  storage: ['shared-preferences.ts', 'storage.ts', 'storage.test.ts', 'storage-wal.test.ts'],
   // Activities, Intents, PendingIntents and the simulated user.
   ui: [
     'activity.ts',
@@ -97,7 +99,14 @@ const ROOMS = {
   // Files, pipes and file descriptors.
   fd: ['fd.ts', 'fd.test.ts', 'fd-kernel.ts'],
   // ContentResolver, ContentProvider, ContentObserver.
-  content: ['content.ts', 'content-observer.ts', 'content-observer.test.ts', 'content-provider.ts'],
+  content: [
+    'content.ts',
+    'content-observer.ts',
+    'content-observer.test.ts',
+    'content-provider.ts',
+    'uri-grants.ts',
+    'uri-grants.test.ts',
+  ],
 };
 
 /** Moves (old path → new path, from the repository root). */

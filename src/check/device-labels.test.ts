@@ -23,6 +23,7 @@ describe('device labels (issue 35): read from the trace', () => {
       [event('activity.relaunch', {}), 'device:activity-restored'],
       [event('device.reboot', { bootMs: 40_000 }), 'device:slow-boot'],
       [event('anr', { reason: 'Input dispatching timed out' }), 'device:input-anr'],
+      [event('store.lost', { commits: 1 }), 'device:wal-lost'],
       [
         event('log', { message: 'FATAL EXCEPTION: t: Failure from system: TransactionTooLargeException: …' }),
         'device:result-too-large',

@@ -15,7 +15,9 @@
  * - `device:activity-restored` — a stopped Activity of a dead process was recreated on return;
  * - `device:slow-boot` — a reboot took time (`bootMs`), after which apps' elapsedRealtime restarted;
  * - `device:input-anr` — work on an app's main thread blocked past 5 s: input ANR, the app killed
- *   (src/sim/core/main-thread.ts; only a consumer that calls on its main thread meets it).
+ *   (src/sim/core/main-thread.ts; only a consumer that calls on its main thread meets it);
+ * - `device:wal-lost` — a power loss took back SQLite commits of a store in WAL with
+ *   synchronous=NORMAL (src/sim/storage/storage.ts; only an app that chooses NORMAL meets it).
  */
 import type { TraceEvent } from '../sim/core/trace.ts';
 
@@ -30,6 +32,7 @@ export const DEVICE_LABELS = [
   'device:activity-restored',
   'device:slow-boot',
   'device:input-anr',
+  'device:wal-lost',
 ] as const;
 
 /** The device labels a run's trace shows. */
@@ -50,6 +53,7 @@ export function deviceLabels(events: readonly TraceEvent[]): Set<string> {
     else if (e.kind === 'activity.relaunch') labels.add('device:activity-restored');
     else if (e.kind === 'device.reboot' && data.bootMs !== undefined) labels.add('device:slow-boot');
     else if (e.kind === 'anr') labels.add('device:input-anr');
+    else if (e.kind === 'store.lost') labels.add('device:wal-lost');
     else if (e.kind === 'log' && String(data.message).includes('Failure from system: TransactionTooLarge'))
       labels.add('device:result-too-large');
   }

@@ -2,7 +2,7 @@
  * Argument parsers shared by the commands. Each throws commander's InvalidArgumentError, which the
  * CLI reports as a usage error (exit 2, code `invalid_argument`) naming the flag and what it accepts.
  */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import {
   ANDROID_RELEASES,
   type AndroidRelease,
@@ -55,4 +55,12 @@ export function parseAndroidArg(value: string): AndroidRelease {
       `--android must be one of ${ANDROID_RELEASES.join(', ')} (default ${DEFAULT_ANDROID}), got '${value}'`,
     );
   return n;
+}
+
+/** The `--android <release>` option of a command whose worlds run on the profile `what` says. */
+export function androidFlag(what: string): Option {
+  return new Option(
+    '--android <release>',
+    `the Android release profile ${what}: ${ANDROID_RELEASES.join(', ')} (default ${DEFAULT_ANDROID}; src/sim/core/release.ts)`,
+  ).argParser(parseAndroidArg);
 }

@@ -181,6 +181,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .addOption(strategyOption())
     .addOption(shardOption('planted bugs'))
+    .addOption(androidOption('the hunts run'))
     .addOption(workersOption())
     .addOption(jsonOption())
     .option('--vectors', 'instead of hunting, report which shared test vectors kill each planted bug', false)
@@ -189,24 +190,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       setExit(opts.vectors ? await mutantsVectorsCommand(io, opts) : await mutantsCommand(io, opts));
     });
 
-  program
-    .command('ablate')
-    .description("switch each rule's enforcement off and list the properties that catch it")
-    .addOption(new Option('--rule <id...>', 'only these rules (default: every ablatable rule)'))
-    .addOption(seedOption())
-    .addOption(
-      new Option('--runs <n>', 'runs per property for each rule')
-        .argParser(parseIntArg('--runs', 1))
-        .default(DEFAULT_ABLATION_RUNS),
-    )
-    .addOption(strategyOption())
-    .addOption(shardOption('rules'))
-    .addOption(workersOption())
-    .addOption(jsonOption())
-    .addHelpText('after', ABLATE_HELP)
-    .action(async (opts: AblateFlags) => {
-      setExit(await ablateCommand(io, opts));
-    });
+  registerAblateCommand(program, io, setExit);
 
   program
     .command('crashpoints')
@@ -317,4 +301,27 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     }
     return reportError(io, error, json);
   }
+}
+
+/** `cetp-sim ablate` (apart from buildProgram, which is long enough). */
+function registerAblateCommand(program: Command, io: Io, setExit: (code: number) => void): void {
+  program
+    .command('ablate')
+    .description("switch each rule's enforcement off and list the properties that catch it")
+    .addOption(new Option('--rule <id...>', 'only these rules (default: every ablatable rule)'))
+    .addOption(seedOption())
+    .addOption(
+      new Option('--runs <n>', 'runs per property for each rule')
+        .argParser(parseIntArg('--runs', 1))
+        .default(DEFAULT_ABLATION_RUNS),
+    )
+    .addOption(strategyOption())
+    .addOption(shardOption('rules'))
+    .addOption(androidOption('the ablated campaigns run'))
+    .addOption(workersOption())
+    .addOption(jsonOption())
+    .addHelpText('after', ABLATE_HELP)
+    .action(async (opts: AblateFlags) => {
+      setExit(await ablateCommand(io, opts));
+    });
 }

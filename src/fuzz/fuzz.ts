@@ -166,7 +166,9 @@ function engine(def: PropertyDef, options: FuzzOptions) {
   // --device-faults: the device faults of issue 35 join a fault list (a property without faults stays so).
   const devices = options.variant?.deviceFaults === true && def.shape.faults.length > 0 ? DEVICE_FAULTS : [];
   if (def.kind === 'consumer') {
-    const shape = { ...def.shape, faults: [...def.shape.faults, ...devices] };
+    // With device faults the agent may also ask on the consumer's main thread (input ANR, issue 35 5a).
+    const mainThread = devices.length > 0 ? { mainThreadCalls: true } : {};
+    const shape = { ...def.shape, faults: [...def.shape.faults, ...devices], ...mainThread };
     return {
       arbitrary: consumerScenarioArb(shape, tails, decisions) as fc.Arbitrary<Scenario | ConsumerScenario>,
       run: (s: Scenario | ConsumerScenario, v: Variant, hooks?: RunHooks) =>

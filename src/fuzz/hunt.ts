@@ -8,9 +8,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRuleId } from '../protocol/index.ts';
+import type { AndroidRelease } from '../sim/core/release.ts';
 import { fuzzProperty } from './fuzz.ts';
 import type { Mutant } from './mutants.ts';
-import type { Tail } from './scenario/model.ts';
+import type { Tail, Variant } from './scenario/model.ts';
 import { PROPERTIES, type PropertyDef, propertyById } from './suites.ts';
 
 export interface HuntOptions {
@@ -23,6 +24,13 @@ export interface HuntOptions {
    * pass nothing). Never part of `--json`: identical arguments must print identical bytes.
    */
   readonly now?: () => number;
+  /** The Android release profile the worlds run (`--android`; src/sim/core/release.ts); absent: the default. */
+  readonly android?: AndroidRelease;
+}
+
+/** `variant` on the profile of `options` (unchanged without one). */
+function onProfile(variant: Variant, options: HuntOptions): Variant {
+  return options.android === undefined ? variant : { ...variant, android: options.android };
 }
 
 export interface MutantResult {
@@ -47,7 +55,7 @@ export async function huntMutant(mutant: Mutant, options: HuntOptions): Promise<
       seed: options.seed,
       runs: options.runsPerProperty,
       tails: options.tails,
-      variant: mutant.variant,
+      variant: onProfile(mutant.variant, options),
     });
     runs += result.runs;
     if (result.status === 'failed' && result.failure) {
@@ -91,7 +99,7 @@ export async function ablateRule(
       seed: options.seed,
       runs: options.runsPerProperty,
       tails: options.tails,
-      variant: { providerBugs: [], consumerBugs: [], disabledRules: [rule] },
+      variant: onProfile({ providerBugs: [], consumerBugs: [], disabledRules: [rule] }, options),
     });
     if (result.status === 'failed') {
       caughtBy.push({

@@ -171,3 +171,29 @@ export function consumerDef(
     ciRuns,
   };
 }
+
+/**
+ * The device behaviours of issue 35 a `--device-faults` campaign must reach (share of runs, like the
+ * identity attacks' floors): each device fault of DEVICE_FAULTS (src/sim/core/faults.ts) in its property's
+ * runs, and — for a consumer property, whose agent may ask on its main thread then — the input ANR.
+ * Only a property with faults gets device faults (fuzz.ts), so only such a property has these floors.
+ */
+export const DEVICE_FLOORS: Readonly<Record<string, number>> = Object.freeze({
+  'device:deep-sleep': 0.1,
+  'device:user-away': 0.02,
+  'device:slow-boot': 0.02,
+});
+/** The consumer property has more faults of its own (so fewer device faults per run) and the ANR. */
+export const CONSUMER_DEVICE_FLOORS: Readonly<Record<string, number>> = Object.freeze({
+  'device:deep-sleep': 0.02,
+  'device:user-away': 0.02,
+  'device:slow-boot': 0.01,
+  'device:input-anr': 0.05,
+});
+
+/** `def` with the floors of a `--device-faults` campaign added to its own. */
+export function withDeviceFloors<D extends PropertyDef>(def: D): D {
+  if (def.shape.faults.length === 0) return def;
+  const device = def.kind === 'consumer' ? CONSUMER_DEVICE_FLOORS : DEVICE_FLOORS;
+  return { ...def, floors: { ...(def.floors ?? {}), ...device } };
+}

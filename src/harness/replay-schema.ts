@@ -171,11 +171,20 @@ export const RAW_SCENARIO_SCHEMA = object({
   decisions,
 });
 
-const agentCommand = tagged({
-  execute: { provider: text, tool: text, args: index, cancelAfterMs: { anyOf: [ms, { type: 'null' }] } },
-  list: {},
-  wait: { ms },
-});
+const agentCommand = tagged(
+  {
+    execute: {
+      provider: text,
+      tool: text,
+      args: index,
+      cancelAfterMs: { anyOf: [ms, { type: 'null' }] },
+      mainThread: { const: true }, // issue 35 item 5a; older files have no such field
+    },
+    list: {},
+    wait: { ms },
+  },
+  ['mainThread'],
+);
 
 /** A consumer-driven scenario (src/fuzz/scenario/consumer.ts `ConsumerScenario`). */
 export const CONSUMER_SCENARIO_SCHEMA = object(

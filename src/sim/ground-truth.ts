@@ -263,6 +263,19 @@ export class GroundTruth {
     this.pending.delete(tx);
   }
 
+  /**
+   * storage.ts: commits a power loss took back (SQLite WAL with synchronous=NORMAL: committed, never
+   * synced): they and their effects never happened as far as the device's state goes.
+   */
+  lost(seqs: ReadonlySet<number>): void {
+    const keep = <T extends { readonly seq: number | null }>(list: T[]) => {
+      const kept = list.filter((r) => r.seq === null || !seqs.has(r.seq));
+      list.splice(0, list.length, ...kept);
+    };
+    keep(this.commits);
+    keep(this.effects);
+  }
+
   /** storage.ts: a transaction was rolled back or discarded: its declared effects never happened. */
   rolledBack(tx: PendingTx): void {
     for (const e of this.pending.get(tx) ?? []) this.open.delete(e);

@@ -5,6 +5,7 @@
  */
 import type { JsonObject } from '../base/json.ts';
 import type { AppFactory } from './app/app.ts';
+import type { UriGrants } from './content/uri-grants.ts';
 import type { VirtualClock } from './core/clock.ts';
 import type { Fault, FaultInjector } from './core/faults.ts';
 import type { Rng } from './core/rng.ts';
@@ -15,6 +16,7 @@ import type { PackageSpec } from './pm/manifest.ts';
 import type { PackageManager } from './pm/package-manager.ts';
 import { certificate } from './pm/signing.ts';
 import type { DeathCause, ProcessRecord } from './process/process.ts';
+import type { DurableStore } from './storage/storage.ts';
 
 export interface DeviceHost {
   readonly trace: Trace;
@@ -28,6 +30,8 @@ export interface DeviceHost {
   >;
   readonly fds: Pick<FdSystem, 'corruptNextRead' | 'truncateNextRead' | 'onPowerLoss' | 'syncAll'>;
   readonly activities: { onReboot(): void; userLeaves(ms: number): void };
+  readonly stores: ReadonlyMap<string, Pick<DurableStore, 'onReboot'>>;
+  readonly uriGrants: Pick<UriGrants, 'clear'>;
   allProcesses(): ProcessRecord[];
   killProcess(packageName: string, cause: DeathCause): void;
   registeredApp(
@@ -108,6 +112,8 @@ export function rebootDevice(world: DeviceHost, powerLoss: boolean, bootMs = 0):
   for (const proc of world.allProcesses()) world.killProcess(proc.name, { kind: 'reboot' });
   if (powerLoss) world.fds.onPowerLoss(world.rng.fork('power-loss'));
   else world.fds.syncAll();
+  for (const store of world.stores.values()) store.onReboot(powerLoss);
+  world.uriGrants.clear();
   world.pm.reboot();
   // The boot takes `bootMs` (nothing of the device runs meanwhile: every pending timer moves on, as
   // in deep sleep); then elapsedRealtime and uptimeMillis restart from 0 (SystemClock: "since boot").

@@ -16,6 +16,7 @@ import type { Bundle } from './binder/bundle.ts';
 import type { ContentCallRecord, ProviderHandle } from './content/content.ts';
 import { ObserverRegistry } from './content/content-observer.ts';
 import type { ContentProvider } from './content/content-provider.ts';
+import { UriGrants } from './content/uri-grants.ts';
 import { DEFAULT_START_MS, VirtualClock } from './core/clock.ts';
 import { describeError, SimUsageError } from './core/errors.ts';
 import { type Fault, FaultInjector } from './core/faults.ts';
@@ -68,7 +69,9 @@ export class World {
   readonly release: ReleaseProfile; // the Android release's behaviour switches (release.ts)
 
   private readonly processes = new Map<string, ProcessRecord>();
-  private readonly stores = new Map<string, DurableStore>();
+  /** Each package's store (world-faults.ts: a reboot syncs them, a power loss loses NORMAL commits). */
+  readonly stores = new Map<string, DurableStore>();
+  readonly uriGrants = new UriGrants(); // Context.grantUriPermission; a reboot clears them (uri-grants.ts)
   private readonly preferences = new Map<string, PreferencesDisk>();
   private readonly apps = new Map<string, { spec: PackageSpec; factory: AppFactory }>();
   readonly removals = new Map<string, number>(); // uninstalls per package: a reinstall's processes draw anew

@@ -66,6 +66,7 @@ export async function runConsumerVector(
     world: {
       seed: `consumer-vector:${vector.id}`,
       user: { kind: 'scripted', decisions: [], otherwise: 'approve' },
+      ...(options.variant.android !== undefined ? { android: options.variant.android } : {}),
     },
   });
   const scriptedActivity = { packageName: PROVIDER, activity: SCRIPTED_ACTIVITY };

@@ -252,7 +252,11 @@ export interface EngineOptions {
 /** Runs `vector` in a fresh world; deterministic (the world is seeded by the vector id). */
 export async function runVectorInWorld(vector: Vector, options: EngineOptions): Promise<EngineResult> {
   const decisions = vector.steps.flatMap((s) => (s.op === 'user' ? [ANSWERS[s.answer] ?? 'ignore'] : []));
-  const world = new World({ seed: `vector:${vector.id}`, user: { kind: 'scripted', decisions } });
+  const world = new World({
+    seed: `vector:${vector.id}`,
+    user: { kind: 'scripted', decisions },
+    ...(options.variant.android !== undefined ? { android: options.variant.android } : {}),
+  });
   options.fixture.install(world, options.variant);
   world.install(agentPackage(AGENT), () => ({}));
   world.install(agentPackage(OTHER_AGENT), () => ({}));

@@ -5,6 +5,7 @@
  * is listed with the reason, not counted as a survivor.
  */
 import type { Mutant } from '../fuzz/mutants.ts';
+import type { AndroidRelease } from '../sim/core/release.ts';
 import { REFERENCE_FIXTURES } from './fixtures.ts';
 import { PROFILES } from './format.ts';
 import { type RunInput, runVectors } from './run.ts';
@@ -27,13 +28,14 @@ export async function killMatrix(
   files: readonly RunInput[],
   mutants: readonly Mutant[],
   blob: (sha256: string) => Uint8Array,
+  android?: AndroidRelease,
 ): Promise<KillRow[]> {
   const rows: KillRow[] = [];
   for (const mutant of mutants) {
     const summary = await runVectors(files, {
       fixtures: REFERENCE_FIXTURES,
       profiles: PROFILES,
-      variant: mutant.variant,
+      variant: android === undefined ? mutant.variant : { ...mutant.variant, android },
       blob,
     });
     rows.push({

@@ -6,10 +6,12 @@
  * first). A pair whose correct app failed is excluded (nothing can be said about it). Deterministic:
  * no time in the report, apps in index order.
  */
+
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, fuzzProvider, PROPERTY_CATALOGUE, type PropertyReport } from '../index.ts';
+import type { AndroidRelease } from '../sim/core/release.ts';
 import { buildApp } from './build.ts';
 import { generateApp } from './generate.ts';
 import { MISTAKES, type Mistake } from './mistakes.ts';
@@ -37,6 +39,8 @@ export interface ZooOptions {
   readonly shard?: { readonly index: number; readonly count: number };
   /** Progress, one line per app or pair. */
   readonly onProgress?: (line: string) => void;
+  /** The Android release profile the campaigns run (`--android`; src/sim/core/release.ts); absent: the default. */
+  readonly android?: AndroidRelease;
 }
 
 export interface FalseAlarm {
@@ -127,6 +131,7 @@ async function fuzzCorrect(options: ZooOptions, spec: AppSpec, properties: reado
   const report = await fuzzProvider(app.fixture, {
     property: properties,
     seed: options.seed,
+    ...(options.android !== undefined ? { android: options.android } : {}),
     ...(options.runs !== undefined ? { runs: options.runs } : {}),
     replayDir: replayDirOf(options, spec.index, null),
     ...(module !== undefined ? { module } : {}),
@@ -163,6 +168,7 @@ export async function huntMistake(
       const report = await fuzzProvider(fixture, {
         property,
         seed: options.seed,
+        ...(options.android !== undefined ? { android: options.android } : {}),
         ...(options.runs !== undefined ? { runs: options.runs } : {}),
         replayDir: null,
       });

@@ -7,12 +7,14 @@
  * and property per job, and reported in catalogue order (the results do not depend on the number of workers);
  * `--shard I/N` ablates every N-th rule (for a CI matrix, merged with `cetp-sim merge`).
  */
+
 import { type AblationResult, ablatableRules } from '../../fuzz/hunt.ts';
 import { PROPERTIES } from '../../fuzz/suites.ts';
 import { CliError, EXIT_OK } from '../../harness/errors.ts';
 import { CODE_ROOT } from '../../harness/root.ts';
 import { selectRules } from '../../harness/selection.ts';
 import { isRuleId } from '../../protocol/index.ts';
+import type { AndroidRelease } from '../../sim/core/release.ts';
 import type { Shard } from '../args.ts';
 import { type Strategy, shardOf, tailsOf } from '../campaign.ts';
 import { gateSites } from '../gate-sites.ts';
@@ -21,6 +23,7 @@ import type { Io } from '../io.ts';
 import { startProgress } from '../progress.ts';
 import { table } from '../table.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
+import type { AblateJob } from '../worker/protocol.ts';
 import { HUNT_BUDGET_MS } from './mutants.ts';
 
 /** Runs per property for each ablated rule (measured on 2 cores: the 75-rule sweep takes about 10 min). */
@@ -34,6 +37,8 @@ export interface AblateFlags {
   readonly shard?: Shard;
   readonly workers: number;
   readonly json: boolean;
+  /** `--android`: the release profile the worlds run (src/sim/core/release.ts; absent: the default). */
+  readonly android?: AndroidRelease;
 }
 
 function validRules(ids: readonly string[] | undefined, ablatable: readonly string[]): string[] {
@@ -47,18 +52,33 @@ function validRules(ids: readonly string[] | undefined, ablatable: readonly stri
   return selectRules(ids, ablatable);
 }
 
+/** The header line of the sweep (text output). */
+function ablateHeader(flags: AblateFlags, rules: number): string {
+  const shard = flags.shard ? `, shard ${flags.shard.index}/${flags.shard.count}` : '';
+  const android = flags.android !== undefined ? `, Android ${flags.android}` : '';
+  return `cetp-sim ablate: ${rules} rule(s)${shard}, each switched off against every property (seed ${flags.seed}, ${flags.runs} runs per property${android})`;
+}
+
+/** One rule switched off against one property, as a worker job. */
+function ablateJob(flags: AblateFlags, rule: string, property: string): AblateJob {
+  return {
+    kind: 'ablate',
+    rule,
+    property,
+    seed: flags.seed,
+    runsPerProperty: flags.runs,
+    tails: tailsOf(flags.strategy),
+    ...(flags.android !== undefined ? { android: flags.android } : {}),
+  };
+}
+
 export async function ablateCommand(io: Io, flags: AblateFlags): Promise<number> {
   const c = io.color;
   const ablatable = ablatableRules(CODE_ROOT);
   const rules = shardOf(validRules(flags.rule, ablatable), flags.shard);
   const sites = gateSites(CODE_ROOT);
   const consumerDriven = PROPERTIES.some((p) => p.kind === 'consumer');
-  if (!flags.json)
-    io.out(
-      c.bold(
-        `cetp-sim ablate: ${rules.length} rule(s)${flags.shard ? `, shard ${flags.shard.index}/${flags.shard.count}` : ''}, each switched off against every property (seed ${flags.seed}, ${flags.runs} runs per property)`,
-      ),
-    );
+  if (!flags.json) io.out(c.bold(ablateHeader(flags, rules.length)));
   const progress = startProgress(io, rules.length, {
     json: flags.json,
     noun: 'ablate',
@@ -72,7 +92,13 @@ export async function ablateCommand(io: Io, flags: AblateFlags): Promise<number>
   const last = PROPERTIES.length - 1;
   let caught: AblationResult['caughtBy'][number][] = [];
   const results: AblationResult[] = [];
-  const ending: Ending = { json: flags.json, sites, consumerDriven, total: rules.length };
+  const ending: Ending = {
+    json: flags.json,
+    sites,
+    consumerDriven,
+    total: rules.length,
+    android: flags.android,
+  };
   // SIGINT/SIGTERM: the report of the rules ablated so far, marked interrupted, and the shell's exit
   // code for the signal (jobs in flight are dropped).
   const interrupt = onInterrupt((signal) => {
@@ -87,18 +113,7 @@ export async function ablateCommand(io: Io, flags: AblateFlags): Promise<number>
         if (item.first) progress.begin(item.rule);
       },
       run: (host, { rule, property }) =>
-        mustFinish<AblationResult>(
-          host,
-          {
-            kind: 'ablate',
-            rule,
-            property,
-            seed: flags.seed,
-            runsPerProperty: flags.runs,
-            tails: tailsOf(flags.strategy),
-          },
-          HUNT_BUDGET_MS,
-        ),
+        mustFinish<AblationResult>(host, ablateJob(flags, rule, property), HUNT_BUDGET_MS),
       onResult: (part, item) => {
         caught.push(...part.caughtBy);
         if (item.property !== PROPERTIES[last]?.id) return;
@@ -126,12 +141,13 @@ interface Ending {
   readonly sites: ReturnType<typeof gateSites>;
   readonly consumerDriven: boolean;
   readonly total: number;
+  readonly android: AndroidRelease | undefined;
 }
 
 /** The sweep's report (whole, or so far when `interrupted`) and its exit code. */
 function ablateReport(
   io: Io,
-  { json, sites, consumerDriven, total }: Ending,
+  { json, sites, consumerDriven, total, android }: Ending,
   results: readonly AblationResult[],
   interrupted: StopSignal | null,
 ): number {
@@ -140,6 +156,7 @@ function ablateReport(
   if (json) {
     io.out(
       JSON.stringify({
+        ...(android !== undefined ? { android } : {}),
         rules: results.map((r) => ({
           id: r.rule,
           caughtBy: r.caughtBy.map(({ property, checker }) => ({ property, checker })),

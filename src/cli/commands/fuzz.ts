@@ -12,6 +12,7 @@
 import { blindEffectOracles, type Exercised } from '../../check/exercised.ts';
 import { type Frequencies, floorGaps } from '../../check/frequencies.ts';
 import { REFERENCE } from '../../fuzz/scenario/model.ts';
+import { withDeviceFloors } from '../../fuzz/suite-kit.ts';
 import type { PropertyDef } from '../../fuzz/suites.ts';
 import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { DEFAULT_REPLAY_DIR } from '../../harness/fuzz.ts';
@@ -147,6 +148,11 @@ function header(flags: FuzzFlags, defs: readonly PropertyDef[], target: string):
   return `cetp-sim fuzz: seed ${flags.seed}, strategy ${flags.strategy}${android}, ${defs.length} propert${defs.length === 1 ? 'y' : 'ies'} (${budget})${shard}, against ${target}`;
 }
 
+/** --device-faults: the device behaviours join the floors (`belowFloor`, "reached too rarely"). */
+function withFloors(defs: PropertyDef[], flags: FuzzFlags): PropertyDef[] {
+  return flags.deviceFaults === true ? defs.map(withDeviceFloors) : defs;
+}
+
 export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
   const c = io.color;
   // Where the campaign will write, checked before it starts (exit 2 with the OS's reason).
@@ -166,7 +172,7 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
   // Fuzzing a consumer: by default only the properties that drive one.
   if (loaded.consumer && (flags.property ?? []).length === 0)
     defs = defs.filter((d) => d.kind === 'consumer');
-  defs = shardOf(defs, flags.shard);
+  defs = withFloors(shardOf(defs, flags.shard), flags);
 
   const target = targetOf(loaded, mutant);
   if (!flags.json) {

@@ -6,10 +6,12 @@
  * reported in catalogue order: the results do not depend on the number of workers; `--shard I/N`
  * hunts every N-th bug (for a CI matrix, merged with `cetp-sim merge`).
  */
+
 import type { MutantResult } from '../../fuzz/hunt.ts';
 import type { Mutant } from '../../fuzz/mutants.ts';
 import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import { selectMutants } from '../../harness/selection.ts';
+import type { AndroidRelease } from '../../sim/core/release.ts';
 import type { Shard } from '../args.ts';
 import { type Strategy, shardOf, tailsOf } from '../campaign.ts';
 import { onInterrupt, SIGNAL_EXIT, type StopSignal } from '../interrupt.ts';
@@ -36,6 +38,8 @@ export interface MutantsFlags {
   readonly shard?: Shard;
   readonly workers: number;
   readonly json: boolean;
+  /** `--android`: the release profile the worlds run (src/sim/core/release.ts; absent: the default). */
+  readonly android?: AndroidRelease;
 }
 
 /** No wall-clock field: identical arguments print identical bytes (the time is in the text table). */
@@ -64,7 +68,7 @@ export async function mutantsCommand(io: Io, flags: MutantsFlags): Promise<numbe
   if (!flags.json)
     io.out(
       c.bold(
-        `cetp-sim mutants: ${mutants.length} planted bug(s)${shard}, seed ${flags.seed}, up to ${flags.runs} runs per killer property, strategy ${flags.strategy}`,
+        `cetp-sim mutants: ${mutants.length} planted bug(s)${shard}, seed ${flags.seed}, up to ${flags.runs} runs per killer property, strategy ${flags.strategy}${flags.android !== undefined ? `, Android ${flags.android}` : ''}`,
       ),
     );
   // SIGINT/SIGTERM: the report of the planted bugs hunted so far, in catalogue order, marked
@@ -73,7 +77,7 @@ export async function mutantsCommand(io: Io, flags: MutantsFlags): Promise<numbe
   const interrupt = onInterrupt((signal) => {
     progress.finish();
     const done = mutants.flatMap((m) => soFar.get(m.id) ?? []);
-    process.exit(mutantsReport(io, done, signal, mutants.length, flags.json));
+    process.exit(mutantsReport(io, done, signal, mutants.length, flags));
   });
   let results: MutantResult[];
   try {
@@ -90,6 +94,7 @@ export async function mutantsCommand(io: Io, flags: MutantsFlags): Promise<numbe
             seed: flags.seed,
             runsPerProperty: flags.runs,
             tails: tailsOf(flags.strategy),
+            ...(flags.android !== undefined ? { android: flags.android } : {}),
           },
           HUNT_BUDGET_MS,
         ),
@@ -108,7 +113,7 @@ export async function mutantsCommand(io: Io, flags: MutantsFlags): Promise<numbe
     progress.finish();
     interrupt.dispose();
   }
-  return mutantsReport(io, results, null, mutants.length, flags.json);
+  return mutantsReport(io, results, null, mutants.length, flags);
 }
 
 /** The hunt's report (whole, or so far when `interrupted`) and its exit code. */
@@ -117,7 +122,7 @@ function mutantsReport(
   results: readonly MutantResult[],
   interrupted: StopSignal | null,
   planted: number,
-  json: boolean,
+  { json, android }: Pick<MutantsFlags, 'json' | 'android'>,
 ): number {
   const c = io.color;
   const stopped = interrupted !== null ? SIGNAL_EXIT[interrupted] : null;
@@ -125,7 +130,11 @@ function mutantsReport(
   const code = stopped ?? (survivors.length === 0 ? EXIT_OK : EXIT_FAILED);
   if (json) {
     io.out(
-      JSON.stringify({ mutants: results.map(mutantJson), ...(interrupted !== null ? { interrupted } : {}) }),
+      JSON.stringify({
+        ...(android !== undefined ? { android } : {}),
+        mutants: results.map(mutantJson),
+        ...(interrupted !== null ? { interrupted } : {}),
+      }),
     );
     return code;
   }

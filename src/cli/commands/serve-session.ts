@@ -193,7 +193,11 @@ export class LiveSession {
   readonly fresh: Record<string, string> = {};
 
   private constructor(private readonly spec: SessionSpec) {
-    this.world = new World({ seed: spec.seed, user: { kind: 'scripted', decisions: this.decisions } });
+    this.world = new World({
+      seed: spec.seed,
+      user: { kind: 'scripted', decisions: this.decisions },
+      ...(spec.variant.android !== undefined ? { android: spec.variant.android } : {}),
+    });
   }
 
   /** A fresh world of `spec`, its driver started and waiting for the first action. */

@@ -22,12 +22,14 @@ import { Option } from 'commander';
 import { MUTANTS, mutantById } from '../../fuzz/mutants.ts';
 import { REFERENCE, type Variant } from '../../fuzz/scenario/model.ts';
 import { CliError, EXIT_OK } from '../../harness/errors.ts';
+import { type AndroidRelease, DEFAULT_ANDROID } from '../../sim/core/release.ts';
 import { runConsumerVector } from '../../vectors/consumer-engine.ts';
 import type { ConsumerVector } from '../../vectors/consumer-format.ts';
 import { bestError, blobReader } from '../../vectors/corpus.ts';
 import { REFERENCE_FIXTURES } from '../../vectors/fixtures.ts';
 import { ABILITIES } from '../../vectors/format.ts';
 import type { Actual } from '../../vectors/typed.ts';
+import { androidFlag } from '../args.ts';
 import type { Io } from '../io.ts';
 import {
   type Action,
@@ -51,6 +53,8 @@ const VALUE_TYPES = ['int', 'long', 'boolean', 'string', 'int[]', 'bundle', 'nul
 export interface ServeOptions {
   readonly seed: string;
   readonly variant?: string;
+  /** The Android release profile of every session's world (`--android`; absent: the default). */
+  readonly android?: AndroidRelease;
   readonly dir: string;
 }
 
@@ -70,10 +74,16 @@ export class Server {
 
   constructor(private readonly options: ServeOptions) {
     try {
-      this.defaultVariant = variantOf(options.variant, '--variant');
+      this.defaultVariant = this.onProfile(variantOf(options.variant, '--variant'));
     } catch (error) {
       throw new CliError('unknown_variant', (error as Error).message);
     }
+  }
+
+  /** `variant` on the server's release profile (`--android`). */
+  private onProfile(variant: Variant): Variant {
+    const android = this.options.android;
+    return android === undefined ? variant : { ...variant, android };
   }
 
   /** The response line to one request line (never throws). */
@@ -133,6 +143,7 @@ export class Server {
             REFERENCE_FIXTURES.map((f) => [f.name, { package: f.packageName, authority: f.authority }]),
           ),
           variants: ['reference', ...MUTANTS.map((m) => m.id)],
+          android: this.options.android ?? DEFAULT_ANDROID,
         };
       case 'open':
         return this.open(r as { fixture: string; seed?: string; fresh?: string[]; variant?: string });
@@ -163,7 +174,8 @@ export class Server {
       fixture,
       seed: r.seed ?? `serve:${this.options.seed}:${++this.sessions}`,
       fresh: r.fresh ?? [],
-      variant: r.variant !== undefined ? variantOf(r.variant, '$.variant') : this.defaultVariant,
+      variant:
+        r.variant !== undefined ? this.onProfile(variantOf(r.variant, '$.variant')) : this.defaultVariant,
     };
     this.close();
     const session = await LiveSession.open(spec);
@@ -190,7 +202,8 @@ export class Server {
   }
 
   private async consumer(r: { vector: ConsumerVector; variant?: string }): Promise<Result> {
-    const variant = r.variant !== undefined ? variantOf(r.variant, '$.variant') : this.defaultVariant;
+    const variant =
+      r.variant !== undefined ? this.onProfile(variantOf(r.variant, '$.variant')) : this.defaultVariant;
     const requests: Record<string, Actual[]> = {};
     let launches: readonly string[] = [];
     let outcome: unknown = null;
@@ -230,6 +243,7 @@ export interface ServeFlags {
   readonly seed: string;
   readonly variant?: string;
   readonly dir: string;
+  readonly android?: AndroidRelease;
 }
 
 /** Serves requests from `lines` until it ends; responses go to `out`, in request order. */
@@ -247,6 +261,7 @@ export async function serveCommand(io: Io, flags: ServeFlags): Promise<number> {
     seed: flags.seed,
     dir: flags.dir,
     ...(flags.variant !== undefined ? { variant: flags.variant } : {}),
+    ...(flags.android !== undefined ? { android: flags.android } : {}),
   });
   const input = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   await serveLines(server, input, (line) => io.out(line));
@@ -285,6 +300,7 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
     .addOption(new Option('--stdio', 'serve on stdin/stdout').default(false))
     .addOption(new Option('--seed <seed>', 'seed of sessions opened without their own').default('0'))
     .addOption(new Option('--variant <id>', "a planted bug's id (cetp-sim mutants): serve that variant"))
+    .addOption(androidFlag("of the sessions' worlds"))
     .addOption(
       new Option('--dir <dir>', 'the corpus folder (blobs for consumer vectors)').default(
         DEFAULT_VECTORS_DIR,

@@ -11,9 +11,11 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { MUTANTS } from '../../fuzz/mutants.ts';
+import { REFERENCE } from '../../fuzz/scenario/model.ts';
 import type { CliErrorCode } from '../../harness/error-codes.ts';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../../harness/errors.ts';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
+import type { AndroidRelease } from '../../sim/core/release.ts';
 import { exportAdb } from '../../vectors/adb.ts';
 import { type Baseline, loadBaseline } from '../../vectors/baseline.ts';
 import {
@@ -30,8 +32,14 @@ import { droppedIds, GenerationError, generateCorpus } from '../../vectors/gener
 import { killMatrix } from '../../vectors/kills.ts';
 import { inspectOutDir, staleFiles } from '../../vectors/out-dir.ts';
 import { ctrfReport, junitXml, runJson } from '../../vectors/reports.ts';
-import { type RunOptions, selectsAny, summarize, type VectorOutcome } from '../../vectors/run.ts';
-import { parseIntArg } from '../args.ts';
+import {
+  type RunInput,
+  type RunOptions,
+  selectsAny,
+  summarize,
+  type VectorOutcome,
+} from '../../vectors/run.ts';
+import { androidFlag, parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS, DEFAULT_WORKERS_HELP } from '../campaign.ts';
 import type { Io } from '../io.ts';
 import { checkOutputs } from '../output-paths.ts';
@@ -158,6 +166,8 @@ export interface RunFlags {
   readonly junit?: string;
   readonly ctrf?: string;
   readonly workers: number;
+  /** `--android`: the release profile of the vectors' worlds (src/sim/core/release.ts; absent: the default). */
+  readonly android?: AndroidRelease;
 }
 
 /** Wall-clock ms one vector file may take (its vectors take well under a second): past it, a hang. */
@@ -188,6 +198,28 @@ function checkFixture(flags: RunFlags, corpus: Corpus): void {
     );
 }
 
+/** The job of one vector file (worker/jobs.ts), with the run's selection, module and profile. */
+function vectorFileJob(
+  flags: RunFlags,
+  corpus: Corpus,
+  selection: Pick<RunOptions, 'profiles' | 'ids' | 'baseline'>,
+  file: RunInput,
+): VectorFileJob {
+  return {
+    kind: 'vectors',
+    file,
+    dir: corpus.dir,
+    profiles: selection.profiles,
+    modules: flags.provider !== undefined ? { provider: flags.provider } : {},
+    cwd: process.cwd(),
+    ...(flags.fixture !== undefined ? { fixture: flags.fixture } : {}),
+    ...(flags.lacks ? { lacks: flags.lacks } : {}),
+    ...(flags.id ? { ids: flags.id } : {}),
+    ...(selection.baseline ? { baseline: [...selection.baseline] } : {}),
+    ...(flags.android !== undefined ? { variant: { ...REFERENCE, android: flags.android } } : {}),
+  };
+}
+
 export async function vectorsRunCommand(io: Io, flags: RunFlags): Promise<number> {
   checkOutputs([
     ['--junit', flags.junit, 'file'],
@@ -205,18 +237,7 @@ export async function vectorsRunCommand(io: Io, flags: RunFlags): Promise<number
     ...(baseline ? { baseline } : {}),
   };
   const inputs = runInputs(corpus);
-  const job = (file: (typeof inputs)[number]): VectorFileJob => ({
-    kind: 'vectors',
-    file,
-    dir: corpus.dir,
-    profiles: selection.profiles,
-    modules: flags.provider !== undefined ? { provider: flags.provider } : {},
-    cwd: process.cwd(),
-    ...(flags.fixture !== undefined ? { fixture: flags.fixture } : {}),
-    ...(flags.lacks ? { lacks: flags.lacks } : {}),
-    ...(flags.id ? { ids: flags.id } : {}),
-    ...(baseline ? { baseline: [...baseline] } : {}),
-  });
+  const job = (file: (typeof inputs)[number]) => vectorFileJob(flags, corpus, selection, file);
   const start = Date.now();
   const perFile = await runSpread(
     inputs.filter((file) => selectsAny(file, selection)),
@@ -232,7 +253,12 @@ export async function vectorsRunCommand(io: Io, flags: RunFlags): Promise<number
   if (flags.ctrf)
     write(flags.ctrf, `${JSON.stringify(ctrfReport(summary, { start, stop }, VERSION), null, 2)}\n`, 'ctrf');
   if (flags.json) {
-    io.out(JSON.stringify(runJson(summary)));
+    io.out(
+      JSON.stringify({
+        ...(flags.android !== undefined ? { android: flags.android } : {}),
+        ...runJson(summary),
+      }),
+    );
     return summary.ok ? EXIT_OK : EXIT_FAILED;
   }
   const c = io.color;
@@ -302,18 +328,22 @@ export function vectorsExportCommand(io: Io, flags: ExportFlags): number {
 export interface MutantVectorsFlags {
   readonly id?: readonly string[];
   readonly json: boolean;
+  /** `mutants --vectors --android R`: the profile the vectors' worlds run on. */
+  readonly android?: AndroidRelease;
 }
 
 export async function mutantsVectorsCommand(io: Io, flags: MutantVectorsFlags): Promise<number> {
   const corpus = corpusAt(DEFAULT_VECTORS_DIR);
   const mutants = MUTANTS.filter((m) => !flags.id || flags.id.includes(m.id));
-  const rows = await killMatrix(runInputs(corpus), mutants, blobReader(corpus));
+  const rows = await killMatrix(runInputs(corpus), mutants, blobReader(corpus), flags.android);
   // Only provider bugs must die: the consumer side has a handful of vectors, reported for what they catch.
   const survivors = rows.filter(
     (r) => r.component === 'provider' && r.killedBy.length === 0 && r.invisible === null,
   );
   if (flags.json) {
-    io.out(JSON.stringify({ mutants: rows }));
+    io.out(
+      JSON.stringify({ ...(flags.android !== undefined ? { android: flags.android } : {}), mutants: rows }),
+    );
     return survivors.length === 0 ? EXIT_OK : EXIT_FAILED;
   }
   const c = io.color;
@@ -358,6 +388,13 @@ A profile claim is met only if every MUST / MUST NOT vector of the profile passe
 The vector files are spread over --workers threads (${DEFAULT_WORKERS_HELP}; a --provider module
 always loads in worker threads); the report is in corpus order and identical for any number of workers.
 Exit codes: 0 all pass (or expected failures), 1 a failure or stale baseline entry, 2 bad input.`;
+
+/** `--workers N` of `vectors run`. */
+function workersFlag(): Option {
+  return new Option('--workers <n>', 'worker threads (results are the same for any number)')
+    .argParser(parseIntArg('--workers', 1))
+    .default(DEFAULT_WORKERS, `${DEFAULT_WORKERS}, the cores`);
+}
 
 /** `cetp-sim vectors …` (the one registration main.ts makes). */
 export function registerVectorsCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -412,11 +449,8 @@ export function registerVectorsCommand(program: Command, io: Io, setExit: (code:
     .addOption(new Option('--baseline <file>', 'expected failures'))
     .addOption(new Option('--junit <file>', 'also write a JUnit XML report'))
     .addOption(new Option('--ctrf <file>', 'also write a CTRF JSON report'))
-    .addOption(
-      new Option('--workers <n>', 'worker threads (results are the same for any number)')
-        .argParser(parseIntArg('--workers', 1))
-        .default(DEFAULT_WORKERS, `${DEFAULT_WORKERS}, the cores`),
-    )
+    .addOption(androidFlag('the vectors run on'))
+    .addOption(workersFlag())
     .addOption(json())
     .addHelpText('after', RUN_HELP)
     .action(async (opts: RunFlags) => {

@@ -9,11 +9,12 @@
 import { spawn } from 'node:child_process';
 import { type Command, Option } from 'commander';
 import { CliError, EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
+import type { AndroidRelease } from '../../sim/core/release.ts';
 import { consumerZooLines, mergeConsumerReports, summarizeConsumers } from '../../zoo/consumer/report.ts';
 import { type ConsumerZooReport, runConsumerZoo } from '../../zoo/consumer/run.ts';
 import { mergeReports, summarize, type ZooSummary } from '../../zoo/report.ts';
 import { runZoo, type ZooReport } from '../../zoo/run.ts';
-import { parseIntArg, parseShardArg, type Shard } from '../args.ts';
+import { androidFlag, parseIntArg, parseShardArg, type Shard } from '../args.ts';
 import { type Io, reportError } from '../io.ts';
 
 export const DEFAULT_ZOO_APPS = 300;
@@ -37,6 +38,8 @@ export interface ZooFlags {
   readonly json: boolean;
   readonly raw: boolean;
   readonly out: string;
+  /** `--android`: the release profile the campaigns run (src/sim/core/release.ts; absent: the default). */
+  readonly android?: AndroidRelease;
 }
 
 function childArgs(flags: ZooFlags, shard: Shard): string[] {
@@ -56,6 +59,7 @@ function childArgs(flags: ZooFlags, shard: Shard): string[] {
   if (flags.mistakeBudget !== undefined) args.push('--mistake-budget', String(flags.mistakeBudget));
   if (flags.property) args.push('--property', ...flags.property);
   if (flags.runs !== undefined) args.push('--runs', String(flags.runs));
+  if (flags.android !== undefined) args.push('--android', String(flags.android));
   args.push('--shard', `${shard.index}/${shard.count}`, '--workers', '1');
   return args;
 }
@@ -107,6 +111,7 @@ async function zooReport(io: Io, flags: ZooFlags): Promise<ZooReport> {
     mistakes: flags.mistake ?? flags.mistakes,
     mistakeApps: flags.mistakeApps,
     out: flags.out,
+    ...(flags.android !== undefined ? { android: flags.android } : {}),
     // --shard I/N is 1-based (as for fuzz): app i is in it when i % N = I-1.
     ...(flags.shard ? { shard: { index: flags.shard.index - 1, count: flags.shard.count } } : {}),
     onProgress: (line) => io.err(line),
@@ -160,6 +165,7 @@ async function consumerZooCommand(io: Io, flags: ZooFlags, consumers: number): P
       ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
       mistakes: flags.mistake ?? flags.mistakes,
       mistakeConsumers: flags.mistakeApps,
+      ...(flags.android !== undefined ? { android: flags.android } : {}),
       ...(flags.mistakeBudget !== undefined ? { mistakeBudget: flags.mistakeBudget } : {}),
       out: flags.out,
       ...(flags.shard ? { shard: { index: flags.shard.index - 1, count: flags.shard.count } } : {}),
@@ -244,6 +250,7 @@ export function registerZooCommand(program: Command, io: Io, setExit: (code: num
         DEFAULT_ZOO_OUT,
       ),
     )
+    .addOption(androidFlag('the campaigns run'))
     .addOption(new Option('--json', 'print one JSON object on stdout').default(false))
     .addOption(new Option('--raw', 'print the raw report (for merging shards)').default(false).hideHelp())
     .addHelpText(

@@ -18,6 +18,7 @@ import type { Tail, Variant } from '../../fuzz/scenario/model.ts';
 import type { ReplayModules } from '../../harness/code-identity.ts';
 import type { CliErrorCode } from '../../harness/error-codes.ts';
 import type { Thrown } from '../../harness/escapes.ts';
+import type { AndroidRelease } from '../../sim/core/release.ts';
 import type { TraceEvent } from '../../sim/core/trace.ts';
 import type { Ability, Profile } from '../../vectors/format.ts';
 import type { RunInput, VectorOutcome } from '../../vectors/run.ts';
@@ -79,6 +80,8 @@ export interface MutantJob {
   readonly seed: number;
   readonly runsPerProperty: number;
   readonly tails: readonly Tail[];
+  /** `--android`: the release profile of the worlds (absent: the default). */
+  readonly android?: AndroidRelease;
 }
 
 /**
@@ -93,6 +96,8 @@ export interface AblateJob {
   readonly seed: number;
   readonly runsPerProperty: number;
   readonly tails: readonly Tail[];
+  /** `--android`: the release profile of the worlds (absent: the default). */
+  readonly android?: AndroidRelease;
 }
 
 /** Runs the selected vectors of one vector file (`cetp-sim vectors run`). */

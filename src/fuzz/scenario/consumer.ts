@@ -34,6 +34,11 @@ export type AgentCommand =
       readonly args: number;
       /** Cancel the execution after this long (ms), or never. */
       readonly cancelAfterMs: number | null;
+      /**
+       * The app asks on its main thread (a click handler awaiting the bridge): blocked 5 s, input
+       * ANR and the app killed (src/sim/core/main-thread.ts). Only generated with `mainThreadCalls`.
+       */
+      readonly mainThread?: true;
     }
   | { readonly kind: 'list' }
   | { readonly kind: 'wait'; readonly ms: number };
@@ -106,6 +111,11 @@ export interface ConsumerShape {
   readonly maxFaults: number;
   /** Whether a scenario may lose the reply of one execute_tool call (the call that commits). */
   readonly lostExecuteReplies?: boolean;
+  /**
+   * Whether an execution may be asked for on the consumer's main thread (issue 35 item 5a: one in
+   * two; `fuzz --device-faults`). Off by default, so the default campaigns generate as before.
+   */
+  readonly mainThreadCalls?: boolean;
 }
 
 /** One of `cases` (indices into HOSTILE_CASES), drawn by each case's weight; null without cases. */
@@ -119,21 +129,35 @@ function hostileCaseArb(cases: readonly number[]): fc.Arbitrary<number | null> {
   );
 }
 
+/** An execution of one of the shape's tools (on the main thread only where the shape allows it). */
+function executeArb(shape: ConsumerShape): fc.Arbitrary<AgentCommand> {
+  return fc
+    .record({
+      tool: fc.constantFrom(...shape.tools),
+      args: fc.nat({ max: 7 }),
+      cancelAfterMs: fc.constantFrom<number | null>(null, null, 1_000, 6_000, 15_000),
+      // Drawn only when the shape allows it: the default shapes draw exactly what they drew before.
+      main: shape.mainThreadCalls === true ? fc.boolean() : fc.constant(false),
+    })
+    .map(({ tool, args, cancelAfterMs, main }): AgentCommand => {
+      const [provider, name] = tool.split('.') as [string, string];
+      return {
+        kind: 'execute',
+        provider,
+        tool: name,
+        args,
+        cancelAfterMs,
+        ...(main ? { mainThread: true } : {}),
+      };
+    });
+}
+
 export function consumerScenarioArb(
   shape: ConsumerShape,
   tails: readonly Tail[] = ['fifo'],
   generateDecisions = true,
 ): fc.Arbitrary<ConsumerScenario> {
-  const execute = fc
-    .record({
-      tool: fc.constantFrom(...shape.tools),
-      args: fc.nat({ max: 7 }),
-      cancelAfterMs: fc.constantFrom<number | null>(null, null, 1_000, 6_000, 15_000),
-    })
-    .map(({ tool, args, cancelAfterMs }): AgentCommand => {
-      const [provider, name] = tool.split('.') as [string, string];
-      return { kind: 'execute', provider, tool: name, args, cancelAfterMs };
-    });
+  const execute = executeArb(shape);
   const command = fc.oneof(
     { weight: 6, arbitrary: execute },
     { weight: 1, arbitrary: fc.constant<AgentCommand>({ kind: 'list' }) },
@@ -323,7 +347,8 @@ export async function runConsumerScenario(
           const [provider, args] = [packageOf(c.provider), argsFor(pool, c.args, ctx.uid, own)];
           // The world records what the agent asked for and what it finally got back (ground truth).
           const asked = world.truth.agentAsked(ctx.process, 'execute', provider, c.tool, args);
-          const outcome = await bridge.executeJson(provider, c.tool, args, { ...(cancel ? { cancel } : {}) });
+          const execute = () => bridge.executeJson(provider, c.tool, args, { ...(cancel ? { cancel } : {}) });
+          const outcome = await (c.mainThread ? ctx.onMainThread(execute) : execute());
           world.truth.agentGot(asked, outcome);
           for (const [field, value] of outcomeFields(outcome)) own.set(field, value);
         }

@@ -7,6 +7,7 @@
 import type { JsonObject } from '../../base/json.ts';
 import type { BinderDriver, CallingIdentity } from '../binder/binder.ts';
 import { type ContentHost, ContentResolver } from '../content/content.ts';
+import { authorityOf } from '../content/uri-grants.ts';
 import type { VirtualClock } from '../core/clock.ts';
 import { runOnMainThread } from '../core/main-thread.ts';
 import type { Rng } from '../core/rng.ts';
@@ -186,6 +187,22 @@ export class AppContext {
       return;
     }
     this.world.truth.declareEffect(this.process, effect, tx ?? null);
+  }
+
+  /**
+   * Context.grantUriPermission: `toPackage` may then acquire the provider of `uri` (uri-grants.ts).
+   * As in UriGrantsManagerService, an unknown provider or package grants nothing (a log line);
+   * a provider of another UID, or without grantUriPermissions, throws SecurityException.
+   */
+  grantUriPermission(toPackage: string, uri: string, modeFlags: number): void {
+    const authority = authorityOf(uri);
+    const provider = authority === null ? null : this.world.pm.resolveContentProvider(this.uid, authority);
+    const toUid = this.world.pm.getPackageUid(toPackage);
+    if (provider === null || toUid === null || toUid < 0) {
+      this.log('W', 'UriGrantsManagerService', `No permission grant for ${uri} to ${toPackage}`);
+      return;
+    }
+    this.world.uriGrants.grant(provider, this.uid, toUid, uri, modeFlags);
   }
 
   // ---- storage and files ----

@@ -11,7 +11,9 @@
  *   DeadObjectException when the provider dies; the caller survives. A dead client stays dead:
  *   release it and acquire a new one (which restarts the provider).
  * - Acquisition is the only permission gate: the caller needs the provider's read OR write
- *   permission (either suffices), or the same UID; an unexported provider refuses other UIDs.
+ *   permission (either suffices), or the same UID; an unexported provider refuses other UIDs —
+ *   except that a path permission's permission or a URI grant under the authority also passes
+ *   (uri-grants.ts).
  *   Package visibility applies: an invisible provider is an unknown authority. After a successful
  *   acquisition the caller becomes visible to the provider's app.
  * - A call into a provider of the caller's own process is a plain method call: same thread, same
@@ -54,9 +56,11 @@ import {
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Trace } from '../core/trace.ts';
 import type { PackageManager } from '../pm/package-manager.ts';
+import { userIdOf } from '../pm/user-handle.ts';
 import type { ProcessRecord } from '../process/process.ts';
 import type { ContentObserver, ObserverRegistry } from './content-observer.ts';
 import type { ContentCaller, ContentCallRecord, ServedInterval } from './types.ts';
+import { acquisitionDenial, type UriGrants } from './uri-grants.ts';
 
 export type { ContentCaller, ContentCallRecord, ContentCallResult, ServedInterval } from './types.ts';
 
@@ -67,7 +71,11 @@ export type { ContentCaller, ContentCallRecord, ContentCallResult, ServedInterva
  */
 export interface ContentHost {
   readonly observers: ObserverRegistry;
-  readonly pm: Pick<PackageManager, 'resolveContentProvider' | 'checkPermission' | 'recordInteraction'>;
+  readonly uriGrants: UriGrants;
+  readonly pm: Pick<
+    PackageManager,
+    'resolveContentProvider' | 'checkPermission' | 'recordInteraction' | 'getPackageUid'
+  >;
   readonly trace: Trace;
   readonly scheduler: Pick<Scheduler, 'step' | 'currentTask'>;
   readonly clock: Pick<VirtualClock, 'nowMs'>;
@@ -111,26 +119,17 @@ export async function acquireProvider(
   caller: ContentCaller,
   authority: string,
 ): Promise<ProviderHandle | null> {
-  const info = world.pm.resolveContentProvider(caller.uid, authority);
+  const found = world.pm.resolveContentProvider(caller.uid, authority);
+  // Resolved in the caller's own user: another user's provider is an unknown authority (user-handle.ts).
+  const info = found && userIdOf(found.uid) === userIdOf(caller.uid) ? found : null;
   if (!info) {
     world.trace.record('provider.acquire.unknown', { from: caller.packageName, to: 'system', authority });
     return null;
   }
-  if (info.uid !== caller.uid) {
-    if (info.exported === false) {
-      throw new SecurityException(
-        `Permission Denial: opening provider ${info.packageName}/${info.name} from uid ${caller.uid} that is not exported from UID ${info.uid}`,
-      );
-    }
-    const perms = [info.readPermission, info.writePermission].filter(
-      (p): p is string => typeof p === 'string',
-    );
-    if (perms.length > 0 && !perms.some((p) => world.pm.checkPermission(p, caller.uid))) {
-      throw new SecurityException(
-        `Permission Denial: opening provider ${info.packageName}/${info.name} from uid ${caller.uid} requires ${perms.join(' or ')}`,
-      );
-    }
-  }
+  // Own UID, read/write permission, a path permission, or a URI grant (uri-grants.ts).
+  const holds = (p: string) => world.pm.checkPermission(p, caller.uid);
+  const denial = acquisitionDenial(info, caller.uid, holds, world.uriGrants);
+  if (denial !== null) throw new SecurityException(denial);
   // AMS makes the client's connection before it waits for the provider to publish
   // (ContentProviderHelper.getContentProviderImpl: incProviderCountLocked, then the wait loop), so a
   // process started for a client is as important as that client while it starts: not cached, not

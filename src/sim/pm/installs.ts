@@ -26,6 +26,7 @@ import {
 import type { PackageTable } from './table.ts';
 import { type InstalledPackage, PackageInstallError, type PackageListener, refuse } from './types.ts';
 import type { AppIds } from './uids.ts';
+import { appIdOf, USER_SYSTEM, uidOf } from './user-handle.ts';
 import type { Visibility } from './visibility.ts';
 
 interface SharedUser {
@@ -74,7 +75,8 @@ export class Installer {
         shared = this.sharedUsers.get(manifest.sharedUserId) ?? null;
         if (shared) checkSharedUserSignature(shared, name, spec.signing);
       }
-      const uid = shared ? shared.uid : this.parts.appIds.acquire(manifest.sharedUserId ?? name, name);
+      const appId = shared ? shared.uid : this.parts.appIds.acquire(manifest.sharedUserId ?? name, name);
+      const uid = shared ? shared.uid : uidOf(spec.userId ?? USER_SYSTEM, appId);
       if (manifest.sharedUserId !== null) {
         if (!shared) {
           shared = { name: manifest.sharedUserId, uid, signing: spec.signing, members: [] };
@@ -170,7 +172,7 @@ export class Installer {
       }
     }
     if (uidFreed) {
-      this.parts.appIds.release(pkg.uid);
+      this.parts.appIds.release(appIdOf(pkg.uid));
       permissions.forgetUid(pkg.uid);
     }
     this.parts.visibility.forget(pkg.uid);

@@ -16,6 +16,8 @@
  * Component names are kept as written (the simulation keys app objects by them); they are not
  * expanded to fully qualified class names.
  */
+
+import type { PathPermissionSpec } from '../content/uri-grants.ts';
 import type { SigningDetails } from './signing.ts';
 
 export type ProtectionLevel = 'normal' | 'signature' | 'dangerous';
@@ -42,6 +44,10 @@ export interface ProviderSpec {
   readonly writePermission?: string;
   /** Sets both read and write permission (each overridden by its specific attribute). */
   readonly permission?: string;
+  /** `<path-permission>`s: holding one's permission passes the acquisition gate (uri-grants.ts). */
+  readonly pathPermissions?: readonly PathPermissionSpec[];
+  /** `android:grantUriPermissions`: its URIs may be granted (Context.grantUriPermission). Default false. */
+  readonly grantUriPermissions?: boolean;
   readonly metaData?: Readonly<Record<string, string>>;
 }
 
@@ -89,6 +95,8 @@ export interface ManifestSpec {
 export interface PackageSpec {
   readonly manifest: ManifestSpec;
   readonly signing: SigningDetails;
+  /** The Android user it is installed for (default 0): its UID is userId × 100000 + appId (user-handle.ts). */
+  readonly userId?: number;
 }
 
 export const DEFAULT_TARGET_SDK = 34;
@@ -116,6 +124,8 @@ export interface ProviderInfo {
   readonly exported: boolean;
   readonly readPermission: string | null;
   readonly writePermission: string | null;
+  readonly pathPermissions: readonly PathPermissionSpec[];
+  readonly grantUriPermissions: boolean;
   readonly metaData: Readonly<Record<string, string>>;
 }
 
@@ -310,6 +320,8 @@ export function resolveManifest(spec: ManifestSpec): ResolvedManifest {
       exported: p.exported ?? targetSdk < 17,
       readPermission: p.readPermission ?? p.permission ?? null,
       writePermission: p.writePermission ?? p.permission ?? null,
+      pathPermissions: [...(p.pathPermissions ?? [])],
+      grantUriPermissions: p.grantUriPermissions ?? false,
       metaData: { ...(p.metaData ?? {}) },
     })),
     activities: (spec.activities ?? []).map((a) => ({

@@ -125,6 +125,8 @@ function toResolvedProvider(pkg: InstalledPackage, p: ProviderInfo, authority: s
     exported: p.exported,
     readPermission: p.readPermission,
     writePermission: p.writePermission,
+    pathPermissions: p.pathPermissions,
+    grantUriPermissions: p.grantUriPermissions,
     metaData: p.metaData,
   };
 }

@@ -2,6 +2,8 @@
  * The PackageManager's vocabulary: UIDs and platform constants, install result codes, and the
  * records its queries answer with. No behaviour beyond the install error itself.
  */
+
+import type { PathPermissionSpec } from '../content/uri-grants.ts';
 import { AndroidException } from '../core/errors.ts';
 import type { IntentQuery, PermissionSpec, ResolvedManifest } from './manifest.ts';
 import { type Certificate, certificate, type SigningDetails } from './signing.ts';
@@ -113,6 +115,8 @@ export interface ResolvedProvider {
   readonly exported: boolean;
   readonly readPermission: string | null;
   readonly writePermission: string | null;
+  readonly pathPermissions: readonly PathPermissionSpec[];
+  readonly grantUriPermissions: boolean;
   readonly metaData: Readonly<Record<string, string>>;
 }
 

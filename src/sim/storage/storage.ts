@@ -1,8 +1,6 @@
 /**
  * Durable per-package storage with SQLite's guarantees (sqlite.org "atomic commit"; Android's WAL):
- * a transaction is all-or-nothing across a process kill and a power loss (AOSP's default
- * db_wal_sync_mode is FULL: a commit is fsynced; a device configured for NORMAL could lose the last
- * commits on power loss — not modelled), writers are serialised (BEGIN IMMEDIATE),
+ * a transaction is all-or-nothing across a process kill and a power loss, writers are serialised (BEGIN IMMEDIATE),
  * and reads outside a transaction see the last committed state. Every operation is a scheduling
  * point, so check-then-act races between separate operations are reachable by the scheduler, while
  * work inside one transaction is atomic. What was not committed when the process dies is lost.
@@ -19,9 +17,31 @@ import type { Trace } from '../core/trace.ts';
 import type { BusinessEffect, GroundTruth } from '../ground-truth.ts';
 import type { ProcessRecord } from '../process/process.ts';
 
+/**
+ * The storage class an app chooses (issue 35 item 8; FIDELITY.md row 35.8b): WAL with
+ * `synchronous=FULL` (AOSP's default `db_wal_sync_mode`, core/res/res/values/config.xml: every commit
+ * fsyncs the WAL) or `NORMAL` (SQLiteDatabase.OpenParams.Builder#setSynchronousMode, API 30; or
+ * `PRAGMA synchronous=NORMAL`): the WAL is synced only at a checkpoint, so a commit survives a
+ * process kill (the WAL is in the page cache) and a clean reboot (the kernel syncs at shutdown) but
+ * a power loss takes back every commit since the last checkpoint (sqlite.org/pragma.html
+ * #pragma_synchronous: "a transaction committed in WAL mode with synchronous=NORMAL might roll back
+ * following a power loss or system crash"). Checkpoints: `checkpoint()` (PRAGMA wal_checkpoint), the
+ * automatic one every WAL_AUTOCHECKPOINT_COMMITS commits (SQLite's is 1000 WAL pages; a small
+ * commit is a page or two, so modelled as 1000 commits), a clean reboot.
+ */
+export type SynchronousMode = 'FULL' | 'NORMAL';
+/** SQLite's wal_autocheckpoint (1000 pages), counted in commits here (see SynchronousMode). */
+export const WAL_AUTOCHECKPOINT_COMMITS = 1000;
+
+/** A NORMAL commit not yet synced: its trace seq and the before-image of each key it wrote. */
+interface UnsyncedCommit {
+  readonly seq: number;
+  readonly before: readonly (readonly [table: string, key: string, value: JsonValue | undefined])[];
+}
+
 /** What a durable store needs of the world, passed in (the World implements it). */
 export interface StorageHost {
-  readonly truth: Pick<GroundTruth, 'committed' | 'rolledBack'>;
+  readonly truth: Pick<GroundTruth, 'committed' | 'rolledBack' | 'lost'>;
   readonly trace: Trace;
   readonly scheduler: Pick<Scheduler, 'yield' | 'waiter' | 'currentTask'>;
   currentProcess(): ProcessRecord | null;
@@ -131,6 +151,8 @@ export class DurableStore {
   private lockOwner: ProcessRecord | null = null;
   private readonly lockQueue: { waiter: Waiter<void>; owner: ProcessRecord }[] = [];
   private commits = 0;
+  private mode: SynchronousMode = 'FULL';
+  private readonly unsynced: UnsyncedCommit[] = [];
 
   constructor(
     private readonly world: StorageHost,
@@ -200,6 +222,42 @@ export class DurableStore {
     return this.commits;
   }
 
+  /** The storage class the app chose (see SynchronousMode); FULL until it chooses. */
+  get synchronousMode(): SynchronousMode {
+    return this.mode;
+  }
+
+  /** Chooses the storage class (the app's open parameters); switching to FULL syncs what is pending. */
+  setSynchronousMode(mode: SynchronousMode): void {
+    this.mode = mode;
+    if (mode === 'FULL') this.checkpoint();
+  }
+
+  /** PRAGMA wal_checkpoint: every commit so far is synced (survives a power loss). */
+  checkpoint(): void {
+    this.unsynced.length = 0;
+  }
+
+  /**
+   * The device rebooted (world-faults.ts rebootDevice): a clean reboot syncs the WAL; a power loss
+   * takes back, newest first, every NORMAL commit never synced, and the ground truth with it.
+   */
+  onReboot(powerLoss: boolean): void {
+    if (!powerLoss || this.unsynced.length === 0) {
+      this.checkpoint();
+      return;
+    }
+    const lost = this.unsynced.splice(0).reverse();
+    for (const commit of lost)
+      for (const [table, key, value] of commit.before) {
+        if (value === undefined) this.tables.get(table)?.delete(key);
+        else this.tableOf(table).set(key, value);
+      }
+    const seqs = lost.map((c) => c.seq).reverse();
+    this.world.trace.record('store.lost', { actor: this.packageName, commits: seqs.length, seqs });
+    this.world.truth.lost(new Set(seqs));
+  }
+
   /** The owning process died: its open transaction is discarded and its lock released. */
   onProcessDied(proc: ProcessRecord): void {
     for (let i = this.lockQueue.length - 1; i >= 0; i--) {
@@ -221,6 +279,7 @@ export class DurableStore {
 
   wipe(): void {
     this.tables.clear();
+    this.unsynced.length = 0;
   }
 
   /** @internal */
@@ -261,14 +320,12 @@ export class DurableStore {
     tx.active = false;
     if (commit) {
       let writes = 0;
+      const before: [string, string, JsonValue | undefined][] = [];
       for (const [name, entries] of tx.writes) {
-        let table = this.tables.get(name);
-        if (!table) {
-          table = new Map();
-          this.tables.set(name, table);
-        }
+        const table = this.tableOf(name);
         for (const [k, v] of entries) {
           writes++;
+          if (this.mode === 'NORMAL') before.push([name, k, table.get(k)]);
           if (v === null) table.delete(k);
           else table.set(k, v);
         }
@@ -281,11 +338,22 @@ export class DurableStore {
           : { actor: this.packageName, tx: tx.label, writes },
       );
       this.world.truth.committed(tx, this.packageName, tx.owner, tx.label, event.seq, tx.writes);
+      if (this.mode === 'NORMAL') this.unsynced.push({ seq: event.seq, before });
+      if (this.unsynced.length >= WAL_AUTOCHECKPOINT_COMMITS) this.checkpoint();
     } else {
       this.world.trace.record('store.rollback', { actor: this.packageName, tx: tx.label, reason: 'aborted' });
       this.world.truth.rolledBack(tx);
     }
     this.releaseLock();
+  }
+
+  private tableOf(name: string): Table {
+    let table = this.tables.get(name);
+    if (!table) {
+      table = new Map();
+      this.tables.set(name, table);
+    }
+    return table;
   }
 
   /** Hands the write lock to the next waiter (FIFO), so no newcomer can jump the queue. */

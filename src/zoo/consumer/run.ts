@@ -7,10 +7,12 @@
  * first). A pair whose correct consumer failed is excluded. Deterministic: no time in the report,
  * consumers in index order.
  */
+
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, fuzzConsumer, PROPERTY_CATALOGUE, type PropertyReport } from '../../index.ts';
+import type { AndroidRelease } from '../../sim/core/release.ts';
 import { buildConsumer } from './build.ts';
 import { type ConsumerSpec, generateConsumer } from './generate.ts';
 import { CONSUMER_MISTAKES, type ConsumerMistake, consumerMistakeById } from './mistakes.ts';
@@ -48,6 +50,8 @@ export interface ConsumerZooOptions {
    */
   readonly plant?: string;
   readonly onProgress?: (line: string) => void;
+  /** The Android release profile the campaigns run (`--android`; src/sim/core/release.ts); absent: the default. */
+  readonly android?: AndroidRelease;
 }
 
 export interface ConsumerFalseAlarm {
@@ -131,6 +135,7 @@ async function fuzzCorrect(options: ConsumerZooOptions, spec: ConsumerSpec, prop
   const report = await fuzzConsumer(buildConsumer(spec, planted?.change), {
     property: properties,
     seed: options.seed,
+    ...(options.android !== undefined ? { android: options.android } : {}),
     ...(options.runs !== undefined ? { runs: options.runs } : {}),
     replayDir: out === null ? null : join(out, `consumer${spec.index}`),
     ...(module !== undefined ? { module } : {}),
@@ -147,7 +152,7 @@ async function fuzzCorrect(options: ConsumerZooOptions, spec: ConsumerSpec, prop
 
 /** Fuzzes `spec` with `mistake` applied, property by property (killers first), until one fails. */
 export async function huntConsumerMistake(
-  options: Pick<ConsumerZooOptions, 'seed' | 'runs' | 'mistakeBudget'>,
+  options: Pick<ConsumerZooOptions, 'seed' | 'runs' | 'mistakeBudget' | 'android'>,
   spec: ConsumerSpec,
   mistake: ConsumerMistake,
   properties: readonly string[] = CONSUMER_PROPERTIES,
@@ -165,6 +170,7 @@ export async function huntConsumerMistake(
       const report = await fuzzConsumer(consumer, {
         property,
         seed: options.seed,
+        ...(options.android !== undefined ? { android: options.android } : {}),
         ...(runs !== undefined ? { runs } : {}),
         replayDir: null,
       });
