@@ -4,8 +4,8 @@
  * a child process on two worker threads (so its own thread is free to answer the signal); the signal
  * is sent once the first result line is out (a marker, not a timing). Both commands also use the
  * CLI's own thread for jobs, and print their result lines only once that thread has taken its last
- * job: the signal then lands while the other thread finishes its last ones. So the hunt is the whole
- * sweep — `ablate` takes every 8th rule (`--shard 1/8`, 10 of 75), at the same 20 runs per job.
+ * job: the signal then lands as the sweep ends, while the CLI closes its worker threads. So the hunt
+ * is the whole sweep — `ablate` takes every 25th rule (`--shard 1/25`, 3 of 75), 20 runs per job.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -54,7 +54,7 @@ describe('an interrupted hunt prints what it found so far', () => {
 
   it('ablate, SIGTERM: the rules ablated so far, INTERRUPTED, exit 143', async () => {
     const ended = await interrupted(
-      ['ablate', '--workers', '2', '--runs', '20', '--shard', '1/8'],
+      ['ablate', '--workers', '2', '--runs', '20', '--shard', '1/25'],
       /CETP-\S+ (caught by|not caught)/,
       'SIGTERM',
     );
