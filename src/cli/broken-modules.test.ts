@@ -42,6 +42,13 @@ const EXPECTED: Record<string, readonly string[]> = {
   'answers-garbage': ['wire-well-formed', 'tool-never-succeeds', 'run-progress', 'consumer-no-downgrade'],
 };
 
+/**
+ * The watchdog is wall time. Only `blocks` is meant to meet it (2 s a blocked run); for the others a
+ * short one made the verdict depend on the host's load (a slow run of `throws` under load ended by the
+ * watchdog instead of its checkers), so theirs is far above any run's time: none of them blocks.
+ */
+const watchdogFor = (name: string) => (name === 'blocks' ? '2' : '120');
+
 describe('deliberately broken providers fail every property that calls them', () => {
   it.each(Object.keys(EXPECTED))(
     '%s: exit 1, every property failed with a replay file and a reason',
@@ -53,7 +60,7 @@ describe('deliberately broken providers fail every property that calls them', ()
         '--runs',
         '20',
         '--watchdog',
-        '2',
+        watchdogFor(name),
         '--provider',
         module(name),
         '--out',
