@@ -104,13 +104,19 @@ export async function runShared<T, R>(
     () => new SharedWorker(entry, shared, slots, stats),
   );
   try {
-    if (here) await runSharedHere(shared, slots, (i) => spread.onStart?.(items[i] as T), stats);
+    // The CLI's thread takes jobs while it reports results: each result line comes out as soon as it
+    // and every one before it are in, and a signal is handled between two jobs, not after the last.
+    const hereDone = here
+      ? runSharedHere(shared, slots, (i) => spread.onStart?.(items[i] as T), stats)
+      : Promise.resolve();
+    hereDone.catch(() => {});
     const results: R[] = [];
     for (const [i, outcome] of outcomes.entries()) {
       const result = await outcome;
       results.push(result);
       spread.onResult?.(result, items[i] as T);
     }
+    await hereDone;
     if (stats) {
       // A worker that took a job says it is done right after its last result.
       await Promise.all(workers.filter((w) => w.tookJob).map((w) => w.done));
@@ -160,6 +166,9 @@ async function runSharedHere(
   const counter = new Int32Array(shared.counter);
   for (let i = Atomics.add(counter, 0, 1); i < shared.jobs.length; i = Atomics.add(counter, 0, 1)) {
     const slot = slots[i] as SharedSlot;
+    // Let the event loop turn between jobs: results, worker messages and signals wait for no more
+    // than one job of this thread.
+    await new Promise((resolve) => setImmediate(resolve));
     onStart(i);
     const channel = {
       started: (runs: number) => slot.watch.onRuns?.(runs),
