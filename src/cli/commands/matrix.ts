@@ -31,6 +31,7 @@ import {
 } from '../../harness/replay-file.ts';
 import { type ReadingRun, switchableNotes } from '../../protocol/readings.ts';
 import { vectorVerdictFor } from '../../protocol/readings-findings.ts';
+import { type AndroidRelease, DEFAULT_ANDROID } from '../../sim/release.ts';
 import { renderMermaid } from '../../sim/trace-render.ts';
 import { loadCorpus, runInputs } from '../../vectors/corpus.ts';
 import { PROFILES } from '../../vectors/format.ts';
@@ -40,6 +41,13 @@ import { parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS, tailsOf } from '../campaign.ts';
 import type { Io } from '../io.ts';
 import { renderMatrixDoc } from '../matrix-doc.ts';
+import {
+  androidOption,
+  loadReleaseRecord,
+  mergeRelease,
+  RELEASES_RECORD,
+  writeReleaseRecord,
+} from '../matrix-releases.ts';
 import type { MatrixResult, MatrixVectors, PairingResult, PropertyVerdict } from '../matrix-results.ts';
 import { checkOutputs } from '../output-paths.ts';
 import { startProgress } from '../progress.ts';
@@ -61,6 +69,10 @@ export interface MatrixFlags {
   readonly json: boolean;
   /** Also run the shared vectors against every reading (default; --no-vectors skips them). */
   readonly vectors: boolean;
+  /** The Android release profile the pairings run (absent: the default, src/sim/release.ts). */
+  readonly android?: AndroidRelease;
+  /** Merge this run's verdicts, under its release, into this record (spec/matrix/releases.json). */
+  readonly releases?: string;
 }
 
 export type { MatrixResult, MatrixVectors, PairingResult, PropertyVerdict } from '../matrix-results.ts';
@@ -157,7 +169,9 @@ export function reachedCount(result: PairingResult): number {
 
 /** Runs the matrix of the selected notes; writes the replay and diagram files of every break. */
 export async function runMatrix(
-  flags: Pick<MatrixFlags, 'note' | 'seed' | 'runs' | 'out' | 'workers'> & { readonly vectors?: boolean },
+  flags: Pick<MatrixFlags, 'note' | 'seed' | 'runs' | 'out' | 'workers' | 'android'> & {
+    readonly vectors?: boolean;
+  },
   observe: {
     readonly begin?: (what: string) => void;
     readonly done?: (what: string, line: string, failed: boolean) => void;
@@ -180,7 +194,7 @@ export async function runMatrix(
         seed: flags.seed,
         runs: flags.runs,
         tails: tailsOf('portfolio'),
-        variant: pairingVariant(pairing),
+        variant: pairingVariant(pairing, flags.android),
         modules: {},
         cwd: process.cwd(),
       };
@@ -198,7 +212,9 @@ export async function runMatrix(
   for (const pairing of pairings) {
     const counts: Record<string, number> = {};
     for (const def of matrixPropertiesFor(pairing.note))
-      counts[def.id] = pairing.reference ? 0 : await divergentRuns(def, pairing, flags.seed, referenceHashes);
+      counts[def.id] = pairing.reference
+        ? 0
+        : await divergentRuns(def, pairing, flags.seed, referenceHashes, flags.android);
     divergent.push(counts);
   }
   let next = 0;
@@ -225,7 +241,14 @@ export async function runMatrix(
   });
   const vectors = flags.vectors === false ? undefined : await runMatrixVectors(notes, flags.workers);
   if (vectors) writeVectorTable(flags.out, vectors);
-  return { seed: flags.seed, runs: flags.runs, notes, pairings: results, ...(vectors ? { vectors } : {}) };
+  return {
+    seed: flags.seed,
+    runs: flags.runs,
+    notes,
+    pairings: results,
+    ...(vectors ? { vectors } : {}),
+    ...(flags.android !== undefined ? { android: flags.android } : {}),
+  };
 }
 
 /** --out/vector-readings.json: per vector, the readings it assumes (for device teams). */
@@ -244,6 +267,7 @@ function jsonOf(result: MatrixResult): string {
   return JSON.stringify({
     seed: result.seed,
     runs: result.runs,
+    ...(result.android !== undefined ? { android: result.android } : {}),
     coverage: 'full product of the provider and consumer readings of each note',
     properties: MATRIX_PROPERTIES.map((p) => p.id),
     situations: Object.fromEntries(
@@ -283,6 +307,7 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
   checkOutputs([
     ['--out', flags.out, 'dir'],
     ['--md', flags.md, 'file'],
+    ['--releases', flags.releases, 'file'],
   ]);
   const notes = selectedNotes(flags.note);
   const count = notes.flatMap(pairingsOf).length;
@@ -315,8 +340,13 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
   } finally {
     progress.finish();
   }
+  const releases =
+    flags.releases !== undefined
+      ? mergeRelease(loadReleaseRecord(flags.releases), result, flags.android ?? DEFAULT_ANDROID)
+      : loadReleaseRecord();
+  if (flags.releases !== undefined && releases) writeReleaseRecord(flags.releases, releases);
   if (flags.md !== undefined) {
-    const doc = renderMatrixDoc(result);
+    const doc = renderMatrixDoc(result, releases);
     try {
       mkdirSync(dirname(flags.md), { recursive: true });
       writeFileSync(flags.md, doc);
@@ -398,7 +428,10 @@ every provider reading (provider vectors) and consumer reading (consumer vectors
 verdict changes are listed and written to --out/vector-readings.json (--no-vectors skips this).
 Breaking pairings write a replay file and a Mermaid diagram under --out (default ${DEFAULT_MATRIX_OUT});
 \`cetp-sim replay FILE\` reproduces the break. --md FILE writes the generated document for spec
-authors (the repository's is spec/matrix.md: cetp-sim matrix --md spec/matrix.md --out spec/matrix).
+authors (the repository's is spec/matrix.md: cetp-sim matrix --md spec/matrix.md --out spec/matrix
+--releases ${RELEASES_RECORD}). --android N runs every pairing on that release profile; with
+--releases FILE its verdicts are merged into FILE under N, and the document states per break the
+releases it breaks on (re-run each: --android 15 and 16 with --no-vectors and --out elsewhere).
 Same arguments, same bytes (--json and the document); --workers changes only the speed.
 Exit codes: 0 it ran (breaking pairings are findings, not failures), 2 bad usage.`;
 
@@ -432,6 +465,13 @@ export function registerMatrixCommand(program: Command, io: Io, setExit: (code: 
         .default(DEFAULT_WORKERS),
     )
     .addOption(new Option('--no-vectors', 'do not run the shared vectors against each reading'))
+    .addOption(androidOption())
+    .addOption(
+      new Option(
+        '--releases <file>',
+        `merge this run's verdicts, under its release, into a record (${RELEASES_RECORD}, which --md reads)`,
+      ),
+    )
     .addOption(new Option('--json', 'print one JSON object on stdout').default(false))
     .addHelpText('after', MATRIX_HELP)
     .action(async (opts: MatrixFlags) => {
