@@ -89,6 +89,17 @@ export function writeReleaseRecord(path: string, record: ReleaseRecord): void {
   }
 }
 
+/**
+ * With `--releases FILE`: the run's verdicts merged into FILE under its release (written); the
+ * record the document reads either way (FILE's, or the repository's).
+ */
+export function recordRelease(file: string | undefined, result: MatrixResult): ReleaseRecord | null {
+  if (file === undefined) return loadReleaseRecord();
+  const merged = mergeRelease(loadReleaseRecord(file), result, result.android ?? DEFAULT_ANDROID);
+  writeReleaseRecord(file, merged);
+  return merged;
+}
+
 const list = (releases: readonly number[]): string =>
   releases.length <= 1
     ? releases.join('')

@@ -31,7 +31,7 @@ import {
 } from '../../harness/replay-file.ts';
 import { type ReadingRun, switchableNotes } from '../../protocol/readings.ts';
 import { vectorVerdictFor } from '../../protocol/readings-findings.ts';
-import { type AndroidRelease, DEFAULT_ANDROID } from '../../sim/release.ts';
+import type { AndroidRelease } from '../../sim/release.ts';
 import { renderMermaid } from '../../sim/trace-render.ts';
 import { loadCorpus, runInputs } from '../../vectors/corpus.ts';
 import { PROFILES } from '../../vectors/format.ts';
@@ -41,13 +41,7 @@ import { parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS, tailsOf } from '../campaign.ts';
 import type { Io } from '../io.ts';
 import { renderMatrixDoc } from '../matrix-doc.ts';
-import {
-  androidOption,
-  loadReleaseRecord,
-  mergeRelease,
-  RELEASES_RECORD,
-  writeReleaseRecord,
-} from '../matrix-releases.ts';
+import { androidOption, RELEASES_RECORD, recordRelease } from '../matrix-releases.ts';
 import type { MatrixResult, MatrixVectors, PairingResult, PropertyVerdict } from '../matrix-results.ts';
 import { checkOutputs } from '../output-paths.ts';
 import { startProgress } from '../progress.ts';
@@ -187,19 +181,8 @@ export async function runMatrix(
     workers: flags.workers,
     userCode: false,
     onStart: ({ pairing, def }) => observe.begin?.(`${pairing.id} ${def.id}`),
-    run: (host, { pairing, def }) => {
-      const job: FuzzJob = {
-        kind: 'fuzz',
-        property: def.id,
-        seed: flags.seed,
-        runs: flags.runs,
-        tails: tailsOf('portfolio'),
-        variant: pairingVariant(pairing, flags.android),
-        modules: {},
-        cwd: process.cwd(),
-      };
-      return mustFinish<PropertyOutcome>(host, job, HUNT_BUDGET_MS);
-    },
+    run: (host, { pairing, def }) =>
+      mustFinish<PropertyOutcome>(host, pairingJob(pairing, def.id, flags), HUNT_BUDGET_MS),
     onResult: (outcome, { pairing, def }) =>
       observe.done?.(
         `${pairing.id} ${def.id}`,
@@ -207,16 +190,7 @@ export async function runMatrix(
         outcome.status === 'failed',
       ),
   });
-  const referenceHashes = new Map<string, readonly string[]>();
-  const divergent: Record<string, number>[] = [];
-  for (const pairing of pairings) {
-    const counts: Record<string, number> = {};
-    for (const def of matrixPropertiesFor(pairing.note))
-      counts[def.id] = pairing.reference
-        ? 0
-        : await divergentRuns(def, pairing, flags.seed, referenceHashes, flags.android);
-    divergent.push(counts);
-  }
+  const divergent = await divergentOf(pairings, flags.seed, flags.android);
   let next = 0;
   const results: PairingResult[] = pairings.map((pairing, p) => {
     const properties = matrixPropertiesFor(pairing.note).map((def): PropertyVerdict => {
@@ -241,14 +215,52 @@ export async function runMatrix(
   });
   const vectors = flags.vectors === false ? undefined : await runMatrixVectors(notes, flags.workers);
   if (vectors) writeVectorTable(flags.out, vectors);
+  const android = flags.android !== undefined ? { android: flags.android } : {};
   return {
     seed: flags.seed,
     runs: flags.runs,
     notes,
     pairings: results,
     ...(vectors ? { vectors } : {}),
-    ...(flags.android !== undefined ? { android: flags.android } : {}),
+    ...android,
   };
+}
+
+/** The fuzz job of one property on one pairing (the same for matrix and propose). */
+export function pairingJob(
+  pairing: Pairing,
+  property: string,
+  flags: { readonly seed: number; readonly runs: number; readonly android?: AndroidRelease | undefined },
+): FuzzJob {
+  return {
+    kind: 'fuzz',
+    property,
+    seed: flags.seed,
+    runs: flags.runs,
+    tails: tailsOf('portfolio'),
+    variant: pairingVariant(pairing, flags.android),
+    modules: {},
+    cwd: process.cwd(),
+  };
+}
+
+/** Per pairing, per property: how many sampled scenarios ran differently from the reference readings. */
+async function divergentOf(
+  pairings: readonly Pairing[],
+  seed: number,
+  android: AndroidRelease | undefined,
+): Promise<Record<string, number>[]> {
+  const referenceHashes = new Map<string, readonly string[]>();
+  const divergent: Record<string, number>[] = [];
+  for (const pairing of pairings) {
+    const counts: Record<string, number> = {};
+    for (const def of matrixPropertiesFor(pairing.note))
+      counts[def.id] = pairing.reference
+        ? 0
+        : await divergentRuns(def, pairing, seed, referenceHashes, android);
+    divergent.push(counts);
+  }
+  return divergent;
 }
 
 /** --out/vector-readings.json: per vector, the readings it assumes (for device teams). */
@@ -309,15 +321,13 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
     ['--md', flags.md, 'file'],
     ['--releases', flags.releases, 'file'],
   ]);
+  const all = selectedNotes(flags.note).flatMap(pairingsOf);
   const notes = selectedNotes(flags.note);
-  const count = notes.flatMap(pairingsOf).length;
-  const jobCount = notes
-    .flatMap(pairingsOf)
-    .reduce((n, pairing) => n + matrixPropertiesFor(pairing.note).length, 0);
+  const jobCount = all.reduce((n, pairing) => n + matrixPropertiesFor(pairing.note).length, 0);
   if (!flags.json)
     io.out(
       c.bold(
-        `cetp-sim matrix: ${notes.length} note(s), ${count} pairing(s) (full product of each note's readings), ${MATRIX_PROPERTIES.length} consumer-driven properties each, plus the note's situation (seed ${flags.seed}, ${flags.runs} runs per property)`,
+        `cetp-sim matrix: ${notes.length} note(s), ${all.length} pairing(s) (full product of each note's readings), ${MATRIX_PROPERTIES.length} consumer-driven properties each, plus the note's situation (seed ${flags.seed}, ${flags.runs} runs per property)`,
       ),
     );
   const progress = startProgress(io, jobCount, {
@@ -340,13 +350,8 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
   } finally {
     progress.finish();
   }
-  const releases =
-    flags.releases !== undefined
-      ? mergeRelease(loadReleaseRecord(flags.releases), result, flags.android ?? DEFAULT_ANDROID)
-      : loadReleaseRecord();
-  if (flags.releases !== undefined && releases) writeReleaseRecord(flags.releases, releases);
   if (flags.md !== undefined) {
-    const doc = renderMatrixDoc(result, releases);
+    const doc = renderMatrixDoc(result, recordRelease(flags.releases, result));
     try {
       mkdirSync(dirname(flags.md), { recursive: true });
       writeFileSync(flags.md, doc);
@@ -354,6 +359,7 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
       throw new CliError('matrix_write_failed', `cannot write ${flags.md}: ${(error as Error).message}`);
     }
   }
+  if (flags.md === undefined) recordRelease(flags.releases, result);
   if (flags.json) {
     io.out(jsonOf(result));
     return EXIT_OK;

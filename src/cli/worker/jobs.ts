@@ -160,6 +160,14 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
     frequencies: result.frequencies,
     ...(result.vacuity !== undefined ? { reason: result.vacuity } : {}),
     ...(result.inconclusive ? { inconclusive: result.inconclusive } : {}),
+    ...(result.floorWitnesses && !userCode
+      ? {
+          floorWitnesses: result.floorWitnesses.map((replay) => ({
+            label: replay.floor?.label ?? '',
+            replay,
+          })),
+        }
+      : {}),
     ...(failure
       ? {
           failure: {
