@@ -16,6 +16,7 @@ import { effects } from '../../src/providers/testing.ts';
 import { contentCallReplyBytes } from '../../src/sim/binder.ts';
 import { Bundle } from '../../src/sim/bundle.ts';
 import { BINDER_BUFFER_BYTES } from '../../src/sim/process.ts';
+import type { AndroidRelease } from '../../src/sim/release.ts';
 import type { StrategySpec } from '../../src/sim/strategy.ts';
 import type { World } from '../../src/sim/world.ts';
 import { statementOfSize } from './payload.ts';
@@ -32,6 +33,8 @@ export interface ConcurrentRunSpec {
   readonly maxInlineResultBytes?: number;
   /** Call the write tool `archive` instead of the read tool `export` (default). */
   readonly write?: boolean;
+  /** The Android release profile (src/sim/release.ts; 16 models a 16 KiB-page device). */
+  readonly android?: AndroidRelease;
 }
 
 export interface ConcurrentRun {
@@ -60,7 +63,11 @@ export async function replayConcurrentRun(spec: ConcurrentRunSpec): Promise<Conc
   const world = boundaryWorld(statementOfSize(spec.sizeBytes), {
     maxConcurrentRequests: spec.concurrency,
     ...(spec.maxInlineResultBytes === undefined ? {} : { maxInlineResultBytes: spec.maxInlineResultBytes }),
-    world: { seed: spec.seed, strategy: strategySpec(spec.strategy) },
+    world: {
+      seed: spec.seed,
+      strategy: strategySpec(spec.strategy),
+      ...(spec.android === undefined ? {} : { android: spec.android }),
+    },
   });
   const outcomes: ToolOutcome[] = [];
   let startedMs = 0;
