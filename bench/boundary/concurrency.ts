@@ -15,6 +15,7 @@ import type { ToolOutcome } from '../../src/consumer/outcomes.ts';
 import { effects } from '../../src/providers/testing.ts';
 import { contentCallReplyBytes } from '../../src/sim/binder/binder.ts';
 import { Bundle } from '../../src/sim/binder/bundle.ts';
+import type { AndroidRelease } from '../../src/sim/core/release.ts';
 import type { StrategySpec } from '../../src/sim/core/strategy.ts';
 import { BINDER_BUFFER_BYTES } from '../../src/sim/process/process.ts';
 import type { World } from '../../src/sim/world.ts';
@@ -32,6 +33,8 @@ export interface ConcurrentRunSpec {
   readonly maxInlineResultBytes?: number;
   /** Call the write tool `archive` instead of the read tool `export` (default). */
   readonly write?: boolean;
+  /** The Android release profile (src/sim/core/release.ts; 16 models a 16 KiB-page device). */
+  readonly android?: AndroidRelease;
 }
 
 export interface ConcurrentRun {
@@ -60,7 +63,11 @@ export async function replayConcurrentRun(spec: ConcurrentRunSpec): Promise<Conc
   const world = boundaryWorld(statementOfSize(spec.sizeBytes), {
     maxConcurrentRequests: spec.concurrency,
     ...(spec.maxInlineResultBytes === undefined ? {} : { maxInlineResultBytes: spec.maxInlineResultBytes }),
-    world: { seed: spec.seed, strategy: strategySpec(spec.strategy) },
+    world: {
+      seed: spec.seed,
+      strategy: strategySpec(spec.strategy),
+      ...(spec.android === undefined ? {} : { android: spec.android }),
+    },
   });
   const outcomes: ToolOutcome[] = [];
   let startedMs = 0;

@@ -6,8 +6,10 @@
  *   npx tsx bench/boundary/replay.ts --calls 2 --kib 256 --strategy fifo --seed 1 [--mermaid]
  *   npx tsx bench/boundary/replay.ts --calls 1 --kib 508 --inline-limit-kib 1024
  *   npx tsx bench/boundary/replay.ts --calls 4 --kib 256 --write     (the write tool `archive`)
+ *   npx tsx bench/boundary/replay.ts --calls 2 --kib 256 --android 16  (a 16 KiB-page device's buffer)
  */
 import { parseArgs } from 'node:util';
+import { ANDROID_RELEASES, isAndroidRelease } from '../../src/sim/core/release.ts';
 import { renderMermaid, renderText } from '../../src/sim/core/trace-render.ts';
 import { replayConcurrentRun, type StrategyName } from './concurrency.ts';
 import { KIB } from './payload.ts';
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     'inline-limit-kib': { type: 'string' },
     write: { type: 'boolean' },
+    android: { type: 'string' },
     mermaid: { type: 'boolean' },
   },
 });
@@ -41,6 +44,11 @@ if (!['fifo', 'random', 'pct'].includes(strategy)) {
   process.exit(2);
 }
 const limitKib = values['inline-limit-kib'];
+const android = values.android === undefined ? undefined : Number(values.android);
+if (android !== undefined && !isAndroidRelease(android)) {
+  console.error(`replay: --android must be one of ${ANDROID_RELEASES.join(', ')}, got "${values.android}"`);
+  process.exit(2);
+}
 const spec = {
   concurrency: positiveInt('calls', values.calls, 2),
   sizeBytes: positiveInt('kib', values.kib, 256) * KIB,
@@ -50,6 +58,7 @@ const spec = {
     ? {}
     : { maxInlineResultBytes: positiveInt('inline-limit-kib', limitKib, 256) * KIB }),
   ...(values.write ? { write: true } : {}),
+  ...(android === undefined ? {} : { android }),
 };
 const run = await replayConcurrentRun(spec);
 const events = run.world.trace.events;

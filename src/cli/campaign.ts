@@ -10,6 +10,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { NOTHING_EXERCISED } from '../check/exercised.ts';
+import { labelSlug } from '../fuzz/floor-witness.ts';
 import { propertySeed, REPLAY_FORMAT, type ReplayFile } from '../fuzz/fuzz.ts';
 import type { Tail, Variant } from '../fuzz/scenario/model.ts';
 import type { PropertyDef } from '../fuzz/suites.ts';
@@ -190,6 +191,22 @@ function writeFailure(def: PropertyDef, outcome: PropertyOutcome, options: Campa
   return file;
 }
 
+/** Writes the replay of each missed floor's witness run (`<property>-floor-<label>-<seed>`); the outcome names the files. */
+function writeFloorWitnesses(
+  def: PropertyDef,
+  outcome: PropertyOutcome,
+  options: CampaignOptions,
+): PropertyOutcome {
+  const witnesses = outcome.floorWitnesses;
+  if (!witnesses) return outcome;
+  const written = witnesses.map((w) => {
+    const file = replayFilePath(options.outDir, `${def.id}-floor-${labelSlug(w.label)}`, options.seed);
+    writeReplayFile(file, w.replay, options.modules, options.cwd);
+    return { ...w, file };
+  });
+  return { ...outcome, floorWitnesses: written };
+}
+
 export async function runCampaign(
   defs: readonly PropertyDef[],
   options: CampaignOptions,
@@ -218,7 +235,12 @@ export async function runCampaign(
       const { result, ms } = await fuzzOne(host, def, options, share);
       const replayFile = writeFailure(def, result, options);
       // Shared jobs (more than one thread) were all asked for at once: the job's own time, then.
-      return { def, result, replayFile, ms: ms ?? options.now() - started };
+      return {
+        def,
+        result: writeFloorWitnesses(def, result, options),
+        replayFile,
+        ms: ms ?? options.now() - started,
+      };
     },
     ...(options.onStart ? { onStart: options.onStart } : {}),
     ...(options.onResult ? { onResult: options.onResult } : {}),

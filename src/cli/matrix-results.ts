@@ -7,6 +7,7 @@ import type { PropertyStatus } from '../fuzz/fuzz.ts';
 import type { Pairing } from '../fuzz/matrix.ts';
 import type { BreakOutcome, Wording } from '../fuzz/propose.ts';
 import type { ReadingRun } from '../protocol/readings.ts';
+import type { AndroidRelease } from '../sim/core/release.ts';
 import type { VectorDependency } from '../vectors/readings.ts';
 
 /** One property's verdict on one pairing. */
@@ -56,6 +57,8 @@ export interface MatrixResult {
   readonly notes: readonly number[];
   readonly pairings: readonly PairingResult[];
   readonly vectors?: MatrixVectors;
+  /** The Android release profile it ran (`--android`); absent: the default (src/sim/core/release.ts). */
+  readonly android?: AndroidRelease;
 }
 
 export interface BreakReport {
@@ -92,5 +95,7 @@ export interface WordingReport {
 export interface ProposeResult {
   readonly seed: number;
   readonly runs: number;
+  /** The Android release profile it ran (`--android`); absent: the default. */
+  readonly android?: AndroidRelease;
   readonly wordings: readonly WordingReport[];
 }

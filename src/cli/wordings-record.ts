@@ -33,3 +33,30 @@ export function outcomeLine(
   const unreached = w.notReached.length > 0 ? `, ${w.notReached.length} pairing(s) not reached` : '';
   return `${head}: closes ${w.closes}${open}, opens ${w.opens}${unreached}`;
 }
+
+/**
+ * When the record's run of a break differs from the matrix's today — other oracles broke it (the code
+ * moved since the wording was checked) — a note that the wording must be checked again; else ''.
+ */
+export function recheckNote(
+  w: Pick<WordingReport, 'breaks'>,
+  result: {
+    readonly pairing: { readonly id: string };
+    readonly properties: readonly {
+      readonly property: string;
+      readonly status: string;
+      readonly checker?: string;
+    }[];
+  },
+): string {
+  const recorded = w.breaks.find((b) => b.pairing === result.pairing.id);
+  if (!recorded) return '';
+  const key = (p: { property: string; checker?: string }) => `${p.property}/${p.checker ?? '?'}`;
+  const then = recorded.broken.map(key).sort();
+  const now = result.properties
+    .filter((p) => p.status === 'failed')
+    .map(key)
+    .sort();
+  if (then.join(' ') === now.join(' ')) return '';
+  return ` — **to re-check**: checked when the break was by ${then.join(', ')}; the matrix now breaks it by ${now.join(', ')}`;
+}

@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../base/json.ts';
 import type { Bundle } from '../sim/binder/bundle.ts';
+import { ANDROID_RELEASES, type AndroidRelease } from '../sim/core/release.ts';
 import {
   consumerWorld,
   errorReply,
@@ -27,8 +28,12 @@ const WRITE = toolDescriptor(
 );
 
 /** A provider whose tool list drops `write` once `gone()` says so; execute_tool answers by `script`. */
-function world(script: (c: ScriptedCall) => Bundle | null | undefined, gone: () => boolean) {
-  const w = consumerWorld({ providers: [] });
+function world(
+  script: (c: ScriptedCall) => Bundle | null | undefined,
+  gone: () => boolean,
+  android: AndroidRelease,
+) {
+  const w = consumerWorld({ providers: [], world: { android } });
   installScripted(w, {
     get tools(): readonly JsonValue[] {
       return gone() ? [] : [WRITE];
@@ -39,50 +44,58 @@ function world(script: (c: ScriptedCall) => Bundle | null | undefined, gone: () 
   return w;
 }
 
-describe('a write whose send may have landed is never reported as not having happened', () => {
-  it('CETP-4.1-15 CETP-6-08: a lost reply, then NEGOTIATION_REQUIRED and a tool list without the tool: outcome_unknown, not tool_not_found', async () => {
-    let sent = 0;
-    const w = world(
-      (c) => {
-        sent = c.n;
-        return c.n === 1 ? null : errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
-      },
-      () => sent >= 2,
-    );
-    const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
-    expect(value.kind).toBe('outcome_unknown');
-  });
+// Every release profile (src/sim/core/release.ts): the finding names the releases it holds on.
+describe.each(ANDROID_RELEASES)(
+  'Android %i: a write whose send may have landed is never reported as not having happened',
+  (android) => {
+    it('CETP-4.1-15 CETP-6-08: a lost reply, then NEGOTIATION_REQUIRED and a tool list without the tool: outcome_unknown, not tool_not_found', async () => {
+      let sent = 0;
+      const w = world(
+        (c) => {
+          sent = c.n;
+          return c.n === 1 ? null : errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
+        },
+        () => sent >= 2,
+        android,
+      );
+      const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      expect(value.kind).toBe('outcome_unknown');
+    });
 
-  it('a write refused before any send could land (NEGOTIATION_REQUIRED on the first send) still ends tool_not_found', async () => {
-    let sent = 0;
-    const w = world(
-      (c) => {
-        sent = c.n;
-        return errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
-      },
-      () => sent >= 1,
-    );
-    const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
-    expect(value.kind).toBe('tool_not_found');
-  });
+    it('a write refused before any send could land (NEGOTIATION_REQUIRED on the first send) still ends tool_not_found', async () => {
+      let sent = 0;
+      const w = world(
+        (c) => {
+          sent = c.n;
+          return errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
+        },
+        () => sent >= 1,
+        android,
+      );
+      const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      expect(value.kind).toBe('tool_not_found');
+    });
 
-  it('CETP-4.1-15: retries spent on a retryable error after an unanswered send end outcome_unknown (the landed fix)', async () => {
-    const w = world(
-      (c) => (c.n === 1 ? null : errorReply(c.requestId, 'UNAVAILABLE', { retryable: true })),
-      () => false,
-    );
-    const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
-    expect(value.kind).toBe('outcome_unknown');
-  });
+    it('CETP-4.1-15: retries spent on a retryable error after an unanswered send end outcome_unknown (the landed fix)', async () => {
+      const w = world(
+        (c) => (c.n === 1 ? null : errorReply(c.requestId, 'UNAVAILABLE', { retryable: true })),
+        () => false,
+        android,
+      );
+      const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      expect(value.kind).toBe('outcome_unknown');
+    });
 
-  it('retries spent on a retryable error with every send answered: provider_unavailable (nothing can have happened)', async () => {
-    const w = world(
-      (c) => errorReply(c.requestId, 'UNAVAILABLE', { retryable: true }),
-      () => false,
-    );
-    const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
-    expect(value.kind).toBe('provider_unavailable');
-  });
-});
+    it('retries spent on a retryable error with every send answered: provider_unavailable (nothing can have happened)', async () => {
+      const w = world(
+        (c) => errorReply(c.requestId, 'UNAVAILABLE', { retryable: true }),
+        () => false,
+        android,
+      );
+      const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      expect(value.kind).toBe('provider_unavailable');
+    });
+  },
+);
 
 void success;

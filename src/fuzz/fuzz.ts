@@ -12,6 +12,7 @@ import { type Frequencies, FrequencyTally, runLabels } from '../check/frequencie
 import type { CallView, Observation } from '../check/observation.ts';
 import { DEVICE_FAULTS } from '../sim/core/faults.ts';
 import type { TraceEvent } from '../sim/core/trace.ts';
+import { type FloorVerdict, FloorWitnesses, floorViolation } from './floor-witness.ts';
 import { scenarioArb } from './scenario/arbitraries.ts';
 import {
   type ConsumerRun,
@@ -55,6 +56,11 @@ export interface ReplayFile {
    * successfully.
    */
   readonly campaign?: { readonly checker: typeof TOOL_NEVER_SUCCEEDS.checker; readonly tool: string };
+  /**
+   * For a floor the campaign missed (`floor-not-met`, src/fuzz/floor-witness.ts): the label, the
+   * campaign's figures; this run is its witness, and replaying it judges the run by that floor again.
+   */
+  readonly floor?: FloorVerdict;
 }
 
 export interface FuzzOptions {
@@ -131,6 +137,8 @@ export interface PropertyResult {
     readonly replay: ReplayFile;
     readonly run: ScenarioRun | ConsumerRun;
   };
+  /** For a passed campaign below a floor: per floor missed, its witness run's replay (floor-witness.ts). */
+  readonly floorWitnesses?: readonly ReplayFile[];
 }
 
 /** A campaign-level verdict not given: which tool (`provider|tool`), over how many calls, and why. */
@@ -210,6 +218,7 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   const { arbitrary, run: runOne, faultFree } = engine(def, options);
   const tally = new ExerciseTally();
   const frequencies = new FrequencyTally();
+  const floors = new FloorWitnesses<Scenario | ConsumerScenario>(def.floors ?? {});
   /** By verdict key (see ExerciseTally.neverSucceeded): the run that shows it best (src/fuzz/witness.ts). */
   const witnesses = new Map<string, WitnessCandidate<Scenario | ConsumerScenario>>();
   let counting = true;
@@ -223,7 +232,7 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
       // Only the runs up to the first failure: shrinking re-runs variations of the failing one.
       const exercised = exercisedIn(run.observation, run.context, faultFree(scenario));
       tally.add(exercised);
-      frequencies.add(runLabels(run.observation, run.context));
+      frequencies.add(floors.add(scenario, run));
       for (const [key, t] of [...exercised.tools, ...exercised.providers]) {
         const candidate = candidateOf(scenario, t, run.observation);
         const best = witnesses.get(key);
@@ -261,10 +270,8 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   const [broken] = tally.neverSucceeded(NEVER_SUCCEEDS_AFTER);
   const witness = broken ? witnesses.get(broken.tool)?.scenario : undefined;
   if (!broken || !witness) {
-    const inconclusive = tally
-      .inconclusive(NEVER_SUCCEEDS_AFTER)
-      .map((i) => ({ checker: TOOL_NEVER_SUCCEEDS.checker, ...i }));
-    return { ...common, status: 'passed', ...(inconclusive.length > 0 ? { inconclusive } : {}) };
+    const missed = await floorReplays(def, floors, { variant, seed, f: common.frequencies, runOne });
+    return { ...common, status: 'passed', ...inconclusiveOf(tally), ...missed };
   }
   // The campaign's verdict, witnessed by the run that shows it best (answered failures, then shortest).
   const run = await runOne(witness, variant);
@@ -283,6 +290,36 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
     campaign: { checker: TOOL_NEVER_SUCCEEDS.checker, tool: broken.tool },
   };
   return { ...common, status: 'failed', failure: { replay, run: { ...run, violations } } };
+}
+
+/** The campaign verdicts too few runs could give (tool-never-succeeds), if any. */
+function inconclusiveOf(tally: ExerciseTally): { inconclusive?: InconclusiveVerdict[] } {
+  const inconclusive = tally
+    .inconclusive(NEVER_SUCCEEDS_AFTER)
+    .map((i) => ({ checker: TOOL_NEVER_SUCCEEDS.checker, ...i }));
+  return inconclusive.length > 0 ? { inconclusive } : {};
+}
+
+/** The replay of each floor's witness run (run again here, so the file carries its trace hash). */
+async function floorReplays(
+  def: PropertyDef,
+  floors: FloorWitnesses<Scenario | ConsumerScenario>,
+  campaign: {
+    variant: Variant;
+    seed: number;
+    f: Frequencies;
+    runOne: (s: Scenario | ConsumerScenario, v: Variant) => Promise<ScenarioRun | ConsumerRun>;
+  },
+): Promise<{ floorWitnesses?: ReplayFile[] }> {
+  const { variant, seed, f, runOne } = campaign;
+  const out: ReplayFile[] = [];
+  for (const { verdict, scenario } of floors.missed(f)) {
+    const run = await runOne(scenario, variant);
+    const violation = floorViolation(verdict, runLabels(run.observation, run.context));
+    const fuzz = { seed, path: '', runsToFailure: f.runs, shrinks: 0 };
+    out.push({ ...replayOf(def, variant, scenario, run, fuzz, [violation]), floor: verdict });
+  }
+  return out.length > 0 ? { floorWitnesses: out } : {};
 }
 
 /** The verdict on a failing run whose scenario, run again at once, broke nothing. */
@@ -398,10 +435,12 @@ export function replayOf(
 /** Re-runs a replay file's scenario bit for bit and judges it again (with its campaign verdict, if any). */
 export async function replayScenario(
   def: PropertyDef,
-  replay: Pick<ReplayFile, 'scenario' | 'variant' | 'campaign'>,
+  replay: Pick<ReplayFile, 'scenario' | 'variant' | 'campaign' | 'floor'>,
   hooks: RunHooks = {},
 ): Promise<ScenarioRun | ConsumerRun> {
   const run = await engine(def, { seed: 0, runs: 1 }).run(replay.scenario, replay.variant, hooks);
   const campaign = replay.campaign ? stillNeverSucceeds(run, replay.campaign.tool) : null;
-  return campaign ? { ...run, violations: [campaign, ...run.violations] } : run;
+  const floor = replay.floor ? floorViolation(replay.floor, runLabels(run.observation, run.context)) : null;
+  const verdict = campaign ?? floor;
+  return verdict ? { ...run, violations: [verdict, ...run.violations] } : run;
 }

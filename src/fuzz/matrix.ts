@@ -25,6 +25,7 @@ import {
   type VariantDef,
 } from '../protocol/readings.ts';
 import type { Fault } from '../sim/core/faults.ts';
+import type { AndroidRelease } from '../sim/core/release.ts';
 import type { Readings } from '../subjects/subjects.ts';
 import { propertySeed } from './fuzz.ts';
 import { SITUATIONS, type Situation, withSituation } from './matrix-situations.ts';
@@ -229,10 +230,10 @@ export function pairingsOf(note: number): Pairing[] {
   );
 }
 
-/** The run variant of a pairing: no planted bug, no ablated rule, the pairing's readings. */
-export function pairingVariant(pairing: Pairing): Variant {
+/** The run variant of a pairing: no planted bug, no ablated rule, the pairing's readings (on `android`, the default profile when absent). */
+export function pairingVariant(pairing: Pairing, android?: AndroidRelease): Variant {
   const readings: Readings = { provider: pairing.provider, consumer: pairing.consumer };
-  return { providerBugs: [], consumerBugs: [], disabledRules: [], readings };
+  return { providerBugs: [], consumerBugs: [], disabledRules: [], readings, ...(android ? { android } : {}) };
 }
 
 /** `provider consumedToken=refuse × consumer resendResumeToken=once` (the reference side as `reference`). */
@@ -257,6 +258,7 @@ export async function divergentRuns(
   pairing: Pairing,
   seed: number,
   referenceHashes: Map<string, readonly string[]>,
+  android?: AndroidRelease,
 ): Promise<number> {
   const scenarios = fc.sample(consumerScenarioArb(def.shape, ['fifo', 'random', 'pct'], true), {
     seed: propertySeed(seed, def.id),
@@ -264,7 +266,12 @@ export async function divergentRuns(
   });
   let reference = referenceHashes.get(def.id);
   if (!reference) {
-    const REFERENCE: Variant = { providerBugs: [], consumerBugs: [], disabledRules: [] };
+    const REFERENCE: Variant = {
+      providerBugs: [],
+      consumerBugs: [],
+      disabledRules: [],
+      ...(android ? { android } : {}),
+    };
     const hashes: string[] = [];
     for (const s of scenarios)
       hashes.push((await runConsumerScenario(def.fixture, s, REFERENCE)).report.traceHash);
@@ -273,7 +280,7 @@ export async function divergentRuns(
   }
   let differ = 0;
   for (const [i, s] of scenarios.entries()) {
-    const run = await runConsumerScenario(def.fixture, s, pairingVariant(pairing));
+    const run = await runConsumerScenario(def.fixture, s, pairingVariant(pairing, android));
     if (run.report.traceHash !== reference[i]) differ++;
   }
   return differ;

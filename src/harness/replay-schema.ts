@@ -247,6 +247,14 @@ export const REPLAY_FILE_SCHEMA = {
         }),
       },
       campaign: object({ checker: { const: 'tool-never-succeeds' }, tool: text }),
+      // A floor the campaign missed, witnessed by this run (src/fuzz/floor-witness.ts).
+      floor: object({
+        label: text,
+        floor: { type: 'number', minimum: 0, maximum: 1 },
+        share: { type: 'number', minimum: 0, maximum: 1 },
+        count: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        runs: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+      }),
       modules: object({ provider: text, consumer: text }, ['provider', 'consumer']),
       code: object({ cetpSim: sha256, provider: sha256, consumer: sha256 }, ['provider', 'consumer']),
       // SHA-256 of each input field as recorded (replay-file.ts inputDigests); absent in older files.
@@ -255,6 +263,6 @@ export const REPLAY_FILE_SCHEMA = {
         ['campaign'],
       ),
     },
-    ['modules', 'campaign', 'code', 'inputs'],
+    ['modules', 'campaign', 'floor', 'code', 'inputs'],
   ),
 };

@@ -37,6 +37,7 @@ import { writeJunitReport } from '../junit.ts';
 import { checkOutputs } from '../output-paths.ts';
 import { startProgress } from '../progress.ts';
 import { loadModules, targetOf } from '../user-modules.ts';
+import type { PropertyOutcome } from '../worker/protocol.ts';
 
 /** The harness's default replay directory: the CLI and the library write failures to the same place. */
 export const DEFAULT_OUT_DIR = DEFAULT_REPLAY_DIR;
@@ -71,7 +72,7 @@ function propertyJson({ def, result, replayFile }: CampaignEntry) {
     status: result.status,
     exercised: result.exercised,
     ...blindJson(def, result.exercised),
-    ...frequenciesJson(def, result.frequencies),
+    ...frequenciesJson(def, result.frequencies, result.floorWitnesses),
     ...(result.reason !== undefined ? { reason: result.reason } : {}),
     ...(result.inconclusive ? { inconclusive: result.inconclusive } : {}),
     ...(replayFile !== null ? { replayFile } : {}),
@@ -91,9 +92,18 @@ function propertyJson({ def, result, replayFile }: CampaignEntry) {
  * How often each attack, clock crossing, lifecycle follow-up and method race happened (runs per
  * label, src/check/frequencies.ts) and the property's floors the campaign missed (`belowFloor`).
  */
-function frequenciesJson(def: PropertyDef, f: Frequencies | undefined) {
+function frequenciesJson(
+  def: PropertyDef,
+  f: Frequencies | undefined,
+  witnesses: PropertyOutcome['floorWitnesses'],
+) {
   if (f === undefined) return {};
-  return { frequencies: f, belowFloor: floorGaps(f, def.floors ?? {}) };
+  const witnessOf = (label: string) => witnesses?.find((w) => w.label === label)?.file;
+  const belowFloor = floorGaps(f, def.floors ?? {}).map((g) => {
+    const witness = witnessOf(g.label);
+    return witness !== undefined ? { ...g, witness } : g;
+  });
+  return { frequencies: f, belowFloor };
 }
 
 /** The effect oracles that could not judge (no effect declared while writes succeeded), if any. */
@@ -119,7 +129,10 @@ function resultLine(io: Io, { def, result, ms }: CampaignEntry, width: number): 
       );
       if (gaps.length === 0) return line + notes.join('');
       const missed = gaps.map((g) => `${g.label} ${Math.round(g.share * 100)}% < ${g.floor * 100}%`);
-      return `${line}\n    ${c.yellow(`reached too rarely: ${missed.join(', ')}`)}${notes.join('')}`;
+      const witnesses = (result.floorWitnesses ?? []).flatMap((w) =>
+        w.file !== undefined ? [`\n    ${c.dim(`${w.label}: witness run: cetp-sim replay ${w.file}`)}`] : [],
+      );
+      return `${line}\n    ${c.yellow(`reached too rarely: ${missed.join(', ')}`)}${witnesses.join('')}${notes.join('')}`;
     }
     case 'vacuous':
       return `  ${c.yellow('∅')} ${id} ${c.yellow(`exercised nothing: ${result.reason ?? ''}`)}  ${seconds}`;

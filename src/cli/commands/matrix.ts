@@ -31,6 +31,7 @@ import {
 } from '../../harness/replay-file.ts';
 import { type ReadingRun, switchableNotes } from '../../protocol/readings.ts';
 import { vectorVerdictFor } from '../../protocol/readings-findings.ts';
+import type { AndroidRelease } from '../../sim/core/release.ts';
 import { renderMermaid } from '../../sim/core/trace-render.ts';
 import { loadCorpus, runInputs } from '../../vectors/corpus.ts';
 import { PROFILES } from '../../vectors/format.ts';
@@ -40,6 +41,7 @@ import { parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS, tailsOf } from '../campaign.ts';
 import type { Io } from '../io.ts';
 import { renderMatrixDoc } from '../matrix-doc.ts';
+import { androidOption, RELEASES_RECORD, recordRelease } from '../matrix-releases.ts';
 import type { MatrixResult, MatrixVectors, PairingResult, PropertyVerdict } from '../matrix-results.ts';
 import { checkOutputs } from '../output-paths.ts';
 import { startProgress } from '../progress.ts';
@@ -61,6 +63,10 @@ export interface MatrixFlags {
   readonly json: boolean;
   /** Also run the shared vectors against every reading (default; --no-vectors skips them). */
   readonly vectors: boolean;
+  /** The Android release profile the pairings run (absent: the default, src/sim/core/release.ts). */
+  readonly android?: AndroidRelease;
+  /** Merge this run's verdicts, under its release, into this record (spec/matrix/releases.json). */
+  readonly releases?: string;
 }
 
 export type { MatrixResult, MatrixVectors, PairingResult, PropertyVerdict } from '../matrix-results.ts';
@@ -157,7 +163,9 @@ export function reachedCount(result: PairingResult): number {
 
 /** Runs the matrix of the selected notes; writes the replay and diagram files of every break. */
 export async function runMatrix(
-  flags: Pick<MatrixFlags, 'note' | 'seed' | 'runs' | 'out' | 'workers'> & { readonly vectors?: boolean },
+  flags: Pick<MatrixFlags, 'note' | 'seed' | 'runs' | 'out' | 'workers' | 'android'> & {
+    readonly vectors?: boolean;
+  },
   observe: {
     readonly begin?: (what: string) => void;
     readonly done?: (what: string, line: string, failed: boolean) => void;
@@ -173,19 +181,8 @@ export async function runMatrix(
     workers: flags.workers,
     userCode: false,
     onStart: ({ pairing, def }) => observe.begin?.(`${pairing.id} ${def.id}`),
-    run: (host, { pairing, def }) => {
-      const job: FuzzJob = {
-        kind: 'fuzz',
-        property: def.id,
-        seed: flags.seed,
-        runs: flags.runs,
-        tails: tailsOf('portfolio'),
-        variant: pairingVariant(pairing),
-        modules: {},
-        cwd: process.cwd(),
-      };
-      return mustFinish<PropertyOutcome>(host, job, HUNT_BUDGET_MS);
-    },
+    run: (host, { pairing, def }) =>
+      mustFinish<PropertyOutcome>(host, pairingJob(pairing, def.id, flags), HUNT_BUDGET_MS),
     onResult: (outcome, { pairing, def }) =>
       observe.done?.(
         `${pairing.id} ${def.id}`,
@@ -193,14 +190,7 @@ export async function runMatrix(
         outcome.status === 'failed',
       ),
   });
-  const referenceHashes = new Map<string, readonly string[]>();
-  const divergent: Record<string, number>[] = [];
-  for (const pairing of pairings) {
-    const counts: Record<string, number> = {};
-    for (const def of matrixPropertiesFor(pairing.note))
-      counts[def.id] = pairing.reference ? 0 : await divergentRuns(def, pairing, flags.seed, referenceHashes);
-    divergent.push(counts);
-  }
+  const divergent = await divergentOf(pairings, flags.seed, flags.android);
   let next = 0;
   const results: PairingResult[] = pairings.map((pairing, p) => {
     const properties = matrixPropertiesFor(pairing.note).map((def): PropertyVerdict => {
@@ -225,7 +215,52 @@ export async function runMatrix(
   });
   const vectors = flags.vectors === false ? undefined : await runMatrixVectors(notes, flags.workers);
   if (vectors) writeVectorTable(flags.out, vectors);
-  return { seed: flags.seed, runs: flags.runs, notes, pairings: results, ...(vectors ? { vectors } : {}) };
+  const android = flags.android !== undefined ? { android: flags.android } : {};
+  return {
+    seed: flags.seed,
+    runs: flags.runs,
+    notes,
+    pairings: results,
+    ...(vectors ? { vectors } : {}),
+    ...android,
+  };
+}
+
+/** The fuzz job of one property on one pairing (the same for matrix and propose). */
+export function pairingJob(
+  pairing: Pairing,
+  property: string,
+  flags: { readonly seed: number; readonly runs: number; readonly android?: AndroidRelease | undefined },
+): FuzzJob {
+  return {
+    kind: 'fuzz',
+    property,
+    seed: flags.seed,
+    runs: flags.runs,
+    tails: tailsOf('portfolio'),
+    variant: pairingVariant(pairing, flags.android),
+    modules: {},
+    cwd: process.cwd(),
+  };
+}
+
+/** Per pairing, per property: how many sampled scenarios ran differently from the reference readings. */
+async function divergentOf(
+  pairings: readonly Pairing[],
+  seed: number,
+  android: AndroidRelease | undefined,
+): Promise<Record<string, number>[]> {
+  const referenceHashes = new Map<string, readonly string[]>();
+  const divergent: Record<string, number>[] = [];
+  for (const pairing of pairings) {
+    const counts: Record<string, number> = {};
+    for (const def of matrixPropertiesFor(pairing.note))
+      counts[def.id] = pairing.reference
+        ? 0
+        : await divergentRuns(def, pairing, seed, referenceHashes, android);
+    divergent.push(counts);
+  }
+  return divergent;
 }
 
 /** --out/vector-readings.json: per vector, the readings it assumes (for device teams). */
@@ -244,6 +279,7 @@ function jsonOf(result: MatrixResult): string {
   return JSON.stringify({
     seed: result.seed,
     runs: result.runs,
+    ...(result.android !== undefined ? { android: result.android } : {}),
     coverage: 'full product of the provider and consumer readings of each note',
     properties: MATRIX_PROPERTIES.map((p) => p.id),
     situations: Object.fromEntries(
@@ -283,16 +319,15 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
   checkOutputs([
     ['--out', flags.out, 'dir'],
     ['--md', flags.md, 'file'],
+    ['--releases', flags.releases, 'file'],
   ]);
+  const all = selectedNotes(flags.note).flatMap(pairingsOf);
   const notes = selectedNotes(flags.note);
-  const count = notes.flatMap(pairingsOf).length;
-  const jobCount = notes
-    .flatMap(pairingsOf)
-    .reduce((n, pairing) => n + matrixPropertiesFor(pairing.note).length, 0);
+  const jobCount = all.reduce((n, pairing) => n + matrixPropertiesFor(pairing.note).length, 0);
   if (!flags.json)
     io.out(
       c.bold(
-        `cetp-sim matrix: ${notes.length} note(s), ${count} pairing(s) (full product of each note's readings), ${MATRIX_PROPERTIES.length} consumer-driven properties each, plus the note's situation (seed ${flags.seed}, ${flags.runs} runs per property)`,
+        `cetp-sim matrix: ${notes.length} note(s), ${all.length} pairing(s) (full product of each note's readings), ${MATRIX_PROPERTIES.length} consumer-driven properties each, plus the note's situation (seed ${flags.seed}, ${flags.runs} runs per property)`,
       ),
     );
   const progress = startProgress(io, jobCount, {
@@ -316,7 +351,7 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
     progress.finish();
   }
   if (flags.md !== undefined) {
-    const doc = renderMatrixDoc(result);
+    const doc = renderMatrixDoc(result, recordRelease(flags.releases, result));
     try {
       mkdirSync(dirname(flags.md), { recursive: true });
       writeFileSync(flags.md, doc);
@@ -324,6 +359,7 @@ export async function matrixCommand(io: Io, flags: MatrixFlags): Promise<number>
       throw new CliError('matrix_write_failed', `cannot write ${flags.md}: ${(error as Error).message}`);
     }
   }
+  if (flags.md === undefined) recordRelease(flags.releases, result);
   if (flags.json) {
     io.out(jsonOf(result));
     return EXIT_OK;
@@ -398,7 +434,10 @@ every provider reading (provider vectors) and consumer reading (consumer vectors
 verdict changes are listed and written to --out/vector-readings.json (--no-vectors skips this).
 Breaking pairings write a replay file and a Mermaid diagram under --out (default ${DEFAULT_MATRIX_OUT});
 \`cetp-sim replay FILE\` reproduces the break. --md FILE writes the generated document for spec
-authors (the repository's is spec/matrix.md: cetp-sim matrix --md spec/matrix.md --out spec/matrix).
+authors (the repository's is spec/matrix.md: cetp-sim matrix --md spec/matrix.md --out spec/matrix
+--releases ${RELEASES_RECORD}). --android N runs every pairing on that release profile; with
+--releases FILE its verdicts are merged into FILE under N, and the document states per break the
+releases it breaks on (re-run each: --android 15 and 16 with --no-vectors and --out elsewhere).
 Same arguments, same bytes (--json and the document); --workers changes only the speed.
 Exit codes: 0 it ran (breaking pairings are findings, not failures), 2 bad usage.`;
 
@@ -432,6 +471,13 @@ export function registerMatrixCommand(program: Command, io: Io, setExit: (code: 
         .default(DEFAULT_WORKERS),
     )
     .addOption(new Option('--no-vectors', 'do not run the shared vectors against each reading'))
+    .addOption(androidOption())
+    .addOption(
+      new Option(
+        '--releases <file>',
+        `merge this run's verdicts, under its release, into a record (${RELEASES_RECORD}, which --md reads)`,
+      ),
+    )
     .addOption(new Option('--json', 'print one JSON object on stdout').default(false))
     .addHelpText('after', MATRIX_HELP)
     .action(async (opts: MatrixFlags) => {

@@ -37,9 +37,11 @@ import {
   writeDiagramFile,
   writeReplayFile,
 } from '../../harness/replay-file.ts';
+import type { AndroidRelease } from '../../sim/core/release.ts';
 import { parseIntArg } from '../args.ts';
 import { DEFAULT_WORKERS, tailsOf } from '../campaign.ts';
 import type { Io } from '../io.ts';
+import { androidOption } from '../matrix-releases.ts';
 import type { BreakReport, ProposeResult, WordingReport } from '../matrix-results.ts';
 import { checkOutputs } from '../output-paths.ts';
 import { outcomeLine } from '../wordings-record.ts';
@@ -57,6 +59,8 @@ export interface ProposeFlags {
   readonly workers: number;
   readonly json: boolean;
   readonly record?: string;
+  /** The Android release profile the pairings run (absent: the default, src/sim/core/release.ts). */
+  readonly android?: AndroidRelease;
 }
 
 /** One pairing's run: its verdict and, for a break, the failing properties. */
@@ -84,7 +88,7 @@ function readWording(file: string): Wording {
 async function runPairings(
   pairings: readonly PlannedPairing[],
   fresh: ReadonlySet<string>,
-  flags: Pick<ProposeFlags, 'seed' | 'runs' | 'workers'>,
+  flags: Pick<ProposeFlags, 'seed' | 'runs' | 'workers' | 'android'>,
 ): Promise<Map<string, PairingRun>> {
   const jobs = pairings.flatMap((pairing) =>
     matrixPropertiesFor(pairing.note).map((def) => ({ pairing, def })),
@@ -99,7 +103,7 @@ async function runPairings(
         seed: flags.seed,
         runs: flags.runs,
         tails: tailsOf('portfolio'),
-        variant: pairingVariant(pairing),
+        variant: pairingVariant(pairing, flags.android),
         modules: {},
         cwd: process.cwd(),
       };
@@ -125,7 +129,7 @@ async function runPairings(
     const counts: Record<string, number> = {};
     if (fresh.has(pairing.id))
       for (const def of matrixPropertiesFor(pairing.note))
-        counts[def.id] = await divergentRuns(def, pairing, flags.seed, referenceHashes);
+        counts[def.id] = await divergentRuns(def, pairing, flags.seed, referenceHashes, flags.android);
     const reached = fresh.has(pairing.id) ? Object.values(counts).reduce((a, b) => a + b, 0) : undefined;
     const verdict = verdictOf(pairing, properties, fresh.has(pairing.id) ? counts : { any: 1 });
     runs.set(pairing.id, { pairing, verdict, properties, ...(reached !== undefined ? { reached } : {}) });
@@ -156,7 +160,7 @@ function brokenOf(run: PairingRun, outcome: BreakOutcome, dir: string, seed: num
 /** Checks the wordings: plans, runs and classifies; writes the replays of open and new breaks. */
 export async function runPropose(
   files: readonly string[],
-  flags: Pick<ProposeFlags, 'seed' | 'runs' | 'workers' | 'out'>,
+  flags: Pick<ProposeFlags, 'seed' | 'runs' | 'workers' | 'out' | 'android'>,
 ): Promise<ProposeResult> {
   const wordings = files.map(readWording);
   const seen = new Set<string>();
@@ -215,7 +219,12 @@ export async function runPropose(
       verified: stillOpen === 0 && opens === 0 && notReached.length === 0,
     };
   });
-  return { seed: flags.seed, runs: flags.runs, wordings: reports };
+  return {
+    seed: flags.seed,
+    runs: flags.runs,
+    ...(flags.android !== undefined ? { android: flags.android } : {}),
+    wordings: reports,
+  };
 }
 
 function jsonOf(result: ProposeResult, pretty: boolean): string {
@@ -243,7 +252,7 @@ export async function proposeCommand(io: Io, files: readonly string[], flags: Pr
   }
   io.out(
     c.bold(
-      `cetp-sim propose: ${result.wordings.length} wording(s) (seed ${result.seed}, ${result.runs} runs per property and pairing)`,
+      `cetp-sim propose: ${result.wordings.length} wording(s) (seed ${result.seed}, ${result.runs} runs per property and pairing${result.android !== undefined ? `, Android ${result.android}` : ''})`,
     ),
   );
   for (const w of result.wordings) {
@@ -304,6 +313,7 @@ export function registerProposeCommand(program: Command, io: Io, setExit: (code:
     .addOption(
       new Option('--record <file>', 'also write the report as pretty JSON (spec/wordings/verified.json)'),
     )
+    .addOption(androidOption())
     .addOption(new Option('--json', 'print one JSON object on stdout').default(false))
     .addHelpText('after', PROPOSE_HELP)
     .action(async (files: string[], opts: ProposeFlags) => {

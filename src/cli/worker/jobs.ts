@@ -160,6 +160,15 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
     frequencies: result.frequencies,
     ...(result.vacuity !== undefined ? { reason: result.vacuity } : {}),
     ...(result.inconclusive ? { inconclusive: result.inconclusive } : {}),
+    // With user code the judge in the CLI's thread gives the witnesses, from the runs' records (judge.ts).
+    ...(result.floorWitnesses && !userCode
+      ? {
+          floorWitnesses: result.floorWitnesses.map((replay) => ({
+            label: replay.floor?.label ?? '',
+            replay,
+          })),
+        }
+      : {}),
     ...(failure
       ? {
           failure: {

@@ -9,7 +9,9 @@
 
 import type { Violation } from '../../check/checker.ts';
 import { ALL_CHECKERS, runCheckers } from '../../check/checkers/index.ts';
+import { runLabels } from '../../check/frequencies.ts';
 import { observeRecord, withFaultFree } from '../../check/observation.ts';
+import { floorViolation } from '../../fuzz/floor-witness.ts';
 import { stillNeverSucceeds } from '../../fuzz/fuzz.ts';
 import { replayablePropertyById } from '../../fuzz/registry.ts';
 import { CliError } from '../../harness/errors.ts';
@@ -41,7 +43,11 @@ export function judgeReplay(job: ReplayJob, record: RecordMessage | null): Repla
   const own = runCheckers(observation, record.context, def.fixture.checkers ?? ALL_CHECKERS);
   const theirs = record.own.filter((v) => isModuleVerdict(v.checker));
   const campaign = job.replay.campaign ? stillNeverSucceeds({ observation }, job.replay.campaign.tool) : null;
-  const violations: Violation[] = [...(campaign ? [campaign] : []), ...own, ...theirs];
+  const floor = job.replay.floor
+    ? floorViolation(job.replay.floor, runLabels(observation, record.context))
+    : null;
+  const verdict = campaign ?? floor;
+  const violations: Violation[] = [...(verdict ? [verdict] : []), ...own, ...theirs];
   noteJudged();
   return { violations, traceHash: observation.report.traceHash, events: record.record.events };
 }

@@ -23,6 +23,7 @@ import { ExerciseTally, exercisedIn } from '../../check/exercised.ts';
 import { FrequencyTally, runLabels } from '../../check/frequencies.ts';
 import { type Observation, observeRecord, withFaultFree } from '../../check/observation.ts';
 import { INVARIANT_PREFIX, MODEL_PREFIX } from '../../check/user-oracles.ts';
+import { FloorWitnesses, floorViolation } from '../../fuzz/floor-witness.ts';
 import {
   executionsOf,
   faultFreeScenario,
@@ -93,6 +94,8 @@ export class CampaignJudge {
   private readonly checkers: readonly Checker[];
   private readonly tally = new ExerciseTally();
   private readonly frequencies = new FrequencyTally();
+  /** Per floored label, the run that came closest (src/fuzz/floor-witness.ts). */
+  private readonly floors: FloorWitnesses<Judged>;
   /** By verdict key: the first run that called it in vain (ExerciseTally.neverSucceeded). */
   private readonly witnesses = new Map<string, WitnessCandidate<Judged>>();
   private counting = true;
@@ -107,6 +110,7 @@ export class CampaignJudge {
     if (!def) throw new CliError('unknown_property', `unknown property '${job.property}'`);
     this.def = def;
     this.checkers = def.fixture.checkers ?? ALL_CHECKERS;
+    this.floors = new FloorWitnesses(def.floors ?? {});
   }
 
   /** Judges one record (a `record` message of the job's worker). */
@@ -126,7 +130,7 @@ export class CampaignJudge {
     const { observation, violations } = judged;
     const exercised = exercisedIn(observation, message.context, faultFreeScenario(this.def, judged.scenario));
     this.tally.add(exercised);
-    this.frequencies.add(runLabels(observation, message.context));
+    this.frequencies.add(this.floors.add(judged, { observation, context: message.context }));
     // The witness of a campaign verdict: the run that shows it best, chosen as the engine does.
     for (const [key, t] of [...exercised.tools, ...exercised.providers]) {
       const candidate = candidateOf(judged, t, observation);
@@ -201,9 +205,21 @@ export class CampaignJudge {
       const inconclusive = this.tally
         .inconclusive(NEVER_SUCCEEDS_AFTER)
         .map((i) => ({ checker: TOOL_NEVER_SUCCEEDS.checker, ...i }));
-      return { ...common, status: 'passed', ...(inconclusive.length > 0 ? { inconclusive } : {}) };
+      const floors = this.floorWitnesses(seed);
+      return { ...common, status: 'passed', ...(inconclusive.length > 0 ? { inconclusive } : {}), ...floors };
     }
     return { ...common, status: 'failed', failure: this.campaignFailure(seed, broken, witness, proposed) };
+  }
+
+  /** Per floor the campaign missed, its witness run's replay (from the run's record: nothing re-runs here). */
+  private floorWitnesses(seed: number): Pick<PropertyOutcome, 'floorWitnesses'> {
+    const out = this.floors.missed(this.frequencies.frequencies).map(({ verdict, scenario: w }) => {
+      const violation = floorViolation(verdict, runLabels(w.observation, w.message.context));
+      const fuzz = { seed, path: '', runsToFailure: verdict.runs, shrinks: 0 };
+      const base = replayOf(this.def, this.job.variant, w.scenario, w.observation, fuzz, [violation]);
+      return { label: verdict.label, replay: { ...base, floor: verdict } };
+    });
+    return out.length > 0 ? { floorWitnesses: out } : {};
   }
 
   /** The campaign's verdict (TOOL_NEVER_SUCCEEDS) as a failure, witnessed by `witness`. */

@@ -159,6 +159,15 @@ export interface PropertyOutcome {
   /** Campaign verdicts too few runs could give (src/fuzz/fuzz.ts); absent when none. */
   readonly inconclusive?: readonly InconclusiveVerdict[];
   readonly failure?: FailureData;
+  /**
+   * A passed campaign below a property's floor: per floor missed, the witness run's replay
+   * (src/fuzz/floor-witness.ts) and, once the CLI wrote it, its file.
+   */
+  readonly floorWitnesses?: readonly {
+    readonly label: string;
+    readonly replay: ReplayFile;
+    readonly file?: string;
+  }[];
   /** A failure without a replayable run (no `failure`): its verdict all the same. */
   readonly violations?: readonly Violation[];
 }
