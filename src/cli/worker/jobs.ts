@@ -263,6 +263,8 @@ async function vectorFile(modules: ModuleCache, job: VectorFileJob): Promise<Vec
     ...(job.baseline ? { baseline: new Map(job.baseline) } : {}),
     ...(job.variant ? { variant: job.variant } : {}),
     now: () => performance.now(),
+    // Each run's record, for the judge in the CLI's thread (judge-vectors.ts): user code is judged there.
+    record: job.modules.provider !== undefined,
   });
 }
 
