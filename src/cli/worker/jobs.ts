@@ -40,6 +40,7 @@ import {
   withProviders,
 } from '../provider-module.ts';
 import { isModuleVerdict, moduleVerdictsFirst } from './judge.ts';
+import { catalogueOf } from './judge-scenarios.ts';
 import type {
   AblateJob,
   CrashpointsJob,
@@ -153,6 +154,8 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
   });
   const failure = result.failure;
   return {
+    // What the scenarios depend on, for the judge to draw them again (judge-scenarios.ts).
+    ...(userCode ? { catalogue: catalogueOf(await modules.provider(job), await modules.consumer(job)) } : {}),
     id: result.id,
     runs: result.runs,
     status: result.status,
