@@ -196,6 +196,9 @@ function engine(def: PropertyDef, options: FuzzOptions) {
   };
 }
 
+/** The scenarios a campaign of `def` draws (a judge regenerates them: src/cli/worker/judge-scenarios.ts). */
+export const scenarioArbitrary = (def: PropertyDef, options: FuzzOptions) => engine(def, options).arbitrary;
+
 /** Whether a scenario of `def` runs without faults (nor consumer restarts). */
 export function faultFreeScenario(def: PropertyDef, s: Scenario | ConsumerScenario): boolean {
   if (def.kind !== 'consumer') return s.faults.length === 0;

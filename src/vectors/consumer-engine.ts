@@ -23,29 +23,28 @@ import type { Bundle } from '../sim/binder/bundle.ts';
 import type { PendingIntent } from '../sim/ui/pending-intent.ts';
 import type { World } from '../sim/world.ts';
 import type { ConsumerVector, LaunchedApp, ScriptedReply } from './consumer-format.ts';
-import type { EngineResult, StepFailure } from './engine.ts';
-import type { Expect, JsonExpect, PendingIntentValue } from './format.ts';
+import type { PendingIntentValue } from './format.ts';
 import { createPendingIntent, HELPER_PACKAGE, installHelper, seeingHelper } from './helper-app.ts';
-import { match, matchJsonValue } from './matchers.ts';
-import { type Actual, fromBundle, toBundle, type Vars } from './typed.ts';
+import { type Actual, fromBundle, toBundle } from './typed.ts';
+import {
+  type ConsumerJudge,
+  type ConsumerVectorRecord,
+  judgeConsumerRecord,
+  type StepFailure,
+} from './verdicts.ts';
 
-export interface ConsumerJudge {
-  requests(method: string, actuals: readonly Actual[], vars: Vars): readonly Expect[];
-  launches(actual: readonly LaunchedApp[]): readonly LaunchedApp[];
-  outcome(actual: unknown): JsonExpect;
-}
-
-export function consumerVectorJudge(vector: ConsumerVector): ConsumerJudge {
-  return {
-    requests: (method) => vector.requests[method] ?? [],
-    launches: () => vector.launches,
-    outcome: () => vector.outcome,
-  };
-}
+export type { ConsumerJudge } from './verdicts.ts';
+export { consumerVectorJudge } from './verdicts.ts';
 
 /** What the agent got, as the vector states it. */
 export function outcomeJson(outcome: ToolOutcome): { kind: string; code?: string } {
   return 'code' in outcome ? { kind: outcome.kind, code: outcome.code } : { kind: outcome.kind };
+}
+
+export interface ConsumerEngineResult {
+  readonly failures: readonly StepFailure[];
+  /** What the run judged, as data (verdicts.ts). */
+  readonly record: ConsumerVectorRecord;
 }
 
 export interface ConsumerEngineOptions {
@@ -59,7 +58,7 @@ const PROVIDER = 'com.example.scripted';
 export async function runConsumerVector(
   vector: ConsumerVector,
   options: ConsumerEngineOptions,
-): Promise<EngineResult> {
+): Promise<ConsumerEngineResult> {
   const world = consumerWorld({
     providers: [],
     consumer: { plantedBugs: options.variant.consumerBugs, disabledRules: options.variant.disabledRules },
@@ -89,38 +88,18 @@ export async function runConsumerVector(
   const { value } = await runConsumer(world, (bridge) =>
     bridge.execute(PROVIDER, vector.task.tool, vector.task.args as never),
   );
-  const failures: StepFailure[] = [];
-  const vars: Vars = new Map();
   const calls = consumerCalls(world, PROVIDER);
-  for (const method of Object.keys(vector.requests).length > 0
-    ? Object.keys(vector.requests)
-    : methodsOf(calls)) {
-    const sent = calls.filter((c) => c.method === method).map((c) => read(c.extras));
-    const expected = options.judge.requests(method, sent, vars);
-    if (sent.length !== expected.length)
-      failures.push({
-        step: -1,
-        path: `$.requests.${method}`,
-        message: `sent ${sent.length}, expected ${expected.length}`,
-      });
-    else
-      expected.forEach((e, i) => {
-        for (const m of match(e, sent[i], vars, `$.requests.${method}[${i}]`))
-          failures.push({ ...m, step: -1 });
-      });
-  }
-  const launched = launchesOf(world);
-  const launches = options.judge.launches(launched);
-  if (launched.join() !== launches.join())
-    failures.push({
-      step: -1,
-      path: '$.launches',
-      message: `opened [${launched.join(', ')}], expected [${launches.join(', ')}]`,
-    });
-  const got = outcomeJson(value);
-  for (const m of matchJsonValue(options.judge.outcome(got), got, vars, '$.outcome'))
-    failures.push({ ...m, step: -1 });
-  return { failures };
+  const methods = Object.keys(vector.requests).length > 0 ? Object.keys(vector.requests) : methodsOf(calls);
+  const record: ConsumerVectorRecord = {
+    kind: 'consumer',
+    requests: methods.map((method) => [
+      method,
+      calls.filter((c) => c.method === method).map((c) => read(c.extras)),
+    ]),
+    launches: launchesOf(world),
+    outcome: outcomeJson(value),
+  };
+  return { failures: judgeConsumerRecord(options.judge, record), record };
 }
 
 function pendingIntentsOf(scripted: ScriptedReply): PendingIntentValue[] {

@@ -17,52 +17,27 @@ import type { Bundle } from '../sim/binder/bundle.ts';
 import type { UserDecision } from '../sim/ui/user.ts';
 import { World } from '../sim/world.ts';
 import { VectorCaller } from './caller.ts';
-import type { CallSpec, Expect, FdExpect, SendValue, Step, Vector } from './format.ts';
-import { type Mismatch, match, matchJsonValue } from './matchers.ts';
+import type { CallSpec, SendValue, Step, Vector } from './format.ts';
+import { match } from './matchers.ts';
 import { type Actual, fromBundle, type Vars } from './typed.ts';
+import {
+  type Judge,
+  type Judgement,
+  judgeFd,
+  judgeParallel,
+  judgeReply,
+  type ProviderVectorRecord,
+  type StepFailure,
+} from './verdicts.ts';
 
-export interface FdDigest {
-  readonly size: number;
-  readonly sha256: string;
-}
-
-/** Where each step's expectation comes from. */
-export interface Judge {
-  reply(index: number, actual: Actual, vars: Vars): Expect;
-  parallel(
-    index: number,
-    actuals: readonly Actual[],
-    vars: Vars,
-  ): readonly { count: number; reply: Expect }[];
-  fd(index: number, got: FdDigest, vars: Vars): FdExpect;
-}
-
-export interface StepFailure extends Mismatch {
-  readonly step: number;
-}
+export type { FdDigest, Judge, StepFailure } from './verdicts.ts';
+export { vectorJudge } from './verdicts.ts';
 
 export interface EngineResult {
   /** Empty: every step matched. */
   readonly failures: readonly StepFailure[];
-}
-
-/** The judge of `vectors run`: each step's recorded expectation. */
-export function vectorJudge(vector: Vector): Judge {
-  const step = (i: number) => vector.steps[i] as Step;
-  return {
-    reply: (i) => {
-      const s = step(i);
-      return 'expect' in s && !Array.isArray(s.expect) ? (s.expect as Expect) : { $match: 'any' };
-    },
-    parallel: (i) => {
-      const s = step(i);
-      return s.op === 'parallel' ? s.expect : [];
-    },
-    fd: (i) => {
-      const s = step(i);
-      return s.op === 'read-fd' ? s.expect : { size: -1, sha256: '' };
-    },
-  };
+  /** What the run judged, as data (verdicts.ts): judged again where the provider never ran. */
+  readonly record: ProviderVectorRecord;
 }
 
 /**
@@ -89,6 +64,8 @@ class StepFailed extends Error {
 class VectorSession {
   private last: Bundle | null = null;
   private readonly caller: VectorCaller;
+  /** What the run judged, in order (the record). */
+  readonly judgements: Judgement[] = [];
 
   constructor(
     private readonly world: World,
@@ -101,9 +78,11 @@ class VectorSession {
     this.caller = new VectorCaller(world, fixture.authority, primary);
   }
 
-  private expectOk(index: number, e: Expect, actual: Actual | undefined, path = '$'): void {
-    const mismatches = match(e, actual, this.vars, path);
-    if (mismatches.length > 0) throw new StepFailed(mismatches.map((m) => ({ ...m, step: index })));
+  /** Judges a reply (recorded first: a judge that throws is judged again the same way). */
+  private expectOk(index: number, actual: Actual): void {
+    this.judgements.push({ kind: 'reply', step: index, actual });
+    const failures = judgeReply(index, this.judge.reply(index, actual, this.vars), actual, this.vars);
+    if (failures.length > 0) throw new StepFailed(failures);
   }
 
   /** Sends `spec` as its caller: the second UID's calls run in that app's process. */
@@ -118,8 +97,7 @@ class VectorSession {
   private async callAndJudge(index: number, spec: CallSpec): Promise<void> {
     const reply = await this.call(spec);
     this.last = reply;
-    const actual = this.read(reply);
-    this.expectOk(index, this.judge.reply(index, actual, this.vars), actual);
+    this.expectOk(index, this.read(reply));
   }
 
   private callOf(index: number, step: Extract<Step, { op: 'repeat' }>): CallSpec {
@@ -145,18 +123,10 @@ class VectorSession {
       return done;
     });
     for (const w of waiters) await w.wait();
+    this.judgements.push({ kind: 'parallel', step: index, actuals });
     const groups = this.judge.parallel(index, actuals, this.vars);
-    const left = groups.map((g) => g.count);
-    actuals.forEach((actual, n) => {
-      const g = groups.findIndex(
-        (group, i) => (left[i] ?? 0) > 0 && match(group.reply, actual, this.vars).length === 0,
-      );
-      if (g < 0)
-        throw new StepFailed([
-          { step: index, path: `$[${n}]`, message: 'an answer matches no expected group (or too many do)' },
-        ]);
-      left[g] = (left[g] ?? 0) - 1;
-    });
+    const failures = judgeParallel(index, groups, actuals, this.vars);
+    if (failures.length > 0) throw new StepFailed(failures);
   }
 
   private async user(step: Extract<Step, { op: 'user' }>): Promise<void> {
@@ -187,8 +157,9 @@ class VectorSession {
     }
     const bytes = Buffer.concat(chunks);
     const got = { size: bytes.length, sha256: sha256Hex(bytes) };
-    const mismatches = matchJsonValue(this.judge.fd(index, got, this.vars), got, this.vars, `$.${step.key}`);
-    if (mismatches.length > 0) throw new StepFailed(mismatches.map((m) => ({ ...m, step: index })));
+    this.judgements.push({ kind: 'fd', step: index, key: step.key, got });
+    const failures = judgeFd(index, step.key, this.judge.fd(index, got, this.vars), got, this.vars);
+    if (failures.length > 0) throw new StepFailed(failures);
   }
 
   private async pollUntil(index: number, step: Extract<Step, { op: 'poll-until' }>): Promise<void> {
@@ -197,7 +168,7 @@ class VectorSession {
       const actual = this.read(reply);
       if (match(step.until, actual, new Map(this.vars)).length === 0) {
         this.last = reply;
-        return this.expectOk(index, this.judge.reply(index, actual, this.vars), actual);
+        return this.expectOk(index, actual);
       }
       await this.primary.sleep(pollAfterMs(reply));
     }
@@ -262,10 +233,16 @@ export async function runVectorInWorld(vector: Vector, options: EngineOptions): 
   world.install(agentPackage(OTHER_AGENT), () => ({}));
   let failures: StepFailure[] = [];
   let finished = false;
+  const record: { vars: (readonly [string, unknown])[]; judgements: Judgement[] } = {
+    vars: [],
+    judgements: [],
+  };
   world.spawnIn(AGENT, 'vector', async (ctx) => {
     const vars: Vars = new Map<string, unknown>([['caller_uid', String(ctx.uid)]]);
     for (const name of vector.fresh) vars.set(name, ctx.seededUuid());
+    record.vars = [...vars];
     const session = new VectorSession(world, options.fixture, vector, options.judge, ctx, vars);
+    record.judgements = session.judgements;
     let index = 0;
     try {
       for (; index < vector.steps.length; index++) await session.step(index, vector.steps[index] as Step);
@@ -286,5 +263,5 @@ export async function runVectorInWorld(vector: Vector, options: EngineOptions): 
   await world.run();
   if (!finished && failures.length === 0)
     failures = [{ step: -1, path: '$', message: 'the vector never finished (a call was never answered)' }];
-  return { failures };
+  return { failures, record: { kind: 'provider', ...record } };
 }

@@ -15,6 +15,7 @@ import type { ConsumerVector } from './consumer-format.ts';
 import { runVectorInWorld, type StepFailure, vectorJudge } from './engine.ts';
 import { type Ability, type Profile, profileOf, type Step, type Vector } from './format.ts';
 import { unsupportedTypes } from './typed.ts';
+import type { VectorRecord } from './verdicts.ts';
 
 export type OutcomeStatus = 'pass' | 'fail' | 'skip' | 'xfail' | 'stale';
 
@@ -30,6 +31,8 @@ export interface VectorOutcome {
   readonly reason?: string;
   readonly failures?: readonly StepFailure[];
   readonly ms: number;
+  /** What the run judged, as data (with RunOptions.record): judged again where no user code runs. */
+  readonly record?: VectorRecord;
 }
 
 export type ClaimStatus = 'met' | 'not met' | 'unverified';
@@ -54,6 +57,8 @@ export interface RunOptions {
   /** A blob of the corpus by SHA-256 (consumer vectors' file results). */
   readonly blob?: (sha256: string) => Uint8Array;
   readonly now?: () => number;
+  /** Hand over each run's record on its outcome (a `--provider` module's runs: src/cli/worker/judge-vectors.ts). */
+  readonly record?: boolean;
 }
 
 function extrasOf(step: Step) {
@@ -64,11 +69,28 @@ function extrasOf(step: Step) {
 
 /** Why `vector` cannot run here, or null. */
 function skipReason(vector: Vector, options: RunOptions): string | null {
+  return skipReasonGiven(
+    vector,
+    options.lacks,
+    options.fixtures.map((f) => f.name),
+  );
+}
+
+/** `no provider fixture 'NAME'`: the one skip that depends on the module under test. */
+export function noFixture(vector: Vector): string {
+  return `no provider fixture '${vector.provider}'`;
+}
+
+/** Why `vector` cannot run with `fixtures` (names) on a runner that `lacks` abilities, or null. */
+export function skipReasonGiven(
+  vector: Vector,
+  lacks: readonly Ability[] | undefined,
+  fixtures: readonly string[],
+): string | null {
   if (vector.deprecated) return `deprecated since ${vector.deprecated.since}: ${vector.deprecated.reason}`;
-  const missing = vector.requires.filter((a) => options.lacks?.includes(a));
+  const missing = vector.requires.filter((a) => lacks?.includes(a));
   if (missing.length > 0) return `needs ${missing.join(', ')}`;
-  if (!options.fixtures.some((f) => f.name === vector.provider))
-    return `no provider fixture '${vector.provider}'`;
+  if (!fixtures.includes(vector.provider)) return noFixture(vector);
   const types = [...new Set(vector.steps.flatMap((s) => unsupportedTypes(extrasOf(s))))];
   if (types.length > 0) return `sends ${types.join(', ')} values, which the simulated Bundle cannot hold`;
   return null;
@@ -95,29 +117,47 @@ async function runConsumerOne(
     profile: profileOf(vector),
     rules: vector.rules,
   };
-  const missing = vector.requires.filter((a) => options.lacks?.includes(a));
-  if (vector.deprecated || missing.length > 0)
-    return {
-      ...base,
-      status: 'skip',
-      reason: vector.deprecated ? `deprecated: ${vector.deprecated.reason}` : `needs ${missing.join(', ')}`,
-      ms: 0,
-    };
+  const skip = consumerSkipReason(vector, options.lacks);
+  if (skip !== null) return { ...base, status: 'skip', reason: skip, ms: 0 };
   const now = options.now ?? (() => 0);
   const started = now();
-  const { failures } = await runConsumerVector(vector, {
+  const { failures, record } = await runConsumerVector(vector, {
     variant: options.variant ?? REFERENCE,
     judge: consumerVectorJudge(vector),
     blob: options.blob ?? (() => new Uint8Array()),
   });
-  return judged(base, failures, Math.round(now() - started), options);
+  return withRecord(judged(base, failures, Math.round(now() - started), options), record, options);
 }
 
-function judged(
+/** Why a consumer vector cannot run on a runner that `lacks` abilities, or null. */
+export function consumerSkipReason(vector: ConsumerVector, lacks: readonly Ability[] | undefined) {
+  const missing = vector.requires.filter((a) => lacks?.includes(a));
+  if (vector.deprecated) return `deprecated: ${vector.deprecated.reason}`;
+  return missing.length > 0 ? `needs ${missing.join(', ')}` : null;
+}
+
+function withRecord(outcome: VectorOutcome, record: VectorRecord, options: RunOptions): VectorOutcome {
+  return options.record ? { ...outcome, record } : outcome;
+}
+
+/** The fields of a vector's outcome that the vector alone gives. */
+export function outcomeBase(file: string, vector: Vector | ConsumerVector) {
+  return {
+    id: vector.id,
+    title: vector.title,
+    file,
+    level: vector.level,
+    profile: profileOf(vector),
+    rules: vector.rules,
+  };
+}
+
+/** The outcome of a run that failed with `failures` (none: it passed), given the baseline. */
+export function judged(
   base: Omit<VectorOutcome, 'status' | 'ms'>,
   failures: readonly StepFailure[],
   ms: number,
-  options: RunOptions,
+  options: Pick<RunOptions, 'baseline'>,
 ): VectorOutcome {
   const expected = options.baseline?.get(base.id);
   if (expected !== undefined)
@@ -129,24 +169,17 @@ function judged(
 
 async function runOne(file: string, vector: Vector, options: RunOptions): Promise<VectorOutcome> {
   const now = options.now ?? (() => 0);
-  const base = {
-    id: vector.id,
-    title: vector.title,
-    file,
-    level: vector.level,
-    profile: profileOf(vector),
-    rules: vector.rules,
-  };
+  const base = outcomeBase(file, vector);
   const skip = skipReason(vector, options);
   if (skip !== null) return { ...base, status: 'skip', reason: skip, ms: 0 };
   const fixture = options.fixtures.find((f) => f.name === vector.provider) as ProviderFixture;
   const started = now();
-  const { failures } = await runVectorInWorld(vector, {
+  const { failures, record } = await runVectorInWorld(vector, {
     fixture,
     variant: options.variant ?? REFERENCE,
     judge: vectorJudge(vector),
   });
-  return judged(base, failures, Math.round(now() - started), options);
+  return withRecord(judged(base, failures, Math.round(now() - started), options), record, options);
 }
 
 function claim(outcomes: readonly VectorOutcome[], profile: Profile): ClaimStatus {
@@ -169,7 +202,10 @@ export async function runVectorFile(file: RunInput, options: RunOptions): Promis
   return outcomes;
 }
 
-function selected(vector: Vector | ConsumerVector, options: Pick<RunOptions, 'profiles' | 'ids'>): boolean {
+export function selected(
+  vector: Vector | ConsumerVector,
+  options: Pick<RunOptions, 'profiles' | 'ids'>,
+): boolean {
   return options.profiles.includes(profileOf(vector)) && (!options.ids || options.ids.includes(vector.id));
 }
 

@@ -44,7 +44,8 @@ import { DEFAULT_WORKERS, DEFAULT_WORKERS_HELP } from '../campaign.ts';
 import type { Io } from '../io.ts';
 import { checkOutputs } from '../output-paths.ts';
 import { table } from '../table.ts';
-import { mustFinish, runSpread } from '../worker/pool.ts';
+import { judgeVectorFile } from '../worker/judge-vectors.ts';
+import { type Host, mustFinish, runSpread } from '../worker/pool.ts';
 import type { VectorFileJob } from '../worker/protocol.ts';
 
 export const DEFAULT_VECTORS_DIR = join(PACKAGE_ROOT, 'vectors');
@@ -220,6 +221,12 @@ function vectorFileJob(
   };
 }
 
+/** Runs one vector file; a module's runs are judged here, from their records (judge-vectors.ts). */
+async function runFileJob(host: Host, job: VectorFileJob): Promise<VectorOutcome[]> {
+  const outcomes = await mustFinish<VectorOutcome[]>(host, job, VECTOR_FILE_BUDGET_MS);
+  return job.modules.provider !== undefined ? judgeVectorFile(job, outcomes) : outcomes;
+}
+
 export async function vectorsRunCommand(io: Io, flags: RunFlags): Promise<number> {
   checkOutputs([
     ['--junit', flags.junit, 'file'],
@@ -244,7 +251,7 @@ export async function vectorsRunCommand(io: Io, flags: RunFlags): Promise<number
     {
       workers: flags.workers,
       userCode: flags.provider !== undefined,
-      run: (host, file) => mustFinish<VectorOutcome[]>(host, job(file), VECTOR_FILE_BUDGET_MS),
+      run: (host, file) => runFileJob(host, job(file)),
     },
   );
   const summary = summarize(inputs, perFile.flat(), selection);

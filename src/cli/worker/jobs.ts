@@ -40,6 +40,7 @@ import {
   withProviders,
 } from '../provider-module.ts';
 import { isModuleVerdict, moduleVerdictsFirst } from './judge.ts';
+import { catalogueOf } from './judge-scenarios.ts';
 import type {
   AblateJob,
   CrashpointsJob,
@@ -153,6 +154,8 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
   });
   const failure = result.failure;
   return {
+    // What the scenarios depend on, for the judge to draw them again (judge-scenarios.ts).
+    ...(userCode ? { catalogue: catalogueOf(await modules.provider(job), await modules.consumer(job)) } : {}),
     id: result.id,
     runs: result.runs,
     status: result.status,
@@ -272,6 +275,8 @@ async function vectorFile(modules: ModuleCache, job: VectorFileJob): Promise<Vec
     ...(job.baseline ? { baseline: new Map(job.baseline) } : {}),
     ...(job.variant ? { variant: job.variant } : {}),
     now: () => performance.now(),
+    // Each run's record, for the judge in the CLI's thread (judge-vectors.ts): user code is judged there.
+    record: job.modules.provider !== undefined,
   });
 }
 

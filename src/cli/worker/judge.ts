@@ -49,6 +49,7 @@ import {
 import { CliError } from '../../harness/errors.ts';
 import { MODULE_ESCAPES_CHECKER } from '../../harness/escapes.ts';
 import { MODULE_GLOBALS_CHECKER } from '../../harness/globals.ts';
+import { ScenarioCheck } from './judge-scenarios.ts';
 import type { FuzzJob, PropertyOutcome, RecordMessage } from './protocol.ts';
 
 /** The verdict on a run the worker reported passing (or never reported) that its record shows failing. */
@@ -104,6 +105,8 @@ export class CampaignJudge {
   private final: Judged | null = null;
   /** Records the judge could not read (a forged or broken message): each is a failure. */
   private readonly unreadable: string[] = [];
+  /** The counted runs' scenarios, drawn again at the end (judge-scenarios.ts). */
+  private readonly scenarios = new ScenarioCheck();
 
   constructor(private readonly job: FuzzJob) {
     const def = replayablePropertyById(job.property);
@@ -127,6 +130,7 @@ export class CampaignJudge {
     if (message.phase === 'final') this.final = judged;
     if (message.phase !== 'run' || !this.counting) return;
     this.runs++;
+    this.scenarios.note(message.scenario);
     const { observation, violations } = judged;
     const exercised = exercisedIn(observation, message.context, faultFreeScenario(this.def, judged.scenario));
     this.tally.add(exercised);
@@ -169,9 +173,16 @@ export class CampaignJudge {
       return { ...common, status: 'failed', reason: violation.message, violations: [violation] };
     }
     const failed = proposed.failure && !proposed.failure.replay.campaign ? proposed.failure : undefined;
+    const path =
+      failed && this.final ? { scenario: this.final.scenario, path: failed.replay.fuzz.path } : undefined;
+    const lie = this.scenarios.verify(this.job, this.def, proposed.catalogue, path);
+    if (lie) return { ...common, status: 'failed', reason: lie.message, violations: [lie] };
     // A failure the worker reports without a record to judge it by stands: a module can always fail
     // its own runs, and a failure is never a forged pass.
-    if (failed && !this.final && !this.firstFailure) return proposed;
+    if (failed && !this.final && !this.firstFailure) {
+      const { catalogue: _catalogue, ...claim } = proposed;
+      return claim;
+    }
     if (this.firstFailure || (failed && this.final)) {
       // The worker's shrunk counterexample when it found one (judged again here), else the first run
       // the judge saw failing, as it was generated.

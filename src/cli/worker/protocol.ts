@@ -170,6 +170,19 @@ export interface PropertyOutcome {
   }[];
   /** A failure without a replayable run (no `failure`): its verdict all the same. */
   readonly violations?: readonly Violation[];
+  /** With user modules: what the scenarios depend on, for the judge to draw them again (judge-scenarios.ts). */
+  readonly catalogue?: Catalogue;
+}
+
+/** What the scenarios of a campaign against a module depend on, as plain data (judge-scenarios.ts). */
+export interface Catalogue {
+  readonly providers?: readonly {
+    readonly name: string;
+    readonly packageName: string;
+    readonly tools: readonly string[];
+  }[];
+  readonly propertyTools?: Readonly<Record<string, readonly string[]>>;
+  readonly consumer?: { readonly name: string; readonly packageName: string };
 }
 
 export interface ReplayOutcome {
