@@ -149,6 +149,14 @@ describe('a module that calls out of the simulation', () => {
       /your module called setInterval at src\/cli\/testdata\/hostile\/interval-in-tool\.provider\.ts:6:\d+ .*scheduler/,
     ],
     [
+      'clock-in-tool.provider.ts',
+      /your module called Date\.now at src\/cli\/testdata\/hostile\/clock-in-tool\.provider\.ts:4:\d+ .*clock/,
+    ],
+    [
+      'network-in-tool.provider.ts',
+      /your module called net\.connect at src\/cli\/testdata\/hostile\/network-in-tool\.provider\.ts:7:\d+ .*socket/,
+    ],
+    [
       'writes-file-in-tool.provider.ts',
       /your module called fs\.writeFileSync at src\/cli\/testdata\/hostile\/writes-file-in-tool\.provider\.ts:9:\d+ .*own storage/,
     ],
