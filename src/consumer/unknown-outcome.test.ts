@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../base/json.ts';
 import type { Bundle } from '../sim/bundle.ts';
+import { WRITE } from './gaps.testing.ts';
 import {
   consumerWorld,
   errorReply,
@@ -17,14 +18,7 @@ import {
   SCRIPTED_PACKAGE,
   type ScriptedCall,
   success,
-  toolDescriptor,
 } from './testing.ts';
-
-const WRITE = toolDescriptor(
-  'write',
-  { output_schema: { type: 'object' } },
-  { effect: 'create', risk: 'low', idempotent: false },
-);
 
 /** A provider whose tool list drops `write` once `gone()` says so; execute_tool answers by `script`. */
 function world(script: (c: ScriptedCall) => Bundle | null | undefined, gone: () => boolean) {
