@@ -22,6 +22,7 @@ import {
   pairingVariant,
   readingRunsOf,
 } from '../../fuzz/matrix.ts';
+import type { PropertyDef } from '../../fuzz/suites.ts';
 import { CliError, EXIT_OK } from '../../harness/errors.ts';
 import {
   diagramFilePath,
@@ -46,6 +47,7 @@ import { startProgress } from '../progress.ts';
 import { table } from '../table.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
 import type { FuzzJob, PropertyOutcome, VectorFileJob } from '../worker/protocol.ts';
+import type { Host } from '../worker/worker-host.ts';
 import { HUNT_BUDGET_MS } from './mutants.ts';
 import { DEFAULT_VECTORS_DIR } from './vectors.ts';
 
@@ -155,6 +157,26 @@ export function reachedCount(result: PairingResult): number {
   return Object.values(result.divergent).reduce((a, b) => a + b, 0);
 }
 
+/** One matrix property of one pairing: a fuzz job on the reference apps switched to the pairing's readings. */
+export function runPairingProperty(
+  host: Host,
+  pairing: Pairing,
+  def: PropertyDef,
+  flags: { readonly seed: number; readonly runs: number },
+): Promise<PropertyOutcome> {
+  const job: FuzzJob = {
+    kind: 'fuzz',
+    property: def.id,
+    seed: flags.seed,
+    runs: flags.runs,
+    tails: tailsOf('portfolio'),
+    variant: pairingVariant(pairing),
+    modules: {},
+    cwd: process.cwd(),
+  };
+  return mustFinish<PropertyOutcome>(host, job, HUNT_BUDGET_MS);
+}
+
 /** Runs the matrix of the selected notes; writes the replay and diagram files of every break. */
 export async function runMatrix(
   flags: Pick<MatrixFlags, 'note' | 'seed' | 'runs' | 'out' | 'workers'> & { readonly vectors?: boolean },
@@ -173,19 +195,7 @@ export async function runMatrix(
     workers: flags.workers,
     userCode: false,
     onStart: ({ pairing, def }) => observe.begin?.(`${pairing.id} ${def.id}`),
-    run: (host, { pairing, def }) => {
-      const job: FuzzJob = {
-        kind: 'fuzz',
-        property: def.id,
-        seed: flags.seed,
-        runs: flags.runs,
-        tails: tailsOf('portfolio'),
-        variant: pairingVariant(pairing),
-        modules: {},
-        cwd: process.cwd(),
-      };
-      return mustFinish<PropertyOutcome>(host, job, HUNT_BUDGET_MS);
-    },
+    run: (host, { pairing, def }) => runPairingProperty(host, pairing, def, flags),
     onResult: (outcome, { pairing, def }) =>
       observe.done?.(
         `${pairing.id} ${def.id}`,
