@@ -13,7 +13,8 @@ import { DEFAULT_VECTORS_DIR } from '../src/cli/commands/vectors.ts';
 export const SERVE_SIZES = [100, 1_000, 10_000] as const;
 export const SERVE_GOAL_RATIO = 1.5;
 
-const NEGOTIATE = JSON.stringify({
+/** A serve request line: negotiate CETP v2 with no capabilities (the serve tests send it too). */
+export const NEGOTIATE = JSON.stringify({
   op: 'call',
   method: 'negotiate',
   arg: null,

@@ -1,6 +1,7 @@
 /**
- * The import graph of the tree, read from the source with the TypeScript parser (every import and
- * re-export, type-only ones included — a type-only arrow still ties two files' meanings together):
+ * The import graph of the tree, read by the source-rule tests' one scanner (src/tidy/source-scan.ts:
+ * every import and re-export, type-only ones included — a type-only arrow still ties two files'
+ * meanings together):
  * - src/sim has no hub: no file that world.ts reaches imports world.ts back (issue 16); the folder's
  *   modules take what they need of the world through narrow host interfaces (BinderHost, ContentHost,
  *   ActivityHost, ContextHost, FdHost, StorageHost, UserHost);
@@ -15,42 +16,13 @@
  *   and is not counted.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-function sourceFiles(dir: string, withTests = false): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(path, withTests);
-    return entry.name.endsWith('.ts') && (withTests || !entry.name.endsWith('.test.ts')) ? [path] : [];
-  });
-}
+import { importsOf as absoluteImportsOf, circles, parse, ROOT, sourceFiles } from './tidy/source-scan.ts';
 
 /** Relative imports and re-exports of `text` (a file at `file`), as paths from the repository root. */
 function importsOf(file: string, text: string): string[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    let spec: ts.Expression | undefined;
-    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) spec = node.moduleSpecifier;
-    else if (
-      ts.isCallExpression(node) &&
-      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-      node.arguments[0] !== undefined
-    )
-      spec = node.arguments[0];
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) spec = node.argument.literal;
-    if (spec && ts.isStringLiteral(spec) && spec.text.startsWith('.')) {
-      found.push(relative(ROOT, resolve(dirname(file), spec.text)));
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
+  return absoluteImportsOf(parse(file, text)).map((f) => relative(ROOT, f));
 }
 
 type Graph = ReadonlyMap<string, readonly string[]>;
@@ -87,7 +59,8 @@ function arrows(graph: Graph, from: string, to: readonly string[], except: reado
 
 /** The layers of src/, lowest first: a file may import its own folder and the layers below. */
 const LAYERS: readonly (readonly string[])[] = [
-  ['src/base/'],
+  // src/tidy/ is the source-rule tests' scanner (test support, imports nothing of src/).
+  ['src/base/', 'src/tidy/'],
   ['src/sim/'],
   ['src/protocol/'],
   ['src/subjects/'],
@@ -127,33 +100,6 @@ function layerBreaches(graph: Graph): string[] {
     }
   }
   return out.sort();
-}
-
-/** The import circles of `graph` (type-only imports included): its strongly connected components of 2+ files. */
-function circles(graph: Graph): string[][] {
-  let next = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const out: string[][] = [];
-  const visit = (v: string): void => {
-    index.set(v, next);
-    low.set(v, next++);
-    stack.push(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!graph.has(w)) continue;
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
-      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
-    }
-    if (low.get(v) !== index.get(v)) return;
-    const component: string[] = [];
-    for (let w = stack.pop(); w !== undefined; w = w === v ? undefined : stack.pop()) component.push(w);
-    if (component.length > 1) out.push(component.sort());
-  };
-  for (const v of graph.keys()) if (!index.has(v)) visit(v);
-  return out.sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
 }
 
 /**

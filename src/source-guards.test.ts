@@ -10,24 +10,16 @@
  *   A constant lookup table (a Map or Set made from its contents and never written in its file) is
  *   not state; a cache is made through `caches.memo / map / weakMap / lazy`, named and bounded.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { parse, sourceFiles } from './tidy/source-scan.ts';
 
 const SRC = fileURLToPath(new URL('.', import.meta.url));
 const PROPERTIES = fileURLToPath(new URL('../properties/', import.meta.url));
 /** The one holder of module-level caches (relative to src/). */
 const CACHE_HOLDER = join('base', 'caches.ts');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
 
 interface Finding {
   readonly file: string;
@@ -37,7 +29,7 @@ interface Finding {
 
 /** Every node of `file` for which `matches` holds, as file:line and the node's first line. */
 function find(file: string, matches: (node: ts.Node) => boolean): Finding[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const source = parse(file);
   const found: Finding[] = [];
   const visit = (node: ts.Node): void => {
     if (matches(node)) {
@@ -172,7 +164,7 @@ const STATE_EXEMPTIONS: readonly { readonly file: string; readonly text: string;
 
 function moduleState(file: string): Finding[] {
   if (relative(SRC, file) === CACHE_HOLDER) return [];
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const source = parse(file);
   return source.statements
     .flatMap((st) => moduleStateIn(st, source))
     .map((node) => ({
@@ -235,7 +227,7 @@ describe('source guards', () => {
       'class K { static readonly seen = new Set<string>(); local() { const m = new Map(); return m; } }',
       'function f() { const inner = new Map(); let i = 0; return [inner, i]; }',
     ].join('\n');
-    const source = ts.createSourceFile('probe.ts', text, ts.ScriptTarget.Latest, true);
+    const source = parse('probe.ts', text);
     const lets = source.statements.filter(isTopLevelLet).map((s) => s.getText(source));
     expect(lets).toEqual(['let a = 1;', 'var b = 2;']);
     const state = source.statements.flatMap((s) => moduleStateIn(s, source)).map((n) => n.getText(source));
@@ -253,7 +245,7 @@ describe('source guards', () => {
   it('the guards see what they look for', () => {
     const probe = join(SRC, 'source-guards.probe.txt');
     const text = 'const a = { get x() { return 1; } };\nconst t = Date.now();\nconst d = new Date();\n';
-    const source = ts.createSourceFile(probe, text, ts.ScriptTarget.Latest, true);
+    const source = parse(probe, text);
     const kinds: string[] = [];
     const visit = (node: ts.Node): void => {
       if (isAmbientCall(node)) kinds.push(node.getText(source));

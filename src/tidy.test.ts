@@ -1,29 +1,19 @@
 /**
  * Tidy (after TigerBeetle's tidy.zig): rules about the shape of the code, read with the TypeScript
- * parser. Functions stay short: at most MAX_FUNCTION_LINES lines (a function, method, accessor or
+ * parser through the source-rule tests' one scanner (src/tidy/source-scan.ts). Functions stay short: at most MAX_FUNCTION_LINES lines (a function, method, accessor or
  * arrow function, in the non-test sources of src/). The functions longer than that when the rule came
  * (issue 33) are listed in tidy-long-functions.json with their length: a ratchet — no function may
  * join the list, and a listed one may only shrink (lower its figure when it does; drop it when it
  * fits).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { parse, ROOT, sourceFiles } from './tidy/source-scan.ts';
 import LISTED from './tidy-long-functions.json' with { type: 'json' };
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAX_FUNCTION_LINES = 70;
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory())
-      return entry.name === 'node_modules' || entry.name === 'testdata' ? [] : sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
 
 /** The name a function node goes by: its own, or what it is assigned to; `<fn>` when it has none. */
 function nameOf(node: ts.Node): string {
@@ -41,7 +31,7 @@ function nameOf(node: ts.Node): string {
 
 /** Every function of `text` longer than `max` lines: `file name` (nested: outer/inner, repeats #2…) → lines. */
 function longFunctions(file: string, text: string, max = MAX_FUNCTION_LINES): Map<string, number> {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const source = parse(file, text);
   const out = new Map<string, number>();
   const seen = new Map<string, number>();
   const visit = (node: ts.Node, path: string): void => {
@@ -63,7 +53,7 @@ function longFunctions(file: string, text: string, max = MAX_FUNCTION_LINES): Ma
 
 describe('tidy', () => {
   const found = new Map<string, number>();
-  for (const file of sources(join(ROOT, 'src')))
+  for (const file of sourceFiles(join(ROOT, 'src'), { skip: ['node_modules', 'testdata'] }))
     for (const [key, lines] of longFunctions(relative(ROOT, file), readFileSync(file, 'utf8')))
       found.set(key, lines);
   const listed = LISTED as Record<string, number>;

@@ -6,17 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { runHostile } from '../providers/hostile/testing.ts';
 import { AGENT } from '../providers/testing.ts';
-import type { CheckContext } from './checker.ts';
 import { CONSUMER_KEY, ExerciseTally, exercisedIn } from './exercised.ts';
 import { observe } from './observation.ts';
+import { checkContext } from './testing.ts';
 
-const CTX: CheckContext = {
-  providersUnderTest: [],
-  consumers: [AGENT],
-  toolEffects: new Map(),
-  toolScopes: new Map(),
-  userGrantedScopes: new Map(),
-};
+const CTX = checkContext({ consumers: [AGENT] });
 
 async function tallyOf(body: Parameters<typeof runHostile>[1]) {
   const run = await runHostile({}, body);

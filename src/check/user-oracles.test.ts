@@ -10,7 +10,7 @@ import type { JsonObject } from '../base/json.ts';
 import { bridgeIn, CONSUMER_PACKAGE, consumerApp, consumerPackage } from '../consumer/app.ts';
 import { defineProvider } from '../providers/sdk/define.ts';
 import type { MutationTool } from '../providers/sdk/types.ts';
-import { AGENT, agentPackage, RawClient } from '../providers/testing.ts';
+import { AGENT, agentPackage, annotations, RawClient } from '../providers/testing.ts';
 import { World } from '../sim/world.ts';
 import type { Invariant, ToolModel } from '../subjects/user-oracle-types.ts';
 import { type Observation, observe } from './observation.ts';
@@ -31,15 +31,7 @@ function addTool(mutate: MutationTool['mutate']): MutationTool {
     },
     outputSchema: { type: 'object' },
     scopes: [],
-    annotations: {
-      effect: 'create',
-      risk: 'low',
-      destructive: false,
-      idempotent: false,
-      openWorld: false,
-      confirmation: 'never',
-      execution: 'sync',
-    },
+    annotations: annotations(),
     describeForConfirmation: () => ({ object: 'an item', action: 'Add', parameters: [], irreversible: null }),
     mutate,
   };

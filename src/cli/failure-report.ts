@@ -6,6 +6,7 @@
 import type { Violation } from '../check/checker.ts';
 import { runProgress } from '../check/checkers/runtime.ts';
 import type { ReplayModules } from '../harness/code-identity.ts';
+import { violationReports } from '../harness/fuzz.ts';
 import { diagramFilePath } from '../harness/replay-file.ts';
 import type { TraceEvent } from '../sim/core/trace.ts';
 import { QUIET_KINDS, renderText } from '../sim/core/trace-render.ts';
@@ -14,16 +15,8 @@ import type { Io } from './io.ts';
 /** Violations shown in full; the rest are counted. */
 export const VIOLATIONS_SHOWN = 3;
 
-/** Violations as `--json` prints them: checker, rules, class, message and the evidence. */
-export function violationsJson(violations: readonly Violation[]) {
-  return violations.map((v) => ({
-    checker: v.checker,
-    ruleIds: v.ruleIds,
-    class: v.class,
-    message: v.message,
-    evidence: { events: v.events, calls: v.calls },
-  }));
-}
+/** Violations as `--json` prints them: checker, rules, class, message and the evidence (as the library reports them). */
+export const violationsJson = violationReports;
 
 /**
  * The watchdog's verdict on a run that never finished (`what`: which run), naming the last trace

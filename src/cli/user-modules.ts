@@ -12,10 +12,11 @@ import { MODULE_STATE_CHECKER } from '../harness/fuzz.ts';
 export { MODULE_STATE_CHECKER };
 
 import type { ReplayModules } from '../harness/code-identity.ts';
+import type { ReplayRun } from '../harness/replay-core.ts';
 import { MODULE_FORGES_VERDICT } from './worker/judge.ts';
-import { runJudgedReplay } from './worker/judge-replay.ts';
 import { WorkerHost } from './worker/pool.ts';
-import type { FuzzJob, LoadOutcome, PropertyOutcome, ReplayOutcome } from './worker/protocol.ts';
+import type { FuzzJob, LoadOutcome, PropertyOutcome } from './worker/protocol.ts';
+import { workerReplayRunner } from './worker/replay-runner.ts';
 
 export async function loadModules(
   modules: ReplayModules,
@@ -73,29 +74,14 @@ export async function checkModuleIsolation(
   const userCode = job.modules.provider !== undefined || job.modules.consumer !== undefined;
   // A campaign-level verdict (tool-never-succeeds) or a hung run has no single run to compare.
   if (!failure || !userCode || failure.replay.campaign || failure.replay.traceHash === '') return outcome;
-  const host = new WorkerHost();
-  let fresh: ReplayOutcome;
+  let fresh: ReplayRun;
   try {
-    const end = await runJudgedReplay(
-      host,
-      {
-        kind: 'replay',
-        path: `${job.property} run ${failure.replay.fuzz.runsToFailure}`,
-        property: job.property,
-        replay: failure.replay,
-        stream: false,
-        modules: job.modules,
-        cwd: job.cwd,
-      },
-      { budgetMs: watchdogMs },
-    );
-    if (end.kind !== 'done') return outcome;
-    fresh = end.result;
+    const runner = workerReplayRunner(job.modules, watchdogMs, job.cwd, false);
+    fresh = await runner.run(`${job.property} run ${failure.replay.fuzz.runsToFailure}`, failure.replay);
   } catch {
     return outcome; // the module fails in a fresh worker too: that failure is reported as it is
-  } finally {
-    await host.close();
   }
+  if (!fresh.finished) return outcome;
   // The judge's word on a forged verdict is about the campaign's worker, not the run.
   const verdict = (vs: readonly { checker: string }[]) =>
     [...new Set(vs.map((v) => v.checker).filter((c) => c !== MODULE_FORGES_VERDICT))].sort().join(', ');

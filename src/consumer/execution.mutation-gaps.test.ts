@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Bundle } from '../sim/binder/bundle.ts';
-import type { ContentCallRecord } from '../sim/content/content.ts';
 import type { World } from '../sim/world.ts';
+import { executes, READ, WRITE } from './gaps.testing.ts';
 import type { RetryOptions } from './options.ts';
 import type { ToolOutcome } from './outcomes.ts';
 import {
@@ -20,19 +20,7 @@ import {
   SCRIPTED_PACKAGE,
   type ScriptedCall,
   success,
-  toolDescriptor,
 } from './testing.ts';
-
-const WRITE = toolDescriptor(
-  'write',
-  { output_schema: { type: 'object' } },
-  { effect: 'create', risk: 'low', idempotent: false },
-);
-const READ = toolDescriptor('lookup');
-
-function executes(world: World): ContentCallRecord[] {
-  return consumerCalls(world).filter((c) => c.method === 'execute_tool');
-}
 
 /** Virtual time between consecutive execute_tool calls. */
 function gaps(world: World): number[] {

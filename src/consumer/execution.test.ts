@@ -6,9 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../protocol/index.ts';
 import type { Bundle } from '../sim/binder/bundle.ts';
-import type { ContentCallRecord } from '../sim/content/content.ts';
 import { IllegalStateException } from '../sim/core/errors.ts';
-import type { World } from '../sim/world.ts';
+import { executes, WRITE } from './gaps.testing.ts';
 import {
   ALERTS_PACKAGE,
   auditEvents,
@@ -22,18 +21,7 @@ import {
   SCRIPTED_PACKAGE,
   type ScriptedCall,
   success,
-  toolDescriptor,
 } from './testing.ts';
-
-const WRITE = toolDescriptor(
-  'write',
-  { output_schema: { type: 'object' } },
-  { effect: 'create', risk: 'low', idempotent: false },
-);
-
-function executes(world: World): ContentCallRecord[] {
-  return consumerCalls(world).filter((c) => c.method === 'execute_tool');
-}
 
 /** A scripted provider whose execute_tool answers come from `script` (1-based call count). */
 function scripted(

@@ -1,6 +1,7 @@
 /**
- * Scripted-provider helpers shared by the consumer's mutation-gap tests (outcomes.mutation-gaps.test.ts,
- * ablation.mutation-gaps.test.ts): four tools, a world with a scripted provider, and the replies they use.
+ * Scripted-provider helpers shared by the consumer's tests against a scripted provider (the mutation-gap
+ * tests, execution, unknown-outcome, operations): four tools, a world with a scripted provider, the
+ * execute_tool calls it saw, and the replies they use.
  */
 import { Intent } from '../sim/ui/intent.ts';
 import { FLAG_IMMUTABLE } from '../sim/ui/pending-intent.ts';

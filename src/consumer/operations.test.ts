@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../base/json.ts';
 import { HOSTILE_CASES, HOSTILE_PACKAGE, installHostile } from '../providers/hostile/index.ts';
+import { ASYNC } from './gaps.testing.ts';
 import {
   ALERTS_PACKAGE,
   accepted,
@@ -19,12 +20,9 @@ import {
   SCRIPTED_PACKAGE,
   type ScriptedCall,
   success,
-  toolDescriptor,
   transferArgs,
 } from './testing.ts';
 import type { UntrustedProgress } from './untrusted.ts';
-
-const ASYNC = toolDescriptor('job', {}, { effect: 'update', risk: 'low', execution: 'sync_or_async' });
 
 /** A scripted async provider: execute_tool accepts op_1; get_operation / cancel_operation as scripted. */
 function asyncProvider(

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../base/json.ts';
 import type { Bundle } from '../sim/binder/bundle.ts';
 import { ANDROID_RELEASES, type AndroidRelease } from '../sim/core/release.ts';
+import { WRITE } from './gaps.testing.ts';
 import {
   consumerWorld,
   errorReply,
@@ -18,14 +19,7 @@ import {
   SCRIPTED_PACKAGE,
   type ScriptedCall,
   success,
-  toolDescriptor,
 } from './testing.ts';
-
-const WRITE = toolDescriptor(
-  'write',
-  { output_schema: { type: 'object' } },
-  { effect: 'create', risk: 'low', idempotent: false },
-);
 
 /** A provider whose tool list drops `write` once `gone()` says so; execute_tool answers by `script`. */
 function world(

@@ -6,8 +6,10 @@
  * a provider reading with a consumer reading of the same note and reports whether the pair
  * interoperates. The provider SDK (src/providers/sdk/readings.ts) and the consumer
  * (src/consumer/readings.ts) implement them; the findings for spec authors live in
- * readings-findings.ts beside this file. Plain data: no behaviour here.
+ * readings-findings.ts beside this file. Plain data (readings.json): no behaviour here.
  */
+
+import VARIANT_DATA from './readings.json' with { type: 'json' };
 
 export type ReadingSide = 'provider' | 'consumer';
 
@@ -51,310 +53,23 @@ export interface VariantDef {
   readonly readings: readonly [ReadingDef, ReadingDef, ...ReadingDef[]];
 }
 
-export const VARIANTS: readonly VariantDef[] = [
-  {
-    id: 'consumedToken',
-    side: 'provider',
-    note: 2,
-    question:
-      'A retried resume re-sends a resume_token the provider already consumed: is the request record looked up first, or the token checked first?',
-    ruleIds: ['CETP-4.3-13', 'CETP-4.3-07', 'CETP-6-05', 'CETP-6-08', 'CETP-5-15'],
-    readings: [
-      {
-        name: 'replay',
-        value: 'replay',
-        does: 'looks the request record up before the token: a consumed token re-sent by its own request replays the recorded outcome',
-        allowedBy: ['CETP-6-05', 'CETP-6-08'],
-      },
-      {
-        name: 'refuse',
-        value: 'refuse',
-        does: 'checks the token before the record: a consumed token is INVALID_REQUEST (retryable=false), whatever the record holds',
-        allowedBy: ['CETP-4.3-13', 'CETP-5-15'],
-      },
-    ],
-  },
-  {
-    id: 'resendResumeToken',
-    side: 'consumer',
-    note: 2,
-    question: 'Does a retry of the resume call (after a lost reply) carry the resume_token again?',
-    ruleIds: ['CETP-4.3-07', 'CETP-6-08', 'CETP-4.1-15'],
-    readings: [
-      {
-        name: 'resend',
-        value: true,
-        does: 're-sends the same request_id, args and resume_token on every retry of the resume',
-        allowedBy: ['CETP-4.3-07', 'CETP-6-08'],
-      },
-      {
-        name: 'once',
-        value: false,
-        does: 'sends the token once; a retry after a lost reply is the bare same-id request (the token is single-use)',
-        allowedBy: ['CETP-4.3-13', 'CETP-6-08'],
-      },
-    ],
-  },
-  {
-    id: 'refusedToken',
-    side: 'consumer',
-    note: 2,
-    question:
-      'A re-sent resume token is refused with INVALID_REQUEST (retryable=false): does the consumer ask once more without it?',
-    ruleIds: ['CETP-5-15', 'CETP-5-26', 'CETP-6-08', 'CETP-5-19'],
-    readings: [
-      {
-        name: 'query',
-        value: 'query',
-        does: 'asks once more with the same request_id and no token, to reach the request record',
-        allowedBy: ['CETP-6-08'],
-      },
-      {
-        name: 'give-up',
-        value: 'give_up',
-        does: 'takes retryable=false at its word and reports the refusal to the agent',
-        allowedBy: ['CETP-5-26', 'CETP-5-15'],
-      },
-    ],
-  },
-  {
-    id: 'deadlineCheck',
-    side: 'provider',
-    note: 5,
-    question:
-      'Is deadline_at_ms checked before the request record is looked up, or only before a reservation or effect?',
-    ruleIds: ['CETP-4.1-14', 'CETP-10-03', 'CETP-5-19', 'CETP-6-05'],
-    readings: [
-      {
-        name: 'after-lookup',
-        value: 'after_lookup',
-        does: 'checks the deadline only before a reservation or an effect: a late same-id re-send still gets its recorded result',
-        allowedBy: ['CETP-4.1-14', 'CETP-6-05'],
-      },
-      {
-        name: 'first',
-        value: 'first',
-        does: 'refuses any call whose deadline has passed with DEADLINE_EXCEEDED before anything else, recorded result or not',
-        allowedBy: ['CETP-10-03', 'CETP-4.1-14'],
-      },
-    ],
-  },
-  {
-    id: 'retryDeadline',
-    side: 'consumer',
-    note: 5,
-    question:
-      'Does a re-send of the same request (retry, query, resume) carry a fresh deadline or the first call’s?',
-    ruleIds: ['CETP-4.1-14', 'CETP-4.1-15', 'CETP-5-19', 'CETP-6-04'],
-    readings: [
-      {
-        name: 'fresh',
-        value: 'fresh',
-        does: 'gives every transport call its own deadline (now + 30 s)',
-        allowedBy: ['CETP-4.1-14', 'CETP-5-19'],
-      },
-      {
-        name: 'original',
-        value: 'original',
-        does: 'keeps the logical execution’s first deadline_at_ms on every re-send (same request, same content, 6-04)',
-        allowedBy: ['CETP-4.1-15', 'CETP-6-04'],
-      },
-    ],
-  },
-  {
-    id: 'argsDigest',
-    side: 'provider',
-    note: 6,
-    question: 'Does the dedup record and resume token bind the exact args bytes or their canonical JSON?',
-    ruleIds: ['CETP-4.3-14', 'CETP-6-03', 'CETP-6-04', 'CETP-4.1-06'],
-    readings: [
-      {
-        name: 'bytes',
-        value: 'bytes',
-        does: 'hashes the exact UTF-8 bytes of args',
-        allowedBy: ['CETP-4.3-14'],
-      },
-      {
-        name: 'jcs',
-        value: 'jcs',
-        does: 'hashes the RFC 8785 canonical form of args',
-        allowedBy: ['CETP-6-03'],
-      },
-    ],
-  },
-  {
-    id: 'argsBytes',
-    side: 'consumer',
-    note: 6,
-    question: 'Does a re-send carry the args bytes first sent, or the args re-serialised?',
-    ruleIds: ['CETP-4.3-14', 'CETP-6-03', 'CETP-6-08', 'CETP-4.1-04'],
-    readings: [
-      {
-        name: 'exact',
-        value: 'exact',
-        does: 'keeps the args string of the logical execution and re-sends it byte for byte',
-        allowedBy: ['CETP-4.3-14'],
-      },
-      {
-        name: 'reserialize',
-        value: 'reserialize',
-        does: 'keeps args as a parsed object and re-serialises it (keys sorted, RFC 8785) for every re-send: the same JSON value, other bytes',
-        allowedBy: ['CETP-6-03', 'CETP-6-08', 'CETP-4.1-04'],
-      },
-    ],
-  },
-  {
-    id: 'sessionMisuse',
-    side: 'provider',
-    note: 8,
-    question: 'Which error does a session token of another UID get?',
-    ruleIds: ['CETP-2.2-09', 'CETP-5-07', 'CETP-5-15'],
-    readings: [
-      {
-        name: 'negotiation-required',
-        value: 'negotiation_required',
-        does: 'answers NEGOTIATION_REQUIRED (retryable): the session is missing for this UID',
-        allowedBy: ['CETP-5-07', 'CETP-2.2-09'],
-      },
-      {
-        name: 'invalid-request',
-        value: 'invalid_request',
-        does: 'answers INVALID_REQUEST (not retryable): token misuse',
-        allowedBy: ['CETP-5-15'],
-      },
-    ],
-  },
-  {
-    id: 'cancelFinished',
-    side: 'provider',
-    note: 10,
-    question: 'What does cancel_operation answer for an operation that already succeeded or failed?',
-    ruleIds: ['CETP-4.4-10', 'CETP-4.4-19', 'CETP-4.4-20', 'CETP-4.4-21', 'CETP-5-16'],
-    readings: [
-      {
-        name: 'conflict',
-        value: 'conflict',
-        does: 'answers CONFLICT (retryable=false): the operation can no longer be cancelled',
-        allowedBy: ['CETP-4.4-20', 'CETP-5-16', 'CETP-4.4-21'],
-      },
-      {
-        name: 'accept',
-        value: 'accept',
-        does: 'answers success with state="cancellation_requested" and changes nothing: success only means the request was received, and only state=cancelled means no effect',
-        allowedBy: ['CETP-4.4-10', 'CETP-4.4-19'],
-      },
-    ],
-  },
-  {
-    id: 'cancelledReplay',
-    side: 'provider',
-    note: 10,
-    question: 'What does a same-id re-send of execute_tool answer once its operation was cancelled?',
-    ruleIds: ['CETP-5-20', 'CETP-6-05', 'CETP-6-07', 'CETP-4.4-04'],
-    readings: [
-      {
-        name: 'cancelled-error',
-        value: 'cancelled_error',
-        does: 'answers the error CANCELLED (the terminal result, 6-05)',
-        allowedBy: ['CETP-5-20', 'CETP-6-05'],
-      },
-      {
-        name: 'accepted',
-        value: 'accepted',
-        does: 'answers accepted with the same operation_id; get_operation then reports state=cancelled (6-07: the same operation)',
-        allowedBy: ['CETP-6-07', 'CETP-4.4-04'],
-      },
-    ],
-  },
-  {
-    id: 'windowStart',
-    side: 'provider',
-    note: 11,
-    question: 'When does the idempotency window of a request start?',
-    ruleIds: ['CETP-6-05', 'CETP-2.2-20', 'CETP-5-22', 'CETP-4.4-14'],
-    readings: [
-      {
-        name: 'terminal',
-        value: 'terminal',
-        does: 'counts the window from the terminal state; after it, RESULT_EXPIRED',
-        allowedBy: ['CETP-6-05', 'CETP-5-22'],
-      },
-      {
-        name: 'receipt',
-        value: 'receipt',
-        does: 'counts the window from the first receipt of the request; after it, RESULT_EXPIRED, also for an operation still running',
-        allowedBy: ['CETP-6-05', 'CETP-2.2-20'],
-      },
-    ],
-  },
-  {
-    id: 'afterWindow',
-    side: 'provider',
-    note: 11,
-    question:
-      'A same-id request arrives after its idempotency window: is it RESULT_EXPIRED, or may the provider have forgotten it and run it again?',
-    ruleIds: ['CETP-6-01', 'CETP-6-05', 'CETP-5-22', 'CETP-2.2-20'],
-    readings: [
-      {
-        name: 'result-expired',
-        value: 'result_expired',
-        does: 'keeps a tombstone of the request past the window and answers RESULT_EXPIRED; never runs it again',
-        allowedBy: ['CETP-5-22', 'CETP-6-01'],
-      },
-      {
-        name: 're-execute',
-        value: 're_execute',
-        does: 'drops the record once the window has passed: a same-id request is a new request and runs again',
-        allowedBy: ['CETP-6-05', 'CETP-2.2-20'],
-        proposed:
-          'The reference reads 6-01 (at most one effect per request) and 5-22 (RESULT_EXPIRED) as forbidding a second execution; the text never says so for a synchronous result (NOTES 11), so a wording could allow it.',
-      },
-    ],
-  },
-  {
-    id: 'hiddenTool',
-    side: 'provider',
-    note: 14,
-    question:
-      'A tool hidden from callers without its scope is called by name (the consumer listed it while the caller still held the grant): which error?',
-    ruleIds: ['CETP-5-12', 'CETP-3.4-15', 'CETP-7.2-01', 'CETP-7.2-02', 'CETP-5-08', 'CETP-5-11'],
-    readings: [
-      {
-        name: 'not-found',
-        value: 'not_found',
-        does: 'answers TOOL_NOT_FOUND (retryable=false): a tool invisible to the caller does not exist for it, and its existence is not revealed',
-        allowedBy: ['CETP-5-12', 'CETP-7.2-02'],
-      },
-      {
-        name: 'scope-error',
-        value: 'scope_error',
-        does: 'finds the tool and answers the missing scope: AUTH_REQUIRED with a resolution when the user can grant it (PERMISSION_DENIED when policy never allows the caller)',
-        allowedBy: ['CETP-3.4-15', 'CETP-5-08', 'CETP-5-11'],
-      },
-    ],
-  },
-  {
-    id: 'expiredToken',
-    side: 'provider',
-    note: 16,
-    question: 'What does a resume with an expired resume_token get?',
-    ruleIds: ['CETP-4.3-06', 'CETP-9-06', 'CETP-5-15', 'CETP-5-09'],
-    readings: [
-      {
-        name: 'new-confirmation',
-        value: 'new_confirmation',
-        does: 'asks again: USER_ACTION_REQUIRED with a new resolution and token',
-        allowedBy: ['CETP-4.3-06', 'CETP-5-09'],
-      },
-      {
-        name: 'invalid-request',
-        value: 'invalid_request',
-        does: 'refuses the token: INVALID_REQUEST (retryable=false)',
-        allowedBy: ['CETP-4.3-06', 'CETP-5-15'],
-      },
-    ],
-  },
-];
+/** readings.json's entries, checked where its type cannot be (a slip fails at load, naming the variant). */
+function checkedVariants(
+  data: readonly { readonly id: string; readonly side: string; readonly readings: readonly object[] }[],
+): readonly VariantDef[] {
+  for (const v of data)
+    if ((v.side !== 'provider' && v.side !== 'consumer') || v.readings.length < 2)
+      throw new Error(
+        `readings.json: variant ${v.id} needs side provider or consumer, and two readings or more`,
+      );
+  return data as unknown as readonly VariantDef[];
+}
+
+/**
+ * Every variant, in NOTES order: readings.json, plain data shaped as VariantDef (readings.test.ts
+ * checks its fields and rule ids).
+ */
+export const VARIANTS: readonly VariantDef[] = checkedVariants(VARIANT_DATA);
 
 /**
  * NOTES items with one defensible reading (or none the simulation can switch), and why — the same

@@ -27,6 +27,7 @@ import {
   type ProviderOptions,
   type ProviderTool,
   type ReadTool,
+  type ToolAnnotations,
   type ToolCall,
 } from './sdk/types.ts';
 
@@ -356,14 +357,21 @@ export async function runAgentOn(
   return report;
 }
 
-const baseAnnotations = {
-  risk: 'low',
-  destructive: false,
-  idempotent: false,
-  openWorld: false,
-  confirmation: 'never',
-  execution: 'sync',
-} as const;
+/** A test tool's annotations: a low-risk sync create that never asks confirmation, with `over` on top. */
+export function annotations<O extends Partial<ToolAnnotations> = Record<never, never>>(
+  over: O = {} as O,
+): ToolAnnotations & O {
+  return {
+    effect: 'create',
+    risk: 'low',
+    destructive: false,
+    idempotent: false,
+    openWorld: false,
+    confirmation: 'never',
+    execution: 'sync',
+    ...over,
+  } as ToolAnnotations & O;
+}
 
 /** A read tool returning `value(args)`; output schema accepts any object unless given. */
 export function readTool(
@@ -378,7 +386,7 @@ export function readTool(
     inputSchema: { type: 'object' },
     outputSchema: { type: 'object' },
     scopes: [],
-    annotations: { ...baseAnnotations, effect: 'read' },
+    annotations: annotations({ effect: 'read' }),
     read: async (call) => value(call),
     ...extra,
   };
@@ -393,7 +401,7 @@ export function writeTool(name: string, extra: Partial<MutationTool> = {}): Muta
     inputSchema: { type: 'object' },
     outputSchema: { type: 'object', properties: { row: { type: 'integer' } }, required: ['row'] },
     scopes: [],
-    annotations: { ...baseAnnotations, effect: 'create' },
+    annotations: annotations(),
     describeForConfirmation: (call) => ({
       object: `row for ${JSON.stringify(call.args)}`,
       action: `Run ${name}`,

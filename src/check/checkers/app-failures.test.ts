@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckContext } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
+import { checkContext } from '../testing.ts';
 import { appInternalError } from './app-failures.ts';
 
 const P = 'com.example.todo';
@@ -48,15 +49,12 @@ const obs = (calls: CallView[]): Observation =>
   ({ calls, events: [], memo: new Map() }) as unknown as Observation;
 
 const ctx = (extra: Partial<CheckContext> = {}): CheckContext =>
-  ({
+  checkContext({
     providersUnderTest: [P],
-    consumers: [],
     toolEffects: new Map([[KEY, 'create']]),
-    toolScopes: new Map(),
     toolInputSchemas: new Map([[KEY, SCHEMA]]),
-    userGrantedScopes: new Map(),
     ...extra,
-  }) as CheckContext;
+  });
 
 const internal: Answer = { status: 'error', errorCode: 'INTERNAL_ERROR' };
 

@@ -8,10 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../base/json.ts';
 import type { CommitRecord, CommitWrite } from '../../sim/ground-truth.ts';
-import type { CheckContext } from '../checker.ts';
 import type { FaultFreeRecord, ReplayedRequest } from '../fault-free.ts';
 import type { CallView, EffectNote, Observation } from '../observation.ts';
 import type { RunRecord } from '../record.ts';
+import { checkContext } from '../testing.ts';
 import { faultsTransparent, faultsTransparentVerdict } from './faults-transparent.ts';
 
 const P = 'com.example.todo';
@@ -87,16 +87,13 @@ function observation(
   } as unknown as Observation;
 }
 
-const ctx = {
+const ctx = checkContext({
   providersUnderTest: [P],
-  consumers: [],
   toolEffects: new Map([
     [`${P}|add_todo`, 'create'],
     [`${P}|complete_todo`, 'update'],
   ]),
-  toolScopes: new Map(),
-  userGrantedScopes: new Map(),
-} as unknown as CheckContext;
+});
 
 const ADD = { text: 'milk' };
 const row = (id: string, extra: Record<string, JsonValue> = {}) => ({ id, text: 'milk', ...extra });

@@ -9,8 +9,9 @@ import { HOSTILE_PACKAGE } from '../../providers/hostile/manifest.ts';
 import { honestTool } from '../../providers/hostile/payloads.ts';
 import { runHostile } from '../../providers/hostile/testing.ts';
 import { AGENT } from '../../providers/testing.ts';
-import type { CheckContext, Checker } from '../checker.ts';
+import type { Checker } from '../checker.ts';
 import { observe } from '../observation.ts';
+import { checkContext } from '../testing.ts';
 import {
   catalogueRevision,
   consumerRequestsWellFormed,
@@ -18,14 +19,11 @@ import {
   resolutionPendingIntent,
 } from './fields.ts';
 
-const CTX: CheckContext = {
+const CTX = checkContext({
   providersUnderTest: [HOSTILE_PACKAGE],
   consumers: [AGENT],
-  toolEffects: new Map(),
-  toolScopes: new Map(),
-  userGrantedScopes: new Map(),
   hostile: [HOSTILE_PACKAGE],
-};
+});
 
 function behaviourOf(id: string) {
   const found = HOSTILE_CASES.find((c) => c.id === id);

@@ -11,19 +11,12 @@ import { runScenario } from '../../fuzz/scenario/runner.ts';
 import { HOSTILE_CASES } from '../../providers/hostile/cases.ts';
 import { HOSTILE_PACKAGE } from '../../providers/hostile/manifest.ts';
 import { readBounded, runHostile } from '../../providers/hostile/testing.ts';
-import type { CheckContext } from '../checker.ts';
 import { observe } from '../observation.ts';
+import { checkContext } from '../testing.ts';
 import { fileResultMatches, fileResultsJudged } from './files.ts';
 import { ALL_CHECKERS } from './index.ts';
 
-const CTX: CheckContext = {
-  providersUnderTest: [HOSTILE_PACKAGE],
-  consumers: [],
-  toolEffects: new Map(),
-  toolScopes: new Map(),
-  userGrantedScopes: new Map(),
-  hostile: [HOSTILE_PACKAGE],
-};
+const CTX = checkContext({ providersUnderTest: [HOSTILE_PACKAGE], hostile: [HOSTILE_PACKAGE] });
 
 /** Runs hostile case `id`: a raw client negotiates, asks for a result and reads it (bounded), closing its fd. */
 async function judgeHostile(id: string) {

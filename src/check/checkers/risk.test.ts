@@ -10,6 +10,7 @@ import type { JsonValue } from '../../base/json.ts';
 import type { ScreenRecord } from '../../sim/ground-truth.ts';
 import type { CheckContext } from '../checker.ts';
 import type { EffectNote, Observation } from '../observation.ts';
+import { checkContext } from '../testing.ts';
 import { runtimeRiskApproved } from './risk.ts';
 
 const P = 'com.example.todo';
@@ -51,14 +52,11 @@ const obs = (effects: EffectNote[], screens: ScreenRecord[] = []): Observation =
   ({ effects, screens, calls: [], events: [], memo: new Map() }) as unknown as Observation;
 
 const ctx = (truth?: (args: JsonValue) => boolean): CheckContext =>
-  ({
+  checkContext({
     providersUnderTest: [P],
-    consumers: [],
     toolEffects: new Map([[`${P}|add_todo`, 'create']]),
-    toolScopes: new Map(),
-    userGrantedScopes: new Map(),
     ...(truth ? { toolApprovalRequired: new Map([[`${P}|add_todo`, truth]]) } : {}),
-  }) as CheckContext;
+  });
 
 const urgent = (args: JsonValue) => JSON.stringify(args).includes('urgent');
 

@@ -10,6 +10,7 @@ import type { CommitRecord, CommitWrite } from '../../sim/ground-truth.ts';
 import type { CheckContext } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
 import type { RunRecord } from '../record.ts';
+import { checkContext } from '../testing.ts';
 import { storageReadWrites, storageSingleEffect, storageWriteOutsideTransaction } from './storage.ts';
 
 const P = 'com.example.todo';
@@ -76,17 +77,14 @@ function observation(commits: CommitRecord[], calls: CallView[], events: TraceEv
 }
 
 const ctx = (extra: Partial<CheckContext> = {}): CheckContext =>
-  ({
+  checkContext({
     providersUnderTest: [P],
-    consumers: [],
     toolEffects: new Map([
       [`${P}|add_todo`, 'create'],
       [`${P}|list_todos`, 'read'],
     ]),
-    toolScopes: new Map(),
-    userGrantedScopes: new Map(),
     ...extra,
-  }) as CheckContext;
+  });
 
 describe('storage-single-effect', () => {
   it('fails when two executions of one request each wrote business state, naming both commits and tables', () => {

@@ -37,6 +37,11 @@ const parse = (lines: readonly string[]) => {
   return JSON.parse(lines[0] ?? '') as CrashJson;
 };
 
+/** `cetp-sim crashpoints --provider MODULE --flow sync-write --json --out DIR`. */
+function syncWrite(module: string, dir: string) {
+  return run(['crashpoints', '--provider', module, '--flow', 'sync-write', '--json', '--out', dir]);
+}
+
 describe('cetp-sim crashpoints', () => {
   it('--json on the reference: every point counted and held, the same bytes twice', async () => {
     const args = ['crashpoints', '--flow', 'sync-write', '--json', '--workers', '1'];
@@ -76,16 +81,7 @@ describe('cetp-sim crashpoints', () => {
   it('CETP-10-06 CETP-4.4-17: a provider that commits the effect outside the dedup transaction fails, and its replay file still fails', async () => {
     const dir = out();
     const module = './src/cli/testdata/split-commit.provider.ts';
-    const r = await run([
-      'crashpoints',
-      '--provider',
-      module,
-      '--flow',
-      'sync-write',
-      '--json',
-      '--out',
-      dir,
-    ]);
+    const r = await syncWrite(module, dir);
     expect(r.code).toBe(1);
     const report = parse(r.stdout);
     expect(report.passed).toBe(false);
@@ -103,16 +99,7 @@ describe('cetp-sim crashpoints', () => {
 
   it('CETP-5-07 CETP-9-07: a provider a crash leaves wedged fails crash-provider-usable and crash-terminal-result', async () => {
     const module = './src/cli/testdata/stale-lock.provider.ts';
-    const r = await run([
-      'crashpoints',
-      '--provider',
-      module,
-      '--flow',
-      'sync-write',
-      '--json',
-      '--out',
-      out(),
-    ]);
+    const r = await syncWrite(module, out());
     expect(r.code).toBe(1);
     const provider = parse(r.stdout).flows[0]?.sides.find((s) => s.side === 'provider');
     expect(provider?.violations?.map((v) => v.checker)).toEqual(
@@ -128,16 +115,7 @@ describe('cetp-sim crashpoints', () => {
     // module is refused before any run, naming what it changed.
     const dir = out();
     const module = './src/cli/testdata/forges-crashpoints.provider.ts';
-    const r = await run([
-      'crashpoints',
-      '--provider',
-      module,
-      '--flow',
-      'sync-write',
-      '--json',
-      '--out',
-      dir,
-    ]);
+    const r = await syncWrite(module, dir);
     expect(r.code).toBe(2);
     const error = JSON.parse(r.stdout[0] ?? '{}') as { error?: { code: string; message: string } };
     expect(error.error?.code).toBe('module_patches_globals');

@@ -22,6 +22,7 @@ import {
   pairingVariant,
   readingRunsOf,
 } from '../../fuzz/matrix.ts';
+import type { PropertyDef } from '../../fuzz/suites.ts';
 import { CliError, EXIT_OK } from '../../harness/errors.ts';
 import {
   diagramFilePath,
@@ -48,6 +49,7 @@ import { startProgress } from '../progress.ts';
 import { table } from '../table.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
 import type { FuzzJob, PropertyOutcome, VectorFileJob } from '../worker/protocol.ts';
+import type { Host } from '../worker/worker-host.ts';
 import { HUNT_BUDGET_MS } from './mutants.ts';
 import { DEFAULT_VECTORS_DIR } from './vectors.ts';
 
@@ -161,6 +163,16 @@ export function reachedCount(result: PairingResult): number {
   return Object.values(result.divergent).reduce((a, b) => a + b, 0);
 }
 
+/** One matrix property of one pairing: a fuzz job on the reference apps switched to the pairing's readings. */
+export function runPairingProperty(
+  host: Host,
+  pairing: Pairing,
+  def: PropertyDef,
+  flags: { readonly seed: number; readonly runs: number; readonly android?: AndroidRelease | undefined },
+): Promise<PropertyOutcome> {
+  return mustFinish<PropertyOutcome>(host, pairingJob(pairing, def.id, flags), HUNT_BUDGET_MS);
+}
+
 /** Runs the matrix of the selected notes; writes the replay and diagram files of every break. */
 export async function runMatrix(
   flags: Pick<MatrixFlags, 'note' | 'seed' | 'runs' | 'out' | 'workers' | 'android'> & {
@@ -181,8 +193,7 @@ export async function runMatrix(
     workers: flags.workers,
     userCode: false,
     onStart: ({ pairing, def }) => observe.begin?.(`${pairing.id} ${def.id}`),
-    run: (host, { pairing, def }) =>
-      mustFinish<PropertyOutcome>(host, pairingJob(pairing, def.id, flags), HUNT_BUDGET_MS),
+    run: (host, { pairing, def }) => runPairingProperty(host, pairing, def, flags),
     onResult: (outcome, { pairing, def }) =>
       observe.done?.(
         `${pairing.id} ${def.id}`,

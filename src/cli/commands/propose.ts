@@ -17,7 +17,6 @@ import {
   describePairing,
   divergentRuns,
   matrixPropertiesFor,
-  pairingVariant,
 } from '../../fuzz/matrix.ts';
 import {
   type BreakOutcome,
@@ -39,16 +38,15 @@ import {
 } from '../../harness/replay-file.ts';
 import type { AndroidRelease } from '../../sim/core/release.ts';
 import { parseIntArg } from '../args.ts';
-import { DEFAULT_WORKERS, tailsOf } from '../campaign.ts';
+import { DEFAULT_WORKERS } from '../campaign.ts';
 import type { Io } from '../io.ts';
 import { androidOption } from '../matrix-releases.ts';
 import type { BreakReport, ProposeResult, WordingReport } from '../matrix-results.ts';
 import { checkOutputs } from '../output-paths.ts';
 import { outcomeLine } from '../wordings-record.ts';
-import { mustFinish, runSpread } from '../worker/pool.ts';
-import type { FuzzJob, PropertyOutcome } from '../worker/protocol.ts';
-import { type PropertyVerdict, verdictOf } from './matrix.ts';
-import { HUNT_BUDGET_MS } from './mutants.ts';
+import { runSpread } from '../worker/pool.ts';
+import type { PropertyOutcome } from '../worker/protocol.ts';
+import { type PropertyVerdict, runPairingProperty, verdictOf } from './matrix.ts';
 
 export const DEFAULT_PROPOSE_OUT = '.cetp-sim/propose';
 
@@ -96,19 +94,7 @@ async function runPairings(
   const outcomes = await runSpread(jobs, {
     workers: flags.workers,
     userCode: false,
-    run: (host, { pairing, def }) => {
-      const job: FuzzJob = {
-        kind: 'fuzz',
-        property: def.id,
-        seed: flags.seed,
-        runs: flags.runs,
-        tails: tailsOf('portfolio'),
-        variant: pairingVariant(pairing, flags.android),
-        modules: {},
-        cwd: process.cwd(),
-      };
-      return mustFinish<PropertyOutcome>(host, job, HUNT_BUDGET_MS);
-    },
+    run: (host, { pairing, def }) => runPairingProperty(host, pairing, def, flags),
   });
   const referenceHashes = new Map<string, readonly string[]>();
   const runs = new Map<string, PairingRun>();

@@ -12,24 +12,20 @@
  * different trace is expected, and the verdict alone decides. So it does when the file itself was
  * edited since it was recorded (its `inputs` digests no longer match its fields: a planted bug
  * removed, a fault dropped): the run is a new scenario, reported as such, exit 0 or 1.
+ *
+ * The replay and its verdict are the harness's (harness/replay-core.ts), run by the worker's runner
+ * (worker/replay-runner.ts); this command only formats the verdict.
  */
 
-import { codeChanges, codeIdentity, type ReplayModules } from '../../harness/code-identity.ts';
+import type { ReplayModules } from '../../harness/code-identity.ts';
 import { CliError, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK } from '../../harness/errors.ts';
-import {
-  type CliReplayFile,
-  editedFields,
-  missingModules,
-  readReplayFile,
-} from '../../harness/replay-file.ts';
+import { type ReplayVerdict, replayWith } from '../../harness/replay-core.ts';
+import type { CliReplayFile } from '../../harness/replay-file.ts';
 import type { AndroidRelease } from '../../sim/core/release.ts';
-import type { TraceEvent } from '../../sim/core/trace.ts';
 import { renderMermaid } from '../../sim/core/trace-render.ts';
-import { printTrace, printViolations, violationsJson, watchdogViolation } from '../failure-report.ts';
+import { printTrace, printViolations, violationsJson } from '../failure-report.ts';
 import type { Io } from '../io.ts';
-import { runJudgedReplay } from '../worker/judge-replay.ts';
-import { hostFor } from '../worker/pool.ts';
-import type { WorkerMessage } from '../worker/protocol.ts';
+import { workerReplayRunner } from '../worker/replay-runner.ts';
 
 export interface ReplayFlags {
   readonly mermaid: boolean;
@@ -41,60 +37,8 @@ export interface ReplayFlags {
   readonly android?: AndroidRelease;
 }
 
-/** The modules this replay runs with: the command line's only; a module the file names but the command line does not is refused, with the flag to pass. */
-function modulesFor(path: string, file: CliReplayFile, flags: ReplayFlags): ReplayModules {
-  const missing = missingModules(file, {
-    provider: flags.provider !== undefined,
-    consumer: flags.consumer !== undefined,
-  }).map((m) => `--${m.kind} ${m.recorded}`);
-  if (missing.length > 0)
-    throw new CliError(
-      'replay_needs_module',
-      `${path} was recorded with ${missing.join(' and ')}; a replay file never loads code by itself — pass ${missing.length > 1 ? 'them' : 'it'} to re-run: npx cetp-sim replay ${path} ${missing.join(' ')}`,
-    );
-  return {
-    ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
-    ...(flags.consumer !== undefined ? { consumer: flags.consumer } : {}),
-  };
-}
-
-/** The replay in a worker under the watchdog; a run that never finishes ends as a watchdog violation. */
-async function rerun(path: string, file: CliReplayFile, modules: ReplayModules, budgetMs: number) {
-  const events: TraceEvent[] = [];
-  const host = hostFor(modules.provider !== undefined || modules.consumer !== undefined, 1);
-  try {
-    const end = await runJudgedReplay(
-      host,
-      {
-        kind: 'replay',
-        path,
-        property: file.property,
-        replay: file,
-        modules,
-        cwd: process.cwd(),
-        stream: true,
-      },
-      {
-        budgetMs,
-        onMessage: (m: WorkerMessage) => {
-          if (m.type === 'event') events.push(m.event);
-        },
-      },
-    );
-    if (end.kind === 'done') return { ...end.result, finished: true };
-    return {
-      violations: [watchdogViolation('the run', end.reason, events)],
-      traceHash: '',
-      events,
-      finished: false,
-    };
-  } finally {
-    await host.close();
-  }
-}
-
 /** The variant a replay file runs: planted bugs, Android profile, rules switched off, readings. */
-function printVariant(io: Io, variant: ReturnType<typeof readReplayFile>['variant']): void {
+function printVariant(io: Io, variant: CliReplayFile['variant']): void {
   const bugs = [...variant.providerBugs, ...variant.consumerBugs];
   if (bugs.length > 0) io.out(`  planted bugs: ${bugs.join(', ')}`);
   if (variant.android !== undefined) io.out(`  Android ${variant.android} profile`);
@@ -105,55 +49,36 @@ function printVariant(io: Io, variant: ReturnType<typeof readReplayFile>['varian
       io.out(`  ${side} readings: ${readings.map(([v, r]) => `${v}=${r}`).join(', ')}`);
   }
 }
-export async function replayCommand(io: Io, path: string, flags: ReplayFlags): Promise<number> {
+/** The verdict as one JSON object (a determinism break is an error, exit 3). */
+function printJson(io: Io, verdict: ReplayVerdict, mermaid: boolean): number {
+  const { file, run, failed, edited } = verdict;
+  if (verdict.determinismBreak !== null)
+    throw new CliError('determinism_break', verdict.determinismBreak, EXIT_INTERNAL);
+  io.out(
+    JSON.stringify({
+      failed,
+      traceHash: run.traceHash,
+      recordedTraceHash: file.traceHash,
+      codeChanged: verdict.codeChanged,
+      ...(edited !== null && edited.length > 0 ? { edited } : {}),
+      violations: violationsJson(run.violations),
+      ...(mermaid ? { mermaid: renderMermaid(run.events, { omit: ['pm'] }) } : {}),
+    }),
+  );
+  return failed ? EXIT_FAILED : EXIT_OK;
+}
+
+/** What ran: the file, the property, its variant and the modules. */
+function printHeader(
+  io: Io,
+  path: string,
+  file: CliReplayFile,
+  edited: ReplayVerdict['edited'],
+  modules: ReplayModules,
+): void {
   const c = io.color;
-  const read = readReplayFile(path);
-  const file =
-    flags.android === undefined ? read : { ...read, variant: { ...read.variant, android: flags.android } };
-  const modules = modulesFor(path, file, flags);
-  const run = await rerun(path, file, modules, flags.watchdog * 1000);
-  const failed = run.violations.length > 0;
-  const hash = run.traceHash;
-  const changed = file.code ? codeChanges(file.code, codeIdentity(modules, process.cwd())) : null;
-  const edited = editedFields(file);
-  const wasEdited = edited !== null && edited.length > 0;
-  // A run that never finished has no trace hash, now or when it was recorded: nothing to compare.
-  // An edited file is a new scenario: its recorded hash belongs to the run before the edit.
-  const comparable = run.finished && file.traceHash !== '' && !wasEdited;
-  const diverged = comparable && hash !== file.traceHash;
-  const determinismBreak = diverged && changed !== null && changed.length === 0;
-  const divergence =
-    `DETERMINISM BREAK: the re-run's trace hash ${hash} differs from the recorded ${file.traceHash}, ` +
-    'with the same code (cetp-sim and the modules hash as they did): a run is no longer reproducible ' +
-    'from its inputs. This is a bug — in cetp-sim, or nondeterminism in a module (real time, Math.random, state kept between runs).' +
-    (edited === null
-      ? ' (This file records no digest of its inputs, as older files do: if you edited its scenario, variant or faults, that, not cetp-sim, changed the trace.)'
-      : '');
-  const note = !diverged
-    ? null
-    : changed === null
-      ? 'the trace differs from the recorded one; the file does not say what code it was recorded with, so this may be a change of code'
-      : changed.length > 0
-        ? `the trace differs from the recorded one, as expected: ${changed.join(' and ')} changed since the file was recorded`
-        : null;
-  if (flags.json) {
-    if (determinismBreak) throw new CliError('determinism_break', divergence, EXIT_INTERNAL);
-    const mermaid = flags.mermaid ? { mermaid: renderMermaid(run.events, { omit: ['pm'] }) } : {};
-    io.out(
-      JSON.stringify({
-        failed,
-        traceHash: hash,
-        recordedTraceHash: file.traceHash,
-        codeChanged: changed,
-        ...(wasEdited ? { edited } : {}),
-        violations: violationsJson(run.violations),
-        ...mermaid,
-      }),
-    );
-    return failed ? EXIT_FAILED : EXIT_OK;
-  }
   io.out(c.bold(`cetp-sim replay ${path}`));
-  if (wasEdited)
+  if (edited !== null && edited.length > 0)
     io.out(
       c.yellow(
         `  edited since it was recorded (fields ${edited.join(', ')}): re-run as a new scenario, judged by its verdict alone`,
@@ -163,6 +88,19 @@ export async function replayCommand(io: Io, path: string, flags: ReplayFlags): P
   printVariant(io, file.variant);
   for (const flag of ['provider', 'consumer'] as const)
     if (modules[flag] !== undefined) io.out(`  --${flag} ${modules[flag]}`);
+}
+
+/** The verdict for a human: the trace, the violations, the trace hash and what it means. */
+function printText(
+  io: Io,
+  path: string,
+  verdict: ReplayVerdict,
+  flags: ReplayFlags,
+  modules: ReplayModules,
+): number {
+  const c = io.color;
+  const { file, run, failed } = verdict;
+  printHeader(io, path, file, verdict.edited, modules);
   io.out(c.bold('trace:'));
   printTrace(io, run.events);
   if (flags.mermaid) {
@@ -176,11 +114,26 @@ export async function replayCommand(io: Io, path: string, flags: ReplayFlags): P
   } else {
     io.out(c.green(`now passes (recorded: ${file.violations.length} violation(s))`));
   }
-  if (hash !== '') io.out(c.dim(`trace hash ${hash}`));
-  if (note) io.out(c.yellow(note));
-  if (determinismBreak) {
-    io.err(c.red(c.bold(divergence)));
+  if (run.traceHash !== '') io.out(c.dim(`trace hash ${run.traceHash}`));
+  if (verdict.note) io.out(c.yellow(verdict.note));
+  if (verdict.determinismBreak !== null) {
+    io.err(c.red(c.bold(verdict.determinismBreak)));
     return EXIT_INTERNAL;
   }
   return failed ? EXIT_FAILED : EXIT_OK;
+}
+
+export async function replayCommand(io: Io, path: string, flags: ReplayFlags): Promise<number> {
+  // Only the modules named on the command line: a replay file never loads code by itself.
+  const modules: ReplayModules = {
+    ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
+    ...(flags.consumer !== undefined ? { consumer: flags.consumer } : {}),
+  };
+  const runner = workerReplayRunner(modules, flags.watchdog * 1000, process.cwd());
+  const verdict = await replayWith(
+    path,
+    runner,
+    flags.android === undefined ? {} : { android: flags.android },
+  );
+  return flags.json ? printJson(io, verdict, flags.mermaid) : printText(io, path, verdict, flags, modules);
 }

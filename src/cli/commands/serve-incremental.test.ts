@@ -8,18 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { serveSession } from '../../../bench/serve.bench.ts';
+import { NEGOTIATE, serveSession } from '../../../bench/serve.bench.ts';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
-
-const NEGOTIATE = JSON.stringify({
-  op: 'call',
-  method: 'negotiate',
-  arg: null,
-  extras: {
-    consumer_versions: { type: 'int[]', value: [2] },
-    consumer_capabilities: { type: 'string', value: '[]' },
-  },
-});
 
 describe('serve sessions are incremental', () => {
   it('10,000 pipelined calls in one session over stdio all finish, one ok answer each', () => {

@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { NEGOTIATE } from '../../../bench/serve.bench.ts';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
 import { SERVE_PROTOCOL, Server, serveLines } from './serve.ts';
 import { DEFAULT_VECTORS_DIR } from './vectors.ts';
@@ -28,16 +29,6 @@ async function session(lines: readonly string[], s = server()): Promise<Record<s
   await serveLines(s, input(), (line) => out.push(line));
   return out.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
-
-const NEGOTIATE = JSON.stringify({
-  op: 'call',
-  method: 'negotiate',
-  arg: null,
-  extras: {
-    consumer_versions: { type: 'int[]', value: [2] },
-    consumer_capabilities: { type: 'string', value: '[]' },
-  },
-});
 
 describe('cetp-sim serve', () => {
   it('says what it serves', async () => {

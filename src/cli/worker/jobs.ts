@@ -10,28 +10,18 @@ import { crashpointsOfFlow, type FlowReport } from '../../fuzz/crashpoints.ts';
 import { fuzzProperty, type RecordPhase, type ReplayFile, replayScenario } from '../../fuzz/fuzz.ts';
 import { ablateRule, huntMutant } from '../../fuzz/hunt.ts';
 import { mutantById } from '../../fuzz/mutants.ts';
-import { replayablePropertyById } from '../../fuzz/registry.ts';
 import type { ProviderFixture } from '../../fuzz/scenario/fixtures.ts';
 import type { ScenarioRun } from '../../fuzz/scenario/runner.ts';
-import {
-  type ConsumerPropertyDef,
-  type PropertyDef,
-  propertyById,
-  type RawPropertyDef,
-} from '../../fuzz/suites.ts';
+import { type ConsumerPropertyDef, propertyById, type RawPropertyDef } from '../../fuzz/suites.ts';
 import { CliError } from '../../harness/errors.ts';
 import { type Thrown, thrownInLastRun } from '../../harness/escapes.ts';
-import { checkScenarioFits } from '../../harness/replay-file.ts';
+import { propertyUnderTest, type ResolvedSubjects, replayProperty } from '../../harness/replay-core.ts';
 import type { TraceEvent } from '../../sim/core/trace.ts';
+import type { Variant } from '../../subjects/subjects.ts';
 import { blobReader } from '../../vectors/corpus.ts';
 import { REFERENCE_FIXTURES } from '../../vectors/fixtures.ts';
 import { runVectorFile, type VectorOutcome } from '../../vectors/run.ts';
-import {
-  type ConsumerModule,
-  checkConsumerVariantReaches,
-  loadConsumerModule,
-  withConsumer,
-} from '../consumer-module.ts';
+import { type ConsumerModule, checkConsumerVariantReaches, loadConsumerModule } from '../consumer-module.ts';
 import {
   checkVariantReaches,
   loadProviderModule,
@@ -97,17 +87,11 @@ export class ModuleCache {
   }
 }
 
-async function propertyFor(
-  modules: ModuleCache,
-  job: ModuleSpecs & { readonly property: string },
-): Promise<PropertyDef> {
-  let def = replayablePropertyById(job.property);
-  if (!def) throw new CliError('unknown_property', `unknown property '${job.property}'`);
-  const provider = modules.provider(job);
-  if (provider) def = withProviders(def, await provider);
-  const consumer = modules.consumer(job);
-  if (consumer) def = withConsumer(def, await consumer);
-  return def;
+/** The job's user modules, loaded, as the implementations under test (none: the reference ones). */
+async function subjectsOf(modules: ModuleCache, job: ModuleSpecs): Promise<ResolvedSubjects> {
+  const providers = await modules.provider(job);
+  const consumer = await modules.consumer(job);
+  return { ...(providers ? { providers } : {}), ...(consumer ? { consumer: consumer.consumer } : {}) };
 }
 
 /**
@@ -123,7 +107,7 @@ export function timeShareMs(share: TimeShare, nowMs: number): number {
 }
 
 async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Promise<PropertyOutcome> {
-  const def = await propertyFor(modules, job);
+  const def = propertyUnderTest(job.property, await subjectsOf(modules, job));
   const watch = job.watch;
   const timeLimitMs = job.timeShare ? timeShareMs(job.timeShare, wallMs()) : job.timeLimitMs;
   const userCode = job.modules.provider !== undefined || job.modules.consumer !== undefined;
@@ -204,12 +188,8 @@ function thrownIn(events: readonly TraceEvent[]): { thrown?: readonly Thrown[] }
 }
 
 async function replay(modules: ModuleCache, job: ReplayJob, channel: JobChannel): Promise<ReplayOutcome> {
-  const def = await propertyFor(modules, job);
-  checkScenarioFits(job.path, job.replay, def);
-  const provider = modules.provider(job);
-  if (provider) await checkVariantReaches(await provider, job.replay.variant);
-  const consumer = modules.consumer(job);
-  if (consumer) await checkConsumerVariantReaches(await consumer, job.replay.variant);
+  const def = replayProperty(job.path, job.replay, await subjectsOf(modules, job));
+  await checkReaches(modules, job, job.replay.variant);
   channel.started(1);
   const hooks = job.stream
     ? {
@@ -225,11 +205,22 @@ async function replay(modules: ModuleCache, job: ReplayJob, channel: JobChannel)
   return { violations: run.violations, traceHash: run.report.traceHash, events: run.world.trace.events };
 }
 
-async function load(modules: ModuleCache, job: LoadJob): Promise<LoadOutcome> {
+/** Checks that the variant's planted bugs reach the job's modules (a module that could not plant them is refused). */
+async function checkReaches(
+  modules: ModuleCache,
+  job: ModuleSpecs,
+  variant: Variant | undefined,
+): Promise<void> {
   const provider = await modules.provider(job);
-  if (provider && job.variant) await checkVariantReaches(provider, job.variant);
+  if (provider && variant) await checkVariantReaches(provider, variant);
   const consumer = await modules.consumer(job);
-  if (consumer && job.variant) await checkConsumerVariantReaches(consumer, job.variant);
+  if (consumer && variant) await checkConsumerVariantReaches(consumer, variant);
+}
+
+async function load(modules: ModuleCache, job: LoadJob): Promise<LoadOutcome> {
+  await checkReaches(modules, job, job.variant);
+  const provider = await modules.provider(job);
+  const consumer = await modules.consumer(job);
   return {
     ...(provider
       ? { provider: { specifier: provider.specifier, names: provider.providers.map((p) => p.name) } }

@@ -6,6 +6,7 @@ import type { Bundle } from '../../sim/binder/bundle.ts';
 import { AGENT, data, effects, status } from '../testing.ts';
 import { PAYMENTS_PACKAGE, RECONCILE_BATCHES } from './payments.ts';
 import {
+  acceptedOperation,
   cancelOperation,
   executeThroughResolutions,
   paymentsWorld,
@@ -43,10 +44,7 @@ describe('payments: reconciliation (async without confirmation)', () => {
     const world = paymentsWorld(['approve']);
     await run(world, {
       [AGENT]: async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
-        const accepted = (await executeThroughResolutions(c, 'reconcile_accounts', {}, requestId)).at(-1);
-        const operationId = String(data(accepted as Bundle).operation_id);
+        const { requestId, operationId } = await acceptedOperation(c, {}, 'reconcile_accounts');
         await c.ctx.sleep(4_500);
         expect(data(await cancelOperation(c, requestId, operationId)).state).toBe('cancellation_requested');
         expect((await pollToEnd(c, requestId, operationId)).at(-1)?.state).toBe('cancelled');

@@ -87,6 +87,21 @@ export async function executeThroughResolutions(
   }
 }
 
+/**
+ * Negotiates, then runs `tool` (a transfer unless named) through its grant and confirmation up to
+ * `accepted`: the request id (seeded), the operation id and the accepted reply.
+ */
+export async function acceptedOperation(
+  c: RawClient,
+  args: Record<string, unknown> = transferArgs(),
+  tool = 'transfer',
+): Promise<{ requestId: string; operationId: string; accepted: Bundle }> {
+  await c.negotiate();
+  const requestId = c.ctx.seededUuid();
+  const accepted = (await executeThroughResolutions(c, tool, args, requestId)).at(-1) as Bundle;
+  return { requestId, operationId: String(data(accepted).operation_id), accepted };
+}
+
 export function getOperation(c: RawClient, requestId: string, operationId: string): Promise<Bundle> {
   return c.method('get_operation', (b) => b.putString('operation_id', operationId), requestId);
 }

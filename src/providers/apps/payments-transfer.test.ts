@@ -9,6 +9,7 @@ import { DeadObjectException } from '../../sim/core/errors.ts';
 import { AGENT, data, effects, OTHER_AGENT, status } from '../testing.ts';
 import { PAYMENTS_PACKAGE, TRANSFER_STEPS } from './payments.ts';
 import {
+  acceptedOperation,
   balances,
   cancelOperation,
   executeThroughResolutions,
@@ -126,10 +127,7 @@ describe('payments: a transfer', () => {
     const world = paymentsWorld(['approve', 'approve']);
     await run(world, {
       [AGENT]: async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
-        const accepted = (await executeThroughResolutions(c, 'transfer', transferArgs(), requestId)).at(-1);
-        const operationId = String(data(accepted as Bundle).operation_id);
+        const { requestId, operationId } = await acceptedOperation(c);
         await c.ctx.sleep(3_000);
         const cancel = await cancelOperation(c, requestId, operationId);
         expect(status(cancel)).toBe('success');
@@ -151,10 +149,7 @@ describe('payments: a transfer', () => {
     const world = paymentsWorld(['approve', 'approve']);
     await run(world, {
       [AGENT]: async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
-        const accepted = (await executeThroughResolutions(c, 'transfer', transferArgs(), requestId)).at(-1);
-        const operationId = String(data(accepted as Bundle).operation_id);
+        const { requestId, operationId } = await acceptedOperation(c);
         expect((await pollToEnd(c, requestId, operationId)).at(-1)?.state).toBe('succeeded');
         const cancel = await cancelOperation(c, requestId, operationId);
         expect(status(cancel)).toBe('error:CONFLICT');
@@ -169,12 +164,9 @@ describe('payments: a transfer', () => {
     const world = paymentsWorld(['approve', 'approve']);
     await run(world, {
       [AGENT]: async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
         const args = transferArgs({ from_account: 'DE-SAV-1', amount: 250 });
-        const accepted = (await executeThroughResolutions(c, 'transfer', args, requestId)).at(-1) as Bundle;
+        const { requestId, operationId, accepted } = await acceptedOperation(c, args);
         expect(status(accepted)).toBe('accepted');
-        const operationId = String(data(accepted).operation_id);
         const final = (await pollToEnd(c, requestId, operationId)).at(-1);
         expect(final).toMatchObject({
           state: 'failed',
@@ -271,11 +263,10 @@ describe('payments: a transfer', () => {
     let requestId = '';
     await run(world, {
       [AGENT]: async (c) => {
-        await c.negotiate();
-        requestId = c.ctx.seededUuid();
         const args = transferArgs({ amount: 400 });
-        const accepted = (await executeThroughResolutions(c, 'transfer', args, requestId)).at(-1) as Bundle;
-        const operationId = String(data(accepted).operation_id);
+        const started = await acceptedOperation(c, args);
+        requestId = started.requestId;
+        const { operationId } = started;
         await c.ctx.sleep(5_000);
         world.killProcess(PAYMENTS_PACKAGE, { kind: 'killed', reason: 'test: low memory' });
         await expect(getOperation(c, requestId, operationId)).rejects.toBeInstanceOf(DeadObjectException);
@@ -299,10 +290,7 @@ describe('payments: a transfer', () => {
     const shared: { requestId?: string; operationId?: string; probed?: boolean } = {};
     await run(world, {
       [AGENT]: async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
-        const accepted = (await executeThroughResolutions(c, 'transfer', transferArgs(), requestId)).at(-1);
-        const operationId = String(data(accepted as Bundle).operation_id);
+        const { requestId, operationId } = await acceptedOperation(c);
         Object.assign(shared, { requestId, operationId });
         while (!shared.probed) await c.ctx.sleep(500);
         expect((await pollToEnd(c, requestId, operationId)).at(-1)?.state).toBe('succeeded');

@@ -17,6 +17,7 @@ import {
   AGENT,
   agentPackage,
   alertsWorld,
+  annotations,
   data,
   OTHER_AGENT,
   RawClient,
@@ -189,15 +190,7 @@ describe('§2.2 sessions', () => {
     const world = testProviderWorld({
       tools: [
         writeTool('slow_write', {
-          annotations: {
-            effect: 'create',
-            risk: 'low',
-            destructive: false,
-            idempotent: false,
-            openWorld: false,
-            confirmation: 'never',
-            execution: 'sync_or_async',
-          },
+          annotations: annotations({ execution: 'sync_or_async' }),
         }),
       ],
     });

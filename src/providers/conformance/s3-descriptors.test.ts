@@ -5,11 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { checkToolList, DRAFT_2020_12, EFFECTS, isToolName, RISKS } from '../../protocol/index.ts';
 import { ALERTS_PACKAGE, alertsApp, alertsPackage } from '../apps/alerts.ts';
-import type { MutationTool, ProviderTool, ToolAnnotations } from '../sdk/types.ts';
+import type { MutationTool, ProviderTool } from '../sdk/types.ts';
 import {
   AGENT,
   agentPackage,
   alertsWorld,
+  annotations,
   data,
   OTHER_AGENT,
   RawClient,
@@ -38,17 +39,6 @@ async function listedNames(tools: readonly ProviderTool[], extra = {}): Promise<
   });
   return names;
 }
-
-const annotations = (a: Partial<ToolAnnotations>): ToolAnnotations => ({
-  effect: 'create',
-  risk: 'low',
-  destructive: false,
-  idempotent: false,
-  openWorld: false,
-  confirmation: 'never',
-  execution: 'sync',
-  ...a,
-});
 
 describe('§3.1 identity and names', () => {
   it('CETP-3.1-01 CETP-3.1-05 CETP-3.2-02: provider_id, tool names and scope names are the same across sessions and restarts', async () => {

@@ -10,6 +10,7 @@ import type { MutationTool } from '../sdk/types.ts';
 import {
   AGENT,
   agentPackage,
+  annotations,
   data,
   effects,
   OTHER_AGENT,
@@ -25,15 +26,7 @@ import {
 
 /** Five one-second steps of preparation (cancellable), then a committed row. */
 const slow = writeTool('slow_job', {
-  annotations: {
-    effect: 'update',
-    risk: 'low',
-    destructive: false,
-    idempotent: false,
-    openWorld: false,
-    confirmation: 'never',
-    execution: 'sync_or_async',
-  },
+  annotations: annotations({ effect: 'update', execution: 'sync_or_async' }),
   prepare: async (call, work) => {
     for (let i = 1; i <= 5; i++) {
       await call.context.sleep(1000);

@@ -11,6 +11,7 @@ import type { MutationExecutor, MutationTool } from '../sdk/types.ts';
 import {
   AGENT,
   agentPackage,
+  annotations,
   data,
   effects,
   OTHER_AGENT,
@@ -216,15 +217,7 @@ describe('§6 idempotency', () => {
     // find nothing, and race to their transactions; the one that needs no confirmation used to
     // write over the other's reservation and commit an effect under the id.
     const policy = writeTool('w', {
-      annotations: {
-        effect: 'create',
-        risk: 'low',
-        destructive: false,
-        idempotent: false,
-        openWorld: false,
-        confirmation: 'provider_policy',
-        execution: 'sync',
-      },
+      annotations: annotations({ confirmation: 'provider_policy' }),
       needsConfirmation: (call) => (call.args as { big?: boolean }).big === true,
     });
     const outcomes = new Set<string>();
@@ -258,15 +251,7 @@ describe('§6 idempotency', () => {
 
   it('CETP-6-07: a duplicate of an in-flight async request gets the same operation', async () => {
     const asyncWrite = writeTool('aw', {
-      annotations: {
-        effect: 'create',
-        risk: 'low',
-        destructive: false,
-        idempotent: false,
-        openWorld: false,
-        confirmation: 'never',
-        execution: 'sync_or_async',
-      },
+      annotations: annotations({ execution: 'sync_or_async' }),
       prepare: async (call) => {
         await call.context.sleep(1000);
         return null;
@@ -283,15 +268,7 @@ describe('§6 idempotency', () => {
 
   it('CETP-6-09: an idempotent=true tool is still de-duplicated by request_id', async () => {
     const idem = writeTool('set_flag', {
-      annotations: {
-        effect: 'update',
-        risk: 'low',
-        destructive: false,
-        idempotent: true,
-        openWorld: false,
-        confirmation: 'never',
-        execution: 'sync',
-      },
+      annotations: annotations({ effect: 'update', idempotent: true }),
     });
     const world = testProviderWorld({ tools: [idem] });
     await runOnTest(world, async (c) => {

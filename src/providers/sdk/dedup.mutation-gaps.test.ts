@@ -10,6 +10,7 @@ import type { JsonObject, JsonValue } from '../../base/json.ts';
 import type { Bundle } from '../../sim/binder/bundle.ts';
 import {
   ALWAYS_CONFIRM,
+  annotations,
   data,
   effects,
   type RawClient,
@@ -23,15 +24,7 @@ import {
 import { CONFIRMATIONS, REQUESTS } from './records.ts';
 import { type MutationTool, ToolFailure } from './types.ts';
 
-const ASYNC = {
-  effect: 'create',
-  risk: 'low',
-  destructive: false,
-  idempotent: false,
-  openWorld: false,
-  confirmation: 'never',
-  execution: 'sync_or_async',
-} as const;
+const ASYNC = annotations({ execution: 'sync_or_async' });
 
 function errorOf(reply: Bundle) {
   return {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { World } from '../../sim/world.ts';
-import { AGENT, agentPackage, data, RawClient, status } from '../testing.ts';
+import { AGENT, agentPackage, annotations, data, RawClient, status } from '../testing.ts';
 import { CONFIRM_ACTIVITY } from './confirmations.ts';
 import { defineProvider } from './define.ts';
 import { CETP_PROVIDER, META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from './manifest.ts';
@@ -17,15 +17,7 @@ const ping: ReadTool = {
   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   outputSchema: { type: 'object' },
   scopes: [],
-  annotations: {
-    effect: 'read',
-    risk: 'low',
-    destructive: false,
-    idempotent: true,
-    openWorld: false,
-    confirmation: 'never',
-    execution: 'sync',
-  },
+  annotations: annotations({ effect: 'read', idempotent: true }),
   read: async () => ({ pong: true }),
 };
 
@@ -41,15 +33,7 @@ const note: MutationTool = {
   },
   outputSchema: { type: 'object' },
   scopes: ['notes.write'],
-  annotations: {
-    effect: 'create',
-    risk: 'low',
-    destructive: false,
-    idempotent: false,
-    openWorld: false,
-    confirmation: 'never',
-    execution: 'sync',
-  },
+  annotations: annotations(),
   describeForConfirmation: () => ({ object: 'a note', action: 'Add', parameters: [], irreversible: null }),
   mutate: async (call, tx) => {
     await tx.put('notes', call.requestKey, call.args);

@@ -2,14 +2,15 @@
  * The shape of the provider SDK and the reference consumer (issue 16): no file cycle in the SDK's
  * import graph, no file over 500 lines, no planted-bug branch in the reference code — planted bugs
  * substitute named parts from outside (planted.ts) — and every planted bug really substitutes one.
+ * Files and imports are read by the source-rule tests' one scanner (src/tidy/source-scan.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_CONSUMER_PARTS } from '../../consumer/parts.ts';
 import { CONSUMER_PLANTED_BUGS, plantConsumerBugs } from '../../consumer/planted.ts';
+import { circles, parse, importsOf as scanImports, sourceFiles } from '../../tidy/source-scan.ts';
 import { STEP_NAMES } from './execute/types.ts';
 import { REFERENCE_PARTS } from './parts.ts';
 import { PROVIDER_PLANTED_BUGS, plantBugs } from './planted.ts';
@@ -17,67 +18,8 @@ import { PROVIDER_PLANTED_BUGS, plantBugs } from './planted.ts';
 const SDK = fileURLToPath(new URL('.', import.meta.url));
 const SRC = resolve(SDK, '../..');
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
-
-/** Every relative import or re-export of `file` (type-only ones included), as absolute paths. */
-function importsOf(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
-  const out: string[] = [];
-  for (const statement of source.statements) {
-    const spec =
-      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier
-        ? statement.moduleSpecifier
-        : undefined;
-    if (spec && ts.isStringLiteral(spec) && spec.text.startsWith('.')) {
-      out.push(resolve(dirname(file), spec.text));
-    }
-  }
-  return out;
-}
-
-/** The strongly connected components with more than one file (or a self-import): the file cycles. */
-function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
-  let counter = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const visit = (v: string): void => {
-    index.set(v, counter);
-    low.set(v, counter);
-    counter++;
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!graph.has(w)) continue;
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
-      } else if (onStack.has(w)) {
-        low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
-      }
-    }
-    if (low.get(v) === index.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop() as string;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(component.sort());
-    }
-  };
-  for (const v of graph.keys()) if (!index.has(v)) visit(v);
-  return found;
-}
+/** Every relative import of `file`, type-only ones included, as absolute paths. */
+const importsOf = (file: string): string[] => scanImports(parse(file));
 
 describe('the provider SDK import graph', () => {
   it('the cycle finder finds cycles (so its silence means something)', () => {
@@ -88,9 +30,9 @@ describe('the provider SDK import graph', () => {
       ['d', ['a']],
       ['e', ['e']],
     ]);
-    expect(cycles(graph)).toEqual([['a', 'b', 'c'], ['e']]);
+    expect(circles(graph)).toEqual([['a', 'b', 'c'], ['e']]);
     expect(
-      cycles(
+      circles(
         new Map([
           ['a', ['b']],
           ['b', []],
@@ -100,15 +42,15 @@ describe('the provider SDK import graph', () => {
   });
 
   it('has no file cycle in src/providers/sdk, type imports included', () => {
-    const graph = new Map(sources(SDK).map((f) => [f, importsOf(f)] as const));
+    const graph = new Map(sourceFiles(SDK).map((f) => [f, importsOf(f)] as const));
     expect(graph.size).toBeGreaterThan(20);
-    const found = cycles(graph).map((c) => c.map((f) => relative(SRC, f)));
+    const found = circles(graph).map((c) => c.map((f) => relative(SRC, f)));
     expect(found).toEqual([]);
   });
 });
 
 describe('file size and planted-bug branches', () => {
-  const files = [...sources(SDK), ...sources(join(SRC, 'consumer'))];
+  const files = [...sourceFiles(SDK), ...sourceFiles(join(SRC, 'consumer'))];
 
   it('no file of the SDK or the consumer is over 500 lines', () => {
     const long = files
