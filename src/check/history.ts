@@ -103,16 +103,41 @@ function operationEnds(obs: Observation): Map<string, { state: string; data: Rec
 }
 
 /**
- * A v2 result's value (§4.2: `{ kind: 'inline', value }`); null for `{ kind: 'file', … }`, whose
- * bytes went through a descriptor. Anything else (a v1 answer) is the result as it is.
+ * A v2 result's value (§4.2: `{ kind: 'inline', value }`); for `{ kind: 'file', … }` (4.5) the JSON
+ * the provider wrote behind the reply's `result_fd` (`file`), null when it cannot be read as such.
+ * Anything else (a v1 answer) is the result as it is.
  */
-function resultValue(data: JsonValue | undefined): JsonValue {
+function resultValue(data: JsonValue | undefined, file: () => JsonValue = () => null): JsonValue {
   if (data === undefined) return null;
   if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
     if (data.kind === 'inline' && 'value' in data) return data.value ?? null;
-    if (data.kind === 'file') return null;
+    if (data.kind === 'file') return file();
   }
   return data;
+}
+
+/**
+ * The JSON behind a file result's `result_fd`, as the world knows the bytes (a file's content; a
+ * pipe's bytes once every writer closed it, from the ground truth's file results); null when the
+ * bytes are not known whole, were torn or rewritten, or are not JSON.
+ */
+function fileJson(obs: Observation, reply: BundleReplyView): JsonValue {
+  const entry = reply.bundle.getEntry('result_fd');
+  const target = entry?.type === 'ParcelFileDescriptor' ? entry.value?.description.target : undefined;
+  if (target === undefined) return null;
+  const key = target.kind === 'pipe' ? `pipe#${target.pipe.id}:write` : `file:${target.file.path}`;
+  if (target.kind === 'pipe' && target.pipe.writers > 0) return null;
+  const written = obs.record.truth.fileResults.filter((r) => r.target === key);
+  // A file written through a descriptor, or torn at a power loss, no longer holds the reply's bytes.
+  const torn = obs.events.some((e) => e.kind === 'fs.torn' && `file:${String(e.data.path)}` === key);
+  const bytes =
+    target.kind === 'pipe' ? written[0]?.bytes : written.length > 0 || torn ? null : target.file.bytes;
+  if (!bytes) return null;
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as JsonValue;
+  } catch {
+    return null;
+  }
 }
 
 /** What the provider answered a call: the delivered reply, or the one lost on the way back. */
@@ -122,12 +147,14 @@ function answerOf(c: CallView): BundleReplyView | null {
 }
 
 function outcomeOfCall(
+  obs: Observation,
   c: CallView,
   ends: ReadonlyMap<string, { state: string; data: Record<string, unknown> }>,
 ): RequestOutcome {
   const reply = answerOf(c);
   if (!reply) return { kind: 'unknown' };
-  if (reply.status === 'success') return { kind: 'succeeded', result: frozen(resultValue(reply.data)) };
+  if (reply.status === 'success')
+    return { kind: 'succeeded', result: frozen(resultValue(reply.data, () => fileJson(obs, reply))) };
   if (reply.status === 'error')
     return { kind: 'error', code: reply.errorCode ?? 'UNKNOWN', retryable: reply.retryable };
   if (reply.status !== 'accepted') return { kind: 'unknown' };
@@ -309,7 +336,7 @@ export function runHistory(obs: Observation, pkg: string): RunHistory {
         calls: Object.freeze(history.map((h) => Object.freeze(h))),
         outcome: Object.freeze(
           outcomeOf(
-            calls.map((c) => outcomeOfCall(c, ends)),
+            calls.map((c) => outcomeOfCall(obs, c, ends)),
             own.length,
           ),
         ),

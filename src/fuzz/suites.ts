@@ -139,6 +139,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         ['cross', 'cross'],
         ['execute', 'resume-foreign'],
         ['execute', 'execute'],
+        ['make', 'make', 'own', 'other'], // creates, an act on one, another caller's (aimed-arb.ts)
       ],
       extraPercent: 100,
       resolveModes: ['honest', 'none', 'skip-ui', 'altered-args', 'other-rid', 'foreign'],

@@ -22,7 +22,8 @@ export type AppState = Readonly<Record<string, StoredTable>>;
 /**
  * How a request ended, as the provider answered it (whether or not the answer reached the caller):
  * - `succeeded`: a call was answered success, or accepted and its operation seen succeeding;
- *   `result` is the result data (null when it came as a file descriptor);
+ *   `result` is the result data (for a file result, the JSON written behind its descriptor; null
+ *   when those bytes are not known whole or are not JSON);
  * - `error`: every call was answered with an error (or its operation failed), and the world recorded
  *   no business effect for it: the last such code;
  * - `cancelled`: its operation was seen cancelled;
@@ -125,8 +126,9 @@ export interface ModelRequest {
   readonly args: JsonValue | undefined;
   /**
    * The request's result: from its answer (delivered or lost), its operation, or — when no answer was
-   * ever seen — the provider SDK's request record. Use it for ids the app generated. Null when the
-   * result came as a file. (When none of these has it the run is not judged: see `ToolModel`.)
+   * ever seen — the provider SDK's request record. Use it for ids the app generated. A file result is
+   * the JSON written behind its descriptor, null when those bytes are not known whole or not JSON.
+   * (When none of these has it the run is not judged: see `ToolModel`.)
    */
   readonly result: JsonValue;
 }

@@ -70,7 +70,15 @@ const entityArb: fc.Arbitrary<EntitySpec> = fc
   }));
 
 const readArb = (kind: 'list' | 'get' | 'export'): fc.Arbitrary<ToolSpec> =>
-  fc.constant({ kind, confirmation: 'never', risk: 'low', async: false, prepareSteps: 0, stepMs: 0 });
+  fc.constant({
+    kind,
+    confirmation: 'never',
+    risk: 'low',
+    async: false,
+    prepareSteps: 0,
+    stepMs: 0,
+    asksCancel: true,
+  });
 
 const writeArb = (kind: 'create' | 'update' | 'delete'): fc.Arbitrary<ToolSpec> =>
   fc
@@ -97,6 +105,9 @@ const writeArb = (kind: 'create' | 'update' | 'delete'): fc.Arbitrary<ToolSpec> 
       async: t.async,
       prepareSteps: t.async ? t.prepareSteps : 0,
       stepMs: t.async ? t.stepMs : 0,
+      // Derived from what is drawn (so every app of a seed stays the app it was): a quarter of the
+      // async writes never ask whether they were cancelled (ToolSpec.asksCancel).
+      asksCancel: !(t.async && t.prepareSteps === 1),
     }));
 
 /** One app description (its index given: names derive from it). */

@@ -35,7 +35,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     needs:
       "model, when a second caller deletes the first caller's row by its id (`$OTHER:`: the id must be known to its creator)",
     floor: 1,
-    killers: ['lifecycle', 'versions', 'identity'],
+    killers: ['confirmation', 'lifecycle', 'versions', 'identity'],
     applies: has('delete'),
     variation: patchTools<MutationTool>(['delete'], (tool, kit) => ({
       ...tool,
@@ -93,28 +93,6 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     },
   },
   {
-    id: 'ignores-cancellation',
-    title: 'the long part of an async write never asks whether it was cancelled (no progress either)',
-    needs: 'an oracle that a cancel is honoured before the commit point (the SDK re-checks at commit)',
-    floor: 0,
-    killers: ['operations'],
-    applies: asyncWrite,
-    variation: {
-      tools: (tools) =>
-        tools.map((t) =>
-          hasPrepare(t)
-            ? {
-                ...t,
-                prepare: async (call) => {
-                  await call.context.sleep(5_000);
-                  return null;
-                },
-              }
-            : t,
-        ),
-    },
-  },
-  {
     id: 'cancel-as-failure',
     title: 'a cancelled async write throws a business failure instead of stopping',
     needs: 'an oracle that a cancelled operation ends cancelled',
@@ -142,7 +120,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'screen-hides-args',
     title: 'the confirmation screen shows the action only, not the values approved',
     needs: 'confirmation-screen-shows',
-    floor: 0.5,
+    floor: 1,
     killers: ['confirmation', 'identity'],
     applies: (spec) => confirmed(spec) || has('delete')(spec),
     variation: patchTools<MutationTool>(['create', 'update', 'delete'], (tool) => ({
@@ -159,7 +137,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'screen-wrong-object',
     title: 'the confirmation screen names another row than the one acted on',
     needs: 'confirmation-screen-shows',
-    floor: 0,
+    floor: 1,
     killers: ['confirmation', 'identity'],
     applies: has('delete'),
     variation: patchTools<MutationTool>(['delete'], (tool, kit) => ({
@@ -256,7 +234,7 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     id: 'business-rule-dropped',
     title: "create's business rule is not enforced (validate removed)",
     needs: 'business-refusal',
-    floor: 0.5,
+    floor: 1,
     killers: ['confirmation', 'consumer'],
     applies: has('create'),
     variation: patchTools<MutationTool>(['create'], (tool) => {

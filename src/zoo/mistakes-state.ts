@@ -151,8 +151,8 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     id: 'no-owner-filter',
     title: "read tools return every caller's rows (no per-caller filtering)",
     needs: 'invariant reads-own-rows, when the fuzz run has a second caller read after the first added',
-    floor: 0.5,
-    killers: ['idempotency', 'identity'],
+    floor: 1,
+    killers: ['idempotency', 'confirmation', 'identity'],
     applies: has('list', 'get', 'export'),
     variation: patchTools<ReadTool>(['list', 'get', 'export'], (tool, kit) => ({
       ...tool,

@@ -44,6 +44,13 @@ export interface ToolSpec {
   /** For async writes: how many steps of `stepMs` the long part before the commit takes. */
   readonly prepareSteps: number;
   readonly stepMs: number;
+  /**
+   * For async writes: whether the long part reports progress and stops when cancelled, or sleeps
+   * through its steps without asking (the SDK still re-checks the cancel at its commit point, so the
+   * operation ends `cancelled` with no effect; only how long a cancel takes differs, which no rule
+   * bounds: docs/zoo.md, "Cancellation"). Derived, not drawn: a one-step long part does not ask.
+   */
+  readonly asksCancel: boolean;
 }
 
 /** Which scopes any caller has without asking (the rest the user grants, per caller). */

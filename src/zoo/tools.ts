@@ -2,8 +2,8 @@
  * The tools of a generated app, written as a user writes them with the public SDK (`ReadTool`,
  * `MutationTool`, `ToolFailure`): rows of the caller's own in the app's table, every write inside
  * the SDK's transaction (`tx`), business rules in `validate`, what the confirmation screen shows in
- * `describeForConfirmation`, the long part of an async write in `prepare` (progress reported,
- * cancellation honoured, no business effect), ids from a counter in the app's meta table or from
+ * `describeForConfirmation`, the long part of an async write in `prepare` (progress reported and
+ * cancellation honoured, or neither, leaving the cancel to the SDK's commit; no business effect), ids from a counter in the app's meta table or from
  * the app's seeded uuid.
  */
 import type { JsonObject, JsonValue } from '../base/json.ts';
@@ -67,6 +67,8 @@ export function kitOf(spec: AppSpec): Kit {
       const steps = tool.prepareSteps;
       for (let step = 1; step <= steps; step++) {
         await call.context.sleep(tool.stepMs);
+        // Without asking (and reporting nothing), the SDK's commit still honours a cancel (4.4-19).
+        if (!tool.asksCancel) continue;
         if (await work.progress(step, steps, `Step ${step} of ${steps}`)) return null;
       }
       return null;

@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { PROPERTY_CATALOGUE } from '../index.ts';
 import { buildApp } from './build.ts';
 import { generateApp, generateApps } from './generate.ts';
-import { MISTAKES } from './mistakes.ts';
+import { MISTAKES, mistakeById } from './mistakes.ts';
 import { huntMistake, runZoo } from './run.ts';
+import { isRead } from './spec.ts';
 
 const SEED = 1;
 /** Apps per mistake in the slice. */
@@ -24,6 +25,10 @@ describe('zoo generator', () => {
       new Set(['never', 'always', 'provider_policy']),
     );
     expect(tools.some((t) => t.async)).toBe(true);
+    // Async writes whose long part never asks whether it was cancelled are correct (docs/zoo.md,
+    // "Cancellation"): the slice's two apps have one, so a false alarm on them fails npm test.
+    expect(tools.some((t) => t.async && t.asksCancel)).toBe(true);
+    for (const i of [0, 1]) expect(apps[i]?.tools.some((t) => t.async && !t.asksCancel)).toBe(true);
     expect(new Set(apps.map((a) => a.auth)).size).toBe(3);
     expect(new Set(apps.map((a) => a.entity.ids)).size).toBe(2);
     expect(apps.some((a) => a.entity.fields.some((f) => f.type === 'object' && f.optional))).toBe(true);
@@ -53,6 +58,16 @@ describe('zoo slice', () => {
     expect(report.falseAlarms.map((a) => `${a.app} ${a.property} ${a.checkers.join('+')}`)).toEqual([]);
     expect(Object.keys(report.verdicts[0]?.statuses ?? {})).toEqual(PROPERTY_CATALOGUE.map((p) => p.id));
     expect(report.verdicts.flatMap((v) => v.modelProblems)).toEqual([]);
+  }, 120_000);
+
+  it("a read through a file result is judged: another caller's rows in an export's file", async () => {
+    // App 2 reads only by export (a file result): the history holds the JSON behind its descriptor.
+    const spec = generateApp(SEED, 2);
+    expect(spec.tools.filter((t) => isRead(t.kind)).map((t) => t.kind)).toEqual(['export']);
+    const mistake = mistakeById('no-owner-filter');
+    if (!mistake) throw new Error('no-owner-filter is in the catalogue');
+    const by = await huntMistake({ apps: 0, seed: SEED }, spec, mistake, ['confirmation']);
+    expect(by).toBe('confirmation/invariant:reads-own-rows');
   }, 120_000);
 
   const caught = MISTAKES.filter((m) => m.floor > 0);

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import type { Fault, FaultAt } from '../../sim/core/faults.ts';
 import type { UserDecision } from '../../sim/ui/user.ts';
+import { type AimedMove, aimedArb, aimsOf } from './aimed-arb.ts';
 import type { ProviderFixture } from './fixtures.ts';
 import { hostileBatchArb } from './malformed-arb.ts';
 import {
@@ -38,10 +39,13 @@ export type CommandKind = Command['kind'];
  * - `hold-resolution`: a confirmation or grant launched and answered, its token kept, not resumed
  *   (for `resume-held` after a lifecycle event);
  * - `retry-resolved`: a retry that, asked to authorize or confirm (again), does and resumes;
- * - `dup:<method>`: a `duplicate-call` of that method (a poll, cancel or listing sent twice at once).
+ * - `dup:<method>`: a `duplicate-call` of that method (a poll, cancel or listing sent twice at once);
+ * - `make`, `own`, `other`: a plain execution of a tool declared `create`, of an args entry naming
+ *   the caller's own object (`$OWN:`), or another actor's (`$OTHER:`) (aimed-arb.ts).
  */
 export type ExtraMove =
   | CommandKind
+  | AimedMove
   | 'late-resume'
   | 'reuse-rid'
   | 'duplicated'
@@ -161,10 +165,13 @@ function resolveArb(shape: ScenarioShape): fc.Arbitrary<ResolveMode> {
   );
 }
 
+/** The tools a shape executes, as `provider.tool` (default: every tool of every provider). */
+const toolsOf = (shape: ScenarioShape): readonly string[] =>
+  shape.tools ?? shape.providers.flatMap((p) => Object.keys(p.tools).map((tool) => `${p.name}.${tool}`));
+
 /** `resolve`: the resolve modes to draw from (default: the shape's, see resolveArb). */
 function executeArb(shape: ScenarioShape, resolve = resolveArb(shape)): fc.Arbitrary<Command> {
-  const tools =
-    shape.tools ?? shape.providers.flatMap((p) => Object.keys(p.tools).map((tool) => `${p.name}.${tool}`));
+  const tools = toolsOf(shape);
   return fc
     .record({
       tool: fc.constantFrom(...tools),
@@ -357,6 +364,10 @@ function extraArb(move: ExtraMove, shape: ScenarioShape): fc.Arbitrary<Command> 
       return fc
         .record({ index: fc.nat({ max: 3 }), afterMs: fc.constantFrom(0, 3_000) })
         .map((r): Command => ({ kind: 'retry', ...r, resolve: true }));
+    case 'make':
+    case 'own':
+    case 'other':
+      return aimedArb(aimsOf(move, shape.providers, toolsOf(shape)), executeArb(plain, first));
     case 'dup:get_operation':
     case 'dup:cancel_operation':
     case 'dup:get_provider_info':

@@ -2,8 +2,10 @@
  * Learning an async create's id before acting on it, as a careful client does: before a command
  * fills a `$OWN:field` (or `$OTHER:field`) placeholder while this actor has an accepted operation
  * whose result it has not seen, it polls that operation (get_operation, CETP-4.4-01) until it ends,
- * a few times at most, so `rememberOwn` keeps the result's fields. Bounded (OWN_POLLS per operation,
- * each operation looked at once) and deterministic (virtual time only).
+ * a few times at most, so `rememberOwn` keeps the result's fields. Before filling `$OTHER:field` it
+ * waits a little for another actor to know such a field (the others run concurrently: their create
+ * may not have ended yet). Bounded (OWN_POLLS per operation, each operation looked at once; the
+ * wait of `otherWith`) and deterministic (virtual time only).
  */
 
 import type { JsonValue } from '../../base/json.ts';
@@ -23,8 +25,10 @@ export async function learnOwnResults(
   provider: string,
   entry: JsonValue | undefined,
 ): Promise<void> {
-  if (entry === undefined || !hasPlaceholder(JSON.stringify(entry))) return;
+  const json = JSON.stringify(entry ?? null);
+  if (!hasPlaceholder(json)) return;
   const p = d.provider(provider);
+  await learnOthers(d, json);
   for (const op of d.state.ops) {
     if (op.provider !== p.name || d.state.looked.includes(op.operationId)) continue;
     d.state.looked.push(op.operationId);
@@ -40,4 +44,13 @@ export async function learnOwnResults(
       if (reply?.getString('status') !== 'success' || TERMINAL.has(String(state))) break;
     }
   }
+}
+
+/** `$OTHER:field` names of an args entry's JSON. */
+const OTHER_FIELDS = /\$OTHER:([a-z_][a-z0-9_]*)/g;
+
+/** Waits (a little, `otherWith`) until another actor knows each `$OTHER:` field `json` names. */
+async function learnOthers(d: DriverCore, json: string): Promise<void> {
+  for (const [, field] of json.matchAll(OTHER_FIELDS))
+    if (field !== undefined) await d.otherWith((o) => o.own.has(field));
 }
