@@ -48,6 +48,8 @@ export interface ProviderSpec {
   readonly pathPermissions?: readonly PathPermissionSpec[];
   /** `android:grantUriPermissions`: its URIs may be granted (Context.grantUriPermission). Default false. */
   readonly grantUriPermissions?: boolean;
+  /** `android:process`: ":name" (private to the package) or a full process name. Default: the package's. */
+  readonly process?: string;
   readonly metaData?: Readonly<Record<string, string>>;
 }
 
@@ -126,6 +128,8 @@ export interface ProviderInfo {
   readonly writePermission: string | null;
   readonly pathPermissions: readonly PathPermissionSpec[];
   readonly grantUriPermissions: boolean;
+  /** The process it runs in (`processNameOf`): the package name unless `android:process` says. */
+  readonly processName: string;
   readonly metaData: Readonly<Record<string, string>>;
 }
 
@@ -297,6 +301,15 @@ function resolveFilters(filters: readonly IntentFilterSpec[] | undefined): Inten
   }));
 }
 
+/**
+ * A component's process name (PackageParser buildProcessName / ComponentParseUtils.buildProcessName):
+ * ":name" is private to the package (`<package>:name`), any other value a full name; none: the package's.
+ */
+export function processNameOf(packageName: string, process: string | undefined): string {
+  if (process === undefined || process === '') return packageName;
+  return process.startsWith(':') ? `${packageName}${process}` : process;
+}
+
 /** The manifest with Android's defaults applied (assumes `validateManifest` found no issue). */
 export function resolveManifest(spec: ManifestSpec): ResolvedManifest {
   const targetSdk = spec.targetSdk ?? DEFAULT_TARGET_SDK;
@@ -322,6 +335,7 @@ export function resolveManifest(spec: ManifestSpec): ResolvedManifest {
       writePermission: p.writePermission ?? p.permission ?? null,
       pathPermissions: [...(p.pathPermissions ?? [])],
       grantUriPermissions: p.grantUriPermissions ?? false,
+      processName: processNameOf(spec.packageName, p.process),
       metaData: { ...(p.metaData ?? {}) },
     })),
     activities: (spec.activities ?? []).map((a) => ({

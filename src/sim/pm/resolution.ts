@@ -127,6 +127,7 @@ function toResolvedProvider(pkg: InstalledPackage, p: ProviderInfo, authority: s
     writePermission: p.writePermission,
     pathPermissions: p.pathPermissions,
     grantUriPermissions: p.grantUriPermissions,
+    processName: p.processName,
     metaData: p.metaData,
   };
 }
