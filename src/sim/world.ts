@@ -159,12 +159,12 @@ export class World {
   // ---- processes ----
 
   /** A process record of an installed package (created on first use; not started): its main
-   *  process, or `processName` (a provider's android:process; same UID). */
-  process(packageName: string, processName: string = packageName): ProcessRecord {
-    const uid = this.pm.getPackageUid(packageName);
-    if (uid === null || uid === undefined || uid < 0)
+   *  process, or `processName` (a provider's android:process; same UID); `uid`: its UID in another user. */
+  process(packageName: string, processName: string = packageName, uid?: number): ProcessRecord {
+    const own = this.pm.getPackageUid(packageName);
+    if (own === null || own === undefined || own < 0)
       throw new SimUsageError(`package ${packageName} is not installed`);
-    return this.processes.ensure(packageName, processName, uid);
+    return this.processes.ensure(packageName, processName, uid ?? own, own);
   }
 
   allProcesses(): ProcessRecord[] {
@@ -173,16 +173,16 @@ export class World {
 
   /** Starts the package's process if needed (providers published, then Application.onCreate); blocks
    *  the calling task; false if the start failed (crash in onCreate, publish timeout, not installed). */
-  async startProcess(packageName: string, processName: string = packageName): Promise<boolean> {
+  async startProcess(packageName: string, processName = packageName, uid?: number): Promise<boolean> {
     if (!this.apps.has(packageName) || this.pm.getPackageUid(packageName) === null) return false;
-    const proc = this.process(packageName, processName);
+    const proc = this.process(packageName, processName, uid);
     if (proc.isRunning) return true;
     if (proc.state.kind !== 'starting') this.beginStart(proc);
-    const waiter = this.scheduler.waiter<boolean>(`start of process ${processName}`);
-    this.processes.onStarted(processName, (ok) => waiter.wake(ok));
+    const waiter = this.scheduler.waiter<boolean>(`start of process ${proc.name}`);
+    this.processes.onStarted(proc.name, (ok) => waiter.wake(ok));
     const result = await waiter.waitFor(PROVIDER_PUBLISH_TIMEOUT_MS);
     if (result === TIMED_OUT) {
-      if (proc.state.kind === 'starting') this.killProcess(processName, { kind: 'publish-timeout' });
+      if (proc.state.kind === 'starting') this.killProcess(proc.name, { kind: 'publish-timeout' });
       return false;
     }
     // Woken by the publish, the caller may resume only after a kill that came in between.
@@ -261,7 +261,7 @@ export class World {
     if (!proc?.isAlive) return;
     this.trace.record('process.kill', { actor: proc.name, pid: proc.pid ?? -1, cause: describeDeath(cause) });
     this.fds.onProcessDied(proc);
-    this.stores.get(proc.packageName)?.onProcessDied(proc);
+    this.stores.get(proc.dataDir)?.onProcessDied(proc);
     this.activities.onProcessDied(proc);
     proc.toDead(cause);
     this.scheduler.killOwner(proc.name, describeDeath(cause));
@@ -272,12 +272,14 @@ export class World {
   }
 
   private onPackageRemoved(packageName: string): void {
-    for (const proc of this.processes.ofPackage(packageName))
-      this.killProcess(proc.name, { kind: 'uninstalled' });
-    this.stores.get(packageName)?.wipe();
-    this.stores.delete(packageName);
-    this.preferences.delete(packageName);
-    this.fds.wipe(packageName);
+    const procs = this.processes.ofPackage(packageName);
+    for (const proc of procs) this.killProcess(proc.name, { kind: 'uninstalled' });
+    for (const dir of new Set([packageName, ...procs.map((p) => p.dataDir)])) {
+      this.stores.get(dir)?.wipe(); // every user's data directory
+      this.stores.delete(dir);
+      this.preferences.delete(dir);
+      this.fds.wipe(dir);
+    }
     this.processes.forgetPackage(packageName);
     this.apps.delete(packageName);
     this.removals.set(packageName, (this.removals.get(packageName) ?? 0) + 1);

@@ -6,6 +6,7 @@
  * the component's processName). Activities and services are not given a process attribute here.
  */
 import { SimUsageError } from '../core/errors.ts';
+import { userIdOf } from '../pm/user-handle.ts';
 import { ProcessRecord } from './process.ts';
 
 export class ProcessTable {
@@ -17,14 +18,20 @@ export class ProcessTable {
     return this.byName.get(processName);
   }
 
-  /** The record of `processName` for `packageName` under `uid` (a fresh one if none or its UID changed). */
-  ensure(packageName: string, processName: string, uid: number): ProcessRecord {
-    let proc = this.byName.get(processName);
+  /**
+   * The record of `processName` for `packageName` under `uid` (a fresh one if none or its UID changed).
+   * `ownUid` is the package's first UID; in any other user (installExistingPackageAsUser) the process
+   * and its data directory carry the user (`name@u10`, AMS's (processName, uid) key made one string).
+   */
+  ensure(packageName: string, processName: string, uid: number, ownUid: number = uid): ProcessRecord {
+    const user = userIdOf(uid) === userIdOf(ownUid) ? '' : `@u${userIdOf(uid)}`;
+    const name = `${processName}${user}`;
+    let proc = this.byName.get(name);
     if (proc && proc.packageName !== packageName)
       throw new SimUsageError(`process ${processName} belongs to ${proc.packageName}, not ${packageName}`);
     if (!proc || proc.uid !== uid) {
-      proc = new ProcessRecord(processName, uid, packageName);
-      this.byName.set(processName, proc);
+      proc = new ProcessRecord(name, uid, packageName, `${packageName}${user}`);
+      this.byName.set(name, proc);
     }
     return proc;
   }

@@ -88,6 +88,8 @@ export class ProcessRecord {
     readonly name: string,
     readonly uid: number,
     readonly packageName: string = name,
+    /** Its package's data directory (storage, files, SharedPreferences): one per package and user. */
+    readonly dataDir: string = packageName,
   ) {}
 
   get pid(): number | null {
