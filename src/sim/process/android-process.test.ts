@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Bundle } from '../binder/bundle.ts';
-import { processNameOf } from '../pm/manifest.ts';
+import { processNameOf, validateManifest } from '../pm/manifest.ts';
 import { appSpec, clientSpec, LambdaProvider } from '../testing.ts';
 import { Activity, type ActivityResult } from '../ui/activity.ts';
 import { Intent } from '../ui/intent.ts';
@@ -139,5 +139,12 @@ describe('android:process: a provider in a process apart from its app', () => {
     expect(processNameOf(P, ':cetp')).toBe(CETP);
     expect(processNameOf(P, 'com.other.shared')).toBe('com.other.shared');
     expect(processNameOf(P, undefined)).toBe(P);
+    const issues = (process: string) =>
+      validateManifest({ packageName: P, providers: [{ name: 'X', authorities: ['x'], process }] }).map(
+        (i) => `${i.code} ${i.path}`,
+      );
+    expect(['com.other.shared', ':cetp', ':a.b'].flatMap(issues)).toEqual([]);
+    for (const bad of ['', ':', 'nodot', ':1x', 'a b.c'])
+      expect(issues(bad)).toEqual(['process-name-invalid providers[0].process']);
   });
 });
