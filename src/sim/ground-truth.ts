@@ -201,7 +201,7 @@ export class GroundTruth {
       object: effect.object ?? null,
       args: jsonCopy(effect.args),
       approvalRequired: effect.approvalRequired === true,
-      provider: proc.name,
+      provider: proc.packageName,
       pid: proc.pid ?? -1,
       incarnation: proc.incarnation,
       seq: null,
@@ -289,7 +289,7 @@ export class GroundTruth {
       seq,
       step: this.world.scheduler.step,
       t: this.world.clock.nowMs(),
-      packageName: proc.name,
+      packageName: proc.packageName,
       activity,
       uid: proc.uid,
       pid: proc.pid ?? -1,
@@ -339,7 +339,7 @@ export class GroundTruth {
   ): AgentCallRecord {
     const record: AgentCallRecord = {
       id: this.agentCalls.length + 1,
-      consumer: proc.name,
+      consumer: proc.packageName,
       pid: proc.pid ?? -1,
       kind,
       provider,

@@ -64,7 +64,7 @@ export function contentCallRecord(
     caller: caller.packageName,
     callerUid: caller.uid,
     callerPid: caller.pid,
-    provider: handle.process.name,
+    provider: handle.process.packageName,
     providerUid: handle.process.uid,
     authority: handle.authority,
     method,

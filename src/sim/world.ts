@@ -31,7 +31,8 @@ import type { PackageSpec } from './pm/manifest.ts';
 import { PackageManager } from './pm/package-manager.ts';
 import { PackageManagerView } from './pm/package-manager-view.ts';
 import { CACHED_APP_MIN_ADJ, lowMemoryKillOrder } from './process/importance.ts';
-import { type DeathCause, describeDeath, ProcessRecord } from './process/process.ts';
+import { type DeathCause, describeDeath, type ProcessRecord } from './process/process.ts';
+import { ProcessTable } from './process/process-table.ts';
 import { ServiceManager } from './process/services.ts';
 import { Standing } from './process/standing.ts';
 import { PreferencesDisk } from './storage/shared-preferences.ts';
@@ -68,14 +69,13 @@ export class World {
   readonly truth: GroundTruth = new GroundTruth(this); // what happened, for the oracles
   readonly release: ReleaseProfile; // the Android release's behaviour switches (release.ts)
 
-  private readonly processes = new Map<string, ProcessRecord>();
+  private readonly processes = new ProcessTable(); // by process name (process-table.ts)
   /** Each package's store (world-faults.ts: a reboot syncs them, a power loss loses NORMAL commits). */
   readonly stores = new Map<string, DurableStore>();
   readonly uriGrants = new UriGrants(); // Context.grantUriPermission; a reboot clears them (uri-grants.ts)
   private readonly preferences = new Map<string, PreferencesDisk>();
   private readonly apps = new Map<string, { spec: PackageSpec; factory: AppFactory }>();
   readonly removals = new Map<string, number>(); // uninstalls per package: a reinstall's processes draw anew
-  private readonly startWaiters = new Map<string, ((ok: boolean) => void)[]>();
   private readonly crashes: { task: string; error: string }[] = [];
   private readonly delivery = new ParcelDelivery(this);
   private readonly standing = new Standing(); // launched apps, services, connections (standing.ts)
@@ -121,8 +121,8 @@ export class World {
         world.onPackageRemoved(name);
       },
       onPackageUpdated(pkg) {
-        const proc = world.processes.get(pkg.packageName);
-        if (proc?.isAlive) world.killProcess(pkg.packageName, { kind: 'killed', reason: 'package updated' });
+        for (const proc of world.processes.ofPackage(pkg.packageName))
+          world.killProcess(proc.name, { kind: 'killed', reason: 'package updated' });
       },
     });
     this.scheduler.setHooks({
@@ -158,37 +158,31 @@ export class World {
 
   // ---- processes ----
 
-  /** The process record of an installed package (created on first use; not started). */
-  process(packageName: string): ProcessRecord {
-    const uid = this.pm.getPackageUid(packageName);
-    if (uid === null || uid === undefined || uid < 0)
+  /** A process record of an installed package (created on first use; not started): its main
+   *  process, or `processName` (a provider's android:process; same UID); `uid`: its UID in another user. */
+  process(packageName: string, processName: string = packageName, uid?: number): ProcessRecord {
+    const own = this.pm.getPackageUid(packageName);
+    if (own === null || own === undefined || own < 0)
       throw new SimUsageError(`package ${packageName} is not installed`);
-    let proc = this.processes.get(packageName);
-    if (!proc || proc.uid !== uid) {
-      proc = new ProcessRecord(packageName, uid);
-      this.processes.set(packageName, proc);
-    }
-    return proc;
+    return this.processes.ensure(packageName, processName, uid ?? own, own);
   }
 
   allProcesses(): ProcessRecord[] {
-    return [...this.processes.values()];
+    return this.processes.all();
   }
 
   /** Starts the package's process if needed (providers published, then Application.onCreate); blocks
    *  the calling task; false if the start failed (crash in onCreate, publish timeout, not installed). */
-  async startProcess(packageName: string): Promise<boolean> {
+  async startProcess(packageName: string, processName = packageName, uid?: number): Promise<boolean> {
     if (!this.apps.has(packageName) || this.pm.getPackageUid(packageName) === null) return false;
-    const proc = this.process(packageName);
+    const proc = this.process(packageName, processName, uid);
     if (proc.isRunning) return true;
     if (proc.state.kind !== 'starting') this.beginStart(proc);
-    const waiter = this.scheduler.waiter<boolean>(`start of process ${packageName}`);
-    const list = this.startWaiters.get(packageName) ?? [];
-    list.push((ok) => waiter.wake(ok));
-    this.startWaiters.set(packageName, list);
+    const waiter = this.scheduler.waiter<boolean>(`start of process ${proc.name}`);
+    this.processes.onStarted(proc.name, (ok) => waiter.wake(ok));
     const result = await waiter.waitFor(PROVIDER_PUBLISH_TIMEOUT_MS);
     if (result === TIMED_OUT) {
-      if (proc.state.kind === 'starting') this.killProcess(packageName, { kind: 'publish-timeout' });
+      if (proc.state.kind === 'starting') this.killProcess(proc.name, { kind: 'publish-timeout' });
       return false;
     }
     // Woken by the publish, the caller may resume only after a kill that came in between.
@@ -196,8 +190,8 @@ export class World {
   }
 
   private beginStart(proc: ProcessRecord): void {
-    const entry = this.apps.get(proc.name);
-    if (!entry) throw new SimUsageError(`no app registered for ${proc.name}`);
+    const entry = this.apps.get(proc.packageName);
+    if (!entry) throw new SimUsageError(`no app registered for ${proc.packageName}`);
     proc.toStarting(this.nextPid++);
     proc.fdTable = new FdTable(proc);
     const context = new AppContext(this, proc, new PackageManagerView(this.pm, proc.uid));
@@ -225,15 +219,19 @@ export class World {
     const context = proc.context as AppContext;
     const app = factory(context);
     proc.app = app;
-    for (const p of this.pm.getPackageInfo(proc.name)?.manifest.providers ?? []) {
+    for (const p of this.pm.getPackageInfo(proc.packageName)?.manifest.providers ?? []) {
       const instance = app.providers?.[p.name];
-      if (!instance) continue;
-      instance.attachInfo(context, { name: p.name, authorities: p.authorities, packageName: proc.name });
+      if (!instance || p.processName !== proc.name) continue; // each provider in its own android:process
+      instance.attachInfo(context, {
+        name: p.name,
+        authorities: p.authorities,
+        packageName: proc.packageName,
+      });
       await this.installProvider(context, p.name, instance);
     }
     proc.toRunning();
     this.trace.record('process.ready', { actor: proc.name, pid: proc.pid ?? -1 });
-    this.settleStart(proc.name, true);
+    this.processes.settleStart(proc.name, true);
     // publishContentProviders is a Binder call to AMS: callers woken by it may run first.
     await this.scheduler.yield();
     await app.onCreate?.();
@@ -256,35 +254,33 @@ export class World {
     await installed.wait();
   }
 
-  private settleStart(packageName: string, ok: boolean): void {
-    const list = this.startWaiters.get(packageName) ?? [];
-    this.startWaiters.delete(packageName);
-    for (const wake of list) wake(ok);
-  }
-
-  /** SIGKILL: memory, threads and fds gone; stable clients of its providers die after (world-faults.ts). */
-  killProcess(packageName: string, cause: DeathCause): void {
-    const proc = this.processes.get(packageName);
+  /** SIGKILL of one process (by process name; the package's other processes live on): memory, threads
+   *  and fds gone; stable clients of its providers die after (world-faults.ts). Storage is the package's. */
+  killProcess(processName: string, cause: DeathCause): void {
+    const proc = this.processes.get(processName);
     if (!proc?.isAlive) return;
     this.trace.record('process.kill', { actor: proc.name, pid: proc.pid ?? -1, cause: describeDeath(cause) });
     this.fds.onProcessDied(proc);
-    this.stores.get(packageName)?.onProcessDied(proc);
+    this.stores.get(proc.dataDir)?.onProcessDied(proc);
     this.activities.onProcessDied(proc);
     proc.toDead(cause);
     this.scheduler.killOwner(proc.name, describeDeath(cause));
     this.scheduler.thawOwner(proc.name);
     this.standing.forget(proc);
-    this.settleStart(packageName, false);
+    this.processes.settleStart(processName, false);
     killDependents(this, proc.name, this.binder.onProcessDied(proc));
   }
 
   private onPackageRemoved(packageName: string): void {
-    this.killProcess(packageName, { kind: 'uninstalled' });
-    this.stores.get(packageName)?.wipe();
-    this.stores.delete(packageName);
-    this.preferences.delete(packageName);
-    this.fds.wipe(packageName);
-    this.processes.delete(packageName);
+    const procs = this.processes.ofPackage(packageName);
+    for (const proc of procs) this.killProcess(proc.name, { kind: 'uninstalled' });
+    for (const dir of new Set([packageName, ...procs.map((p) => p.dataDir)])) {
+      this.stores.get(dir)?.wipe(); // every user's data directory
+      this.stores.delete(dir);
+      this.preferences.delete(dir);
+      this.fds.wipe(dir);
+    }
+    this.processes.forgetPackage(packageName);
     this.apps.delete(packageName);
     this.removals.set(packageName, (this.removals.get(packageName) ?? 0) + 1);
   }
@@ -493,7 +489,7 @@ export class World {
     this.ran = true;
     const outcome = await this.scheduler.run();
     this.trace.record('run.end', { actor: 'system', outcome: outcome.kind, steps: this.scheduler.step });
-    const leaks = this.fds.leaks(this.processes.values());
+    const leaks = this.fds.leaks(this.processes.all());
     return Report.of(outcome, this.scheduler, this.trace, leaks, this.faults.unapplied, this.crashes);
   }
 }

@@ -95,7 +95,7 @@ export class AppContext {
   ) {
     // One stream per process incarnation: a restarted process does not replay its predecessor's draws,
     // nor does a reinstalled package's (tokens and ids of before must not come back).
-    const installs = world.removals?.get(process.name) ?? 0;
+    const installs = world.removals?.get(process.packageName) ?? 0;
     const install = installs === 0 ? '' : `/install-${installs}`;
     this.rng = world.rng.fork(`app/${process.name}/${process.incarnation}${install}`);
     this.contentResolver = new ContentResolver(world, this);
@@ -103,7 +103,7 @@ export class AppContext {
   }
 
   get packageName(): string {
-    return this.process.name;
+    return this.process.packageName;
   }
 
   get uid(): number {
@@ -207,13 +207,13 @@ export class AppContext {
 
   // ---- storage and files ----
   get storage(): DurableStore {
-    return this.world.storage(this.process.name);
+    return this.world.storage(this.process.dataDir);
   }
   /** Context.getSharedPreferences(name): one instance per process, loaded from disk on first use. */
   getSharedPreferences(name: string): SharedPreferences {
     let prefs = this.preferences.get(name);
     if (!prefs) {
-      prefs = new SharedPreferences(this, this.world.preferencesDisk(this.process.name), name);
+      prefs = new SharedPreferences(this, this.world.preferencesDisk(this.process.dataDir), name);
       this.preferences.set(name, prefs);
     }
     return prefs;
@@ -223,13 +223,13 @@ export class AppContext {
    * not a power loss unless `sync` (fsync, as AtomicFile.finishWrite does) made them durable.
    */
   writeFile(path: string, bytes: Uint8Array, options: { sync?: boolean } = {}): void {
-    this.world.fds.writeFile(this.process.name, path, bytes, options.sync ?? false);
+    this.world.fds.writeFile(this.process.dataDir, path, bytes, options.sync ?? false);
   }
   readFile(path: string): Uint8Array | null {
-    return this.world.fds.readFileBytes(this.process.name, path);
+    return this.world.fds.readFileBytes(this.process.dataDir, path);
   }
   deleteFile(path: string): boolean {
-    return this.world.fds.deleteFile(this.process.name, path);
+    return this.world.fds.deleteFile(this.process.dataDir, path);
   }
   /** ParcelFileDescriptor.open(getFileStreamPath(path), mode). */
   openFile(path: string, mode: FileMode): ParcelFileDescriptor {

@@ -80,8 +80,8 @@ export interface ContentHost {
   readonly scheduler: Pick<Scheduler, 'step' | 'currentTask'>;
   readonly clock: Pick<VirtualClock, 'nowMs'>;
   readonly binder: Pick<BinderDriver, 'clearCallingIdentity' | 'restoreCallingIdentity' | 'transact'>;
-  startProcess(packageName: string): Promise<boolean>;
-  process(packageName: string): ProcessRecord;
+  startProcess(packageName: string, processName?: string, uid?: number): Promise<boolean>;
+  process(packageName: string, processName?: string, uid?: number): ProcessRecord;
   unparcelInto(proc: ProcessRecord, bundle: Bundle | null): Bundle | null;
   connectProvider(client: ProcessRecord, provider: ProcessRecord): void;
   disconnectProvider(client: ProcessRecord, provider: ProcessRecord, providerPid: number): void;
@@ -134,12 +134,13 @@ export async function acquireProvider(
   // (ContentProviderHelper.getContentProviderImpl: incProviderCountLocked, then the wait loop), so a
   // process started for a client is as important as that client while it starts: not cached, not
   // frozen under it. The call's own reference replaces this one once the provider is published.
-  const starting = world.process(info.packageName);
+  // The provider's own process: the package's, or its android:process (pm/manifest.ts processNameOf).
+  const starting = world.process(info.packageName, info.processName, info.uid);
   world.connectProvider(caller.process, starting);
-  const started = await world.startProcess(info.packageName);
+  const started = await world.startProcess(info.packageName, info.processName, info.uid);
   world.disconnectProvider(caller.process, starting, starting.pid ?? -1);
   if (!started) return null;
-  const proc = world.process(info.packageName);
+  const proc = world.process(info.packageName, info.processName, info.uid);
   // The App's providers are ContentProviders (app/app.ts); the record holds them untyped (process.ts).
   const provider = proc.app?.providers?.[info.name] as HostedProvider | undefined;
   if (!provider || proc.pid === null) return null;

@@ -234,7 +234,7 @@ export class FdSystem {
 
   /** ParcelFileDescriptor.open(file, mode) in `proc` (which must own the file). */
   open(proc: ProcessRecord, path: string, mode: FileMode): ParcelFileDescriptor {
-    const file = this.disk.get(proc.name)?.get(path);
+    const file = this.disk.get(proc.dataDir)?.get(path);
     if (!file) throw new IOException(`${path}: open failed: ENOENT (No such file or directory)`);
     return this.install(proc, new OpenFile(this.nextFileId++, mode, { kind: 'file', file }), false);
   }

@@ -48,6 +48,8 @@ export interface ProviderSpec {
   readonly pathPermissions?: readonly PathPermissionSpec[];
   /** `android:grantUriPermissions`: its URIs may be granted (Context.grantUriPermission). Default false. */
   readonly grantUriPermissions?: boolean;
+  /** `android:process`: ":name" (private to the package) or a full process name. Default: the package's. */
+  readonly process?: string;
   readonly metaData?: Readonly<Record<string, string>>;
 }
 
@@ -126,6 +128,8 @@ export interface ProviderInfo {
   readonly writePermission: string | null;
   readonly pathPermissions: readonly PathPermissionSpec[];
   readonly grantUriPermissions: boolean;
+  /** The process it runs in (`processNameOf`): the package name unless `android:process` says. */
+  readonly processName: string;
   readonly metaData: Readonly<Record<string, string>>;
 }
 
@@ -167,7 +171,8 @@ export type ManifestIssueCode =
   | 'authority-empty'
   | 'duplicate-authority'
   | 'exported-required'
-  | 'permission-name-empty';
+  | 'permission-name-empty'
+  | 'process-name-invalid';
 
 /** The PackageManager install result code an issue fails the install with. */
 export type ManifestParseError =
@@ -185,6 +190,9 @@ export interface ManifestIssue {
 
 /** Package and shared-user names: Java-identifier segments, at least one '.' (PackageParser.validateName). */
 const DOTTED_NAME = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;
+
+/** The part after ':' of a private process name: Java identifiers, '.' allowed but not required. */
+const PRIVATE_PROCESS = /^:[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/;
 
 const S = 31;
 
@@ -209,6 +217,12 @@ class ManifestChecks {
       this.malformed('duplicate-component', `${kind}[${index}].name`, `component ${name} is declared twice`);
     }
     this.seenComponents.add(name);
+  }
+
+  /** ComponentParseUtils.buildProcessName → buildCompoundName: ":x" or a dotted full name. */
+  checkProcess(index: number, process: string | undefined): void {
+    if (process === undefined || PRIVATE_PROCESS.test(process) || DOTTED_NAME.test(process)) return;
+    this.malformed('process-name-invalid', `providers[${index}].process`, `Invalid process name ${process}`);
   }
 
   checkExported(kind: string, index: number, c: ServiceSpec | ActivitySpec): void {
@@ -260,6 +274,7 @@ export function validateManifest(spec: ManifestSpec): ManifestIssue[] {
   const seenAuthorities = new Set<string>();
   spec.providers?.forEach((p, i) => {
     checks.checkName('providers', i, p.name);
+    checks.checkProcess(i, p.process);
     if (p.authorities.length === 0) {
       checks.malformed(
         'provider-no-authorities',
@@ -297,6 +312,15 @@ function resolveFilters(filters: readonly IntentFilterSpec[] | undefined): Inten
   }));
 }
 
+/**
+ * A component's process name (PackageParser buildProcessName / ComponentParseUtils.buildProcessName):
+ * ":name" is private to the package (`<package>:name`), any other value a full name; none: the package's.
+ */
+export function processNameOf(packageName: string, process: string | undefined): string {
+  if (process === undefined) return packageName;
+  return process.startsWith(':') ? `${packageName}${process}` : process;
+}
+
 /** The manifest with Android's defaults applied (assumes `validateManifest` found no issue). */
 export function resolveManifest(spec: ManifestSpec): ResolvedManifest {
   const targetSdk = spec.targetSdk ?? DEFAULT_TARGET_SDK;
@@ -322,6 +346,7 @@ export function resolveManifest(spec: ManifestSpec): ResolvedManifest {
       writePermission: p.writePermission ?? p.permission ?? null,
       pathPermissions: [...(p.pathPermissions ?? [])],
       grantUriPermissions: p.grantUriPermissions ?? false,
+      processName: processNameOf(spec.packageName, p.process),
       metaData: { ...(p.metaData ?? {}) },
     })),
     activities: (spec.activities ?? []).map((a) => ({

@@ -34,6 +34,7 @@ import type {
 } from './types.ts';
 import { ROOT_UID, SYSTEM_UID } from './types.ts';
 import { AppIds } from './uids.ts';
+import { userIdOf } from './user-handle.ts';
 import { Visibility } from './visibility.ts';
 
 export type { PackageSpec } from './manifest.ts';
@@ -100,6 +101,23 @@ export class PackageManager {
 
   uninstall(packageName: string): void {
     this.installer.uninstall(packageName);
+  }
+
+  /**
+   * PackageManagerService installExistingPackageAsUser: an installed package installed for another
+   * user too — same appId, its own UID there (user-handle.ts), its own data directory. Returns the UID.
+   */
+  installExistingPackageAsUser(packageName: string, userId: number): number {
+    const uid = this.table.addUser(packageName, userId);
+    this.permissions.evaluate(uid);
+    this.trace.record('pm.install.user', { actor: 'system', package: packageName, userId, uid });
+    return uid;
+  }
+
+  /** The package's UID in `userId`, or null if it is not installed for that user. */
+  getPackageUidAsUser(packageName: string, userId: number): number | null {
+    const pkg = this.table.get(packageName);
+    return (pkg && this.table.uidsOf(pkg).find((u) => userIdOf(u) === userId)) ?? null;
   }
 
   /** A device reboot (see Installer.reboot). */

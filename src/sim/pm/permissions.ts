@@ -161,7 +161,7 @@ export class Permissions {
   }
 
   evaluateAll(): void {
-    const uids = new Set([...this.table.values()].map((p) => p.uid));
+    const uids = new Set([...this.table.values()].flatMap((p) => this.table.uidsOf(p)));
     for (const uid of uids) this.evaluate(uid);
   }
 

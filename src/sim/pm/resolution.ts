@@ -18,6 +18,7 @@ import type {
   ResolvedService,
   ServiceQuery,
 } from './types.ts';
+import { userIdOf } from './user-handle.ts';
 import type { Visibility } from './visibility.ts';
 
 export class Resolver {
@@ -67,7 +68,12 @@ export class Resolver {
 
   /** resolveContentProvider as `callerUid`: null for an unknown authority or an invisible package. */
   resolveContentProvider(callerUid: number, authority: string): ResolvedProvider | null {
-    const found = this.providerForAuthority(authority);
+    const owner = this.providerForAuthority(authority);
+    if (!owner) return null;
+    // The provider of the caller's own user, if the package is installed for it (its UID there).
+    const uids = this.table.uidsOf(this.table.require(owner.packageName));
+    const uid = uids.find((u) => userIdOf(u) === userIdOf(callerUid)) ?? owner.uid;
+    const found = uid === owner.uid ? owner : { ...owner, uid };
     return found && this.visibility.canSee(callerUid, found.uid) ? found : null;
   }
 
@@ -127,6 +133,7 @@ function toResolvedProvider(pkg: InstalledPackage, p: ProviderInfo, authority: s
     writePermission: p.writePermission,
     pathPermissions: p.pathPermissions,
     grantUriPermissions: p.grantUriPermissions,
+    processName: p.processName,
     metaData: p.metaData,
   };
 }

@@ -6,6 +6,7 @@
 import { SimUsageError } from '../core/errors.ts';
 import type { PackageSpec } from './manifest.ts';
 import type { InstalledPackage } from './types.ts';
+import { appIdOf, uidOf } from './user-handle.ts';
 
 const NO_PACKAGES: readonly InstalledPackage[] = Object.freeze([]);
 
@@ -16,6 +17,8 @@ export class PackageTable {
   private readonly specs = new Map<string, PackageSpec>();
   /** Packages by UID, in install order: derived from `packages`, dropped whenever it changes. */
   private byUid: Map<number, InstalledPackage[]> | null = null;
+  /** Further users a package is installed for (installExistingPackageAsUser), each with its own UID. */
+  private readonly otherUsers = new Map<string, number[]>();
   private changes = 0;
   private nextInstallSeq = 0;
 
@@ -62,7 +65,23 @@ export class PackageTable {
     this.specs.set(pkg.packageName, spec);
   }
 
+  /** The package is installed for `userId` too (same appId, UID userId × 100000 + appId). */
+  addUser(packageName: string, userId: number): number {
+    const pkg = this.require(packageName);
+    const users = this.otherUsers.get(packageName) ?? [];
+    if (!users.includes(userId)) users.push(userId);
+    this.otherUsers.set(packageName, users);
+    this.changed();
+    return uidOf(userId, appIdOf(pkg.uid));
+  }
+
+  /** The package's UIDs: its own (first) and one per further user. */
+  uidsOf(pkg: InstalledPackage): number[] {
+    return [pkg.uid, ...(this.otherUsers.get(pkg.packageName) ?? []).map((u) => uidOf(u, appIdOf(pkg.uid)))];
+  }
+
   remove(packageName: string): void {
+    this.otherUsers.delete(packageName);
     this.packages.delete(packageName);
     this.changed();
     this.specs.delete(packageName);
@@ -79,9 +98,11 @@ export class PackageTable {
     if (this.byUid === null) {
       this.byUid = new Map();
       for (const p of this.packages.values()) {
-        const list = this.byUid.get(p.uid);
-        if (list) list.push(p);
-        else this.byUid.set(p.uid, [p]);
+        for (const uid of this.uidsOf(p)) {
+          const list = this.byUid.get(uid);
+          if (list) list.push(p);
+          else this.byUid.set(uid, [p]);
+        }
       }
     }
     return this.byUid.get(uid) ?? NO_PACKAGES;

@@ -117,6 +117,8 @@ export interface ResolvedProvider {
   readonly writePermission: string | null;
   readonly pathPermissions: readonly PathPermissionSpec[];
   readonly grantUriPermissions: boolean;
+  /** The process the provider runs in (manifest.ts processNameOf). */
+  readonly processName: string;
   readonly metaData: Readonly<Record<string, string>>;
 }
 

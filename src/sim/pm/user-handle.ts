@@ -6,7 +6,9 @@
  * (services/core/java/com/android/server/am/ContentProviderHelper.java `getContentProviderImpl`:
  * `resolveContentProvider(name, flags, userId)` with the caller's user), so a provider of user 0 is
  * an unknown authority to an app of user 10 (reaching it takes a `userId@authority` URI and
- * INTERACT_ACROSS_USERS, not modelled).
+ * INTERACT_ACROSS_USERS, not modelled). A package installed for both users
+ * (PackageManager.installExistingPackageAsUser, table.ts addUser) has a UID, a process and a data
+ * directory in each; each user's callers resolve their own user's provider (resolution.ts).
  */
 
 /** UserHandle.PER_USER_RANGE. */

@@ -1,7 +1,8 @@
 /**
  * Simulated app processes: lifecycle as a tagged union with an assertion at every transition.
  *
- * One process per installed package (its name is the package name). A process is started on demand
+ * One process per installed package (its name is the package name), and one more per `android:process`
+ * a provider of it names (process-table.ts; same UID, same storage). A process is started on demand
  * (the first Binder call to one of its providers, an Activity launch) by calling the package's
  * factory; it dies by a kill fault, a crash (an uncaught exception on one of its threads), the death
  * of a provider it held a stable reference to (AMS REASON_DEPENDENCY_DIED), a provider publish
@@ -79,9 +80,16 @@ export class ProcessRecord {
   bufferUsed = 0;
   fdTable: FdTable | null = null;
 
+  /**
+   * `name` is the process name: the package name, or a provider's `android:process` (a second
+   * process of the same package, same UID, same data directory: `packageName` names the package).
+   */
   constructor(
     readonly name: string,
     readonly uid: number,
+    readonly packageName: string = name,
+    /** Its package's data directory (storage, files, SharedPreferences): one per package and user. */
+    readonly dataDir: string = packageName,
   ) {}
 
   get pid(): number | null {

@@ -47,7 +47,7 @@ export class ServiceManager {
 
   /** Context.startService / startForegroundService for the caller's own service `name`. */
   start(caller: ProcessRecord, name: string, foreground: boolean): boolean {
-    const manifest = this.world.pm.getPackageInfo(caller.name)?.manifest;
+    const manifest = this.world.pm.getPackageInfo(caller.packageName)?.manifest;
     const base = { actor: caller.name, service: name, foreground };
     if (!caller.isAlive || !manifest?.services.some((s) => s.name === name)) {
       this.world.trace.record('service.start.failed', { ...base, reason: 'not declared' });
