@@ -21,6 +21,7 @@ import type { Fault, FaultAt } from '../../sim/faults.ts';
 import type { UserDecision } from '../../sim/user.ts';
 import type { RunReport, World } from '../../sim/world.ts';
 import type { CancellationLike, ConsumerAgentApi, ConsumerUnderTest } from '../../subjects/subjects.ts';
+import { type CatalogueUpdate, consumerMoves, hostileCaseArb } from './consumer-reach.ts';
 import { ALERTS, checkContext, fillArgs, type ProviderFixture, providerOptions } from './fixtures.ts';
 import type { Tail, Variant } from './model.ts';
 import { outcomeFields } from './placeholders.ts';
@@ -52,21 +53,30 @@ export interface ConsumerScenario {
   readonly user: readonly UserDecision[];
   readonly faults: readonly FaultAt[];
   readonly decisions: readonly number[];
-  /** Lose the reply of the consumer's Nth execute_tool call (counted over every provider), or none. */
+  /**
+   * Lose the reply of the consumer's Nth committing execute_tool call (a write answered success or
+   * accepted, counted over every provider), or none.
+   */
   readonly lostExecuteReply?: number | null;
+  /**
+   * After that lost reply, the provider stays unreachable to the consumer (every reply lost) until
+   * no execution the agent asked of it is in flight: the consumer gives up on a call that may have
+   * committed (4.1-15, 6-05, 6-08).
+   */
+  readonly unreachableAfterLostReply?: boolean;
+  /** Update the alerts app to a new catalogue (get_quote, delete_alert removed) mid-run (3.3-03/04/05). */
+  readonly catalogueUpdate?: CatalogueUpdate;
 }
+
+const oneAtATime = (variant: Variant) => ({
+  ...providerOptions(variant),
+  limits: { ...DEFAULT_PROVIDER_OPTIONS.limits, maxConcurrentRequests: 1 },
+});
 
 /** alerts allowing one request at a time per caller: concurrent agent threads meet RATE_LIMITED. */
 export const ALERTS_ONE_AT_A_TIME: ProviderFixture = {
   ...ALERTS,
-  install: (world, variant) =>
-    world.install(
-      alertsPackage(),
-      alertsApp({
-        ...providerOptions(variant),
-        limits: { ...DEFAULT_PROVIDER_OPTIONS.limits, maxConcurrentRequests: 1 },
-      }),
-    ),
+  install: (world, variant) => world.install(alertsPackage(), alertsApp(oneAtATime(variant))),
 };
 
 /** The capability sets a consumer may be configured to ask for. */
@@ -106,17 +116,8 @@ export interface ConsumerShape {
   readonly maxFaults: number;
   /** Whether a scenario may lose the reply of one execute_tool call (the call that commits). */
   readonly lostExecuteReplies?: boolean;
-}
-
-/** One of `cases` (indices into HOSTILE_CASES), drawn by each case's weight; null without cases. */
-function hostileCaseArb(cases: readonly number[]): fc.Arbitrary<number | null> {
-  if (cases.length === 0) return fc.constant(null);
-  return fc.oneof(
-    ...cases.map((i) => ({
-      weight: HOSTILE_CASES[i % HOSTILE_CASES.length]?.weight ?? 1,
-      arbitrary: fc.constant<number | null>(i),
-    })),
-  );
+  /** Whether a scenario may update the alerts app to a new catalogue mid-run (ConsumerScenario.catalogueUpdate). */
+  readonly catalogueUpdates?: boolean;
 }
 
 export function consumerScenarioArb(
@@ -177,17 +178,61 @@ export function consumerScenarioArb(
             ),
       decisions: generateDecisions ? fc.array(fc.nat({ max: 7 }), { maxLength: 80 }) : fc.constant([]),
       lostExecuteReply: shape.lostExecuteReplies
-        ? fc.option(fc.integer({ min: 1, max: 3 }), { nil: null })
+        ? fc.option(fc.constantFrom(1, 1, 2, 3), { nil: null })
+        : fc.constant(null),
+      unreachableAfterLostReply: shape.lostExecuteReplies
+        ? fc.constantFrom(true, true, false)
+        : fc.constant(false),
+      catalogueUpdate: shape.catalogueUpdates
+        ? fc.oneof(
+            { weight: 2, arbitrary: fc.constant(null) },
+            {
+              weight: 1,
+              arbitrary: fc.record({
+                afterListing: fc.constant(1),
+                delayMs: fc.constantFrom(0, 500, 2_000),
+              }),
+            },
+          )
         : fc.constant(null),
     })
-    .map(({ meet, ...scenario }): ConsumerScenario => {
-      if (scenario.hostile === null || meet === undefined) return scenario;
+    .map(({ meet, hostile: drawn, unreachableAfterLostReply: dark, catalogueUpdate, ...drawnScenario }) => {
+      const lost = drawnScenario.lostExecuteReply !== null;
+      const moves = {
+        ...(dark && lost ? { unreachableAfterLostReply: true } : {}),
+        ...(catalogueUpdate === null ? {} : { catalogueUpdate }),
+      };
+      // With a catalogue update, one more agent thread asks for get_quote (gone from the new
+      // catalogue) once the update is done, and then lists: what the consumer does next is judged.
+      const afterUpdate: AgentCommand[] = [
+        { kind: 'wait', ms: 20_000 },
+        { kind: 'execute', provider: 'alerts', tool: 'get_quote', args: 0, cancelAfterMs: null },
+        { kind: 'list' },
+      ];
+      const threads =
+        catalogueUpdate === null ? drawnScenario.threads : [...drawnScenario.threads, afterUpdate];
+      const scenario: ConsumerScenario = {
+        ...drawnScenario,
+        threads,
+        hostile: drawn?.index ?? null,
+        ...moves,
+      };
+      if (drawn === null || meet === undefined) return scenario;
+      // A case's first meeting (round-robin by run index) executes its tool, the consumer asking for
+      // every capability (a file result needs large_results): every case's lie meets an execution.
+      const caps = drawn.first ? { consumerCaps: 0 } : {};
       const first: AgentCommand =
-        meet === 'list'
+        meet === 'list' && !drawn.first
           ? { kind: 'list' }
-          : { kind: 'execute', provider: 'hostile', tool: 'lookup', args: 0, cancelAfterMs: meet };
+          : {
+              kind: 'execute',
+              provider: 'hostile',
+              tool: 'lookup',
+              args: 0,
+              cancelAfterMs: meet === 'list' ? null : meet,
+            };
       const [head = [], ...rest] = scenario.threads;
-      return { ...scenario, threads: [[first, ...head], ...rest] };
+      return { ...scenario, ...caps, threads: [[first, ...head], ...rest] };
     });
 }
 
@@ -237,35 +282,6 @@ function retarget(fault: Fault, packageName: string): Fault {
   return Object.fromEntries(entries) as Fault;
 }
 
-/**
- * A view of `world` whose install() wraps each provider of the app so that the reply of the
- * consumer's Nth execute_tool call (over every provider installed through it) is lost: the call ran,
- * its effect may have committed, the consumer sees the transaction fail (4.1-15, 6-05, 6-08).
- */
-function losingExecuteReply(world: World, consumerPackage: string, nth: number | null): World {
-  if (nth === null) return world;
-  const calls = { count: 0 };
-  const install = world.install.bind(world);
-  const view: World = Object.create(world);
-  view.install = (spec, factory) =>
-    install(spec, (ctx) => {
-      const app = factory ? factory(ctx) : {};
-      for (const provider of Object.values(app.providers ?? {})) {
-        const call = provider.call.bind(provider);
-        provider.call = async (authority, method, arg, extras) => {
-          // The calling package is known only before the first await (binder.ts).
-          const caller = provider.getCallingPackage();
-          const reply = await call(authority, method, arg, extras);
-          if (method === 'execute_tool' && caller === consumerPackage && ++calls.count === nth)
-            world.faults.armLostReply(spec.manifest.packageName, consumerPackage);
-          return reply;
-        };
-      }
-      return app;
-    });
-  return view;
-}
-
 function argsFor(
   pool: readonly JsonValue[],
   index: number,
@@ -286,8 +302,17 @@ export async function runConsumerScenario(
   const faults = scenario.faults.map((f) => ({ ...f, fault: retarget(f.fault, consumer.packageName) }));
   const world = scenarioWorld({ ...scenario, faults }, 60_000, variant.android);
   hooks.world?.(world);
-  const installing = losingExecuteReply(world, consumer.packageName, scenario.lostExecuteReply ?? null);
-  for (const p of fixture.providers) p.install(installing, variant);
+  const alertsOptions = fixture.providers.includes(ALERTS_ONE_AT_A_TIME)
+    ? oneAtATime(variant)
+    : providerOptions(variant);
+  const lossy = consumerMoves(world, consumer.packageName, {
+    nth: scenario.lostExecuteReply ?? null,
+    writes: (packageName, tool) =>
+      fixture.providers.some((p) => p.packageName === packageName && (p.effects[tool] ?? 'read') !== 'read'),
+    blackout: scenario.unreachableAfterLostReply === true,
+    update: scenario.catalogueUpdate ? { ...scenario.catalogueUpdate, options: alertsOptions } : null,
+  });
+  for (const p of fixture.providers) p.install(lossy.world, variant);
   const hostileCase = HOSTILE_CASES[(scenario.hostile ?? -1) % HOSTILE_CASES.length];
   if (hostileCase) installHostile(world, hostileCase.behaviour);
   const capabilities = CONSUMER_CAPABILITY_SETS[scenario.consumerCaps] ?? CONSUMER_CAPABILITY_SETS[0] ?? [];
@@ -323,7 +348,9 @@ export async function runConsumerScenario(
           const [provider, args] = [packageOf(c.provider), argsFor(pool, c.args, ctx.uid, own)];
           // The world records what the agent asked for and what it finally got back (ground truth).
           const asked = world.truth.agentAsked(ctx.process, 'execute', provider, c.tool, args);
+          lossy.executions.asked(provider);
           const outcome = await bridge.executeJson(provider, c.tool, args, { ...(cancel ? { cancel } : {}) });
+          lossy.executions.answered(provider);
           world.truth.agentGot(asked, outcome);
           for (const [field, value] of outcomeFields(outcome)) own.set(field, value);
         }
