@@ -71,6 +71,32 @@ export interface ExecutionsInFlight {
   answered(packageName: string): void;
 }
 
+/**
+ * The moves a consumer property's shape allows, drawn last in a scenario: the Nth committing
+ * execute_tool whose reply is lost (1 in two of three draws), the provider kept unreachable after
+ * it (two in three), an update of the alerts app to a new catalogue (one in three runs).
+ */
+export function moveArbs(shape: {
+  readonly lostExecuteReplies?: boolean;
+  readonly catalogueUpdates?: boolean;
+}) {
+  const update = fc.record({ afterListing: fc.constant(1), delayMs: fc.constantFrom(0, 500, 2_000) });
+  return {
+    lostExecuteReply: shape.lostExecuteReplies
+      ? fc.option(fc.constantFrom(1, 1, 2, 3), { nil: null })
+      : fc.constant<number | null>(null),
+    unreachableAfterLostReply: shape.lostExecuteReplies
+      ? fc.constantFrom(true, true, false)
+      : fc.constant(false),
+    catalogueUpdate: shape.catalogueUpdates
+      ? fc.oneof(
+          { weight: 2, arbitrary: fc.constant<CatalogueUpdate | null>(null) },
+          { weight: 1, arbitrary: update },
+        )
+      : fc.constant<CatalogueUpdate | null>(null),
+  };
+}
+
 /** A catalogue update: after the consumer's Nth answered list_tools of alerts, and this long after it. */
 export interface CatalogueUpdate {
   readonly afterListing: number;
@@ -89,6 +115,42 @@ export interface ConsumerMoves {
   readonly blackout: boolean;
   /** Update the alerts app to a new catalogue mid-run (updatedAlerts), with these provider options. */
   readonly update: (CatalogueUpdate & { readonly options: Partial<ProviderOptions> }) | null;
+}
+
+type OnReply = (
+  packageName: string,
+  method: string,
+  extras: Bundle | null,
+  reply: Bundle | null,
+  pid: number,
+) => boolean;
+
+/** `factory` with each provider's call() wrapped: a reply to the consumer is lost when `onReply` says so. */
+function losing(
+  world: World,
+  consumerPackage: string,
+  packageName: string,
+  factory: AppFactory | undefined,
+  onReply: OnReply,
+): AppFactory {
+  return (ctx) => {
+    const app = factory ? factory(ctx) : {};
+    for (const provider of Object.values(app.providers ?? {})) {
+      const call = provider.call.bind(provider);
+      provider.call = async (authority, method, arg, extras) => {
+        // The calling package is known only before the first await (binder.ts).
+        const [caller, pid] = [provider.getCallingPackage(), ctx.binder.getCallingPid()];
+        const reply = await call(authority, method, arg, extras);
+        // A caller that died meanwhile gets no reply at all: a loss armed now would hit its successor.
+        const consumer = world.process(consumerPackage);
+        if (caller !== consumerPackage || !consumer.isAlive || consumer.pid !== pid) return reply;
+        if (onReply(packageName, method, extras, reply, pid))
+          world.faults.armLostReply(packageName, consumerPackage);
+        return reply;
+      };
+    }
+    return app;
+  };
 }
 
 /**
@@ -142,31 +204,17 @@ export function consumerMoves(
     state.updateDue = true;
     updateNow();
   };
-  const wrapped =
-    (packageName: string, factory: AppFactory | undefined): AppFactory =>
-    (ctx) => {
-      const app = factory ? factory(ctx) : {};
-      for (const provider of Object.values(app.providers ?? {})) {
-        const call = provider.call.bind(provider);
-        provider.call = async (authority, method, arg, extras) => {
-          // The calling package is known only before the first await (binder.ts).
-          const [caller, pid] = [provider.getCallingPackage(), ctx.binder.getCallingPid()];
-          const reply = await call(authority, method, arg, extras);
-          // A caller that died meanwhile gets no reply at all: a loss armed now would hit its successor.
-          const consumer = world.process(consumerPackage);
-          if (caller !== consumerPackage || !consumer.isAlive || consumer.pid !== pid) return reply;
-          if (method === 'list_tools') listed(packageName);
-          if (state.dark === packageName && state.pid !== pid) state.dark = null;
-          const lose =
-            method === 'execute_tool' && commits(packageName, extras, reply) && ++state.calls === nth;
-          if (lose && blackout && (inFlight.get(packageName) ?? 0) > 0)
-            [state.dark, state.pid] = [packageName, pid];
-          if (lose || state.dark === packageName) world.faults.armLostReply(packageName, consumerPackage);
-          return reply;
-        };
-      }
-      return app;
-    };
+  // A reply of `packageName` to the live consumer process `pid`: whether it is lost.
+  const onReply: OnReply = (packageName, method, extras, reply, pid) => {
+    if (method === 'list_tools') listed(packageName);
+    if (state.dark === packageName && state.pid !== pid) state.dark = null;
+    const lose = method === 'execute_tool' && commits(packageName, extras, reply) && ++state.calls === nth;
+    if (lose && blackout && (inFlight.get(packageName) ?? 0) > 0)
+      [state.dark, state.pid] = [packageName, pid];
+    return lose || state.dark === packageName;
+  };
+  const wrapped = (packageName: string, factory: AppFactory | undefined): AppFactory =>
+    losing(world, consumerPackage, packageName, factory, onReply);
   view.install = (spec, factory) => install(spec, wrapped(spec.manifest.packageName, factory));
   // An updated app loses replies as the installed one did.
   view.update = (spec, factory) =>

@@ -21,7 +21,13 @@ import type { Fault, FaultAt } from '../../sim/faults.ts';
 import type { UserDecision } from '../../sim/user.ts';
 import type { RunReport, World } from '../../sim/world.ts';
 import type { CancellationLike, ConsumerAgentApi, ConsumerUnderTest } from '../../subjects/subjects.ts';
-import { type CatalogueUpdate, consumerMoves, hostileCaseArb } from './consumer-reach.ts';
+import {
+  type CatalogueUpdate,
+  consumerMoves,
+  type HostileDraw,
+  hostileCaseArb,
+  moveArbs,
+} from './consumer-reach.ts';
 import { ALERTS, checkContext, fillArgs, type ProviderFixture, providerOptions } from './fixtures.ts';
 import type { Tail, Variant } from './model.ts';
 import { outcomeFields } from './placeholders.ts';
@@ -120,11 +126,8 @@ export interface ConsumerShape {
   readonly catalogueUpdates?: boolean;
 }
 
-export function consumerScenarioArb(
-  shape: ConsumerShape,
-  tails: readonly Tail[] = ['fifo'],
-  generateDecisions = true,
-): fc.Arbitrary<ConsumerScenario> {
+/** An agent command: mostly an execution of one of the shape's tools, sometimes a listing or a wait. */
+function agentCommandArb(shape: ConsumerShape): fc.Arbitrary<AgentCommand> {
   const execute = fc
     .record({
       tool: fc.constantFrom(...shape.tools),
@@ -135,7 +138,7 @@ export function consumerScenarioArb(
       const [provider, name] = tool.split('.') as [string, string];
       return { kind: 'execute', provider, tool: name, args, cancelAfterMs };
     });
-  const command = fc.oneof(
+  return fc.oneof(
     { weight: 6, arbitrary: execute },
     { weight: 1, arbitrary: fc.constant<AgentCommand>({ kind: 'list' }) },
     {
@@ -143,9 +146,53 @@ export function consumerScenarioArb(
       arbitrary: fc.constantFrom(1_000, 20_000).map((ms): AgentCommand => ({ kind: 'wait', ms })),
     },
   );
-  // With a hostile provider, the first agent thread meets it first: a listing or an execution of
-  // its tool (cancelled after a second in two of three), so each case's lie is reached in most of
-  // its runs — and what the consumer does next is what the consumer oracles judge.
+}
+
+/**
+ * With a catalogue update, one more agent thread asks for get_quote (gone from the new catalogue)
+ * once the update is done, and then lists: what the consumer does next is judged.
+ */
+const AFTER_UPDATE: readonly AgentCommand[] = [
+  { kind: 'wait', ms: 20_000 },
+  { kind: 'execute', provider: 'alerts', tool: 'get_quote', args: 0, cancelAfterMs: null },
+  { kind: 'list' },
+];
+
+/**
+ * The first agent thread meets the run's hostile case first: a listing or an execution of its tool.
+ * A case's first meeting (round-robin by run index) executes its tool, the consumer asking for every
+ * capability (a file result needs large_results): every case's lie meets an execution.
+ */
+function meetingHostile(
+  scenario: ConsumerScenario,
+  drawn: HostileDraw | null,
+  meet: number | null | 'list' | undefined,
+): ConsumerScenario {
+  if (drawn === null || meet === undefined) return scenario;
+  const caps = drawn.first ? { consumerCaps: 0 } : {};
+  const first: AgentCommand =
+    meet === 'list' && !drawn.first
+      ? { kind: 'list' }
+      : {
+          kind: 'execute',
+          provider: 'hostile',
+          tool: 'lookup',
+          args: 0,
+          cancelAfterMs: meet === 'list' ? null : meet,
+        };
+  const [head = [], ...rest] = scenario.threads;
+  return { ...scenario, ...caps, threads: [[first, ...head], ...rest] };
+}
+
+export function consumerScenarioArb(
+  shape: ConsumerShape,
+  tails: readonly Tail[] = ['fifo'],
+  generateDecisions = true,
+): fc.Arbitrary<ConsumerScenario> {
+  const command = agentCommandArb(shape);
+  // With a hostile provider, the first agent thread meets it first (meetingHostile), cancelled after
+  // a second in two of three, so each case's lie is reached — and what the consumer does next is
+  // what the consumer oracles judge.
   const hostileTool = shape.tools.includes('hostile.lookup');
   const meetHostile = fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom<number | null>(null, 1_000, 1_000) },
@@ -177,24 +224,7 @@ export function consumerScenarioArb(
               },
             ),
       decisions: generateDecisions ? fc.array(fc.nat({ max: 7 }), { maxLength: 80 }) : fc.constant([]),
-      lostExecuteReply: shape.lostExecuteReplies
-        ? fc.option(fc.constantFrom(1, 1, 2, 3), { nil: null })
-        : fc.constant(null),
-      unreachableAfterLostReply: shape.lostExecuteReplies
-        ? fc.constantFrom(true, true, false)
-        : fc.constant(false),
-      catalogueUpdate: shape.catalogueUpdates
-        ? fc.oneof(
-            { weight: 2, arbitrary: fc.constant(null) },
-            {
-              weight: 1,
-              arbitrary: fc.record({
-                afterListing: fc.constant(1),
-                delayMs: fc.constantFrom(0, 500, 2_000),
-              }),
-            },
-          )
-        : fc.constant(null),
+      ...moveArbs(shape),
     })
     .map(({ meet, hostile: drawn, unreachableAfterLostReply: dark, catalogueUpdate, ...drawnScenario }) => {
       const lost = drawnScenario.lostExecuteReply !== null;
@@ -202,37 +232,10 @@ export function consumerScenarioArb(
         ...(dark && lost ? { unreachableAfterLostReply: true } : {}),
         ...(catalogueUpdate === null ? {} : { catalogueUpdate }),
       };
-      // With a catalogue update, one more agent thread asks for get_quote (gone from the new
-      // catalogue) once the update is done, and then lists: what the consumer does next is judged.
-      const afterUpdate: AgentCommand[] = [
-        { kind: 'wait', ms: 20_000 },
-        { kind: 'execute', provider: 'alerts', tool: 'get_quote', args: 0, cancelAfterMs: null },
-        { kind: 'list' },
-      ];
       const threads =
-        catalogueUpdate === null ? drawnScenario.threads : [...drawnScenario.threads, afterUpdate];
-      const scenario: ConsumerScenario = {
-        ...drawnScenario,
-        threads,
-        hostile: drawn?.index ?? null,
-        ...moves,
-      };
-      if (drawn === null || meet === undefined) return scenario;
-      // A case's first meeting (round-robin by run index) executes its tool, the consumer asking for
-      // every capability (a file result needs large_results): every case's lie meets an execution.
-      const caps = drawn.first ? { consumerCaps: 0 } : {};
-      const first: AgentCommand =
-        meet === 'list' && !drawn.first
-          ? { kind: 'list' }
-          : {
-              kind: 'execute',
-              provider: 'hostile',
-              tool: 'lookup',
-              args: 0,
-              cancelAfterMs: meet === 'list' ? null : meet,
-            };
-      const [head = [], ...rest] = scenario.threads;
-      return { ...scenario, ...caps, threads: [[first, ...head], ...rest] };
+        catalogueUpdate === null ? drawnScenario.threads : [...drawnScenario.threads, AFTER_UPDATE];
+      const scenario = { ...drawnScenario, threads, hostile: drawn?.index ?? null, ...moves };
+      return meetingHostile(scenario, drawn, meet);
     });
 }
 
@@ -291,6 +294,26 @@ function argsFor(
   return fillArgs(JSON.stringify(pool[index % pool.length] as JsonValue), uid, (f) => own.get(f), pool);
 }
 
+/** The scenario's moves (consumer-reach.ts) for the consumer under test among the fixture's providers. */
+function movesOf(
+  world: World,
+  fixture: ConsumerFixture,
+  consumerPackage: string,
+  scenario: ConsumerScenario,
+  variant: Variant,
+) {
+  const alertsOptions = fixture.providers.includes(ALERTS_ONE_AT_A_TIME)
+    ? oneAtATime(variant)
+    : providerOptions(variant);
+  return consumerMoves(world, consumerPackage, {
+    nth: scenario.lostExecuteReply ?? null,
+    writes: (packageName, tool) =>
+      fixture.providers.some((p) => p.packageName === packageName && (p.effects[tool] ?? 'read') !== 'read'),
+    blackout: scenario.unreachableAfterLostReply === true,
+    update: scenario.catalogueUpdate ? { ...scenario.catalogueUpdate, options: alertsOptions } : null,
+  });
+}
+
 export async function runConsumerScenario(
   fixture: ConsumerFixture,
   scenario: ConsumerScenario,
@@ -302,16 +325,7 @@ export async function runConsumerScenario(
   const faults = scenario.faults.map((f) => ({ ...f, fault: retarget(f.fault, consumer.packageName) }));
   const world = scenarioWorld({ ...scenario, faults }, 60_000, variant.android);
   hooks.world?.(world);
-  const alertsOptions = fixture.providers.includes(ALERTS_ONE_AT_A_TIME)
-    ? oneAtATime(variant)
-    : providerOptions(variant);
-  const lossy = consumerMoves(world, consumer.packageName, {
-    nth: scenario.lostExecuteReply ?? null,
-    writes: (packageName, tool) =>
-      fixture.providers.some((p) => p.packageName === packageName && (p.effects[tool] ?? 'read') !== 'read'),
-    blackout: scenario.unreachableAfterLostReply === true,
-    update: scenario.catalogueUpdate ? { ...scenario.catalogueUpdate, options: alertsOptions } : null,
-  });
+  const lossy = movesOf(world, fixture, consumer.packageName, scenario, variant);
   for (const p of fixture.providers) p.install(lossy.world, variant);
   const hostileCase = HOSTILE_CASES[(scenario.hostile ?? -1) % HOSTILE_CASES.length];
   if (hostileCase) installHostile(world, hostileCase.behaviour);
