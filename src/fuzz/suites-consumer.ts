@@ -18,6 +18,7 @@ import {
   verifiedResolutions,
   verifiesFile,
 } from '../check/checkers/consumer.ts';
+import { usesCurrentCatalogue } from '../check/checkers/consumer-catalogue.ts';
 import { CONSUMER_FOLLOWUP_CHECKERS } from '../check/checkers/consumer-followup.ts';
 import { usesV1Provider } from '../check/checkers/consumer-v1.ts';
 import { approvalBinding, authorizedEffect, singleEffect } from '../check/checkers/effects.ts';
@@ -51,6 +52,7 @@ const CONSUMER_CHECKS: readonly Checker[] = [
   unavailableNotUnknown,
   consumerRequestsWellFormed,
   catalogueRevision,
+  usesCurrentCatalogue,
   noCrash,
   noFdLeaks,
   ...CONSUMER_FOLLOWUP_CHECKERS,
@@ -96,6 +98,7 @@ export const CONSUMER_PROPERTIES: readonly ConsumerPropertyDef[] = [
       ],
       maxFaults: 2,
       lostExecuteReplies: true,
+      catalogueUpdates: true,
     },
     [
       ...CONSUMER_CHECKS,

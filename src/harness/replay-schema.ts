@@ -200,8 +200,12 @@ export const CONSUMER_SCENARIO_SCHEMA = object(
     decisions,
     // Lose the reply of the consumer's Nth execute_tool call (older files have no such field).
     lostExecuteReply: { anyOf: [{ type: 'integer', minimum: 1, maximum: 3 }, { type: 'null' }] },
+    // After it, the provider unreachable until the agent's executions of it end; an update of the
+    // alerts app to a new catalogue (src/fuzz/scenario/consumer-reach.ts).
+    unreachableAfterLostReply: { type: 'boolean' },
+    catalogueUpdate: object({ afterListing: { type: 'integer', minimum: 1, maximum: 9 }, delayMs: ms }),
   },
-  ['lostExecuteReply'],
+  ['lostExecuteReply', 'unreachableAfterLostReply', 'catalogueUpdate'],
 );
 
 /** The file around the scenario, whose schema depends on the property's kind (checked second). */

@@ -17,10 +17,18 @@ import { LEGACY_AUTHORITY, LEGACY_PACKAGE, legacyApp, legacyPackage } from '../.
 import { HOSTILE_CASES, installHostile } from '../../providers/hostile/index.ts';
 import { HOSTILE_PACKAGE, PEER_PACKAGE } from '../../providers/hostile/manifest.ts';
 import { DEFAULT_PROVIDER_OPTIONS } from '../../providers/sdk/types.ts';
+import type { AppContext } from '../../sim/app/context.ts';
 import type { Fault, FaultAt } from '../../sim/core/faults.ts';
 import type { UserDecision } from '../../sim/ui/user.ts';
 import type { RunReport, World } from '../../sim/world.ts';
 import type { CancellationLike, ConsumerAgentApi, ConsumerUnderTest } from '../../subjects/subjects.ts';
+import {
+  type CatalogueUpdate,
+  consumerMoves,
+  type HostileDraw,
+  hostileCaseArb,
+  moveArbs,
+} from './consumer-reach.ts';
 import { ALERTS, checkContext, fillArgs, type ProviderFixture, providerOptions } from './fixtures.ts';
 import type { Tail, Variant } from './model.ts';
 import { outcomeFields } from './placeholders.ts';
@@ -57,21 +65,30 @@ export interface ConsumerScenario {
   readonly user: readonly UserDecision[];
   readonly faults: readonly FaultAt[];
   readonly decisions: readonly number[];
-  /** Lose the reply of the consumer's Nth execute_tool call (counted over every provider), or none. */
+  /**
+   * Lose the reply of the consumer's Nth committing execute_tool call (a write answered success or
+   * accepted, counted over every provider), or none.
+   */
   readonly lostExecuteReply?: number | null;
+  /**
+   * After that lost reply, the provider stays unreachable to the consumer (every reply lost) until
+   * no execution the agent asked of it is in flight: the consumer gives up on a call that may have
+   * committed (4.1-15, 6-05, 6-08).
+   */
+  readonly unreachableAfterLostReply?: boolean;
+  /** Update the alerts app to a new catalogue (get_quote, delete_alert removed) mid-run (3.3-03/04/05). */
+  readonly catalogueUpdate?: CatalogueUpdate;
 }
+
+const oneAtATime = (variant: Variant) => ({
+  ...providerOptions(variant),
+  limits: { ...DEFAULT_PROVIDER_OPTIONS.limits, maxConcurrentRequests: 1 },
+});
 
 /** alerts allowing one request at a time per caller: concurrent agent threads meet RATE_LIMITED. */
 export const ALERTS_ONE_AT_A_TIME: ProviderFixture = {
   ...ALERTS,
-  install: (world, variant) =>
-    world.install(
-      alertsPackage(),
-      alertsApp({
-        ...providerOptions(variant),
-        limits: { ...DEFAULT_PROVIDER_OPTIONS.limits, maxConcurrentRequests: 1 },
-      }),
-    ),
+  install: (world, variant) => world.install(alertsPackage(), alertsApp(oneAtATime(variant))),
 };
 
 /** The capability sets a consumer may be configured to ask for. */
@@ -116,22 +133,13 @@ export interface ConsumerShape {
    * two; `fuzz --device-faults`). Off by default, so the default campaigns generate as before.
    */
   readonly mainThreadCalls?: boolean;
+  /** Whether a scenario may update the alerts app to a new catalogue mid-run (ConsumerScenario.catalogueUpdate). */
+  readonly catalogueUpdates?: boolean;
 }
 
-/** One of `cases` (indices into HOSTILE_CASES), drawn by each case's weight; null without cases. */
-function hostileCaseArb(cases: readonly number[]): fc.Arbitrary<number | null> {
-  if (cases.length === 0) return fc.constant(null);
-  return fc.oneof(
-    ...cases.map((i) => ({
-      weight: HOSTILE_CASES[i % HOSTILE_CASES.length]?.weight ?? 1,
-      arbitrary: fc.constant<number | null>(i),
-    })),
-  );
-}
-
-/** An execution of one of the shape's tools (on the main thread only where the shape allows it). */
-function executeArb(shape: ConsumerShape): fc.Arbitrary<AgentCommand> {
-  return fc
+/** An agent command: mostly an execution of one of the shape's tools (on the main thread only where the shape allows it), sometimes a listing or a wait. */
+function agentCommandArb(shape: ConsumerShape): fc.Arbitrary<AgentCommand> {
+  const execute = fc
     .record({
       tool: fc.constantFrom(...shape.tools),
       args: fc.nat({ max: 7 }),
@@ -150,15 +158,7 @@ function executeArb(shape: ConsumerShape): fc.Arbitrary<AgentCommand> {
         ...(main ? { mainThread: true } : {}),
       };
     });
-}
-
-export function consumerScenarioArb(
-  shape: ConsumerShape,
-  tails: readonly Tail[] = ['fifo'],
-  generateDecisions = true,
-): fc.Arbitrary<ConsumerScenario> {
-  const execute = executeArb(shape);
-  const command = fc.oneof(
+  return fc.oneof(
     { weight: 6, arbitrary: execute },
     { weight: 1, arbitrary: fc.constant<AgentCommand>({ kind: 'list' }) },
     {
@@ -166,9 +166,53 @@ export function consumerScenarioArb(
       arbitrary: fc.constantFrom(1_000, 20_000).map((ms): AgentCommand => ({ kind: 'wait', ms })),
     },
   );
-  // With a hostile provider, the first agent thread meets it first: a listing or an execution of
-  // its tool (cancelled after a second in two of three), so each case's lie is reached in most of
-  // its runs — and what the consumer does next is what the consumer oracles judge.
+}
+
+/**
+ * With a catalogue update, one more agent thread asks for get_quote (gone from the new catalogue)
+ * once the update is done, and then lists: what the consumer does next is judged.
+ */
+const AFTER_UPDATE: readonly AgentCommand[] = [
+  { kind: 'wait', ms: 20_000 },
+  { kind: 'execute', provider: 'alerts', tool: 'get_quote', args: 0, cancelAfterMs: null },
+  { kind: 'list' },
+];
+
+/**
+ * The first agent thread meets the run's hostile case first: a listing or an execution of its tool.
+ * A case's first meeting (round-robin by run index) executes its tool, the consumer asking for every
+ * capability (a file result needs large_results): every case's lie meets an execution.
+ */
+function meetingHostile(
+  scenario: ConsumerScenario,
+  drawn: HostileDraw | null,
+  meet: number | null | 'list' | undefined,
+): ConsumerScenario {
+  if (drawn === null || meet === undefined) return scenario;
+  const caps = drawn.first ? { consumerCaps: 0 } : {};
+  const first: AgentCommand =
+    meet === 'list' && !drawn.first
+      ? { kind: 'list' }
+      : {
+          kind: 'execute',
+          provider: 'hostile',
+          tool: 'lookup',
+          args: 0,
+          cancelAfterMs: meet === 'list' ? null : meet,
+        };
+  const [head = [], ...rest] = scenario.threads;
+  return { ...scenario, ...caps, threads: [[first, ...head], ...rest] };
+}
+
+export function consumerScenarioArb(
+  shape: ConsumerShape,
+  tails: readonly Tail[] = ['fifo'],
+  generateDecisions = true,
+): fc.Arbitrary<ConsumerScenario> {
+  const command = agentCommandArb(shape);
+  // With a hostile provider, the first agent thread meets it first (meetingHostile), cancelled after
+  // a second in two of three, so each case's lie is reached — and what the consumer does next is
+  // what the consumer oracles judge.
   const hostileTool = shape.tools.includes('hostile.lookup');
   const meetHostile = fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom<number | null>(null, 1_000, 1_000) },
@@ -200,18 +244,18 @@ export function consumerScenarioArb(
               },
             ),
       decisions: generateDecisions ? fc.array(fc.nat({ max: 7 }), { maxLength: 80 }) : fc.constant([]),
-      lostExecuteReply: shape.lostExecuteReplies
-        ? fc.option(fc.integer({ min: 1, max: 3 }), { nil: null })
-        : fc.constant(null),
+      ...moveArbs(shape),
     })
-    .map(({ meet, ...scenario }): ConsumerScenario => {
-      if (scenario.hostile === null || meet === undefined) return scenario;
-      const first: AgentCommand =
-        meet === 'list'
-          ? { kind: 'list' }
-          : { kind: 'execute', provider: 'hostile', tool: 'lookup', args: 0, cancelAfterMs: meet };
-      const [head = [], ...rest] = scenario.threads;
-      return { ...scenario, threads: [[first, ...head], ...rest] };
+    .map(({ meet, hostile: drawn, unreachableAfterLostReply: dark, catalogueUpdate, ...drawnScenario }) => {
+      const lost = drawnScenario.lostExecuteReply !== null;
+      const moves = {
+        ...(dark && lost ? { unreachableAfterLostReply: true } : {}),
+        ...(catalogueUpdate === null ? {} : { catalogueUpdate }),
+      };
+      const threads =
+        catalogueUpdate === null ? drawnScenario.threads : [...drawnScenario.threads, AFTER_UPDATE];
+      const scenario = { ...drawnScenario, threads, hostile: drawn?.index ?? null, ...moves };
+      return meetingHostile(scenario, drawn, meet);
     });
 }
 
@@ -261,35 +305,6 @@ function retarget(fault: Fault, packageName: string): Fault {
   return Object.fromEntries(entries) as Fault;
 }
 
-/**
- * A view of `world` whose install() wraps each provider of the app so that the reply of the
- * consumer's Nth execute_tool call (over every provider installed through it) is lost: the call ran,
- * its effect may have committed, the consumer sees the transaction fail (4.1-15, 6-05, 6-08).
- */
-function losingExecuteReply(world: World, consumerPackage: string, nth: number | null): World {
-  if (nth === null) return world;
-  const calls = { count: 0 };
-  const install = world.install.bind(world);
-  const view: World = Object.create(world);
-  view.install = (spec, factory) =>
-    install(spec, (ctx) => {
-      const app = factory ? factory(ctx) : {};
-      for (const provider of Object.values(app.providers ?? {})) {
-        const call = provider.call.bind(provider);
-        provider.call = async (authority, method, arg, extras) => {
-          // The calling package is known only before the first await (binder.ts).
-          const caller = provider.getCallingPackage();
-          const reply = await call(authority, method, arg, extras);
-          if (method === 'execute_tool' && caller === consumerPackage && ++calls.count === nth)
-            world.faults.armLostReply(spec.manifest.packageName, consumerPackage);
-          return reply;
-        };
-      }
-      return app;
-    });
-  return view;
-}
-
 function argsFor(
   pool: readonly JsonValue[],
   index: number,
@@ -297,6 +312,26 @@ function argsFor(
   own: ReadonlyMap<string, string>,
 ): string {
   return fillArgs(JSON.stringify(pool[index % pool.length] as JsonValue), uid, (f) => own.get(f), pool);
+}
+
+/** The scenario's moves (consumer-reach.ts) for the consumer under test among the fixture's providers. */
+function movesOf(
+  world: World,
+  fixture: ConsumerFixture,
+  consumerPackage: string,
+  scenario: ConsumerScenario,
+  variant: Variant,
+) {
+  const alertsOptions = fixture.providers.includes(ALERTS_ONE_AT_A_TIME)
+    ? oneAtATime(variant)
+    : providerOptions(variant);
+  return consumerMoves(world, consumerPackage, {
+    nth: scenario.lostExecuteReply ?? null,
+    writes: (packageName, tool) =>
+      fixture.providers.some((p) => p.packageName === packageName && (p.effects[tool] ?? 'read') !== 'read'),
+    blackout: scenario.unreachableAfterLostReply === true,
+    update: scenario.catalogueUpdate ? { ...scenario.catalogueUpdate, options: alertsOptions } : null,
+  });
 }
 
 export async function runConsumerScenario(
@@ -310,8 +345,8 @@ export async function runConsumerScenario(
   const faults = scenario.faults.map((f) => ({ ...f, fault: retarget(f.fault, consumer.packageName) }));
   const world = scenarioWorld({ ...scenario, faults }, 60_000, variant.android);
   hooks.world?.(world);
-  const installing = losingExecuteReply(world, consumer.packageName, scenario.lostExecuteReply ?? null);
-  for (const p of fixture.providers) p.install(installing, variant);
+  const lossy = movesOf(world, fixture, consumer.packageName, scenario, variant);
+  for (const p of fixture.providers) p.install(lossy.world, variant);
   const hostileCase = HOSTILE_CASES[(scenario.hostile ?? -1) % HOSTILE_CASES.length];
   if (hostileCase) installHostile(world, hostileCase.behaviour);
   const capabilities = CONSUMER_CAPABILITY_SETS[scenario.consumerCaps] ?? CONSUMER_CAPABILITY_SETS[0] ?? [];
@@ -336,19 +371,15 @@ export async function runConsumerScenario(
           world.truth.agentGot(asked, await bridge.listTools());
         } else {
           const cancel = c.cancelAfterMs === null ? undefined : bridge.cancellation();
-          if (cancel && c.cancelAfterMs !== null) {
-            const after = c.cancelAfterMs;
-            ctx.spawn('cancel-later', async () => {
-              await ctx.sleep(after);
-              cancel.cancel();
-            });
-          }
+          if (cancel) cancelLater(ctx, cancel, c.cancelAfterMs ?? 0);
           const pool = pools.get(c.provider)?.[c.tool] ?? [{}];
           const [provider, args] = [packageOf(c.provider), argsFor(pool, c.args, ctx.uid, own)];
           // The world records what the agent asked for and what it finally got back (ground truth).
           const asked = world.truth.agentAsked(ctx.process, 'execute', provider, c.tool, args);
+          lossy.executions.asked(provider);
           const execute = () => bridge.executeJson(provider, c.tool, args, { ...(cancel ? { cancel } : {}) });
           const outcome = await (c.mainThread ? ctx.onMainThread(execute) : execute());
+          lossy.executions.answered(provider);
           world.truth.agentGot(asked, outcome);
           for (const [field, value] of outcomeFields(outcome)) own.set(field, value);
         }
@@ -367,6 +398,14 @@ export async function runConsumerScenario(
   // handed its agent (it once read the reference consumer's audit log, blind to other consumers).
   const violations = runCheckers(observation, ctx, fixture.checkers);
   return { world, report, observation, context: ctx, violations };
+}
+
+/** Cancels `cancel` after `ms` of the agent's time, on a task of its own. */
+function cancelLater(ctx: AppContext, cancel: { cancel(): void }, ms: number): void {
+  ctx.spawn('cancel-later', async () => {
+    await ctx.sleep(ms);
+    cancel.cancel();
+  });
 }
 
 /** Kills the consumer at each of `atMs` and, a second later, launches it again (the user opens it). */

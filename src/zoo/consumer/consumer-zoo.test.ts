@@ -17,8 +17,12 @@ import { zooConsumer } from './module.ts';
 import { CONSUMER_PROPERTIES, huntConsumerMistake, runConsumerZoo } from './run.ts';
 
 const SEED = 1;
-/** Consumers per mistake in the slice: 1 for a floor of 1, 2 for a lower floor. */
-const sliceOf = (floor: number) => (floor >= 1 ? 1 : 2);
+/**
+ * Consumers per mistake in the slice: the first one it fits, on which every mistake an oracle
+ * catches is caught at seed 1 (docs/zoo.md, the CI-budget sweep); a lower floor than 1 is a share of
+ * the sweep's pairs, still met on that first consumer. One consumer each keeps the slice short.
+ */
+const SLICE = 1;
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -120,7 +124,7 @@ describe('consumer zoo slice', () => {
     async (_, mistake) => {
       const specs = generateConsumers(SEED, 20)
         .filter((s) => mistake.applies(s))
-        .slice(0, sliceOf(mistake.floor));
+        .slice(0, SLICE);
       const by = [];
       for (const spec of specs)
         by.push(await huntConsumerMistake({ seed: SEED }, spec, mistake, mistake.killers));

@@ -47,9 +47,9 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     title: 'list_tools is read, but the first kept catalogue is used whatever revision it names',
     rules: ['CETP-3.3-04', 'CETP-3.3-05'],
     needs:
-      'a scenario that changes a provider’s tool list (a new revision) while the consumer runs: none does, so a stale catalogue lists the same tools',
-    floor: 0,
-    killers: [C, H],
+      'consumer-uses-current-catalogue, once the consumer property updates the alerts app to a new catalogue mid-run (ConsumerScenario.catalogueUpdate)',
+    floor: 1,
+    killers: [C],
     applies: keepsCatalogues,
     change: (c) => ({ ...c, keptCatalogue: first }),
   },
@@ -132,7 +132,7 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     title: 'any error the table does not forbid outright is re-sent, whatever `retryable` says',
     rules: ['CETP-5-26'],
     needs: 'consumer-retry-discipline',
-    floor: 0.5, // consumer 0 missed at seed 1 after the hostile draw changed (c452697)
+    floor: 1,
     killers: [H, C],
     applies: always,
     change: (c) => ({
@@ -232,8 +232,8 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     title: 'a file result is accepted without checking its SHA-256',
     rules: ['CETP-4.5-06'],
     needs:
-      'consumer-verifies-file, once the hostile case file-sha256-wrong meets an execution: at seed 1 not within the 60 hostile runs since rate-limited-first-answer and the off-schema weight changed the draw (3/3 before)',
-    floor: 0,
+      'consumer-verifies-file, when the hostile case file-sha256-wrong meets an execution: hostile cases are met round-robin by run index, each first with an execution',
+    floor: 1,
     killers: [H],
     applies: (s) => s.capabilities.includes('large_results'),
     change: (c) => ({ ...c, digestMatches: () => true }),
@@ -320,8 +320,8 @@ export const CONSUMER_MISTAKES: readonly ConsumerMistake[] = [
     title: 'a write that may have landed is told to the agent as "provider unavailable", not unknown',
     rules: ['CETP-4.1-15', 'CETP-6-05', 'CETP-6-08'],
     needs:
-      'agent-unknown-not-unavailable, which needs a lost reply on the very call that commits (now scheduled: lostExecuteReply) AND the provider unreachable until the consumer gives up: after the lost reply its same-id re-send learns the outcome',
-    floor: 0,
+      'agent-unknown-not-unavailable, when the consumer property loses the reply of a committing execute_tool (lostExecuteReply) and keeps the provider unreachable until the consumer gives up (unreachableAfterLostReply)',
+    floor: 1,
     killers: [C, H],
     applies: always,
     change: (c) => ({ ...c, unreachableKind: () => 'provider_unavailable' }),
