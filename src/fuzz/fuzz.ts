@@ -69,6 +69,8 @@ export interface FuzzOptions {
   readonly runs: number;
   /** Stop after this much wall time instead (the CLI's --time; results then depend on speed). */
   readonly timeLimitMs?: number;
+  /** false: the first failing run is reported as found, not shrunk (fast-check's endOnFailure). */
+  readonly shrink?: boolean;
   readonly tails?: readonly Tail[];
   readonly variant?: Variant;
   /** Generate scheduler decisions (default) or leave the whole schedule to the tail strategy. */
@@ -213,6 +215,7 @@ function checkParameters(seed: number, options: FuzzOptions) {
     ...(options.timeLimitMs !== undefined
       ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false }
       : {}),
+    ...(options.shrink === false ? { endOnFailure: true } : {}),
   };
 }
 export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Promise<PropertyResult> {

@@ -66,6 +66,11 @@ export interface FuzzOptions {
   readonly runs?: number;
   /** How the scheduler continues after the generated decisions; default `portfolio`. */
   readonly strategy?: Strategy;
+  /**
+   * Whether a failure is shrunk to a smaller run (default true). `false` reports the first failing run
+   * as it was found: for a hunt that asks only whether a property fails, and by which oracle.
+   */
+  readonly shrink?: boolean;
   /** A planted bug's id (`npx cetp-sim mutants --list`): its variant is handed to every install(). */
   readonly mutant?: string;
   /** The Android release profile the worlds run (`--android`, src/sim/core/release.ts); default 14. Recorded in replay files. */
@@ -340,7 +345,13 @@ export async function runProperties(campaign: Campaign, options: FuzzOptions): P
   const reports: PropertyReport[] = [];
   for (const def of campaign.defs) {
     const runs = options.runs ?? def.ciRuns;
-    const result = await fuzzProperty(def, { seed, runs, tails, ...(variant ? { variant } : {}) });
+    const result = await fuzzProperty(def, {
+      seed,
+      runs,
+      tails,
+      ...(variant ? { variant } : {}),
+      ...(options.shrink === false ? { shrink: false } : {}),
+    });
     const violations = result.failure ? await withIsolationCheck(def, result.failure, campaign.userCode) : [];
     const report = reportOf(def, result, violations, seed, campaign, options, cwd);
     options.onResult?.(report);

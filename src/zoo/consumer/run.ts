@@ -152,7 +152,10 @@ async function fuzzCorrect(options: ConsumerZooOptions, spec: ConsumerSpec, prop
 
 /** Fuzzes `spec` with `mistake` applied, property by property (killers first), until one fails. */
 export async function huntConsumerMistake(
-  options: Pick<ConsumerZooOptions, 'seed' | 'runs' | 'mistakeBudget' | 'android'>,
+  options: Pick<ConsumerZooOptions, 'seed' | 'runs' | 'mistakeBudget' | 'android'> & {
+    /** false: a failure is not shrunk (whether and by what a property fails is all a hunt asks). */
+    readonly shrink?: boolean;
+  },
   spec: ConsumerSpec,
   mistake: ConsumerMistake,
   properties: readonly string[] = CONSUMER_PROPERTIES,
@@ -172,6 +175,7 @@ export async function huntConsumerMistake(
         seed: options.seed,
         ...(options.android !== undefined ? { android: options.android } : {}),
         ...(runs !== undefined ? { runs } : {}),
+        ...(options.shrink === false ? { shrink: false } : {}),
         replayDir: null,
       });
       const failed = report.properties.find((p) => p.status === 'failed');
