@@ -5,11 +5,14 @@
  *
  *   npx tsx scripts/finding-replays.ts
  */
+import { readFileSync } from 'node:fs';
 import { REPLAY_FORMAT, type ReplayFile } from '../src/fuzz/fuzz.ts';
 import { executeCommand, REFERENCE, type Scenario } from '../src/fuzz/scenario/model.ts';
 import { runScenario } from '../src/fuzz/scenario/runner.ts';
 import { propertyById, type RawPropertyDef } from '../src/fuzz/suites.ts';
+import { replay as replayFile } from '../src/harness/replay.ts';
 import { writeReplayFile } from '../src/harness/replay-file.ts';
+import type { ConsumerUnderTest, ProviderFixture } from '../src/subjects/subjects.ts';
 
 const lifecycle = propertyById('lifecycle') as RawPropertyDef;
 
@@ -48,3 +51,32 @@ const effects = run.observation.effects.filter((e) => e.provider === 'com.exampl
 console.log(
   `${path}: ${effects.length} effects of ${new Set(effects.map((e) => e.requestId)).size} request(s), trace ${run.report.traceHash}`,
 );
+
+/**
+ * spec/findings/consumer-unknown-outcome-not-unavailable.md: the control campaign's run (impatient
+ * consumer, strict provider) re-recorded as it runs today — the consumer gives up on the transfer
+ * and tells its agent outcome_unknown. properties/regressions/ keeps the run as it was found.
+ */
+const FOUND = 'properties/regressions/consumer-gave-up-before-restart.replay.json';
+const gaveUpModules = {
+  provider: 'properties/controls/strict.provider.ts',
+  consumer: 'properties/controls/impatient.consumer.ts',
+};
+const found = JSON.parse(readFileSync(FOUND, 'utf8')) as ReplayFile;
+const today = await replayFile(FOUND, {
+  providers: ((await import(`../${gaveUpModules.provider}`)) as { providers: ProviderFixture[] }).providers,
+  consumer: ((await import(`../${gaveUpModules.consumer}`)) as { consumer: ConsumerUnderTest }).consumer,
+});
+const gaveUp: ReplayFile = {
+  format: REPLAY_FORMAT,
+  property: found.property,
+  rules: found.rules,
+  fuzz: found.fuzz,
+  variant: found.variant,
+  scenario: found.scenario,
+  traceHash: today.traceHash,
+  violations: [],
+};
+const gaveUpPath = 'spec/findings/replays/consumer-gave-up-outcome-unknown.replay.json';
+writeReplayFile(gaveUpPath, gaveUp, gaveUpModules, process.cwd());
+console.log(`${gaveUpPath}: ${today.passed ? 'passes' : 'FAILS'}, trace ${today.traceHash}`);
