@@ -223,6 +223,31 @@ describe('a module that calls out of the simulation', () => {
     const ps = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
     expect(ps.stdout).not.toMatch(/sleep 31\.4159/);
   }, 300_000);
+
+  it('setInterval in a handler: the run fails naming the call, and the CLI exits by itself (no timer outlives it)', () => {
+    const cli = spawnSync(
+      process.execPath,
+      [
+        'bin/cetp-sim.js',
+        'fuzz',
+        '--json',
+        '--runs',
+        '5',
+        '--property',
+        'versions',
+        '--provider',
+        `${HOSTILE}/interval-in-tool.provider.ts`,
+        '--out',
+        out(),
+      ],
+      { encoding: 'utf8', timeout: 240_000 },
+    );
+    // Killed by the timeout (a 60 s interval keeping the event loop alive) would give signal SIGTERM.
+    expect(cli.signal).toBeNull();
+    expect(cli.status, cli.stderr).toBe(1);
+    const report = JSON.parse(cli.stdout) as Report;
+    expect(report.properties?.[0]?.violations?.[0]?.checker).toBe('module-escapes-simulation');
+  }, 300_000);
 });
 
 describe('what the module threw is named', () => {
