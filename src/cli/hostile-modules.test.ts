@@ -130,6 +130,13 @@ describe('a module that misbehaves in a run: exit 1, the run failed with a verdi
       /user code in this run replaced Buffer\.byteLength — a global the simulation's determinism rests on \(restored\)/,
     ],
     [
+      '--provider',
+      'patches-hash-in-tool.provider.ts',
+      'versions',
+      'module-globals',
+      /user code in this run replaced node:crypto\.createHash — a Node built-in module's export cetp-sim's own code computes with/,
+    ],
+    [
       '--consumer',
       'globals-in-agent.consumer.ts',
       'consumer',

@@ -58,10 +58,11 @@ export async function importUserModule(
     drainEscapes();
     setPhase('load');
   }
+  // cetp-sim's own CommonJS hooks (node:module's _resolveFilename, _extensions) before the baseline.
+  installCommonJsTypeScript();
   const globals = snapshotGlobals();
   let module: Record<string, unknown>;
   try {
-    installCommonJsTypeScript();
     if (file.endsWith('.cts')) {
       const exports = createRequire(file)(file) as unknown;
       const named = typeof exports === 'object' && exports !== null ? exports : {};

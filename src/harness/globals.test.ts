@@ -2,6 +2,9 @@
  * The globals watcher (src/harness/globals.ts) sees a replaced named global, a polluted or emptied
  * built-in prototype and a replaced built-in method — symbol keys included — and puts each back.
  */
+import nodeCrypto, { createHash } from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
+import util, { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Checker } from '../check/checker.ts';
 import { ALL_CHECKERS } from '../check/checkers/index.ts';
@@ -85,6 +88,30 @@ describe('the globals watcher', () => {
     expect(Buffer.from('é').toString()).toBe('é');
     expect(Buffer.byteLength('é')).toBe(2);
     expect(new TextEncoder().encode('é')).toHaveLength(2);
+  });
+
+  it("sees Node's built-in modules' exports and a Hash's prototype patched (builtin-modules.ts), and puts them back, named imports too", () => {
+    const real = util.isDeepStrictEqual;
+    (util as Loose).isDeepStrictEqual = () => true;
+    syncBuiltinESMExports();
+    expect(isDeepStrictEqual(1, 2)).toBe(true);
+    const hashProto = Object.getPrototypeOf(createHash('sha256')) as Loose;
+    hashProto.digest = () => 'forged';
+    (nodeCrypto as unknown as Loose).cetpAdded = 1;
+    const changed = changedGlobals(before);
+    restoreGlobals(before);
+    expect(changed).toEqual([
+      'node:util.isDeepStrictEqual',
+      'node:crypto.cetpAdded (added)',
+      'node:crypto Hash.prototype.digest',
+    ]);
+    expect(globalsAdvice(changed.slice(0, 1))).toMatch(
+      /^replaced node:util\.isDeepStrictEqual — a Node built-in module's export cetp-sim's own code computes with/,
+    );
+    expect(util.isDeepStrictEqual).toBe(real);
+    expect(isDeepStrictEqual(1, 2)).toBe(false);
+    expect(createHash('sha256').update('x').digest('hex')).toHaveLength(64);
+    expect(changedGlobals(before)).toEqual([]);
   });
 
   it('says "changed" when a property was added or deleted, "replaced" otherwise', () => {

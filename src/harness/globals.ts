@@ -11,12 +11,15 @@
  * - named globals on `globalThis` and the host objects (timers, the performance clock, `crypto`), and
  * - every own property — added, removed or replaced, symbols included — of the built-in prototypes
  *   and namespaces (INTRINSICS below), Node's Buffer and its prototype, TextEncoder's and
- *   TextDecoder's prototypes, and `process.nextTick`.
+ *   TextDecoder's prototypes, and `process.nextTick`;
+ * - the exports of Node's built-in modules cetp-sim computes with (`node:util`, `node:crypto` and a
+ *   Hash's prototype, `node:path`, `node:worker_threads` and its port …: builtin-modules.ts).
  * A module that changes one while it loads is refused (module-loader.ts), and a run that changed one
  * fails with the `module-globals` verdict (below) — in both cases the originals are put back at
  * once, so nothing after it runs on the replacements.
  */
 import type { Checker, Violation } from '../check/checker.ts';
+import { builtinModuleObjects, builtinModuleValues, syncBuiltinExports } from './builtin-modules.ts';
 import { endRun, escapesViolation } from './escapes.ts';
 import { ownWatchedObjects } from './own-objects.ts';
 
@@ -119,17 +122,28 @@ const OWN_PREFIX = "cetp-sim's ";
 
 /** The watched globals as they are now. */
 export interface GlobalsSnapshot {
+  /** The named globals (WATCHED, then builtin-modules.ts's) and their values. */
+  readonly named: readonly (readonly [string, () => Holder, PropertyKey])[];
   readonly values: ReadonlyMap<string, unknown>;
-  /** The objects watched whole: the intrinsics, then cetp-sim's own (own-objects.ts). */
+  /**
+   * The objects watched whole, each by the name a verdict calls it: the intrinsics, Node's built-in
+   * modules (builtin-modules.ts), then cetp-sim's own (own-objects.ts, prefixed OWN_PREFIX).
+   */
   readonly objects: readonly (readonly [string, object])[];
   /** Per object (`objects` order): its own properties' descriptors, by key. */
   readonly intrinsics: readonly ReadonlyMap<PropertyKey, PropertyDescriptor>[];
 }
 
 export function snapshotGlobals(): GlobalsSnapshot {
-  const objects = [...INTRINSICS, ...ownWatchedObjects()];
+  const objects = [
+    ...INTRINSICS,
+    ...builtinModuleObjects(),
+    ...ownWatchedObjects().map(([name, on]) => [`${OWN_PREFIX}${name}`, on] as const),
+  ];
+  const named = [...WATCHED, ...builtinModuleValues()];
   return {
-    values: new Map(WATCHED.map(([name, holder, key]) => [name, holder()[key]])),
+    named,
+    values: new Map(named.map(([name, holder, key]) => [name, holder()[key]])),
     objects,
     intrinsics: objects.map(
       ([, on]) =>
@@ -183,7 +197,7 @@ function intrinsicChanges(before: GlobalsSnapshot): IntrinsicChange[] {
   before.objects.forEach(([name, on], i) => {
     const was = before.intrinsics[i];
     if (was === undefined || unchanged(on, was)) return;
-    const holder = i < INTRINSICS.length ? name : `${OWN_PREFIX}${name}`;
+    const holder = name;
     for (const [key, descriptor] of was) {
       const now = Reflect.getOwnPropertyDescriptor(on, key);
       if (sameDescriptor(descriptor, now)) continue;
@@ -201,16 +215,16 @@ function intrinsicChanges(before: GlobalsSnapshot): IntrinsicChange[] {
 /** The watched globals that are not what `before` saw, in watch order. */
 export function changedGlobals(before: GlobalsSnapshot): string[] {
   return [
-    ...WATCHED.filter(([name, holder, key]) => holder()[key] !== before.values.get(name)).map(
-      ([name]) => name,
-    ),
+    ...before.named
+      .filter(([name, holder, key]) => holder()[key] !== before.values.get(name))
+      .map(([name]) => name),
     ...intrinsicChanges(before).map((c) => c.name),
   ];
 }
 
 /** Puts every watched global back as `before` saw it (named globals first, then the intrinsics). */
 export function restoreGlobals(before: GlobalsSnapshot): void {
-  for (const [name, holder, key] of WATCHED) {
+  for (const [name, holder, key] of before.named) {
     const original = before.values.get(name);
     const on = holder();
     if (on[key] === original) continue;
@@ -230,6 +244,9 @@ export function restoreGlobals(before: GlobalsSnapshot): void {
     if (change.before === undefined) Reflect.deleteProperty(change.on, change.key);
     else Reflect.defineProperty(change.on, change.key, change.before);
   }
+  // A named import of a built-in module (`import { isDeepStrictEqual } from 'node:util'`) follows
+  // its exports object only when told: put back what a module synced.
+  syncBuiltinExports();
 }
 
 /** What to tell the user: the names, why it matters, what to do instead. */
@@ -239,6 +256,12 @@ export function globalsAdvice(changed: readonly string[]): string {
     return (
       `${verb} ${changed.join(', ')} — cetp-sim's own code, the test bed that judges the module (restored). ` +
       "A module may call cetp-sim's API, never patch it: change your own classes instead"
+    );
+  if (changed.every((c) => c.startsWith('node:')))
+    return (
+      `${verb} ${changed.join(', ')} — ${changed.length === 1 ? "a Node built-in module's export" : "Node built-in modules' exports"} ` +
+      "cetp-sim's own code computes with in the module's thread (restored). A module may call Node's " +
+      'modules, never patch them: wrap what you need in your own function instead'
     );
   return (
     `${verb} ${changed.join(', ')} — ${changed.length === 1 ? 'a global' : 'globals'} the simulation's determinism rests on ` +
