@@ -61,7 +61,7 @@ const EXPLANATIONS: Record<AnswerKind, string> = {
   outcome_unknown: 'The outcome is not known yet; the request was not repeated under a new id.',
   provider_unavailable: 'The app is not available right now.',
   provider_not_found: 'No app with that name offers tools to this assistant.',
-  tool_not_found: 'That tool is not available.',
+  tool_not_found: 'This app offers no tool by that name.',
   invalid_args: 'The request details are not valid for this tool.',
   invalid_response: 'The app answered outside the protocol; its answer was discarded.',
   integrity: 'The result failed a safety check and was discarded.',

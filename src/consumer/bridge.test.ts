@@ -57,7 +57,7 @@ describe('the bridge', () => {
     expect(value.map((o) => o.kind)).toEqual(['provider_not_found', 'tool_not_found', 'invalid_args']);
     expect(value.map((o) => o.explanation)).toEqual([
       'No app with that name offers tools to this assistant.',
-      'That tool is not available.',
+      'This app offers no tool by that name.',
       'The request details are not valid for this tool.',
     ]);
     expect(consumerCalls(world).filter((c) => c.method === 'execute_tool')).toEqual([]);

@@ -90,7 +90,9 @@ export function explain(body: ToolFailureBody): string {
     case 'provider_not_found':
       return 'No app with that name offers tools to this assistant.';
     case 'tool_not_found':
-      return 'That tool is not available.';
+      // Not the SDK's TOOL_NOT_FOUND message ("That tool is not available.", src/protocol/errors.ts): the
+      // agent must be able to tell the consumer's words from provider text (agent-gets-data).
+      return 'This app offers no tool by that name.';
     case 'invalid_args':
       return 'The request details are not valid for this tool.';
     case 'declined_locally':

@@ -138,8 +138,8 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         ['late-resume', 'resume-foreign'],
         ['cross', 'cross'],
         ['execute', 'resume-foreign'],
-        ['execute', 'execute'],
-        ['make', 'make', 'own', 'other'], // creates, an act on one, another caller's (aimed-arb.ts)
+        // Confirmations once more, aimed (aimed-arb.ts): one of six, so each clock sequence keeps its floor.
+        ['make', 'make', 'own', 'other'],
       ],
       extraPercent: 100,
       resolveModes: ['honest', 'none', 'skip-ui', 'altered-args', 'other-rid', 'foreign'],

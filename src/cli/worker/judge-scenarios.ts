@@ -33,6 +33,8 @@ export function catalogueOf(provider: ProviderModule | null, consumer: ConsumerM
             name: p.name,
             packageName: p.packageName,
             tools: Object.keys(p.tools),
+            pools: p.tools,
+            effects: p.effects,
           })),
           propertyTools: provider.propertyTools,
         }
@@ -56,7 +58,8 @@ function defFor(def: PropertyDef, catalogue: Catalogue): PropertyDef {
         ({
           name: String(p.name),
           packageName: String(p.packageName),
-          tools: Object.fromEntries(p.tools.map((t) => [String(t), []])),
+          tools: p.pools ?? Object.fromEntries(p.tools.map((t) => [String(t), []])),
+          effects: p.effects ?? {},
           install: absent,
         }) as unknown as ProviderFixture,
     );

@@ -6,6 +6,7 @@
  * Everything here crosses a thread boundary by structured clone: plain data, no functions, no worlds.
  */
 
+import type { JsonValue } from '../../base/json.ts';
 import type { CheckContext, Violation } from '../../check/checker.ts';
 import type { Exercised } from '../../check/exercised.ts';
 import type { FaultFreeRecord } from '../../check/fault-free.ts';
@@ -180,6 +181,10 @@ export interface Catalogue {
     readonly name: string;
     readonly packageName: string;
     readonly tools: readonly string[];
+    /** Each tool's argument pool (the scenarios draw entries and aim at `$OWN:`/`$OTHER:` ones). */
+    readonly pools?: Readonly<Record<string, readonly JsonValue[]>>;
+    /** Each tool's effect (the aimed `make` move sends the `create` tools). */
+    readonly effects?: Readonly<Record<string, string>>;
   }[];
   readonly propertyTools?: Readonly<Record<string, readonly string[]>>;
   readonly consumer?: { readonly name: string; readonly packageName: string };
