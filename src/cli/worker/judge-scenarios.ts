@@ -114,12 +114,16 @@ export class ScenarioCheck {
       return forged(
         "the worker handed over no catalogue of the module: its runs' scenarios cannot be checked",
       );
-    const arbitrary = scenarioArbitrary(defFor(def, catalogue ?? {}), {
-      seed: job.seed,
-      runs: job.runs,
-      tails: job.tails,
-      variant: job.variant,
-    });
+    // A fresh arbitrary for each walk: one can keep a campaign's state (the consumer scenarios' hostile
+    // cases go round-robin by run index, consumer-reach.ts), so each walk starts where a campaign does.
+    const arbitraryOf = () =>
+      scenarioArbitrary(defFor(def, catalogue ?? {}), {
+        seed: job.seed,
+        runs: job.runs,
+        tails: job.tails,
+        variant: job.variant,
+      });
+    const arbitrary = arbitraryOf();
     const seed = propertySeed(job.seed, def.id);
     const drawn: string[] = [];
     if (this.hashes.length > 0)
@@ -139,7 +143,7 @@ export class ScenarioCheck {
     if (!final || final.path === '') return null;
     let atPath: unknown;
     fc.check(
-      fc.property(arbitrary, (s) => {
+      fc.property(arbitraryOf(), (s) => {
         atPath = s;
         return false;
       }),
