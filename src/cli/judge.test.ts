@@ -195,24 +195,28 @@ describe('a module that calls out of the simulation', () => {
     120_000,
   );
 
-  it('child_process.spawn in a handler: the run fails naming the call, and no process is left once the CLI exits', () => {
-    const cli = spawnSync(
+  /** `cetp-sim fuzz --json` of a hostile module on `versions`, as a process of its own. */
+  const fuzzInAProcess = (module: string, runs: number) =>
+    spawnSync(
       process.execPath,
       [
         'bin/cetp-sim.js',
         'fuzz',
         '--json',
         '--runs',
-        '20',
+        String(runs),
         '--property',
         'versions',
         '--provider',
-        `${HOSTILE}/spawn-in-tool.provider.ts`,
+        `${HOSTILE}/${module}`,
         '--out',
         out(),
       ],
       { encoding: 'utf8', timeout: 240_000 },
     );
+
+  it('child_process.spawn in a handler: the run fails naming the call, and no process is left once the CLI exits', () => {
+    const cli = fuzzInAProcess('spawn-in-tool.provider.ts', 20);
     expect(cli.status, cli.stderr).toBe(1);
     const report = JSON.parse(cli.stdout) as Report;
     const [verdict] = report.properties?.[0]?.violations ?? [];
@@ -225,23 +229,7 @@ describe('a module that calls out of the simulation', () => {
   }, 300_000);
 
   it('setInterval in a handler: the run fails naming the call, and the CLI exits by itself (no timer outlives it)', () => {
-    const cli = spawnSync(
-      process.execPath,
-      [
-        'bin/cetp-sim.js',
-        'fuzz',
-        '--json',
-        '--runs',
-        '5',
-        '--property',
-        'versions',
-        '--provider',
-        `${HOSTILE}/interval-in-tool.provider.ts`,
-        '--out',
-        out(),
-      ],
-      { encoding: 'utf8', timeout: 240_000 },
-    );
+    const cli = fuzzInAProcess('interval-in-tool.provider.ts', 5);
     // Killed by the timeout (a 60 s interval keeping the event loop alive) would give signal SIGTERM.
     expect(cli.signal).toBeNull();
     expect(cli.status, cli.stderr).toBe(1);

@@ -339,8 +339,7 @@ export function notReproducible(fuzz: ReplayFile['fuzz']): Violation {
     message:
       `run ${fuzz.runsToFailure} failed, but its scenario (shrunk ${fuzz.shrinks} time(s)) run again at once broke ` +
       'nothing: the runs are not a function of their scenario. Something outside the simulation decides ' +
-      // determinism-ok: a message naming what breaks determinism, not a call
-      'them (wall-clock time, Math.random, state kept between runs at module top level)',
+      'them (wall-clock time, Math.random, state kept between runs at module top level)', // determinism-ok: a message, not a call
     events: [],
     calls: [],
   };

@@ -119,7 +119,7 @@ function refuseMissing(path: string, file: CliReplayFile, runner: ReplayRunner):
 
 const DETERMINISM_BREAK =
   'with the same code (cetp-sim and the modules hash as they did): a run is no longer reproducible ' +
-  'from its inputs. This is a bug — in cetp-sim, or nondeterminism in a module (real time, Math.random, state kept between runs).';
+  'from its inputs. This is a bug — in cetp-sim, or nondeterminism in a module (real time, Math.random, state kept between runs).'; // determinism-ok: a message naming what breaks determinism, not a call
 
 const NO_DIGESTS =
   ' (This file records no digest of its inputs, as older files do: if you edited its scenario, variant or faults, that, not cetp-sim, changed the trace.)';
