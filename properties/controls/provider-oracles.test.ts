@@ -8,15 +8,16 @@
 import { describe, expect, it } from 'vitest';
 import { loadProviderModule, withProviders } from '../../src/cli/provider-module.ts';
 import { fuzzProperty } from '../../src/fuzz/fuzz.ts';
+import type { Tail } from '../../src/fuzz/scenario/model.ts';
 import { type PropertyDef, propertyById } from '../../src/fuzz/suites.ts';
 
-async function fuzzWith(property: string, module: string, runs: number) {
+async function fuzzWith(property: string, module: string, runs: number, tails: readonly Tail[] = []) {
   const def = propertyById(property) as PropertyDef;
   const provider = await loadProviderModule(
     `properties/controls/broken/${module}.provider.ts`,
     process.cwd(),
   );
-  return fuzzProperty(withProviders(def, provider), { seed: 0, runs });
+  return fuzzProperty(withProviders(def, provider), { seed: 0, runs, ...(tails.length ? { tails } : {}) });
 }
 
 function violationOf(result: Awaited<ReturnType<typeof fuzzWith>>, checker: string) {
@@ -50,6 +51,17 @@ describe('provider oracles (issue 22 item 1) fail on broken providers', () => {
   it('admission-limit (CETP-5-17): a provider that never answers RATE_LIMITED', async () => {
     const v = violationOf(await fuzzWith('idempotency', 'no-admission-limit', 200), 'admission-limit');
     expect(v?.ruleIds).toEqual(['CETP-5-17']);
+    expect(v?.message).toMatch(/(\d+) executions of one session .* over its max_concurrent_requests 4/);
+  });
+
+  it('admission-limit (CETP-5-17): a provider that holds a reply after its admission slot is freed', async () => {
+    // The slow control's first form: the wait wrapped call(), outside the SDK's slot (slow.provider.ts);
+    // the CLI's default portfolio of schedules meets it at run 3.
+    const portfolio = ['fifo', 'random', 'pct'] as const;
+    const v = violationOf(
+      await fuzzWith('idempotency', 'tail-outside-slot', 5, portfolio),
+      'admission-limit',
+    );
     expect(v?.message).toMatch(/(\d+) executions of one session .* over its max_concurrent_requests 4/);
   });
 

@@ -165,6 +165,16 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
     this.runtime?.sessions.clear();
   }
 
+  /**
+   * Work an app does after an execution's reply is built and before call() returns it (a disk flush,
+   * a metrics upload). The SDK runs it while the execution still holds its admission slot: the
+   * Binder thread is still busy, and max_concurrent_requests counts a call in flight until it
+   * returns (5-17; src/check/checkers/admission.ts). Override this rather than wrapping call(),
+   * whose tail would run after the slot is freed and admit one execution too many. Unset (the
+   * default), nothing is awaited.
+   */
+  protected replyTail?(reply: Bundle): Promise<void>;
+
   override call(
     _authority: string,
     method: string,
@@ -294,7 +304,9 @@ export abstract class CetpV2ContentProvider extends ContentProvider {
     }
     rt.inFlight.set(caller.uid, inFlight + 1);
     try {
-      return await executeTool(rt, caller, session, req, extras);
+      const reply = await executeTool(rt, caller, session, req, extras);
+      if (this.replyTail) await this.replyTail(reply);
+      return reply;
     } finally {
       rt.inFlight.set(caller.uid, (rt.inFlight.get(caller.uid) ?? 1) - 1);
     }
