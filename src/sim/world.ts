@@ -314,9 +314,9 @@ export class World {
   }
 
   /** The user opens the app: starts its process if needed, gives it the screen (importance.ts); false if it cannot. */
-  async launchApp(packageName: string): Promise<boolean> {
-    if (!(await this.startProcess(packageName))) return false;
-    this.userLaunched(this.process(packageName));
+  async launchApp(packageName: string, uid?: number): Promise<boolean> {
+    if (!(await this.startProcess(packageName, packageName, uid))) return false;
+    this.userLaunched(this.process(packageName, packageName, uid));
     return true;
   }
 

@@ -25,6 +25,7 @@
  * not persisted: a reboot clears them (UriGrantsManagerService keeps only persistable ones).
  */
 import { SecurityException } from '../core/errors.ts';
+import { appIdOf, INTERACT_ACROSS_USERS, INTERACT_ACROSS_USERS_FULL, userIdOf } from '../pm/user-handle.ts';
 
 /** Intent.FLAG_GRANT_READ_URI_PERMISSION / FLAG_GRANT_WRITE_URI_PERMISSION. */
 export const FLAG_GRANT_READ_URI_PERMISSION = 0x1;
@@ -53,6 +54,8 @@ export interface GatedProvider {
 }
 
 interface Grant {
+  /** The granting provider's UID: a grant is for that user's provider (GrantUri.sourceUserId). */
+  readonly providerUid: number;
   readonly toUid: number;
   readonly authority: string;
   readonly uri: string;
@@ -80,12 +83,14 @@ export class UriGrants {
     const authority = authorityOf(uri);
     const flags = modeFlags & (FLAG_GRANT_READ_URI_PERMISSION | FLAG_GRANT_WRITE_URI_PERMISSION);
     if (authority === null || flags === 0) throw new SecurityException(`No permission grant for ${uri}`);
-    this.grants.push({ toUid, authority, uri, modeFlags: flags });
+    this.grants.push({ providerUid: provider.uid, toUid, authority, uri, modeFlags: flags });
   }
 
   /** checkAuthorityGrantsLocked: `uid` holds a grant on some URI of one of the provider's authorities. */
   hasAuthorityGrant(uid: number, provider: GatedProvider): boolean {
-    return this.grants.some((g) => g.toUid === uid && provider.authorities.includes(g.authority));
+    return this.grants.some(
+      (g) => g.toUid === uid && g.providerUid === provider.uid && provider.authorities.includes(g.authority),
+    );
   }
 
   /** A reboot: non-persistable grants are gone. */
@@ -104,7 +109,8 @@ export function acquisitionDenial(
   holds: (permission: string) => boolean,
   grants: UriGrants,
 ): string | null {
-  if (p.uid === callerUid) return null;
+  // checkComponentPermission: UserHandle.isSameApp (one appId, any user) passes.
+  if (appIdOf(p.uid) === appIdOf(callerUid)) return null;
   if (p.exported) {
     const top = [p.readPermission, p.writePermission].filter((x): x is string => x !== null);
     if (top.length === 0 || top.some(holds)) return null;
@@ -118,4 +124,26 @@ export function acquisitionDenial(
   const opening = `Permission Denial: opening provider ${p.packageName}/${p.name} from uid ${callerUid}`;
   if (!p.exported) return `${opening} that is not exported from UID ${p.uid}`;
   return `${opening} requires ${[p.readPermission, p.writePermission].filter((x) => x !== null).join(' or ')}`;
+}
+
+/**
+ * checkContentProviderPermission's first step when the provider is another user's (a caller naming
+ * `userId@authority`): a URI grant on that user's provider passes (`checkAuthorityGrants` for
+ * the target user); otherwise UserController.handleIncomingUser with ALLOW_NON_FULL needs
+ * INTERACT_ACROSS_USERS_FULL or INTERACT_ACROSS_USERS, else a SecurityException with its wording.
+ * Null when the caller may go on to the usual gate (acquisitionDenial), else the denial's message.
+ */
+export function crossUserDenial(
+  p: GatedProvider,
+  callerUid: number,
+  holds: (permission: string) => boolean,
+  grants: UriGrants,
+): string | null {
+  if (userIdOf(p.uid) === userIdOf(callerUid) || grants.hasAuthorityGrant(callerUid, p)) return null;
+  if (holds(INTERACT_ACROSS_USERS_FULL) || holds(INTERACT_ACROSS_USERS)) return null;
+  return (
+    `Permission Denial: checkContentProviderPermissionLocked ${p.authorities.join(';')} asks to run as user ` +
+    `${userIdOf(p.uid)} but is calling from user ${userIdOf(callerUid)}; this requires ` +
+    `${INTERACT_ACROSS_USERS_FULL} or ${INTERACT_ACROSS_USERS}`
+  );
 }

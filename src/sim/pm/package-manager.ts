@@ -257,9 +257,9 @@ export class PackageManager {
     return this.resolver.queryIntentActivities(callerUid, intent);
   }
 
-  /** resolveContentProvider as `callerUid`: null for an unknown authority or an invisible package. */
-  resolveContentProvider(callerUid: number, authority: string): ResolvedProvider | null {
-    return this.resolver.resolveContentProvider(callerUid, authority);
+  /** resolveContentProvider as `callerUid` in `userId` (default: the caller's): null if unknown or invisible. */
+  resolveContentProvider(callerUid: number, authority: string, userId?: number): ResolvedProvider | null {
+    return this.resolver.resolveContentProvider(callerUid, authority, userId);
   }
 
   /** The provider owning `authority`, unfiltered (for the system itself). */

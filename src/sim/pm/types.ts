@@ -29,6 +29,9 @@ export const PLATFORM_PERMISSIONS: readonly PermissionSpec[] = [
   { name: 'android.permission.POST_NOTIFICATIONS', protectionLevel: 'dangerous' },
   { name: 'android.permission.READ_CONTACTS', protectionLevel: 'dangerous' },
   { name: 'android.permission.CAMERA', protectionLevel: 'dangerous' },
+  // Cross-user access (content.ts acquireProvider): signature|privileged in AOSP, here signature.
+  { name: 'android.permission.INTERACT_ACROSS_USERS', protectionLevel: 'signature' },
+  { name: 'android.permission.INTERACT_ACROSS_USERS_FULL', protectionLevel: 'signature' },
 ];
 
 /** PackageManager.INSTALL_* result codes the simulation can produce, with their AOSP values. */
