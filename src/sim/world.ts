@@ -120,6 +120,9 @@ export class World {
       onPackageRemoved(name) {
         world.onPackageRemoved(name);
       },
+      onPackageRemovedForUser(name, uid) {
+        world.onPackageRemoved(name, uid);
+      },
       onPackageUpdated(pkg) {
         for (const proc of world.processes.ofPackage(pkg.packageName))
           world.killProcess(proc.name, { kind: 'killed', reason: 'package updated' });
@@ -174,7 +177,9 @@ export class World {
   /** Starts the package's process if needed (providers published, then Application.onCreate); blocks
    *  the calling task; false if the start failed (crash in onCreate, publish timeout, not installed). */
   async startProcess(packageName: string, processName = packageName, uid?: number): Promise<boolean> {
-    if (!this.apps.has(packageName) || this.pm.getPackageUid(packageName) === null) return false;
+    const installed = uid === undefined || this.pm.getPackagesForUid(uid)?.includes(packageName) === true;
+    if (!this.apps.has(packageName) || this.pm.getPackageUid(packageName) === null || !installed)
+      return false;
     const proc = this.process(packageName, processName, uid);
     if (proc.isRunning) return true;
     if (proc.state.kind !== 'starting') this.beginStart(proc);
@@ -271,38 +276,37 @@ export class World {
     killDependents(this, proc.name, this.binder.onProcessDied(proc));
   }
 
-  private onPackageRemoved(packageName: string): void {
-    const procs = this.processes.ofPackage(packageName);
+  /** Uninstalled (for one user only with `uid`, PackageManager.deletePackageAsUser): its processes
+   *  there killed and forgotten, their data directories removed. */
+  private onPackageRemoved(packageName: string, uid?: number): void {
+    const procs = this.processes.ofPackage(packageName).filter((p) => uid === undefined || p.uid === uid);
     for (const proc of procs) this.killProcess(proc.name, { kind: 'uninstalled' });
-    for (const dir of new Set([packageName, ...procs.map((p) => p.dataDir)])) {
+    for (const dir of new Set([
+      ...(uid === undefined ? [packageName] : []),
+      ...procs.map((p) => p.dataDir),
+    ])) {
       this.stores.get(dir)?.wipe(); // every user's data directory
       this.stores.delete(dir);
       this.preferences.delete(dir);
       this.fds.wipe(dir);
     }
-    this.processes.forgetPackage(packageName);
-    this.apps.delete(packageName);
+    this.processes.forget(procs);
+    if (uid === undefined) this.apps.delete(packageName);
     this.removals.set(packageName, (this.removals.get(packageName) ?? 0) + 1);
   }
 
   // ---- storage ----
 
   storage(packageName: string): DurableStore {
-    let store = this.stores.get(packageName);
-    if (!store) {
-      store = new DurableStore(this, packageName);
-      this.stores.set(packageName, store);
-    }
+    const store = this.stores.get(packageName) ?? new DurableStore(this, packageName);
+    this.stores.set(packageName, store);
     return store;
   }
 
   /** The package's SharedPreferences files on disk. */
   preferencesDisk(packageName: string): PreferencesDisk {
-    let disk = this.preferences.get(packageName);
-    if (!disk) {
-      disk = new PreferencesDisk();
-      this.preferences.set(packageName, disk);
-    }
+    const disk = this.preferences.get(packageName) ?? new PreferencesDisk();
+    this.preferences.set(packageName, disk);
     return disk;
   }
 

@@ -4,6 +4,7 @@
  * runtime permissions per user. Each case fails on the model before it (see each test's comment).
  */
 import { describe, expect, it } from 'vitest';
+import type { AppContext } from '../app/context.ts';
 import { Bundle } from '../binder/bundle.ts';
 import { appSpec, clientSpec, LambdaProvider } from '../testing.ts';
 import { Activity, RESULT_OK } from '../ui/activity.ts';
@@ -121,5 +122,130 @@ describe('cross-user Activities and PendingIntents', () => {
     await world.run();
     expect(seen).toEqual([`creator=${uid10}`, `${P}@u10 uid=${uid10}`]);
     expect(world.process(P).pid).toBeNull(); // user 0's process never started
+  });
+});
+
+/** Runs `body` in `pkg`'s process of the user of `uid` (the user opens the app there first). */
+function spawnAs(world: World, pkg: string, uid: number, body: (ctx: AppContext) => Promise<void>): void {
+  world.spawn(`as:${pkg}:${uid}`, async () => {
+    if (!(await world.launchApp(pkg, uid))) return;
+    const ctx = world.process(pkg, pkg, uid).context as AppContext;
+    ctx.spawn('body', () => body(ctx));
+  });
+}
+
+/** Calls `p` from `ctx`: the counter it answers, or the exception's name and message. */
+async function count(ctx: AppContext): Promise<string> {
+  try {
+    const r = await ctx.contentResolver.call('p', 'count', null, null);
+    return `n=${r?.getInt('n')} ${r?.getString('process')}`;
+  } catch (e) {
+    return `${(e as Error).name}: ${(e as Error).message}`;
+  }
+}
+
+describe('uninstalling for one user (deletePackageAsUser, pm uninstall --user 10)', () => {
+  // The old model had only uninstall(), for every user: user 0's caller then met "Unknown authority p"
+  // (checked by making deletePackageAsUser call uninstall); without the wipe, the reinstall answers n=2.
+  it('the package leaves user 10 only: its UID there, its process, its data directory; user 0 keeps it', async () => {
+    const world = new World({ seed: 4 });
+    world.install(appSpec(P, { authority: 'p' }), (ctx) => ({
+      providers: {
+        Provider: new LambdaProvider(async () => {
+          const n = (((await ctx.storage.get('t', 'n')) as number | undefined) ?? 0) + 1;
+          await ctx.storage.transaction('count', (tx) => tx.put('t', 'n', n));
+          const reply = new Bundle();
+          reply.putInt('n', n);
+          reply.putString('process', ctx.process.name);
+          return reply;
+        }),
+      },
+    }));
+    const uid10 = world.pm.installExistingPackageAsUser(P, 10);
+    world.install(clientSpec('com.example.c', [P]));
+    const c10 = world.pm.installExistingPackageAsUser('com.example.c', 10);
+    const c0 = world.pm.getPackageUid('com.example.c') ?? -1;
+    const seen: string[] = [];
+    const round = (label: string) => {
+      spawnAs(world, 'com.example.c', c0, async (ctx) => void seen.push(`${label} u0 ${await count(ctx)}`));
+      spawnAs(world, 'com.example.c', c10, async (ctx) => void seen.push(`${label} u10 ${await count(ctx)}`));
+    };
+    round('before');
+    const states: string[] = [];
+    world.spawn('harness', async () => {
+      await world.scheduler.sleep(5_000);
+      world.pm.deletePackageAsUser(P, 10);
+      const p10 = world.process(P, P, uid10);
+      states.push(`u10 uid=${world.pm.getPackageUidAsUser(P, 10)} alive=${p10.isAlive} ${p10.name}`);
+      states.push(
+        `u0 alive=${world.process(P).isAlive} packages(uid10)=${world.pm.getPackagesForUid(uid10)}`,
+      );
+      round('after');
+      await world.scheduler.sleep(5_000);
+      world.pm.installExistingPackageAsUser(P, 10);
+      round('again');
+    });
+    await world.run();
+    expect(states).toEqual([`u10 uid=null alive=false ${P}@u10`, 'u0 alive=true packages(uid10)=null']);
+    expect(seen.sort()).toEqual(
+      [
+        `before u0 n=1 ${P}`,
+        `before u10 n=1 ${P}@u10`,
+        `after u0 n=2 ${P}`,
+        'after u10 IllegalArgumentException: Unknown authority p',
+        `again u0 n=3 ${P}`,
+        `again u10 n=1 ${P}@u10`, // user 10's data directory went with it
+      ].sort(),
+    );
+  });
+
+  it("the package's last user: a full uninstall; a user it is not installed for: nothing", () => {
+    const world = new World({ seed: 5 });
+    world.install({ ...clientSpec('com.example.work', [P]), userId: 10 });
+    world.pm.deletePackageAsUser('com.example.work', 11);
+    expect(world.pm.getPackageUidAsUser('com.example.work', 10)).not.toBeNull();
+    world.pm.deletePackageAsUser('com.example.work', 10);
+    expect(world.pm.getPackageInfo('com.example.work')).toBeNull();
+  });
+});
+
+describe('runtime permissions per user', () => {
+  // The old model granted by package name to the first user's UID: user 10's caller stayed denied
+  // and user 0's passed.
+  it("granting for user 10 grants user 10's UID only; the provider's gate sees the difference", async () => {
+    const world = new World({ seed: 6 });
+    const CONTACTS = 'android.permission.READ_CONTACTS';
+    world.install(appSpec(P, { authority: 'p', provider: { readPermission: CONTACTS } }), (ctx) => ({
+      providers: {
+        Provider: new LambdaProvider(() => {
+          const reply = new Bundle();
+          reply.putInt('n', 1);
+          reply.putString('process', ctx.process.name);
+          return reply;
+        }),
+      },
+    }));
+    world.pm.installExistingPackageAsUser(P, 10);
+    world.install(
+      appSpec('com.example.c', { manifest: { queries: { packages: [P] }, usesPermissions: [CONTACTS] } }),
+    );
+    const c10 = world.pm.installExistingPackageAsUser('com.example.c', 10);
+    const c0 = world.pm.getPackageUid('com.example.c') ?? -1;
+    world.pm.grantRuntimePermission('com.example.c', CONTACTS, 10);
+    expect([world.pm.checkPermission(CONTACTS, c0), world.pm.checkPermission(CONTACTS, c10)]).toEqual([
+      false,
+      true,
+    ]);
+    expect(() => world.pm.grantRuntimePermission('com.example.c', CONTACTS, 11)).toThrow('Unknown package');
+    const seen: string[] = [];
+    spawnAs(world, 'com.example.c', c0, async (ctx) => void seen.push(`u0 ${await count(ctx)}`));
+    spawnAs(world, 'com.example.c', c10, async (ctx) => void seen.push(`u10 ${await count(ctx)}`));
+    await world.run();
+    expect(seen.sort()).toEqual([
+      `u0 SecurityException: Permission Denial: opening provider ${P}/Provider from uid ${c0} requires ${CONTACTS}`,
+      `u10 n=1 ${P}@u10`,
+    ]);
+    world.pm.grantRuntimePermission('com.example.c', CONTACTS); // no user: the first user's, as before
+    expect(world.pm.checkPermission(CONTACTS, c0)).toBe(true);
   });
 });

@@ -75,6 +75,16 @@ export class PackageTable {
     return uidOf(userId, appIdOf(pkg.uid));
   }
 
+  /** The package leaves `userId`, one of its further users; its UID there, or null if it was not installed for it. */
+  removeUser(packageName: string, userId: number): number | null {
+    const users = this.otherUsers.get(packageName) ?? [];
+    const at = users.indexOf(userId);
+    if (at < 0) return null;
+    users.splice(at, 1);
+    this.changed();
+    return uidOf(userId, appIdOf(this.require(packageName).uid));
+  }
+
   /** The package's UIDs: its own (first) and one per further user. */
   uidsOf(pkg: InstalledPackage): number[] {
     return [pkg.uid, ...(this.otherUsers.get(pkg.packageName) ?? []).map((u) => uidOf(u, appIdOf(pkg.uid)))];

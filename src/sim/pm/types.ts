@@ -137,6 +137,8 @@ export interface ActivityQuery extends ServiceQuery {
 export interface PackageListener {
   onPackageAdded?(pkg: InstalledPackage): void;
   onPackageRemoved?(name: string, uid: number): void;
+  /** Uninstalled for one user only (deletePackageAsUser): that user's UID `uid` is gone, the others stay. */
+  onPackageRemovedForUser?(name: string, uid: number): void;
   onPackageUpdated?(pkg: InstalledPackage, previous: InstalledPackage): void;
   /** A runtime permission was revoked; Android kills the UID's processes. */
   onRuntimePermissionRevoked?(uid: number, permission: string): void;

@@ -45,9 +45,9 @@ export class ProcessTable {
     return [...this.byName.values()];
   }
 
-  /** Forgets every process of an uninstalled package. */
-  forgetPackage(packageName: string): void {
-    for (const proc of this.ofPackage(packageName)) this.byName.delete(proc.name);
+  /** Forgets processes of an uninstalled package (every one, or one user's). */
+  forget(procs: readonly ProcessRecord[]): void {
+    for (const proc of procs) this.byName.delete(proc.name);
   }
 
   /** `wake` runs once `processName` has started (true) or failed to (false). */

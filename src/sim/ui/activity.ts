@@ -88,6 +88,9 @@ export class ActivityManager {
       onPackageRemoved(name) {
         pendingIntents.removePackage(name);
       },
+      onPackageRemovedForUser(name, uid) {
+        pendingIntents.removePackage(name, uid);
+      },
     });
   }
 
