@@ -202,7 +202,7 @@ export class World {
     const context = new AppContext(this, proc, new PackageManagerView(this.pm, proc.uid));
     proc.context = context;
     this.trace.record('process.start', {
-      actor: proc.name,
+      ...proc.traced,
       pid: proc.pid ?? -1,
       incarnation: proc.incarnation,
     });
@@ -235,7 +235,7 @@ export class World {
       await this.installProvider(context, p.name, instance);
     }
     proc.toRunning();
-    this.trace.record('process.ready', { actor: proc.name, pid: proc.pid ?? -1 });
+    this.trace.record('process.ready', { ...proc.traced, pid: proc.pid ?? -1 });
     this.processes.settleStart(proc.name, true);
     // publishContentProviders is a Binder call to AMS: callers woken by it may run first.
     await this.scheduler.yield();
@@ -264,7 +264,7 @@ export class World {
   killProcess(processName: string, cause: DeathCause): void {
     const proc = this.processes.get(processName);
     if (!proc?.isAlive) return;
-    this.trace.record('process.kill', { actor: proc.name, pid: proc.pid ?? -1, cause: describeDeath(cause) });
+    this.trace.record('process.kill', { ...proc.traced, pid: proc.pid ?? -1, cause: describeDeath(cause) });
     this.fds.onProcessDied(proc);
     this.stores.get(proc.dataDir)?.onProcessDied(proc);
     this.activities.onProcessDied(proc);

@@ -147,4 +147,30 @@ describe('android:process: a provider in a process apart from its app', () => {
     for (const bad of ['', ':', 'nodot', ':1x', 'a b.c'])
       expect(issues(bad)).toEqual(['process-name-invalid providers[0].process']);
   });
+
+  // The old records named the package only: a reader could not tell a kill of p:cetp (the provider's
+  // memory gone) from a kill of p (the provider untouched), nor which process served a call.
+  it('records and process events name the process where it is not the package: providerProcess, package', async () => {
+    const world = new World({ seed: 5, recordContentCalls: true });
+    world.install(appSpec(P, { authority: 'p', provider: { process: ':cetp' } }), () => ({
+      providers: { Provider: new LambdaProvider(() => null) },
+    }));
+    world.install(clientSpec('com.example.c', [P]));
+    world.spawnIn('com.example.c', 'call', async (ctx) => {
+      await ctx.contentResolver.call('p', 'm', null, null);
+      world.killProcess(CETP, { kind: 'killed', reason: 'test' });
+    });
+    await world.run();
+    const [call] = world.contentCalls ?? [];
+    expect(call).toMatchObject({ provider: P, providerProcess: CETP });
+    expect(call && 'callerProcess' in call).toBe(false); // the client runs in its package's process
+    const processEvents = world.trace.events.filter((e) => e.kind.startsWith('process.'));
+    expect(processEvents.map((e) => [e.kind, e.data.actor, e.data.package ?? '-'])).toEqual([
+      ['process.start', 'com.example.c', '-'],
+      ['process.ready', 'com.example.c', '-'],
+      ['process.start', CETP, P],
+      ['process.ready', CETP, P],
+      ['process.kill', CETP, P],
+    ]);
+  });
 });

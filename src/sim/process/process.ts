@@ -92,6 +92,17 @@ export class ProcessRecord {
     readonly dataDir: string = packageName,
   ) {}
 
+  /**
+   * How process events name it in the trace: `actor`, its process name, and `package` when that is
+   * not the package's own name (a provider's android:process `<pkg>:cetp`, another user's `<pkg>@u10`),
+   * so a reader can tell which package died. Absent otherwise: one-process traces read as before.
+   */
+  get traced(): { readonly actor: string; readonly package?: string } {
+    return this.name === this.packageName
+      ? { actor: this.name }
+      : { actor: this.name, package: this.packageName };
+  }
+
   get pid(): number | null {
     return this.state.kind === 'not-started' ? null : this.state.pid;
   }
