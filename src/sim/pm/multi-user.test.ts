@@ -11,6 +11,7 @@ import { Activity, RESULT_OK } from '../ui/activity.ts';
 import { Intent } from '../ui/intent.ts';
 import { FLAG_IMMUTABLE } from '../ui/pending-intent.ts';
 import { World } from '../world.ts';
+import { spawnInAsUser } from '../world-users.ts';
 import { authorityForUser, INTERACT_ACROSS_USERS, userIdOf } from './user-handle.ts';
 
 const P = 'com.example.p';
@@ -126,13 +127,8 @@ describe('cross-user Activities and PendingIntents', () => {
 });
 
 /** Runs `body` in `pkg`'s process of the user of `uid` (the user opens the app there first). */
-function spawnAs(world: World, pkg: string, uid: number, body: (ctx: AppContext) => Promise<void>): void {
-  world.spawn(`as:${pkg}:${uid}`, async () => {
-    if (!(await world.launchApp(pkg, uid))) return;
-    const ctx = world.process(pkg, pkg, uid).context as AppContext;
-    ctx.spawn('body', () => body(ctx));
-  });
-}
+const spawnAs = (world: World, pkg: string, uid: number, body: (ctx: AppContext) => Promise<void>) =>
+  spawnInAsUser(world, pkg, uid, 'body', body);
 
 /** Calls `p` from `ctx`: the counter it answers, or the exception's name and message. */
 async function count(ctx: AppContext): Promise<string> {
