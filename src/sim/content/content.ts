@@ -74,7 +74,11 @@ export interface ContentHost {
   readonly uriGrants: UriGrants;
   readonly pm: Pick<
     PackageManager,
-    'resolveContentProvider' | 'checkPermission' | 'recordInteraction' | 'getPackageUid'
+    | 'resolveContentProvider'
+    | 'checkPermission'
+    | 'recordInteraction'
+    | 'getPackageUid'
+    | 'getPackageUidAsUser'
   >;
   readonly trace: Trace;
   readonly scheduler: Pick<Scheduler, 'step' | 'currentTask'>;

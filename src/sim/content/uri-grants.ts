@@ -25,7 +25,13 @@
  * not persisted: a reboot clears them (UriGrantsManagerService keeps only persistable ones).
  */
 import { SecurityException } from '../core/errors.ts';
-import { appIdOf, INTERACT_ACROSS_USERS, INTERACT_ACROSS_USERS_FULL, userIdOf } from '../pm/user-handle.ts';
+import {
+  appIdOf,
+  authorityWithoutUserId,
+  INTERACT_ACROSS_USERS,
+  INTERACT_ACROSS_USERS_FULL,
+  userIdOf,
+} from '../pm/user-handle.ts';
 
 /** Intent.FLAG_GRANT_READ_URI_PERMISSION / FLAG_GRANT_WRITE_URI_PERMISSION. */
 export const FLAG_GRANT_READ_URI_PERMISSION = 0x1;
@@ -80,7 +86,8 @@ export class UriGrants {
       throw new SecurityException(
         `Provider ${provider.packageName}/${provider.name} does not allow granting of Uri permissions (uri ${uri})`,
       );
-    const authority = authorityOf(uri);
+    const named = authorityOf(uri);
+    const authority = named === null ? null : authorityWithoutUserId(named); // GrantUri: the URI without its user
     const flags = modeFlags & (FLAG_GRANT_READ_URI_PERMISSION | FLAG_GRANT_WRITE_URI_PERMISSION);
     if (authority === null || flags === 0) throw new SecurityException(`No permission grant for ${uri}`);
     this.grants.push({ providerUid: provider.uid, toUid, authority, uri, modeFlags: flags });

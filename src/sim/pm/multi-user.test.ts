@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../app/context.ts';
 import { Bundle } from '../binder/bundle.ts';
+import { FLAG_GRANT_READ_URI_PERMISSION } from '../content/uri-grants.ts';
 import { appSpec, clientSpec, LambdaProvider } from '../testing.ts';
 import { Activity, RESULT_OK } from '../ui/activity.ts';
 import { Intent } from '../ui/intent.ts';
@@ -243,5 +244,39 @@ describe('runtime permissions per user', () => {
     ]);
     world.pm.grantRuntimePermission('com.example.c', CONTACTS); // no user: the first user's, as before
     expect(world.pm.checkPermission(CONTACTS, c0)).toBe(true);
+  });
+});
+
+describe('URI grants across users', () => {
+  // The old model granted to toPackage's first user's UID and kept the URI's "10@" in the grant:
+  // user 10's grantee was refused, user 0's let in.
+  it("a user-10 provider's grant goes to the grantee in user 10, for user 10's provider", async () => {
+    const world = new World({ seed: 7 });
+    const provider = { exported: false, grantUriPermissions: true };
+    world.install(appSpec(P, { authority: 'p', provider }), (ctx) => ({
+      providers: {
+        Provider: new LambdaProvider(() => {
+          const reply = new Bundle();
+          reply.putInt('n', 1);
+          reply.putString('process', ctx.process.name);
+          return reply;
+        }),
+      },
+    }));
+    const p10 = world.pm.installExistingPackageAsUser(P, 10);
+    world.install(clientSpec('com.example.c', [P]));
+    const c10 = world.pm.installExistingPackageAsUser('com.example.c', 10);
+    const c0 = world.pm.getPackageUid('com.example.c') ?? -1;
+    const seen: string[] = [];
+    spawnAs(world, P, p10, async (ctx) => {
+      ctx.grantUriPermission('com.example.c', 'content://p/notes/1', FLAG_GRANT_READ_URI_PERMISSION);
+      spawnAs(world, 'com.example.c', c0, async (c) => void seen.push(`u0 ${await count(c)}`));
+      spawnAs(world, 'com.example.c', c10, async (c) => void seen.push(`u10 ${await count(c)}`));
+    });
+    await world.run();
+    expect(seen.sort()).toEqual([
+      `u0 SecurityException: Permission Denial: opening provider ${P}/Provider from uid ${c0} that is not exported from UID ${world.pm.getPackageUid(P)}`,
+      `u10 n=1 ${P}@u10`,
+    ]);
   });
 });
