@@ -167,7 +167,7 @@ export class World {
     const own = this.pm.getPackageUid(packageName);
     if (own === null || own === undefined || own < 0)
       throw new SimUsageError(`package ${packageName} is not installed`);
-    return this.processes.ensure(packageName, processName, uid ?? own, own);
+    return this.processes.ensure(packageName, processName, uid ?? own, this.pm.homeUidOf(packageName) ?? own);
   }
 
   allProcesses(): ProcessRecord[] {

@@ -196,6 +196,53 @@ describe('uninstalling for one user (deletePackageAsUser, pm uninstall --user 10
     );
   });
 
+  // The old model had no way to uninstall for user 0 alone (uninstall removed user 10's copy too).
+  it('its first user can leave too: user 10 keeps the package, its process, its data; its UID becomes the first', async () => {
+    const world = new World({ seed: 8 });
+    world.install(appSpec(P, { authority: 'p' }), (ctx) => ({
+      providers: {
+        Provider: new LambdaProvider(async () => {
+          const n = (((await ctx.storage.get('t', 'n')) as number | undefined) ?? 0) + 1;
+          await ctx.storage.transaction('count', (tx) => tx.put('t', 'n', n));
+          const reply = new Bundle();
+          reply.putInt('n', n);
+          reply.putString('process', ctx.process.name);
+          return reply;
+        }),
+      },
+    }));
+    const uid0 = world.pm.getPackageUid(P) ?? -1;
+    const uid10 = world.pm.installExistingPackageAsUser(P, 10);
+    world.install(clientSpec('com.example.c', [P]));
+    const c10 = world.pm.installExistingPackageAsUser('com.example.c', 10);
+    const c0 = world.pm.getPackageUid('com.example.c') ?? -1;
+    const seen: string[] = [];
+    const round = (label: string) => {
+      spawnAs(world, 'com.example.c', c0, async (ctx) => void seen.push(`${label} u0 ${await count(ctx)}`));
+      spawnAs(world, 'com.example.c', c10, async (ctx) => void seen.push(`${label} u10 ${await count(ctx)}`));
+    };
+    round('before');
+    const states: unknown[] = [];
+    world.spawn('harness', async () => {
+      await world.scheduler.sleep(5_000);
+      const user10 = world.process(P, P, uid10);
+      world.pm.deletePackageAsUser(P, 0);
+      states.push(world.pm.getPackageUid(P) === uid10, world.pm.getPackageUidAsUser(P, 0));
+      states.push(world.pm.getPackagesForUid(uid0), world.process(P) === user10, user10.isAlive);
+      round('after');
+    });
+    await world.run();
+    expect(states).toEqual([true, null, null, true, true]);
+    expect(seen.sort()).toEqual(
+      [
+        `before u0 n=1 ${P}`,
+        `before u10 n=1 ${P}@u10`,
+        'after u0 IllegalArgumentException: Unknown authority p',
+        `after u10 n=2 ${P}@u10`,
+      ].sort(),
+    );
+  });
+
   it("the package's last user: a full uninstall; a user it is not installed for: nothing", () => {
     const world = new World({ seed: 5 });
     world.install({ ...clientSpec('com.example.work', [P]), userId: 10 });

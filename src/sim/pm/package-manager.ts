@@ -121,8 +121,9 @@ export class PackageManager {
    * processes and remove its data directory — while its other users keep it (DeletePackageHelper
    * `deletePackageLIF`: `markPackageUninstalledForUserLPw` + RemovePackageHelper
    * `clearPackageStateForUserLIF` while another user has it installed). Its last user: a full
-   * uninstall ("Not installed by other users, full delete"). Not modelled: removing the package's
-   * first user while others keep it (a SimUsageError).
+   * uninstall ("Not installed by other users, full delete"). Its first user while others keep it:
+   * the next user's UID becomes the package's first (`getPackageUid`); process names do not change
+   * (`homeUidOf`). Not modelled for a sharedUserId package (a SimUsageError).
    */
   deletePackageAsUser(packageName: string, userId: number): void {
     const pkg = this.table.require(packageName);
@@ -130,13 +131,24 @@ export class PackageManager {
     if (!uids.some((u) => userIdOf(u) === userId)) return; // not installed for that user
     if (uids.length === 1) this.uninstall(packageName);
     if (uids.length === 1) return;
-    if (userIdOf(pkg.uid) === userId)
-      throw new SimUsageError(`deletePackageAsUser of ${packageName}'s first user ${userId} is not modelled`);
-    const uid = this.table.removeUser(packageName, userId) as number;
+    const first = userIdOf(pkg.uid) === userId;
+    if (first && pkg.sharedUserId !== null)
+      throw new SimUsageError(
+        `deletePackageAsUser of shared-user ${packageName}'s first user is not modelled`,
+      );
+    const next = userIdOf(uids[1] as number);
+    const uid = first
+      ? this.table.rehome(packageName, next)
+      : (this.table.removeUser(packageName, userId) as number);
     if (this.table.ofUid(uid).length === 0) this.permissions.forgetUid(uid);
     this.visibility.forget(uid);
     this.trace.record('pm.uninstall.user', { actor: 'system', package: packageName, userId, uid });
     for (const l of [...this.listeners]) l.onPackageRemovedForUser?.(packageName, uid);
+  }
+
+  /** The UID the package was first installed under: its processes in that user carry no `@u<user>` suffix. */
+  homeUidOf(packageName: string): number | null {
+    return this.table.homeUidOf(packageName) ?? null;
   }
 
   /** The package's UID in `userId`, or null if it is not installed for that user. */

@@ -20,8 +20,9 @@ export class ProcessTable {
 
   /**
    * The record of `processName` for `packageName` under `uid` (a fresh one if none or its UID changed).
-   * `ownUid` is the package's first UID; in any other user (installExistingPackageAsUser) the process
-   * and its data directory carry the user (`name@u10`, AMS's (processName, uid) key made one string).
+   * `ownUid` is the package's home UID (the user it was first installed for: PackageManager.homeUidOf);
+   * in any other user (installExistingPackageAsUser) the process and its data directory carry the
+   * user (`name@u10`, AMS's (processName, uid) key made one string) — even after its home user left.
    */
   ensure(packageName: string, processName: string, uid: number, ownUid: number = uid): ProcessRecord {
     const user = userIdOf(uid) === userIdOf(ownUid) ? '' : `@u${userIdOf(uid)}`;
