@@ -30,6 +30,7 @@ import { GroundTruth } from './ground-truth.ts';
 import type { PackageSpec } from './pm/manifest.ts';
 import { PackageManager } from './pm/package-manager.ts';
 import { PackageManagerView } from './pm/package-manager-view.ts';
+import { userIdOf } from './pm/user-handle.ts';
 import { CACHED_APP_MIN_ADJ, lowMemoryKillOrder } from './process/importance.ts';
 import { type DeathCause, describeDeath, type ProcessRecord } from './process/process.ts';
 import { ProcessTable } from './process/process-table.ts';
@@ -117,11 +118,11 @@ export class World {
     this.user = new SimulatedUser(this, options.user ?? { kind: 'silent' });
     this.contentCalls = options.recordContentCalls ? [] : null;
     this.pm.addListener({
-      onPackageRemoved(name) {
-        world.onPackageRemoved(name);
+      onPackageRemoved(name, uid) {
+        world.onPackageRemoved(name, uid, true);
       },
       onPackageRemovedForUser(name, uid) {
-        world.onPackageRemoved(name, uid);
+        world.onPackageRemoved(name, uid, false);
       },
       onPackageUpdated(pkg) {
         for (const proc of world.processes.ofPackage(pkg.packageName))
@@ -276,22 +277,21 @@ export class World {
     killDependents(this, proc.name, this.binder.onProcessDied(proc));
   }
 
-  /** Uninstalled (for one user only with `uid`, PackageManager.deletePackageAsUser): its processes
-   *  there killed and forgotten, their data directories removed. */
-  private onPackageRemoved(packageName: string, uid?: number): void {
-    const procs = this.processes.ofPackage(packageName).filter((p) => uid === undefined || p.uid === uid);
+  /** Uninstalled (`all` users, or only `uid`'s: PackageManager.deletePackageAsUser): its processes
+   *  there killed and forgotten, their data directories removed, its URI grants there gone. */
+  private onPackageRemoved(packageName: string, uid: number, all: boolean): void {
+    const procs = this.processes.ofPackage(packageName).filter((p) => all || p.uid === uid);
     for (const proc of procs) this.killProcess(proc.name, { kind: 'uninstalled' });
-    for (const dir of new Set([
-      ...(uid === undefined ? [packageName] : []),
-      ...procs.map((p) => p.dataDir),
-    ])) {
+    this.uriGrants.removePackage(packageName, all ? null : userIdOf(uid));
+    const dirs = procs.map((p) => p.dataDir);
+    for (const dir of new Set(all ? [packageName, ...dirs] : dirs)) {
       this.stores.get(dir)?.wipe(); // every user's data directory
       this.stores.delete(dir);
       this.preferences.delete(dir);
       this.fds.wipe(dir);
     }
     this.processes.forget(procs);
-    if (uid === undefined) this.apps.delete(packageName);
+    if (all) this.apps.delete(packageName);
     this.removals.set(packageName, (this.removals.get(packageName) ?? 0) + 1);
   }
 

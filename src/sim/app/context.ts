@@ -211,7 +211,7 @@ export class AppContext {
       this.log('W', 'UriGrantsManagerService', `No permission grant for ${uri} to ${toPackage}`);
       return;
     }
-    this.world.uriGrants.grant(provider, this.uid, toUid, uri, modeFlags);
+    this.world.uriGrants.grant(provider, this.uid, { packageName: toPackage, uid: toUid }, uri, modeFlags);
   }
 
   // ---- storage and files ----

@@ -60,8 +60,10 @@ export interface GatedProvider {
 }
 
 interface Grant {
-  /** The granting provider's UID: a grant is for that user's provider (GrantUri.sourceUserId). */
+  /** The granting provider's package and UID: a grant is for that user's provider (GrantUri.sourceUserId). */
+  readonly providerPackage: string;
   readonly providerUid: number;
+  readonly toPackage: string;
   readonly toUid: number;
   readonly authority: string;
   readonly uri: string;
@@ -78,8 +80,14 @@ export function authorityOf(uri: string): string | null {
 export class UriGrants {
   private readonly grants: Grant[] = [];
 
-  /** Context.grantUriPermission by `fromUid` (see the header for who may). */
-  grant(provider: GatedProvider, fromUid: number, toUid: number, uri: string, modeFlags: number): void {
+  /** Context.grantUriPermission by `fromUid` to `to` (see the header for who may). */
+  grant(
+    provider: GatedProvider,
+    fromUid: number,
+    to: { readonly packageName: string; readonly uid: number },
+    uri: string,
+    modeFlags: number,
+  ): void {
     if (provider.uid !== fromUid)
       throw new SecurityException(`UID ${fromUid} does not have permission to ${uri}`);
     if (provider.grantUriPermissions !== true)
@@ -90,7 +98,15 @@ export class UriGrants {
     const authority = named === null ? null : authorityWithoutUserId(named); // GrantUri: the URI without its user
     const flags = modeFlags & (FLAG_GRANT_READ_URI_PERMISSION | FLAG_GRANT_WRITE_URI_PERMISSION);
     if (authority === null || flags === 0) throw new SecurityException(`No permission grant for ${uri}`);
-    this.grants.push({ providerUid: provider.uid, toUid, authority, uri, modeFlags: flags });
+    this.grants.push({
+      providerPackage: provider.packageName,
+      providerUid: provider.uid,
+      toPackage: to.packageName,
+      toUid: to.uid,
+      authority,
+      uri,
+      modeFlags: flags,
+    });
   }
 
   /** checkAuthorityGrantsLocked: `uid` holds a grant on some URI of one of the provider's authorities. */
@@ -98,6 +114,20 @@ export class UriGrants {
     return this.grants.some(
       (g) => g.toUid === uid && g.providerUid === provider.uid && provider.authorities.includes(g.authority),
     );
+  }
+
+  /**
+   * UriGrantsManagerService `removeUriPermissionsForPackage(packageName, userHandle, …)`: the package
+   * was uninstalled (for `userId` only, or for every user: null) — the grants its provider made and the
+   * grants made to it, in that user, are gone (a reinstall for that user gets the same UID back).
+   */
+  removePackage(packageName: string, userId: number | null): void {
+    const inUser = (uid: number) => userId === null || userIdOf(uid) === userId;
+    const gone = (g: Grant) =>
+      (g.providerPackage === packageName && inUser(g.providerUid)) ||
+      (g.toPackage === packageName && inUser(g.toUid));
+    const kept = this.grants.filter((g) => !gone(g));
+    this.grants.splice(0, this.grants.length, ...kept);
   }
 
   /** A reboot: non-persistable grants are gone. */

@@ -326,4 +326,47 @@ describe('URI grants across users', () => {
       `u10 n=1 ${P}@u10`,
     ]);
   });
+
+  // The old model kept every grant: the grantee uninstalled and reinstalled for user 10 (the same UID)
+  // was let in again by the grant of before.
+  it("uninstalling the grantee for user 10 drops the grants made to it there; user 0's stay", async () => {
+    const world = new World({ seed: 9 });
+    const provider = { exported: false, grantUriPermissions: true };
+    world.install(appSpec(P, { authority: 'p', provider }), (ctx) => ({
+      providers: {
+        Provider: new LambdaProvider(() => {
+          const reply = new Bundle();
+          reply.putInt('n', 1);
+          reply.putString('process', ctx.process.name);
+          return reply;
+        }),
+      },
+    }));
+    const p10 = world.pm.installExistingPackageAsUser(P, 10);
+    world.install(clientSpec('com.example.c', [P]));
+    const c10 = world.pm.installExistingPackageAsUser('com.example.c', 10);
+    const c0 = world.pm.getPackageUid('com.example.c') ?? -1;
+    const p0 = world.pm.getPackageUid(P) ?? -1;
+    const seen: string[] = [];
+    const grant = (uid: number) =>
+      spawnAs(world, P, uid, async (ctx) =>
+        ctx.grantUriPermission('com.example.c', 'content://p/x', FLAG_GRANT_READ_URI_PERMISSION),
+      );
+    grant(p0);
+    grant(p10);
+    world.spawn('harness', async () => {
+      await world.scheduler.sleep(5_000);
+      world.pm.deletePackageAsUser('com.example.c', 10);
+      world.pm.installExistingPackageAsUser('com.example.c', 10); // the same UID again
+      spawnAs(world, 'com.example.c', c0, async (c) => void seen.push(`u0 ${await count(c)}`));
+      spawnAs(
+        world,
+        'com.example.c',
+        c10,
+        async (c) => void seen.push(`u10 ${(await count(c)).slice(0, 36)}`),
+      );
+    });
+    await world.run();
+    expect(seen.sort()).toEqual([`u0 n=1 ${P}`, 'u10 SecurityException: Permission Denial']);
+  });
 });
