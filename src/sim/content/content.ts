@@ -60,7 +60,7 @@ import { authorityWithoutUserId, userIdFromAuthority, userIdOf } from '../pm/use
 import type { ProcessRecord } from '../process/process.ts';
 import type { ContentObserver, ObserverRegistry } from './content-observer.ts';
 import type { ContentCaller, ContentCallRecord, ServedInterval } from './types.ts';
-import { acquisitionDenial, crossUserDenial, type UriGrants } from './uri-grants.ts';
+import { acquisitionDenial, authorityOf, crossUserDenial, type UriGrants } from './uri-grants.ts';
 
 export type { ContentCaller, ContentCallRecord, ContentCallResult, ServedInterval } from './types.ts';
 
@@ -346,8 +346,9 @@ export class ContentResolver {
     extras: Bundle | null,
     attribution: Attribution = {},
   ): Promise<Bundle | null> {
-    const handle = await acquireProvider(this.world, this.context, authority);
-    if (!handle) throw new IllegalArgumentException(`Unknown authority ${authority}`);
+    const named = authorityOf(authority) ?? authority; // call(Uri, …) calls call(uri.getAuthority(), …)
+    const handle = await acquireProvider(this.world, this.context, named);
+    if (!handle) throw new IllegalArgumentException(`Unknown authority ${named}`);
     // The stable reference lives for the call (releaseProvider in finally).
     this.world.connectProvider(this.context.process, handle.process);
     const outcome = await transactCall(
@@ -385,7 +386,7 @@ export class ContentResolver {
     authority: string,
     attribution: Attribution = {},
   ): Promise<ContentProviderClient | null> {
-    const handle = await acquireProvider(this.world, this.context, authority);
+    const handle = await acquireProvider(this.world, this.context, authorityOf(authority) ?? authority);
     if (!handle) return null;
     this.world.connectProvider(this.context.process, handle.process);
     return new ContentProviderClient(this.world, this.context, handle, attribution);

@@ -61,11 +61,15 @@ describe("userId@authority: another user's provider", () => {
     const admin: string[] = [];
     callFrom(world, 'com.example.plain', authorityForUser(10, 'p'), plain);
     callFrom(world, 'com.example.admin', '10@p', admin);
+    callFrom(world, 'com.example.admin', 'content://10@p/notes', admin); // call(Uri, …): the URI's authority
     await world.run();
     expect(plain).toEqual([
       'SecurityException: Permission Denial: checkContentProviderPermissionLocked p asks to run as user 10 but is calling from user 0; this requires android.permission.INTERACT_ACROSS_USERS_FULL or android.permission.INTERACT_ACROSS_USERS',
     ]);
-    expect(admin).toEqual([`${P}@u10 uid=${uid10} caller=${adminUid}`]);
+    expect(admin).toEqual([
+      `${P}@u10 uid=${uid10} caller=${adminUid}`,
+      `${P}@u10 uid=${uid10} caller=${adminUid}`,
+    ]);
   });
 
   it('a user the package is not installed for is an unknown authority; "0@p" from user 0 is its own', async () => {
