@@ -13,7 +13,12 @@ import { Intent } from '../ui/intent.ts';
 import { FLAG_IMMUTABLE } from '../ui/pending-intent.ts';
 import { World } from '../world.ts';
 import { spawnInAsUser } from '../world-users.ts';
-import { authorityForUser, INTERACT_ACROSS_USERS, userIdOf } from './user-handle.ts';
+import {
+  authorityForUser,
+  INTERACT_ACROSS_USERS,
+  INTERACT_ACROSS_USERS_FULL,
+  userIdOf,
+} from './user-handle.ts';
 
 const P = 'com.example.p';
 
@@ -55,6 +60,8 @@ describe("userId@authority: another user's provider", () => {
     // A platform-signed app gets the signature permission (permissions.ts).
     const manifest = { queries: { packages: [P] }, usesPermissions: [INTERACT_ACROSS_USERS] };
     world.install(appSpec('com.example.admin', { cert: 'android-platform', manifest }));
+    const full = { queries: { packages: [P] }, usesPermissions: [INTERACT_ACROSS_USERS_FULL] };
+    world.install(appSpec('com.example.full', { cert: 'android-platform', manifest: full }));
     const adminUid = world.pm.getPackageUid('com.example.admin') ?? -1;
     expect(userIdOf(adminUid)).toBe(0);
     const plain: string[] = [];
@@ -62,10 +69,13 @@ describe("userId@authority: another user's provider", () => {
     callFrom(world, 'com.example.plain', authorityForUser(10, 'p'), plain);
     callFrom(world, 'com.example.admin', '10@p', admin);
     callFrom(world, 'com.example.admin', 'content://10@p/notes', admin); // call(Uri, …): the URI's authority
+    const fullOut: string[] = [];
+    callFrom(world, 'com.example.full', '10@p', fullOut);
     await world.run();
     expect(plain).toEqual([
       'SecurityException: Permission Denial: checkContentProviderPermissionLocked p asks to run as user 10 but is calling from user 0; this requires android.permission.INTERACT_ACROSS_USERS_FULL or android.permission.INTERACT_ACROSS_USERS',
     ]);
+    expect(fullOut).toEqual([`${P}@u10 uid=${uid10} caller=${world.pm.getPackageUid('com.example.full')}`]);
     expect(admin).toEqual([
       `${P}@u10 uid=${uid10} caller=${adminUid}`,
       `${P}@u10 uid=${uid10} caller=${adminUid}`,
