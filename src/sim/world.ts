@@ -227,7 +227,7 @@ export class World {
     proc.app = app;
     for (const p of this.pm.getPackageInfo(proc.packageName)?.manifest.providers ?? []) {
       const instance = app.providers?.[p.name];
-      if (!instance || p.processName !== proc.name) continue; // each provider in its own android:process
+      if (!instance || p.processName !== proc.processName) continue; // each provider in its own android:process
       instance.attachInfo(context, {
         name: p.name,
         authorities: p.authorities,

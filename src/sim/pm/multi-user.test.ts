@@ -384,3 +384,37 @@ describe('URI grants across users', () => {
     expect(seen.sort()).toEqual([`u0 n=1 ${P}`, 'u10 SecurityException: Permission Denial']);
   });
 });
+
+describe("another user's process starts like the first user's", () => {
+  // The World installed a process's providers only where their process name equalled the process's:
+  // user 10's `<pkg>@u10` never ran the provider's attachInfo and onCreate (it served uninitialised),
+  // and a provider with android:process never started in user 10 at all.
+  it("user 10's provider is attached and created in user 10's process, its android:process too", async () => {
+    const world = new World({ seed: 10 });
+    const created: string[] = [];
+    const provider = (ctx: AppContext) =>
+      new LambdaProvider(
+        (self) => {
+          const reply = new Bundle();
+          reply.putString('package', self.getCallingPackage() ?? 'none');
+          return reply;
+        },
+        () => void created.push(ctx.process.name),
+      );
+    world.install(appSpec(P, { authority: 'p' }), (ctx) => ({ providers: { Provider: provider(ctx) } }));
+    world.install(appSpec('com.example.q', { authority: 'q', provider: { process: ':cetp' } }), (ctx) => ({
+      providers: { Provider: provider(ctx) },
+    }));
+    world.pm.installExistingPackageAsUser(P, 10);
+    world.pm.installExistingPackageAsUser('com.example.q', 10);
+    world.install({ ...clientSpec('com.example.work', [P, 'com.example.q']), userId: 10 });
+    const seen: string[] = [];
+    world.spawnIn('com.example.work', 'call', async (ctx) => {
+      for (const a of ['p', 'q'])
+        seen.push(`${a} ${(await ctx.contentResolver.call(a, 'm', null, null))?.getString('package')}`);
+    });
+    await world.run();
+    expect(created.sort()).toEqual([`${P}@u10`, 'com.example.q:cetp@u10']);
+    expect(seen).toEqual(['p com.example.work', 'q com.example.work']);
+  });
+});

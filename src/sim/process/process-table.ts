@@ -31,7 +31,7 @@ export class ProcessTable {
     if (proc && proc.packageName !== packageName)
       throw new SimUsageError(`process ${processName} belongs to ${proc.packageName}, not ${packageName}`);
     if (!proc || proc.uid !== uid) {
-      proc = new ProcessRecord(name, uid, packageName, `${packageName}${user}`);
+      proc = new ProcessRecord(name, uid, packageName, `${packageName}${user}`, processName);
       this.byName.set(name, proc);
     }
     return proc;

@@ -90,6 +90,8 @@ export class ProcessRecord {
     readonly packageName: string = name,
     /** Its package's data directory (storage, files, SharedPreferences): one per package and user. */
     readonly dataDir: string = packageName,
+    /** AMS's processName (the package's, or a component's android:process) without the user (`name` has it). */
+    readonly processName: string = name,
   ) {}
 
   /**
