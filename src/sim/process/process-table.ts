@@ -3,7 +3,8 @@
  * uid)`). A package runs in the process named after it, and a provider declaring `android:process`
  * (manifest.ts processNameOf) in a process of its own: same UID, same data directory, its own pid,
  * started and killed apart from the package's main process (ProcessList `startProcessLocked` takes
- * the component's processName). Activities and services are not given a process attribute here.
+ * the component's processName). An Activity may declare one too (its confirmation screen apart from
+ * the provider); services are not given a process attribute here.
  */
 import { SimUsageError } from '../core/errors.ts';
 import { userIdOf } from '../pm/user-handle.ts';

@@ -223,10 +223,11 @@ export class ActivityManager {
         `Permission Denial: starting ${intent.toString()} from uid ${senderUid} not exported from uid ${targetUid}`,
       );
     }
-    if (!(await this.world.startProcess(component.packageName, component.packageName, targetUid))) {
+    const where = info?.processName ?? component.packageName; // its android:process, else the package's
+    if (!(await this.world.startProcess(component.packageName, where, targetUid))) {
       return { resultCode: RESULT_CANCELED, data: null };
     }
-    const proc = this.world.process(component.packageName, component.packageName, targetUid);
+    const proc = this.world.process(component.packageName, where, targetUid);
     this.world.thaw(proc, 'activity start');
     // IApplicationThread.scheduleTransaction: a binder thread of the app, an Intent that fits (app-thread.ts).
     if (!(await this.appThreads.scheduleLaunch(proc, intent, component.className)))
@@ -293,10 +294,10 @@ export class ActivityManager {
     const intent = this.saved.wake(record);
     if (!intent) return;
     this.world.spawn(`system:relaunch:${record.component.className}#${record.id}`, async () => {
-      const pkg = record.component.packageName;
+      const [pkg, { processName, uid }] = [record.component.packageName, record.process];
       this.world.trace.record('activity.relaunch', { actor: pkg, activity: record.component.className });
       if (record.finished) return;
-      if ((await this.world.startProcess(pkg, pkg, record.process.uid)) && this.live.has(record.id))
+      if ((await this.world.startProcess(pkg, processName, uid)) && this.live.has(record.id))
         this.instantiate(record, record.process.context as AppContext, intent);
       else this.finish(record, { resultCode: RESULT_CANCELED, data: null });
     });
