@@ -66,6 +66,9 @@ export function contentCallRecord(
     callerPid: caller.pid,
     provider: handle.process.packageName,
     providerUid: handle.process.uid,
+    // The process names, where they are not the package's (trace events name processes: ProcessRecord.traced).
+    ...(caller.process.name !== caller.packageName ? { callerProcess: caller.process.name } : {}),
+    ...(handle.process.name !== handle.process.packageName ? { providerProcess: handle.process.name } : {}),
     authority: handle.authority,
     method,
     arg,

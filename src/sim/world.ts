@@ -30,6 +30,7 @@ import { GroundTruth } from './ground-truth.ts';
 import type { PackageSpec } from './pm/manifest.ts';
 import { PackageManager } from './pm/package-manager.ts';
 import { PackageManagerView } from './pm/package-manager-view.ts';
+import { userIdOf } from './pm/user-handle.ts';
 import { CACHED_APP_MIN_ADJ, lowMemoryKillOrder } from './process/importance.ts';
 import { type DeathCause, describeDeath, type ProcessRecord } from './process/process.ts';
 import { ProcessTable } from './process/process-table.ts';
@@ -117,8 +118,11 @@ export class World {
     this.user = new SimulatedUser(this, options.user ?? { kind: 'silent' });
     this.contentCalls = options.recordContentCalls ? [] : null;
     this.pm.addListener({
-      onPackageRemoved(name) {
-        world.onPackageRemoved(name);
+      onPackageRemoved(name, uid) {
+        world.onPackageRemoved(name, uid, true);
+      },
+      onPackageRemovedForUser(name, uid) {
+        world.onPackageRemoved(name, uid, false);
       },
       onPackageUpdated(pkg) {
         for (const proc of world.processes.ofPackage(pkg.packageName))
@@ -164,7 +168,7 @@ export class World {
     const own = this.pm.getPackageUid(packageName);
     if (own === null || own === undefined || own < 0)
       throw new SimUsageError(`package ${packageName} is not installed`);
-    return this.processes.ensure(packageName, processName, uid ?? own, own);
+    return this.processes.ensure(packageName, processName, uid ?? own, this.pm.homeUidOf(packageName) ?? own);
   }
 
   allProcesses(): ProcessRecord[] {
@@ -174,7 +178,9 @@ export class World {
   /** Starts the package's process if needed (providers published, then Application.onCreate); blocks
    *  the calling task; false if the start failed (crash in onCreate, publish timeout, not installed). */
   async startProcess(packageName: string, processName = packageName, uid?: number): Promise<boolean> {
-    if (!this.apps.has(packageName) || this.pm.getPackageUid(packageName) === null) return false;
+    const installed = uid === undefined || this.pm.getPackagesForUid(uid)?.includes(packageName) === true;
+    if (!this.apps.has(packageName) || this.pm.getPackageUid(packageName) === null || !installed)
+      return false;
     const proc = this.process(packageName, processName, uid);
     if (proc.isRunning) return true;
     if (proc.state.kind !== 'starting') this.beginStart(proc);
@@ -197,7 +203,7 @@ export class World {
     const context = new AppContext(this, proc, new PackageManagerView(this.pm, proc.uid));
     proc.context = context;
     this.trace.record('process.start', {
-      actor: proc.name,
+      ...proc.traced,
       pid: proc.pid ?? -1,
       incarnation: proc.incarnation,
     });
@@ -221,7 +227,7 @@ export class World {
     proc.app = app;
     for (const p of this.pm.getPackageInfo(proc.packageName)?.manifest.providers ?? []) {
       const instance = app.providers?.[p.name];
-      if (!instance || p.processName !== proc.name) continue; // each provider in its own android:process
+      if (!instance || p.processName !== proc.processName) continue; // each provider in its own android:process
       instance.attachInfo(context, {
         name: p.name,
         authorities: p.authorities,
@@ -230,7 +236,7 @@ export class World {
       await this.installProvider(context, p.name, instance);
     }
     proc.toRunning();
-    this.trace.record('process.ready', { actor: proc.name, pid: proc.pid ?? -1 });
+    this.trace.record('process.ready', { ...proc.traced, pid: proc.pid ?? -1 });
     this.processes.settleStart(proc.name, true);
     // publishContentProviders is a Binder call to AMS: callers woken by it may run first.
     await this.scheduler.yield();
@@ -259,7 +265,7 @@ export class World {
   killProcess(processName: string, cause: DeathCause): void {
     const proc = this.processes.get(processName);
     if (!proc?.isAlive) return;
-    this.trace.record('process.kill', { actor: proc.name, pid: proc.pid ?? -1, cause: describeDeath(cause) });
+    this.trace.record('process.kill', { ...proc.traced, pid: proc.pid ?? -1, cause: describeDeath(cause) });
     this.fds.onProcessDied(proc);
     this.stores.get(proc.dataDir)?.onProcessDied(proc);
     this.activities.onProcessDied(proc);
@@ -271,38 +277,36 @@ export class World {
     killDependents(this, proc.name, this.binder.onProcessDied(proc));
   }
 
-  private onPackageRemoved(packageName: string): void {
-    const procs = this.processes.ofPackage(packageName);
+  /** Uninstalled (`all` users, or only `uid`'s: PackageManager.deletePackageAsUser): its processes
+   *  there killed and forgotten, their data directories removed, its URI grants there gone. */
+  private onPackageRemoved(packageName: string, uid: number, all: boolean): void {
+    const procs = this.processes.ofPackage(packageName).filter((p) => all || p.uid === uid);
     for (const proc of procs) this.killProcess(proc.name, { kind: 'uninstalled' });
-    for (const dir of new Set([packageName, ...procs.map((p) => p.dataDir)])) {
+    this.uriGrants.removePackage(packageName, all ? null : userIdOf(uid));
+    const dirs = procs.map((p) => p.dataDir);
+    for (const dir of new Set(all ? [packageName, ...dirs] : dirs)) {
       this.stores.get(dir)?.wipe(); // every user's data directory
       this.stores.delete(dir);
       this.preferences.delete(dir);
       this.fds.wipe(dir);
     }
-    this.processes.forgetPackage(packageName);
-    this.apps.delete(packageName);
+    this.processes.forget(procs);
+    if (all) this.apps.delete(packageName);
     this.removals.set(packageName, (this.removals.get(packageName) ?? 0) + 1);
   }
 
   // ---- storage ----
 
   storage(packageName: string): DurableStore {
-    let store = this.stores.get(packageName);
-    if (!store) {
-      store = new DurableStore(this, packageName);
-      this.stores.set(packageName, store);
-    }
+    const store = this.stores.get(packageName) ?? new DurableStore(this, packageName);
+    this.stores.set(packageName, store);
     return store;
   }
 
   /** The package's SharedPreferences files on disk. */
   preferencesDisk(packageName: string): PreferencesDisk {
-    let disk = this.preferences.get(packageName);
-    if (!disk) {
-      disk = new PreferencesDisk();
-      this.preferences.set(packageName, disk);
-    }
+    const disk = this.preferences.get(packageName) ?? new PreferencesDisk();
+    this.preferences.set(packageName, disk);
     return disk;
   }
 
@@ -314,9 +318,9 @@ export class World {
   }
 
   /** The user opens the app: starts its process if needed, gives it the screen (importance.ts); false if it cannot. */
-  async launchApp(packageName: string): Promise<boolean> {
-    if (!(await this.startProcess(packageName))) return false;
-    this.userLaunched(this.process(packageName));
+  async launchApp(packageName: string, uid?: number): Promise<boolean> {
+    if (!(await this.startProcess(packageName, packageName, uid))) return false;
+    this.userLaunched(this.process(packageName, packageName, uid));
     return true;
   }
 

@@ -18,6 +18,7 @@ import type { UserDecision } from '../sim/ui/user.ts';
 import { World } from '../sim/world.ts';
 import { VectorCaller } from './caller.ts';
 import type { CallSpec, SendValue, Step, Vector } from './format.ts';
+import { killTargetProcess } from './kill-target.ts';
 import { match } from './matchers.ts';
 import { type Actual, fromBundle, type Vars } from './typed.ts';
 import {
@@ -189,7 +190,7 @@ class VectorSession {
         return this.user(step);
       case 'kill':
         this.caller.reset();
-        return this.world.killProcess(this.fixture.packageName, {
+        return this.world.killProcess(killTargetProcess(this.world, this.fixture, step.process), {
           kind: 'killed',
           reason: 'vector kill step',
         });

@@ -27,6 +27,14 @@ export const ABILITIES = [
 ] as const;
 export type Ability = (typeof ABILITIES)[number];
 
+/**
+ * Which process a `kill` step kills: `main`, the provider app's main process (the default, what a
+ * kill always meant), or `provider`, the process its provider runs in — another one for an app whose
+ * provider declares `android:process` (the same one otherwise).
+ */
+export const KILL_TARGETS = ['main', 'provider'] as const;
+export type KillTarget = (typeof KILL_TARGETS)[number];
+
 /** Conformance profiles (spec §9): core plus one per optional capability. */
 export const PROFILES = ['core', 'async', 'cancellation', 'large-results'] as const;
 export type Profile = (typeof PROFILES)[number];
@@ -165,7 +173,7 @@ export type Step =
       readonly expect: readonly { readonly count: number; readonly reply: Expect }[];
     }
   | { readonly op: 'user'; readonly answer: UserAnswer }
-  | { readonly op: 'kill' }
+  | { readonly op: 'kill'; readonly process?: KillTarget }
   | { readonly op: 'advance-clock'; readonly ms: number }
   | {
       readonly op: 'read-fd';

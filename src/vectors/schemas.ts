@@ -5,7 +5,7 @@
  * misspelt key or an unknown matcher is an error with its JSON path, never a silently ignored field.
  */
 import { CONSUMER_FORMAT_ID } from './consumer-format.ts';
-import { ABILITIES, FORMAT_ID, LEVELS, MATCHERS, RESULTS } from './format.ts';
+import { ABILITIES, FORMAT_ID, KILL_TARGETS, LEVELS, MATCHERS, RESULTS } from './format.ts';
 
 const ID = '^[a-z0-9][a-z0-9-]{1,63}$';
 const NAME = '^[a-z_][a-z0-9_]{0,63}$';
@@ -197,7 +197,7 @@ const step = {
         ['count', 'call', 'expect'],
       ],
       ['user', { answer: { enum: ['approve', 'deny', 'back', 'never'] } }, ['answer']],
-      ['kill', {}, []],
+      ['kill', { process: { enum: [...KILL_TARGETS] } }, []],
       ['advance-clock', { ms: { type: 'integer', minimum: 1 } }, ['ms']],
       [
         'read-fd',

@@ -6,7 +6,16 @@
  * Sources are data, not code: nothing in them is evaluated.
  */
 
-import type { Caller, CallSpec, Expect, SendValue, Step, UserAnswer, VectorHeader } from './format.ts';
+import type {
+  Caller,
+  CallSpec,
+  Expect,
+  KillTarget,
+  SendValue,
+  Step,
+  UserAnswer,
+  VectorHeader,
+} from './format.ts';
 import type { ConsumerSource } from './generate-consumer.ts';
 
 /** What the reference's reply must hold: dot paths (into JSON text too) to literals or matchers. */
@@ -61,7 +70,7 @@ export type SourceStep =
     } & Judged)
   | ({ readonly op: 'parallel'; readonly count: number; readonly call: SourceCall } & Judged)
   | { readonly op: 'user'; readonly answer: UserAnswer }
-  | { readonly op: 'kill' }
+  | { readonly op: 'kill'; readonly process?: KillTarget }
   | { readonly op: 'advance-clock'; readonly ms: number }
   | { readonly op: 'read-fd'; readonly key: string }
   | ({

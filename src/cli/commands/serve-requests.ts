@@ -5,7 +5,7 @@
  */
 import { caches } from '../../base/caches.ts';
 import { Ajv2020, type ValidateFunction } from '../../protocol/schemas/ajv.ts';
-import type { SendValue } from '../../vectors/format.ts';
+import { KILL_TARGETS, type KillTarget, type SendValue } from '../../vectors/format.ts';
 import { CONSUMER_FILE_SCHEMA, VECTOR_FILE_SCHEMA } from '../../vectors/schemas.ts';
 
 export type Caller = 'primary' | 'second';
@@ -20,7 +20,7 @@ export type Action =
   | CallAction
   | { readonly op: 'parallel'; readonly count: number; readonly call: Omit<CallAction, 'op'> }
   | { readonly op: 'user'; readonly answer: 'approve' | 'deny' | 'back' | 'never'; readonly handle: string }
-  | { readonly op: 'kill' }
+  | { readonly op: 'kill'; readonly process?: KillTarget }
   | { readonly op: 'advance-clock'; readonly ms: number }
   | { readonly op: 'read-fd'; readonly handle: string };
 
@@ -92,7 +92,7 @@ export const REQUEST_SCHEMAS: Readonly<Record<string, object>> = {
     'answer',
     'handle',
   ]),
-  kill: closed('kill', {}, []),
+  kill: closed('kill', { process: { enum: [...KILL_TARGETS] } }, []),
   'advance-clock': closed('advance-clock', { ms: { type: 'integer', minimum: 0, maximum: 31_536_000_000 } }, [
     'ms',
   ]),

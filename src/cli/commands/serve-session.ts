@@ -14,6 +14,7 @@ import type { PendingIntent } from '../../sim/ui/pending-intent.ts';
 import type { UserDecision } from '../../sim/ui/user.ts';
 import { World } from '../../sim/world.ts';
 import { VectorCaller } from '../../vectors/caller.ts';
+import { killTargetProcess } from '../../vectors/kill-target.ts';
 import { type Actual, fromBundle } from '../../vectors/typed.ts';
 import { type Action, type CallAction, describe, RequestError, type Result } from './serve-requests.ts';
 
@@ -132,7 +133,10 @@ class Driver {
       }
       case 'kill':
         this.caller.reset();
-        this.world.killProcess(this.fixture.packageName, { kind: 'killed', reason: 'vector kill step' });
+        this.world.killProcess(killTargetProcess(this.world, this.fixture, action.process), {
+          kind: 'killed',
+          reason: 'vector kill step',
+        });
         return {};
       case 'advance-clock':
         await this.primary.sleep(action.ms);

@@ -281,7 +281,8 @@ Requests ("op"):
   parallel {count, call}                  count identical calls at once; answers the replies
   user {answer, handle}                   launch a reply's PendingIntent, the user answers
                                           approve | deny | back | never
-  kill                                    kill the provider's process
+  kill {process?}                         kill the app's main process (process: main, the default)
+                                          or its provider's (provider: <pkg>:name if android:process)
   advance-clock {ms}                      let ms of device time pass
   read-fd {handle}                        read a reply's file descriptor: size and base64
   consumer {vector, variant?}             run a consumer vector's task against the scripted

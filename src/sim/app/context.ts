@@ -17,6 +17,7 @@ import { uuidFromRng } from '../core/uuid.ts';
 import type { FdSystem, FileMode, ParcelFileDescriptor } from '../fd/fd.ts';
 import type { BusinessEffect, GroundTruth } from '../ground-truth.ts';
 import type { PackageManagerView } from '../pm/package-manager-view.ts';
+import { authorityWithoutUserId, userIdFromAuthority, userIdOf } from '../pm/user-handle.ts';
 import type { DeathCause, ProcessRecord } from '../process/process.ts';
 import type { ServiceManager } from '../process/services.ts';
 import { type PreferencesDisk, SharedPreferences } from '../storage/shared-preferences.ts';
@@ -192,17 +193,25 @@ export class AppContext {
   /**
    * Context.grantUriPermission: `toPackage` may then acquire the provider of `uri` (uri-grants.ts).
    * As in UriGrantsManagerService, an unknown provider or package grants nothing (a log line);
-   * a provider of another UID, or without grantUriPermissions, throws SecurityException.
+   * a provider of another UID, or without grantUriPermissions, throws SecurityException. The
+   * provider is the URI's user's (`content://10@authority/…`, else ours); the grantee is `toPackage`
+   * in our own user (ActivityManagerService `grantUriPermission` → `grantUriPermissionLocked(…,
+   * UserHandle.getUserId(callingUid))`: `getPackageUid(targetPkg, …, targetUserId)`).
    */
   grantUriPermission(toPackage: string, uri: string, modeFlags: number): void {
-    const authority = authorityOf(uri);
-    const provider = authority === null ? null : this.world.pm.resolveContentProvider(this.uid, authority);
-    const toUid = this.world.pm.getPackageUid(toPackage);
+    const named = authorityOf(uri);
+    const user = userIdOf(this.uid);
+    const authority = named === null ? null : authorityWithoutUserId(named);
+    const provider =
+      authority === null || named === null
+        ? null
+        : this.world.pm.resolveContentProvider(this.uid, authority, userIdFromAuthority(named, user));
+    const toUid = this.world.pm.getPackageUidAsUser(toPackage, user);
     if (provider === null || toUid === null || toUid < 0) {
       this.log('W', 'UriGrantsManagerService', `No permission grant for ${uri} to ${toPackage}`);
       return;
     }
-    this.world.uriGrants.grant(provider, this.uid, toUid, uri, modeFlags);
+    this.world.uriGrants.grant(provider, this.uid, { packageName: toPackage, uid: toUid }, uri, modeFlags);
   }
 
   // ---- storage and files ----

@@ -56,11 +56,11 @@ import {
 import type { Scheduler } from '../core/scheduler.ts';
 import type { Trace } from '../core/trace.ts';
 import type { PackageManager } from '../pm/package-manager.ts';
-import { userIdOf } from '../pm/user-handle.ts';
+import { authorityWithoutUserId, userIdFromAuthority, userIdOf } from '../pm/user-handle.ts';
 import type { ProcessRecord } from '../process/process.ts';
 import type { ContentObserver, ObserverRegistry } from './content-observer.ts';
 import type { ContentCaller, ContentCallRecord, ServedInterval } from './types.ts';
-import { acquisitionDenial, type UriGrants } from './uri-grants.ts';
+import { acquisitionDenial, authorityOf, crossUserDenial, type UriGrants } from './uri-grants.ts';
 
 export type { ContentCaller, ContentCallRecord, ContentCallResult, ServedInterval } from './types.ts';
 
@@ -74,7 +74,11 @@ export interface ContentHost {
   readonly uriGrants: UriGrants;
   readonly pm: Pick<
     PackageManager,
-    'resolveContentProvider' | 'checkPermission' | 'recordInteraction' | 'getPackageUid'
+    | 'resolveContentProvider'
+    | 'checkPermission'
+    | 'recordInteraction'
+    | 'getPackageUid'
+    | 'getPackageUidAsUser'
   >;
   readonly trace: Trace;
   readonly scheduler: Pick<Scheduler, 'step' | 'currentTask'>;
@@ -119,16 +123,22 @@ export async function acquireProvider(
   caller: ContentCaller,
   authority: string,
 ): Promise<ProviderHandle | null> {
-  const found = world.pm.resolveContentProvider(caller.uid, authority);
-  // Resolved in the caller's own user: another user's provider is an unknown authority (user-handle.ts).
-  const info = found && userIdOf(found.uid) === userIdOf(caller.uid) ? found : null;
+  // ContextImpl.ApplicationContentResolver.acquireProvider: "10@authority" names user 10's provider
+  // (ContentProvider.getUserIdFromAuthority); without a prefix, the caller's own user.
+  const userId = userIdFromAuthority(authority, userIdOf(caller.uid));
+  const found = world.pm.resolveContentProvider(caller.uid, authorityWithoutUserId(authority), userId);
+  // Resolved in that user: a package not installed for it is an unknown authority (user-handle.ts).
+  const info = found && userIdOf(found.uid) === userId ? found : null;
   if (!info) {
     world.trace.record('provider.acquire.unknown', { from: caller.packageName, to: 'system', authority });
     return null;
   }
-  // Own UID, read/write permission, a path permission, or a URI grant (uri-grants.ts).
+  // Another user's: a URI grant there or INTERACT_ACROSS_USERS(_FULL); then own UID, read/write
+  // permission, a path permission, or a URI grant (uri-grants.ts).
   const holds = (p: string) => world.pm.checkPermission(p, caller.uid);
-  const denial = acquisitionDenial(info, caller.uid, holds, world.uriGrants);
+  const denial =
+    crossUserDenial(info, caller.uid, holds, world.uriGrants) ??
+    acquisitionDenial(info, caller.uid, holds, world.uriGrants);
   if (denial !== null) throw new SecurityException(denial);
   // AMS makes the client's connection before it waits for the provider to publish
   // (ContentProviderHelper.getContentProviderImpl: incProviderCountLocked, then the wait loop), so a
@@ -336,8 +346,9 @@ export class ContentResolver {
     extras: Bundle | null,
     attribution: Attribution = {},
   ): Promise<Bundle | null> {
-    const handle = await acquireProvider(this.world, this.context, authority);
-    if (!handle) throw new IllegalArgumentException(`Unknown authority ${authority}`);
+    const named = authorityOf(authority) ?? authority; // call(Uri, …) calls call(uri.getAuthority(), …)
+    const handle = await acquireProvider(this.world, this.context, named);
+    if (!handle) throw new IllegalArgumentException(`Unknown authority ${named}`);
     // The stable reference lives for the call (releaseProvider in finally).
     this.world.connectProvider(this.context.process, handle.process);
     const outcome = await transactCall(
@@ -375,7 +386,7 @@ export class ContentResolver {
     authority: string,
     attribution: Attribution = {},
   ): Promise<ContentProviderClient | null> {
-    const handle = await acquireProvider(this.world, this.context, authority);
+    const handle = await acquireProvider(this.world, this.context, authorityOf(authority) ?? authority);
     if (!handle) return null;
     this.world.connectProvider(this.context.process, handle.process);
     return new ContentProviderClient(this.world, this.context, handle, attribution);

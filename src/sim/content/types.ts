@@ -22,6 +22,14 @@ export interface ContentCallRecord {
   readonly callerPid: number;
   readonly provider: string;
   readonly providerUid: number;
+  /**
+   * The calling and the serving process's names when they are not their package's — a provider's
+   * `android:process` (`<pkg>:cetp`) or another user's process (`<pkg>@u10`) — as trace events
+   * (`process.kill`'s `actor`) name them; absent when the process is named after its package. A
+   * reader matching process events to a call compares against `providerProcess ?? provider`.
+   */
+  readonly callerProcess?: string;
+  readonly providerProcess?: string;
   readonly authority: string;
   readonly method: string;
   readonly arg: string | null;

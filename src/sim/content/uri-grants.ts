@@ -25,6 +25,13 @@
  * not persisted: a reboot clears them (UriGrantsManagerService keeps only persistable ones).
  */
 import { SecurityException } from '../core/errors.ts';
+import {
+  appIdOf,
+  authorityWithoutUserId,
+  INTERACT_ACROSS_USERS,
+  INTERACT_ACROSS_USERS_FULL,
+  userIdOf,
+} from '../pm/user-handle.ts';
 
 /** Intent.FLAG_GRANT_READ_URI_PERMISSION / FLAG_GRANT_WRITE_URI_PERMISSION. */
 export const FLAG_GRANT_READ_URI_PERMISSION = 0x1;
@@ -53,6 +60,10 @@ export interface GatedProvider {
 }
 
 interface Grant {
+  /** The granting provider's package and UID: a grant is for that user's provider (GrantUri.sourceUserId). */
+  readonly providerPackage: string;
+  readonly providerUid: number;
+  readonly toPackage: string;
   readonly toUid: number;
   readonly authority: string;
   readonly uri: string;
@@ -69,23 +80,54 @@ export function authorityOf(uri: string): string | null {
 export class UriGrants {
   private readonly grants: Grant[] = [];
 
-  /** Context.grantUriPermission by `fromUid` (see the header for who may). */
-  grant(provider: GatedProvider, fromUid: number, toUid: number, uri: string, modeFlags: number): void {
+  /** Context.grantUriPermission by `fromUid` to `to` (see the header for who may). */
+  grant(
+    provider: GatedProvider,
+    fromUid: number,
+    to: { readonly packageName: string; readonly uid: number },
+    uri: string,
+    modeFlags: number,
+  ): void {
     if (provider.uid !== fromUid)
       throw new SecurityException(`UID ${fromUid} does not have permission to ${uri}`);
     if (provider.grantUriPermissions !== true)
       throw new SecurityException(
         `Provider ${provider.packageName}/${provider.name} does not allow granting of Uri permissions (uri ${uri})`,
       );
-    const authority = authorityOf(uri);
+    const named = authorityOf(uri);
+    const authority = named === null ? null : authorityWithoutUserId(named); // GrantUri: the URI without its user
     const flags = modeFlags & (FLAG_GRANT_READ_URI_PERMISSION | FLAG_GRANT_WRITE_URI_PERMISSION);
     if (authority === null || flags === 0) throw new SecurityException(`No permission grant for ${uri}`);
-    this.grants.push({ toUid, authority, uri, modeFlags: flags });
+    this.grants.push({
+      providerPackage: provider.packageName,
+      providerUid: provider.uid,
+      toPackage: to.packageName,
+      toUid: to.uid,
+      authority,
+      uri,
+      modeFlags: flags,
+    });
   }
 
   /** checkAuthorityGrantsLocked: `uid` holds a grant on some URI of one of the provider's authorities. */
   hasAuthorityGrant(uid: number, provider: GatedProvider): boolean {
-    return this.grants.some((g) => g.toUid === uid && provider.authorities.includes(g.authority));
+    return this.grants.some(
+      (g) => g.toUid === uid && g.providerUid === provider.uid && provider.authorities.includes(g.authority),
+    );
+  }
+
+  /**
+   * UriGrantsManagerService `removeUriPermissionsForPackage(packageName, userHandle, …)`: the package
+   * was uninstalled (for `userId` only, or for every user: null) — the grants its provider made and the
+   * grants made to it, in that user, are gone (a reinstall for that user gets the same UID back).
+   */
+  removePackage(packageName: string, userId: number | null): void {
+    const inUser = (uid: number) => userId === null || userIdOf(uid) === userId;
+    const gone = (g: Grant) =>
+      (g.providerPackage === packageName && inUser(g.providerUid)) ||
+      (g.toPackage === packageName && inUser(g.toUid));
+    const kept = this.grants.filter((g) => !gone(g));
+    this.grants.splice(0, this.grants.length, ...kept);
   }
 
   /** A reboot: non-persistable grants are gone. */
@@ -104,7 +146,8 @@ export function acquisitionDenial(
   holds: (permission: string) => boolean,
   grants: UriGrants,
 ): string | null {
-  if (p.uid === callerUid) return null;
+  // checkComponentPermission: UserHandle.isSameApp (one appId, any user) passes.
+  if (appIdOf(p.uid) === appIdOf(callerUid)) return null;
   if (p.exported) {
     const top = [p.readPermission, p.writePermission].filter((x): x is string => x !== null);
     if (top.length === 0 || top.some(holds)) return null;
@@ -118,4 +161,26 @@ export function acquisitionDenial(
   const opening = `Permission Denial: opening provider ${p.packageName}/${p.name} from uid ${callerUid}`;
   if (!p.exported) return `${opening} that is not exported from UID ${p.uid}`;
   return `${opening} requires ${[p.readPermission, p.writePermission].filter((x) => x !== null).join(' or ')}`;
+}
+
+/**
+ * checkContentProviderPermission's first step when the provider is another user's (a caller naming
+ * `userId@authority`): a URI grant on that user's provider passes (`checkAuthorityGrants` for
+ * the target user); otherwise UserController.handleIncomingUser with ALLOW_NON_FULL needs
+ * INTERACT_ACROSS_USERS_FULL or INTERACT_ACROSS_USERS, else a SecurityException with its wording.
+ * Null when the caller may go on to the usual gate (acquisitionDenial), else the denial's message.
+ */
+export function crossUserDenial(
+  p: GatedProvider,
+  callerUid: number,
+  holds: (permission: string) => boolean,
+  grants: UriGrants,
+): string | null {
+  if (userIdOf(p.uid) === userIdOf(callerUid) || grants.hasAuthorityGrant(callerUid, p)) return null;
+  if (holds(INTERACT_ACROSS_USERS_FULL) || holds(INTERACT_ACROSS_USERS)) return null;
+  return (
+    `Permission Denial: checkContentProviderPermissionLocked ${p.authorities.join(';')} asks to run as user ` +
+    `${userIdOf(p.uid)} but is calling from user ${userIdOf(callerUid)}; this requires ` +
+    `${INTERACT_ACROSS_USERS_FULL} or ${INTERACT_ACROSS_USERS}`
+  );
 }

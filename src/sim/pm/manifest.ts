@@ -59,6 +59,8 @@ export interface ActivitySpec {
   readonly intentFilters?: readonly IntentFilterSpec[];
   /** A translucent or dialog theme (windowIsTranslucent): the Activity below stays visible. Default false. */
   readonly translucent?: boolean;
+  /** `android:process`, as for a provider: the Activity runs in that process of the package. */
+  readonly process?: string;
 }
 
 export interface PermissionSpec {
@@ -138,6 +140,8 @@ export interface ActivityInfo {
   readonly exported: boolean;
   readonly intentFilters: readonly IntentFilterInfo[];
   readonly translucent: boolean;
+  /** The process it runs in (`processNameOf`): the package name unless `android:process` says. */
+  readonly processName: string;
 }
 
 export interface ResolvedManifest {
@@ -220,9 +224,9 @@ class ManifestChecks {
   }
 
   /** ComponentParseUtils.buildProcessName → buildCompoundName: ":x" or a dotted full name. */
-  checkProcess(index: number, process: string | undefined): void {
+  checkProcess(kind: string, index: number, process: string | undefined): void {
     if (process === undefined || PRIVATE_PROCESS.test(process) || DOTTED_NAME.test(process)) return;
-    this.malformed('process-name-invalid', `providers[${index}].process`, `Invalid process name ${process}`);
+    this.malformed('process-name-invalid', `${kind}[${index}].process`, `Invalid process name ${process}`);
   }
 
   checkExported(kind: string, index: number, c: ServiceSpec | ActivitySpec): void {
@@ -270,11 +274,12 @@ export function validateManifest(spec: ManifestSpec): ManifestIssue[] {
   spec.activities?.forEach((a, i) => {
     checks.checkName('activities', i, a.name);
     checks.checkExported('activities', i, a);
+    checks.checkProcess('activities', i, a.process);
   });
   const seenAuthorities = new Set<string>();
   spec.providers?.forEach((p, i) => {
     checks.checkName('providers', i, p.name);
-    checks.checkProcess(i, p.process);
+    checks.checkProcess('providers', i, p.process);
     if (p.authorities.length === 0) {
       checks.malformed(
         'provider-no-authorities',
@@ -354,6 +359,7 @@ export function resolveManifest(spec: ManifestSpec): ResolvedManifest {
       exported: a.exported ?? (a.intentFilters?.length ?? 0) > 0,
       intentFilters: resolveFilters(a.intentFilters),
       translucent: a.translucent ?? false,
+      processName: processNameOf(spec.packageName, a.process),
     })),
     queries: {
       packages: [...(spec.queries?.packages ?? [])],

@@ -14,6 +14,7 @@
  * - pm/types.ts — constants, result codes and the records the queries answer with.
  */
 
+import { IllegalArgumentException, SimUsageError } from '../core/errors.ts';
 import type { Trace } from '../core/trace.ts';
 import { Installer } from './installs.ts';
 import type { PackageSpec } from './manifest.ts';
@@ -114,6 +115,42 @@ export class PackageManager {
     return uid;
   }
 
+  /**
+   * PackageManager.deletePackageAsUser(packageName, userId) / `pm uninstall --user N`: the package
+   * leaves that user only — its UID there loses its grants and visibility, listeners kill its
+   * processes and remove its data directory — while its other users keep it (DeletePackageHelper
+   * `deletePackageLIF`: `markPackageUninstalledForUserLPw` + RemovePackageHelper
+   * `clearPackageStateForUserLIF` while another user has it installed). Its last user: a full
+   * uninstall ("Not installed by other users, full delete"). Its first user while others keep it:
+   * the next user's UID becomes the package's first (`getPackageUid`); process names do not change
+   * (`homeUidOf`). Not modelled for a sharedUserId package (a SimUsageError).
+   */
+  deletePackageAsUser(packageName: string, userId: number): void {
+    const pkg = this.table.require(packageName);
+    const uids = this.table.uidsOf(pkg);
+    if (!uids.some((u) => userIdOf(u) === userId)) return; // not installed for that user
+    if (uids.length === 1) this.uninstall(packageName);
+    if (uids.length === 1) return;
+    const first = userIdOf(pkg.uid) === userId;
+    if (first && pkg.sharedUserId !== null)
+      throw new SimUsageError(
+        `deletePackageAsUser of shared-user ${packageName}'s first user is not modelled`,
+      );
+    const next = userIdOf(uids[1] as number);
+    const uid = first
+      ? this.table.rehome(packageName, next)
+      : (this.table.removeUser(packageName, userId) as number);
+    if (this.table.ofUid(uid).length === 0) this.permissions.forgetUid(uid);
+    this.visibility.forget(uid);
+    this.trace.record('pm.uninstall.user', { actor: 'system', package: packageName, userId, uid });
+    for (const l of [...this.listeners]) l.onPackageRemovedForUser?.(packageName, uid);
+  }
+
+  /** The UID the package was first installed under: its processes in that user carry no `@u<user>` suffix. */
+  homeUidOf(packageName: string): number | null {
+    return this.table.homeUidOf(packageName) ?? null;
+  }
+
   /** The package's UID in `userId`, or null if it is not installed for that user. */
   getPackageUidAsUser(packageName: string, userId: number): number | null {
     const pkg = this.table.get(packageName);
@@ -206,19 +243,33 @@ export class PackageManager {
     return this.checkPermission(permission, uid);
   }
 
-  /** `pm grant` / the user allowing a dangerous (runtime) permission. */
-  grantRuntimePermission(packageName: string, permission: string): void {
+  /**
+   * `pm grant --user N` / the user allowing a dangerous (runtime) permission: granted to the
+   * package's UID in `userId` (default: its first user's) — runtime grants are per user
+   * (PermissionManagerServiceImpl `grantRuntimePermissionInternal(packageName, permName, …, userId)`:
+   * the package's UID in that user; "Unknown package" if it is not installed there).
+   */
+  grantRuntimePermission(packageName: string, permission: string, userId?: number): void {
     const pkg = this.table.require(packageName);
-    if (!this.permissions.grantRuntime(pkg, permission)) return;
-    this.trace.record('pm.grant', { actor: 'system', package: packageName, uid: pkg.uid, permission });
+    const uid = this.uidForGrant(pkg, userId);
+    if (!this.permissions.grantRuntime(pkg, permission, uid)) return;
+    this.trace.record('pm.grant', { actor: 'system', package: packageName, uid, permission });
   }
 
-  /** `pm revoke` / the user denying it in Settings; listeners should kill the UID's processes. */
-  revokeRuntimePermission(packageName: string, permission: string): void {
+  /** `pm revoke [--user N]` / the user denying it in Settings; listeners should kill the UID's processes. */
+  revokeRuntimePermission(packageName: string, permission: string, userId?: number): void {
     const pkg = this.table.require(packageName);
-    if (!this.permissions.revokeRuntime(pkg, permission)) return;
-    this.trace.record('pm.revoke', { actor: 'system', package: packageName, uid: pkg.uid, permission });
-    for (const l of [...this.listeners]) l.onRuntimePermissionRevoked?.(pkg.uid, permission);
+    const uid = this.uidForGrant(pkg, userId);
+    if (!this.permissions.revokeRuntime(pkg, permission, uid)) return;
+    this.trace.record('pm.revoke', { actor: 'system', package: packageName, uid, permission });
+    for (const l of [...this.listeners]) l.onRuntimePermissionRevoked?.(uid, permission);
+  }
+
+  private uidForGrant(pkg: InstalledPackage, userId: number | undefined): number {
+    if (userId === undefined) return pkg.uid;
+    const uid = this.getPackageUidAsUser(pkg.packageName, userId);
+    if (uid === null) throw new IllegalArgumentException(`Unknown package: ${pkg.packageName}`);
+    return uid;
   }
 
   // ---- package visibility (pm/visibility.ts) ----
@@ -257,9 +308,9 @@ export class PackageManager {
     return this.resolver.queryIntentActivities(callerUid, intent);
   }
 
-  /** resolveContentProvider as `callerUid`: null for an unknown authority or an invisible package. */
-  resolveContentProvider(callerUid: number, authority: string): ResolvedProvider | null {
-    return this.resolver.resolveContentProvider(callerUid, authority);
+  /** resolveContentProvider as `callerUid` in `userId` (default: the caller's): null if unknown or invisible. */
+  resolveContentProvider(callerUid: number, authority: string, userId?: number): ResolvedProvider | null {
+    return this.resolver.resolveContentProvider(callerUid, authority, userId);
   }
 
   /** The provider owning `authority`, unfiltered (for the system itself). */

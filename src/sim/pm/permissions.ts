@@ -66,20 +66,20 @@ export class Permissions {
     );
   }
 
-  /** Grants a dangerous permission to the package's UID; false if it already held it. */
-  grantRuntime(pkg: InstalledPackage, permission: string): boolean {
+  /** Grants a dangerous permission to the package's UID `uid` (in one user); false if it already held it. */
+  grantRuntime(pkg: InstalledPackage, permission: string, uid: number = pkg.uid): boolean {
     this.requireRuntimePermission(pkg, permission);
-    const set = this.runtimeGrants.get(pkg.uid) ?? new Set<string>();
-    this.runtimeGrants.set(pkg.uid, set);
+    const set = this.runtimeGrants.get(uid) ?? new Set<string>();
+    this.runtimeGrants.set(uid, set);
     if (set.has(permission)) return false;
     set.add(permission);
     return true;
   }
 
-  /** Revokes a dangerous permission from the package's UID; false if it did not hold it. */
-  revokeRuntime(pkg: InstalledPackage, permission: string): boolean {
+  /** Revokes a dangerous permission from the package's UID `uid`; false if it did not hold it. */
+  revokeRuntime(pkg: InstalledPackage, permission: string, uid: number = pkg.uid): boolean {
     this.requireRuntimePermission(pkg, permission);
-    return this.runtimeGrants.get(pkg.uid)?.delete(permission) ?? false;
+    return this.runtimeGrants.get(uid)?.delete(permission) ?? false;
   }
 
   /**

@@ -66,13 +66,20 @@ export class Resolver {
     return found.sort((a, b) => b.priority - a.priority);
   }
 
-  /** resolveContentProvider as `callerUid`: null for an unknown authority or an invisible package. */
-  resolveContentProvider(callerUid: number, authority: string): ResolvedProvider | null {
+  /**
+   * resolveContentProvider as `callerUid` in `userId` (the caller's own by default): null for an
+   * unknown authority or an invisible package; the package's first user's if it is not installed for `userId`.
+   */
+  resolveContentProvider(
+    callerUid: number,
+    authority: string,
+    userId: number = userIdOf(callerUid),
+  ): ResolvedProvider | null {
     const owner = this.providerForAuthority(authority);
     if (!owner) return null;
-    // The provider of the caller's own user, if the package is installed for it (its UID there).
+    // The provider of that user, if the package is installed for it (its UID there).
     const uids = this.table.uidsOf(this.table.require(owner.packageName));
-    const uid = uids.find((u) => userIdOf(u) === userIdOf(callerUid)) ?? owner.uid;
+    const uid = uids.find((u) => userIdOf(u) === userId) ?? owner.uid;
     const found = uid === owner.uid ? owner : { ...owner, uid };
     return found && this.visibility.canSee(callerUid, found.uid) ? found : null;
   }

@@ -19,6 +19,8 @@ export class PackageTable {
   private byUid: Map<number, InstalledPackage[]> | null = null;
   /** Further users a package is installed for (installExistingPackageAsUser), each with its own UID. */
   private readonly otherUsers = new Map<string, number[]>();
+  /** Each package's UID in the user it was first installed for: process and data directory names are relative to it. */
+  private readonly home = new Map<string, number>();
   private changes = 0;
   private nextInstallSeq = 0;
 
@@ -60,6 +62,7 @@ export class PackageTable {
   }
 
   put(pkg: InstalledPackage, spec: PackageSpec): void {
+    if (!this.home.has(pkg.packageName)) this.home.set(pkg.packageName, pkg.uid);
     this.packages.set(pkg.packageName, pkg);
     this.changed();
     this.specs.set(pkg.packageName, spec);
@@ -75,6 +78,34 @@ export class PackageTable {
     return uidOf(userId, appIdOf(pkg.uid));
   }
 
+  /** The package leaves `userId`, one of its further users; its UID there, or null if it was not installed for it. */
+  removeUser(packageName: string, userId: number): number | null {
+    const users = this.otherUsers.get(packageName) ?? [];
+    const at = users.indexOf(userId);
+    if (at < 0) return null;
+    users.splice(at, 1);
+    this.changed();
+    return uidOf(userId, appIdOf(this.require(packageName).uid));
+  }
+
+  /**
+   * The package leaves its first user while `nextUser`, one of its further users, keeps it: that
+   * user's UID becomes the package's first (same appId, install order and spec). Returns the UID removed.
+   */
+  rehome(packageName: string, nextUser: number): number {
+    const pkg = this.require(packageName);
+    const users = this.otherUsers.get(packageName) ?? [];
+    users.splice(users.indexOf(nextUser), 1);
+    this.packages.set(packageName, { ...pkg, uid: uidOf(nextUser, appIdOf(pkg.uid)) });
+    this.changed();
+    return pkg.uid;
+  }
+
+  /** The UID the package was first installed under (its user's processes carry no `@u` suffix). */
+  homeUidOf(packageName: string): number | undefined {
+    return this.home.get(packageName);
+  }
+
   /** The package's UIDs: its own (first) and one per further user. */
   uidsOf(pkg: InstalledPackage): number[] {
     return [pkg.uid, ...(this.otherUsers.get(pkg.packageName) ?? []).map((u) => uidOf(u, appIdOf(pkg.uid)))];
@@ -82,6 +113,7 @@ export class PackageTable {
 
   remove(packageName: string): void {
     this.otherUsers.delete(packageName);
+    this.home.delete(packageName);
     this.packages.delete(packageName);
     this.changed();
     this.specs.delete(packageName);

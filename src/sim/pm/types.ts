@@ -29,6 +29,9 @@ export const PLATFORM_PERMISSIONS: readonly PermissionSpec[] = [
   { name: 'android.permission.POST_NOTIFICATIONS', protectionLevel: 'dangerous' },
   { name: 'android.permission.READ_CONTACTS', protectionLevel: 'dangerous' },
   { name: 'android.permission.CAMERA', protectionLevel: 'dangerous' },
+  // Cross-user access (content.ts acquireProvider): signature|privileged in AOSP, here signature.
+  { name: 'android.permission.INTERACT_ACROSS_USERS', protectionLevel: 'signature' },
+  { name: 'android.permission.INTERACT_ACROSS_USERS_FULL', protectionLevel: 'signature' },
 ];
 
 /** PackageManager.INSTALL_* result codes the simulation can produce, with their AOSP values. */
@@ -134,6 +137,8 @@ export interface ActivityQuery extends ServiceQuery {
 export interface PackageListener {
   onPackageAdded?(pkg: InstalledPackage): void;
   onPackageRemoved?(name: string, uid: number): void;
+  /** Uninstalled for one user only (deletePackageAsUser): that user's UID `uid` is gone, the others stay. */
+  onPackageRemovedForUser?(name: string, uid: number): void;
   onPackageUpdated?(pkg: InstalledPackage, previous: InstalledPackage): void;
   /** A runtime permission was revoked; Android kills the UID's processes. */
   onRuntimePermissionRevoked?(uid: number, permission: string): void;

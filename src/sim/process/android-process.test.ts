@@ -147,4 +147,77 @@ describe('android:process: a provider in a process apart from its app', () => {
     for (const bad of ['', ':', 'nodot', ':1x', 'a b.c'])
       expect(issues(bad)).toEqual(['process-name-invalid providers[0].process']);
   });
+
+  // The old records named the package only: a reader could not tell a kill of p:cetp (the provider's
+  // memory gone) from a kill of p (the provider untouched), nor which process served a call.
+  it('records and process events name the process where it is not the package: providerProcess, package', async () => {
+    const world = new World({ seed: 5, recordContentCalls: true });
+    world.install(appSpec(P, { authority: 'p', provider: { process: ':cetp' } }), () => ({
+      providers: { Provider: new LambdaProvider(() => null) },
+    }));
+    world.install(clientSpec('com.example.c', [P]));
+    world.spawnIn('com.example.c', 'call', async (ctx) => {
+      await ctx.contentResolver.call('p', 'm', null, null);
+      world.killProcess(CETP, { kind: 'killed', reason: 'test' });
+    });
+    await world.run();
+    const [call] = world.contentCalls ?? [];
+    expect(call).toMatchObject({ provider: P, providerProcess: CETP });
+    expect(call && 'callerProcess' in call).toBe(false); // the client runs in its package's process
+    const processEvents = world.trace.events.filter((e) => e.kind.startsWith('process.'));
+    expect(processEvents.map((e) => [e.kind, e.data.actor, e.data.package ?? '-'])).toEqual([
+      ['process.start', 'com.example.c', '-'],
+      ['process.ready', 'com.example.c', '-'],
+      ['process.start', CETP, P],
+      ['process.ready', CETP, P],
+      ['process.kill', CETP, P],
+    ]);
+  });
+
+  // The old model ran every Activity in the package's main process whatever it declared: the kill of
+  // the main process cancelled the confirmation at once.
+  it('an Activity with android:process runs there: the main process dies, the confirmation stays', async () => {
+    const world = new World({ seed: 6 });
+    const spec = appSpec(P, {
+      authority: 'p',
+      manifest: {
+        activities: [{ name: 'Confirm', process: ':ui' }],
+        queries: { packages: ['com.example.c'] },
+      },
+    });
+    world.install(spec, (ctx) => ({
+      providers: {
+        Provider: new LambdaProvider(() => {
+          const reply = new Bundle();
+          reply.putPendingIntent(
+            'pi',
+            ctx.getActivityPendingIntent(1, Intent.explicit(P, 'Confirm'), FLAG_IMMUTABLE),
+          );
+          return reply;
+        }),
+      },
+      activities: { Confirm: () => new Confirm() },
+    }));
+    world.install(clientSpec('com.example.c', [P]));
+    const seen: { result: ActivityResult | null; states: string[] } = { result: null, states: [] };
+    world.spawnIn('com.example.c', 'ask', async (ctx) => {
+      const pi = (await ctx.contentResolver.call('p', 'confirm', null, null))?.getPendingIntent('pi');
+      if (pi) seen.result = await ctx.startIntentSenderForResult(pi, null, 0, OPT_IN);
+    });
+    world.spawn('harness', async () => {
+      await world.scheduler.sleep(2_000);
+      const ui = world.process(P, `${P}:ui`);
+      seen.states.push(`ui ${ui.isAlive} ${ui.uid === world.process(P).uid}`);
+      world.killProcess(P, { kind: 'killed', reason: 'test' });
+      await world.scheduler.sleep(1_000);
+      seen.states.push(`after main kill: result ${seen.result?.resultCode ?? 'pending'}, ui ${ui.isAlive}`);
+      world.killProcess(`${P}:ui`, { kind: 'killed', reason: 'test' });
+    });
+    await world.run();
+    expect(seen.states).toEqual(['ui true true', 'after main kill: result pending, ui true']);
+    expect(seen.result?.resultCode).toBe(0); // RESULT_CANCELED once its own process died
+    expect(validateManifest({ packageName: P, activities: [{ name: 'A', process: 'nodot' }] })[0]?.path).toBe(
+      'activities[0].process',
+    );
+  });
 });

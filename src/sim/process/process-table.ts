@@ -3,7 +3,8 @@
  * uid)`). A package runs in the process named after it, and a provider declaring `android:process`
  * (manifest.ts processNameOf) in a process of its own: same UID, same data directory, its own pid,
  * started and killed apart from the package's main process (ProcessList `startProcessLocked` takes
- * the component's processName). Activities and services are not given a process attribute here.
+ * the component's processName). An Activity may declare one too (its confirmation screen apart from
+ * the provider); services are not given a process attribute here.
  */
 import { SimUsageError } from '../core/errors.ts';
 import { userIdOf } from '../pm/user-handle.ts';
@@ -20,8 +21,9 @@ export class ProcessTable {
 
   /**
    * The record of `processName` for `packageName` under `uid` (a fresh one if none or its UID changed).
-   * `ownUid` is the package's first UID; in any other user (installExistingPackageAsUser) the process
-   * and its data directory carry the user (`name@u10`, AMS's (processName, uid) key made one string).
+   * `ownUid` is the package's home UID (the user it was first installed for: PackageManager.homeUidOf);
+   * in any other user (installExistingPackageAsUser) the process and its data directory carry the
+   * user (`name@u10`, AMS's (processName, uid) key made one string) — even after its home user left.
    */
   ensure(packageName: string, processName: string, uid: number, ownUid: number = uid): ProcessRecord {
     const user = userIdOf(uid) === userIdOf(ownUid) ? '' : `@u${userIdOf(uid)}`;
@@ -30,7 +32,7 @@ export class ProcessTable {
     if (proc && proc.packageName !== packageName)
       throw new SimUsageError(`process ${processName} belongs to ${proc.packageName}, not ${packageName}`);
     if (!proc || proc.uid !== uid) {
-      proc = new ProcessRecord(name, uid, packageName, `${packageName}${user}`);
+      proc = new ProcessRecord(name, uid, packageName, `${packageName}${user}`, processName);
       this.byName.set(name, proc);
     }
     return proc;
@@ -45,9 +47,9 @@ export class ProcessTable {
     return [...this.byName.values()];
   }
 
-  /** Forgets every process of an uninstalled package. */
-  forgetPackage(packageName: string): void {
-    for (const proc of this.ofPackage(packageName)) this.byName.delete(proc.name);
+  /** Forgets processes of an uninstalled package (every one, or one user's). */
+  forget(procs: readonly ProcessRecord[]): void {
+    for (const proc of procs) this.byName.delete(proc.name);
   }
 
   /** `wake` runs once `processName` has started (true) or failed to (false). */

@@ -90,7 +90,20 @@ export class ProcessRecord {
     readonly packageName: string = name,
     /** Its package's data directory (storage, files, SharedPreferences): one per package and user. */
     readonly dataDir: string = packageName,
+    /** AMS's processName (the package's, or a component's android:process) without the user (`name` has it). */
+    readonly processName: string = name,
   ) {}
+
+  /**
+   * How process events name it in the trace: `actor`, its process name, and `package` when that is
+   * not the package's own name (a provider's android:process `<pkg>:cetp`, another user's `<pkg>@u10`),
+   * so a reader can tell which package died. Absent otherwise: one-process traces read as before.
+   */
+  get traced(): { readonly actor: string; readonly package?: string } {
+    return this.name === this.packageName
+      ? { actor: this.name }
+      : { actor: this.name, package: this.packageName };
+  }
 
   get pid(): number | null {
     return this.state.kind === 'not-started' ? null : this.state.pid;

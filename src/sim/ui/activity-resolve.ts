@@ -4,7 +4,9 @@
  * picks from — how an implicit or mutable PendingIntent gets hijacked by another installed app.
  */
 
+import type { ActivityInfo } from '../pm/manifest.ts';
 import { type PackageManager, SYSTEM_UID } from '../pm/package-manager.ts';
+import { userIdOf } from '../pm/user-handle.ts';
 import { type ActivityHost, ActivityNotFoundException } from './activity-types.ts';
 import type { ComponentName, Intent } from './intent.ts';
 
@@ -39,6 +41,28 @@ export function pickActivity(world: Pick<ActivityHost, 'pm' | 'user'>, intent: I
   if (intent.component || candidates.length === 1) return candidates[0] as ComponentName;
   const top = topPriority(world.pm, candidates, intent);
   return top.length === 1 ? (top[0] as ComponentName) : world.user.chooseActivity(top);
+}
+
+/**
+ * The component a launch by `senderUid` starts, its declaration, and the UID it runs under: the
+ * package's UID in the sender's user. A PendingIntent fires as its creator, in the creator's user
+ * (services/core/java/com/android/server/am/PendingIntentRecord.java `sendInner`: `key.userId` →
+ * `startActivityInPackage(…, userId, …)`); an app's own start in its own user
+ * (ActivityTaskManagerService `startActivityAsUser` → `handleIncomingUser`, resolved in that
+ * userId). So user 10's provider's confirmation runs in user 10's process of the package
+ * (`<package>@u10`); a package not installed for that user has no Activity to start there.
+ */
+export function launchTarget(
+  world: Pick<ActivityHost, 'pm' | 'user'>,
+  intent: Intent,
+  senderUid: number,
+): { component: ComponentName; info: ActivityInfo | undefined; targetUid: number } {
+  const component = pickActivity(world, intent);
+  const targetUid = world.pm.getPackageUidAsUser(component.packageName, userIdOf(senderUid));
+  if (targetUid === null) throw new ActivityNotFoundException(`No Activity found to handle ${intent}`);
+  const pkg = world.pm.getPackageInfo(component.packageName);
+  const info = pkg?.manifest.activities?.find((a) => a.name === component.className);
+  return { component, info, targetUid };
 }
 
 function topPriority(pm: PackageManager, candidates: ComponentName[], intent: Intent): ComponentName[] {

@@ -37,10 +37,11 @@ export interface ActivityHost {
     present(shown: ShownScreen, answer: (a: UserAnswer) => void): void;
     chooseActivity(candidates: readonly ComponentName[]): ComponentName;
   };
-  process(packageName: string): ProcessRecord;
+  /** `uid`: the package's UID in another user (its process there: `<package>@u10`). */
+  process(packageName: string, processName?: string, uid?: number): ProcessRecord;
   allProcesses(): ProcessRecord[];
-  startProcess(packageName: string): Promise<boolean>;
-  launchApp(packageName: string): Promise<boolean>;
+  startProcess(packageName: string, processName?: string, uid?: number): Promise<boolean>;
+  launchApp(packageName: string, uid?: number): Promise<boolean>;
   thaw(proc: ProcessRecord, reason: string): void;
   /** The release's background-activity-start switches and buffer sizes (release.ts). */
   readonly release: Pick<

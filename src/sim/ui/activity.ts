@@ -40,11 +40,12 @@
 
 import { type AppContext, appOf } from '../app/app.ts';
 import { RuntimeException, SecurityException } from '../core/errors.ts';
+import { userIdOf } from '../pm/user-handle.ts';
 import { AppThreads, launchBytes } from '../process/app-thread.ts';
 import type { ScreenState } from '../process/importance.ts';
 import type { ProcessRecord } from '../process/process.ts';
 import type { ActivityRecord } from './activity-component.ts';
-import { pickActivity, resolveActivities } from './activity-resolve.ts';
+import { launchTarget, resolveActivities } from './activity-resolve.ts';
 import { SavedActivities } from './activity-saved.ts';
 import {
   type ActivityHost,
@@ -86,6 +87,9 @@ export class ActivityManager {
     world.pm.addListener({
       onPackageRemoved(name) {
         pendingIntents.removePackage(name);
+      },
+      onPackageRemovedForUser(name, uid) {
+        pendingIntents.removePackage(name, uid);
       },
     });
   }
@@ -212,20 +216,18 @@ export class ActivityManager {
     via: 'pendingIntent' | 'intent',
     requestCode: number,
   ): Promise<ActivityResult> {
-    const component = pickActivity(this.world, intent);
-    const targetUid = this.world.pm.getPackageUid(component.packageName);
-    const info = this.world.pm
-      .getPackageInfo(component.packageName)
-      ?.manifest.activities?.find((a) => a.name === component.className);
+    // In the sender's user: a PendingIntent fires as its creator's (activity-resolve.ts launchTarget).
+    const { component, info, targetUid } = launchTarget(this.world, intent, senderUid);
     if (info?.exported === false && targetUid !== senderUid) {
       throw new SecurityException(
         `Permission Denial: starting ${intent.toString()} from uid ${senderUid} not exported from uid ${targetUid}`,
       );
     }
-    if (!(await this.world.startProcess(component.packageName))) {
+    const where = info?.processName ?? component.packageName; // its android:process, else the package's
+    if (!(await this.world.startProcess(component.packageName, where, targetUid))) {
       return { resultCode: RESULT_CANCELED, data: null };
     }
-    const proc = this.world.process(component.packageName);
+    const proc = this.world.process(component.packageName, where, targetUid);
     this.world.thaw(proc, 'activity start');
     // IApplicationThread.scheduleTransaction: a binder thread of the app, an Intent that fits (app-thread.ts).
     if (!(await this.appThreads.scheduleLaunch(proc, intent, component.className)))
@@ -292,10 +294,10 @@ export class ActivityManager {
     const intent = this.saved.wake(record);
     if (!intent) return;
     this.world.spawn(`system:relaunch:${record.component.className}#${record.id}`, async () => {
-      const pkg = record.component.packageName;
+      const [pkg, { processName, uid }] = [record.component.packageName, record.process];
       this.world.trace.record('activity.relaunch', { actor: pkg, activity: record.component.className });
       if (record.finished) return;
-      if ((await this.world.startProcess(pkg)) && this.live.has(record.id))
+      if ((await this.world.startProcess(pkg, processName, uid)) && this.live.has(record.id))
         this.instantiate(record, record.process.context as AppContext, intent);
       else this.finish(record, { resultCode: RESULT_CANCELED, data: null });
     });
@@ -393,9 +395,10 @@ export class ActivityManager {
    * the package is gone (uninstalled, or reinstalled under another UID).
    */
   private redeliver(record: ActivityRecord, result: ActivityResult, reason: string): void {
-    const name = record.launcher.name;
+    const { name, packageName: pkg } = record.launcher;
+    const uid = record.launcherUid; // the launcher's package in the launcher's user
     const base = { actor: record.component.packageName, activity: record.component.className };
-    if (this.world.pm.getPackageUid(name) !== record.launcherUid) {
+    if (this.world.pm.getPackageUidAsUser(pkg, userIdOf(uid)) !== uid) {
       this.world.trace.record('activity.result.dropped', { ...base, reason: 'launcher package is gone' });
       return;
     }
@@ -404,11 +407,11 @@ export class ActivityManager {
       `system:result#${record.id}`,
       async () => {
         // The finishing Activity uncovers the launching one: it comes back to the front.
-        if (!(await this.world.launchApp(name))) {
+        if (!(await this.world.launchApp(pkg, uid))) {
           this.world.trace.record('activity.result.dropped', { ...base, reason: 'launcher failed to start' });
           return;
         }
-        const proc = this.world.process(name);
+        const proc = this.world.process(pkg, pkg, uid);
         const app = appOf(proc);
         const delivered = { resultCode: result.resultCode, data: this.copyData(result, proc) };
         this.world.trace.record('activity.result', {

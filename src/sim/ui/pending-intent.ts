@@ -173,10 +173,10 @@ export class PendingIntentRegistry {
     this.records.clear();
   }
 
-  /** Tokens of a removed package die with it. */
-  removePackage(packageName: string): void {
+  /** Tokens of a removed package die with it (with `uid`: its tokens of that user only). */
+  removePackage(packageName: string, uid?: number): void {
     for (const [key, r] of this.records) {
-      if (r.creatorPackage === packageName) {
+      if (r.creatorPackage === packageName && (uid === undefined || r.creatorUid === uid)) {
         r.canceled = true;
         this.records.delete(key);
       }
