@@ -21,6 +21,7 @@ import {
 } from '../../protocol/index.ts';
 import { parseInstant } from '../../sim/core/clock.ts';
 import { type Checker, violation } from '../checker.ts';
+import { judgeEach, PROVIDER_CALLS } from '../checker-kit.ts';
 import {
   byAnswer,
   type CallView,
@@ -113,7 +114,7 @@ function parseCapabilities(text: string): readonly string[] | null {
   }
 }
 
-export const capabilitiesIntersected: Checker = {
+export const capabilitiesIntersected = judgeEach(PROVIDER_CALLS, {
   id: 'capabilities-intersected',
   ruleIds: ['CETP-2.2-06'],
   description: 'A negotiated session holds only capabilities the consumer asked for.',
@@ -130,28 +131,18 @@ export const capabilitiesIntersected: Checker = {
       against: 'the capabilities the consumer asked for',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (c.method !== 'negotiate' || !ctx.providersUnderTest.includes(c.provider)) continue;
-      const granted = data(c)?.capabilities;
-      const asked = requestedCapabilities(c);
-      if (c.reply.kind !== 'bundle' || c.reply.status !== 'success' || !Array.isArray(granted) || !asked)
-        continue;
-      const extra = granted.filter((x) => !asked.includes(x as string));
-      if (extra.length > 0) {
-        out.push(
-          violation(this, `negotiate granted ${extra.join(', ')}, which the consumer did not ask for`, {
-            calls: [c.id],
-          }),
-        );
-      }
-    }
-    return out;
+  judge(c) {
+    if (c.method !== 'negotiate') return;
+    const granted = data(c)?.capabilities;
+    const asked = requestedCapabilities(c);
+    if (c.reply.kind !== 'bundle' || c.reply.status !== 'success' || !Array.isArray(granted) || !asked)
+      return;
+    const extra = granted.filter((x) => !asked.includes(x as string));
+    if (extra.length > 0) return `negotiate granted ${extra.join(', ')}, which the consumer did not ask for`;
   },
-};
+});
 
-export const versionAgreed: Checker = {
+export const versionAgreed = judgeEach(PROVIDER_CALLS, {
   id: 'version-agreed',
   ruleIds: ['CETP-2.2-15', 'CETP-2.2-16'],
   description:
@@ -163,29 +154,17 @@ export const versionAgreed: Checker = {
       against: 'the versions the consumer offered and the manifest declares',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (c.method !== 'negotiate' || !ctx.providersUnderTest.includes(c.provider)) continue;
-      if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
-      if (c.request?.typeOf('consumer_versions') !== 'IntArray') continue;
-      const offered = c.request.getIntArray('consumer_versions') ?? [];
-      const selected = data(c)?.selected_version;
-      if (!offered.includes(selected as number)) {
-        out.push(
-          violation(
-            this,
-            `negotiate selected version ${String(selected)}, which the consumer did not offer ([${offered.join(', ')}])`,
-            { calls: [c.id] },
-          ),
-        );
-      }
-    }
-    return out;
+  judge(c) {
+    if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') return;
+    if (c.request?.typeOf('consumer_versions') !== 'IntArray') return;
+    const offered = c.request.getIntArray('consumer_versions') ?? [];
+    const selected = data(c)?.selected_version;
+    if (!offered.includes(selected as number))
+      return `negotiate selected version ${String(selected)}, which the consumer did not offer ([${offered.join(', ')}])`;
   },
-};
+});
 
-export const sessionExpiry: Checker = {
+export const sessionExpiry = judgeEach(PROVIDER_CALLS, {
   id: 'session-expiry',
   ruleIds: ['CETP-2.2-11', 'CETP-2.2-14'],
   description:
@@ -197,24 +176,14 @@ export const sessionExpiry: Checker = {
       against: 'the world clock at each later use of the session',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
-      const expiresAtMs = sessionOf(obs, c)?.expiresAtMs;
-      if (expiresAtMs == null || c.t < expiresAtMs || !sessionHonoured(c)) continue;
-      const answer = c.reply.errorCode ?? c.reply.status;
-      out.push(
-        violation(
-          this,
-          `${c.method} was answered ${answer} under a session that expired ${Math.round((c.t - expiresAtMs) / 60_000)} min earlier, not NEGOTIATION_REQUIRED`,
-          { calls: [c.id] },
-        ),
-      );
-    }
-    return out;
+  judge(c, obs) {
+    if (!c.v2 || c.reply.kind !== 'bundle') return;
+    const expiresAtMs = sessionOf(obs, c)?.expiresAtMs;
+    if (expiresAtMs == null || c.t < expiresAtMs || !sessionHonoured(c)) return;
+    const answer = c.reply.errorCode ?? c.reply.status;
+    return `${c.method} was answered ${answer} under a session that expired ${Math.round((c.t - expiresAtMs) / 60_000)} min earlier, not NEGOTIATION_REQUIRED`;
   },
-};
+});
 
 /** The capability a method needs beyond core (spec §2.3). */
 const METHOD_CAPABILITY: Readonly<Record<string, string>> = {
@@ -285,7 +254,7 @@ export const capabilityGating: Checker = {
   },
 };
 
-export const inlineWithinLimit: Checker = {
+export const inlineWithinLimit = judgeEach(PROVIDER_CALLS, {
   id: 'inline-within-limit',
   ruleIds: ['CETP-4.5-01', 'CETP-4.5-11'],
   description:
@@ -301,31 +270,21 @@ export const inlineWithinLimit: Checker = {
       against: "the inline data's UTF-8 size against the session's limit",
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
-      if (c.reply.status !== 'success') continue;
-      const limit = sessionOf(obs, c)?.maxInlineResultBytes;
-      if (limit === undefined || limit === null) continue;
-      let bytes: number | null = null;
-      if (c.method === 'execute_tool' && data(c)?.kind === 'inline') {
-        bytes = utf8Length(c.reply.bundle.getString('data') ?? '');
-      } else if (c.method === 'get_operation') {
-        const result = data(c)?.result as { kind?: unknown } | undefined;
-        if (result?.kind === 'inline') bytes = utf8Length(JSON.stringify(result));
-      }
-      if (bytes !== null && bytes > limit) {
-        out.push(
-          violation(this, `${c.method} inlined ${bytes} bytes, over max_inline_result_bytes=${limit}`, {
-            calls: [c.id],
-          }),
-        );
-      }
+  judge(c, obs) {
+    if (!c.v2 || c.reply.kind !== 'bundle' || c.reply.status !== 'success') return;
+    const limit = sessionOf(obs, c)?.maxInlineResultBytes;
+    if (limit === undefined || limit === null) return;
+    let bytes: number | null = null;
+    if (c.method === 'execute_tool' && data(c)?.kind === 'inline') {
+      bytes = utf8Length(c.reply.bundle.getString('data') ?? '');
+    } else if (c.method === 'get_operation') {
+      const result = data(c)?.result as { kind?: unknown } | undefined;
+      if (result?.kind === 'inline') bytes = utf8Length(JSON.stringify(result));
     }
-    return out;
+    if (bytes !== null && bytes > limit)
+      return `${c.method} inlined ${bytes} bytes, over max_inline_result_bytes=${limit}`;
   },
-};
+});
 
 const TERMINAL_STATES: ReadonlySet<unknown> = new Set(TERMINAL_OPERATION_STATES);
 
@@ -443,7 +402,7 @@ export function argsFit(schema: unknown, argsJson: string): boolean {
   return argsConform(schema, argsJson);
 }
 
-export const argsSchema: Checker = {
+export const argsSchema = judgeEach(PROVIDER_CALLS, {
   id: 'args-schema',
   ruleIds: ['CETP-5-14'],
   description: "Args that break the tool's input schema are refused as INVALID_ARGS, never executed.",
@@ -454,26 +413,15 @@ export const argsSchema: Checker = {
       against: "the tool's input schema",
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (c.method !== 'execute_tool' || !c.v2 || c.args === null || c.reply.kind !== 'bundle') continue;
-      if (!ctx.providersUnderTest.includes(c.provider)) continue;
-      if (argsConform(ctx.toolInputSchemas?.get(c.toolKey), c.args)) continue;
-      const code = c.reply.errorCode;
-      if (c.reply.status === 'error' && (code === 'INVALID_ARGS' || (code !== null && BEFORE_ARGS.has(code))))
-        continue;
-      out.push(
-        violation(
-          this,
-          `execute_tool ${c.toolName} with args outside its input schema got ${c.reply.status}${code ? ` ${code}` : ''}, not INVALID_ARGS`,
-          { calls: [c.id] },
-        ),
-      );
-    }
-    return out;
+  judge(c, _obs, ctx) {
+    if (c.method !== 'execute_tool' || !c.v2 || c.args === null || c.reply.kind !== 'bundle') return;
+    if (argsConform(ctx.toolInputSchemas?.get(c.toolKey), c.args)) return;
+    const code = c.reply.errorCode;
+    if (c.reply.status === 'error' && (code === 'INVALID_ARGS' || (code !== null && BEFORE_ARGS.has(code))))
+      return;
+    return `execute_tool ${c.toolName} with args outside its input schema got ${c.reply.status}${code ? ` ${code}` : ''}, not INVALID_ARGS`;
   },
-};
+});
 
 export const NEGOTIATED_CHECKERS: readonly Checker[] = [
   versionAgreed,

@@ -1,15 +1,17 @@
 import type { TraceEvent } from '../../sim/core/trace.ts';
 import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
+import { callsUnderTest, judgeEach, PROVIDER_CALLS } from '../checker-kit.ts';
 import {
   type CallView,
   declaredVersions,
   effectEvents,
   issuerOf,
+  memoOn,
   type Observation,
   sessionHonoured,
 } from '../observation.ts';
 
-export const sessionBinding: Checker = {
+export const sessionBinding = judgeEach(PROVIDER_CALLS, {
   id: 'session-binding',
   ruleIds: ['CETP-2.2-09', 'CETP-2.2-14'],
   description: 'A session token issued to one UID never works for another.',
@@ -20,24 +22,14 @@ export const sessionBinding: Checker = {
       against: 'the UID the session was issued to',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || !c.sessionToken || c.method === 'negotiate')
-        continue;
-      const owner = issuerOf(obs, c)?.callerUid;
-      if (owner === undefined || owner === c.callerUid) continue;
-      if (c.reply.kind === 'bundle' && c.reply.status !== 'error') {
-        out.push(
-          violation(this, `uid ${c.callerUid} used uid ${owner}'s session token and got ${c.reply.status}`, {
-            calls: [c.id],
-          }),
-        );
-      }
-    }
-    return out;
+  judge(c, obs) {
+    if (!c.sessionToken || c.method === 'negotiate') return;
+    const owner = issuerOf(obs, c)?.callerUid;
+    if (owner === undefined || owner === c.callerUid) return;
+    if (c.reply.kind === 'bundle' && c.reply.status !== 'error')
+      return `uid ${c.callerUid} used uid ${owner}'s session token and got ${c.reply.status}`;
   },
-};
+});
 
 /** Trace events where a package's signing changed (re-signed, or updated under another key). */
 function signingChanges(obs: Observation): TraceEvent[] {
@@ -72,8 +64,8 @@ export const resignEndsSession: Checker = {
     const out: Violation[] = [];
     const resigns = signingChanges(obs);
     if (resigns.length === 0) return out;
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || !c.sessionToken || !sessionHonoured(c)) continue;
+    for (const c of callsUnderTest(obs, ctx)) {
+      if (!c.sessionToken || !sessionHonoured(c)) continue;
       const issued = issuerOf(obs, c);
       if (!issued || issued.callerUid !== c.callerUid || issued.replyStep === null) continue;
       // After the negotiate's answer arrived (so after the session was made; a re-sign in that very
@@ -110,8 +102,8 @@ export const operationRequestId: Checker = {
   check(obs, ctx) {
     const out = [];
     const createdBy = new Map<string, string>(); // provider|operation_id → request_id
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+    for (const c of callsUnderTest(obs, ctx)) {
+      if (c.reply.kind !== 'bundle') continue;
       if (c.method === 'execute_tool' && c.reply.status === 'accepted' && c.requestId !== null) {
         const id = (c.reply.data as { operation_id?: unknown } | undefined)?.operation_id;
         if (typeof id === 'string' && !createdBy.has(`${c.provider}|${id}`))
@@ -136,7 +128,7 @@ export const operationRequestId: Checker = {
   },
 };
 
-export const operationIsolation: Checker = {
+export const operationIsolation = judgeEach(PROVIDER_CALLS, {
   id: 'operation-isolation',
   ruleIds: ['CETP-4.4-12', 'CETP-4.4-13'],
   description: 'Only the UID that created an operation can read or cancel it.',
@@ -151,8 +143,18 @@ export const operationIsolation: Checker = {
       against: 'the UID that created the operation',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  judge(c, obs) {
+    if (c.method !== 'get_operation' && c.method !== 'cancel_operation') return;
+    const owner = creators(obs).get(c.operationKey);
+    if (owner === undefined || owner === c.callerUid) return;
+    if (c.reply.kind === 'bundle' && c.reply.status === 'success')
+      return `uid ${c.callerUid} could ${c.method} uid ${owner}'s operation ${c.operationId}`;
+  },
+});
+
+/** The UID that created each operation, by `provider|operation_id` (the last accept of that id wins). */
+function creators(obs: Observation): ReadonlyMap<string, number> {
+  return memoOn(obs, CREATORS, () => {
     const creator = new Map<string, number>();
     for (const c of obs.calls) {
       if (c.method === 'execute_tool' && c.reply.kind === 'bundle' && c.reply.status === 'accepted') {
@@ -160,50 +162,23 @@ export const operationIsolation: Checker = {
         if (id) creator.set(`${c.provider}|${id}`, c.callerUid);
       }
     }
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider)) continue;
-      if (c.method !== 'get_operation' && c.method !== 'cancel_operation') continue;
-      const owner = creator.get(c.operationKey);
-      if (owner === undefined || owner === c.callerUid) continue;
-      if (c.reply.kind === 'bundle' && c.reply.status === 'success') {
-        out.push(
-          violation(this, `uid ${c.callerUid} could ${c.method} uid ${owner}'s operation ${c.operationId}`, {
-            calls: [c.id],
-          }),
-        );
-      }
-    }
-    return out;
-  },
-};
+    return creator;
+  });
+}
+const CREATORS: unique symbol = Symbol('cetp.check.operationCreators');
 
-export const dualStackV1: Checker = {
+export const dualStackV1 = judgeEach(PROVIDER_CALLS, {
   id: 'dual-stack-v1',
   ruleIds: ['CETP-4-09'],
   description:
     'A provider whose manifest declares v1 and v2 answers a call without protocol_version as v1, never UNSUPPORTED_VERSION.',
-  check(obs, ctx) {
-    const out = [];
-    const dualStack = new Map<string, boolean>();
-    for (const c of obs.calls) {
-      if (!c.v1 || !ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
-      let dual = dualStack.get(c.provider);
-      if (dual === undefined) {
-        const versions = declaredVersions(obs, c.provider);
-        dual = versions.includes(1) && versions.some((v) => v >= 2);
-        dualStack.set(c.provider, dual);
-      }
-      if (dual && c.reply.errorCode === 'UNSUPPORTED_VERSION') {
-        out.push(
-          violation(this, `a v1 ${c.method} to dual-stack ${c.provider} was refused as UNSUPPORTED_VERSION`, {
-            calls: [c.id],
-          }),
-        );
-      }
-    }
-    return out;
+  judge(c, obs) {
+    if (!c.v1 || c.reply.kind !== 'bundle' || c.reply.errorCode !== 'UNSUPPORTED_VERSION') return;
+    const versions = declaredVersions(obs, c.provider);
+    if (versions.includes(1) && versions.some((v) => v >= 2))
+      return `a v1 ${c.method} to dual-stack ${c.provider} was refused as UNSUPPORTED_VERSION`;
   },
-};
+});
 
 export const v1ReadOnly: Checker = {
   id: 'v1-read-only',
@@ -211,8 +186,8 @@ export const v1ReadOnly: Checker = {
   description: 'A dual-stack provider lists and runs only read tools on its v1 path.',
   check(obs, ctx) {
     const out = [];
-    for (const c of obs.calls) {
-      if (!c.v1 || !ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+    for (const c of callsUnderTest(obs, ctx)) {
+      if (!c.v1 || c.reply.kind !== 'bundle') continue;
       if (c.method === 'list_tools') {
         const names = ((c.reply.data as { tools?: { name: string }[] } | undefined)?.tools ?? []).map(
           (t) => t.name,
@@ -256,8 +231,8 @@ export const distinctResolutions: Checker = {
   check(obs, ctx) {
     const out = [];
     const owner = new Map<number, CallView>();
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+    for (const c of callsUnderTest(obs, ctx)) {
+      if (c.reply.kind !== 'bundle') continue;
       const pi = c.reply.bundle.getPendingIntent('resolution');
       if (!pi) continue;
       const id = pi.record.id;
