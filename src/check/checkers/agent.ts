@@ -13,9 +13,11 @@ import canonicalize from 'canonicalize';
 import type { JsonValue } from '../../base/json.ts';
 import type { AgentCallRecord } from '../../sim/ground-truth.ts';
 import { type Checker, type Violation, violation } from '../checker.ts';
+import { AGENT_EXECUTIONS, judgeEach } from '../checker-kit.ts';
 import { maxMatching } from '../ground.ts';
 import { type CallView, effectEvents } from '../observation.ts';
 import { uidOf } from '../record.ts';
+import { field } from './consumer-view.ts';
 
 /** Args as a canonical JSON text (so re-serialised args still match), or the raw text. */
 function canonicalArgs(text: string | null): string | null {
@@ -189,37 +191,27 @@ export const agentGetsData: Checker = {
  * consumer had sent it and not learned the outcome: the only true answer was "unknown" (4.1-15,
  * 6-08), and a new request would duplicate the effect (6-05). Judged from the agent's answer and the world's effects, not the consumer's log.
  */
-export const unavailableNotUnknown: Checker = {
+export const unavailableNotUnknown = judgeEach(AGENT_EXECUTIONS, {
   id: 'agent-unknown-not-unavailable',
   ruleIds: ['CETP-4.1-15', 'CETP-6-05', 'CETP-6-08'],
   description:
     'The agent is not told "provider unavailable" for a request whose business effect was already committed: an outcome the consumer did not learn is unknown, not "did not happen".',
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const a of obs.agentCalls) {
-      if (a.kind !== 'execute' || !ctx.consumers.includes(a.consumer) || a.endStep === null) continue;
-      const v = a.value;
-      if (v === null || typeof v !== 'object' || Array.isArray(v) || v.kind !== 'provider_unavailable')
-        continue;
-      const requestId = typeof v.requestId === 'string' ? v.requestId : null;
-      if (requestId === null) continue;
-      const uid = uidOf(obs.record, a.consumer);
-      // Committed at any time: a call of that request reached the provider, before or after the
-      // answer (an accepted operation commits later) — "unavailable" was not what happened.
-      const effects = obs.effects.filter(
-        (e) => e.provider === a.provider && e.requestId === requestId && e.uid === uid,
-      );
-      if (effects.length === 0) continue;
-      out.push(
-        violation(
-          this,
-          `${a.consumer} told its agent the provider was unavailable for ${a.tool} on ${a.provider} (request ${requestId}), whose effect was committed`,
-          { events: effectEvents(...effects) },
-        ),
-      );
-    }
-    return out;
+  judge(a, obs) {
+    if (field(a.value, 'kind') !== 'provider_unavailable') return;
+    const requestId = field(a.value, 'requestId');
+    if (typeof requestId !== 'string') return;
+    const uid = uidOf(obs.record, a.consumer);
+    // Committed at any time: a call of that request reached the provider, before or after the
+    // answer (an accepted operation commits later) — "unavailable" was not what happened.
+    const effects = obs.effects.filter(
+      (e) => e.provider === a.provider && e.requestId === requestId && e.uid === uid,
+    );
+    if (effects.length === 0) return;
+    return {
+      message: `${a.consumer} told its agent the provider was unavailable for ${a.tool} on ${a.provider} (request ${requestId}), whose effect was committed`,
+      events: effectEvents(...effects),
+    };
   },
-};
+});
 
 export const AGENT_CHECKERS: readonly Checker[] = [requestIdOnWire, agentGetsData, unavailableNotUnknown];

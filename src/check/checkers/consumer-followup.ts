@@ -22,15 +22,12 @@
  * A consumer process that died in between is excused: its successor cannot know the answer.
  */
 
-import type { JsonValue } from '../../base/json.ts';
 import { META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../../protocol/discovery.ts';
-import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
+import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
+import { AGENT_EXECUTIONS, consumerCalls, judgeEach } from '../checker-kit.ts';
 import type { CallView, Observation } from '../observation.ts';
 import { packageOf } from '../record.ts';
-
-function consumerCalls(obs: Observation, consumers: readonly string[]): CallView[] {
-  return obs.calls.filter((c) => consumers.includes(c.caller));
-}
+import { answeredFor, consumerRequests, field, lastAnsweredBefore } from './consumer-view.ts';
 
 /** Whether the calling process of `c` was killed at a step in [from, to]. */
 function callerDied(obs: Observation, c: CallView, from: number, to = Number.MAX_SAFE_INTEGER): boolean {
@@ -44,33 +41,13 @@ function callerDied(obs: Observation, c: CallView, from: number, to = Number.MAX
   );
 }
 
-/** Consumer calls that carry a request_id, by caller, provider and request_id, in sending order. */
-function byRequest(obs: Observation, consumers: readonly string[]): CallView[][] {
-  return [
-    ...groupBy(
-      consumerCalls(obs, consumers).filter((c) => c.v2 && c.requestId),
-      (c) => `${c.caller}|${c.provider}|${c.requestId}`,
-    ).values(),
-  ];
+/** Consumer v2 calls that carry a request_id, by caller, provider and request_id, in sending order. */
+function byRequest(obs: Observation, ctx: CheckContext): CallView[][] {
+  return consumerRequests(obs, ctx, (c) => c.v2);
 }
 
 function errorOf(c: CallView): string | null {
   return c.reply.kind === 'bundle' && c.reply.status === 'error' ? c.reply.errorCode : null;
-}
-
-/** The index among calls[0..i) whose answer reached the caller last, no later than call i was sent. */
-function lastAnsweredBefore(calls: readonly CallView[], i: number): number {
-  const sent = (calls[i] as CallView).step;
-  let best = -1;
-  let bestStep = -1;
-  calls.slice(0, i).forEach((c, j) => {
-    if (c.reply.kind !== 'bundle' || c.replyStep === null || c.replyStep > sent) return;
-    if (c.replyStep >= bestStep) {
-      best = j;
-      bestStep = c.replyStep;
-    }
-  });
-  return best;
 }
 
 export const queriesAfterDeadline: Checker = {
@@ -87,7 +64,7 @@ export const queriesAfterDeadline: Checker = {
   ],
   check(obs, ctx) {
     const out: Violation[] = [];
-    for (const calls of byRequest(obs, ctx.consumers)) {
+    for (const calls of byRequest(obs, ctx)) {
       calls.forEach((c, i) => {
         if (c.method !== 'execute_tool' || errorOf(c) !== 'DEADLINE_EXCEEDED' || c.replyStep === null) return;
         // This was itself the query (an earlier answer was DEADLINE_EXCEEDED), or the consumer's
@@ -153,7 +130,7 @@ export const noLoopWithoutUser: Checker = {
   ],
   check(obs, ctx) {
     const out: Violation[] = [];
-    for (const calls of byRequest(obs, ctx.consumers)) {
+    for (const calls of byRequest(obs, ctx)) {
       const executions = calls.filter((c) => c.method === 'execute_tool');
       for (let i = 1; i < executions.length; i++) {
         const next = executions[i] as CallView;
@@ -191,7 +168,7 @@ export const waitsForActivityResult: Checker = {
   ],
   check(obs, ctx) {
     const out: Violation[] = [];
-    for (const calls of byRequest(obs, ctx.consumers)) {
+    for (const calls of byRequest(obs, ctx)) {
       calls.forEach((c, i) => {
         const token = c.resumeToken;
         if (c.method !== 'execute_tool' || token === null) return;
@@ -220,10 +197,6 @@ export const waitsForActivityResult: Checker = {
   },
 };
 
-function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;
-}
-
 /** The provider said the request ended cancelled: state=cancelled, or the CANCELLED error. */
 function reportedCancelled(c: CallView): boolean {
   if (c.reply.kind !== 'bundle') return false;
@@ -231,7 +204,7 @@ function reportedCancelled(c: CallView): boolean {
   return c.reply.status === 'success' && field(c.reply.data, 'state') === 'cancelled';
 }
 
-export const cancelledOnlyWhenCancelled: Checker = {
+export const cancelledOnlyWhenCancelled = judgeEach(AGENT_EXECUTIONS, {
   id: 'agent-cancelled-only-when-cancelled',
   ruleIds: ['CETP-4.4-11', 'CETP-4.4-19'],
   description:
@@ -243,33 +216,13 @@ export const cancelledOnlyWhenCancelled: Checker = {
       against: 'what the agent was told: cancelled only after state=cancelled (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const a of obs.agentCalls) {
-      if (a.kind !== 'execute' || !ctx.consumers.includes(a.consumer) || a.endStep === null) continue;
-      if (field(a.value, 'kind') !== 'cancelled') continue;
-      const requestId = field(a.value, 'requestId');
-      const end = a.endStep;
-      const seen = obs.calls.some(
-        (c) =>
-          c.caller === a.consumer &&
-          c.provider === a.provider &&
-          c.requestId === requestId &&
-          c.replyStep !== null &&
-          c.replyStep <= end &&
-          reportedCancelled(c),
-      );
-      if (seen) continue;
-      out.push(
-        violation(
-          this,
-          `the agent was told its ${a.tool} on ${a.provider} (request ${String(requestId)}) was cancelled, but the provider never reported it cancelled`,
-        ),
-      );
-    }
-    return out;
+  judge(a, obs) {
+    if (field(a.value, 'kind') !== 'cancelled') return;
+    const requestId = field(a.value, 'requestId');
+    if (answeredFor(obs, a, requestId, reportedCancelled).length > 0) return;
+    return `the agent was told its ${a.tool} on ${a.provider} (request ${String(requestId)}) was cancelled, but the provider never reported it cancelled`;
   },
-};
+});
 
 /** The versions a package's discovery service declares, read as the spec says (2.1-04, 2.1-05). */
 function specVersions(obs: Observation, packageName: string): number[] {
@@ -302,7 +255,7 @@ export const discoveryVerified: Checker = {
       }
       return v;
     };
-    const mine = consumerCalls(obs, ctx.consumers);
+    const mine = consumerCalls(obs, ctx);
     const flagged = new Set<string>();
     for (const c of mine) {
       const protocol = c.v2 || c.method === 'negotiate' ? 2 : c.v1 ? 1 : null;
@@ -361,7 +314,7 @@ export const rereadsCatalogue: Checker = {
   check(obs, ctx) {
     const out: Violation[] = [];
     const listed = new Map<string, number>();
-    for (const c of consumerCalls(obs, ctx.consumers)) {
+    for (const c of consumerCalls(obs, ctx)) {
       if (!c.v2 || c.sessionToken === null) continue;
       const key = `${c.caller}|${c.provider}|${c.sessionToken}`;
       if (c.method === 'list_tools') {
@@ -436,7 +389,7 @@ export const resumesAfterRestart: Checker = {
       (e) => e.kind === 'process.kill' && ctx.consumers.includes(String(e.data.actor)),
     );
     if (deaths.length === 0) return out;
-    for (const calls of byRequest(obs, ctx.consumers)) {
+    for (const calls of byRequest(obs, ctx)) {
       const first = calls[0] as CallView;
       if (first.method !== 'execute_tool' || first.toolName === null) continue;
       const effect = ctx.toolEffects.get(`${first.provider}|${first.toolName}`);

@@ -8,15 +8,13 @@
 import type { JsonValue } from '../../base/json.ts';
 import { isKnownErrorCode, sha256Hex } from '../../protocol/index.ts';
 import type { FileResultRecord } from '../../sim/ground-truth.ts';
-import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
-import { type CallView, declaredVersions, type Observation } from '../observation.ts';
+import { type Checker, type Violation, violation } from '../checker.ts';
+import { AGENT_EXECUTIONS, CONSUMER_CALLS, consumerCalls, judgeEach } from '../checker-kit.ts';
+import { type CallView, declaredVersions, memoOn, type Observation } from '../observation.ts';
+import { answeredFor, consumerRequests, field, lastAnsweredBefore } from './consumer-view.ts';
 import { alteredPaths, bytesBehind } from './files.ts';
 
 const RESOLUTIONS = new Set(['AUTH_REQUIRED', 'USER_ACTION_REQUIRED']);
-
-function consumerCalls(obs: Observation, consumers: readonly string[]): CallView[] {
-  return obs.calls.filter((c) => consumers.includes(c.caller));
-}
 
 /** Whether `pkg`'s process was killed at a step in [from, to]. */
 function diedBetween(obs: Observation, pkg: string, from: number, to: number): boolean {
@@ -39,11 +37,7 @@ export const retryDiscipline: Checker = {
   ],
   check(obs, ctx) {
     const out = [];
-    const byRequest = groupBy(
-      consumerCalls(obs, ctx.consumers).filter((c) => c.method === 'execute_tool' && c.requestId),
-      (c) => `${c.caller}|${c.provider}|${c.requestId}`,
-    );
-    for (const calls of byRequest.values()) {
+    for (const calls of consumerRequests(obs, ctx, isExecution)) {
       for (let i = 1; i < calls.length; i++) {
         const next = calls[i] as CallView;
         // Judged by the last answer the consumer had when it re-sent: a reply that arrived after the
@@ -108,24 +102,8 @@ export const retryDiscipline: Checker = {
   },
 };
 
-/**
- * The index of the call among `calls[0..i)` whose answer arrived last, no later than call `i` was
- * sent (a call sent in the step an answer arrived was sent after it, by the task that got it); -1
- * when none had been answered yet.
- */
-function lastAnsweredBefore(calls: readonly CallView[], i: number): number {
-  const sent = (calls[i] as CallView).step;
-  let best = -1;
-  let bestStep = -1;
-  for (let j = 0; j < i; j++) {
-    const c = calls[j] as CallView;
-    if (c.reply.kind !== 'bundle' || c.replyStep === null || c.replyStep > sent) continue;
-    if (c.replyStep >= bestStep) {
-      best = j;
-      bestStep = c.replyStep;
-    }
-  }
-  return best;
+function isExecution(c: CallView): boolean {
+  return c.method === 'execute_tool';
 }
 
 /**
@@ -167,7 +145,7 @@ export const negotiatedOnly: Checker = {
         if (d?.session_token) caps.set(d.session_token, d.capabilities ?? []);
       }
     }
-    for (const c of consumerCalls(obs, ctx.consumers)) {
+    for (const c of consumerCalls(obs, ctx)) {
       if (!c.v2 || c.method === 'negotiate') continue;
       const session = c.sessionToken ? caps.get(c.sessionToken) : undefined;
       if (session === undefined) {
@@ -188,22 +166,15 @@ export const negotiatedOnly: Checker = {
   },
 };
 
-export const noDowngrade: Checker = {
+export const noDowngrade = judgeEach(CONSUMER_CALLS, {
   id: 'consumer-no-downgrade',
   ruleIds: ['CETP-8-03', 'CETP-8-07', 'CETP-8-08', 'CETP-8-09'],
   description: 'The consumer never makes a v1 call to a provider whose manifest declares v2.',
-  check(obs, ctx) {
-    const out = [];
-    for (const c of consumerCalls(obs, ctx.consumers)) {
-      if (c.v1 && declaredVersions(obs, c.provider).some((v) => v >= 2)) {
-        out.push(
-          violation(this, `${c.method} sent as v1 to ${c.provider}, which declares v2`, { calls: [c.id] }),
-        );
-      }
-    }
-    return out;
+  judge(c, obs) {
+    if (c.v1 && declaredVersions(obs, c.provider).some((v) => v >= 2))
+      return `${c.method} sent as v1 to ${c.provider}, which declares v2`;
   },
-};
+});
 
 type Audit = { event?: string; execution_id?: string; request_id?: string | null };
 
@@ -315,7 +286,7 @@ export const offersV1: Checker = {
   check(obs, ctx) {
     const out: Violation[] = [];
     const flagged = new Set<string>();
-    for (const c of consumerCalls(obs, ctx.consumers)) {
+    for (const c of consumerCalls(obs, ctx)) {
       if (c.method !== 'negotiate' || flagged.has(c.caller)) continue;
       const offered =
         c.request?.typeOf('consumer_versions') === 'IntArray'
@@ -339,10 +310,6 @@ export const offersV1: Checker = {
   },
 };
 
-function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;
-}
-
 /** The file result a successful execute_tool or get_operation reply declares, if any. */
 function declaredFile(c: CallView): JsonValue | undefined {
   if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') return undefined;
@@ -358,7 +325,7 @@ function declaredFile(c: CallView): JsonValue | undefined {
  * the descriptor of the reply that delivered it: their size must be the declared size_bytes and
  * their SHA-256 the declared lowercase digest. A reply whose bytes are not known is not judged.
  */
-export const verifiesFile: Checker = {
+export const verifiesFile = judgeEach(AGENT_EXECUTIONS, {
   id: 'consumer-verifies-file',
   ruleIds: ['CETP-4.5-05', 'CETP-4.5-06', 'CETP-4.5-04'],
   description:
@@ -370,54 +337,42 @@ export const verifiesFile: Checker = {
       against: 'the file results the consumer handed its agent (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  judge(a, obs) {
+    if (field(field(a.value, 'untrusted'), 'transport') !== 'file') return;
+    // The last file result delivered to this consumer for this request before the agent's answer.
+    const last = answeredFor(obs, a, field(a.value, 'requestId'), (c) => declaredFile(c) !== undefined).at(
+      -1,
+    );
+    const declared = last ? declaredFile(last) : undefined;
+    if (last === undefined || declared === undefined || last.reply.kind !== 'bundle') return;
+    const { mode, bytes } = bytesBehind(last.reply, fileResultsByTarget(obs), alteredPaths(obs));
+    if (bytes === null) return;
+    const problems = [
+      ...(mode !== 'r' ? [`a descriptor in mode ${String(mode)}`] : []),
+      ...(field(declared, 'size_bytes') !== bytes.length
+        ? [`${bytes.length} bytes for size_bytes ${JSON.stringify(field(declared, 'size_bytes'))}`]
+        : []),
+      ...(field(declared, 'sha256') !== sha256Hex(bytes)
+        ? ['bytes whose SHA-256 is not the declared lowercase digest']
+        : []),
+    ];
+    if (problems.length === 0) return;
+    return {
+      message: `${a.consumer} handed its agent a file result of ${a.tool} on ${a.provider} with ${problems.join(', ')}`,
+      calls: [last.id],
+    };
+  },
+});
+
+/** The world's file results by target path (the last one recorded for a path wins). */
+function fileResultsByTarget(obs: Observation): ReadonlyMap<string, FileResultRecord> {
+  return memoOn(obs, FILE_RESULTS, () => {
     const byTarget = new Map<string, FileResultRecord>();
     for (const r of obs.record.truth.fileResults) byTarget.set(r.target, r);
-    const altered = alteredPaths(obs);
-    for (const a of obs.agentCalls) {
-      if (a.kind !== 'execute' || !ctx.consumers.includes(a.consumer) || a.endStep === null) continue;
-      if (field(field(a.value, 'untrusted'), 'transport') !== 'file') continue;
-      const requestId = field(a.value, 'requestId');
-      const end = a.endStep;
-      // The last file result delivered to this consumer for this request before the agent's answer.
-      const delivered = obs.calls.filter(
-        (c) =>
-          c.caller === a.consumer &&
-          c.provider === a.provider &&
-          c.requestId === requestId &&
-          c.replyStep !== null &&
-          c.replyStep <= end &&
-          declaredFile(c) !== undefined,
-      );
-      const last = delivered.at(-1);
-      const declared = last ? declaredFile(last) : undefined;
-      if (last === undefined || declared === undefined || last.reply.kind !== 'bundle') continue;
-      const { mode, bytes } = bytesBehind(last.reply, byTarget, altered);
-      if (bytes === null) continue;
-      const problems = [
-        ...(mode !== 'r' ? [`a descriptor in mode ${String(mode)}`] : []),
-        ...(field(declared, 'size_bytes') !== bytes.length
-          ? [`${bytes.length} bytes for size_bytes ${JSON.stringify(field(declared, 'size_bytes'))}`]
-          : []),
-        ...(field(declared, 'sha256') !== sha256Hex(bytes)
-          ? ['bytes whose SHA-256 is not the declared lowercase digest']
-          : []),
-      ];
-      if (problems.length === 0) continue;
-      out.push(
-        violation(
-          this,
-          `${a.consumer} handed its agent a file result of ${a.tool} on ${a.provider} with ${problems.join(', ')}`,
-          {
-            calls: [last.id],
-          },
-        ),
-      );
-    }
-    return out;
-  },
-};
+    return byTarget;
+  });
+}
+const FILE_RESULTS: unique symbol = Symbol('cetp.check.consumer.fileResultsByTarget');
 
 /**
  * CETP-4.3-07: after a resolution the consumer resumes with THE resume_token that resolution came
@@ -440,11 +395,7 @@ export const resumesLatestToken: Checker = {
   ],
   check(obs, ctx) {
     const out: Violation[] = [];
-    const byRequest = groupBy(
-      consumerCalls(obs, ctx.consumers).filter((c) => c.method === 'execute_tool' && c.requestId),
-      (c) => `${c.caller}|${c.provider}|${c.requestId}`,
-    );
-    for (const calls of byRequest.values()) {
+    for (const calls of consumerRequests(obs, ctx, isExecution)) {
       for (const c of calls) {
         if (c.resumeToken === null) continue;
         const issued = calls
