@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { isRuleId } from '../protocol/index.ts';
 import { type ReadingSide, specReadings, VARIANTS, variantDef } from '../protocol/readings.ts';
+import type { Pairing } from './matrix.ts';
 
 export const WORDING_FORMAT = 'cetp-sim/wording@1';
 
@@ -32,14 +33,8 @@ export interface Wording {
   readonly file: string;
 }
 
-/** One pairing to run (the same shape and id as the matrix's `Pairing`). */
-export interface PlannedPairing {
-  readonly note: number;
-  readonly id: string;
-  readonly provider: Readonly<Record<string, string>>;
-  readonly consumer: Readonly<Record<string, string>>;
-  readonly reference: boolean;
-}
+/** One pairing to run: a pairing of the matrix. */
+export type PlannedPairing = Pairing;
 
 /** A wording file that cannot be used: a code and a message naming the file and the field (the CLI exits 2). */
 export class WordingError extends Error {

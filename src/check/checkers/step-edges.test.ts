@@ -9,6 +9,7 @@ import type { TraceEvent } from '../../sim/core/trace.ts';
 import type { World } from '../../sim/world.ts';
 import type { CheckContext } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
+import { callView } from '../testing.ts';
 import { noLoopWithoutUser, resumesAfterRestart, waitsForActivityResult } from './consumer-followup.ts';
 import { incarnationAt, restartKeepsOperation, restartSessionOutcome } from './lifecycle.ts';
 import { consumerTrustsIdentity } from './provider-trust.ts';
@@ -28,25 +29,7 @@ function bundleReply(status: string, data: unknown, errorCode: string | null = n
 }
 
 function call(fields: Partial<CallView> & { id: number; method: string; step: number }): CallView {
-  return {
-    caller: A,
-    callerUid: UID,
-    callerPid: 3000,
-    provider: P,
-    t: 0,
-    v2: true,
-    v1: false,
-    requestId: null,
-    sessionToken: null,
-    toolName: null,
-    args: null,
-    resumeToken: null,
-    operationId: null,
-    replyStep: fields.step + 1,
-    requestKey: `${P}|${UID}|${fields.requestId ?? null}`,
-    operationKey: `${P}|${fields.operationId ?? null}`,
-    ...fields,
-  } as unknown as CallView;
+  return callView({ caller: A, callerUid: UID, provider: P, replyStep: fields.step + 1, ...fields });
 }
 
 const negotiate = (replyStep: number) =>
