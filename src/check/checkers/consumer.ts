@@ -7,12 +7,11 @@
 
 import type { JsonValue } from '../../base/json.ts';
 import { isKnownErrorCode, sha256Hex } from '../../protocol/index.ts';
-import type { FileResultRecord } from '../../sim/ground-truth.ts';
 import { type Checker, type Violation, violation } from '../checker.ts';
 import { AGENT_EXECUTIONS, CONSUMER_CALLS, consumerCalls, judgeEach } from '../checker-kit.ts';
-import { type CallView, declaredVersions, memoOn, type Observation } from '../observation.ts';
+import { type CallView, declaredVersions, type Observation } from '../observation.ts';
 import { answeredFor, consumerRequests, field, lastAnsweredBefore } from './consumer-view.ts';
-import { alteredPaths, bytesBehind } from './files.ts';
+import { alteredPaths, bytesBehind, fileResultsByTarget } from './files.ts';
 
 const RESOLUTIONS = new Set(['AUTH_REQUIRED', 'USER_ACTION_REQUIRED']);
 
@@ -363,16 +362,6 @@ export const verifiesFile = judgeEach(AGENT_EXECUTIONS, {
     };
   },
 });
-
-/** The world's file results by target path (the last one recorded for a path wins). */
-function fileResultsByTarget(obs: Observation): ReadonlyMap<string, FileResultRecord> {
-  return memoOn(obs, FILE_RESULTS, () => {
-    const byTarget = new Map<string, FileResultRecord>();
-    for (const r of obs.record.truth.fileResults) byTarget.set(r.target, r);
-    return byTarget;
-  });
-}
-const FILE_RESULTS: unique symbol = Symbol('cetp.check.consumer.fileResultsByTarget');
 
 /**
  * CETP-4.3-07: after a resolution the consumer resumes with THE resume_token that resolution came

@@ -19,11 +19,12 @@ import canonicalize from 'canonicalize';
 import type { JsonValue } from '../../base/json.ts';
 import { readEnvelope, V2_METHOD_NAMES, type V2MethodName } from '../../protocol/index.ts';
 import { type Checker, groupByKeys, type Violation, violation } from '../checker.ts';
+import { callsUnderTest, judgeEach, PROVIDER_CALLS } from '../checker-kit.ts';
 import { type CallView, issuerOf, type Observation } from '../observation.ts';
 
 const V2: ReadonlySet<string> = new Set(V2_METHOD_NAMES);
 
-export const resolutionPendingIntent: Checker = {
+export const resolutionPendingIntent = judgeEach(PROVIDER_CALLS, {
   id: 'resolution-pending-intent',
   ruleIds: ['CETP-4.3-02', 'CETP-7.2-04', 'CETP-7.2-05'],
   description:
@@ -35,33 +36,27 @@ export const resolutionPendingIntent: Checker = {
       against: "the system's record: creator UID, IMMUTABLE flag, resolved components",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider)) continue;
-      for (const reply of [c.reply.kind === 'bundle' ? c.reply : null, c.lostAnswer]) {
-        if (reply?.bundle.typeOf('resolution') !== 'PendingIntent') continue;
-        const pi = reply.bundle.getPendingIntent('resolution');
-        if (!pi) continue;
-        const why =
-          pi.getCreatorUid() !== c.providerUid
-            ? `was created by uid ${pi.getCreatorUid()}, not the provider's ${c.providerUid}`
-            : !pi.isImmutable()
-              ? 'is mutable'
-              : !pi.isTargetedToPackage() || pi.queryIntentComponents().length === 0
-                ? 'is not explicit'
-                : pi.queryIntentComponents().some((t) => t.packageName !== c.provider)
-                  ? 'targets a component of another app'
-                  : null;
-        if (why)
-          out.push(
-            violation(this, `the resolution of ${c.method} ${c.requestId ?? ''} ${why}`, { calls: [c.id] }),
-          );
-      }
+  judge(c) {
+    const found: string[] = [];
+    for (const reply of [c.reply.kind === 'bundle' ? c.reply : null, c.lostAnswer]) {
+      if (reply?.bundle.typeOf('resolution') !== 'PendingIntent') continue;
+      const pi = reply.bundle.getPendingIntent('resolution');
+      if (!pi) continue;
+      const why =
+        pi.getCreatorUid() !== c.providerUid
+          ? `was created by uid ${pi.getCreatorUid()}, not the provider's ${c.providerUid}`
+          : !pi.isImmutable()
+            ? 'is mutable'
+            : !pi.isTargetedToPackage() || pi.queryIntentComponents().length === 0
+              ? 'is not explicit'
+              : pi.queryIntentComponents().some((t) => t.packageName !== c.provider)
+                ? 'targets a component of another app'
+                : null;
+      if (why) found.push(`the resolution of ${c.method} ${c.requestId ?? ''} ${why}`);
     }
-    return out;
+    return found;
   },
-};
+});
 
 /** Whether `id` is `pkg` or a name inside its namespace (`pkg.something`). */
 function inNamespace(id: string, pkg: string): boolean {
@@ -83,8 +78,8 @@ export const providerIdentity: Checker = {
   check(obs, ctx) {
     const out: Violation[] = [];
     const seen = new Map<string, { id: string; call: CallView }>();
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+    for (const c of callsUnderTest(obs, ctx)) {
+      if (c.reply.kind !== 'bundle') continue;
       if (c.reply.status !== 'success' || (c.method !== 'negotiate' && c.method !== 'get_provider_info'))
         continue;
       const id = (c.reply.data as { provider_id?: unknown } | undefined)?.provider_id;
