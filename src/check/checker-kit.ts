@@ -5,7 +5,9 @@
  * it is (id, rule ids, description, fields), which items it reads (a `Source`), and a `judge` that
  * returns what is wrong with one item. A bare message is shown by the item's own evidence (a call's
  * id, an effect's events); a finding may name other evidence. Violations come in the items' order,
- * and for one item in the order its judge returned them.
+ * and for one item in the order its judge returned them. An oracle that must see the whole run at
+ * once (what came first, what was already flagged) is a `judgeRun`: its judge yields each finding as
+ * it finds it, and the kit turns findings into violations — no oracle builds a Violation itself.
  */
 
 import type { AgentCallRecord } from '../sim/ground-truth.ts';
@@ -47,6 +49,27 @@ export function judgeEach<T>(source: Source<T>, spec: EachSpec<T>): Checker {
           );
         }
       }
+      return out;
+    },
+  };
+  return checker;
+}
+
+/** A checker written as a judge of the whole run: all a Checker declares, and the judge. */
+export interface RunSpec extends Omit<Checker, 'check'> {
+  /** Yields each finding as it is found (a bare message names no evidence). */
+  judge(obs: Observation, ctx: CheckContext): Iterable<Finding>;
+}
+
+/** A checker that judges the run as a whole: its violations are what `judge` yields, in that order. */
+export function judgeRun(spec: RunSpec): Checker {
+  const { judge, ...declared } = spec;
+  const checker: Checker = {
+    ...declared,
+    check(obs, ctx) {
+      const out: Violation[] = [];
+      for (const f of judge(obs, ctx))
+        out.push(typeof f === 'string' ? violation(checker, f) : violation(checker, f.message, f));
       return out;
     },
   };

@@ -7,8 +7,8 @@
 
 import type { JsonValue } from '../../base/json.ts';
 import { isKnownErrorCode, sha256Hex } from '../../protocol/index.ts';
-import { type Checker, type Violation, violation } from '../checker.ts';
-import { AGENT_EXECUTIONS, CONSUMER_CALLS, consumerCalls, judgeEach } from '../checker-kit.ts';
+import type { Checker } from '../checker.ts';
+import { AGENT_EXECUTIONS, CONSUMER_CALLS, consumerCalls, judgeEach, judgeRun } from '../checker-kit.ts';
 import { type CallView, declaredVersions, type Observation } from '../observation.ts';
 import { answeredFor, consumerRequests, field, lastAnsweredBefore } from './consumer-view.ts';
 import { alteredPaths, bytesBehind, fileResultsByTarget } from './files.ts';
@@ -22,7 +22,7 @@ function diedBetween(obs: Observation, pkg: string, from: number, to: number): b
   );
 }
 
-export const retryDiscipline: Checker = {
+export const retryDiscipline = judgeRun({
   id: 'consumer-retry-discipline',
   ruleIds: ['CETP-5-26', 'CETP-5-27', 'CETP-5-28'],
   description:
@@ -34,8 +34,7 @@ export const retryDiscipline: Checker = {
       against: 'when the consumer re-sends (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     for (const calls of consumerRequests(obs, ctx, isExecution)) {
       for (let i = 1; i < calls.length; i++) {
         const next = calls[i] as CallView;
@@ -65,41 +64,33 @@ export const retryDiscipline: Checker = {
                 (e.kind === 'activity.start.blocked' && e.data.actor === next.caller)),
           );
           if (!decided && next.reply.kind === 'bundle' && next.reply.errorCode === code) {
-            out.push(
-              violation(this, `request ${next.requestId} re-sent after ${code} without any user decision`, {
-                calls: [prev.id, next.id],
-              }),
-            );
+            yield {
+              message: `request ${next.requestId} re-sent after ${code} without any user decision`,
+              calls: [prev.id, next.id],
+            };
           }
           if (isResume) continue;
         }
         const retryable = prev.reply.retryable === true && isKnownErrorCode(code);
         const renegotiated = code === 'NEGOTIATION_REQUIRED' || code === 'RESULT_TOO_LARGE';
         if (!retryable && !renegotiated && !RESOLUTIONS.has(code) && !isQuery(calls, p, i, code)) {
-          out.push(
-            violation(this, `request ${next.requestId} re-sent after non-retryable ${code}`, {
-              calls: [prev.id, next.id],
-            }),
-          );
+          yield {
+            message: `request ${next.requestId} re-sent after non-retryable ${code}`,
+            calls: [prev.id, next.id],
+          };
           continue;
         }
         const wait = prev.reply.retryAfterMs;
         if (wait !== null && prev.replyT !== null && next.t < prev.replyT + wait) {
-          out.push(
-            violation(
-              this,
-              `request ${next.requestId} re-sent ${next.t - prev.replyT} ms after retry_after_ms=${wait}`,
-              {
-                calls: [prev.id, next.id],
-              },
-            ),
-          );
+          yield {
+            message: `request ${next.requestId} re-sent ${next.t - prev.replyT} ms after retry_after_ms=${wait}`,
+            calls: [prev.id, next.id],
+          };
         }
       }
     }
-    return out;
   },
-};
+});
 
 function isExecution(c: CallView): boolean {
   return c.method === 'execute_tool';
@@ -123,7 +114,7 @@ function isQuery(calls: readonly CallView[], p: number, i: number, code: string)
   return resent && !queriedBefore;
 }
 
-export const negotiatedOnly: Checker = {
+export const negotiatedOnly = judgeRun({
   id: 'consumer-negotiated-only',
   ruleIds: ['CETP-2.3-04', 'CETP-4-05', 'CETP-4-06', 'CETP-8-06', 'CETP-2.2-01'],
   description:
@@ -135,8 +126,7 @@ export const negotiatedOnly: Checker = {
       against: 'the optional methods the consumer calls (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     const caps = new Map<string, string[]>();
     for (const c of obs.calls) {
       if (c.method === 'negotiate' && c.reply.kind === 'bundle' && c.reply.status === 'success') {
@@ -148,7 +138,7 @@ export const negotiatedOnly: Checker = {
       if (!c.v2 || c.method === 'negotiate') continue;
       const session = c.sessionToken ? caps.get(c.sessionToken) : undefined;
       if (session === undefined) {
-        out.push(violation(this, `${c.method} sent without a negotiated session`, { calls: [c.id] }));
+        yield { message: `${c.method} sent without a negotiated session`, calls: [c.id] };
         continue;
       }
       const needed =
@@ -158,12 +148,11 @@ export const negotiatedOnly: Checker = {
             ? 'cancellation'
             : null;
       if (needed && !session.includes(needed)) {
-        out.push(violation(this, `${c.method} called in a session without ${needed}`, { calls: [c.id] }));
+        yield { message: `${c.method} called in a session without ${needed}`, calls: [c.id] };
       }
     }
-    return out;
   },
-};
+});
 
 export const noDowngrade = judgeEach(CONSUMER_CALLS, {
   id: 'consumer-no-downgrade',
@@ -177,7 +166,7 @@ export const noDowngrade = judgeEach(CONSUMER_CALLS, {
 
 type Audit = { event?: string; execution_id?: string; request_id?: string | null };
 
-export const requestIdStable: Checker = {
+export const requestIdStable = judgeRun({
   id: 'consumer-request-id-stable',
   ruleIds: ['CETP-4.1-04', 'CETP-4.1-16', 'CETP-6-08', 'CETP-4.1-15'],
   description:
@@ -189,8 +178,7 @@ export const requestIdStable: Checker = {
       against: 'one request_id per logical execution (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     const rids = new Map<string, Set<string>>();
     const seqs = new Map<string, number[]>();
     for (const e of obs.audits) {
@@ -204,18 +192,16 @@ export const requestIdStable: Checker = {
     }
     for (const [execution, set] of rids) {
       if (set.size > 1) {
-        out.push(
-          violation(this, `execution ${execution} used ${set.size} request_ids`, {
-            events: seqs.get(execution) ?? [],
-          }),
-        );
+        yield {
+          message: `execution ${execution} used ${set.size} request_ids`,
+          events: seqs.get(execution) ?? [],
+        };
       }
     }
-    return out;
   },
-};
+});
 
-export const verifiedResolutions: Checker = {
+export const verifiedResolutions = judgeRun({
   id: 'consumer-verifies-resolution',
   ruleIds: ['CETP-4.3-02', 'CETP-7.2-04', 'CETP-7.2-05', 'CETP-1-01'],
   description:
@@ -227,8 +213,7 @@ export const verifiedResolutions: Checker = {
       against: 'what the consumer launches: only explicit, immutable, by the provider (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     const created = new Map<
       number,
       { creator: string; immutable: boolean; explicit: boolean; seq: number }
@@ -254,23 +239,21 @@ export const verifiedResolutions: Checker = {
         ...(calledCreator ? [] : [`created by ${pi?.creator ?? 'an unknown app'}, not a provider it called`]),
       ];
       if (problems.length > 0) {
-        out.push(
-          violation(this, `the consumer launched a resolution that is ${problems.join(', ')}`, {
-            events: [...(pi ? [pi.seq] : []), e.seq],
-          }),
-        );
+        yield {
+          message: `the consumer launched a resolution that is ${problems.join(', ')}`,
+          events: [...(pi ? [pi.seq] : []), e.seq],
+        };
       }
     }
-    return out;
   },
-};
+});
 
 /**
  * CETP-0-02 / 2.2-02: a v2 consumer keeps supporting v1, and `consumer_versions` lists the versions
  * it supports, descending — so every negotiate it sends offers 2 and 1, in descending order.
  * Judged from the request on the wire, whatever the provider answered.
  */
-export const offersV1: Checker = {
+export const offersV1 = judgeRun({
   id: 'consumer-offers-v1',
   ruleIds: ['CETP-0-02', 'CETP-2.2-02'],
   description:
@@ -282,8 +265,7 @@ export const offersV1: Checker = {
       against: 'the versions a v2 consumer must support: 2 and 1, descending (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const flagged = new Set<string>();
     for (const c of consumerCalls(obs, ctx)) {
       if (c.method !== 'negotiate' || flagged.has(c.caller)) continue;
@@ -295,19 +277,13 @@ export const offersV1: Checker = {
       const descending = offered.every((v, i) => i === 0 || (offered[i - 1] ?? 0) > v);
       if (offered.includes(2) && offered.includes(1) && descending) continue;
       flagged.add(c.caller);
-      out.push(
-        violation(
-          this,
-          `${c.caller} negotiated with ${c.provider} offering consumer_versions [${offered.join(',')}]`,
-          {
-            calls: [c.id],
-          },
-        ),
-      );
+      yield {
+        message: `${c.caller} negotiated with ${c.provider} offering consumer_versions [${offered.join(',')}]`,
+        calls: [c.id],
+      };
     }
-    return out;
   },
-};
+});
 
 /** The file result a successful execute_tool or get_operation reply declares, if any. */
 function declaredFile(c: CallView): JsonValue | undefined {
@@ -370,7 +346,7 @@ export const verifiesFile = judgeEach(AGENT_EXECUTIONS, {
  * was sent (re-sending that same token after a lost reply is a reading of NOTES 2, not a stale one).
  * A token from an earlier resolution — already used, or replaced — is stale.
  */
-export const resumesLatestToken: Checker = {
+export const resumesLatestToken = judgeRun({
   id: 'consumer-resumes-latest-token',
   ruleIds: ['CETP-4.3-07'],
   description:
@@ -382,8 +358,7 @@ export const resumesLatestToken: Checker = {
       against: "the latest resolution's token for the request (consumer side)",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     for (const calls of consumerRequests(obs, ctx, isExecution)) {
       for (const c of calls) {
         if (c.resumeToken === null) continue;
@@ -398,21 +373,15 @@ export const resumesLatestToken: Checker = {
           (e) => e.reply.kind === 'bundle' && e.reply.bundle.getString('resume_token') === c.resumeToken,
         );
         if (!earlier) continue; // a token this request never got: not a stale one (other oracles)
-        out.push(
-          violation(
-            this,
-            `${c.caller} resumed request ${c.requestId} (${c.toolName}) with a resume_token of an earlier resolution`,
-            {
-              calls: [issued?.id ?? c.id, c.id],
-            },
-          ),
-        );
+        yield {
+          message: `${c.caller} resumed request ${c.requestId} (${c.toolName}) with a resume_token of an earlier resolution`,
+          calls: [issued?.id ?? c.id, c.id],
+        };
         break;
       }
     }
-    return out;
   },
-};
+});
 
 export const CONSUMER_CHECKERS: readonly Checker[] = [
   retryDiscipline,

@@ -7,8 +7,8 @@
  * never for an operation reported cancelled.
  */
 import type { ScreenRecord } from '../../sim/ground-truth.ts';
-import { type CheckContext, type Checker, groupBy, type Violation, violation } from '../checker.ts';
-import { ALL_CALLS, callSource, EFFECTS, judgeEach, source } from '../checker-kit.ts';
+import { type CheckContext, type Checker, groupBy, violation } from '../checker.ts';
+import { ALL_CALLS, callSource, EFFECTS, judgeEach, judgeRun, source } from '../checker-kit.ts';
 import { approvalsInTime, callsOf, maxMatching, neededApproval, unshown } from '../ground.ts';
 import { type CallView, type EffectNote, effectEvents, type Observation } from '../observation.ts';
 import { uidOf } from '../record.ts';
@@ -121,7 +121,7 @@ function approvable(obs: Observation, ctx: CheckContext): { e: EffectNote; scree
     .map((e) => ({ e, screens: approvalsInTime(obs, e) }));
 }
 
-export const approvalBinding: Checker = {
+export const approvalBinding = judgeRun({
   id: 'approval-binding',
   ruleIds: [
     'CETP-4.3-08',
@@ -147,8 +147,7 @@ export const approvalBinding: Checker = {
       against: "the user's approval on the provider's screen, of exactly these args",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const list = approvable(obs, ctx);
     // Which approvals each effect could stand on: shown after its request, approved before it, by
     // this very user answer, and showing what the effect acted on. One approval backs one effect.
@@ -158,8 +157,8 @@ export const approvalBinding: Checker = {
       const s = all[r];
       return !!x && !!s && x.screens.includes(s) && unshown(s, x.e).length === 0;
     });
-    list.forEach(({ e, screens }, i) => {
-      if ((match[i] ?? -1) >= 0) return;
+    for (const [i, { e, screens }] of list.entries()) {
+      if ((match[i] ?? -1) >= 0) continue;
       const showing = screens.filter((s) => unshown(s, e).length === 0);
       const why =
         screens.length === 0
@@ -167,16 +166,14 @@ export const approvalBinding: Checker = {
           : showing.length === 0
             ? `though the screens the user approved did not show ${describe(unshown(screens[0] as ScreenRecord, e))}`
             : 'on an approval already used by another effect';
-      out.push(
-        violation(this, `effect of ${e.tool} request ${e.requestId} of uid ${e.uid} ${why}`, {
-          events: [...effectEvents(e), ...screens.map((s) => s.seq)],
-          calls: callsOf(obs, e).map((c) => c.id),
-        }),
-      );
-    });
-    return out;
+      yield {
+        message: `effect of ${e.tool} request ${e.requestId} of uid ${e.uid} ${why}`,
+        events: [...effectEvents(e), ...screens.map((s) => s.seq)],
+        calls: callsOf(obs, e).map((c) => c.id),
+      };
+    }
   },
-};
+});
 
 function describe(values: readonly (string | number)[]): string {
   return values.map((v) => JSON.stringify(v)).join(', ');

@@ -13,8 +13,8 @@
  * no-cross-uid-results, approval-binding). A provider incarnation (incarnationAt) is also how
  * single-effect and same-terminal-result count: a request sent again after a wipe is a new request.
  */
-import { type Checker, type Violation, violation } from '../checker.ts';
-import { callsUnderTest, judgeEach, PROVIDER_CALLS } from '../checker-kit.ts';
+import type { Checker } from '../checker.ts';
+import { callsUnderTest, judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
 import { type CallView, issuerOf, memoOn, type Observation } from '../observation.ts';
 
 /** Per package, its uninstalls (a reinstall, a re-sign under another key): their steps and trace events. */
@@ -212,7 +212,7 @@ function windowMs(obs: Observation, c: CallView): number | null {
   return typeof s === 'number' ? s * 1000 : null;
 }
 
-export const wipedStateUnknown: Checker = {
+export const wipedStateUnknown = judgeRun({
   id: 'wiped-state-unknown',
   ruleIds: ['CETP-4.4-04', 'CETP-4.4-21', 'CETP-4.3-08', 'CETP-10-12'],
   description:
@@ -228,8 +228,7 @@ export const wipedStateUnknown: Checker = {
       against: 'the incarnation of the provider that issued it (the package manager’s uninstalls)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const tokens = new Map<string, CallView>();
     for (const c of callsUnderTest(obs, ctx)) {
       if (c.reply.kind !== 'bundle') continue;
@@ -237,31 +236,24 @@ export const wipedStateUnknown: Checker = {
       if (c.method === 'get_operation' || c.method === 'cancel_operation') {
         const op = accepted(obs).get(c.operationKey);
         if (ok && op && wipedBetween(obs, c.provider, op.step, c.step))
-          out.push(
-            violation(
-              this,
-              `${c.method} of ${c.operationId}, accepted by ${c.provider} before its data was wiped, answered ${c.reply.status} by the new incarnation`,
-              { calls: [op.id, c.id] },
-            ),
-          );
+          yield {
+            message: `${c.method} of ${c.operationId}, accepted by ${c.provider} before its data was wiped, answered ${c.reply.status} by the new incarnation`,
+            calls: [op.id, c.id],
+          };
       }
       if (c.method !== 'execute_tool') continue;
       const issued = c.resumeToken === null ? undefined : tokens.get(`${c.provider}|${c.resumeToken}`);
       if (ok && issued && wipedBetween(obs, c.provider, issued.step, c.step))
-        out.push(
-          violation(
-            this,
-            `a resume token ${c.provider} issued before its data was wiped was honoured (${c.reply.status}) by the new incarnation`,
-            { calls: [issued.id, c.id] },
-          ),
-        );
+        yield {
+          message: `a resume token ${c.provider} issued before its data was wiped was honoured (${c.reply.status}) by the new incarnation`,
+          calls: [issued.id, c.id],
+        };
       // The latest issue of a token counts: an incarnation may issue a string an earlier one did.
       const token = c.reply.bundle.getString('resume_token');
       if (token !== null) tokens.set(`${c.provider}|${token}`, c);
     }
-    return out;
   },
-};
+});
 
 export const LIFECYCLE_CHECKERS: readonly Checker[] = [
   restartSessionOutcome,

@@ -20,8 +20,8 @@ import {
   utf8Length,
 } from '../../protocol/index.ts';
 import { parseInstant } from '../../sim/core/clock.ts';
-import { type Checker, violation } from '../checker.ts';
-import { judgeEach, PROVIDER_CALLS } from '../checker-kit.ts';
+import type { Checker } from '../checker.ts';
+import { judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
 import {
   byAnswer,
   type CallView,
@@ -191,7 +191,7 @@ const METHOD_CAPABILITY: Readonly<Record<string, string>> = {
   cancel_operation: 'cancellation',
 };
 
-export const capabilityGating: Checker = {
+export const capabilityGating = judgeRun({
   id: 'capability-gating',
   ruleIds: ['CETP-2.3-02', 'CETP-5-06'],
   description:
@@ -208,8 +208,7 @@ export const capabilityGating: Checker = {
       against: 'the capabilities the session negotiated',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     // A replay of an async request answers `accepted` again while it runs, in whatever session the
     // retry came (6-07 over 2.3-02; spec/interpretations.md): only a first answer is judged for it.
     // What the provider answered is judged, delivered or not: a first answer whose reply was lost
@@ -228,31 +227,28 @@ export const capabilityGating: Checker = {
       const caps = session.capabilities;
       const needed = METHOD_CAPABILITY[c.method];
       if (needed && !caps.includes(needed) && answer.status === 'success') {
-        out.push(violation(this, `${c.method} was served in a session without ${needed}`, { calls: [c.id] }));
+        yield { message: `${c.method} was served in a session without ${needed}`, calls: [c.id] };
       }
       if (c.method !== 'execute_tool') continue;
       if (answer.status === 'accepted' && !caps.includes('async_operations') && !replay) {
-        out.push(
-          violation(this, 'execute_tool answered accepted in a session without async_operations', {
-            calls: [c.id],
-          }),
-        );
+        yield {
+          message: 'execute_tool answered accepted in a session without async_operations',
+          calls: [c.id],
+        };
       }
       if (
         answer.status === 'success' &&
         objectOf(answer.data)?.kind === 'file' &&
         !caps.includes('large_results')
       ) {
-        out.push(
-          violation(this, 'execute_tool answered with a file result in a session without large_results', {
-            calls: [c.id],
-          }),
-        );
+        yield {
+          message: 'execute_tool answered with a file result in a session without large_results',
+          calls: [c.id],
+        };
       }
     }
-    return out;
   },
-};
+});
 
 export const inlineWithinLimit = judgeEach(PROVIDER_CALLS, {
   id: 'inline-within-limit',
@@ -288,7 +284,7 @@ export const inlineWithinLimit = judgeEach(PROVIDER_CALLS, {
 
 const TERMINAL_STATES: ReadonlySet<unknown> = new Set(TERMINAL_OPERATION_STATES);
 
-export const windowExpiry: Checker = {
+export const windowExpiry = judgeRun({
   id: 'window-expiry',
   ruleIds: ['CETP-5-22'],
   description:
@@ -300,8 +296,7 @@ export const windowExpiry: Checker = {
       against: 'the world clock at a same-id retry after the request ended',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     // When each request was first seen terminal — an execute_tool success, or its operation reported
     // ended by get_operation (whose request_id is the creating execution's, 4.1-11). Its record was
     // terminal by then, so its window (NOTES 11) ends no later than that reply's time plus the window.
@@ -331,19 +326,15 @@ export const windowExpiry: Checker = {
       const window = sessionOf(obs, c)?.idempotencyWindowSeconds;
       const answered = c.reply.status === 'success' || c.reply.status === 'accepted';
       if (seen?.replyT != null && window != null && c.t > seen.replyT + window * 1000 && answered) {
-        out.push(
-          violation(
-            this,
-            `request ${c.requestId} was answered ${c.reply.status} ${Math.round((c.t - seen.replyT) / 3_600_000)} h after it was seen terminal, past its ${window} s window`,
-            { calls: [seen.id, c.id] },
-          ),
-        );
+        yield {
+          message: `request ${c.requestId} was answered ${c.reply.status} ${Math.round((c.t - seen.replyT) / 3_600_000)} h after it was seen terminal, past its ${window} s window`,
+          calls: [seen.id, c.id],
+        };
       }
       if (!seen && c.reply.status === 'success') terminalSeen.set(key, c);
     }
-    return out;
   },
-};
+});
 
 /** Error codes decided before the args are looked at (envelope, session, method, tool, admission). */
 const BEFORE_ARGS = new Set([

@@ -7,7 +7,8 @@
  */
 import { TERMINAL_OPERATION_STATES } from '../../protocol/index.ts';
 import { OWN_LOCK_WAIT } from '../../sim/storage/storage.ts';
-import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
+import { type CheckContext, type Checker, violation } from '../checker.ts';
+import { judgeRun } from '../checker-kit.ts';
 import type { CallView, Observation } from '../observation.ts';
 import { incarnationAt } from './lifecycle.ts';
 
@@ -27,40 +28,34 @@ export const noFdLeaks: Checker = {
   },
 };
 
-export const noCrash: Checker = {
+export const noCrash = judgeRun({
   id: 'no-crash',
   ruleIds: ['CETP-4.1-15', 'CETP-7.3-01'],
   description: 'No app process crashed or was killed with a provider it held a stable reference to.',
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     if (obs.report.outcome.kind === 'crash') {
-      out.push(
-        violation(
-          this,
-          `the run crashed in ${obs.report.outcome.task}: ${String(obs.report.outcome.error)}`,
-          { class: 'crash' },
-        ),
-      );
+      yield {
+        message: `the run crashed in ${obs.report.outcome.task}: ${String(obs.report.outcome.error)}`,
+        class: 'crash',
+      };
     }
     for (const c of obs.report.crashes) {
       if ((ctx.hostile ?? []).some((h) => c.task.startsWith(`${h}:`))) continue;
-      out.push(violation(this, `${c.task} crashed: ${c.error}`, { class: 'crash' }));
+      yield { message: `${c.task} crashed: ${c.error}`, class: 'crash' };
     }
     for (const e of obs.events) {
       if (e.kind !== 'process.kill') continue;
       const cause = String(e.data.cause);
       if (cause.startsWith('killed: depends on provider') && ctx.consumers.includes(String(e.data.actor))) {
-        out.push(
-          violation(this, `${e.data.actor} was ${cause} (a stable provider reference)`, {
-            events: [e.seq],
-            class: 'crash',
-          }),
-        );
+        yield {
+          message: `${e.data.actor} was ${cause} (a stable provider reference)`,
+          events: [e.seq],
+          class: 'crash',
+        };
       }
     }
-    return out;
   },
-};
+});
 
 /** Calls still waiting for their reply when the run ended, to or from an implementation under test. */
 function inFlight(obs: Observation, ctx: CheckContext): CallView[] {
@@ -160,7 +155,7 @@ function identitiesEnded(obs: Observation): Set<string> {
 
 const TERMINAL_STATES: ReadonlySet<string> = new Set(TERMINAL_OPERATION_STATES);
 
-export const operationsTerminate: Checker = {
+export const operationsTerminate = judgeRun({
   id: 'operations-terminate',
   ruleIds: ['CETP-4.4-04', 'CETP-4.4-16', 'CETP-4.4-17'],
   description: 'Once faults stop, every accepted operation is seen reaching a terminal state.',
@@ -175,9 +170,8 @@ export const operationsTerminate: Checker = {
       against: 'the states the operation was seen in, once faults stopped',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    if (obs.quietFromStep === null) return out;
+  *judge(obs, ctx) {
+    if (obs.quietFromStep === null) return;
     const accepted = new Map<
       string,
       { provider: string; id: number; operationId: string; caller: string; step: number }
@@ -213,16 +207,14 @@ export const operationsTerminate: Checker = {
       const wiped =
         incarnationAt(obs, op.provider, Number.MAX_SAFE_INTEGER) > incarnationAt(obs, op.provider, op.step);
       if (!terminal && !ended.has(op.caller) && !wiped) {
-        out.push(
-          violation(this, `operation ${op.operationId} on ${op.provider} never reached a terminal state`, {
-            calls: [op.id],
-            class: 'liveness',
-          }),
-        );
+        yield {
+          message: `operation ${op.operationId} on ${op.provider} never reached a terminal state`,
+          calls: [op.id],
+          class: 'liveness',
+        };
       }
     }
-    return out;
   },
-};
+});
 
 export const RUNTIME_CHECKERS: readonly Checker[] = [runProgress, noFdLeaks, noCrash, operationsTerminate];

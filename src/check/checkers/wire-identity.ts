@@ -1,6 +1,6 @@
 import type { TraceEvent } from '../../sim/core/trace.ts';
-import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
-import { callsUnderTest, judgeEach, PROVIDER_CALLS } from '../checker-kit.ts';
+import type { CheckContext } from '../checker.ts';
+import { callsUnderTest, judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
 import {
   type CallView,
   declaredVersions,
@@ -48,7 +48,7 @@ function signingChanges(obs: Observation): TraceEvent[] {
   return changes;
 }
 
-export const resignEndsSession: Checker = {
+export const resignEndsSession = judgeRun({
   id: 'resign-ends-session',
   ruleIds: ['CETP-7.1-06', 'CETP-2.2-14'],
   description:
@@ -60,10 +60,9 @@ export const resignEndsSession: Checker = {
       against: "the caller's signing identity when the session was issued",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const resigns = signingChanges(obs);
-    if (resigns.length === 0) return out;
+    if (resigns.length === 0) return;
     for (const c of callsUnderTest(obs, ctx)) {
       if (!c.sessionToken || !sessionHonoured(c)) continue;
       const issued = issuerOf(obs, c);
@@ -74,20 +73,17 @@ export const resignEndsSession: Checker = {
       const resign = resigns.find((e) => e.data.uid === c.callerUid && e.step >= from && e.step <= c.step);
       if (resign) {
         const answer = c.reply.kind === 'bundle' ? (c.reply.errorCode ?? c.reply.status) : '';
-        out.push(
-          violation(
-            this,
-            `uid ${c.callerUid}'s session from before ${String(resign.data.package)} was re-signed was honoured after it (${answer})`,
-            { calls: [issued.id, c.id], events: [resign.seq] },
-          ),
-        );
+        yield {
+          message: `uid ${c.callerUid}'s session from before ${String(resign.data.package)} was re-signed was honoured after it (${answer})`,
+          calls: [issued.id, c.id],
+          events: [resign.seq],
+        };
       }
     }
-    return out;
   },
-};
+});
 
-export const operationRequestId: Checker = {
+export const operationRequestId = judgeRun({
   id: 'operation-request-id',
   ruleIds: ['CETP-4.1-11'],
   description:
@@ -99,8 +95,7 @@ export const operationRequestId: Checker = {
       against: 'the request_id of the execution that created the operation',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     const createdBy = new Map<string, string>(); // provider|operation_id → request_id
     for (const c of callsUnderTest(obs, ctx)) {
       if (c.reply.kind !== 'bundle') continue;
@@ -113,20 +108,14 @@ export const operationRequestId: Checker = {
       if (c.method !== 'get_operation' && c.method !== 'cancel_operation') continue;
       const creator = createdBy.get(c.operationKey);
       if (creator !== undefined && c.requestId !== creator && c.reply.status === 'success') {
-        out.push(
-          violation(
-            this,
-            `${c.method} of ${c.operationId} was served under request_id ${c.requestId}, not ${creator}`,
-            {
-              calls: [c.id],
-            },
-          ),
-        );
+        yield {
+          message: `${c.method} of ${c.operationId} was served under request_id ${c.requestId}, not ${creator}`,
+          calls: [c.id],
+        };
       }
     }
-    return out;
   },
-};
+});
 
 export const operationIsolation = judgeEach(PROVIDER_CALLS, {
   id: 'operation-isolation',
@@ -180,12 +169,11 @@ export const dualStackV1 = judgeEach(PROVIDER_CALLS, {
   },
 });
 
-export const v1ReadOnly: Checker = {
+export const v1ReadOnly = judgeRun({
   id: 'v1-read-only',
   ruleIds: ['CETP-2.1-06', 'CETP-8-10', 'CETP-8-04'],
   description: 'A dual-stack provider lists and runs only read tools on its v1 path.',
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     for (const c of callsUnderTest(obs, ctx)) {
       if (!c.v1 || c.reply.kind !== 'bundle') continue;
       if (c.method === 'list_tools') {
@@ -193,8 +181,7 @@ export const v1ReadOnly: Checker = {
           (t) => t.name,
         );
         const writes = names.filter((n) => effectOf(ctx, c.provider, n) !== 'read');
-        if (writes.length > 0)
-          out.push(violation(this, `v1 list_tools exposed ${writes.join(', ')}`, { calls: [c.id] }));
+        if (writes.length > 0) yield { message: `v1 list_tools exposed ${writes.join(', ')}`, calls: [c.id] };
       }
     }
     const v1Effects = obs.effects.filter((e) =>
@@ -209,14 +196,11 @@ export const v1ReadOnly: Checker = {
       ),
     );
     for (const e of v1Effects)
-      out.push(
-        violation(this, `a v1 execute_tool changed business state (${e.tool})`, { events: effectEvents(e) }),
-      );
-    return out;
+      yield { message: `a v1 execute_tool changed business state (${e.tool})`, events: effectEvents(e) };
   },
-};
+});
 
-export const distinctResolutions: Checker = {
+export const distinctResolutions = judgeRun({
   id: 'distinct-resolutions',
   ruleIds: ['CETP-7.2-04', 'CETP-4.3-02'],
   description:
@@ -228,8 +212,7 @@ export const distinctResolutions: Checker = {
       against: "the system's PendingIntent tokens of other pending confirmations",
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     const owner = new Map<number, CallView>();
     for (const c of callsUnderTest(obs, ctx)) {
       if (c.reply.kind !== 'bundle') continue;
@@ -238,19 +221,15 @@ export const distinctResolutions: Checker = {
       const id = pi.record.id;
       const first = owner.get(id);
       if (first && (first.requestId !== c.requestId || first.callerUid !== c.callerUid)) {
-        out.push(
-          violation(
-            this,
-            `requests ${first.requestId} and ${c.requestId} got the same resolution PendingIntent`,
-            { calls: [first.id, c.id] },
-          ),
-        );
+        yield {
+          message: `requests ${first.requestId} and ${c.requestId} got the same resolution PendingIntent`,
+          calls: [first.id, c.id],
+        };
       }
       if (!first) owner.set(id, c);
     }
-    return out;
   },
-};
+});
 
 /** The declared effect of a tool of a provider under test ('read' when unknown). */
 function effectOf(ctx: CheckContext, provider: string, tool: string): string {
