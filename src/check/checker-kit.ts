@@ -85,24 +85,26 @@ const CONSUMERS_SLOT: unique symbol = Symbol('cetp.check.consumerCalls');
 
 /** The calls to providers under test, in the order they were made (computed once per observation). */
 export function callsUnderTest(obs: Observation, ctx: CheckContext): readonly CallView[] {
-  const byList = memoOn(obs, UNDER_TEST_SLOT, newCallTable);
-  let calls = byList.get(ctx.providersUnderTest);
-  if (!calls) {
-    const providers = ctx.providersUnderTest;
-    calls = obs.calls.filter((c) => providers.includes(c.provider));
-    byList.set(providers, calls);
-  }
-  return calls;
+  return callsOf(obs, UNDER_TEST_SLOT, ctx.providersUnderTest, (c) => c.provider);
 }
 
 /** The calls consumer packages made, in the order they were made (computed once per observation). */
 export function consumerCalls(obs: Observation, ctx: CheckContext): readonly CallView[] {
-  const byList = memoOn(obs, CONSUMERS_SLOT, newCallTable);
-  let calls = byList.get(ctx.consumers);
+  return callsOf(obs, CONSUMERS_SLOT, ctx.consumers, (c) => c.caller);
+}
+
+/** The calls whose `side` is one of `packages`, kept in the observation's memo by the list. */
+function callsOf(
+  obs: Observation,
+  slot: symbol,
+  packages: readonly string[],
+  side: (c: CallView) => string,
+): readonly CallView[] {
+  const byList = memoOn(obs, slot, newCallTable);
+  let calls = byList.get(packages);
   if (!calls) {
-    const consumers = ctx.consumers;
-    calls = obs.calls.filter((c) => consumers.includes(c.caller));
-    byList.set(consumers, calls);
+    calls = obs.calls.filter((c) => packages.includes(side(c)));
+    byList.set(packages, calls);
   }
   return calls;
 }
