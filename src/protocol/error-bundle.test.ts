@@ -154,26 +154,22 @@ describe('readErrorBundle checks well-formedness', () => {
     expectIssue(issuesOf(readErrorBundle(b)), { code: 'wrong_bundle_type', ruleId, path: key });
   });
 
-  it.each([
-    [
-      'an unknown error code (CETP-9-09: treat as not retryable)',
-      (b: MapBundle) => b.putString('error_code', 'TEAPOT'),
-      { code: 'unknown_error_code', ruleId: 'CETP-5-01' },
-    ],
-    [
-      'a fixed-policy code with the wrong retryable',
-      (b: MapBundle) => b.putBoolean('retryable', false),
-      { code: 'retryable_mismatch', ruleId: 'CETP-5-23' },
-    ],
-    [
-      'a status other than "error"',
-      (b: MapBundle) => b.putString('status', 'success'),
-      { code: 'unknown_status', path: 'status' },
-    ],
-  ])('%s is an issue', (_title, edit, issue) => {
+  it('an unknown error code is an issue (CETP-9-09: treat as not retryable)', () => {
     const b = base();
-    edit(b);
-    expectIssue(issuesOf(readErrorBundle(b)), issue);
+    b.putString('error_code', 'TEAPOT');
+    expectIssue(issuesOf(readErrorBundle(b)), { code: 'unknown_error_code', ruleId: 'CETP-5-01' });
+  });
+
+  it('a fixed-policy code with the wrong retryable is an issue', () => {
+    const b = base();
+    b.putBoolean('retryable', false);
+    expectIssue(issuesOf(readErrorBundle(b)), { code: 'retryable_mismatch', ruleId: 'CETP-5-23' });
+  });
+
+  it('a status other than "error" is an issue', () => {
+    const b = base();
+    b.putString('status', 'success');
+    expectIssue(issuesOf(readErrorBundle(b)), { code: 'unknown_status', path: 'status' });
   });
 
   it('echoes must match the request (CETP-5-03)', () => {
