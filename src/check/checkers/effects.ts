@@ -7,7 +7,7 @@
  * never for an operation reported cancelled.
  */
 import type { ScreenRecord } from '../../sim/ground-truth.ts';
-import { type CheckContext, type Checker, groupBy, violation } from '../checker.ts';
+import { type CheckContext, type Checker, groupBy } from '../checker.ts';
 import { ALL_CALLS, callSource, EFFECTS, judgeEach, judgeRun, source } from '../checker-kit.ts';
 import { approvalsInTime, callsOf, maxMatching, neededApproval, unshown } from '../ground.ts';
 import { type CallView, type EffectNote, effectEvents, type Observation } from '../observation.ts';
@@ -17,7 +17,7 @@ import { incarnationAt } from './lifecycle.ts';
 const effectKey = (e: { provider: string; uid: number; requestId: string }) =>
   `${e.provider}|${e.uid}|${e.requestId}`;
 
-export const singleEffect: Checker = {
+export const singleEffect = judgeRun({
   id: 'single-effect',
   ruleIds: ['CETP-6-01', 'CETP-6-06', 'CETP-4.1-09', 'CETP-4.4-17', 'CETP-10-06'],
   description:
@@ -29,23 +29,20 @@ export const singleEffect: Checker = {
       against: "the world's committed effects: one per UID, provider, request_id",
     },
   ],
-  check(obs) {
-    return [
-      ...groupBy(
-        obs.effects,
-        (e) => `${effectKey(e)}|${incarnationAt(obs, e.provider, e.step, e.seq)}`,
-      ).values(),
-    ]
-      .filter((list) => list.length > 1)
-      .map((list) =>
-        violation(
-          this,
-          `request ${list[0]?.requestId} of uid ${list[0]?.uid} had ${list.length} business effects on ${list[0]?.provider}`,
-          { events: effectEvents(...list) },
-        ),
-      );
+  *judge(obs) {
+    const byRequest = groupBy(
+      obs.effects,
+      (e) => `${effectKey(e)}|${incarnationAt(obs, e.provider, e.step, e.seq)}`,
+    );
+    for (const list of byRequest.values()) {
+      if (list.length < 2) continue;
+      yield {
+        message: `request ${list[0]?.requestId} of uid ${list[0]?.uid} had ${list.length} business effects on ${list[0]?.provider}`,
+        events: effectEvents(...list),
+      };
+    }
   },
-};
+});
 
 function executeCalls(obs: Observation, providerUid?: number): CallView[] {
   return obs.calls.filter(

@@ -12,8 +12,8 @@
  * Hostile providers are not judged (they refuse and lie by design).
  */
 import type { AgentCallRecord } from '../../sim/ground-truth.ts';
-import { type CheckContext, type Checker, violation } from '../checker.ts';
-import { judgeEach, source } from '../checker-kit.ts';
+import type { CheckContext } from '../checker.ts';
+import { judgeEach, judgeRun, source } from '../checker-kit.ts';
 import { effectEvents, type Observation } from '../observation.ts';
 import { uidOf } from '../record.ts';
 import { field } from './consumer-view.ts';
@@ -104,20 +104,15 @@ function resumedLate(obs: Observation, ctx: CheckContext, told: Told): boolean {
 
 const REFERENCE_RESUME_TOKEN_TTL_MS = 600_000;
 
-export const agentNotRefusedAsMisuse: Checker = {
+export const agentNotRefusedAsMisuse = judgeRun({
   id: 'agent-not-refused-as-misuse',
   ruleIds: ['CETP-5-15', 'CETP-4.3-07', 'CETP-6-04', 'CETP-6-08'],
   description:
     'A conforming consumer talking to a conforming provider never ends an execution with INVALID_REQUEST (misuse of the envelope, a token or a request id).',
-  check(obs, ctx) {
-    return toldOutcomes(obs, ctx)
-      .filter((t) => t.kind === 'rejected' && t.code === 'INVALID_REQUEST')
-      .filter((t) => !resumedLate(obs, ctx, t))
-      .map((t) =>
-        violation(
-          this,
-          `the agent's ${t.call.tool} on ${t.call.provider} (request ${t.requestId}) ended with INVALID_REQUEST: the provider refused what the consumer sent as misuse`,
-        ),
-      );
+  *judge(obs, ctx) {
+    for (const t of toldOutcomes(obs, ctx)) {
+      if (t.kind !== 'rejected' || t.code !== 'INVALID_REQUEST' || resumedLate(obs, ctx, t)) continue;
+      yield `the agent's ${t.call.tool} on ${t.call.provider} (request ${t.requestId}) ended with INVALID_REQUEST: the provider refused what the consumer sent as misuse`;
+    }
   },
-};
+});
