@@ -85,11 +85,14 @@ export interface Checker {
   check(obs: Observation, ctx: CheckContext): Violation[];
 }
 
-export function violation(
-  checker: Checker,
-  message: string,
-  evidence: { events?: readonly number[]; calls?: readonly number[]; class?: FailureClass } = {},
-): Violation {
+/** What shows a violation beside its message: trace event seqs, call ids, and its class. */
+export interface Evidence {
+  readonly events?: readonly number[];
+  readonly calls?: readonly number[];
+  readonly class?: FailureClass;
+}
+
+export function violation(checker: Checker, message: string, evidence: Evidence = {}): Violation {
   return {
     checker: checker.id,
     ruleIds: checker.ruleIds,

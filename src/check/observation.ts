@@ -39,18 +39,15 @@ export interface BundleReplyView {
   readonly requestId: string | null;
 }
 
-/** One call, decoded. Request fields are present when the request carried them with the right type. */
-export interface CallView {
-  readonly id: number;
-  readonly caller: string;
-  readonly callerUid: number;
-  /** The calling process instance. */
-  readonly callerPid: number;
-  readonly provider: string;
-  readonly providerUid: number;
-  readonly method: string;
-  readonly step: number;
-  readonly t: number;
+/**
+ * One call, decoded: who called whom, when and with which method as the world recorded it, and the
+ * request and reply read. Request fields are present when the request carried them with the right type.
+ */
+export interface CallView
+  extends Pick<
+    ContentCallRecord,
+    'id' | 'caller' | 'callerUid' | 'callerPid' | 'provider' | 'providerUid' | 'method' | 'step' | 't'
+  > {
   /** protocol_version was an Int 2: a v2 call. A v1 call is a v1 method (list_tools, execute_tool)
    *  without protocol_version; negotiate never carries one and is neither. */
   readonly v2: boolean;

@@ -29,21 +29,13 @@ import type { AndroidRelease } from '../sim/core/release.ts';
 import type { Readings } from '../subjects/subjects.ts';
 import { propertySeed } from './fuzz.ts';
 import { SITUATIONS, type Situation, withSituation } from './matrix-situations.ts';
+import { isReference, label, type Pairing, pairingsAcross } from './pairing.ts';
 import { consumerScenarioArb, runConsumerScenario } from './scenario/consumer.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
 import type { Variant } from './scenario/model.ts';
 import { type ConsumerPropertyDef, propertyById } from './suites.ts';
 
-/** One pairing: the readings of a note's variants, on each side (every variant of the note named). */
-export interface Pairing {
-  readonly note: number;
-  /** `note02-p-replay-c-resend`: a file-name-safe id. */
-  readonly id: string;
-  readonly provider: Readonly<Record<string, string>>;
-  readonly consumer: Readonly<Record<string, string>>;
-  /** Whether every reading is the reference's. */
-  readonly reference: boolean;
-}
+export type { Pairing } from './pairing.ts';
 
 /** Runs per property and pairing by default (the whole matrix in a few minutes on 2 cores). */
 export const DEFAULT_MATRIX_RUNS = 200;
@@ -184,17 +176,6 @@ function combinations(variants: readonly VariantDef[]): Record<string, string>[]
   return combos;
 }
 
-function isReference(readings: Readonly<Record<string, string>>, side: ReadingSide): boolean {
-  return Object.entries(readings).every(
-    ([id, name]) => VARIANTS.find((v) => v.side === side && v.id === id)?.readings[0].name === name,
-  );
-}
-
-function label(readings: Readonly<Record<string, string>>): string {
-  const names = Object.values(readings);
-  return names.length === 0 ? 'ref' : names.join('-');
-}
-
 /**
  * The reading combinations each side of `notes` can be switched to, the reference excepted: what
  * the shared vectors run against (provider vectors per provider combination, consumer vectors per
@@ -204,7 +185,7 @@ export function readingRunsOf(notes: readonly number[]): ReadingRun[] {
   return notes.flatMap((note) =>
     (['provider', 'consumer'] as const).flatMap((side) =>
       combinations(variantsOf(note, side))
-        .filter((readings) => Object.keys(readings).length > 0 && !isReference(readings, side))
+        .filter((readings) => Object.keys(readings).length > 0 && !isReference(side, readings))
         .map((readings) => ({
           note,
           side,
@@ -219,15 +200,7 @@ export function readingRunsOf(notes: readonly number[]): ReadingRun[] {
 export function pairingsOf(note: number): Pairing[] {
   const providers = combinations(variantsOf(note, 'provider'));
   const consumers = combinations(variantsOf(note, 'consumer'));
-  return providers.flatMap((provider) =>
-    consumers.map((consumer) => ({
-      note,
-      id: `note${String(note).padStart(2, '0')}-p-${label(provider)}-c-${label(consumer)}`,
-      provider,
-      consumer,
-      reference: isReference(provider, 'provider') && isReference(consumer, 'consumer'),
-    })),
-  );
+  return pairingsAcross(note, providers, consumers);
 }
 
 /** The run variant of a pairing: no planted bug, no ablated rule, the pairing's readings (on `android`, the default profile when absent). */

@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { isRuleId } from '../protocol/index.ts';
 import { type ReadingSide, specReadings, VARIANTS, variantDef } from '../protocol/readings.ts';
+import { type Pairing, pairingsAcross } from './pairing.ts';
 
 export const WORDING_FORMAT = 'cetp-sim/wording@1';
 
@@ -32,14 +33,8 @@ export interface Wording {
   readonly file: string;
 }
 
-/** One pairing to run (the same shape and id as the matrix's `Pairing`). */
-export interface PlannedPairing {
-  readonly note: number;
-  readonly id: string;
-  readonly provider: Readonly<Record<string, string>>;
-  readonly consumer: Readonly<Record<string, string>>;
-  readonly reference: boolean;
-}
+/** One pairing to run: a pairing of the matrix. */
+export type PlannedPairing = Pairing;
 
 /** A wording file that cannot be used: a code and a message naming the file and the field (the CLI exits 2). */
 export class WordingError extends Error {
@@ -155,11 +150,6 @@ export function notesOf(w: Wording): number[] {
 
 type Choice = (side: ReadingSide, id: string) => readonly string[];
 
-function label(readings: Readonly<Record<string, string>>): string {
-  const names = Object.values(readings);
-  return names.length === 0 ? 'ref' : names.join('-');
-}
-
 /**
  * The pairings of `note` when each variant may take the readings `choose` gives: variants with a
  * single choice that is the reference's are left out of the readings (as the matrix does), so a
@@ -177,18 +167,8 @@ function pairings(note: number, choose: Choice): PlannedPairing[] {
     }
     return combos;
   });
-  const isRef = (side: ReadingSide, r: Readonly<Record<string, string>>) =>
-    Object.entries(r).every(([id, n]) => variantDef(side, id)?.readings[0].name === n);
   const [providers, consumers] = sides as [Record<string, string>[], Record<string, string>[]];
-  return providers.flatMap((provider) =>
-    consumers.map((consumer) => ({
-      note,
-      id: `note${String(note).padStart(2, '0')}-p-${label(provider)}-c-${label(consumer)}`,
-      provider,
-      consumer,
-      reference: isRef('provider', provider) && isRef('consumer', consumer),
-    })),
-  );
+  return pairingsAcross(note, providers, consumers);
 }
 
 const todays: Choice = (side, id) => {

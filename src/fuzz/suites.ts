@@ -8,6 +8,7 @@
 import { admissionLimit } from '../check/checkers/admission.ts';
 import { appInternalError } from '../check/checkers/app-failures.ts';
 import { businessRefusal } from '../check/checkers/business.ts';
+import { cancelAfterEnd } from '../check/checkers/cancel-after-end.ts';
 import { resumeTokenExpiry } from '../check/checkers/clocks.ts';
 import {
   approvalBinding,
@@ -44,19 +45,16 @@ import { runtimeRiskApproved } from '../check/checkers/risk.ts';
 import { noCrash, noFdLeaks, operationsTerminate } from '../check/checkers/runtime.ts';
 import { sessionRequired } from '../check/checkers/session-required.ts';
 import { STORAGE_CHECKERS } from '../check/checkers/storage.ts';
+import { argsBinding, sameTerminalResult, wireWellFormed } from '../check/checkers/wire.ts';
 import {
-  argsBinding,
-  cancelAfterEnd,
   distinctResolutions,
   dualStackV1,
   operationIsolation,
   operationRequestId,
   resignEndsSession,
-  sameTerminalResult,
   sessionBinding,
   v1ReadOnly,
-  wireWellFormed,
-} from '../check/checkers/wire.ts';
+} from '../check/checkers/wire-identity.ts';
 import { V2_METHOD_NAMES } from '../protocol/methods.ts';
 import { ALERTS, PAYMENTS } from './scenario/fixtures.ts';
 import {

@@ -11,6 +11,7 @@ import {
   retryPolicyOf,
 } from './errors.ts';
 import { getRule } from './rules.ts';
+import { itClassifies } from './testing/classifies.ts';
 
 /** The §5 table, transcribed independently of errors.ts. */
 const SPEC_TABLE: [ErrorCode, RetryPolicy, string][] = [
@@ -53,13 +54,9 @@ describe('§5 error codes', () => {
     expect(checkErrorMessage(ERROR_CODE_TABLE[code].defaultMessage, code)).toEqual([]);
   });
 
-  it.each([
-    ['UNAVAILABLE', true],
-    ['unavailable', false],
-    ['NOT_A_CODE', false],
-    ['', false],
-  ])('isKnownErrorCode(%j) = %s', (code, known) => {
-    expect(isKnownErrorCode(code)).toBe(known);
+  itClassifies('isKnownErrorCode', isKnownErrorCode, {
+    accepts: ['UNAVAILABLE'],
+    rejects: ['unavailable', 'NOT_A_CODE', ''],
   });
 });
 

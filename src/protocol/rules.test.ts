@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import catalogue from '../../spec/rules.json' with { type: 'json' };
 import { allRules, findRule, getRule, isRuleId, parseCatalogue, RULE_IDS, sectionOf } from './rules.ts';
+import { itClassifies } from './testing/classifies.ts';
 import { expectIssue, issuesOf } from './testing/expect-issue.ts';
 
 describe('rule catalogue', () => {
@@ -31,13 +32,9 @@ describe('rule catalogue', () => {
     expect(sectionOf(id)).toBe(section);
   });
 
-  it.each([
-    ['CETP-4.3-05', true],
-    ['CETP-4.3-5', false],
-    ['cetp-4.3-05', false],
-    ['', false],
-  ])('isRuleId(%j) = %s', (id, expected) => {
-    expect(isRuleId(id)).toBe(expected);
+  itClassifies('isRuleId', isRuleId, {
+    accepts: ['CETP-4.3-05'],
+    rejects: ['CETP-4.3-5', 'cetp-4.3-05', ''],
   });
 
   it('counts levels as the notes do (181 MUST, 35 MUST NOT, 21 SHOULD, 17 MAY)', () => {

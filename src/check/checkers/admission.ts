@@ -16,7 +16,8 @@
  * limit is the one that session's negotiate answer stated; a provider that counts per UID (as the
  * reference does) only refuses earlier. One process instance at a time: a restart starts empty.
  */
-import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
+import { type Checker, groupBy } from '../checker.ts';
+import { judgeRun } from '../checker-kit.ts';
 import type { CallView, Observation } from '../observation.ts';
 
 /** max_concurrent_requests by session token, from the negotiate answers on the wire. */
@@ -51,7 +52,7 @@ function mostAtOnce(calls: readonly CallView[]): CallView[] {
   return best;
 }
 
-export const admissionLimit: Checker = {
+export const admissionLimit = judgeRun({
   id: 'admission-limit',
   ruleIds: ['CETP-5-17'],
   description:
@@ -63,8 +64,7 @@ export const admissionLimit: Checker = {
       against: 'the executions of that session the provider was serving at once (Binder handler intervals)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     let limits: Map<string, number> | null = null;
     const candidates = obs.calls.filter(
       (c) =>
@@ -77,7 +77,7 @@ export const admissionLimit: Checker = {
         ctx.providersUnderTest.includes(c.provider) &&
         admitted(c),
     );
-    if (candidates.length < 2) return out;
+    if (candidates.length < 2) return;
     for (const group of groupBy(
       candidates,
       (c) => `${c.provider}|${c.served?.pid}|${c.sessionToken}`,
@@ -88,16 +88,12 @@ export const admissionLimit: Checker = {
       if (limit === undefined || group.length <= limit) continue;
       const together = mostAtOnce(group);
       if (together.length <= limit) continue;
-      out.push(
-        violation(
-          this,
-          `${together.length} executions of one session (${first.caller} → ${first.provider}) were admitted and served at once, over its max_concurrent_requests ${limit}; none was refused RATE_LIMITED`,
-          { calls: together.map((c) => c.id) },
-        ),
-      );
+      yield {
+        message: `${together.length} executions of one session (${first.caller} → ${first.provider}) were admitted and served at once, over its max_concurrent_requests ${limit}; none was refused RATE_LIMITED`,
+        calls: together.map((c) => c.id),
+      };
     }
-    return out;
   },
-};
+});
 
 export const ADMISSION_CHECKERS: readonly Checker[] = [admissionLimit];

@@ -15,8 +15,10 @@ import { caches } from '../../base/caches.ts';
 import type { JsonValue } from '../../base/json.ts';
 import { ToolSchemaCompiler, utf8Length } from '../../protocol/index.ts';
 import type { AgentCallRecord } from '../../sim/ground-truth.ts';
-import { type Checker, type Violation, violation } from '../checker.ts';
+import type { Checker } from '../checker.ts';
+import { judgeEach, source } from '../checker-kit.ts';
 import type { Observation } from '../observation.ts';
+import { field } from './consumer-view.ts';
 
 /** Longest provider text (UTF-16 units) an agent may be handed outside a result value (7.3-01). */
 export const TEXT_CHARS_MAX = 4096;
@@ -24,10 +26,6 @@ export const TEXT_CHARS_MAX = 4096;
 export const FILE_RESULT_BYTES_MAX = 16 * 1_048_576;
 
 const compiler = caches.lazy('check/agent-content: output schema compiler', () => new ToolSchemaCompiler());
-
-function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;
-}
 
 /** Agent answers of the consumers under test (a `kind` of the given ones), with what they got. */
 function answers(
@@ -39,6 +37,14 @@ function answers(
     (a) => a.kind === kind && consumers.includes(a.consumer) && a.endStep !== null && a.value !== undefined,
   );
 }
+
+/** The answered executions of the consumers under test, with what the agent got. */
+const EXECUTION_ANSWERS = source((obs, ctx) => answers(obs, ctx.consumers, 'execute'));
+/** The answered executions, then the answered listings. */
+const ALL_ANSWERS = source((obs, ctx) => [
+  ...answers(obs, ctx.consumers, 'execute'),
+  ...answers(obs, ctx.consumers, 'list'),
+]);
 
 /** The output_schema `provider` last listed for `tool` to `consumer` before `step` (undefined: none). */
 function listedOutputSchema(
@@ -61,7 +67,7 @@ function listedOutputSchema(
   return schema;
 }
 
-export const agentResultSchema: Checker = {
+export const agentResultSchema = judgeEach(EXECUTION_ANSWERS, {
   id: 'agent-result-schema',
   ruleIds: ['CETP-4.5-07', 'CETP-7.3-02', 'CETP-4.2-04'],
   description:
@@ -77,32 +83,23 @@ export const agentResultSchema: Checker = {
       against: 'what the agent receives as a result (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const a of answers(obs, ctx.consumers, 'execute')) {
-      if (field(a.value, 'kind') !== 'ok' || a.provider === null || a.tool === null) continue;
-      const untrusted = field(a.value, 'untrusted');
-      const value = field(untrusted, 'value');
-      if (value === undefined) continue;
-      const schema = listedOutputSchema(obs, a.consumer, a.provider, a.tool, a.endStep ?? 0);
-      if (schema === undefined) continue; // v1, or never listed on the wire: nothing to judge against
-      const compiled = compiler.get().compile(schema, 'output');
-      if (!compiled.ok) continue; // an unusable schema: the tool must not be offered (descriptor oracles)
-      const issues = compiled.value(value);
-      if (issues.length === 0) continue;
-      out.push(
-        violation(
-          this,
-          `${a.consumer} handed its agent a ${String(field(untrusted, 'transport'))} result of ${a.tool} on ${a.provider} that its output_schema forbids (${issues
-            .slice(0, 2)
-            .map((i) => `${i.path || '/'}: ${i.code}`)
-            .join('; ')})`,
-        ),
-      );
-    }
-    return out;
+  judge(a, obs) {
+    if (field(a.value, 'kind') !== 'ok' || a.provider === null || a.tool === null) return;
+    const untrusted = field(a.value, 'untrusted');
+    const value = field(untrusted, 'value');
+    if (value === undefined) return;
+    const schema = listedOutputSchema(obs, a.consumer, a.provider, a.tool, a.endStep ?? 0);
+    if (schema === undefined) return; // v1, or never listed on the wire: nothing to judge against
+    const compiled = compiler.get().compile(schema, 'output');
+    if (!compiled.ok) return; // an unusable schema: the tool must not be offered (descriptor oracles)
+    const issues = compiled.value(value);
+    if (issues.length === 0) return;
+    return `${a.consumer} handed its agent a ${String(field(untrusted, 'transport'))} result of ${a.tool} on ${a.provider} that its output_schema forbids (${issues
+      .slice(0, 2)
+      .map((i) => `${i.path || '/'}: ${i.code}`)
+      .join('; ')})`;
   },
-};
+});
 
 /** Strings of an agent's answer outside result values and input schemas, with their JSON path. */
 function textStrings(value: JsonValue | undefined, path: string, out: [string, string][]): void {
@@ -120,7 +117,7 @@ function textStrings(value: JsonValue | undefined, path: string, out: [string, s
   }
 }
 
-export const agentTextBounded: Checker = {
+export const agentTextBounded = judgeEach(ALL_ANSWERS, {
   id: 'agent-text-bounded',
   ruleIds: ['CETP-7.3-01'],
   description: `No provider text outside a result value (names, titles, descriptions, error and progress messages) reaches the agent longer than ${TEXT_CHARS_MAX} characters.`,
@@ -138,46 +135,28 @@ export const agentTextBounded: Checker = {
       against: 'the length of what reaches the agent (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const a of [...answers(obs, ctx.consumers, 'execute'), ...answers(obs, ctx.consumers, 'list')]) {
-      const strings: [string, string][] = [];
-      textStrings(a.value, '', strings);
-      const long = strings.find(([, s]) => s.length > TEXT_CHARS_MAX);
-      if (!long) continue;
-      out.push(
-        violation(
-          this,
-          `${a.consumer} handed its agent ${long[1].length} characters of text at ${long[0] || '/'} (${a.kind} ${a.tool ?? ''} ${a.provider ?? ''})`,
-        ),
-      );
-    }
-    return out;
+  judge(a) {
+    const strings: [string, string][] = [];
+    textStrings(a.value, '', strings);
+    const long = strings.find(([, s]) => s.length > TEXT_CHARS_MAX);
+    if (long)
+      return `${a.consumer} handed its agent ${long[1].length} characters of text at ${long[0] || '/'} (${a.kind} ${a.tool ?? ''} ${a.provider ?? ''})`;
   },
-};
+});
 
-export const agentFileBounded: Checker = {
+export const agentFileBounded = judgeEach(EXECUTION_ANSWERS, {
   id: 'agent-file-bounded',
   ruleIds: ['CETP-4.5-08'],
   description: `No file result the agent receives is larger than ${FILE_RESULT_BYTES_MAX} bytes: the consumer reads files under a local limit.`,
   // No wire field: it judges how much of a file the consumer read and handed on, not a declaration.
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const a of answers(obs, ctx.consumers, 'execute')) {
-      const untrusted = field(a.value, 'untrusted');
-      if (field(a.value, 'kind') !== 'ok' || field(untrusted, 'transport') !== 'file') continue;
-      const bytes = utf8Length(JSON.stringify(field(untrusted, 'value') ?? null));
-      if (bytes <= FILE_RESULT_BYTES_MAX) continue;
-      out.push(
-        violation(
-          this,
-          `${a.consumer} handed its agent a file result of ${bytes} bytes from ${a.tool} on ${a.provider} (over ${FILE_RESULT_BYTES_MAX})`,
-        ),
-      );
-    }
-    return out;
+  judge(a) {
+    const untrusted = field(a.value, 'untrusted');
+    if (field(a.value, 'kind') !== 'ok' || field(untrusted, 'transport') !== 'file') return;
+    const bytes = utf8Length(JSON.stringify(field(untrusted, 'value') ?? null));
+    if (bytes > FILE_RESULT_BYTES_MAX)
+      return `${a.consumer} handed its agent a file result of ${bytes} bytes from ${a.tool} on ${a.provider} (over ${FILE_RESULT_BYTES_MAX})`;
   },
-};
+});
 
 export const AGENT_CONTENT_CHECKERS: readonly Checker[] = [
   agentResultSchema,

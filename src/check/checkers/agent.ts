@@ -12,10 +12,12 @@
 import canonicalize from 'canonicalize';
 import type { JsonValue } from '../../base/json.ts';
 import type { AgentCallRecord } from '../../sim/ground-truth.ts';
-import { type Checker, type Violation, violation } from '../checker.ts';
+import type { Checker } from '../checker.ts';
+import { AGENT_EXECUTIONS, judgeEach, judgeRun } from '../checker-kit.ts';
 import { maxMatching } from '../ground.ts';
 import { type CallView, effectEvents } from '../observation.ts';
 import { uidOf } from '../record.ts';
+import { field } from './consumer-view.ts';
 
 /** Args as a canonical JSON text (so re-serialised args still match), or the raw text. */
 function canonicalArgs(text: string | null): string | null {
@@ -27,7 +29,7 @@ function canonicalArgs(text: string | null): string | null {
   }
 }
 
-export const requestIdOnWire: Checker = {
+export const requestIdOnWire = judgeRun({
   id: 'consumer-request-id-on-wire',
   ruleIds: ['CETP-4.1-04', 'CETP-4.1-16', 'CETP-6-08', 'CETP-4.1-15'],
   description:
@@ -35,9 +37,9 @@ export const requestIdOnWire: Checker = {
   fields: [
     { fields: ['req:*:request_id'], aspect: 'consistency', against: "the agent's requests (consumer side)" },
   ],
-  check(obs, ctx) {
+  *judge(obs, ctx) {
     const asked = obs.agentCalls.filter((a) => a.kind === 'execute' && ctx.consumers.includes(a.consumer));
-    if (asked.length === 0) return [];
+    if (asked.length === 0) return;
     // The first time each request_id went on the wire, per consumer and provider.
     const first = new Map<string, CallView>();
     for (const c of obs.calls) {
@@ -62,27 +64,23 @@ export const requestIdOnWire: Checker = {
       const a = asked[j];
       return !!c && !!a && during(c, a);
     });
-    const out: Violation[] = [];
-    ids.forEach((c, i) => {
-      if ((match[i] ?? -1) >= 0) return;
+    for (const [i, c] of ids.entries()) {
+      if ((match[i] ?? -1) >= 0) continue;
       const owners = asked.filter((a) => during(c, a));
       const same = obs.calls.filter(
         (x) =>
           x.caller === c.caller && x.provider === c.provider && x.toolName === c.toolName && x.id !== c.id,
       );
-      out.push(
-        violation(
-          this,
+      yield {
+        message:
           owners.length > 0
             ? `${c.caller} sent a new request_id ${c.requestId} for ${c.toolName} within an agent request that already had one`
             : `${c.caller} sent request_id ${c.requestId} for ${c.toolName} that no agent request asked for (a retry under a new id?)`,
-          { calls: [c.id, ...same.filter((x) => x.step < c.step).map((x) => x.id)].slice(0, 8) },
-        ),
-      );
-    });
-    return out;
+        calls: [c.id, ...same.filter((x) => x.step < c.step).map((x) => x.id)].slice(0, 8),
+      };
+    }
   },
-};
+});
 
 /** Lines of provider text worth finding again: prose of at least 12 characters, whitespace inside. */
 function proseLines(text: string, into: Set<string>): void {
@@ -116,7 +114,7 @@ function plainStrings(value: JsonValue | undefined, path: string, out: [string, 
 
 const FILE_TEXT_BYTES = 256 * 1024;
 
-export const agentGetsData: Checker = {
+export const agentGetsData = judgeRun({
   id: 'agent-gets-data',
   ruleIds: ['CETP-4.2-04', 'CETP-4.2-05', 'CETP-7.3-03', 'CETP-1-01'],
   description:
@@ -136,10 +134,10 @@ export const agentGetsData: Checker = {
       against: 'what reaches the agent: provider text only as untrusted data (consumer side)',
     },
   ],
-  check(obs, ctx) {
+  *judge(obs, ctx) {
     // Answers to tool executions and tool listings (display names, titles, descriptions).
     const answers = obs.agentCalls.filter((a) => ctx.consumers.includes(a.consumer) && a.value !== undefined);
-    if (answers.length === 0) return [];
+    if (answers.length === 0) return;
     // Everything providers said to the consumers: reply strings and the bytes of file results.
     const said = new Set<string>();
     const sent = new Set<string>();
@@ -161,26 +159,21 @@ export const agentGetsData: Checker = {
     // The agent's own words coming back are not the provider's.
     for (const s of sent) said.delete(s);
     for (const a of answers) for (const s of [a.args, a.tool, a.provider]) if (s) said.delete(s);
-    if (said.size === 0) return [];
+    if (said.size === 0) return;
     const lines = [...said];
-    const out: Violation[] = [];
     for (const a of answers) {
       const plain: [string, string][] = [];
       plainStrings(a.value, '', plain);
       const leak = plain.find(([, s]) => lines.some((l) => s.includes(l)));
       if (!leak) continue;
       const line = lines.find((l) => leak[1].includes(l)) ?? '';
-      out.push(
-        violation(
-          this,
-          `${a.consumer} handed its agent provider text as a plain string at ${leak[0] || '/'}: "${line.slice(0, 80)}"`,
-          { class: 'correctness' },
-        ),
-      );
+      yield {
+        message: `${a.consumer} handed its agent provider text as a plain string at ${leak[0] || '/'}: "${line.slice(0, 80)}"`,
+        class: 'correctness',
+      };
     }
-    return out;
   },
-};
+});
 
 /**
  * An answer that says the provider could not be reached (`kind: "provider_unavailable"`) tells the
@@ -189,37 +182,27 @@ export const agentGetsData: Checker = {
  * consumer had sent it and not learned the outcome: the only true answer was "unknown" (4.1-15,
  * 6-08), and a new request would duplicate the effect (6-05). Judged from the agent's answer and the world's effects, not the consumer's log.
  */
-export const unavailableNotUnknown: Checker = {
+export const unavailableNotUnknown = judgeEach(AGENT_EXECUTIONS, {
   id: 'agent-unknown-not-unavailable',
   ruleIds: ['CETP-4.1-15', 'CETP-6-05', 'CETP-6-08'],
   description:
     'The agent is not told "provider unavailable" for a request whose business effect was already committed: an outcome the consumer did not learn is unknown, not "did not happen".',
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const a of obs.agentCalls) {
-      if (a.kind !== 'execute' || !ctx.consumers.includes(a.consumer) || a.endStep === null) continue;
-      const v = a.value;
-      if (v === null || typeof v !== 'object' || Array.isArray(v) || v.kind !== 'provider_unavailable')
-        continue;
-      const requestId = typeof v.requestId === 'string' ? v.requestId : null;
-      if (requestId === null) continue;
-      const uid = uidOf(obs.record, a.consumer);
-      // Committed at any time: a call of that request reached the provider, before or after the
-      // answer (an accepted operation commits later) — "unavailable" was not what happened.
-      const effects = obs.effects.filter(
-        (e) => e.provider === a.provider && e.requestId === requestId && e.uid === uid,
-      );
-      if (effects.length === 0) continue;
-      out.push(
-        violation(
-          this,
-          `${a.consumer} told its agent the provider was unavailable for ${a.tool} on ${a.provider} (request ${requestId}), whose effect was committed`,
-          { events: effectEvents(...effects) },
-        ),
-      );
-    }
-    return out;
+  judge(a, obs) {
+    if (field(a.value, 'kind') !== 'provider_unavailable') return;
+    const requestId = field(a.value, 'requestId');
+    if (typeof requestId !== 'string') return;
+    const uid = uidOf(obs.record, a.consumer);
+    // Committed at any time: a call of that request reached the provider, before or after the
+    // answer (an accepted operation commits later) — "unavailable" was not what happened.
+    const effects = obs.effects.filter(
+      (e) => e.provider === a.provider && e.requestId === requestId && e.uid === uid,
+    );
+    if (effects.length === 0) return;
+    return {
+      message: `${a.consumer} told its agent the provider was unavailable for ${a.tool} on ${a.provider} (request ${requestId}), whose effect was committed`,
+      events: effectEvents(...effects),
+    };
   },
-};
+});
 
 export const AGENT_CHECKERS: readonly Checker[] = [requestIdOnWire, agentGetsData, unavailableNotUnknown];

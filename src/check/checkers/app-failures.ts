@@ -17,7 +17,8 @@
  * Args the fixture lists in `internalFailures` (a backend that fails by design) are not judged.
  */
 import canonicalize from 'canonicalize';
-import { type CheckContext, type Checker, groupBy, type Violation, violation } from '../checker.ts';
+import { type CheckContext, groupBy } from '../checker.ts';
+import { type Finding, judgeRun } from '../checker-kit.ts';
 import type { BundleReplyView, CallView, Observation } from '../observation.ts';
 import { argsFit } from './negotiated.ts';
 
@@ -54,7 +55,7 @@ function declaredFailure(c: CallView, ctx: CheckContext): boolean {
   return false;
 }
 
-export const appInternalError: Checker = {
+export const appInternalError = judgeRun({
   id: 'app-internal-error',
   ruleIds: ['CETP-4.2-02', 'CETP-4.2-03', 'CETP-5-24'],
   description:
@@ -66,8 +67,7 @@ export const appInternalError: Checker = {
       against: "the tool's input_schema and the request's args",
     },
   ],
-  check(obs: Observation, ctx) {
-    const out: Violation[] = [];
+  *judge(obs: Observation, ctx) {
     const judged = (c: CallView) =>
       ctx.providersUnderTest.includes(c.provider) && !(ctx.hostile ?? []).includes(c.provider);
     const executions = obs.calls.filter(
@@ -84,14 +84,10 @@ export const appInternalError: Checker = {
       (c) => c.requestKey,
     );
     const operations = new Map<string, CallView>();
-    const report = (c: CallView, what: string) =>
-      out.push(
-        violation(
-          this,
-          `${c.toolName} with args that fit its input schema (${c.args}) ${what}: the app's code failed — an exception, or output that breaks the tool's own output_schema (see the provider's log)`,
-          { calls: [c.id] },
-        ),
-      );
+    const failed = (c: CallView, what: string): Finding => ({
+      message: `${c.toolName} with args that fit its input schema (${c.args}) ${what}: the app's code failed — an exception, or output that breaks the tool's own output_schema (see the provider's log)`,
+      calls: [c.id],
+    });
     for (const c of executions) {
       const earlier = c.v2
         ? (byRequest.get(c.requestKey) ?? []).filter((e) => e.id !== c.id && e.step < c.step)
@@ -100,7 +96,7 @@ export const appInternalError: Checker = {
       if (!c.v2 && !c.v1) continue;
       const a = answerOf(c);
       if (a?.status === 'error' && a.errorCode === 'INTERNAL_ERROR')
-        report(c, `was answered INTERNAL_ERROR (call #${c.id})`);
+        yield failed(c, `was answered INTERNAL_ERROR (call #${c.id})`);
       const op = (a?.status === 'accepted' ? (a.data as { operation_id?: unknown }) : undefined)
         ?.operation_id;
       if (typeof op === 'string' && c.v2) operations.set(`${c.provider}|${op}`, c);
@@ -112,11 +108,10 @@ export const appInternalError: Checker = {
       const data = answerOf(p)?.data as { state?: unknown; error?: { error_code?: unknown } } | undefined;
       if (!started || data?.state !== 'failed' || data.error?.error_code !== 'INTERNAL_ERROR') continue;
       seen.add(p.operationKey);
-      report(
+      yield failed(
         started,
         `started an operation that ended failed with INTERNAL_ERROR (call #${started.id}, poll #${p.id})`,
       );
     }
-    return out;
   },
-};
+});

@@ -8,7 +8,8 @@
  */
 import canonicalize from 'canonicalize';
 import type { JsonValue } from '../../base/json.ts';
-import { type Checker, type Violation, violation } from '../checker.ts';
+import type { Checker } from '../checker.ts';
+import { judgeRun } from '../checker-kit.ts';
 import { effectEvents } from '../observation.ts';
 
 function canonicalArgs(text: string): string | null {
@@ -19,7 +20,7 @@ function canonicalArgs(text: string): string | null {
   }
 }
 
-export const businessRefusal: Checker = {
+export const businessRefusal = judgeRun({
   id: 'business-refusal',
   ruleIds: ['CETP-7.3-04'],
   description:
@@ -31,10 +32,9 @@ export const businessRefusal: Checker = {
       against: 'the args the fixture declares its app must refuse (refusedArgs)',
     },
   ],
-  check(obs, ctx) {
+  *judge(obs, ctx) {
     const refused = ctx.toolRefusedArgs;
-    if (!refused || refused.size === 0) return [];
-    const out: Violation[] = [];
+    if (!refused || refused.size === 0) return;
     for (const c of obs.calls) {
       if (c.method !== 'execute_tool' || !c.v2 || c.args === null) continue;
       if (!ctx.providersUnderTest.includes(c.provider)) continue;
@@ -46,33 +46,22 @@ export const businessRefusal: Checker = {
       if (answered?.kind !== 'bundle') continue;
       const args = canonicalArgs(c.args);
       if (args === null || !set.has(args)) continue;
-      out.push(
-        violation(
-          this,
-          `execute_tool ${c.toolName} with args its business rules refuse (${args}) was answered ${answered.status}`,
-          {
-            calls: [c.id],
-          },
-        ),
-      );
+      yield {
+        message: `execute_tool ${c.toolName} with args its business rules refuse (${args}) was answered ${answered.status}`,
+        calls: [c.id],
+      };
     }
     for (const e of obs.effects) {
       if (!ctx.providersUnderTest.includes(e.provider)) continue;
       const set = refused.get(`${e.provider}|${e.tool}`);
       const args = canonicalize(e.args) ?? null;
       if (!set || args === null || !set.has(args)) continue;
-      out.push(
-        violation(
-          this,
-          `an effect of ${e.tool} request ${e.requestId} acted on args its business rules refuse (${args})`,
-          {
-            events: effectEvents(e),
-          },
-        ),
-      );
+      yield {
+        message: `an effect of ${e.tool} request ${e.requestId} acted on args its business rules refuse (${args})`,
+        events: effectEvents(e),
+      };
     }
-    return out;
   },
-};
+});
 
 export const BUSINESS_CHECKERS: readonly Checker[] = [businessRefusal];

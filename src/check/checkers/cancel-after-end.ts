@@ -1,16 +1,4 @@
-/**
- * cancel_operation of an operation already seen ended with an outcome (succeeded or failed). The
- * spec leaves the answer open (NOTES 10a, spec/interpretations.md): CONFLICT (4.4-20, 5-16), or
- * success with state="cancellation_requested" that changes nothing (4.4-10: success only says the
- * request was received; 4.4-19: only state=cancelled means no effect). Both readings pass, whether
- * the run declared its reading (ctx.readings) or an app was simply configured so: the oracle judges
- * what the answer did, not which reading was named. What no reading allows (4.4-21: never falsely
- * report a cancellation) fails: an accepted cancel that reports any state but
- * cancellation_requested, or after which the operation reports another state than the one it had
- * ended in, or its request's replay answers CANCELLED.
- */
-import type { Checker, Violation } from '../checker.ts';
-import { violation } from '../checker.ts';
+import { judgeRun } from '../checker-kit.ts';
 import type { CallView } from '../observation.ts';
 import { deduplicated } from './wire-identity.ts';
 
@@ -26,7 +14,7 @@ function stateOf(c: CallView): unknown {
   return c.reply.kind === 'bundle' ? (c.reply.data as { state?: unknown } | undefined)?.state : undefined;
 }
 
-export const cancelAfterEnd: Checker = {
+export const cancelAfterEnd = judgeRun({
   id: 'cancel-after-end',
   // The accept reading is allowed by 4.4-10 and 4.4-19 (NOTES 10a); what fails breaks these two.
   ruleIds: ['CETP-5-16', 'CETP-4.4-21'],
@@ -39,8 +27,7 @@ export const cancelAfterEnd: Checker = {
       against: 'the terminal state already seen',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     // When each operation was seen ended with an outcome: get_operation reporting it (by operation),
     // or a replay's success (by request; only a deduplicated, non-read request's replay speaks for
     // the operation it created — a read re-sent under the same id is a new read, CETP-6-01).
@@ -56,13 +43,10 @@ export const cancelAfterEnd: Checker = {
       if (c.reply.status === 'success' && c.method === 'get_operation') {
         const accepted = acceptedByOperation.get(c.operationKey);
         if (accepted && after(c, accepted.cancel) && state !== accepted.ended.state) {
-          out.push(
-            violation(
-              this,
-              `operation ${c.operationId} was seen ${accepted.ended.state}; after a cancel of it was accepted it reports ${String(state)}`,
-              { calls: [accepted.ended.call.id, accepted.cancel.id, c.id] },
-            ),
-          );
+          yield {
+            message: `operation ${c.operationId} was seen ${accepted.ended.state}; after a cancel of it was accepted it reports ${String(state)}`,
+            calls: [accepted.ended.call.id, accepted.cancel.id, c.id],
+          };
         }
         if (ENDED_WITH_OUTCOME.has(state) && !endedOperations.has(c.operationKey))
           endedOperations.set(c.operationKey, { call: c, state: String(state) });
@@ -71,13 +55,10 @@ export const cancelAfterEnd: Checker = {
       if (c.method === 'execute_tool' && deduplicated(ctx, c)) {
         const accepted = acceptedByRequest.get(c.requestKey);
         if (accepted && after(c, accepted.cancel) && c.reply.errorCode === 'CANCELLED') {
-          out.push(
-            violation(
-              this,
-              `request ${c.requestId} was seen ${accepted.ended.state}; after a cancel of its operation was accepted its replay answers CANCELLED`,
-              { calls: [accepted.ended.call.id, accepted.cancel.id, c.id] },
-            ),
-          );
+          yield {
+            message: `request ${c.requestId} was seen ${accepted.ended.state}; after a cancel of its operation was accepted its replay answers CANCELLED`,
+            calls: [accepted.ended.call.id, accepted.cancel.id, c.id],
+          };
         }
         if (c.reply.status === 'success' && !endedRequests.has(c.requestKey))
           endedRequests.set(c.requestKey, { call: c, state: 'succeeded' });
@@ -88,19 +69,15 @@ export const cancelAfterEnd: Checker = {
       // A call sent in the step its predecessor's reply arrived was sent by that task, after it.
       if (!seen || seen.call.replyStep === null || c.step < seen.call.replyStep) continue;
       if (state !== 'cancellation_requested') {
-        out.push(
-          violation(
-            this,
-            `cancel_operation of ${c.operationId} answered state=${String(state)} after the operation was seen ${seen.state} (${seen.call.method}): a success may only say cancellation_requested`,
-            { calls: [seen.call.id, c.id] },
-          ),
-        );
+        yield {
+          message: `cancel_operation of ${c.operationId} answered state=${String(state)} after the operation was seen ${seen.state} (${seen.call.method}): a success may only say cancellation_requested`,
+          calls: [seen.call.id, c.id],
+        };
         continue;
       }
       const accepted = { cancel: c, ended: seen };
       if (!acceptedByOperation.has(c.operationKey)) acceptedByOperation.set(c.operationKey, accepted);
       if (!acceptedByRequest.has(c.requestKey)) acceptedByRequest.set(c.requestKey, accepted);
     }
-    return out;
   },
-};
+});

@@ -16,10 +16,7 @@
 import type { JsonValue } from '../../base/json.ts';
 import { type Checker, type Violation, violation } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
-
-function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;
-}
+import { field } from './consumer-view.ts';
 
 /** The tool names of a successful list_tools answer the caller received, or null. */
 function listedTools(c: CallView): Set<string> | null {

@@ -22,15 +22,12 @@
  * A consumer process that died in between is excused: its successor cannot know the answer.
  */
 
-import type { JsonValue } from '../../base/json.ts';
 import { META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../../protocol/discovery.ts';
-import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
+import type { CheckContext, Checker } from '../checker.ts';
+import { AGENT_EXECUTIONS, consumerCalls, judgeEach, judgeRun } from '../checker-kit.ts';
 import type { CallView, Observation } from '../observation.ts';
 import { packageOf } from '../record.ts';
-
-function consumerCalls(obs: Observation, consumers: readonly string[]): CallView[] {
-  return obs.calls.filter((c) => consumers.includes(c.caller));
-}
+import { answeredFor, consumerRequests, field, lastAnsweredBefore } from './consumer-view.ts';
 
 /** Whether the calling process of `c` was killed at a step in [from, to]. */
 function callerDied(obs: Observation, c: CallView, from: number, to = Number.MAX_SAFE_INTEGER): boolean {
@@ -44,36 +41,16 @@ function callerDied(obs: Observation, c: CallView, from: number, to = Number.MAX
   );
 }
 
-/** Consumer calls that carry a request_id, by caller, provider and request_id, in sending order. */
-function byRequest(obs: Observation, consumers: readonly string[]): CallView[][] {
-  return [
-    ...groupBy(
-      consumerCalls(obs, consumers).filter((c) => c.v2 && c.requestId),
-      (c) => `${c.caller}|${c.provider}|${c.requestId}`,
-    ).values(),
-  ];
+/** Consumer v2 calls that carry a request_id, by caller, provider and request_id, in sending order. */
+function byRequest(obs: Observation, ctx: CheckContext): CallView[][] {
+  return consumerRequests(obs, ctx, (c) => c.v2);
 }
 
 function errorOf(c: CallView): string | null {
   return c.reply.kind === 'bundle' && c.reply.status === 'error' ? c.reply.errorCode : null;
 }
 
-/** The index among calls[0..i) whose answer reached the caller last, no later than call i was sent. */
-function lastAnsweredBefore(calls: readonly CallView[], i: number): number {
-  const sent = (calls[i] as CallView).step;
-  let best = -1;
-  let bestStep = -1;
-  calls.slice(0, i).forEach((c, j) => {
-    if (c.reply.kind !== 'bundle' || c.replyStep === null || c.replyStep > sent) return;
-    if (c.replyStep >= bestStep) {
-      best = j;
-      bestStep = c.replyStep;
-    }
-  });
-  return best;
-}
-
-export const queriesAfterDeadline: Checker = {
+export const queriesAfterDeadline = judgeRun({
   id: 'consumer-queries-after-deadline',
   ruleIds: ['CETP-5-19'],
   description:
@@ -85,34 +62,30 @@ export const queriesAfterDeadline: Checker = {
       against: 'the consumer’s next call after DEADLINE_EXCEEDED (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const calls of byRequest(obs, ctx.consumers)) {
-      calls.forEach((c, i) => {
-        if (c.method !== 'execute_tool' || errorOf(c) !== 'DEADLINE_EXCEEDED' || c.replyStep === null) return;
+  *judge(obs, ctx) {
+    for (const calls of byRequest(obs, ctx)) {
+      for (const [i, c] of calls.entries()) {
+        if (c.method !== 'execute_tool' || errorOf(c) !== 'DEADLINE_EXCEEDED' || c.replyStep === null)
+          continue;
         // This was itself the query (an earlier answer was DEADLINE_EXCEEDED), or the consumer's
         // one query after a refused re-sent token (NOTES 2): the query is used up.
         const earlier = calls.slice(0, i).map(errorOf);
-        if (earlier.includes('DEADLINE_EXCEEDED') || earlier.includes('INVALID_REQUEST')) return;
+        if (earlier.includes('DEADLINE_EXCEEDED') || earlier.includes('INVALID_REQUEST')) continue;
         const replyStep = c.replyStep;
         // A later same-id call sent after that answer, or one already in flight when it came (the
         // consumer had stopped waiting and re-sent; the late answer is one it no longer awaited).
         const queried = calls
           .slice(i + 1)
           .some((n) => n.step >= replyStep || n.replyStep === null || n.replyStep >= replyStep);
-        if (queried || callerDied(obs, c, replyStep)) return;
-        out.push(
-          violation(
-            this,
-            `${c.caller} got DEADLINE_EXCEEDED for request ${c.requestId} (${c.toolName}) and never queried that request_id`,
-            { calls: [c.id] },
-          ),
-        );
-      });
+        if (queried || callerDied(obs, c, replyStep)) continue;
+        yield {
+          message: `${c.caller} got DEADLINE_EXCEEDED for request ${c.requestId} (${c.toolName}) and never queried that request_id`,
+          calls: [c.id],
+        };
+      }
     }
-    return out;
   },
-};
+});
 
 /** Errors that need the user or new input (5-28), whatever `retryable` says. */
 const NEEDS_USER = new Set(['AUTH_REQUIRED', 'USER_ACTION_REQUIRED', 'INVALID_ARGS', 'PERMISSION_DENIED']);
@@ -138,7 +111,7 @@ function userActedBetween(obs: Observation, consumer: string, from: number, to: 
   );
 }
 
-export const noLoopWithoutUser: Checker = {
+export const noLoopWithoutUser = judgeRun({
   id: 'consumer-no-loop-without-user',
   ruleIds: ['CETP-5-28'],
   description:
@@ -151,9 +124,8 @@ export const noLoopWithoutUser: Checker = {
         'the consumer’s re-sends: none after a needs-the-user error without a user action (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const calls of byRequest(obs, ctx.consumers)) {
+  *judge(obs, ctx) {
+    for (const calls of byRequest(obs, ctx)) {
       const executions = calls.filter((c) => c.method === 'execute_tool');
       for (let i = 1; i < executions.length; i++) {
         const next = executions[i] as CallView;
@@ -164,20 +136,16 @@ export const noLoopWithoutUser: Checker = {
         if (code === null || !NEEDS_USER.has(code) || prev.replyStep === null) continue;
         if (userActedBetween(obs, next.caller, prev.replyStep, next.step)) continue;
         if (callerDied(obs, prev, prev.replyStep, next.step)) continue;
-        out.push(
-          violation(
-            this,
-            `${next.caller} re-sent request ${next.requestId} (${next.toolName}) after ${code} (retryable=${String(prev.reply.kind === 'bundle' ? prev.reply.retryable : null)}) without any user action`,
-            { calls: [prev.id, next.id] },
-          ),
-        );
+        yield {
+          message: `${next.caller} re-sent request ${next.requestId} (${next.toolName}) after ${code} (retryable=${String(prev.reply.kind === 'bundle' ? prev.reply.retryable : null)}) without any user action`,
+          calls: [prev.id, next.id],
+        };
       }
     }
-    return out;
   },
-};
+});
 
-export const waitsForActivityResult: Checker = {
+export const waitsForActivityResult = judgeRun({
   id: 'consumer-waits-for-result',
   ruleIds: ['CETP-4.3-12'],
   description:
@@ -189,40 +157,31 @@ export const waitsForActivityResult: Checker = {
       against: 'the Activity results the consumer received before it resumed (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const calls of byRequest(obs, ctx.consumers)) {
-      calls.forEach((c, i) => {
+  *judge(obs, ctx) {
+    for (const calls of byRequest(obs, ctx)) {
+      for (const [i, c] of calls.entries()) {
         const token = c.resumeToken;
-        if (c.method !== 'execute_tool' || token === null) return;
+        if (c.method !== 'execute_tool' || token === null) continue;
         // Only the first presentation of a token; later ones re-send it (a lost reply).
-        if (calls.slice(0, i).some((e) => e.resumeToken === token)) return;
+        if (calls.slice(0, i).some((e) => e.resumeToken === token)) continue;
         const issuer = calls
           .slice(0, i)
           .find((e) => e.reply.kind === 'bundle' && e.reply.bundle.getString('resume_token') === token);
-        if (!issuer || issuer.replyStep === null) return;
+        if (!issuer || issuer.replyStep === null) continue;
         const from = issuer.replyStep;
         const waited = obs.events.some(
           // In the step the resolution arrived, after it: a launch the system blocked answers at once.
           (e) => isActivityResult(e, c.caller) && e.step >= from && e.step <= c.step,
         );
-        if (waited || callerDied(obs, issuer, from, c.step)) return;
-        out.push(
-          violation(
-            this,
-            `${c.caller} resumed request ${c.requestId} (${c.toolName}) before any Activity result reached it`,
-            { calls: [issuer.id, c.id] },
-          ),
-        );
-      });
+        if (waited || callerDied(obs, issuer, from, c.step)) continue;
+        yield {
+          message: `${c.caller} resumed request ${c.requestId} (${c.toolName}) before any Activity result reached it`,
+          calls: [issuer.id, c.id],
+        };
+      }
     }
-    return out;
   },
-};
-
-function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;
-}
+});
 
 /** The provider said the request ended cancelled: state=cancelled, or the CANCELLED error. */
 function reportedCancelled(c: CallView): boolean {
@@ -231,7 +190,7 @@ function reportedCancelled(c: CallView): boolean {
   return c.reply.status === 'success' && field(c.reply.data, 'state') === 'cancelled';
 }
 
-export const cancelledOnlyWhenCancelled: Checker = {
+export const cancelledOnlyWhenCancelled = judgeEach(AGENT_EXECUTIONS, {
   id: 'agent-cancelled-only-when-cancelled',
   ruleIds: ['CETP-4.4-11', 'CETP-4.4-19'],
   description:
@@ -243,33 +202,13 @@ export const cancelledOnlyWhenCancelled: Checker = {
       against: 'what the agent was told: cancelled only after state=cancelled (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const a of obs.agentCalls) {
-      if (a.kind !== 'execute' || !ctx.consumers.includes(a.consumer) || a.endStep === null) continue;
-      if (field(a.value, 'kind') !== 'cancelled') continue;
-      const requestId = field(a.value, 'requestId');
-      const end = a.endStep;
-      const seen = obs.calls.some(
-        (c) =>
-          c.caller === a.consumer &&
-          c.provider === a.provider &&
-          c.requestId === requestId &&
-          c.replyStep !== null &&
-          c.replyStep <= end &&
-          reportedCancelled(c),
-      );
-      if (seen) continue;
-      out.push(
-        violation(
-          this,
-          `the agent was told its ${a.tool} on ${a.provider} (request ${String(requestId)}) was cancelled, but the provider never reported it cancelled`,
-        ),
-      );
-    }
-    return out;
+  judge(a, obs) {
+    if (field(a.value, 'kind') !== 'cancelled') return;
+    const requestId = field(a.value, 'requestId');
+    if (answeredFor(obs, a, requestId, reportedCancelled).length > 0) return;
+    return `the agent was told its ${a.tool} on ${a.provider} (request ${String(requestId)}) was cancelled, but the provider never reported it cancelled`;
   },
-};
+});
 
 /** The versions a package's discovery service declares, read as the spec says (2.1-04, 2.1-05). */
 function specVersions(obs: Observation, packageName: string): number[] {
@@ -286,13 +225,12 @@ function specVersions(obs: Observation, packageName: string): number[] {
   return out;
 }
 
-export const discoveryVerified: Checker = {
+export const discoveryVerified = judgeRun({
   id: 'consumer-discovery-verified',
   ruleIds: ['CETP-2.1-04', 'CETP-2.1-08'],
   description:
     'The consumer speaks v2 (negotiate included) only to packages whose discovery meta-data declares 2 — `versions`, or else `version` read as the sole version — and while it serves only agent executions, it calls only the packages of those executions’ providers (the authority a discovery service names must be its own).',
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const versions = new Map<string, number[]>();
     const declared = (pkg: string) => {
       let v = versions.get(pkg);
@@ -302,7 +240,7 @@ export const discoveryVerified: Checker = {
       }
       return v;
     };
-    const mine = consumerCalls(obs, ctx.consumers);
+    const mine = consumerCalls(obs, ctx);
     const flagged = new Set<string>();
     for (const c of mine) {
       const protocol = c.v2 || c.method === 'negotiate' ? 2 : c.v1 ? 1 : null;
@@ -310,13 +248,10 @@ export const discoveryVerified: Checker = {
       const key = `${c.caller}|${c.provider}|${protocol}`;
       if (flagged.has(key)) continue;
       flagged.add(key);
-      out.push(
-        violation(
-          this,
-          `${c.caller} sent ${c.method} as v${protocol} to ${c.provider}, whose discovery meta-data declares [${declared(c.provider).join(',')}]`,
-          { calls: [c.id] },
-        ),
-      );
+      yield {
+        message: `${c.caller} sent ${c.method} as v${protocol} to ${c.provider}, whose discovery meta-data declares [${declared(c.provider).join(',')}]`,
+        calls: [c.id],
+      };
     }
     // Calls made while the consumer's process was serving only agent executions: each must go to
     // the package of one of those executions' providers (a listing may connect every provider).
@@ -333,20 +268,16 @@ export const discoveryVerified: Checker = {
       const owners = inFlight(c);
       if (owners.length === 0 || owners.some((a) => a.kind !== 'execute' || a.provider === c.provider))
         continue;
-      out.push(
-        violation(
-          this,
-          `${c.caller} sent ${c.method} to ${c.provider} while serving only agent requests for ${[...new Set(owners.map((a) => a.provider))].join(', ')}`,
-          { calls: [c.id] },
-        ),
-      );
+      yield {
+        message: `${c.caller} sent ${c.method} to ${c.provider} while serving only agent requests for ${[...new Set(owners.map((a) => a.provider))].join(', ')}`,
+        calls: [c.id],
+      };
       break;
     }
-    return out;
   },
-};
+});
 
-export const rereadsCatalogue: Checker = {
+export const rereadsCatalogue = judgeRun({
   id: 'consumer-rereads-catalogue',
   ruleIds: ['CETP-3.3-05'],
   description:
@@ -358,10 +289,9 @@ export const rereadsCatalogue: Checker = {
       against: 'the sessions the consumer executes in: each one’s tool list read first (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const listed = new Map<string, number>();
-    for (const c of consumerCalls(obs, ctx.consumers)) {
+    for (const c of consumerCalls(obs, ctx)) {
       if (!c.v2 || c.sessionToken === null) continue;
       const key = `${c.caller}|${c.provider}|${c.sessionToken}`;
       if (c.method === 'list_tools') {
@@ -370,17 +300,13 @@ export const rereadsCatalogue: Checker = {
       }
       if (c.method !== 'execute_tool' || listed.has(key)) continue;
       listed.set(key, c.id); // one finding per session
-      out.push(
-        violation(
-          this,
-          `${c.caller} executed ${c.toolName} on ${c.provider} in a session it never read list_tools in (a new negotiation whose revision was not checked)`,
-          { calls: [c.id] },
-        ),
-      );
+      yield {
+        message: `${c.caller} executed ${c.toolName} on ${c.provider} in a session it never read list_tools in (a new negotiation whose revision was not checked)`,
+        calls: [c.id],
+      };
     }
-    return out;
   },
-};
+});
 
 const TRANSIENT = new Set(['NEGOTIATION_REQUIRED', 'UNAVAILABLE', 'RATE_LIMITED', 'DEADLINE_EXCEEDED']);
 
@@ -416,7 +342,7 @@ function answeredBefore(obs: Observation, first: CallView, deathStep: number): b
   return open.length > 0 && open.every((a) => a.endStep !== null && a.endStep < deathStep);
 }
 
-export const resumesAfterRestart: Checker = {
+export const resumesAfterRestart = judgeRun({
   id: 'consumer-resumes-after-restart',
   ruleIds: ['CETP-6-08', 'CETP-4.1-15'],
   description:
@@ -429,14 +355,13 @@ export const resumesAfterRestart: Checker = {
         'the calls of the consumer’s next process after a death with a write in flight (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    if (obs.report.outcome.kind !== 'completed') return out;
+  *judge(obs, ctx) {
+    if (obs.report.outcome.kind !== 'completed') return;
     const deaths = obs.events.filter(
       (e) => e.kind === 'process.kill' && ctx.consumers.includes(String(e.data.actor)),
     );
-    if (deaths.length === 0) return out;
-    for (const calls of byRequest(obs, ctx.consumers)) {
+    if (deaths.length === 0) return;
+    for (const calls of byRequest(obs, ctx)) {
       const first = calls[0] as CallView;
       if (first.method !== 'execute_tool' || first.toolName === null) continue;
       const effect = ctx.toolEffects.get(`${first.provider}|${first.toolName}`);
@@ -460,17 +385,14 @@ export const resumesAfterRestart: Checker = {
       );
       if (!successor) continue;
       if (calls.some((c) => c.callerPid !== first.callerPid && c.step > death.step)) continue;
-      out.push(
-        violation(
-          this,
-          `${first.caller} died with ${first.toolName} (request ${first.requestId}) on ${first.provider} in flight and, running again, never re-sent or queried it`,
-          { calls: [first.id], events: [death.seq, successor.seq] },
-        ),
-      );
+      yield {
+        message: `${first.caller} died with ${first.toolName} (request ${first.requestId}) on ${first.provider} in flight and, running again, never re-sent or queried it`,
+        calls: [first.id],
+        events: [death.seq, successor.seq],
+      };
     }
-    return out;
   },
-};
+});
 
 export const CONSUMER_FOLLOWUP_CHECKERS: readonly Checker[] = [
   queriesAfterDeadline,

@@ -18,15 +18,12 @@ import type { JsonValue } from '../../base/json.ts';
 import { META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../../protocol/discovery.ts';
 import { ToolSchemaCompiler } from '../../protocol/index.ts';
 import type { AgentCallRecord } from '../../sim/ground-truth.ts';
-import { type Checker, type Violation, violation } from '../checker.ts';
+import { AGENT_EXECUTIONS, judgeEach } from '../checker-kit.ts';
 import type { Observation } from '../observation.ts';
 import { packageOf } from '../record.ts';
+import { field } from './consumer-view.ts';
 
 const compiler = caches.lazy('check/consumer-v1: input schema compiler', () => new ToolSchemaCompiler());
-
-function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;
-}
 
 /**
  * Whether the consumer may have refused the ask locally: args not JSON, or — by the v1 list_tools it
@@ -75,32 +72,21 @@ function disturbed(obs: Observation, pkg: string, from: number, to: number): boo
   );
 }
 
-export const usesV1Provider: Checker = {
+export const usesV1Provider = judgeEach(AGENT_EXECUTIONS, {
   id: 'consumer-uses-v1-provider',
   ruleIds: ['CETP-8-07', 'CETP-0-02'],
   description:
     'An execution the agent asks of a v1-only provider (manifest declares 1 and not 2) reaches that provider: a v2 consumer keeps v1.',
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    const hostile = ctx.hostile ?? [];
-    for (const a of obs.agentCalls) {
-      if (a.kind !== 'execute' || !ctx.consumers.includes(a.consumer) || a.endStep === null) continue;
-      if (a.provider === null || hostile.includes(a.provider)) continue;
-      const versions = manifestVersions(obs, a.provider);
-      if (versions === null || versions.length !== 1 || versions[0] !== 1) continue;
-      const end = a.endStep;
-      if (disturbed(obs, a.provider, a.step, end) || mayRefuseLocally(obs, a, end)) continue;
-      const reached = obs.calls.some(
-        (c) => c.caller === a.consumer && c.provider === a.provider && c.step >= a.step && c.step <= end,
-      );
-      if (!reached)
-        out.push(
-          violation(
-            this,
-            `${a.consumer} answered its agent's ${a.tool ?? '?'} on ${a.provider} (v1 only) without calling it: v1 dropped`,
-          ),
-        );
-    }
-    return out;
+  judge(a, obs, ctx) {
+    if (a.provider === null || a.endStep === null || (ctx.hostile ?? []).includes(a.provider)) return;
+    const versions = manifestVersions(obs, a.provider);
+    if (versions === null || versions.length !== 1 || versions[0] !== 1) return;
+    const end = a.endStep;
+    if (disturbed(obs, a.provider, a.step, end) || mayRefuseLocally(obs, a, end)) return;
+    const reached = obs.calls.some(
+      (c) => c.caller === a.consumer && c.provider === a.provider && c.step >= a.step && c.step <= end,
+    );
+    if (!reached)
+      return `${a.consumer} answered its agent's ${a.tool ?? '?'} on ${a.provider} (v1 only) without calling it: v1 dropped`;
   },
-};
+});

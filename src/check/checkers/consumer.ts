@@ -7,16 +7,13 @@
 
 import type { JsonValue } from '../../base/json.ts';
 import { isKnownErrorCode, sha256Hex } from '../../protocol/index.ts';
-import type { FileResultRecord } from '../../sim/ground-truth.ts';
-import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
+import type { Checker } from '../checker.ts';
+import { AGENT_EXECUTIONS, CONSUMER_CALLS, consumerCalls, judgeEach, judgeRun } from '../checker-kit.ts';
 import { type CallView, declaredVersions, type Observation } from '../observation.ts';
-import { alteredPaths, bytesBehind } from './files.ts';
+import { answeredFor, consumerRequests, field, lastAnsweredBefore } from './consumer-view.ts';
+import { alteredPaths, bytesBehind, fileResultsByTarget } from './files.ts';
 
 const RESOLUTIONS = new Set(['AUTH_REQUIRED', 'USER_ACTION_REQUIRED']);
-
-function consumerCalls(obs: Observation, consumers: readonly string[]): CallView[] {
-  return obs.calls.filter((c) => consumers.includes(c.caller));
-}
 
 /** Whether `pkg`'s process was killed at a step in [from, to]. */
 function diedBetween(obs: Observation, pkg: string, from: number, to: number): boolean {
@@ -25,7 +22,7 @@ function diedBetween(obs: Observation, pkg: string, from: number, to: number): b
   );
 }
 
-export const retryDiscipline: Checker = {
+export const retryDiscipline = judgeRun({
   id: 'consumer-retry-discipline',
   ruleIds: ['CETP-5-26', 'CETP-5-27', 'CETP-5-28'],
   description:
@@ -37,13 +34,8 @@ export const retryDiscipline: Checker = {
       against: 'when the consumer re-sends (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    const byRequest = groupBy(
-      consumerCalls(obs, ctx.consumers).filter((c) => c.method === 'execute_tool' && c.requestId),
-      (c) => `${c.caller}|${c.provider}|${c.requestId}`,
-    );
-    for (const calls of byRequest.values()) {
+  *judge(obs, ctx) {
+    for (const calls of consumerRequests(obs, ctx, isExecution)) {
       for (let i = 1; i < calls.length; i++) {
         const next = calls[i] as CallView;
         // Judged by the last answer the consumer had when it re-sent: a reply that arrived after the
@@ -72,60 +64,36 @@ export const retryDiscipline: Checker = {
                 (e.kind === 'activity.start.blocked' && e.data.actor === next.caller)),
           );
           if (!decided && next.reply.kind === 'bundle' && next.reply.errorCode === code) {
-            out.push(
-              violation(this, `request ${next.requestId} re-sent after ${code} without any user decision`, {
-                calls: [prev.id, next.id],
-              }),
-            );
+            yield {
+              message: `request ${next.requestId} re-sent after ${code} without any user decision`,
+              calls: [prev.id, next.id],
+            };
           }
           if (isResume) continue;
         }
         const retryable = prev.reply.retryable === true && isKnownErrorCode(code);
         const renegotiated = code === 'NEGOTIATION_REQUIRED' || code === 'RESULT_TOO_LARGE';
         if (!retryable && !renegotiated && !RESOLUTIONS.has(code) && !isQuery(calls, p, i, code)) {
-          out.push(
-            violation(this, `request ${next.requestId} re-sent after non-retryable ${code}`, {
-              calls: [prev.id, next.id],
-            }),
-          );
+          yield {
+            message: `request ${next.requestId} re-sent after non-retryable ${code}`,
+            calls: [prev.id, next.id],
+          };
           continue;
         }
         const wait = prev.reply.retryAfterMs;
         if (wait !== null && prev.replyT !== null && next.t < prev.replyT + wait) {
-          out.push(
-            violation(
-              this,
-              `request ${next.requestId} re-sent ${next.t - prev.replyT} ms after retry_after_ms=${wait}`,
-              {
-                calls: [prev.id, next.id],
-              },
-            ),
-          );
+          yield {
+            message: `request ${next.requestId} re-sent ${next.t - prev.replyT} ms after retry_after_ms=${wait}`,
+            calls: [prev.id, next.id],
+          };
         }
       }
     }
-    return out;
   },
-};
+});
 
-/**
- * The index of the call among `calls[0..i)` whose answer arrived last, no later than call `i` was
- * sent (a call sent in the step an answer arrived was sent after it, by the task that got it); -1
- * when none had been answered yet.
- */
-function lastAnsweredBefore(calls: readonly CallView[], i: number): number {
-  const sent = (calls[i] as CallView).step;
-  let best = -1;
-  let bestStep = -1;
-  for (let j = 0; j < i; j++) {
-    const c = calls[j] as CallView;
-    if (c.reply.kind !== 'bundle' || c.replyStep === null || c.replyStep > sent) continue;
-    if (c.replyStep >= bestStep) {
-      best = j;
-      bestStep = c.replyStep;
-    }
-  }
-  return best;
+function isExecution(c: CallView): boolean {
+  return c.method === 'execute_tool';
 }
 
 /**
@@ -146,7 +114,7 @@ function isQuery(calls: readonly CallView[], p: number, i: number, code: string)
   return resent && !queriedBefore;
 }
 
-export const negotiatedOnly: Checker = {
+export const negotiatedOnly = judgeRun({
   id: 'consumer-negotiated-only',
   ruleIds: ['CETP-2.3-04', 'CETP-4-05', 'CETP-4-06', 'CETP-8-06', 'CETP-2.2-01'],
   description:
@@ -158,8 +126,7 @@ export const negotiatedOnly: Checker = {
       against: 'the optional methods the consumer calls (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     const caps = new Map<string, string[]>();
     for (const c of obs.calls) {
       if (c.method === 'negotiate' && c.reply.kind === 'bundle' && c.reply.status === 'success') {
@@ -167,11 +134,11 @@ export const negotiatedOnly: Checker = {
         if (d?.session_token) caps.set(d.session_token, d.capabilities ?? []);
       }
     }
-    for (const c of consumerCalls(obs, ctx.consumers)) {
+    for (const c of consumerCalls(obs, ctx)) {
       if (!c.v2 || c.method === 'negotiate') continue;
       const session = c.sessionToken ? caps.get(c.sessionToken) : undefined;
       if (session === undefined) {
-        out.push(violation(this, `${c.method} sent without a negotiated session`, { calls: [c.id] }));
+        yield { message: `${c.method} sent without a negotiated session`, calls: [c.id] };
         continue;
       }
       const needed =
@@ -181,33 +148,25 @@ export const negotiatedOnly: Checker = {
             ? 'cancellation'
             : null;
       if (needed && !session.includes(needed)) {
-        out.push(violation(this, `${c.method} called in a session without ${needed}`, { calls: [c.id] }));
+        yield { message: `${c.method} called in a session without ${needed}`, calls: [c.id] };
       }
     }
-    return out;
   },
-};
+});
 
-export const noDowngrade: Checker = {
+export const noDowngrade = judgeEach(CONSUMER_CALLS, {
   id: 'consumer-no-downgrade',
   ruleIds: ['CETP-8-03', 'CETP-8-07', 'CETP-8-08', 'CETP-8-09'],
   description: 'The consumer never makes a v1 call to a provider whose manifest declares v2.',
-  check(obs, ctx) {
-    const out = [];
-    for (const c of consumerCalls(obs, ctx.consumers)) {
-      if (c.v1 && declaredVersions(obs, c.provider).some((v) => v >= 2)) {
-        out.push(
-          violation(this, `${c.method} sent as v1 to ${c.provider}, which declares v2`, { calls: [c.id] }),
-        );
-      }
-    }
-    return out;
+  judge(c, obs) {
+    if (c.v1 && declaredVersions(obs, c.provider).some((v) => v >= 2))
+      return `${c.method} sent as v1 to ${c.provider}, which declares v2`;
   },
-};
+});
 
 type Audit = { event?: string; execution_id?: string; request_id?: string | null };
 
-export const requestIdStable: Checker = {
+export const requestIdStable = judgeRun({
   id: 'consumer-request-id-stable',
   ruleIds: ['CETP-4.1-04', 'CETP-4.1-16', 'CETP-6-08', 'CETP-4.1-15'],
   description:
@@ -219,8 +178,7 @@ export const requestIdStable: Checker = {
       against: 'one request_id per logical execution (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     const rids = new Map<string, Set<string>>();
     const seqs = new Map<string, number[]>();
     for (const e of obs.audits) {
@@ -234,18 +192,16 @@ export const requestIdStable: Checker = {
     }
     for (const [execution, set] of rids) {
       if (set.size > 1) {
-        out.push(
-          violation(this, `execution ${execution} used ${set.size} request_ids`, {
-            events: seqs.get(execution) ?? [],
-          }),
-        );
+        yield {
+          message: `execution ${execution} used ${set.size} request_ids`,
+          events: seqs.get(execution) ?? [],
+        };
       }
     }
-    return out;
   },
-};
+});
 
-export const verifiedResolutions: Checker = {
+export const verifiedResolutions = judgeRun({
   id: 'consumer-verifies-resolution',
   ruleIds: ['CETP-4.3-02', 'CETP-7.2-04', 'CETP-7.2-05', 'CETP-1-01'],
   description:
@@ -257,8 +213,7 @@ export const verifiedResolutions: Checker = {
       against: 'what the consumer launches: only explicit, immutable, by the provider (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     const created = new Map<
       number,
       { creator: string; immutable: boolean; explicit: boolean; seq: number }
@@ -284,23 +239,21 @@ export const verifiedResolutions: Checker = {
         ...(calledCreator ? [] : [`created by ${pi?.creator ?? 'an unknown app'}, not a provider it called`]),
       ];
       if (problems.length > 0) {
-        out.push(
-          violation(this, `the consumer launched a resolution that is ${problems.join(', ')}`, {
-            events: [...(pi ? [pi.seq] : []), e.seq],
-          }),
-        );
+        yield {
+          message: `the consumer launched a resolution that is ${problems.join(', ')}`,
+          events: [...(pi ? [pi.seq] : []), e.seq],
+        };
       }
     }
-    return out;
   },
-};
+});
 
 /**
  * CETP-0-02 / 2.2-02: a v2 consumer keeps supporting v1, and `consumer_versions` lists the versions
  * it supports, descending — so every negotiate it sends offers 2 and 1, in descending order.
  * Judged from the request on the wire, whatever the provider answered.
  */
-export const offersV1: Checker = {
+export const offersV1 = judgeRun({
   id: 'consumer-offers-v1',
   ruleIds: ['CETP-0-02', 'CETP-2.2-02'],
   description:
@@ -312,10 +265,9 @@ export const offersV1: Checker = {
       against: 'the versions a v2 consumer must support: 2 and 1, descending (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const flagged = new Set<string>();
-    for (const c of consumerCalls(obs, ctx.consumers)) {
+    for (const c of consumerCalls(obs, ctx)) {
       if (c.method !== 'negotiate' || flagged.has(c.caller)) continue;
       const offered =
         c.request?.typeOf('consumer_versions') === 'IntArray'
@@ -325,23 +277,13 @@ export const offersV1: Checker = {
       const descending = offered.every((v, i) => i === 0 || (offered[i - 1] ?? 0) > v);
       if (offered.includes(2) && offered.includes(1) && descending) continue;
       flagged.add(c.caller);
-      out.push(
-        violation(
-          this,
-          `${c.caller} negotiated with ${c.provider} offering consumer_versions [${offered.join(',')}]`,
-          {
-            calls: [c.id],
-          },
-        ),
-      );
+      yield {
+        message: `${c.caller} negotiated with ${c.provider} offering consumer_versions [${offered.join(',')}]`,
+        calls: [c.id],
+      };
     }
-    return out;
   },
-};
-
-function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;
-}
+});
 
 /** The file result a successful execute_tool or get_operation reply declares, if any. */
 function declaredFile(c: CallView): JsonValue | undefined {
@@ -358,7 +300,7 @@ function declaredFile(c: CallView): JsonValue | undefined {
  * the descriptor of the reply that delivered it: their size must be the declared size_bytes and
  * their SHA-256 the declared lowercase digest. A reply whose bytes are not known is not judged.
  */
-export const verifiesFile: Checker = {
+export const verifiesFile = judgeEach(AGENT_EXECUTIONS, {
   id: 'consumer-verifies-file',
   ruleIds: ['CETP-4.5-05', 'CETP-4.5-06', 'CETP-4.5-04'],
   description:
@@ -370,54 +312,32 @@ export const verifiesFile: Checker = {
       against: 'the file results the consumer handed its agent (consumer side)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    const byTarget = new Map<string, FileResultRecord>();
-    for (const r of obs.record.truth.fileResults) byTarget.set(r.target, r);
-    const altered = alteredPaths(obs);
-    for (const a of obs.agentCalls) {
-      if (a.kind !== 'execute' || !ctx.consumers.includes(a.consumer) || a.endStep === null) continue;
-      if (field(field(a.value, 'untrusted'), 'transport') !== 'file') continue;
-      const requestId = field(a.value, 'requestId');
-      const end = a.endStep;
-      // The last file result delivered to this consumer for this request before the agent's answer.
-      const delivered = obs.calls.filter(
-        (c) =>
-          c.caller === a.consumer &&
-          c.provider === a.provider &&
-          c.requestId === requestId &&
-          c.replyStep !== null &&
-          c.replyStep <= end &&
-          declaredFile(c) !== undefined,
-      );
-      const last = delivered.at(-1);
-      const declared = last ? declaredFile(last) : undefined;
-      if (last === undefined || declared === undefined || last.reply.kind !== 'bundle') continue;
-      const { mode, bytes } = bytesBehind(last.reply, byTarget, altered);
-      if (bytes === null) continue;
-      const problems = [
-        ...(mode !== 'r' ? [`a descriptor in mode ${String(mode)}`] : []),
-        ...(field(declared, 'size_bytes') !== bytes.length
-          ? [`${bytes.length} bytes for size_bytes ${JSON.stringify(field(declared, 'size_bytes'))}`]
-          : []),
-        ...(field(declared, 'sha256') !== sha256Hex(bytes)
-          ? ['bytes whose SHA-256 is not the declared lowercase digest']
-          : []),
-      ];
-      if (problems.length === 0) continue;
-      out.push(
-        violation(
-          this,
-          `${a.consumer} handed its agent a file result of ${a.tool} on ${a.provider} with ${problems.join(', ')}`,
-          {
-            calls: [last.id],
-          },
-        ),
-      );
-    }
-    return out;
+  judge(a, obs) {
+    if (field(field(a.value, 'untrusted'), 'transport') !== 'file') return;
+    // The last file result delivered to this consumer for this request before the agent's answer.
+    const last = answeredFor(obs, a, field(a.value, 'requestId'), (c) => declaredFile(c) !== undefined).at(
+      -1,
+    );
+    const declared = last ? declaredFile(last) : undefined;
+    if (last === undefined || declared === undefined || last.reply.kind !== 'bundle') return;
+    const { mode, bytes } = bytesBehind(last.reply, fileResultsByTarget(obs), alteredPaths(obs));
+    if (bytes === null) return;
+    const problems = [
+      ...(mode !== 'r' ? [`a descriptor in mode ${String(mode)}`] : []),
+      ...(field(declared, 'size_bytes') !== bytes.length
+        ? [`${bytes.length} bytes for size_bytes ${JSON.stringify(field(declared, 'size_bytes'))}`]
+        : []),
+      ...(field(declared, 'sha256') !== sha256Hex(bytes)
+        ? ['bytes whose SHA-256 is not the declared lowercase digest']
+        : []),
+    ];
+    if (problems.length === 0) return;
+    return {
+      message: `${a.consumer} handed its agent a file result of ${a.tool} on ${a.provider} with ${problems.join(', ')}`,
+      calls: [last.id],
+    };
   },
-};
+});
 
 /**
  * CETP-4.3-07: after a resolution the consumer resumes with THE resume_token that resolution came
@@ -426,7 +346,7 @@ export const verifiesFile: Checker = {
  * was sent (re-sending that same token after a lost reply is a reading of NOTES 2, not a stale one).
  * A token from an earlier resolution — already used, or replaced — is stale.
  */
-export const resumesLatestToken: Checker = {
+export const resumesLatestToken = judgeRun({
   id: 'consumer-resumes-latest-token',
   ruleIds: ['CETP-4.3-07'],
   description:
@@ -438,13 +358,8 @@ export const resumesLatestToken: Checker = {
       against: "the latest resolution's token for the request (consumer side)",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    const byRequest = groupBy(
-      consumerCalls(obs, ctx.consumers).filter((c) => c.method === 'execute_tool' && c.requestId),
-      (c) => `${c.caller}|${c.provider}|${c.requestId}`,
-    );
-    for (const calls of byRequest.values()) {
+  *judge(obs, ctx) {
+    for (const calls of consumerRequests(obs, ctx, isExecution)) {
       for (const c of calls) {
         if (c.resumeToken === null) continue;
         const issued = calls
@@ -458,21 +373,15 @@ export const resumesLatestToken: Checker = {
           (e) => e.reply.kind === 'bundle' && e.reply.bundle.getString('resume_token') === c.resumeToken,
         );
         if (!earlier) continue; // a token this request never got: not a stale one (other oracles)
-        out.push(
-          violation(
-            this,
-            `${c.caller} resumed request ${c.requestId} (${c.toolName}) with a resume_token of an earlier resolution`,
-            {
-              calls: [issued?.id ?? c.id, c.id],
-            },
-          ),
-        );
+        yield {
+          message: `${c.caller} resumed request ${c.requestId} (${c.toolName}) with a resume_token of an earlier resolution`,
+          calls: [issued?.id ?? c.id, c.id],
+        };
         break;
       }
     }
-    return out;
   },
-};
+});
 
 export const CONSUMER_CHECKERS: readonly Checker[] = [
   retryDiscipline,

@@ -7,7 +7,8 @@
  * never for an operation reported cancelled.
  */
 import type { ScreenRecord } from '../../sim/ground-truth.ts';
-import { type CheckContext, type Checker, groupBy, type Violation, violation } from '../checker.ts';
+import { type CheckContext, type Checker, groupBy } from '../checker.ts';
+import { ALL_CALLS, callSource, EFFECTS, judgeEach, judgeRun, source } from '../checker-kit.ts';
 import { approvalsInTime, callsOf, maxMatching, neededApproval, unshown } from '../ground.ts';
 import { type CallView, type EffectNote, effectEvents, type Observation } from '../observation.ts';
 import { uidOf } from '../record.ts';
@@ -16,7 +17,7 @@ import { incarnationAt } from './lifecycle.ts';
 const effectKey = (e: { provider: string; uid: number; requestId: string }) =>
   `${e.provider}|${e.uid}|${e.requestId}`;
 
-export const singleEffect: Checker = {
+export const singleEffect = judgeRun({
   id: 'single-effect',
   ruleIds: ['CETP-6-01', 'CETP-6-06', 'CETP-4.1-09', 'CETP-4.4-17', 'CETP-10-06'],
   description:
@@ -28,23 +29,20 @@ export const singleEffect: Checker = {
       against: "the world's committed effects: one per UID, provider, request_id",
     },
   ],
-  check(obs) {
-    return [
-      ...groupBy(
-        obs.effects,
-        (e) => `${effectKey(e)}|${incarnationAt(obs, e.provider, e.step, e.seq)}`,
-      ).values(),
-    ]
-      .filter((list) => list.length > 1)
-      .map((list) =>
-        violation(
-          this,
-          `request ${list[0]?.requestId} of uid ${list[0]?.uid} had ${list.length} business effects on ${list[0]?.provider}`,
-          { events: effectEvents(...list) },
-        ),
-      );
+  *judge(obs) {
+    const byRequest = groupBy(
+      obs.effects,
+      (e) => `${effectKey(e)}|${incarnationAt(obs, e.provider, e.step, e.seq)}`,
+    );
+    for (const list of byRequest.values()) {
+      if (list.length < 2) continue;
+      yield {
+        message: `request ${list[0]?.requestId} of uid ${list[0]?.uid} had ${list.length} business effects on ${list[0]?.provider}`,
+        events: effectEvents(...list),
+      };
+    }
   },
-};
+});
 
 function executeCalls(obs: Observation, providerUid?: number): CallView[] {
   return obs.calls.filter(
@@ -57,7 +55,7 @@ function providerUid(obs: Observation, provider: string): number | undefined {
   return uidOf(obs.record, provider) ?? undefined;
 }
 
-export const effectAttribution: Checker = {
+export const effectAttribution = judgeEach(EFFECTS, {
   id: 'effect-attribution',
   ruleIds: ['CETP-7.1-01', 'CETP-6-02', 'CETP-10-08'],
   description: 'Every effect is attributed to a UID that actually sent that request_id.',
@@ -68,31 +66,19 @@ export const effectAttribution: Checker = {
       against: 'the UID that sent it, for every committed effect',
     },
   ],
-  check(obs) {
-    const out = [];
-    for (const e of obs.effects) {
-      const asked = executeCalls(obs).some(
-        (c) =>
-          c.provider === e.provider &&
-          c.callerUid === e.uid &&
-          c.requestId === e.requestId &&
-          c.step <= e.step,
-      );
-      if (!asked) {
-        out.push(
-          violation(
-            this,
-            `effect of request ${e.requestId} attributed to uid ${e.uid}, which never sent it`,
-            { events: effectEvents(e) },
-          ),
-        );
-      }
-    }
-    return out;
+  judge(e, obs) {
+    const asked = executeCalls(obs).some(
+      (c) =>
+        c.provider === e.provider && c.callerUid === e.uid && c.requestId === e.requestId && c.step <= e.step,
+    );
+    if (!asked) return `effect of request ${e.requestId} attributed to uid ${e.uid}, which never sent it`;
   },
-};
+});
 
-export const noCrossUidResults: Checker = {
+/** The v2 execute_tool calls of the run. */
+const EXECUTIONS = callSource((obs) => executeCalls(obs));
+
+export const noCrossUidResults = judgeEach(EXECUTIONS, {
   id: 'no-cross-uid-results',
   ruleIds: ['CETP-6-02', 'CETP-6-05'],
   description: "A caller never receives success for another UID's effect under the same request_id.",
@@ -103,37 +89,27 @@ export const noCrossUidResults: Checker = {
       against: "another UID's effect under the same request_id",
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of executeCalls(obs)) {
-      if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
-      if ((ctx.toolEffects.get(c.toolKey) ?? 'read') === 'read') continue;
-      const mine = obs.effects.some(
-        (e) => e.provider === c.provider && e.uid === c.callerUid && e.requestId === c.requestId,
-      );
-      const others = obs.effects.filter(
-        (e) =>
-          e.provider === c.provider &&
-          e.uid !== c.callerUid &&
-          e.requestId === c.requestId &&
-          e.tool === c.toolName,
-      );
-      if (!mine && others.length > 0) {
-        out.push(
-          violation(
-            this,
-            `uid ${c.callerUid} got success for request ${c.requestId}, whose only effect is uid ${others[0]?.uid}'s`,
-            {
-              calls: [c.id],
-              events: effectEvents(...others),
-            },
-          ),
-        );
-      }
-    }
-    return out;
+  judge(c, obs, ctx) {
+    if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') return;
+    if ((ctx.toolEffects.get(c.toolKey) ?? 'read') === 'read') return;
+    const mine = obs.effects.some(
+      (e) => e.provider === c.provider && e.uid === c.callerUid && e.requestId === c.requestId,
+    );
+    const others = obs.effects.filter(
+      (e) =>
+        e.provider === c.provider &&
+        e.uid !== c.callerUid &&
+        e.requestId === c.requestId &&
+        e.tool === c.toolName,
+    );
+    if (!mine && others.length > 0)
+      return {
+        message: `uid ${c.callerUid} got success for request ${c.requestId}, whose only effect is uid ${others[0]?.uid}'s`,
+        calls: [c.id],
+        events: effectEvents(...others),
+      };
   },
-};
+});
 
 /** The effects in `obs` that needed the user's approval, each with its in-time approvals. */
 function approvable(obs: Observation, ctx: CheckContext): { e: EffectNote; screens: ScreenRecord[] }[] {
@@ -142,7 +118,7 @@ function approvable(obs: Observation, ctx: CheckContext): { e: EffectNote; scree
     .map((e) => ({ e, screens: approvalsInTime(obs, e) }));
 }
 
-export const approvalBinding: Checker = {
+export const approvalBinding = judgeRun({
   id: 'approval-binding',
   ruleIds: [
     'CETP-4.3-08',
@@ -168,8 +144,7 @@ export const approvalBinding: Checker = {
       against: "the user's approval on the provider's screen, of exactly these args",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const list = approvable(obs, ctx);
     // Which approvals each effect could stand on: shown after its request, approved before it, by
     // this very user answer, and showing what the effect acted on. One approval backs one effect.
@@ -179,8 +154,8 @@ export const approvalBinding: Checker = {
       const s = all[r];
       return !!x && !!s && x.screens.includes(s) && unshown(s, x.e).length === 0;
     });
-    list.forEach(({ e, screens }, i) => {
-      if ((match[i] ?? -1) >= 0) return;
+    for (const [i, { e, screens }] of list.entries()) {
+      if ((match[i] ?? -1) >= 0) continue;
       const showing = screens.filter((s) => unshown(s, e).length === 0);
       const why =
         screens.length === 0
@@ -188,22 +163,20 @@ export const approvalBinding: Checker = {
           : showing.length === 0
             ? `though the screens the user approved did not show ${describe(unshown(screens[0] as ScreenRecord, e))}`
             : 'on an approval already used by another effect';
-      out.push(
-        violation(this, `effect of ${e.tool} request ${e.requestId} of uid ${e.uid} ${why}`, {
-          events: [...effectEvents(e), ...screens.map((s) => s.seq)],
-          calls: callsOf(obs, e).map((c) => c.id),
-        }),
-      );
-    });
-    return out;
+      yield {
+        message: `effect of ${e.tool} request ${e.requestId} of uid ${e.uid} ${why}`,
+        events: [...effectEvents(e), ...screens.map((s) => s.seq)],
+        calls: callsOf(obs, e).map((c) => c.id),
+      };
+    }
   },
-};
+});
 
 function describe(values: readonly (string | number)[]): string {
   return values.map((v) => JSON.stringify(v)).join(', ');
 }
 
-export const confirmationScreenShows: Checker = {
+export const confirmationScreenShows = judgeEach(source(approvable), {
   id: 'confirmation-screen-shows',
   ruleIds: ['CETP-7.2-06', 'CETP-4.3-09'],
   description:
@@ -211,25 +184,18 @@ export const confirmationScreenShows: Checker = {
   fields: [
     { fields: ['req:execute_tool:args'], aspect: 'consistency', against: 'what the approved screen showed' },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const { e, screens } of approvable(obs, ctx)) {
-      if (screens.length === 0) continue; // no approval at all: approval-binding's finding
-      if (screens.some((s) => unshown(s, e).length === 0)) continue;
-      const s = screens[0] as ScreenRecord;
-      out.push(
-        violation(
-          this,
-          `the user approved "${s.title}" for ${e.tool} request ${e.requestId}, but it did not show ${describe(unshown(s, e))}`,
-          { events: [s.seq, ...effectEvents(e)] },
-        ),
-      );
-    }
-    return out;
+  judge({ e, screens }) {
+    if (screens.length === 0) return; // no approval at all: approval-binding's finding
+    if (screens.some((s) => unshown(s, e).length === 0)) return;
+    const s = screens[0] as ScreenRecord;
+    return {
+      message: `the user approved "${s.title}" for ${e.tool} request ${e.requestId}, but it did not show ${describe(unshown(s, e))}`,
+      events: [s.seq, ...effectEvents(e)],
+    };
   },
-};
+});
 
-export const effectOnOwnData: Checker = {
+export const effectOnOwnData = judgeEach(EFFECTS, {
   id: 'effect-on-own-data',
   ruleIds: ['CETP-7.1-01', 'CETP-7.1-02', 'CETP-6-02'],
   description: "An effect made for a caller touches only that caller's own data (owner UID = caller UID).",
@@ -240,23 +206,17 @@ export const effectOnOwnData: Checker = {
       against: 'the owner of the data the effect touched',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const e of obs.effects) {
-      if (!ctx.providersUnderTest.includes(e.provider) || e.ownerUid === e.uid) continue;
-      out.push(
-        violation(
-          this,
-          `${e.tool} request ${e.requestId} of uid ${e.uid} changed ${e.object ?? 'data'} owned by uid ${e.ownerUid}`,
-          { events: effectEvents(e), calls: callsOf(obs, e).map((c) => c.id) },
-        ),
-      );
-    }
-    return out;
+  judge(e, obs, ctx) {
+    if (!ctx.providersUnderTest.includes(e.provider) || e.ownerUid === e.uid) return;
+    return {
+      message: `${e.tool} request ${e.requestId} of uid ${e.uid} changed ${e.object ?? 'data'} owned by uid ${e.ownerUid}`,
+      events: effectEvents(e),
+      calls: callsOf(obs, e).map((c) => c.id),
+    };
   },
-};
+});
 
-export const deadlineBeforeEffect: Checker = {
+export const deadlineBeforeEffect = judgeEach(EFFECTS, {
   id: 'deadline-before-effect',
   ruleIds: ['CETP-4.1-14', 'CETP-10-03'],
   description: 'No effect is started by a call whose deadline had already passed.',
@@ -267,30 +227,20 @@ export const deadlineBeforeEffect: Checker = {
       against: 'the world clock when the effect committed',
     },
   ],
-  check(obs) {
-    const out = [];
-    for (const e of obs.effects) {
-      const calls = executeCalls(obs, providerUid(obs, e.provider)).filter(
-        (c) => c.callerUid === e.uid && c.requestId === e.requestId && c.step <= e.step,
-      );
-      if (calls.length > 0 && calls.every((c) => c.deadlineAtMs !== null && c.deadlineAtMs <= c.t)) {
-        out.push(
-          violation(
-            this,
-            `request ${e.requestId} had an effect though every call for it arrived after its deadline`,
-            {
-              events: effectEvents(e),
-              calls: calls.map((c) => c.id),
-            },
-          ),
-        );
-      }
-    }
-    return out;
+  judge(e, obs) {
+    const calls = executeCalls(obs, providerUid(obs, e.provider)).filter(
+      (c) => c.callerUid === e.uid && c.requestId === e.requestId && c.step <= e.step,
+    );
+    if (calls.length > 0 && calls.every((c) => c.deadlineAtMs !== null && c.deadlineAtMs <= c.t))
+      return {
+        message: `request ${e.requestId} had an effect though every call for it arrived after its deadline`,
+        events: effectEvents(e),
+        calls: calls.map((c) => c.id),
+      };
   },
-};
+});
 
-export const cancelledHasNoEffect: Checker = {
+export const cancelledHasNoEffect = judgeEach(ALL_CALLS, {
   id: 'cancelled-has-no-effect',
   ruleIds: ['CETP-4.4-19', 'CETP-4.4-21', 'CETP-5-20'],
   description: 'An operation reported cancelled has no effect; a committed one is never reported cancelled.',
@@ -301,32 +251,26 @@ export const cancelledHasNoEffect: Checker = {
       against: "the world's committed effects",
     },
   ],
-  check(obs) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (c.reply.kind !== 'bundle' || !c.requestId) continue;
-      const data = c.reply.data as { state?: string } | undefined;
-      const cancelled =
-        (c.method === 'get_operation' && c.reply.status === 'success' && data?.state === 'cancelled') ||
-        (c.method === 'execute_tool' && c.reply.errorCode === 'CANCELLED');
-      if (!cancelled) continue;
-      const effect = obs.effects.find(
-        (e) => e.provider === c.provider && e.uid === c.callerUid && e.requestId === c.requestId,
-      );
-      if (effect) {
-        out.push(
-          violation(this, `request ${c.requestId} was reported cancelled but its effect was committed`, {
-            calls: [c.id],
-            events: effectEvents(effect),
-          }),
-        );
-      }
-    }
-    return out;
+  judge(c, obs) {
+    if (c.reply.kind !== 'bundle' || !c.requestId) return;
+    const data = c.reply.data as { state?: string } | undefined;
+    const cancelled =
+      (c.method === 'get_operation' && c.reply.status === 'success' && data?.state === 'cancelled') ||
+      (c.method === 'execute_tool' && c.reply.errorCode === 'CANCELLED');
+    if (!cancelled) return;
+    const effect = obs.effects.find(
+      (e) => e.provider === c.provider && e.uid === c.callerUid && e.requestId === c.requestId,
+    );
+    if (effect)
+      return {
+        message: `request ${c.requestId} was reported cancelled but its effect was committed`,
+        calls: [c.id],
+        events: effectEvents(effect),
+      };
   },
-};
+});
 
-export const authorizedEffect: Checker = {
+export const authorizedEffect = judgeEach(EFFECTS, {
   id: 'authorized-effect',
   ruleIds: ['CETP-3.4-14', 'CETP-3.4-15', 'CETP-10-01', 'CETP-10-11', 'CETP-7.2-03'],
   description:
@@ -343,44 +287,34 @@ export const authorizedEffect: Checker = {
       against: "the user's grant of the tool's scopes on the provider's screen",
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const e of obs.effects) {
-      const needed = (ctx.toolScopes.get(`${e.provider}|${e.tool}`) ?? []).filter((s) =>
-        (ctx.userGrantedScopes.get(e.provider) ?? []).includes(s),
-      );
-      if (needed.length === 0) continue;
-      // When the provider asked this UID for authorization (grants outlive requests: any call).
-      const asked = obs.calls
-        .filter(
-          (c) =>
-            c.provider === e.provider &&
-            c.callerUid === e.uid &&
-            c.reply.kind === 'bundle' &&
-            c.reply.errorCode === 'AUTH_REQUIRED' &&
-            c.replyStep !== null,
-        )
-        .map((c) => c.replyStep as number);
-      const granted = obs.screens.some(
-        (s) =>
-          s.packageName === e.provider &&
-          s.answer === 'approve' &&
-          s.delivered &&
-          asked.some((step) => step <= s.step) &&
-          s.answerStep !== null &&
-          s.answerStep < e.step,
-      );
-      if (!granted) {
-        out.push(
-          violation(this, `uid ${e.uid} ran ${e.tool} without the user granting ${needed.join(', ')}`, {
-            events: effectEvents(e),
-          }),
-        );
-      }
-    }
-    return out;
+  judge(e, obs, ctx) {
+    const needed = (ctx.toolScopes.get(`${e.provider}|${e.tool}`) ?? []).filter((s) =>
+      (ctx.userGrantedScopes.get(e.provider) ?? []).includes(s),
+    );
+    if (needed.length === 0) return;
+    // When the provider asked this UID for authorization (grants outlive requests: any call).
+    const asked = obs.calls
+      .filter(
+        (c) =>
+          c.provider === e.provider &&
+          c.callerUid === e.uid &&
+          c.reply.kind === 'bundle' &&
+          c.reply.errorCode === 'AUTH_REQUIRED' &&
+          c.replyStep !== null,
+      )
+      .map((c) => c.replyStep as number);
+    const granted = obs.screens.some(
+      (s) =>
+        s.packageName === e.provider &&
+        s.answer === 'approve' &&
+        s.delivered &&
+        asked.some((step) => step <= s.step) &&
+        s.answerStep !== null &&
+        s.answerStep < e.step,
+    );
+    if (!granted) return `uid ${e.uid} ran ${e.tool} without the user granting ${needed.join(', ')}`;
   },
-};
+});
 
 export const EFFECT_CHECKERS: readonly Checker[] = [
   singleEffect,

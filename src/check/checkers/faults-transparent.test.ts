@@ -11,7 +11,7 @@ import type { CommitRecord, CommitWrite } from '../../sim/ground-truth.ts';
 import type { FaultFreeRecord, ReplayedRequest } from '../fault-free.ts';
 import type { CallView, EffectNote, Observation } from '../observation.ts';
 import type { RunRecord } from '../record.ts';
-import { checkContext } from '../testing.ts';
+import { callView, checkContext, commitRecord } from '../testing.ts';
 import { faultsTransparent, faultsTransparentVerdict } from './faults-transparent.ts';
 
 const P = 'com.example.todo';
@@ -20,22 +20,7 @@ const RID1 = 'f0e1d2c3-0000-4000-8000-000000000001';
 const RID2 = 'f0e1d2c3-0000-4000-8000-000000000002';
 
 function call(id: number, requestId: string, tool: string, args: JsonValue): CallView {
-  return {
-    id,
-    caller: 'com.fuzz.agent.a',
-    reply: { kind: 'none' },
-    lostAnswer: null,
-    v2: true,
-    method: 'execute_tool',
-    provider: P,
-    callerUid: UID,
-    requestId,
-    toolName: tool,
-    args: JSON.stringify(args),
-    toolKey: `${P}|${tool}`,
-    requestKey: `${P}|${UID}|${requestId}`,
-    step: id * 10,
-  } as unknown as CallView;
+  return callView({ id, provider: P, callerUid: UID, requestId, toolName: tool, args: JSON.stringify(args) });
 }
 
 const put = (table: string, key: string, value: JsonValue): CommitWrite => ({
@@ -45,21 +30,7 @@ const put = (table: string, key: string, value: JsonValue): CommitWrite => ({
   value,
 });
 
-function commit(seq: number, callId: number, writes: CommitWrite[]): CommitRecord {
-  return {
-    seq,
-    step: seq,
-    t: 0,
-    packageName: P,
-    process: P,
-    pid: 2001,
-    incarnation: 1,
-    tx: `tx ${seq}`,
-    writes,
-    task: seq,
-    call: callId,
-  };
-}
+const commit = (seq: number, callId: number, writes: CommitWrite[]) => commitRecord(P, seq, callId, writes);
 
 function replayed(key: string, tool: string, args: JsonValue, writes: CommitWrite[], effects = 0) {
   return {

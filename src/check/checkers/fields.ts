@@ -18,12 +18,13 @@
 import canonicalize from 'canonicalize';
 import type { JsonValue } from '../../base/json.ts';
 import { readEnvelope, V2_METHOD_NAMES, type V2MethodName } from '../../protocol/index.ts';
-import { type Checker, groupByKeys, type Violation, violation } from '../checker.ts';
+import { type Checker, groupByKeys } from '../checker.ts';
+import { callsUnderTest, judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
 import { type CallView, issuerOf, type Observation } from '../observation.ts';
 
 const V2: ReadonlySet<string> = new Set(V2_METHOD_NAMES);
 
-export const resolutionPendingIntent: Checker = {
+export const resolutionPendingIntent = judgeEach(PROVIDER_CALLS, {
   id: 'resolution-pending-intent',
   ruleIds: ['CETP-4.3-02', 'CETP-7.2-04', 'CETP-7.2-05'],
   description:
@@ -35,40 +36,34 @@ export const resolutionPendingIntent: Checker = {
       against: "the system's record: creator UID, IMMUTABLE flag, resolved components",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider)) continue;
-      for (const reply of [c.reply.kind === 'bundle' ? c.reply : null, c.lostAnswer]) {
-        if (reply?.bundle.typeOf('resolution') !== 'PendingIntent') continue;
-        const pi = reply.bundle.getPendingIntent('resolution');
-        if (!pi) continue;
-        const why =
-          pi.getCreatorUid() !== c.providerUid
-            ? `was created by uid ${pi.getCreatorUid()}, not the provider's ${c.providerUid}`
-            : !pi.isImmutable()
-              ? 'is mutable'
-              : !pi.isTargetedToPackage() || pi.queryIntentComponents().length === 0
-                ? 'is not explicit'
-                : pi.queryIntentComponents().some((t) => t.packageName !== c.provider)
-                  ? 'targets a component of another app'
-                  : null;
-        if (why)
-          out.push(
-            violation(this, `the resolution of ${c.method} ${c.requestId ?? ''} ${why}`, { calls: [c.id] }),
-          );
-      }
+  judge(c) {
+    const found: string[] = [];
+    for (const reply of [c.reply.kind === 'bundle' ? c.reply : null, c.lostAnswer]) {
+      if (reply?.bundle.typeOf('resolution') !== 'PendingIntent') continue;
+      const pi = reply.bundle.getPendingIntent('resolution');
+      if (!pi) continue;
+      const why =
+        pi.getCreatorUid() !== c.providerUid
+          ? `was created by uid ${pi.getCreatorUid()}, not the provider's ${c.providerUid}`
+          : !pi.isImmutable()
+            ? 'is mutable'
+            : !pi.isTargetedToPackage() || pi.queryIntentComponents().length === 0
+              ? 'is not explicit'
+              : pi.queryIntentComponents().some((t) => t.packageName !== c.provider)
+                ? 'targets a component of another app'
+                : null;
+      if (why) found.push(`the resolution of ${c.method} ${c.requestId ?? ''} ${why}`);
     }
-    return out;
+    return found;
   },
-};
+});
 
 /** Whether `id` is `pkg` or a name inside its namespace (`pkg.something`). */
 function inNamespace(id: string, pkg: string): boolean {
   return id === pkg || id.startsWith(`${pkg}.`);
 }
 
-export const providerIdentity: Checker = {
+export const providerIdentity = judgeRun({
   id: 'provider-identity',
   ruleIds: ['CETP-3.1-01', 'CETP-3.1-02'],
   description:
@@ -80,39 +75,33 @@ export const providerIdentity: Checker = {
       against: "the provider's package name (namespace) and its other answers (stable)",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const seen = new Map<string, { id: string; call: CallView }>();
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+    for (const c of callsUnderTest(obs, ctx)) {
+      if (c.reply.kind !== 'bundle') continue;
       if (c.reply.status !== 'success' || (c.method !== 'negotiate' && c.method !== 'get_provider_info'))
         continue;
       const id = (c.reply.data as { provider_id?: unknown } | undefined)?.provider_id;
       if (typeof id !== 'string') continue; // wire-well-formed's finding
       if (!inNamespace(id, c.provider)) {
-        out.push(
-          violation(
-            this,
-            `${c.method} named provider_id ${JSON.stringify(id)}, outside package ${c.provider}`,
-            { calls: [c.id] },
-          ),
-        );
+        yield {
+          message: `${c.method} named provider_id ${JSON.stringify(id)}, outside package ${c.provider}`,
+          calls: [c.id],
+        };
         continue;
       }
       const first = seen.get(c.provider);
       if (!first) seen.set(c.provider, { id, call: c });
       else if (first.id !== id)
-        out.push(
-          violation(this, `provider_id changed from ${JSON.stringify(first.id)} to ${JSON.stringify(id)}`, {
-            calls: [first.call.id, c.id],
-          }),
-        );
+        yield {
+          message: `provider_id changed from ${JSON.stringify(first.id)} to ${JSON.stringify(id)}`,
+          calls: [first.call.id, c.id],
+        };
     }
-    return out;
   },
-};
+});
 
-export const catalogueRevision: Checker = {
+export const catalogueRevision = judgeRun({
   id: 'catalogue-revision',
   ruleIds: ['CETP-3.3-03'],
   description:
@@ -124,8 +113,7 @@ export const catalogueRevision: Checker = {
       against: 'the tools listed under the same revision in the same provider’s other answers',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const answers = obs.calls.filter(
       (c) =>
         c.method === 'list_tools' &&
@@ -141,19 +129,13 @@ export const catalogueRevision: Checker = {
       const tools = toolsOf(first);
       const other = rest.find((c) => toolsOf(c) !== tools);
       if (other)
-        out.push(
-          violation(
-            this,
-            `revision ${JSON.stringify(revisionOf(first))} of ${first.provider} listed different tools`,
-            {
-              calls: [first.id, other.id],
-            },
-          ),
-        );
+        yield {
+          message: `revision ${JSON.stringify(revisionOf(first))} of ${first.provider} listed different tools`,
+          calls: [first.id, other.id],
+        };
     }
-    return out;
   },
-};
+});
 
 function revisionOf(c: CallView): string | null {
   const r = c.reply.kind === 'bundle' ? (c.reply.data as { revision?: unknown } | undefined)?.revision : null;
@@ -204,7 +186,7 @@ const EMPTY_READER = {
   getIntArray: () => null,
 };
 
-export const consumerRequestsWellFormed: Checker = {
+export const consumerRequestsWellFormed = judgeRun({
   id: 'consumer-requests-well-formed',
   ruleIds: [
     'CETP-4.1-01',
@@ -236,19 +218,14 @@ export const consumerRequestsWellFormed: Checker = {
       against: "the session's max_request_bytes (consumer side)",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     for (const c of obs.calls) {
       if (!ctx.consumers.includes(c.caller)) continue;
       const flaw = requestFlaw(obs, c);
-      if (flaw)
-        out.push(
-          violation(this, `${c.caller} sent ${c.method} to ${c.provider}: ${flaw}`, { calls: [c.id] }),
-        );
+      if (flaw) yield { message: `${c.caller} sent ${c.method} to ${c.provider}: ${flaw}`, calls: [c.id] };
     }
-    return out;
   },
-};
+});
 
 export const FIELD_CHECKERS: readonly Checker[] = [
   resolutionPendingIntent,

@@ -14,8 +14,9 @@
  */
 import { sha256Hex } from '../../protocol/digest.ts';
 import type { FileResultRecord } from '../../sim/ground-truth.ts';
-import { type Checker, violation } from '../checker.ts';
-import type { BundleReplyView, CallView, Observation } from '../observation.ts';
+import type { Checker } from '../checker.ts';
+import { judgeEach, source } from '../checker-kit.ts';
+import { type BundleReplyView, type CallView, memoOn, type Observation } from '../observation.ts';
 
 /** One file result on the wire: the call, the reply that carried it, and what it declared. */
 interface FileResultView {
@@ -58,9 +59,18 @@ export function bytesBehind(
 }
 
 /** Every successful file result a provider under test put on the wire (delivered or lost). */
+/** The world's file results by target path (the last one recorded for a path wins). */
+export function fileResultsByTarget(obs: Observation): ReadonlyMap<string, FileResultRecord> {
+  return memoOn(obs, FILE_RESULTS_BY_TARGET, () => {
+    const byTarget = new Map<string, FileResultRecord>();
+    for (const r of obs.record.truth.fileResults) byTarget.set(r.target, r);
+    return byTarget;
+  });
+}
+const FILE_RESULTS_BY_TARGET: unique symbol = Symbol('cetp.check.fileResultsByTarget');
+
 function fileResults(obs: Observation, providers: readonly string[]): FileResultView[] {
-  const byTarget = new Map<string, FileResultRecord>();
-  for (const r of obs.record.truth.fileResults) byTarget.set(r.target, r);
+  const byTarget = fileResultsByTarget(obs);
   const altered = alteredPaths(obs);
   const out: FileResultView[] = [];
   for (const call of obs.calls) {
@@ -88,7 +98,13 @@ export function fileResultsJudged(
   return { judged, notJudged: all.length - judged };
 }
 
-export const fileResultMatches: Checker = {
+/** The file results of providers under test, each shown by the call that carried it. */
+const FILE_RESULTS = source(
+  (obs, ctx) => fileResults(obs, ctx.providersUnderTest),
+  (r) => ({ calls: [r.call.id] }),
+);
+
+export const fileResultMatches = judgeEach(FILE_RESULTS, {
   id: 'file-result-matches',
   ruleIds: ['CETP-4.5-02', 'CETP-4.5-03', 'CETP-4.5-04'],
   description:
@@ -106,38 +122,23 @@ export const fileResultMatches: Checker = {
       against: 'the bytes behind the descriptor as the world recorded them (size, digest, read-only)',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const r of fileResults(obs, ctx.providersUnderTest)) {
-      const where = `${r.call.method} ${r.call.toolName ?? ''} ${r.call.caller} → ${r.call.provider}`;
-      const calls = [r.call.id];
-      if (r.mode === null) {
-        out.push(violation(this, `${where}: a file result without a result_fd descriptor`, { calls }));
-        continue;
-      }
-      if (r.mode !== 'r')
-        out.push(violation(this, `${where}: result_fd is not read-only (mode ${r.mode})`, { calls }));
-      if (r.bytes === null) continue;
-      if (r.declaredSize !== r.bytes.length)
-        out.push(
-          violation(
-            this,
-            `${where}: size_bytes ${JSON.stringify(r.declaredSize)} but the descriptor holds ${r.bytes.length} bytes`,
-            { calls },
-          ),
-        );
-      const digest = sha256Hex(r.bytes);
-      if (r.declaredSha256 !== digest)
-        out.push(
-          violation(
-            this,
-            `${where}: sha256 ${JSON.stringify(r.declaredSha256)} but the descriptor's bytes hash to ${digest}`,
-            { calls },
-          ),
-        );
-    }
-    return out;
+  judge(r) {
+    const where = `${r.call.method} ${r.call.toolName ?? ''} ${r.call.caller} → ${r.call.provider}`;
+    if (r.mode === null) return `${where}: a file result without a result_fd descriptor`;
+    const found: string[] = [];
+    if (r.mode !== 'r') found.push(`${where}: result_fd is not read-only (mode ${r.mode})`);
+    if (r.bytes === null) return found;
+    if (r.declaredSize !== r.bytes.length)
+      found.push(
+        `${where}: size_bytes ${JSON.stringify(r.declaredSize)} but the descriptor holds ${r.bytes.length} bytes`,
+      );
+    const digest = sha256Hex(r.bytes);
+    if (r.declaredSha256 !== digest)
+      found.push(
+        `${where}: sha256 ${JSON.stringify(r.declaredSha256)} but the descriptor's bytes hash to ${digest}`,
+      );
+    return found;
   },
-};
+});
 
 export const FILE_CHECKERS: readonly Checker[] = [fileResultMatches];

@@ -11,11 +11,12 @@
  *   sides reading the spec differently).
  * Hostile providers are not judged (they refuse and lie by design).
  */
-import type { JsonValue } from '../../base/json.ts';
 import type { AgentCallRecord } from '../../sim/ground-truth.ts';
-import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
+import type { CheckContext } from '../checker.ts';
+import { judgeEach, judgeRun, source } from '../checker-kit.ts';
 import { effectEvents, type Observation } from '../observation.ts';
 import { uidOf } from '../record.ts';
+import { field } from './consumer-view.ts';
 
 /** Failure kinds that tell the agent "this did not happen" (not "unknown", not "committed"). */
 const DEFINITIVE_NOTHING = new Set([
@@ -39,10 +40,6 @@ interface Told {
   readonly requestId: string;
 }
 
-function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;
-}
-
 /** The agent executions of consumers under test against providers under test, with what they were told. */
 function toldOutcomes(obs: Observation, ctx: CheckContext): Told[] {
   const hostile = new Set(ctx.hostile ?? []);
@@ -60,36 +57,29 @@ function toldOutcomes(obs: Observation, ctx: CheckContext): Told[] {
   return out;
 }
 
-export const agentOutcomeTruth: Checker = {
+export const agentOutcomeTruth = judgeEach(source(toldOutcomes), {
   id: 'agent-outcome-truth',
   ruleIds: ['CETP-6-05', 'CETP-6-08', 'CETP-4.1-15'],
   description:
     'An agent told that its execution definitively did not happen finds no business effect of it committed (a same-id retry reaches the true outcome).',
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const told of toldOutcomes(obs, ctx)) {
-      if (!DEFINITIVE_NOTHING.has(told.kind)) continue;
-      if (told.kind === 'rejected' && told.code !== null && UNKNOWN_CODES.has(told.code)) continue;
-      const uid = uidOf(obs.record, told.call.consumer);
-      const effects = obs.effects.filter(
-        (e) =>
-          e.provider === told.call.provider &&
-          e.requestId === told.requestId &&
-          e.uid === uid &&
-          e.step <= (told.call.endStep ?? Number.MAX_SAFE_INTEGER),
-      );
-      if (effects.length === 0) continue;
-      out.push(
-        violation(
-          this,
-          `the agent was told ${told.kind}${told.code ? ` ${told.code}` : ''} for ${told.call.tool} on ${told.call.provider} (request ${told.requestId}), but its business effect was committed`,
-          { events: effectEvents(...effects) },
-        ),
-      );
-    }
-    return out;
+  judge(told, obs) {
+    if (!DEFINITIVE_NOTHING.has(told.kind)) return;
+    if (told.kind === 'rejected' && told.code !== null && UNKNOWN_CODES.has(told.code)) return;
+    const uid = uidOf(obs.record, told.call.consumer);
+    const effects = obs.effects.filter(
+      (e) =>
+        e.provider === told.call.provider &&
+        e.requestId === told.requestId &&
+        e.uid === uid &&
+        e.step <= (told.call.endStep ?? Number.MAX_SAFE_INTEGER),
+    );
+    if (effects.length === 0) return;
+    return {
+      message: `the agent was told ${told.kind}${told.code ? ` ${told.code}` : ''} for ${told.call.tool} on ${told.call.provider} (request ${told.requestId}), but its business effect was committed`,
+      events: effectEvents(...effects),
+    };
   },
-};
+});
 
 /**
  * Whether the execution presented a resume token later than the provider's resume-token lifetime
@@ -114,20 +104,15 @@ function resumedLate(obs: Observation, ctx: CheckContext, told: Told): boolean {
 
 const REFERENCE_RESUME_TOKEN_TTL_MS = 600_000;
 
-export const agentNotRefusedAsMisuse: Checker = {
+export const agentNotRefusedAsMisuse = judgeRun({
   id: 'agent-not-refused-as-misuse',
   ruleIds: ['CETP-5-15', 'CETP-4.3-07', 'CETP-6-04', 'CETP-6-08'],
   description:
     'A conforming consumer talking to a conforming provider never ends an execution with INVALID_REQUEST (misuse of the envelope, a token or a request id).',
-  check(obs, ctx) {
-    return toldOutcomes(obs, ctx)
-      .filter((t) => t.kind === 'rejected' && t.code === 'INVALID_REQUEST')
-      .filter((t) => !resumedLate(obs, ctx, t))
-      .map((t) =>
-        violation(
-          this,
-          `the agent's ${t.call.tool} on ${t.call.provider} (request ${t.requestId}) ended with INVALID_REQUEST: the provider refused what the consumer sent as misuse`,
-        ),
-      );
+  *judge(obs, ctx) {
+    for (const t of toldOutcomes(obs, ctx)) {
+      if (t.kind !== 'rejected' || t.code !== 'INVALID_REQUEST' || resumedLate(obs, ctx, t)) continue;
+      yield `the agent's ${t.call.tool} on ${t.call.provider} (request ${t.requestId}) ended with INVALID_REQUEST: the provider refused what the consumer sent as misuse`;
+    }
   },
-};
+});

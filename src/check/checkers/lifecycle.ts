@@ -13,7 +13,8 @@
  * no-cross-uid-results, approval-binding). A provider incarnation (incarnationAt) is also how
  * single-effect and same-terminal-result count: a request sent again after a wipe is a new request.
  */
-import { type Checker, type Violation, violation } from '../checker.ts';
+import type { Checker } from '../checker.ts';
+import { callsUnderTest, judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
 import { type CallView, issuerOf, memoOn, type Observation } from '../observation.ts';
 
 /** Per package, its uninstalls (a reinstall, a re-sign under another key): their steps and trace events. */
@@ -99,7 +100,7 @@ function reusedOtherwise(obs: Observation, c: CallView): boolean {
   );
 }
 
-export const restartSessionOutcome: Checker = {
+export const restartSessionOutcome = judgeEach(PROVIDER_CALLS, {
   id: 'restart-session-outcome',
   ruleIds: ['CETP-2.2-12', 'CETP-2.2-14', 'CETP-5-07'],
   description:
@@ -111,31 +112,30 @@ export const restartSessionOutcome: Checker = {
       against: "the provider's restarts since the session was issued to this UID",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.method === 'negotiate') continue;
-      const code = errorCode(c);
-      if (code === null || !REFUSALS.has(code)) continue;
-      const issued = issuerOf(obs, c);
-      if (!issued || issued.callerUid !== c.callerUid || issued.replyStep === null) continue;
-      const data =
-        issued.reply.kind === 'bundle' ? (issued.reply.data as { expires_at?: unknown }) : undefined;
-      const expires = typeof data?.expires_at === 'string' ? Date.parse(data.expires_at) : Number.NaN;
-      if (Number.isFinite(expires) && c.t >= expires) continue;
-      const death = restartBetween(obs, c.provider, issued.replyStep, c.step);
-      if (death === null || !wellFormedFollowUp(obs, c)) continue;
-      out.push(
-        violation(
-          this,
-          `uid ${c.callerUid}'s session from before ${c.provider} restarted was refused with ${code} on ${c.method}, not NEGOTIATION_REQUIRED`,
-          { calls: [issued.id, c.id], events: [death] },
-        ),
-      );
-    }
-    return out;
+  judge(c, obs) {
+    if (!c.v2 || c.method === 'negotiate') return;
+    const code = errorCode(c);
+    if (code === null || !REFUSALS.has(code)) return;
+    const issued = issuerOf(obs, c);
+    if (!issued || issued.callerUid !== c.callerUid || issued.replyStep === null) return;
+    const expires = expiresAt(issued);
+    if (Number.isFinite(expires) && c.t >= expires) return;
+    const death = restartBetween(obs, c.provider, issued.replyStep, c.step);
+    if (death === null || !wellFormedFollowUp(obs, c)) return;
+    return {
+      message: `uid ${c.callerUid}'s session from before ${c.provider} restarted was refused with ${code} on ${c.method}, not NEGOTIATION_REQUIRED`,
+      calls: [issued.id, c.id],
+      events: [death],
+    };
   },
-};
+});
+
+/** The expires_at a negotiate answered, as epoch ms (NaN when it named none). */
+function expiresAt(negotiate: CallView): number {
+  const data =
+    negotiate.reply.kind === 'bundle' ? (negotiate.reply.data as { expires_at?: unknown }) : undefined;
+  return typeof data?.expires_at === 'string' ? Date.parse(data.expires_at) : Number.NaN;
+}
 
 /**
  * Whether `c` is a call only its session could make wrong: a re-send of a request under its own
@@ -156,7 +156,7 @@ function wellFormedFollowUp(obs: Observation, c: CallView): boolean {
   );
 }
 
-export const restartKeepsOperation: Checker = {
+export const restartKeepsOperation = judgeEach(PROVIDER_CALLS, {
   id: 'restart-keeps-operation',
   ruleIds: ['CETP-4.4-16', 'CETP-10-13', 'CETP-4.4-14'],
   description:
@@ -172,31 +172,23 @@ export const restartKeepsOperation: Checker = {
       against: 'the operations the same incarnation of the provider accepted before its restart',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider)) continue;
-      if (c.method !== 'get_operation' && c.method !== 'cancel_operation') continue;
-      if (errorCode(c) !== 'INVALID_REQUEST' || !liveSession(obs, c)) continue;
-      const op = accepted(obs).get(c.operationKey);
-      if (!op || op.callerUid !== c.callerUid || op.requestId !== c.requestId || op.replyStep === null)
-        continue;
-      if (wipedBetween(obs, c.provider, op.step, c.step)) continue;
-      const window = windowMs(obs, op);
-      if (window !== null && c.t >= (op.replyT ?? op.t) + window) continue;
-      const death = restartBetween(obs, c.provider, op.replyStep, c.step);
-      if (death === null) continue;
-      out.push(
-        violation(
-          this,
-          `operation ${c.operationId} of uid ${c.callerUid}, accepted before ${c.provider} restarted, was unknown to ${c.method} after it`,
-          { calls: [op.id, c.id], events: [death] },
-        ),
-      );
-    }
-    return out;
+  judge(c, obs) {
+    if (c.method !== 'get_operation' && c.method !== 'cancel_operation') return;
+    if (errorCode(c) !== 'INVALID_REQUEST' || !liveSession(obs, c)) return;
+    const op = accepted(obs).get(c.operationKey);
+    if (!op || op.callerUid !== c.callerUid || op.requestId !== c.requestId || op.replyStep === null) return;
+    if (wipedBetween(obs, c.provider, op.step, c.step)) return;
+    const window = windowMs(obs, op);
+    if (window !== null && c.t >= (op.replyT ?? op.t) + window) return;
+    const death = restartBetween(obs, c.provider, op.replyStep, c.step);
+    if (death === null) return;
+    return {
+      message: `operation ${c.operationId} of uid ${c.callerUid}, accepted before ${c.provider} restarted, was unknown to ${c.method} after it`,
+      calls: [op.id, c.id],
+      events: [death],
+    };
   },
-};
+});
 
 /**
  * Whether `c` carried a session its provider must honour: issued to this UID after the provider's
@@ -206,8 +198,7 @@ function liveSession(obs: Observation, c: CallView): boolean {
   const issued = issuerOf(obs, c);
   if (!issued || issued.callerUid !== c.callerUid || issued.replyStep === null) return false;
   if (c.caller !== issued.caller) return false;
-  const data = issued.reply.kind === 'bundle' ? (issued.reply.data as { expires_at?: unknown }) : undefined;
-  const expires = typeof data?.expires_at === 'string' ? Date.parse(data.expires_at) : Number.NaN;
+  const expires = expiresAt(issued);
   if (!Number.isFinite(expires) || c.t >= expires) return false;
   return restartBetween(obs, c.provider, issued.step, c.step) === null;
 }
@@ -221,7 +212,7 @@ function windowMs(obs: Observation, c: CallView): number | null {
   return typeof s === 'number' ? s * 1000 : null;
 }
 
-export const wipedStateUnknown: Checker = {
+export const wipedStateUnknown = judgeRun({
   id: 'wiped-state-unknown',
   ruleIds: ['CETP-4.4-04', 'CETP-4.4-21', 'CETP-4.3-08', 'CETP-10-12'],
   description:
@@ -237,40 +228,32 @@ export const wipedStateUnknown: Checker = {
       against: 'the incarnation of the provider that issued it (the package manager’s uninstalls)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const tokens = new Map<string, CallView>();
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+    for (const c of callsUnderTest(obs, ctx)) {
+      if (c.reply.kind !== 'bundle') continue;
       const ok = c.reply.status === 'success' || c.reply.status === 'accepted';
       if (c.method === 'get_operation' || c.method === 'cancel_operation') {
         const op = accepted(obs).get(c.operationKey);
         if (ok && op && wipedBetween(obs, c.provider, op.step, c.step))
-          out.push(
-            violation(
-              this,
-              `${c.method} of ${c.operationId}, accepted by ${c.provider} before its data was wiped, answered ${c.reply.status} by the new incarnation`,
-              { calls: [op.id, c.id] },
-            ),
-          );
+          yield {
+            message: `${c.method} of ${c.operationId}, accepted by ${c.provider} before its data was wiped, answered ${c.reply.status} by the new incarnation`,
+            calls: [op.id, c.id],
+          };
       }
       if (c.method !== 'execute_tool') continue;
       const issued = c.resumeToken === null ? undefined : tokens.get(`${c.provider}|${c.resumeToken}`);
       if (ok && issued && wipedBetween(obs, c.provider, issued.step, c.step))
-        out.push(
-          violation(
-            this,
-            `a resume token ${c.provider} issued before its data was wiped was honoured (${c.reply.status}) by the new incarnation`,
-            { calls: [issued.id, c.id] },
-          ),
-        );
+        yield {
+          message: `a resume token ${c.provider} issued before its data was wiped was honoured (${c.reply.status}) by the new incarnation`,
+          calls: [issued.id, c.id],
+        };
       // The latest issue of a token counts: an incarnation may issue a string an earlier one did.
       const token = c.reply.bundle.getString('resume_token');
       if (token !== null) tokens.set(`${c.provider}|${token}`, c);
     }
-    return out;
   },
-};
+});
 
 export const LIFECYCLE_CHECKERS: readonly Checker[] = [
   restartSessionOutcome,

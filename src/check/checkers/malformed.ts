@@ -31,7 +31,8 @@ import { TTLE_REQUEST_THRESHOLD_BYTES } from '../../sim/binder/binder-types.ts';
 import { Bundle } from '../../sim/binder/bundle.ts';
 import { bundleParcelSize } from '../../sim/binder/parcel.ts';
 import { BINDER_BUFFER_BYTES } from '../../sim/process/process.ts';
-import { type Checker, groupBy, type Violation, violation } from '../checker.ts';
+import { type Checker, groupBy } from '../checker.ts';
+import { judgeRun } from '../checker-kit.ts';
 import { type CallView, effectEvents, issuerOf, memoOn, type Observation } from '../observation.ts';
 
 const V2_METHODS_SET: ReadonlySet<string> = new Set(V2_METHOD_NAMES);
@@ -125,7 +126,7 @@ export function refusalOf(c: CallView): Refusal {
   }
 }
 
-export const malformedRefused: Checker = {
+export const malformedRefused = judgeRun({
   id: 'malformed-refused',
   ruleIds: ['CETP-5-15', 'CETP-5-13', 'CETP-5-14', 'CETP-5-01', 'CETP-9-03', 'CETP-7.3-04'],
   description:
@@ -143,28 +144,25 @@ export const malformedRefused: Checker = {
       against: "args over the session's max_request_bytes are refused",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     for (const { call, reason } of malformedCalls(obs, ctx.providersUnderTest)) {
       const refusal = refusalOf(call);
       if (refusal === null || refusal.ok) continue;
-      out.push(
-        violation(this, `${call.method} with ${short(reason)} was answered with ${refusal.why}`, {
-          calls: [call.id],
-          class: call.reply.kind === 'bundle' ? 'correctness' : 'crash',
-        }),
-      );
+      yield {
+        message: `${call.method} with ${short(reason)} was answered with ${refusal.why}`,
+        calls: [call.id],
+        class: call.reply.kind === 'bundle' ? 'correctness' : 'crash',
+      };
     }
-    return out;
   },
-};
+});
 
 /** How a call was answered, for the effect rule: an error, or something that may stand for the effect. */
 function answeredError(c: CallView): boolean {
   return c.reply.kind === 'bundle' && c.reply.status === 'error';
 }
 
-export const errorMeansNoEffect: Checker = {
+export const errorMeansNoEffect = judgeRun({
   id: 'error-means-no-effect',
   ruleIds: ['CETP-5-15', 'CETP-5-14', 'CETP-5-18', 'CETP-4.1-14', 'CETP-7.3-04', 'CETP-9-03'],
   description:
@@ -176,8 +174,7 @@ export const errorMeansNoEffect: Checker = {
       against: "the world's committed effects: an error answer means no effect",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const executions = groupBy(
       obs.calls.filter((c) => c.method === 'execute_tool' && ctx.providersUnderTest.includes(c.provider)),
       (c) => c.requestKey,
@@ -189,17 +186,14 @@ export const errorMeansNoEffect: Checker = {
       // accepted, a lost or missing reply) may be the one that stands for this effect.
       if (calls.length === 0 || !calls.every(answeredError)) continue;
       const codes = [...new Set(calls.map((c) => (c.reply.kind === 'bundle' ? c.reply.errorCode : '')))];
-      out.push(
-        violation(
-          this,
-          `${e.tool} request ${e.requestId} of uid ${e.uid} committed an effect, but every answer to it was an error (${codes.join(', ')})`,
-          { events: effectEvents(e), calls: calls.map((c) => c.id) },
-        ),
-      );
+      yield {
+        message: `${e.tool} request ${e.requestId} of uid ${e.uid} committed an effect, but every answer to it was an error (${codes.join(', ')})`,
+        events: effectEvents(e),
+        calls: calls.map((c) => c.id),
+      };
     }
-    return out;
   },
-};
+});
 
 function short(text: string): string {
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;

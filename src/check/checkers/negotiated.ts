@@ -20,7 +20,8 @@ import {
   utf8Length,
 } from '../../protocol/index.ts';
 import { parseInstant } from '../../sim/core/clock.ts';
-import { type Checker, violation } from '../checker.ts';
+import type { Checker } from '../checker.ts';
+import { judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
 import {
   byAnswer,
   type CallView,
@@ -113,7 +114,7 @@ function parseCapabilities(text: string): readonly string[] | null {
   }
 }
 
-export const capabilitiesIntersected: Checker = {
+export const capabilitiesIntersected = judgeEach(PROVIDER_CALLS, {
   id: 'capabilities-intersected',
   ruleIds: ['CETP-2.2-06'],
   description: 'A negotiated session holds only capabilities the consumer asked for.',
@@ -130,28 +131,18 @@ export const capabilitiesIntersected: Checker = {
       against: 'the capabilities the consumer asked for',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (c.method !== 'negotiate' || !ctx.providersUnderTest.includes(c.provider)) continue;
-      const granted = data(c)?.capabilities;
-      const asked = requestedCapabilities(c);
-      if (c.reply.kind !== 'bundle' || c.reply.status !== 'success' || !Array.isArray(granted) || !asked)
-        continue;
-      const extra = granted.filter((x) => !asked.includes(x as string));
-      if (extra.length > 0) {
-        out.push(
-          violation(this, `negotiate granted ${extra.join(', ')}, which the consumer did not ask for`, {
-            calls: [c.id],
-          }),
-        );
-      }
-    }
-    return out;
+  judge(c) {
+    if (c.method !== 'negotiate') return;
+    const granted = data(c)?.capabilities;
+    const asked = requestedCapabilities(c);
+    if (c.reply.kind !== 'bundle' || c.reply.status !== 'success' || !Array.isArray(granted) || !asked)
+      return;
+    const extra = granted.filter((x) => !asked.includes(x as string));
+    if (extra.length > 0) return `negotiate granted ${extra.join(', ')}, which the consumer did not ask for`;
   },
-};
+});
 
-export const versionAgreed: Checker = {
+export const versionAgreed = judgeEach(PROVIDER_CALLS, {
   id: 'version-agreed',
   ruleIds: ['CETP-2.2-15', 'CETP-2.2-16'],
   description:
@@ -163,29 +154,17 @@ export const versionAgreed: Checker = {
       against: 'the versions the consumer offered and the manifest declares',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (c.method !== 'negotiate' || !ctx.providersUnderTest.includes(c.provider)) continue;
-      if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
-      if (c.request?.typeOf('consumer_versions') !== 'IntArray') continue;
-      const offered = c.request.getIntArray('consumer_versions') ?? [];
-      const selected = data(c)?.selected_version;
-      if (!offered.includes(selected as number)) {
-        out.push(
-          violation(
-            this,
-            `negotiate selected version ${String(selected)}, which the consumer did not offer ([${offered.join(', ')}])`,
-            { calls: [c.id] },
-          ),
-        );
-      }
-    }
-    return out;
+  judge(c) {
+    if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') return;
+    if (c.request?.typeOf('consumer_versions') !== 'IntArray') return;
+    const offered = c.request.getIntArray('consumer_versions') ?? [];
+    const selected = data(c)?.selected_version;
+    if (!offered.includes(selected as number))
+      return `negotiate selected version ${String(selected)}, which the consumer did not offer ([${offered.join(', ')}])`;
   },
-};
+});
 
-export const sessionExpiry: Checker = {
+export const sessionExpiry = judgeEach(PROVIDER_CALLS, {
   id: 'session-expiry',
   ruleIds: ['CETP-2.2-11', 'CETP-2.2-14'],
   description:
@@ -197,24 +176,14 @@ export const sessionExpiry: Checker = {
       against: 'the world clock at each later use of the session',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
-      const expiresAtMs = sessionOf(obs, c)?.expiresAtMs;
-      if (expiresAtMs == null || c.t < expiresAtMs || !sessionHonoured(c)) continue;
-      const answer = c.reply.errorCode ?? c.reply.status;
-      out.push(
-        violation(
-          this,
-          `${c.method} was answered ${answer} under a session that expired ${Math.round((c.t - expiresAtMs) / 60_000)} min earlier, not NEGOTIATION_REQUIRED`,
-          { calls: [c.id] },
-        ),
-      );
-    }
-    return out;
+  judge(c, obs) {
+    if (!c.v2 || c.reply.kind !== 'bundle') return;
+    const expiresAtMs = sessionOf(obs, c)?.expiresAtMs;
+    if (expiresAtMs == null || c.t < expiresAtMs || !sessionHonoured(c)) return;
+    const answer = c.reply.errorCode ?? c.reply.status;
+    return `${c.method} was answered ${answer} under a session that expired ${Math.round((c.t - expiresAtMs) / 60_000)} min earlier, not NEGOTIATION_REQUIRED`;
   },
-};
+});
 
 /** The capability a method needs beyond core (spec §2.3). */
 const METHOD_CAPABILITY: Readonly<Record<string, string>> = {
@@ -222,7 +191,7 @@ const METHOD_CAPABILITY: Readonly<Record<string, string>> = {
   cancel_operation: 'cancellation',
 };
 
-export const capabilityGating: Checker = {
+export const capabilityGating = judgeRun({
   id: 'capability-gating',
   ruleIds: ['CETP-2.3-02', 'CETP-5-06'],
   description:
@@ -239,8 +208,7 @@ export const capabilityGating: Checker = {
       against: 'the capabilities the session negotiated',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     // A replay of an async request answers `accepted` again while it runs, in whatever session the
     // retry came (6-07 over 2.3-02; spec/interpretations.md): only a first answer is judged for it.
     // What the provider answered is judged, delivered or not: a first answer whose reply was lost
@@ -259,33 +227,30 @@ export const capabilityGating: Checker = {
       const caps = session.capabilities;
       const needed = METHOD_CAPABILITY[c.method];
       if (needed && !caps.includes(needed) && answer.status === 'success') {
-        out.push(violation(this, `${c.method} was served in a session without ${needed}`, { calls: [c.id] }));
+        yield { message: `${c.method} was served in a session without ${needed}`, calls: [c.id] };
       }
       if (c.method !== 'execute_tool') continue;
       if (answer.status === 'accepted' && !caps.includes('async_operations') && !replay) {
-        out.push(
-          violation(this, 'execute_tool answered accepted in a session without async_operations', {
-            calls: [c.id],
-          }),
-        );
+        yield {
+          message: 'execute_tool answered accepted in a session without async_operations',
+          calls: [c.id],
+        };
       }
       if (
         answer.status === 'success' &&
         objectOf(answer.data)?.kind === 'file' &&
         !caps.includes('large_results')
       ) {
-        out.push(
-          violation(this, 'execute_tool answered with a file result in a session without large_results', {
-            calls: [c.id],
-          }),
-        );
+        yield {
+          message: 'execute_tool answered with a file result in a session without large_results',
+          calls: [c.id],
+        };
       }
     }
-    return out;
   },
-};
+});
 
-export const inlineWithinLimit: Checker = {
+export const inlineWithinLimit = judgeEach(PROVIDER_CALLS, {
   id: 'inline-within-limit',
   ruleIds: ['CETP-4.5-01', 'CETP-4.5-11'],
   description:
@@ -301,35 +266,25 @@ export const inlineWithinLimit: Checker = {
       against: "the inline data's UTF-8 size against the session's limit",
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || !c.v2 || c.reply.kind !== 'bundle') continue;
-      if (c.reply.status !== 'success') continue;
-      const limit = sessionOf(obs, c)?.maxInlineResultBytes;
-      if (limit === undefined || limit === null) continue;
-      let bytes: number | null = null;
-      if (c.method === 'execute_tool' && data(c)?.kind === 'inline') {
-        bytes = utf8Length(c.reply.bundle.getString('data') ?? '');
-      } else if (c.method === 'get_operation') {
-        const result = data(c)?.result as { kind?: unknown } | undefined;
-        if (result?.kind === 'inline') bytes = utf8Length(JSON.stringify(result));
-      }
-      if (bytes !== null && bytes > limit) {
-        out.push(
-          violation(this, `${c.method} inlined ${bytes} bytes, over max_inline_result_bytes=${limit}`, {
-            calls: [c.id],
-          }),
-        );
-      }
+  judge(c, obs) {
+    if (!c.v2 || c.reply.kind !== 'bundle' || c.reply.status !== 'success') return;
+    const limit = sessionOf(obs, c)?.maxInlineResultBytes;
+    if (limit === undefined || limit === null) return;
+    let bytes: number | null = null;
+    if (c.method === 'execute_tool' && data(c)?.kind === 'inline') {
+      bytes = utf8Length(c.reply.bundle.getString('data') ?? '');
+    } else if (c.method === 'get_operation') {
+      const result = data(c)?.result as { kind?: unknown } | undefined;
+      if (result?.kind === 'inline') bytes = utf8Length(JSON.stringify(result));
     }
-    return out;
+    if (bytes !== null && bytes > limit)
+      return `${c.method} inlined ${bytes} bytes, over max_inline_result_bytes=${limit}`;
   },
-};
+});
 
 const TERMINAL_STATES: ReadonlySet<unknown> = new Set(TERMINAL_OPERATION_STATES);
 
-export const windowExpiry: Checker = {
+export const windowExpiry = judgeRun({
   id: 'window-expiry',
   ruleIds: ['CETP-5-22'],
   description:
@@ -341,8 +296,7 @@ export const windowExpiry: Checker = {
       against: 'the world clock at a same-id retry after the request ended',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     // When each request was first seen terminal — an execute_tool success, or its operation reported
     // ended by get_operation (whose request_id is the creating execution's, 4.1-11). Its record was
     // terminal by then, so its window (NOTES 11) ends no later than that reply's time plus the window.
@@ -372,19 +326,15 @@ export const windowExpiry: Checker = {
       const window = sessionOf(obs, c)?.idempotencyWindowSeconds;
       const answered = c.reply.status === 'success' || c.reply.status === 'accepted';
       if (seen?.replyT != null && window != null && c.t > seen.replyT + window * 1000 && answered) {
-        out.push(
-          violation(
-            this,
-            `request ${c.requestId} was answered ${c.reply.status} ${Math.round((c.t - seen.replyT) / 3_600_000)} h after it was seen terminal, past its ${window} s window`,
-            { calls: [seen.id, c.id] },
-          ),
-        );
+        yield {
+          message: `request ${c.requestId} was answered ${c.reply.status} ${Math.round((c.t - seen.replyT) / 3_600_000)} h after it was seen terminal, past its ${window} s window`,
+          calls: [seen.id, c.id],
+        };
       }
       if (!seen && c.reply.status === 'success') terminalSeen.set(key, c);
     }
-    return out;
   },
-};
+});
 
 /** Error codes decided before the args are looked at (envelope, session, method, tool, admission). */
 const BEFORE_ARGS = new Set([
@@ -443,7 +393,7 @@ export function argsFit(schema: unknown, argsJson: string): boolean {
   return argsConform(schema, argsJson);
 }
 
-export const argsSchema: Checker = {
+export const argsSchema = judgeEach(PROVIDER_CALLS, {
   id: 'args-schema',
   ruleIds: ['CETP-5-14'],
   description: "Args that break the tool's input schema are refused as INVALID_ARGS, never executed.",
@@ -454,26 +404,15 @@ export const argsSchema: Checker = {
       against: "the tool's input schema",
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (c.method !== 'execute_tool' || !c.v2 || c.args === null || c.reply.kind !== 'bundle') continue;
-      if (!ctx.providersUnderTest.includes(c.provider)) continue;
-      if (argsConform(ctx.toolInputSchemas?.get(c.toolKey), c.args)) continue;
-      const code = c.reply.errorCode;
-      if (c.reply.status === 'error' && (code === 'INVALID_ARGS' || (code !== null && BEFORE_ARGS.has(code))))
-        continue;
-      out.push(
-        violation(
-          this,
-          `execute_tool ${c.toolName} with args outside its input schema got ${c.reply.status}${code ? ` ${code}` : ''}, not INVALID_ARGS`,
-          { calls: [c.id] },
-        ),
-      );
-    }
-    return out;
+  judge(c, _obs, ctx) {
+    if (c.method !== 'execute_tool' || !c.v2 || c.args === null || c.reply.kind !== 'bundle') return;
+    if (argsConform(ctx.toolInputSchemas?.get(c.toolKey), c.args)) return;
+    const code = c.reply.errorCode;
+    if (c.reply.status === 'error' && (code === 'INVALID_ARGS' || (code !== null && BEFORE_ARGS.has(code))))
+      return;
+    return `execute_tool ${c.toolName} with args outside its input schema got ${c.reply.status}${code ? ` ${code}` : ''}, not INVALID_ARGS`;
   },
-};
+});
 
 export const NEGOTIATED_CHECKERS: readonly Checker[] = [
   versionAgreed,

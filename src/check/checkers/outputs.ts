@@ -15,7 +15,8 @@
 import { caches } from '../../base/caches.ts';
 import { ToolSchemaCompiler, type ToolValueValidator } from '../../protocol/index.ts';
 import type { FileResultRecord } from '../../sim/ground-truth.ts';
-import { type CheckContext, type Checker, violation } from '../checker.ts';
+import type { CheckContext, Checker } from '../checker.ts';
+import { judgeRun } from '../checker-kit.ts';
 import type { BundleReplyView, CallView, Observation } from '../observation.ts';
 import { alteredPaths, bytesBehind } from './files.ts';
 
@@ -109,7 +110,7 @@ function describeIssues(issues: readonly { path?: string; message: string }[]): 
   return first ? ` at ${first.path || '/'}: ${first.message}` : null;
 }
 
-export const outputSchema: Checker = {
+export const outputSchema = judgeRun({
   id: 'output-schema',
   ruleIds: ['CETP-4.2-03', 'CETP-4.2-02', 'CETP-4.4-05'],
   description:
@@ -125,8 +126,7 @@ export const outputSchema: Checker = {
       against: "the tool's published output_schema (fixture or list_tools), and a file result's bytes",
     },
   ],
-  check(obs: Observation, ctx: CheckContext) {
-    const out = [];
+  *judge(obs: Observation, ctx: CheckContext) {
     let wire: Map<string, unknown> | null = null;
     let operations: Map<string, string> | null = null;
     let byTarget: Map<string, FileResultRecord> | null = null;
@@ -166,17 +166,13 @@ export const outputSchema: Checker = {
           where = 'file result';
         } else continue;
         if (issue === null || issue === undefined) continue;
-        out.push(
-          violation(
-            this,
-            `${call.method} ${tool} (${call.caller} → ${call.provider}): the ${where} breaks the tool's output_schema${issue}`,
-            { calls: [call.id] },
-          ),
-        );
+        yield {
+          message: `${call.method} ${tool} (${call.caller} → ${call.provider}): the ${where} breaks the tool's output_schema${issue}`,
+          calls: [call.id],
+        };
       }
     }
-    return out;
   },
-};
+});
 
 export const OUTPUT_CHECKERS: readonly Checker[] = [outputSchema];

@@ -8,7 +8,8 @@
  * Judged from the wire: the answers the consumer actually received, and the calls it sent after them.
  */
 import { isProviderIdInNamespace } from '../../protocol/index.ts';
-import { type Checker, type Violation, violation } from '../checker.ts';
+import type { Checker } from '../checker.ts';
+import { judgeRun } from '../checker-kit.ts';
 import type { CallView } from '../observation.ts';
 
 interface Distrust {
@@ -23,7 +24,7 @@ function providerIdOf(c: CallView): string | null {
   return typeof id === 'string' ? id : null;
 }
 
-export const consumerTrustsIdentity: Checker = {
+export const consumerTrustsIdentity = judgeRun({
   id: 'consumer-trusts-identity',
   ruleIds: ['CETP-3.1-02', 'CETP-3.1-01'],
   description:
@@ -36,9 +37,8 @@ export const consumerTrustsIdentity: Checker = {
         "the serving package's namespace (PackageManager) and the session's negotiated provider_id, as the consumer under test used them",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    if (ctx.consumers.length === 0) return out;
+  *judge(obs, ctx) {
+    if (ctx.consumers.length === 0) return;
     const negotiated = new Map<string, string>(); // `caller|provider|token` → provider_id
     const distrusted = new Map<string, Distrust>();
     const key = (c: CallView, token: string) => `${c.caller}|${c.provider}|${token}`;
@@ -78,19 +78,13 @@ export const consumerTrustsIdentity: Checker = {
       const d = distrusted.get(k);
       // A call sent in the step the distrusting answer arrived was sent by that task, after it.
       if (!d || c.step < d.step) continue;
-      out.push(
-        violation(
-          this,
-          `${c.caller} sent ${c.method} to ${c.provider} under a session it should have dropped: ${d.why}`,
-          {
-            calls: [d.callId, c.id],
-          },
-        ),
-      );
+      yield {
+        message: `${c.caller} sent ${c.method} to ${c.provider} under a session it should have dropped: ${d.why}`,
+        calls: [d.callId, c.id],
+      };
       distrusted.delete(k); // one finding per session
     }
-    return out;
   },
-};
+});
 
 export const PROVIDER_TRUST_CHECKERS: readonly Checker[] = [consumerTrustsIdentity];

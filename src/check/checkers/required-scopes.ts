@@ -11,8 +11,8 @@
  *   the provider — grants outlive requests, so any earlier such approval counts.
  * Without `requiredScopes` in the fixture it judges nothing.
  */
-import type { CheckContext, Checker, Violation } from '../checker.ts';
-import { violation } from '../checker.ts';
+import type { CheckContext } from '../checker.ts';
+import { judgeRun } from '../checker-kit.ts';
 import { effectEvents, type Observation } from '../observation.ts';
 
 interface ListedTool {
@@ -50,7 +50,7 @@ function grantedBefore(
   return granted;
 }
 
-export const requiredScopes: Checker = {
+export const requiredScopes = judgeRun({
   id: 'required-scopes',
   ruleIds: ['CETP-3.4-14'],
   description:
@@ -62,10 +62,9 @@ export const requiredScopes: Checker = {
       against: 'the scopes the fixture says the tool truly needs (requiredScopes)',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const required = ctx.toolRequiredScopes;
-    if (!required || required.size === 0) return out;
+    if (!required || required.size === 0) return;
     const reported = new Set<string>();
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
@@ -77,13 +76,10 @@ export const requiredScopes: Checker = {
         const missing = (required.get(key) ?? []).filter((s) => !declared.includes(s));
         if (missing.length === 0 || reported.has(key)) continue;
         reported.add(key);
-        out.push(
-          violation(
-            this,
-            `list_tools declares ${String(t.name)} with scopes [${declared.join(', ')}], but it needs ${missing.join(', ')} (CETP-3.4-14: the scopes list is the complete set)`,
-            { calls: [c.id] },
-          ),
-        );
+        yield {
+          message: `list_tools declares ${String(t.name)} with scopes [${declared.join(', ')}], but it needs ${missing.join(', ')} (CETP-3.4-14: the scopes list is the complete set)`,
+          calls: [c.id],
+        };
       }
     }
     const userGranted = (provider: string) => ctx.userGrantedScopes.get(provider) ?? [];
@@ -101,26 +97,19 @@ export const requiredScopes: Checker = {
       if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
       const missing = ungranted(c.provider, c.callerUid, c.replyStep ?? c.step, c.toolName);
       if (missing.length === 0) continue;
-      out.push(
-        violation(
-          this,
-          `uid ${c.callerUid} got a success of ${c.toolName} without being granted ${missing.join(', ')}, which it needs (CETP-3.4-14)`,
-          { calls: [c.id] },
-        ),
-      );
+      yield {
+        message: `uid ${c.callerUid} got a success of ${c.toolName} without being granted ${missing.join(', ')}, which it needs (CETP-3.4-14)`,
+        calls: [c.id],
+      };
     }
     for (const e of obs.effects) {
       if (!ctx.providersUnderTest.includes(e.provider)) continue;
       const missing = ungranted(e.provider, e.uid, e.step, e.tool);
       if (missing.length === 0) continue;
-      out.push(
-        violation(
-          this,
-          `uid ${e.uid} ran ${e.tool} (request ${e.requestId}) without being granted ${missing.join(', ')}, which it needs (CETP-3.4-14)`,
-          { events: effectEvents(e) },
-        ),
-      );
+      yield {
+        message: `uid ${e.uid} ran ${e.tool} (request ${e.requestId}) without being granted ${missing.join(', ')}, which it needs (CETP-3.4-14)`,
+        events: effectEvents(e),
+      };
     }
-    return out;
   },
-};
+});

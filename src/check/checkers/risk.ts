@@ -15,11 +15,12 @@
  * effect on args it says need approval is judged whatever the provider declared — a policy that
  * never asks declares no need either.
  */
-import { type Checker, type Violation, violation } from '../checker.ts';
+import type { Checker } from '../checker.ts';
+import { judgeRun } from '../checker-kit.ts';
 import { approvalsInTime, callsOf, neededApproval, unshown } from '../ground.ts';
 import { effectEvents } from '../observation.ts';
 
-export const runtimeRiskApproved: Checker = {
+export const runtimeRiskApproved = judgeRun({
   id: 'runtime-risk-approved',
   ruleIds: ['CETP-3.4-12'],
   description:
@@ -32,27 +33,20 @@ export const runtimeRiskApproved: Checker = {
         "the user's approval of these args, when the provider declared the effect riskier than its tool's declaration (effect API)",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     for (const e of obs.effects) {
       const truth = ctx.toolApprovalRequired?.get(`${e.provider}|${e.tool}`)?.(e.args) ?? false;
       if (!(e.approvalRequired || truth) || !ctx.providersUnderTest.includes(e.provider)) continue;
       if (neededApproval(obs, ctx, e)) continue; // approval-binding's
       const screens = approvalsInTime(obs, e);
       if (screens.some((s) => unshown(s, e).length === 0)) continue;
-      out.push(
-        violation(
-          this,
-          `effect of ${e.tool} request ${e.requestId} of uid ${e.uid}, riskier than its tool's declaration by the provider's own policy${e.approvalRequired ? '' : " (as the fixture's approvalRequired says; the provider declared no need)"}, ${screens.length === 0 ? 'without the user approving it on a screen of the provider' : 'though no screen the user approved showed its args'}`,
-          {
-            events: [...effectEvents(e), ...screens.map((s) => s.seq)],
-            calls: callsOf(obs, e).map((c) => c.id),
-          },
-        ),
-      );
+      yield {
+        message: `effect of ${e.tool} request ${e.requestId} of uid ${e.uid}, riskier than its tool's declaration by the provider's own policy${e.approvalRequired ? '' : " (as the fixture's approvalRequired says; the provider declared no need)"}, ${screens.length === 0 ? 'without the user approving it on a screen of the provider' : 'though no screen the user approved showed its args'}`,
+        events: [...effectEvents(e), ...screens.map((s) => s.seq)],
+        calls: callsOf(obs, e).map((c) => c.id),
+      };
     }
-    return out;
   },
-};
+});
 
 export const RISK_CHECKERS: readonly Checker[] = [runtimeRiskApproved];

@@ -7,60 +7,51 @@
  */
 import { TERMINAL_OPERATION_STATES } from '../../protocol/index.ts';
 import { OWN_LOCK_WAIT } from '../../sim/storage/storage.ts';
-import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
+import type { CheckContext, Checker } from '../checker.ts';
+import { judgeRun } from '../checker-kit.ts';
 import type { CallView, Observation } from '../observation.ts';
 import { incarnationAt } from './lifecycle.ts';
 
-export const noFdLeaks: Checker = {
+export const noFdLeaks = judgeRun({
   id: 'no-fd-leaks',
   ruleIds: ['CETP-4.5-09', 'CETP-4.5-04'],
   description: 'No process that is still alive holds a file descriptor at the end of the run.',
-  check(obs, ctx) {
-    return obs.report.fdLeaks
-      .filter((l) => !(ctx.hostile ?? []).includes(l.process))
-      .map((l) =>
-        violation(
-          this,
-          `${l.process} leaked fd ${l.fd} (${l.target}), opened by ${l.openedBy} at step ${l.openedAtStep}`,
-        ),
-      );
+  *judge(obs, ctx) {
+    for (const l of obs.report.fdLeaks) {
+      if ((ctx.hostile ?? []).includes(l.process)) continue;
+      yield `${l.process} leaked fd ${l.fd} (${l.target}), opened by ${l.openedBy} at step ${l.openedAtStep}`;
+    }
   },
-};
+});
 
-export const noCrash: Checker = {
+export const noCrash = judgeRun({
   id: 'no-crash',
   ruleIds: ['CETP-4.1-15', 'CETP-7.3-01'],
   description: 'No app process crashed or was killed with a provider it held a stable reference to.',
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     if (obs.report.outcome.kind === 'crash') {
-      out.push(
-        violation(
-          this,
-          `the run crashed in ${obs.report.outcome.task}: ${String(obs.report.outcome.error)}`,
-          { class: 'crash' },
-        ),
-      );
+      yield {
+        message: `the run crashed in ${obs.report.outcome.task}: ${String(obs.report.outcome.error)}`,
+        class: 'crash',
+      };
     }
     for (const c of obs.report.crashes) {
       if ((ctx.hostile ?? []).some((h) => c.task.startsWith(`${h}:`))) continue;
-      out.push(violation(this, `${c.task} crashed: ${c.error}`, { class: 'crash' }));
+      yield { message: `${c.task} crashed: ${c.error}`, class: 'crash' };
     }
     for (const e of obs.events) {
       if (e.kind !== 'process.kill') continue;
       const cause = String(e.data.cause);
       if (cause.startsWith('killed: depends on provider') && ctx.consumers.includes(String(e.data.actor))) {
-        out.push(
-          violation(this, `${e.data.actor} was ${cause} (a stable provider reference)`, {
-            events: [e.seq],
-            class: 'crash',
-          }),
-        );
+        yield {
+          message: `${e.data.actor} was ${cause} (a stable provider reference)`,
+          events: [e.seq],
+          class: 'crash',
+        };
       }
     }
-    return out;
   },
-};
+});
 
 /** Calls still waiting for their reply when the run ended, to or from an implementation under test. */
 function inFlight(obs: Observation, ctx: CheckContext): CallView[] {
@@ -90,57 +81,57 @@ function ownLockMessage(b: { task: string; on: string; owner: string | null }, o
   return `deadlock: inside mutate, write through tx, not context.storage — task ${b.task}${b.owner ? ` of ${b.owner}` : ''} wrote through the app's storage while its own transaction ${tx} held the write lock, and waits for that lock forever${others > 0 ? ` (${others} more task(s) blocked behind it)` : ''}`;
 }
 
-export const runProgress: Checker = {
+export const runProgress = judgeRun({
   id: 'run-progress',
   ruleIds: ['CETP-4-01', 'CETP-4-03', 'CETP-4-04', 'CETP-4.2-01', 'CETP-5-01'],
   description:
     'The run ends because the work is done: every call is answered, no task blocks forever, the step budget is not spent on calls still in flight, and no task awaits anything outside the simulation.',
-  check(obs, ctx) {
+  *judge(obs, ctx) {
     const outcome = obs.report.outcome;
     const pending = inFlight(obs, ctx);
     const calls = pending.map((c) => c.id);
     switch (outcome.kind) {
       case 'stalled':
-        return [
-          violation(
-            this,
-            `task ${outcome.task}${outcome.owner ? ` of ${outcome.owner}` : ''} awaited something outside the simulation (a promise that never settles, a real timer or real I/O) at step ${outcome.steps}, and the run could not go on${pending.length > 0 ? `; unanswered: ${describeCalls(pending)}` : ''}`,
-            { calls, class: 'liveness' },
-          ),
-        ];
+        yield {
+          message: `task ${outcome.task}${outcome.owner ? ` of ${outcome.owner}` : ''} awaited something outside the simulation (a promise that never settles, a real timer or real I/O) at step ${outcome.steps}, and the run could not go on${pending.length > 0 ? `; unanswered: ${describeCalls(pending)}` : ''}`,
+          calls,
+          class: 'liveness',
+        };
+        return;
       case 'budget':
-        return [
-          violation(
-            this,
+        yield {
+          message:
             pending.length > 0
               ? `the step budget (${outcome.steps} steps) ran out with calls still unanswered: ${describeCalls(pending)}`
               : `the step budget (${outcome.steps} steps) ran out: tasks kept running without finishing their work`,
-            { calls, class: 'liveness' },
-          ),
-        ];
+          calls,
+          class: 'liveness',
+        };
+        return;
       case 'liveness': {
         // A task the cached-app freezer holds back is stopped by the environment, not blocked by a
         // bug: on a device it runs on when its process is thawed. What a frozen provider leaves
         // undone still shows (unanswered calls, operations-terminate).
         const stuck = outcome.blocked.filter((b) => b.on !== `process ${b.owner} frozen`);
-        if (stuck.length === 0) return [];
+        if (stuck.length === 0) return;
         const own = stuck.find((b) => b.on.includes(OWN_LOCK_WAIT));
-        if (own)
-          return [violation(this, ownLockMessage(own, stuck.length - 1), { calls, class: 'liveness' })];
+        if (own) {
+          yield { message: ownLockMessage(own, stuck.length - 1), calls, class: 'liveness' };
+          return;
+        }
         const blocked = stuck.map((b) => `${b.task} (on ${b.on})`).join('; ');
-        return [
-          violation(
-            this,
-            `tasks blocked forever: ${blocked}${pending.length > 0 ? `; unanswered: ${describeCalls(pending)}` : ''}`,
-            { calls, class: 'liveness' },
-          ),
-        ];
+        yield {
+          message: `tasks blocked forever: ${blocked}${pending.length > 0 ? `; unanswered: ${describeCalls(pending)}` : ''}`,
+          calls,
+          class: 'liveness',
+        };
+        return;
       }
       default:
-        return [];
+        return;
     }
   },
-};
+});
 
 /**
  * Packages whose calling identity a fault ended: re-signed with an unrelated key, reinstalled or
@@ -160,7 +151,7 @@ function identitiesEnded(obs: Observation): Set<string> {
 
 const TERMINAL_STATES: ReadonlySet<string> = new Set(TERMINAL_OPERATION_STATES);
 
-export const operationsTerminate: Checker = {
+export const operationsTerminate = judgeRun({
   id: 'operations-terminate',
   ruleIds: ['CETP-4.4-04', 'CETP-4.4-16', 'CETP-4.4-17'],
   description: 'Once faults stop, every accepted operation is seen reaching a terminal state.',
@@ -175,9 +166,8 @@ export const operationsTerminate: Checker = {
       against: 'the states the operation was seen in, once faults stopped',
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
-    if (obs.quietFromStep === null) return out;
+  *judge(obs, ctx) {
+    if (obs.quietFromStep === null) return;
     const accepted = new Map<
       string,
       { provider: string; id: number; operationId: string; caller: string; step: number }
@@ -213,16 +203,14 @@ export const operationsTerminate: Checker = {
       const wiped =
         incarnationAt(obs, op.provider, Number.MAX_SAFE_INTEGER) > incarnationAt(obs, op.provider, op.step);
       if (!terminal && !ended.has(op.caller) && !wiped) {
-        out.push(
-          violation(this, `operation ${op.operationId} on ${op.provider} never reached a terminal state`, {
-            calls: [op.id],
-            class: 'liveness',
-          }),
-        );
+        yield {
+          message: `operation ${op.operationId} on ${op.provider} never reached a terminal state`,
+          calls: [op.id],
+          class: 'liveness',
+        };
       }
     }
-    return out;
   },
-};
+});
 
 export const RUNTIME_CHECKERS: readonly Checker[] = [runProgress, noFdLeaks, noCrash, operationsTerminate];

@@ -6,7 +6,8 @@
  * readEnvelope): with a second flaw the provider may report that one instead.
  */
 import { type BundleReader, readEnvelope, V2_METHODS, type V2MethodName } from '../../protocol/index.ts';
-import { type Checker, violation } from '../checker.ts';
+import type { Checker } from '../checker.ts';
+import { judgeEach, PROVIDER_CALLS } from '../checker-kit.ts';
 import type { CallView } from '../observation.ts';
 
 /** `b` with a non-empty session_token String in place of whatever it had. */
@@ -35,7 +36,7 @@ function sessionless(c: CallView): boolean {
   return missing && readEnvelope(withSession(r), c.method as V2MethodName).ok;
 }
 
-export const sessionRequired: Checker = {
+export const sessionRequired = judgeEach(PROVIDER_CALLS, {
   id: 'session-required',
   ruleIds: ['CETP-5-07'],
   description:
@@ -47,26 +48,13 @@ export const sessionRequired: Checker = {
       against: 'whether the request carried a session at all',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
-      if (!sessionless(c)) continue;
-      const { errorCode, retryable, status } = c.reply;
-      if (errorCode === 'NEGOTIATION_REQUIRED' && retryable === true) continue;
-      const answer = errorCode === null ? String(status) : `${errorCode} (retryable=${String(retryable)})`;
-      out.push(
-        violation(
-          this,
-          `${c.method} without a session was answered ${answer}, not NEGOTIATION_REQUIRED retryable`,
-          {
-            calls: [c.id],
-          },
-        ),
-      );
-    }
-    return out;
+  judge(c) {
+    if (c.reply.kind !== 'bundle' || !sessionless(c)) return;
+    const { errorCode, retryable, status } = c.reply;
+    if (errorCode === 'NEGOTIATION_REQUIRED' && retryable === true) return;
+    const answer = errorCode === null ? String(status) : `${errorCode} (retryable=${String(retryable)})`;
+    return `${c.method} without a session was answered ${answer}, not NEGOTIATION_REQUIRED retryable`;
   },
-};
+});
 
 export const SESSION_CHECKERS: readonly Checker[] = [sessionRequired];

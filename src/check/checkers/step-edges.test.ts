@@ -9,6 +9,7 @@ import type { TraceEvent } from '../../sim/core/trace.ts';
 import type { World } from '../../sim/world.ts';
 import type { CheckContext } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
+import { callView } from '../testing.ts';
 import { noLoopWithoutUser, resumesAfterRestart, waitsForActivityResult } from './consumer-followup.ts';
 import { incarnationAt, restartKeepsOperation, restartSessionOutcome } from './lifecycle.ts';
 import { consumerTrustsIdentity } from './provider-trust.ts';
@@ -23,31 +24,23 @@ function event(seq: number, step: number, kind: string, data: Record<string, unk
   return { seq, step, t: 0, kind, data } as unknown as TraceEvent;
 }
 
-function bundleReply(status: string, data: unknown, errorCode: string | null = null) {
-  return { kind: 'bundle', status, errorCode, data, bundle: { getString: () => null } };
+function bundleReply(status: string, data: unknown, errorCode: string | null = null): CallView['reply'] {
+  return {
+    kind: 'bundle',
+    status,
+    errorCode,
+    data,
+    bundle: { getString: () => null },
+  } as unknown as CallView['reply'];
 }
 
 function call(fields: Partial<CallView> & { id: number; method: string; step: number }): CallView {
-  return {
-    caller: A,
-    callerUid: UID,
-    callerPid: 3000,
-    provider: P,
-    t: 0,
-    v2: true,
-    v1: false,
-    requestId: null,
-    sessionToken: null,
-    toolName: null,
-    args: null,
-    resumeToken: null,
-    operationId: null,
-    replyStep: fields.step + 1,
-    requestKey: `${P}|${UID}|${fields.requestId ?? null}`,
-    operationKey: `${P}|${fields.operationId ?? null}`,
-    ...fields,
-  } as unknown as CallView;
+  return callView({ caller: A, callerUid: UID, provider: P, replyStep: fields.step + 1, ...fields });
 }
+
+/** Call #2, an execute_tool at step 30 under session T, with `fields` on top. */
+const sessionExecution = (fields: Partial<CallView>) =>
+  call({ id: 2, method: 'execute_tool', step: 30, sessionToken: 'T', ...fields });
 
 const negotiate = (replyStep: number) =>
   call({
@@ -58,7 +51,7 @@ const negotiate = (replyStep: number) =>
     reply: bundleReply('success', {
       session_token: 'T',
       expires_at: '2999-01-01T00:00:00Z',
-    }) as CallView['reply'],
+    }),
   });
 
 function obs(calls: CallView[], events: TraceEvent[]): Observation {
@@ -78,15 +71,11 @@ describe('lifecycle events in the step of what they are compared with', () => {
   });
 
   it('restart-session-outcome: a provider killed in the step its session answer arrived still restarted after it', () => {
-    const refused = call({
-      id: 2,
-      method: 'execute_tool',
-      step: 30,
-      sessionToken: 'T',
+    const refused = sessionExecution({
       requestId: 'r-1',
       toolName: 'add_todo',
       args: '{}',
-      reply: bundleReply('error', undefined, 'INVALID_REQUEST') as CallView['reply'],
+      reply: bundleReply('error', undefined, 'INVALID_REQUEST'),
     });
     const kill = event(40, 10, 'process.kill', { actor: P });
     const found = restartSessionOutcome.check(obs([negotiate(10), refused], [kill]), ctx);
@@ -103,7 +92,7 @@ describe('lifecycle events in the step of what they are compared with', () => {
       replyStep: 10,
       requestId: 'r-1',
       sessionToken: 'T',
-      reply: bundleReply('accepted', { operation_id: 'op_1' }) as CallView['reply'],
+      reply: bundleReply('accepted', { operation_id: 'op_1' }),
     });
     const poll = call({
       id: 4,
@@ -112,7 +101,7 @@ describe('lifecycle events in the step of what they are compared with', () => {
       requestId: 'r-1',
       operationId: 'op_1',
       sessionToken: 'U',
-      reply: bundleReply('error', undefined, 'INVALID_REQUEST') as CallView['reply'],
+      reply: bundleReply('error', undefined, 'INVALID_REQUEST'),
     });
     // A fresh session after the restart.
     const renegotiate = call({
@@ -123,7 +112,7 @@ describe('lifecycle events in the step of what they are compared with', () => {
       reply: bundleReply('success', {
         session_token: 'U',
         expires_at: '2999-01-01T00:00:00Z',
-      }) as CallView['reply'],
+      }),
     });
     const kill = event(40, 10, 'process.kill', { actor: P });
     const found = restartKeepsOperation.check(obs([accept, renegotiate, poll], [kill]), ctx);
@@ -131,12 +120,8 @@ describe('lifecycle events in the step of what they are compared with', () => {
   });
 
   it('resign-ends-session: a re-sign in the step the session answer arrived came after the session', () => {
-    const honoured = call({
-      id: 2,
-      method: 'execute_tool',
-      step: 30,
-      sessionToken: 'T',
-      reply: bundleReply('success', {}) as CallView['reply'],
+    const honoured = sessionExecution({
+      reply: bundleReply('success', {}),
     });
     const events = [
       event(1, 0, 'pm.install', { package: A, uid: UID, signing: { signers: ['k1'] } }),
@@ -206,7 +191,7 @@ describe('lifecycle events in the step of what they are compared with', () => {
       method: 'negotiate',
       step: 8,
       replyStep: 10,
-      reply: bundleReply('success', { session_token: 'T', provider_id: 'com.evil.app' }) as CallView['reply'],
+      reply: bundleReply('success', { session_token: 'T', provider_id: 'com.evil.app' }),
     });
     const consumerCtx = { providersUnderTest: [P], consumers: [A] } as unknown as CheckContext;
     const after = call({ id: 2, method: 'list_tools', step: 10, sessionToken: 'T' });
@@ -268,7 +253,7 @@ describe('lifecycle events in the step of what they are compared with', () => {
       toolName: 'add_todo',
       args: '{"text":"milk"}',
       toolKey: `${P}|add_todo`,
-      reply: bundleReply('success', {}) as CallView['reply'],
+      reply: bundleReply('success', {}),
     });
     const read = (step: number) =>
       call({
@@ -280,7 +265,7 @@ describe('lifecycle events in the step of what they are compared with', () => {
         toolName: 'list_todos',
         args: '{}',
         toolKey: `${P}|list_todos`,
-        reply: bundleReply('success', {}) as CallView['reply'],
+        reply: bundleReply('success', {}),
       });
     expect(argsBinding.check(obs([write, read(10)], []), wctx).map((v) => v.calls)).toEqual([[1, 2]]);
     // Sent before the binding was answered: it may have been checked before the write was bound.

@@ -10,7 +10,7 @@ import type { CommitRecord, CommitWrite } from '../../sim/ground-truth.ts';
 import type { CheckContext } from '../checker.ts';
 import type { CallView, Observation } from '../observation.ts';
 import type { RunRecord } from '../record.ts';
-import { checkContext } from '../testing.ts';
+import { callView, checkContext, commitRecord } from '../testing.ts';
 import { storageReadWrites, storageSingleEffect, storageWriteOutsideTransaction } from './storage.ts';
 
 const P = 'com.example.todo';
@@ -22,19 +22,7 @@ function call(
   method = 'execute_tool',
   tool = 'add_todo',
 ): CallView {
-  return {
-    id,
-    reply: { kind: 'none' },
-    lostAnswer: null,
-    v2: true,
-    method,
-    provider: P,
-    callerUid: 10_001,
-    requestId,
-    toolName: tool,
-    toolKey: `${P}|${tool}`,
-    step: id * 10,
-  } as unknown as CallView;
+  return callView({ id, provider: P, method, requestId, toolName: tool });
 }
 
 const row = (key: string): CommitWrite => ({ table: 'todos', key, deleted: false, value: { text: 'milk' } });
@@ -45,27 +33,8 @@ const record = (requestId = RID): CommitWrite => ({
   value: { uid: 10_001, requestId, state: 'succeeded' },
 });
 
-function commit(
-  seq: number,
-  call: number | null,
-  writes: CommitWrite[],
-  task = seq,
-  pid = 2001,
-): CommitRecord {
-  return {
-    seq,
-    step: seq,
-    t: 0,
-    packageName: P,
-    process: P,
-    pid,
-    incarnation: 1,
-    tx: `tx ${seq}`,
-    writes,
-    task,
-    call,
-  };
-}
+const commit = (seq: number, call: number | null, writes: CommitWrite[], task = seq, pid = 2001) =>
+  commitRecord(P, seq, call, writes, task, pid);
 
 function observation(commits: CommitRecord[], calls: CallView[], events: TraceEvent[] = []): Observation {
   return {

@@ -22,7 +22,8 @@
  */
 import type { JsonValue } from '../../base/json.ts';
 import type { CommitRecord, CommitWrite } from '../../sim/ground-truth.ts';
-import { type CheckContext, type Checker, groupBy, type Violation, violation } from '../checker.ts';
+import { type CheckContext, type Checker, groupBy } from '../checker.ts';
+import { judgeRun } from '../checker-kit.ts';
 import { type CallView, memoOn, type Observation } from '../observation.ts';
 import { incarnationAt } from './lifecycle.ts';
 
@@ -160,7 +161,7 @@ function madeBy(b: BusinessCommit): string {
   return b.call ? `call #${b.call.id}` : `task ${b.commit.task} of pid ${b.commit.pid}`;
 }
 
-export const storageSingleEffect: Checker = {
+export const storageSingleEffect = judgeRun({
   id: 'storage-single-effect',
   ruleIds: ['CETP-6-01', 'CETP-6-06', 'CETP-4.1-09', 'CETP-4.4-17'],
   description:
@@ -172,8 +173,7 @@ export const storageSingleEffect: Checker = {
       against: "the writes to the app's own tables, by the call whose handling made them",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     // A read is not deduplicated (6-01 is about effect != read): what it writes is judged elsewhere (3.4-08).
     const groups = groupBy(
       businessCommits(obs, ctx).filter((b) => !b.call || ctx.toolEffects.get(b.call.toolKey) !== 'read'),
@@ -186,22 +186,16 @@ export const storageSingleEffect: Checker = {
       const first = one?.[0];
       const second = two?.[0];
       if (!one || !two || !first || !second) continue;
-      out.push(
-        violation(
-          this,
-          `request ${first.requestId} of uid ${first.uid} wrote ${first.provider}'s business state in ${byExecution.length} executions: ${madeBy(first)} committed ${seqs(one)} (${written(one)}); ${madeBy(second)} committed ${seqs(two)} (${written(two)})`,
-          {
-            events: byExecution.flatMap((l) => l.map((b) => b.commit.seq)),
-            calls: byExecution.flatMap((l) => (l[0]?.call ? [l[0].call.id] : [])),
-          },
-        ),
-      );
+      yield {
+        message: `request ${first.requestId} of uid ${first.uid} wrote ${first.provider}'s business state in ${byExecution.length} executions: ${madeBy(first)} committed ${seqs(one)} (${written(one)}); ${madeBy(second)} committed ${seqs(two)} (${written(two)})`,
+        events: byExecution.flatMap((l) => l.map((b) => b.commit.seq)),
+        calls: byExecution.flatMap((l) => (l[0]?.call ? [l[0].call.id] : [])),
+      };
     }
-    return out;
   },
-};
+});
 
-export const storageWriteOutsideTransaction: Checker = {
+export const storageWriteOutsideTransaction = judgeRun({
   id: 'storage-write-outside-transaction',
   ruleIds: ['CETP-10-06', 'CETP-6-01'],
   description:
@@ -213,13 +207,12 @@ export const storageWriteOutsideTransaction: Checker = {
       against: "the commits that wrote the app's own tables and the one that recorded the request",
     },
   ],
-  check(obs, ctx) {
+  *judge(obs, ctx) {
     const recording = new Set(
       obs.record.truth.commits
         .filter((c) => c.writes.some((w) => w.table === SDK_REQUESTS))
         .map((c) => c.packageName),
     );
-    const out: Violation[] = [];
     const seen = new Set<string>();
     for (const b of businessCommits(obs, ctx)) {
       if (!recording.has(b.provider)) continue;
@@ -230,19 +223,16 @@ export const storageWriteOutsideTransaction: Checker = {
       });
       if (inside || seen.has(`${b.execution}|${b.requestId}`)) continue;
       seen.add(`${b.execution}|${b.requestId}`);
-      out.push(
-        violation(
-          this,
-          `request ${b.requestId} of uid ${b.uid}: ${madeBy(b)} wrote ${written([b])} in commit #${b.commit.seq} ("${b.commit.tx}"), outside the transaction that records the request — inside mutate, write through tx`,
-          { events: [b.commit.seq], calls: b.call ? [b.call.id] : [] },
-        ),
-      );
+      yield {
+        message: `request ${b.requestId} of uid ${b.uid}: ${madeBy(b)} wrote ${written([b])} in commit #${b.commit.seq} ("${b.commit.tx}"), outside the transaction that records the request — inside mutate, write through tx`,
+        events: [b.commit.seq],
+        calls: b.call ? [b.call.id] : [],
+      };
     }
-    return out;
   },
-};
+});
 
-export const storageReadWrites: Checker = {
+export const storageReadWrites = judgeRun({
   id: 'storage-read-writes',
   ruleIds: ['CETP-3.4-08'],
   description:
@@ -254,23 +244,19 @@ export const storageReadWrites: Checker = {
       against: "the writes to the app's own tables made while handling a read",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const seen = new Set<number>();
     for (const b of businessCommits(obs, ctx)) {
       if (!b.call || ctx.toolEffects.get(b.call.toolKey) !== 'read' || seen.has(b.call.id)) continue;
       seen.add(b.call.id);
-      out.push(
-        violation(
-          this,
-          `${b.call.toolName} is declared effect=read, but request ${b.requestId} of uid ${b.uid} (call #${b.call.id}) wrote ${written([b])} in commit #${b.commit.seq} ("${b.commit.tx}"): a read changes no business state — keep call logs, caches and metering in tables the fixture names in bookkeepingTables`,
-          { events: [b.commit.seq], calls: [b.call.id] },
-        ),
-      );
+      yield {
+        message: `${b.call.toolName} is declared effect=read, but request ${b.requestId} of uid ${b.uid} (call #${b.call.id}) wrote ${written([b])} in commit #${b.commit.seq} ("${b.commit.tx}"): a read changes no business state — keep call logs, caches and metering in tables the fixture names in bookkeepingTables`,
+        events: [b.commit.seq],
+        calls: [b.call.id],
+      };
     }
-    return out;
   },
-};
+});
 
 export const STORAGE_CHECKERS: readonly Checker[] = [
   storageSingleEffect,

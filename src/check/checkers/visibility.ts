@@ -16,7 +16,8 @@ import { identityFingerprint } from '../../providers/sdk/identity.ts';
 import { GRANTS } from '../../providers/sdk/records.ts';
 import { apkContentsSigners } from '../../sim/pm/signing.ts';
 import type { World } from '../../sim/world.ts';
-import { type Checker, violation } from '../checker.ts';
+import type { Checker } from '../checker.ts';
+import { judgeRun } from '../checker-kit.ts';
 import type { CallView, Observation } from '../observation.ts';
 import { identityOf, storedRows } from '../record.ts';
 
@@ -114,7 +115,7 @@ function listedNames(c: CallView): string[] | null {
   );
 }
 
-export const listMatchesVisibility: Checker = {
+export const listMatchesVisibility = judgeRun({
   id: 'list-matches-visibility',
   ruleIds: ['CETP-7.2-01', 'CETP-7.2-02'],
   description:
@@ -126,8 +127,7 @@ export const listMatchesVisibility: Checker = {
       against: "the caller's live scope grants in the provider's store",
     },
   ],
-  check(obs) {
-    const out = [];
+  *judge(obs) {
     const until = judgeableUntil(obs);
     const tables = new Map<string, readonly GrantRecord[]>();
     for (const c of obs.calls) {
@@ -155,20 +155,16 @@ export const listMatchesVisibility: Checker = {
         if (atCall && !grantCommittedBefore(obs, c.provider, c.callerUid, c.step)) continue;
         const listed = names.includes(r.tool);
         if (listed !== atCall) {
-          out.push(
-            violation(
-              this,
-              atCall
-                ? `list_tools hid ${r.tool} from uid ${c.callerUid}, which holds a live grant of ${r.scope}`
-                : `list_tools showed ${r.tool} to uid ${c.callerUid}, which holds no live grant of ${r.scope}`,
-              { calls: [c.id] },
-            ),
-          );
+          yield {
+            message: atCall
+              ? `list_tools hid ${r.tool} from uid ${c.callerUid}, which holds a live grant of ${r.scope}`
+              : `list_tools showed ${r.tool} to uid ${c.callerUid}, which holds no live grant of ${r.scope}`,
+            calls: [c.id],
+          };
         }
       }
     }
-    return out;
   },
-};
+});
 
 export const VISIBILITY_CHECKERS: readonly Checker[] = [listMatchesVisibility];

@@ -1,15 +1,17 @@
 import type { TraceEvent } from '../../sim/core/trace.ts';
-import { type CheckContext, type Checker, type Violation, violation } from '../checker.ts';
+import type { CheckContext } from '../checker.ts';
+import { callsUnderTest, judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
 import {
   type CallView,
   declaredVersions,
   effectEvents,
   issuerOf,
+  memoOn,
   type Observation,
   sessionHonoured,
 } from '../observation.ts';
 
-export const sessionBinding: Checker = {
+export const sessionBinding = judgeEach(PROVIDER_CALLS, {
   id: 'session-binding',
   ruleIds: ['CETP-2.2-09', 'CETP-2.2-14'],
   description: 'A session token issued to one UID never works for another.',
@@ -20,24 +22,14 @@ export const sessionBinding: Checker = {
       against: 'the UID the session was issued to',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || !c.sessionToken || c.method === 'negotiate')
-        continue;
-      const owner = issuerOf(obs, c)?.callerUid;
-      if (owner === undefined || owner === c.callerUid) continue;
-      if (c.reply.kind === 'bundle' && c.reply.status !== 'error') {
-        out.push(
-          violation(this, `uid ${c.callerUid} used uid ${owner}'s session token and got ${c.reply.status}`, {
-            calls: [c.id],
-          }),
-        );
-      }
-    }
-    return out;
+  judge(c, obs) {
+    if (!c.sessionToken || c.method === 'negotiate') return;
+    const owner = issuerOf(obs, c)?.callerUid;
+    if (owner === undefined || owner === c.callerUid) return;
+    if (c.reply.kind === 'bundle' && c.reply.status !== 'error')
+      return `uid ${c.callerUid} used uid ${owner}'s session token and got ${c.reply.status}`;
   },
-};
+});
 
 /** Trace events where a package's signing changed (re-signed, or updated under another key). */
 function signingChanges(obs: Observation): TraceEvent[] {
@@ -56,7 +48,7 @@ function signingChanges(obs: Observation): TraceEvent[] {
   return changes;
 }
 
-export const resignEndsSession: Checker = {
+export const resignEndsSession = judgeRun({
   id: 'resign-ends-session',
   ruleIds: ['CETP-7.1-06', 'CETP-2.2-14'],
   description:
@@ -68,12 +60,11 @@ export const resignEndsSession: Checker = {
       against: "the caller's signing identity when the session was issued",
     },
   ],
-  check(obs, ctx) {
-    const out: Violation[] = [];
+  *judge(obs, ctx) {
     const resigns = signingChanges(obs);
-    if (resigns.length === 0) return out;
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || !c.sessionToken || !sessionHonoured(c)) continue;
+    if (resigns.length === 0) return;
+    for (const c of callsUnderTest(obs, ctx)) {
+      if (!c.sessionToken || !sessionHonoured(c)) continue;
       const issued = issuerOf(obs, c);
       if (!issued || issued.callerUid !== c.callerUid || issued.replyStep === null) continue;
       // After the negotiate's answer arrived (so after the session was made; a re-sign in that very
@@ -82,20 +73,17 @@ export const resignEndsSession: Checker = {
       const resign = resigns.find((e) => e.data.uid === c.callerUid && e.step >= from && e.step <= c.step);
       if (resign) {
         const answer = c.reply.kind === 'bundle' ? (c.reply.errorCode ?? c.reply.status) : '';
-        out.push(
-          violation(
-            this,
-            `uid ${c.callerUid}'s session from before ${String(resign.data.package)} was re-signed was honoured after it (${answer})`,
-            { calls: [issued.id, c.id], events: [resign.seq] },
-          ),
-        );
+        yield {
+          message: `uid ${c.callerUid}'s session from before ${String(resign.data.package)} was re-signed was honoured after it (${answer})`,
+          calls: [issued.id, c.id],
+          events: [resign.seq],
+        };
       }
     }
-    return out;
   },
-};
+});
 
-export const operationRequestId: Checker = {
+export const operationRequestId = judgeRun({
   id: 'operation-request-id',
   ruleIds: ['CETP-4.1-11'],
   description:
@@ -107,11 +95,10 @@ export const operationRequestId: Checker = {
       against: 'the request_id of the execution that created the operation',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     const createdBy = new Map<string, string>(); // provider|operation_id → request_id
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+    for (const c of callsUnderTest(obs, ctx)) {
+      if (c.reply.kind !== 'bundle') continue;
       if (c.method === 'execute_tool' && c.reply.status === 'accepted' && c.requestId !== null) {
         const id = (c.reply.data as { operation_id?: unknown } | undefined)?.operation_id;
         if (typeof id === 'string' && !createdBy.has(`${c.provider}|${id}`))
@@ -121,22 +108,16 @@ export const operationRequestId: Checker = {
       if (c.method !== 'get_operation' && c.method !== 'cancel_operation') continue;
       const creator = createdBy.get(c.operationKey);
       if (creator !== undefined && c.requestId !== creator && c.reply.status === 'success') {
-        out.push(
-          violation(
-            this,
-            `${c.method} of ${c.operationId} was served under request_id ${c.requestId}, not ${creator}`,
-            {
-              calls: [c.id],
-            },
-          ),
-        );
+        yield {
+          message: `${c.method} of ${c.operationId} was served under request_id ${c.requestId}, not ${creator}`,
+          calls: [c.id],
+        };
       }
     }
-    return out;
   },
-};
+});
 
-export const operationIsolation: Checker = {
+export const operationIsolation = judgeEach(PROVIDER_CALLS, {
   id: 'operation-isolation',
   ruleIds: ['CETP-4.4-12', 'CETP-4.4-13'],
   description: 'Only the UID that created an operation can read or cancel it.',
@@ -151,8 +132,18 @@ export const operationIsolation: Checker = {
       against: 'the UID that created the operation',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  judge(c, obs) {
+    if (c.method !== 'get_operation' && c.method !== 'cancel_operation') return;
+    const owner = creators(obs).get(c.operationKey);
+    if (owner === undefined || owner === c.callerUid) return;
+    if (c.reply.kind === 'bundle' && c.reply.status === 'success')
+      return `uid ${c.callerUid} could ${c.method} uid ${owner}'s operation ${c.operationId}`;
+  },
+});
+
+/** The UID that created each operation, by `provider|operation_id` (the last accept of that id wins). */
+function creators(obs: Observation): ReadonlyMap<string, number> {
+  return memoOn(obs, CREATORS, () => {
     const creator = new Map<string, number>();
     for (const c of obs.calls) {
       if (c.method === 'execute_tool' && c.reply.kind === 'bundle' && c.reply.status === 'accepted') {
@@ -160,66 +151,37 @@ export const operationIsolation: Checker = {
         if (id) creator.set(`${c.provider}|${id}`, c.callerUid);
       }
     }
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider)) continue;
-      if (c.method !== 'get_operation' && c.method !== 'cancel_operation') continue;
-      const owner = creator.get(c.operationKey);
-      if (owner === undefined || owner === c.callerUid) continue;
-      if (c.reply.kind === 'bundle' && c.reply.status === 'success') {
-        out.push(
-          violation(this, `uid ${c.callerUid} could ${c.method} uid ${owner}'s operation ${c.operationId}`, {
-            calls: [c.id],
-          }),
-        );
-      }
-    }
-    return out;
-  },
-};
+    return creator;
+  });
+}
+const CREATORS: unique symbol = Symbol('cetp.check.operationCreators');
 
-export const dualStackV1: Checker = {
+export const dualStackV1 = judgeEach(PROVIDER_CALLS, {
   id: 'dual-stack-v1',
   ruleIds: ['CETP-4-09'],
   description:
     'A provider whose manifest declares v1 and v2 answers a call without protocol_version as v1, never UNSUPPORTED_VERSION.',
-  check(obs, ctx) {
-    const out = [];
-    const dualStack = new Map<string, boolean>();
-    for (const c of obs.calls) {
-      if (!c.v1 || !ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
-      let dual = dualStack.get(c.provider);
-      if (dual === undefined) {
-        const versions = declaredVersions(obs, c.provider);
-        dual = versions.includes(1) && versions.some((v) => v >= 2);
-        dualStack.set(c.provider, dual);
-      }
-      if (dual && c.reply.errorCode === 'UNSUPPORTED_VERSION') {
-        out.push(
-          violation(this, `a v1 ${c.method} to dual-stack ${c.provider} was refused as UNSUPPORTED_VERSION`, {
-            calls: [c.id],
-          }),
-        );
-      }
-    }
-    return out;
+  judge(c, obs) {
+    if (!c.v1 || c.reply.kind !== 'bundle' || c.reply.errorCode !== 'UNSUPPORTED_VERSION') return;
+    const versions = declaredVersions(obs, c.provider);
+    if (versions.includes(1) && versions.some((v) => v >= 2))
+      return `a v1 ${c.method} to dual-stack ${c.provider} was refused as UNSUPPORTED_VERSION`;
   },
-};
+});
 
-export const v1ReadOnly: Checker = {
+export const v1ReadOnly = judgeRun({
   id: 'v1-read-only',
   ruleIds: ['CETP-2.1-06', 'CETP-8-10', 'CETP-8-04'],
   description: 'A dual-stack provider lists and runs only read tools on its v1 path.',
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (!c.v1 || !ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+  *judge(obs, ctx) {
+    for (const c of callsUnderTest(obs, ctx)) {
+      if (!c.v1 || c.reply.kind !== 'bundle') continue;
       if (c.method === 'list_tools') {
         const names = ((c.reply.data as { tools?: { name: string }[] } | undefined)?.tools ?? []).map(
           (t) => t.name,
         );
         const writes = names.filter((n) => effectOf(ctx, c.provider, n) !== 'read');
-        if (writes.length > 0)
-          out.push(violation(this, `v1 list_tools exposed ${writes.join(', ')}`, { calls: [c.id] }));
+        if (writes.length > 0) yield { message: `v1 list_tools exposed ${writes.join(', ')}`, calls: [c.id] };
       }
     }
     const v1Effects = obs.effects.filter((e) =>
@@ -234,14 +196,11 @@ export const v1ReadOnly: Checker = {
       ),
     );
     for (const e of v1Effects)
-      out.push(
-        violation(this, `a v1 execute_tool changed business state (${e.tool})`, { events: effectEvents(e) }),
-      );
-    return out;
+      yield { message: `a v1 execute_tool changed business state (${e.tool})`, events: effectEvents(e) };
   },
-};
+});
 
-export const distinctResolutions: Checker = {
+export const distinctResolutions = judgeRun({
   id: 'distinct-resolutions',
   ruleIds: ['CETP-7.2-04', 'CETP-4.3-02'],
   description:
@@ -253,29 +212,24 @@ export const distinctResolutions: Checker = {
       against: "the system's PendingIntent tokens of other pending confirmations",
     },
   ],
-  check(obs, ctx) {
-    const out = [];
+  *judge(obs, ctx) {
     const owner = new Map<number, CallView>();
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
+    for (const c of callsUnderTest(obs, ctx)) {
+      if (c.reply.kind !== 'bundle') continue;
       const pi = c.reply.bundle.getPendingIntent('resolution');
       if (!pi) continue;
       const id = pi.record.id;
       const first = owner.get(id);
       if (first && (first.requestId !== c.requestId || first.callerUid !== c.callerUid)) {
-        out.push(
-          violation(
-            this,
-            `requests ${first.requestId} and ${c.requestId} got the same resolution PendingIntent`,
-            { calls: [first.id, c.id] },
-          ),
-        );
+        yield {
+          message: `requests ${first.requestId} and ${c.requestId} got the same resolution PendingIntent`,
+          calls: [first.id, c.id],
+        };
       }
       if (!first) owner.set(id, c);
     }
-    return out;
   },
-};
+});
 
 /** The declared effect of a tool of a provider under test ('read' when unknown). */
 function effectOf(ctx: CheckContext, provider: string, tool: string): string {

@@ -14,31 +14,12 @@ import {
   V2_METHODS,
   type V2MethodName,
 } from '../../protocol/index.ts';
-import { type Checker, groupBy, groupByKeys, violation } from '../checker.ts';
+import { type CheckContext, type Checker, groupBy, groupByKeys } from '../checker.ts';
+import { callsUnderTest, judgeEach, PROVIDER_CALLS, source } from '../checker-kit.ts';
 import { byAnswer, type CallView, type Observation } from '../observation.ts';
 import { cancelAfterEnd } from './cancel-after-end.ts';
 import { incarnationAt } from './lifecycle.ts';
-import {
-  deduplicated,
-  distinctResolutions,
-  dualStackV1,
-  operationIsolation,
-  operationRequestId,
-  resignEndsSession,
-  sessionBinding,
-  v1ReadOnly,
-} from './wire-identity.ts';
-
-export {
-  cancelAfterEnd,
-  distinctResolutions,
-  dualStackV1,
-  operationIsolation,
-  operationRequestId,
-  resignEndsSession,
-  sessionBinding,
-  v1ReadOnly,
-};
+import * as identity from './wire-identity.ts';
 
 const TERMINAL_ERRORS = new Set(['USER_CANCELLED', 'CANCELLED', 'CONFLICT']);
 
@@ -61,9 +42,24 @@ function terminalOf(c: CallView, cancellationIsTerminal: boolean): string | null
   return `error:${code}`;
 }
 
-function executes(obs: Observation): CallView[] {
-  return obs.calls.filter((c) => c.method === 'execute_tool' && c.v2 && c.requestId !== null);
+/** The v2 execute_tool calls with a request_id to providers under test, in sending order. */
+function executes(obs: Observation, ctx: CheckContext): CallView[] {
+  return callsUnderTest(obs, ctx).filter((c) => c.method === 'execute_tool' && c.v2 && c.requestId !== null);
 }
+
+/**
+ * The answers to one request of a non-read tool, by (UID, provider, request_id, tool, args), within
+ * one incarnation of the provider: a reinstall wipes the record of the first answer.
+ */
+const DEDUPLICATED_REQUESTS = source((obs, ctx) =>
+  groupByKeys(
+    executes(obs, ctx).filter((c) => identity.deduplicated(ctx, c)),
+    (c) => [c.requestKey, c.toolName, c.args, String(incarnationAt(obs, c.provider, c.step))],
+  ),
+);
+
+/** The calls under one request_id (of one UID, to one provider). */
+const REQUESTS = source((obs, ctx) => [...groupBy(executes(obs, ctx), (c) => c.requestKey).values()]);
 
 /**
  * Whether a USER_CANCELLED answer ends a confirmation (the request's terminal result, 4.3-14) rather
@@ -83,7 +79,7 @@ function cancelsConfirmation(obs: Observation, c: CallView): boolean {
   return last === 'confirm';
 }
 
-export const sameTerminalResult: Checker = {
+export const sameTerminalResult = judgeEach(DEDUPLICATED_REQUESTS, {
   id: 'same-terminal-result',
   ruleIds: ['CETP-6-05', 'CETP-6-07'],
   description:
@@ -95,35 +91,24 @@ export const sameTerminalResult: Checker = {
       against: 'the terminal answers to the same request',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    const byRequest = groupByKeys(
-      executes(obs).filter((c) => ctx.providersUnderTest.includes(c.provider) && deduplicated(ctx, c)),
-      // Within one incarnation of the provider: a reinstall wipes the record of the first answer.
-      (c) => [c.requestKey, c.toolName, c.args, String(incarnationAt(obs, c.provider, c.step))],
-    );
-    for (const calls of byRequest) {
-      if (calls.length < 2) continue; // one answer cannot disagree with itself
-      // In the order the answers came, so "answered X and later Y" says which came first.
-      const terminal = [...calls]
-        .sort(byAnswer)
-        .map((c) => ({ c, t: terminalOf(c, cancelsConfirmation(obs, c)) }))
-        .filter((x) => x.t !== null);
-      const first = terminal[0];
-      const other = terminal.find((x) => x.t !== first?.t);
-      if (first && other) {
-        out.push(
-          violation(this, `request ${first.c.requestId} answered "${first.t}" and later "${other.t}"`, {
-            calls: [first.c.id, other.c.id],
-          }),
-        );
-      }
-    }
-    return out;
+  judge(calls, obs) {
+    if (calls.length < 2) return; // one answer cannot disagree with itself
+    // In the order the answers came, so "answered X and later Y" says which came first.
+    const terminal = [...calls]
+      .sort(byAnswer)
+      .map((c) => ({ c, t: terminalOf(c, cancelsConfirmation(obs, c)) }))
+      .filter((x) => x.t !== null);
+    const first = terminal[0];
+    const other = terminal.find((x) => x.t !== first?.t);
+    if (first && other)
+      return {
+        message: `request ${first.c.requestId} answered "${first.t}" and later "${other.t}"`,
+        calls: [first.c.id, other.c.id],
+      };
   },
-};
+});
 
-export const argsBinding: Checker = {
+export const argsBinding = judgeEach(REQUESTS, {
   id: 'args-binding',
   ruleIds: ['CETP-6-03', 'CETP-6-04', 'CETP-4.3-14'],
   description:
@@ -135,48 +120,32 @@ export const argsBinding: Checker = {
       against: 'the tool and args the request_id was first bound to',
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    const byRequest = groupBy(
-      executes(obs).filter((c) => ctx.providersUnderTest.includes(c.provider)),
-      (c) => c.requestKey,
-    );
-    for (const calls of byRequest.values()) {
-      if (calls.length < 2) continue; // one call cannot be bound to other args
-      let bound: CallView | null = null;
-      // In the order the answers came: a request_id is bound when its first write is answered.
-      for (const c of [...calls].sort(byAnswer)) {
-        const ok =
-          c.reply.kind === 'bundle' && (c.reply.status === 'success' || c.reply.status === 'accepted');
-        if (!ok) continue;
-        const write = (ctx.toolEffects.get(c.toolKey) ?? 'read') !== 'read';
-        // Two writes under one request_id each reserve it, so any second one is a breach, raced or
-        // not. A read is not recorded: one checked before the write was bound may still be answered
-        // after it, so only a read sent once the binding had been answered is held to it (one sent in
-        // the step that answer arrived was sent by the task that received it, after it).
-        const heldToBinding = bound !== null && (write || c.step >= (bound.replyStep ?? Infinity));
-        if (bound && heldToBinding && (c.toolName !== bound.toolName || c.args !== bound.args)) {
-          out.push(
-            violation(
-              this,
-              `request ${c.requestId}, bound to ${bound.toolName}, was answered ${c.reply.kind === 'bundle' ? c.reply.status : ''} for other tool/args`,
-              {
-                calls: [bound.id, c.id],
-              },
-            ),
-          );
-          break;
-        }
-        if (write && !bound) bound = c;
-      }
+  judge(calls, _obs, ctx) {
+    if (calls.length < 2) return; // one call cannot be bound to other args
+    let bound: CallView | null = null;
+    // In the order the answers came: a request_id is bound when its first write is answered.
+    for (const c of [...calls].sort(byAnswer)) {
+      const ok = c.reply.kind === 'bundle' && (c.reply.status === 'success' || c.reply.status === 'accepted');
+      if (!ok) continue;
+      const write = (ctx.toolEffects.get(c.toolKey) ?? 'read') !== 'read';
+      // Two writes under one request_id each reserve it, so any second one is a breach, raced or
+      // not. A read is not recorded: one checked before the write was bound may still be answered
+      // after it, so only a read sent once the binding had been answered is held to it (one sent in
+      // the step that answer arrived was sent by the task that received it, after it).
+      const heldToBinding = bound !== null && (write || c.step >= (bound.replyStep ?? Infinity));
+      if (bound && heldToBinding && (c.toolName !== bound.toolName || c.args !== bound.args))
+        return {
+          message: `request ${c.requestId}, bound to ${bound.toolName}, was answered ${c.reply.kind === 'bundle' ? c.reply.status : ''} for other tool/args`,
+          calls: [bound.id, c.id],
+        };
+      if (write && !bound) bound = c;
     }
-    return out;
   },
-};
+});
 
 const V1_SHAPE_METHODS = new Set(['list_tools', 'execute_tool']);
 
-export const wireWellFormed: Checker = {
+export const wireWellFormed = judgeEach(PROVIDER_CALLS, {
   id: 'wire-well-formed',
   ruleIds: [
     'CETP-5-01',
@@ -230,36 +199,23 @@ export const wireWellFormed: Checker = {
       against: "the code's retry policy (5-01) and safe text without stack traces (5-25)",
     },
   ],
-  check(obs, ctx) {
-    const out = [];
-    for (const c of obs.calls) {
-      if (!ctx.providersUnderTest.includes(c.provider) || c.reply.kind !== 'bundle') continue;
-      if (!c.v2 && c.method !== 'negotiate') continue;
-      if (!(c.method in V2_METHODS) && !V1_SHAPE_METHODS.has(c.method)) {
-        const e = readErrorBundle(c.reply.bundle, { method: 'list_tools' });
-        if (!e.ok)
-          out.push(
-            violation(this, `reply to unknown method ${c.method}: ${e.issues[0]?.message}`, {
-              calls: [c.id],
-            }),
-          );
-        continue;
-      }
-      const method = c.method as V2MethodName;
-      // Set field by field: two conditional spreads would take V8's slow path (Node 20) per reply.
-      const options: { expectedRequestId?: string; parsedData?: { readonly value: unknown } } = {};
-      const expected = expectedEcho(c);
-      if (expected !== null && method !== 'negotiate') options.expectedRequestId = expected;
-      // The observation parsed `data` already (undefined: absent or not JSON — the reader says which).
-      if (c.reply.data !== undefined) options.parsedData = { value: c.reply.data };
-      const read = readResponseBundle(c.reply.bundle, method, options);
-      if (!read.ok) {
-        out.push(violation(this, `malformed ${method} reply: ${read.issues[0]?.message}`, { calls: [c.id] }));
-      }
+  judge(c) {
+    if (c.reply.kind !== 'bundle' || (!c.v2 && c.method !== 'negotiate')) return;
+    if (!(c.method in V2_METHODS) && !V1_SHAPE_METHODS.has(c.method)) {
+      const e = readErrorBundle(c.reply.bundle, { method: 'list_tools' });
+      return e.ok ? undefined : `reply to unknown method ${c.method}: ${e.issues[0]?.message}`;
     }
-    return out;
+    const method = c.method as V2MethodName;
+    // Set field by field: two conditional spreads would take V8's slow path (Node 20) per reply.
+    const options: { expectedRequestId?: string; parsedData?: { readonly value: unknown } } = {};
+    const expected = expectedEcho(c);
+    if (expected !== null && method !== 'negotiate') options.expectedRequestId = expected;
+    // The observation parsed `data` already (undefined: absent or not JSON — the reader says which).
+    if (c.reply.data !== undefined) options.parsedData = { value: c.reply.data };
+    const read = readResponseBundle(c.reply.bundle, method, options);
+    if (!read.ok) return `malformed ${method} reply: ${read.issues[0]?.message}`;
   },
-};
+});
 
 /**
  * The request_id a reply must echo (5-03): the String as sent — not the observation's lower-cased
@@ -278,12 +234,12 @@ export const WIRE_CHECKERS: readonly Checker[] = [
   sameTerminalResult,
   argsBinding,
   wireWellFormed,
-  sessionBinding,
-  resignEndsSession,
-  operationIsolation,
-  operationRequestId,
+  identity.sessionBinding,
+  identity.resignEndsSession,
+  identity.operationIsolation,
+  identity.operationRequestId,
   cancelAfterEnd,
-  dualStackV1,
-  v1ReadOnly,
-  distinctResolutions,
+  identity.dualStackV1,
+  identity.v1ReadOnly,
+  identity.distinctResolutions,
 ];

@@ -43,6 +43,14 @@ export interface SchemaNode {
   readonly 'x-security-enum'?: true;
 }
 
+/** A whole number from `minimum` up to the largest JSON carries exactly (ms, bytes, counts, limits). */
+export const wholeNumber = <const R extends readonly RuleId[]>(minimum: number, rules: R) =>
+  ({ type: 'integer', minimum, maximum: Number.MAX_SAFE_INTEGER, 'x-rules': rules }) as const;
+
+/** A string that is never empty (ids, revisions, messages). */
+export const nonEmptyString = <const R extends readonly RuleId[]>(rules: R) =>
+  ({ type: 'string', minLength: 1, 'x-rules': rules }) as const;
+
 /** The TypeScript type of a value that validates against schema S (for the subset above). */
 export type FromSchema<S> = S extends { readonly const: infer C }
   ? C

@@ -9,7 +9,7 @@
 import { LIMIT_MINIMUMS, LIMIT_RULES } from '../limits.ts';
 import { CAPABILITIES } from '../methods.ts';
 import { PACKAGE_NAME_PATTERN } from '../names.ts';
-import type { FromSchema, SchemaNode } from './core.ts';
+import { type FromSchema, type SchemaNode, wholeNumber } from './core.ts';
 
 /** RFC 3339 date-time, as in the spec's example `2026-09-02T12:00:00Z`. */
 export const RFC3339_PATTERN =
@@ -23,7 +23,7 @@ export const CONSUMER_CAPABILITIES_SCHEMA = {
 export type ConsumerCapabilities = FromSchema<typeof CONSUMER_CAPABILITIES_SCHEMA>;
 
 const limit = <R extends (typeof LIMIT_RULES)[keyof typeof LIMIT_RULES]>(minimum: number, rule: R) =>
-  ({ type: 'integer', minimum, maximum: Number.MAX_SAFE_INTEGER, 'x-rules': [rule] }) as const;
+  wholeNumber(minimum, [rule]);
 
 export const LIMITS_SCHEMA = {
   type: 'object',

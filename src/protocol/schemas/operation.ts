@@ -8,7 +8,7 @@
  * object (the §5 "JSON error_details", read as an object so that it can grow fields).
  */
 import { ERROR_CODES } from '../errors.ts';
-import type { FromSchema, SchemaNode } from './core.ts';
+import { type FromSchema, nonEmptyString, type SchemaNode, wholeNumber } from './core.ts';
 import { EXECUTION_RESULT_SCHEMA } from './results.ts';
 
 export const OPERATION_STATES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -25,15 +25,10 @@ export const OPERATION_ERROR_SCHEMA = {
   type: 'object',
   properties: {
     error_code: { type: 'string', enum: ERROR_CODES, 'x-rules': ['CETP-5-01', 'CETP-4.4-06'] },
-    error_message: { type: 'string', minLength: 1, 'x-rules': ['CETP-5-02'] },
+    error_message: nonEmptyString(['CETP-5-02']),
     retryable: { type: 'boolean', 'x-rules': ['CETP-5-01'] },
     error_details: ERROR_DETAILS_SCHEMA,
-    retry_after_ms: {
-      type: 'integer',
-      minimum: 0,
-      maximum: Number.MAX_SAFE_INTEGER,
-      'x-rules': ['CETP-5-04'],
-    },
+    retry_after_ms: wholeNumber(0, ['CETP-5-04']),
   },
   required: ['error_code', 'error_message', 'retryable'],
   'x-rules': ['CETP-4.4-06'],
@@ -55,15 +50,10 @@ export type OperationProgress = FromSchema<typeof OPERATION_PROGRESS_SCHEMA>;
 export const OPERATION_STATUS_SCHEMA = {
   type: 'object',
   properties: {
-    operation_id: { type: 'string', minLength: 1, 'x-rules': ['CETP-4.4-07'] },
+    operation_id: nonEmptyString(['CETP-4.4-07']),
     state: { type: 'string', enum: OPERATION_STATES, 'x-rules': ['CETP-4.4-04'] },
     progress: OPERATION_PROGRESS_SCHEMA,
-    poll_after_ms: {
-      type: 'integer',
-      minimum: 0,
-      maximum: Number.MAX_SAFE_INTEGER,
-      'x-rules': ['CETP-4.4-07'],
-    },
+    poll_after_ms: wholeNumber(0, ['CETP-4.4-07']),
     result: EXECUTION_RESULT_SCHEMA,
     error: OPERATION_ERROR_SCHEMA,
   },
@@ -87,7 +77,7 @@ export type OperationStatus = FromSchema<typeof OPERATION_STATUS_SCHEMA>;
 export const CANCEL_RESPONSE_SCHEMA = {
   type: 'object',
   properties: {
-    operation_id: { type: 'string', minLength: 1, 'x-rules': ['CETP-4.4-10'] },
+    operation_id: nonEmptyString(['CETP-4.4-10']),
     state: { type: 'string', const: 'cancellation_requested', 'x-rules': ['CETP-4.4-10'] },
   },
   required: ['operation_id', 'state'],

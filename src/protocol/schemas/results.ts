@@ -3,7 +3,7 @@
  * descriptor that travels beside a read-only `result_fd`, the result envelope that is one of the two
  * (also used by a succeeded operation, CETP-4.4-05), and the `accepted` data of an async start.
  */
-import type { FromSchema, SchemaNode } from './core.ts';
+import { type FromSchema, nonEmptyString, type SchemaNode, wholeNumber } from './core.ts';
 
 export const INLINE_RESULT_SCHEMA = {
   type: 'object',
@@ -28,12 +28,7 @@ export const FILE_RESULT_SCHEMA = {
   properties: {
     kind: { type: 'string', const: 'file', 'x-rules': ['CETP-4.5-02'] },
     media_type: { type: 'string', pattern: MEDIA_TYPE_PATTERN, 'x-rules': ['CETP-4.5-02'] },
-    size_bytes: {
-      type: 'integer',
-      minimum: 0,
-      maximum: Number.MAX_SAFE_INTEGER,
-      'x-rules': ['CETP-4.5-02', 'CETP-4.5-05'],
-    },
+    size_bytes: wholeNumber(0, ['CETP-4.5-02', 'CETP-4.5-05']),
     sha256: { type: 'string', pattern: SHA256_HEX_PATTERN, 'x-rules': ['CETP-4.5-03'] },
   },
   required: ['kind', 'media_type', 'size_bytes', 'sha256'],
@@ -52,13 +47,8 @@ export type ExecutionResult = FromSchema<typeof EXECUTION_RESULT_SCHEMA>;
 export const ACCEPTED_SCHEMA = {
   type: 'object',
   properties: {
-    operation_id: { type: 'string', minLength: 1, 'x-rules': ['CETP-4.4-02'] },
-    poll_after_ms: {
-      type: 'integer',
-      minimum: 0,
-      maximum: Number.MAX_SAFE_INTEGER,
-      'x-rules': ['CETP-4.4-02'],
-    },
+    operation_id: nonEmptyString(['CETP-4.4-02']),
+    poll_after_ms: wholeNumber(0, ['CETP-4.4-02']),
   },
   required: ['operation_id', 'poll_after_ms'],
   'x-rules': ['CETP-4.4-02'],

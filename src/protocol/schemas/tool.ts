@@ -9,7 +9,7 @@
  */
 import { CONFIRMATIONS, EFFECTS, EXECUTIONS, RISKS } from '../annotations.ts';
 import { SCOPE_NAME_PATTERN, TOOL_NAME_PATTERN } from '../names.ts';
-import type { FromSchema, SchemaNode } from './core.ts';
+import { type FromSchema, nonEmptyString, type SchemaNode } from './core.ts';
 
 export const TOOL_ANNOTATIONS_SCHEMA = {
   type: 'object',
@@ -57,7 +57,7 @@ export type ToolDescriptor = FromSchema<typeof TOOL_DESCRIPTOR_SCHEMA>;
 export const LIST_TOOLS_RESPONSE_SCHEMA = {
   type: 'object',
   properties: {
-    revision: { type: 'string', minLength: 1, 'x-rules': ['CETP-3.3-03'] },
+    revision: nonEmptyString(['CETP-3.3-03']),
     tools: { type: 'array', items: TOOL_DESCRIPTOR_SCHEMA, 'x-rules': ['CETP-4-03'] },
   },
   required: ['revision', 'tools'],
