@@ -32,15 +32,22 @@ function importsFromDisk(): Imports {
   };
 }
 
-/** The first file of src/cli (not its testdata) that `file` reaches through its imports, or null. */
+const SRC = join(ROOT, 'src');
+
+/**
+ * The first file of src/cli (not its testdata) that `file` reaches through its imports, or null.
+ * A module of src/ outside src/cli is not walked: the CLI is src/'s top layer, and nothing below it
+ * imports it (src/import-graph.test.ts holds the layers).
+ */
 function reachesCli(file: string, imports: Imports): string | null {
   const seen = new Set<string>();
   const stack = [...imports(file)];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     if (seen.has(next)) continue;
     seen.add(next);
-    if (next.startsWith(`${CLI}/`) && !next.startsWith(`${TESTDATA}/`)) return next;
-    stack.push(...imports(next));
+    const inCli = next.startsWith(`${CLI}/`);
+    if (inCli && !next.startsWith(`${TESTDATA}/`)) return next;
+    if (inCli || !next.startsWith(`${SRC}/`)) stack.push(...imports(next));
   }
   return null;
 }
