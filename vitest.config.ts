@@ -1,36 +1,42 @@
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { defaultServerConditions } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { CLI_TESTS, ISOLATED, ISOLATED_PROJECT, SHARED, TEST_FILES } from './vitest.projects.ts';
 
 /**
- * The longest files first, in their measured order (bench/README.md, "Where `npm test`'s time
- * goes"; the interrupt hunts, third there, are short now), then vitest's own order: with two files
- * at once, a long file started last runs on alone at the end. Vitest sorts by the durations of the
- * last run when it has them, but a clean clone (CI) has none and sorts by file size, which puts
- * several of these late (the consumer zoo's is a small file).
+ * The longest files first, by their CPU time (bench/README.md, "npm test by file, 2026-12-05
+ * (tests-rest)", and the table of "Where `npm test`'s time goes" before it), then vitest's own order:
+ * with two files at once, a long file started last runs on alone at the end. Vitest sorts by the
+ * durations of the last run when it has them, but a clean clone (CI) has none and sorts by file
+ * size, which puts several of these late (the consumer zoo's is a small file).
  */
 const LONGEST = [
-  'src/zoo/consumer/consumer-zoo.test.ts',
   'src/cli/broken-modules.test.ts',
-  'properties/readings-campaign.test.ts',
   'test/pack.test.ts',
-  'src/cli/judge.test.ts',
-  'test/java-runner.test.ts',
-  'test/android-runner.test.ts',
   'test/harness-project.test.ts',
+  'src/cli/hostile-modules.test.ts',
+  'properties/readings-campaign.test.ts',
+  'src/cli/judge.test.ts',
+  'test/android-runner.test.ts',
+  'src/zoo/consumer/consumer-zoo.test.ts',
   'examples/notes-provider/notes.test.ts',
   'properties/controls/controls.test.ts',
-  'src/cli/hostile-modules.test.ts',
+  'src/zoo/zoo.test.ts',
+  'examples/my-agent/my-agent.test.ts',
+  'test/java-runner.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
+    // The long files, then the shared files together (a worker keeps its process only while the
+    // next file in the queue is a shared one), then the isolated ones.
     const rank = (f: TestSpecification) => {
       const i = LONGEST.indexOf(relative(f.project.config.root, f.moduleId).replaceAll('\\', '/'));
-      return i === -1 ? LONGEST.length : i;
+      if (i !== -1) return i;
+      return f.project.name === SHARED ? LONGEST.length : LONGEST.length + 1;
     };
     // Array.prototype.sort is stable: the rest keep vitest's order.
     return sorted.sort((a, b) => rank(a) - rank(b));
@@ -42,13 +48,6 @@ export default defineConfig({
   // dist/ built before the last edit (package.json's "cetp-sim-source" export condition).
   ssr: { resolve: { conditions: ['cetp-sim-source', ...defaultServerConditions] } },
   test: {
-    include: [
-      'src/**/*.test.ts',
-      'properties/**/*.test.ts',
-      'vectors/**/*.test.ts',
-      'test/**/*.test.ts',
-      'examples/**/*.test.ts',
-    ],
     environment: 'node',
     pool: 'forks',
     // Two files at once at least: vitest's default for `run` is cores − 1, one file at a time on a
@@ -59,5 +58,19 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    // Two projects (vitest.projects.ts): most files share worker processes (`isolate: false`), the
+    // ones that reach the CLI or patch built-ins run each in a fresh process.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: SHARED,
+          include: [...TEST_FILES],
+          exclude: [...configDefaults.exclude, CLI_TESTS, ...ISOLATED],
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: ISOLATED_PROJECT, include: [CLI_TESTS, ...ISOLATED] } },
+    ],
   },
 });

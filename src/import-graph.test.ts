@@ -27,8 +27,16 @@ function importsOf(file: string, text: string): string[] {
 
 type Graph = ReadonlyMap<string, readonly string[]>;
 
+/** Each file's imports, read once for all the graphs of this file. */
+const IMPORTS = new Map<string, string[]>();
+function importsOnce(file: string): string[] {
+  const found = IMPORTS.get(file) ?? importsOf(file, readFileSync(file, 'utf8'));
+  IMPORTS.set(file, found);
+  return found;
+}
+
 function graphOf(files: readonly string[]): Graph {
-  return new Map(files.map((f) => [relative(ROOT, f), importsOf(f, readFileSync(f, 'utf8'))]));
+  return new Map(files.map((f) => [relative(ROOT, f), importsOnce(f)]));
 }
 
 /** Files reachable from `start` (not counting `start` unless a path leads back to it). */

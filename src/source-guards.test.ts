@@ -27,9 +27,17 @@ interface Finding {
   readonly text: string;
 }
 
+/** Each file parsed once for all the guards of this file (parsing is most of their time). */
+const PARSED = new Map<string, ts.SourceFile>();
+function parsedOnce(file: string): ts.SourceFile {
+  const source = PARSED.get(file) ?? parse(file);
+  PARSED.set(file, source);
+  return source;
+}
+
 /** Every node of `file` for which `matches` holds, as file:line and the node's first line. */
 function find(file: string, matches: (node: ts.Node) => boolean): Finding[] {
-  const source = parse(file);
+  const source = parsedOnce(file);
   const found: Finding[] = [];
   const visit = (node: ts.Node): void => {
     if (matches(node)) {
@@ -164,7 +172,7 @@ const STATE_EXEMPTIONS: readonly { readonly file: string; readonly text: string;
 
 function moduleState(file: string): Finding[] {
   if (relative(SRC, file) === CACHE_HOLDER) return [];
-  const source = parse(file);
+  const source = parsedOnce(file);
   return source.statements
     .flatMap((st) => moduleStateIn(st, source))
     .map((node) => ({

@@ -153,7 +153,8 @@ const generic = (checker: string) =>
 
 /** Fuzzes `spec` with `mistake` applied, property by property (killers first), until one fails. */
 export async function huntMistake(
-  options: ZooOptions,
+  /** shrink false: a failure is not shrunk (whether and by what a property fails is all a hunt asks). */
+  options: ZooOptions & { readonly shrink?: boolean },
   spec: AppSpec,
   mistake: Mistake,
   properties: readonly string[],
@@ -170,6 +171,7 @@ export async function huntMistake(
         seed: options.seed,
         ...(options.android !== undefined ? { android: options.android } : {}),
         ...(options.runs !== undefined ? { runs: options.runs } : {}),
+        ...(options.shrink === false ? { shrink: false } : {}),
         replayDir: null,
       });
       const failed = report.properties.find((p) => p.status === 'failed');

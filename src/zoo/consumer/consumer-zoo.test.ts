@@ -72,7 +72,7 @@ describe('consumer zoo slice', () => {
     expect(report.falseAlarms.map((a) => `${a.consumer} ${a.property} ${a.checkers.join('+')}`)).toEqual([]);
     expect(Object.keys(report.verdicts[0]?.statuses ?? {})).toEqual([...CONSUMER_PROPERTIES]);
     expect(report.verdicts.flatMap((v) => Object.values(v.statuses))).not.toContain('vacuous');
-  }, 120_000);
+  }, 300_000);
 
   it('a false alarm writes its replay file and consumer module under --out, and only there', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'czoo-'));

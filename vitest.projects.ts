@@ -1,0 +1,51 @@
+/**
+ * Which test files share worker processes in `npm test` and which run each in a fresh one
+ * (vitest.config.ts's two projects). A shared worker runs file after file with `isolate: false`:
+ * cetp-sim is imported, and compiled by V8, once per worker instead of once per file — about a
+ * third of a CPU-second per file, more for the larger ones (bench/README.md, "npm test by file,
+ * 2026-12-05 (tests-rest)"). That is safe only for a file that leaves nothing behind in the process:
+ * src/ and properties/ keep no module-level state but src/base/caches.ts's pure caches
+ * (src/source-guards.test.ts), so what is left is the CLI — loading a user module guards
+ * Math.random, Date.now and the timers of the thread it loads in (src/cli/worker/ambient.ts), and
+ * main() runs worker pools and signal handlers — and a test that patches built-ins itself.
+ *
+ * test/vitest-projects.test.ts holds this list to the rule: every test file that reaches src/cli
+ * (its testdata modules apart) through its imports, or assigns a built-in's property, is here.
+ */
+export const SHARED = 'shared';
+export const ISOLATED_PROJECT = 'isolated';
+
+/** Everything `npm test` runs. */
+export const TEST_FILES: readonly string[] = [
+  'src/**/*.test.ts',
+  'properties/**/*.test.ts',
+  'vectors/**/*.test.ts',
+  'test/**/*.test.ts',
+  'examples/**/*.test.ts',
+];
+
+/** src/cli's tests, all of them isolated (each reaches the CLI). */
+export const CLI_TESTS = 'src/cli/**/*.test.ts';
+
+/** The other files each run in a fresh process, in path order. */
+export const ISOLATED: readonly string[] = [
+  'examples/my-agent/my-agent.test.ts',
+  'examples/notes-provider/notes.oracles.test.ts',
+  'examples/notes-provider/notes.test.ts',
+  'properties/controls/controls.test.ts',
+  'properties/controls/malformed-oracles.test.ts',
+  'properties/controls/provider-oracles.test.ts',
+  'properties/controls/regressions.test.ts',
+  'properties/impatient-consumer.test.ts',
+  'properties/mutants.test.ts',
+  'properties/reads-are-not-requests.test.ts',
+  'properties/wrapped-context.test.ts',
+  'src/fuzz/witness.test.ts',
+  'src/harness/globals.test.ts',
+  'src/vectors/adb.test.ts',
+  'src/vectors/corpus.test.ts',
+  'src/vectors/generate.test.ts',
+  'src/vectors/run.test.ts',
+  'test/android-runner.test.ts',
+  'test/java-runner.test.ts',
+];
