@@ -35,7 +35,7 @@
 import { V2_METHOD_NAMES } from '../protocol/methods.ts';
 import type { CheckContext } from './checker.ts';
 import { DEVICE_LABELS, deviceLabels } from './device-labels.ts';
-import { type CallView, memoOn, negotiatedBy, type Observation } from './observation.ts';
+import { type CallView, memoOn, negotiatedBy, type Observation, providerOfProcess } from './observation.ts';
 import { uidOf as uidAtEnd } from './record.ts';
 
 /** Durations a black-box client cannot read off the wire: the reference SDK's (src/providers/sdk). */
@@ -321,8 +321,8 @@ function lifecycleEvents(obs: Observation, under: ReadonlySet<string>): Lifecycl
   }
   for (const e of obs.events) {
     if (e.kind !== 'process.kill' || reboots.has(e.step)) continue;
-    const actor = String(e.data.actor);
-    if (under.has(actor)) out.push({ kind: 'restart', step: e.step, pkg: actor, uid: null });
+    const pkg = providerOfProcess(obs, String(e.data.actor));
+    if (pkg !== null && under.has(pkg)) out.push({ kind: 'restart', step: e.step, pkg, uid: null });
   }
   return out;
 }

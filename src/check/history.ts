@@ -18,7 +18,7 @@ import type {
   StoredTable,
 } from '../subjects/user-oracle-types.ts';
 import type { BundleReplyView, CallView, EffectNote, Observation } from './observation.ts';
-import { memoOn, replyStatus } from './observation.ts';
+import { memoOn, providerOfProcess, replyStatus } from './observation.ts';
 import { storedRows } from './record.ts';
 
 /** Tables of the provider SDK's own bookkeeping (src/providers/sdk/records.ts): not the app's state. */
@@ -351,7 +351,7 @@ export function runHistory(obs: Observation, pkg: string): RunHistory {
     for (const [r, e] of effectsOf) known.set(r, e);
     const lifecycle: LifecycleEvent[] = [];
     for (const e of obs.events) {
-      if (e.kind === 'process.kill' && e.data.actor === pkg)
+      if (e.kind === 'process.kill' && providerOfProcess(obs, String(e.data.actor)) === pkg)
         lifecycle.push(Object.freeze({ kind: 'restart', step: e.step, seq: e.seq }));
       else if (e.kind === 'pm.uninstall' && e.data.package === pkg)
         lifecycle.push(Object.freeze({ kind: 'wipe', step: e.step, seq: e.seq }));

@@ -46,7 +46,17 @@ export interface BundleReplyView {
 export interface CallView
   extends Pick<
     ContentCallRecord,
-    'id' | 'caller' | 'callerUid' | 'callerPid' | 'provider' | 'providerUid' | 'method' | 'step' | 't'
+    | 'id'
+    | 'caller'
+    | 'callerUid'
+    | 'callerPid'
+    | 'provider'
+    | 'providerUid'
+    | 'method'
+    | 'step'
+    | 't'
+    | 'callerProcess'
+    | 'providerProcess'
   > {
   /** protocol_version was an Int 2: a v2 call. A v1 call is a v1 method (list_tools, execute_tool)
    *  without protocol_version; negotiate never carries one and is neither. */
@@ -225,6 +235,8 @@ export function viewCall(record: ContentCallRecord): CallView {
     method: record.method,
     step: record.step,
     t: record.t,
+    ...(record.callerProcess !== undefined ? { callerProcess: record.callerProcess } : {}),
+    ...(record.providerProcess !== undefined ? { providerProcess: record.providerProcess } : {}),
     v2: pv?.type === 'Int' && pv.value === 2,
     v1: pv === undefined && V1_METHODS.has(record.method),
     requestId,
@@ -406,4 +418,26 @@ export function replyStatus(reply: ReplyView): string {
     default:
       return reply.kind;
   }
+}
+
+const PROVIDER_PROCESSES = Symbol('providerProcesses');
+
+/**
+ * The provider package whose provider a killed process `name` ran, or null when that process ran
+ * none (the main process of an app whose provider has its own `android:process`): the run's calls
+ * say where each provider ran (`providerProcess`, set where it is not the package's own name — a
+ * `<pkg>:cetp` process, user 10's `<pkg>@u10`). A package no call reached counts as its own process.
+ * The checkers that ask whether a provider restarted read kills through this (FIDELITY.md row 35.8c).
+ */
+export function providerOfProcess(obs: Observation, name: string): string | null {
+  const { byProcess, split } = memoOn(obs, PROVIDER_PROCESSES, () => {
+    const byProcess = new Map<string, string>();
+    const split = new Set<string>();
+    for (const c of obs.calls) {
+      byProcess.set(c.providerProcess ?? c.provider, c.provider);
+      if (c.providerProcess !== undefined) split.add(c.provider);
+    }
+    return { byProcess, split };
+  });
+  return byProcess.get(name) ?? (split.has(name) ? null : name);
 }

@@ -34,7 +34,7 @@ function callerDied(obs: Observation, c: CallView, from: number, to = Number.MAX
   return obs.events.some(
     (e) =>
       e.kind === 'process.kill' &&
-      e.data.actor === c.caller &&
+      e.data.actor === (c.callerProcess ?? c.caller) &&
       e.data.pid === c.callerPid &&
       e.step >= from &&
       e.step <= to,
@@ -358,7 +358,8 @@ export const resumesAfterRestart = judgeRun({
   *judge(obs, ctx) {
     if (obs.report.outcome.kind !== 'completed') return;
     const deaths = obs.events.filter(
-      (e) => e.kind === 'process.kill' && ctx.consumers.includes(String(e.data.actor)),
+      // A process event names its package where the process is not named after it (`<pkg>@u10`).
+      (e) => e.kind === 'process.kill' && ctx.consumers.includes(String(e.data.package ?? e.data.actor)),
     );
     if (deaths.length === 0) return;
     for (const calls of byRequest(obs, ctx)) {

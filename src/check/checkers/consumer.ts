@@ -15,7 +15,7 @@ import { alteredPaths, bytesBehind, fileResultsByTarget } from './files.ts';
 
 const RESOLUTIONS = new Set(['AUTH_REQUIRED', 'USER_ACTION_REQUIRED']);
 
-/** Whether `pkg`'s process was killed at a step in [from, to]. */
+/** Whether the process `pkg` (a call's `callerProcess ?? caller`) was killed at a step in [from, to]. */
 function diedBetween(obs: Observation, pkg: string, from: number, to: number): boolean {
   return obs.events.some(
     (e) => e.kind === 'process.kill' && e.data.actor === pkg && e.step >= from && e.step <= to,
@@ -47,7 +47,8 @@ export const retryDiscipline = judgeRun({
         if (prev.reply.kind !== 'bundle' || prev.reply.status !== 'error') continue;
         // The consumer died after the answer and a new process re-sent the journaled request under
         // the same id: it never learned the answer, and asking again is what 4.1-15 requires.
-        if (diedBetween(obs, next.caller, prev.replyStep ?? prev.step, next.step)) continue;
+        if (diedBetween(obs, next.callerProcess ?? next.caller, prev.replyStep ?? prev.step, next.step))
+          continue;
         const code = prev.reply.errorCode ?? '';
         const isResume = RESOLUTIONS.has(code) && next.resumeToken !== null;
         if (RESOLUTIONS.has(code)) {

@@ -58,7 +58,7 @@ function wipedBetween(obs: Observation, pkg: string, from: number, to: number): 
 }
 
 /**
- * The first death of `pkg`'s process at or after step `from` (when the caller received what it held),
+ * The first death of the process `pkg` (a call's `providerProcess ?? provider`) at or after step `from` (when the caller received what it held),
  * at or before step `to` (its trace event). A death at step `from` came after the answer: faults
  * apply after the step's task ran (issue 30, the same edge as incarnationAt).
  */
@@ -120,7 +120,7 @@ export const restartSessionOutcome = judgeEach(PROVIDER_CALLS, {
     if (!issued || issued.callerUid !== c.callerUid || issued.replyStep === null) return;
     const expires = expiresAt(issued);
     if (Number.isFinite(expires) && c.t >= expires) return;
-    const death = restartBetween(obs, c.provider, issued.replyStep, c.step);
+    const death = restartBetween(obs, c.providerProcess ?? c.provider, issued.replyStep, c.step);
     if (death === null || !wellFormedFollowUp(obs, c)) return;
     return {
       message: `uid ${c.callerUid}'s session from before ${c.provider} restarted was refused with ${code} on ${c.method}, not NEGOTIATION_REQUIRED`,
@@ -180,7 +180,7 @@ export const restartKeepsOperation = judgeEach(PROVIDER_CALLS, {
     if (wipedBetween(obs, c.provider, op.step, c.step)) return;
     const window = windowMs(obs, op);
     if (window !== null && c.t >= (op.replyT ?? op.t) + window) return;
-    const death = restartBetween(obs, c.provider, op.replyStep, c.step);
+    const death = restartBetween(obs, c.providerProcess ?? c.provider, op.replyStep, c.step);
     if (death === null) return;
     return {
       message: `operation ${c.operationId} of uid ${c.callerUid}, accepted before ${c.provider} restarted, was unknown to ${c.method} after it`,
@@ -200,7 +200,7 @@ function liveSession(obs: Observation, c: CallView): boolean {
   if (c.caller !== issued.caller) return false;
   const expires = expiresAt(issued);
   if (!Number.isFinite(expires) || c.t >= expires) return false;
-  return restartBetween(obs, c.provider, issued.step, c.step) === null;
+  return restartBetween(obs, c.providerProcess ?? c.provider, issued.step, c.step) === null;
 }
 
 /** The idempotency window (ms) of the session `c` was sent on, if this run negotiated it. */

@@ -42,7 +42,8 @@ export const noCrash = judgeRun({
     for (const e of obs.events) {
       if (e.kind !== 'process.kill') continue;
       const cause = String(e.data.cause);
-      if (cause.startsWith('killed: depends on provider') && ctx.consumers.includes(String(e.data.actor))) {
+      const pkg = String(e.data.package ?? e.data.actor); // `<pkg>@u10`, `<pkg>:name`: its package
+      if (cause.startsWith('killed: depends on provider') && ctx.consumers.includes(pkg)) {
         yield {
           message: `${e.data.actor} was ${cause} (a stable provider reference)`,
           events: [e.seq],
