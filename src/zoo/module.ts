@@ -6,6 +6,7 @@
 import type { ProviderFixture } from '../index.ts';
 import { buildApp } from './build.ts';
 import { generateApp } from './generate.ts';
+import { subjectModuleText } from './kit/run.ts';
 import { mistakeById } from './mistakes.ts';
 
 export function zooProviders(seed: number, index: number, mistake: string | null = null): ProviderFixture[] {
@@ -23,9 +24,10 @@ export function zooModuleText(
   index: number,
   mistake: string | null,
 ): string {
-  return (
-    `// cetp-sim zoo: app ${index} of seed ${seed}${mistake ? `, mistake ${mistake}` : ''}\n` +
-    `import { zooProviders } from ${JSON.stringify(modulePath)};\n` +
-    `export const providers = zooProviders(${seed}, ${index}, ${JSON.stringify(mistake)});\n`
-  );
+  const header = `cetp-sim zoo: app ${index} of seed ${seed}`;
+  return subjectModuleText({ header, exported: 'providers', factory: 'zooProviders' }, modulePath, {
+    seed,
+    index,
+    mistake,
+  });
 }

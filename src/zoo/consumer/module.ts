@@ -5,6 +5,7 @@
  * `npx cetp-sim replay FILE --consumer DIR/…consumer.ts`.
  */
 import type { ConsumerUnderTest } from '../../index.ts';
+import { subjectModuleText } from '../kit/run.ts';
 import type { Cancellation } from './agent/cancellation.ts';
 import { buildConsumer } from './build.ts';
 import { generateConsumer } from './generate.ts';
@@ -29,9 +30,7 @@ export function zooConsumerModuleText(
   index: number,
   mistake: string | null,
 ): string {
-  return (
-    `// cetp-sim zoo --consumers: consumer ${index} of seed ${seed}${mistake ? `, mistake ${mistake}` : ''}\n` +
-    `import { zooConsumer } from ${JSON.stringify(modulePath)};\n` +
-    `export const consumer = zooConsumer(${seed}, ${index}, ${JSON.stringify(mistake)});\n`
-  );
+  const header = `cetp-sim zoo --consumers: consumer ${index} of seed ${seed}`;
+  const subject = { header, exported: 'consumer', factory: 'zooConsumer' };
+  return subjectModuleText(subject, modulePath, { seed, index, mistake });
 }
