@@ -6,7 +6,6 @@
 import type { ProviderFixture } from '../index.ts';
 import { buildApp } from './build.ts';
 import { generateApp } from './generate.ts';
-import { subjectModuleText } from './kit/run.ts';
 import { mistakeById } from './mistakes.ts';
 
 export function zooProviders(seed: number, index: number, mistake: string | null = null): ProviderFixture[] {
@@ -15,19 +14,4 @@ export function zooProviders(seed: number, index: number, mistake: string | null
   const found = mistakeById(mistake);
   if (!found) throw new Error(`no zoo mistake ${mistake}`);
   return [buildApp(spec, found.variation).fixture];
-}
-
-/** The text of a module file exporting that app's `providers` (imports this module by `path`). */
-export function zooModuleText(
-  modulePath: string,
-  seed: number,
-  index: number,
-  mistake: string | null,
-): string {
-  const header = `cetp-sim zoo: app ${index} of seed ${seed}`;
-  return subjectModuleText({ header, exported: 'providers', factory: 'zooProviders' }, modulePath, {
-    seed,
-    index,
-    mistake,
-  });
 }

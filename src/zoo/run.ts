@@ -13,7 +13,6 @@ import { buildApp } from './build.ts';
 import { generateApp } from './generate.ts';
 import * as kit from './kit/run.ts';
 import { MISTAKES, type Mistake } from './mistakes.ts';
-import { zooModuleText } from './module.ts';
 import { runSession, sessionProblems } from './session.ts';
 import { type AppSpec, namesOf } from './spec.ts';
 
@@ -57,7 +56,14 @@ async function fuzzCorrect(options: ZooOptions, spec: AppSpec, properties: reado
     {
       name: `app${spec.index}`,
       suffix: '.provider.ts',
-      moduleText: zooModuleText(ZOO_MODULE, options.seed, spec.index, null),
+      module: {
+        path: ZOO_MODULE,
+        factory: 'zooProviders',
+        exported: 'providers',
+        header: `cetp-sim zoo: app ${spec.index} of seed ${options.seed}`,
+        index: spec.index,
+        mistake: null,
+      },
     },
     (campaign) => fuzzProvider(fixture, campaign),
   );

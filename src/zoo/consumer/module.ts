@@ -5,7 +5,6 @@
  * `npx cetp-sim replay FILE --consumer DIR/…consumer.ts`.
  */
 import type { ConsumerUnderTest } from '../../index.ts';
-import { subjectModuleText } from '../kit/run.ts';
 import type { Cancellation } from './agent/cancellation.ts';
 import { buildConsumer } from './build.ts';
 import { generateConsumer } from './generate.ts';
@@ -21,16 +20,4 @@ export function zooConsumer(
   const found = consumerMistakeById(mistake);
   if (!found) throw new Error(`no consumer zoo mistake ${mistake}`);
   return buildConsumer(spec, found.change);
-}
-
-/** The text of a module file exporting that consumer as `consumer` (imports this module by `path`). */
-export function zooConsumerModuleText(
-  modulePath: string,
-  seed: number,
-  index: number,
-  mistake: string | null,
-): string {
-  const header = `cetp-sim zoo --consumers: consumer ${index} of seed ${seed}`;
-  const subject = { header, exported: 'consumer', factory: 'zooConsumer' };
-  return subjectModuleText(subject, modulePath, { seed, index, mistake });
 }

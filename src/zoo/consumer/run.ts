@@ -14,7 +14,6 @@ import * as kit from '../kit/run.ts';
 import { buildConsumer } from './build.ts';
 import { type ConsumerSpec, generateConsumer } from './generate.ts';
 import { CONSUMER_MISTAKES, type ConsumerMistake, consumerMistakeById } from './mistakes.ts';
-import { zooConsumerModuleText } from './module.ts';
 
 /** The consumer-driven properties, in catalogue order. */
 export const CONSUMER_PROPERTIES: readonly string[] = PROPERTY_CATALOGUE.filter(
@@ -67,7 +66,14 @@ async function fuzzCorrect(options: ConsumerZooOptions, spec: ConsumerSpec, prop
     {
       name: `consumer${spec.index}`,
       suffix: '.consumer.ts',
-      moduleText: zooConsumerModuleText(MODULE, options.seed, spec.index, options.plant ?? null),
+      module: {
+        path: MODULE,
+        factory: 'zooConsumer',
+        exported: 'consumer',
+        header: `cetp-sim zoo --consumers: consumer ${spec.index} of seed ${options.seed}`,
+        index: spec.index,
+        mistake: options.plant ?? null,
+      },
     },
     (campaign) => fuzzConsumer(consumer, campaign),
   );

@@ -90,16 +90,39 @@ function writeZooModule(options: ZooBaseOptions, name: string, text: string): st
 }
 
 /**
+ * A correct subject as a module file exports it: `exported` is `factory(seed, index, mistake)` of
+ * the zoo's module at `path` (module.ts, which rebuilds the subject from the zoo's seed and its index).
+ */
+export interface SubjectModule {
+  readonly path: string;
+  readonly factory: string;
+  readonly exported: string;
+  /** The file's first line, a comment (`, mistake …` is added when there is one). */
+  readonly header: string;
+  readonly index: number;
+  readonly mistake: string | null;
+}
+
+function moduleText(m: SubjectModule, seed: number): string {
+  return (
+    `// ${m.header}${m.mistake ? `, mistake ${m.mistake}` : ''}\n` +
+    `import { ${m.factory} } from ${JSON.stringify(m.path)};\n` +
+    `export const ${m.exported} = ${m.factory}(${seed}, ${m.index}, ${JSON.stringify(m.mistake)});\n`
+  );
+}
+
+/**
  * Fuzzes a correct subject with `properties` through `fuzz`; its replay files go under `out/<name>`
  * with its module `out/<name><suffix>` (kept only for a false alarm: its replay command names it).
  */
 export async function fuzzCorrectSubject(
   options: ZooBaseOptions,
   properties: readonly string[],
-  subject: { readonly name: string; readonly suffix: string; readonly moduleText: string },
+  subject: { readonly name: string; readonly suffix: string; readonly module: SubjectModule },
   fuzz: (options: FuzzOptions) => Promise<FuzzReport>,
 ) {
-  const module = writeZooModule(options, `${subject.name}${subject.suffix}`, subject.moduleText);
+  const text = moduleText(subject.module, options.seed);
+  const module = writeZooModule(options, `${subject.name}${subject.suffix}`, text);
   const out = options.out ?? null;
   const report = await fuzz({
     property: properties,
@@ -203,21 +226,4 @@ export async function huntMistakeWith(
     }
   }
   return null;
-}
-
-/**
- * The text of a subject's module file: `exported` is `factory(seed, index, mistake)` of the zoo's
- * module at `modulePath` (a comment line `header` first, then `, mistake …` when there is one).
- */
-export function subjectModuleText(
-  subject: { readonly header: string; readonly exported: string; readonly factory: string },
-  modulePath: string,
-  call: { readonly seed: number; readonly index: number; readonly mistake: string | null },
-): string {
-  const { seed, index, mistake } = call;
-  return (
-    `// ${subject.header}${mistake ? `, mistake ${mistake}` : ''}\n` +
-    `import { ${subject.factory} } from ${JSON.stringify(modulePath)};\n` +
-    `export const ${subject.exported} = ${subject.factory}(${seed}, ${index}, ${JSON.stringify(mistake)});\n`
-  );
 }
