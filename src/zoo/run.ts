@@ -79,7 +79,7 @@ const generic = (checker: string) =>
 
 /** Fuzzes `spec` with `mistake` applied, property by property (killers first), until one fails. */
 export async function huntMistake(
-  options: ZooOptions,
+  options: ZooOptions & kit.HuntOptions,
   spec: AppSpec,
   mistake: Mistake,
   properties: readonly string[],

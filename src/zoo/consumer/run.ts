@@ -87,10 +87,7 @@ async function fuzzCorrect(options: ConsumerZooOptions, spec: ConsumerSpec, prop
 
 /** Fuzzes `spec` with `mistake` applied, property by property (killers first), until one fails. */
 export async function huntConsumerMistake(
-  options: Pick<ConsumerZooOptions, 'seed' | 'runs' | 'mistakeBudget' | 'android'> & {
-    /** false: a failure is not shrunk (whether and by what a property fails is all a hunt asks). */
-    readonly shrink?: boolean;
-  },
+  options: kit.HuntOptions & Pick<ConsumerZooOptions, 'mistakeBudget'>,
   spec: ConsumerSpec,
   mistake: ConsumerMistake,
   properties: readonly string[] = CONSUMER_PROPERTIES,
@@ -103,7 +100,6 @@ export async function huntConsumerMistake(
     return fuzzConsumer(consumer, {
       property,
       ...kit.campaignBase(options, runs),
-      ...(options.shrink === false ? { shrink: false } : {}),
       replayDir: null,
     });
   };

@@ -66,15 +66,19 @@ export function inShard(options: ZooBaseOptions, i: number): boolean {
   return options.shard === undefined || i % options.shard.count === options.shard.index;
 }
 
-/** `seed`, and `android` and `runs` when set: the start of every zoo campaign's options. */
-export function campaignBase(
-  options: Pick<ZooBaseOptions, 'seed' | 'runs' | 'android'>,
-  runs = options.runs,
-) {
+/**
+ * A mistake hunt's options; `shrink` false: a failure is not shrunk (whether and by what a
+ * property fails is all a hunt asks).
+ */
+export type HuntOptions = Pick<ZooBaseOptions, 'seed' | 'runs' | 'android'> & { readonly shrink?: boolean };
+
+/** `seed`, and `android`, `runs` and `shrink: false` when set: the start of every zoo campaign's options. */
+export function campaignBase(options: HuntOptions, runs = options.runs) {
   return {
     seed: options.seed,
     ...(options.android !== undefined ? { android: options.android } : {}),
     ...(runs !== undefined ? { runs } : {}),
+    ...(options.shrink === false ? { shrink: false } : {}),
   };
 }
 
@@ -133,7 +137,7 @@ export async function fuzzCorrectSubject(
   });
   const failed = report.properties.filter((p) => p.status === 'failed');
   if (module !== undefined && failed.length === 0) rmSync(resolve(options.cwd ?? process.cwd(), module));
-  return { statuses: Object.fromEntries(report.properties.map((p) => [p.id, p.status])), failed };
+  return { report, statuses: Object.fromEntries(report.properties.map((p) => [p.id, p.status])), failed };
 }
 
 /**
