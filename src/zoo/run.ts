@@ -8,7 +8,7 @@
  */
 
 import { fileURLToPath } from 'node:url';
-import { CliError, fuzzProvider, PROPERTY_CATALOGUE } from '../index.ts';
+import { CliError, type FuzzOptions, fuzzProvider, PROPERTY_CATALOGUE } from '../index.ts';
 import { buildApp } from './build.ts';
 import { generateApp } from './generate.ts';
 import * as kit from './kit/run.ts';
@@ -50,23 +50,9 @@ const ZOO_MODULE = fileURLToPath(
 
 async function fuzzCorrect(options: ZooOptions, spec: AppSpec, properties: readonly string[]) {
   const fixture = buildApp(spec).fixture;
-  const { statuses, failed } = await kit.fuzzCorrectSubject(
-    options,
-    properties,
-    {
-      name: `app${spec.index}`,
-      suffix: '.provider.ts',
-      module: {
-        path: ZOO_MODULE,
-        factory: 'zooProviders',
-        exported: 'providers',
-        header: `cetp-sim zoo: app ${spec.index} of seed ${options.seed}`,
-        index: spec.index,
-        mistake: null,
-      },
-    },
-    (campaign) => fuzzProvider(fixture, campaign),
-  );
+  const subject = { kind: 'app', index: spec.index, modulePath: ZOO_MODULE, mistake: null } as const;
+  const fuzz = (campaign: FuzzOptions) => fuzzProvider(fixture, campaign);
+  const { statuses, failed } = await kit.fuzzCorrectSubject(options, properties, subject, fuzz);
   return {
     statuses,
     alarms: failed.map((p): FalseAlarm => ({ app: spec.index, ...kit.alarmFields(p), description: spec })),

@@ -60,21 +60,11 @@ const MODULE = fileURLToPath(
 async function fuzzCorrect(options: ConsumerZooOptions, spec: ConsumerSpec, properties: readonly string[]) {
   const planted = options.plant === undefined ? undefined : consumerMistakeById(options.plant);
   const consumer = buildConsumer(spec, planted?.change);
+  const mistake = options.plant ?? null;
   const { statuses, failed } = await kit.fuzzCorrectSubject(
     options,
     properties,
-    {
-      name: `consumer${spec.index}`,
-      suffix: '.consumer.ts',
-      module: {
-        path: MODULE,
-        factory: 'zooConsumer',
-        exported: 'consumer',
-        header: `cetp-sim zoo --consumers: consumer ${spec.index} of seed ${options.seed}`,
-        index: spec.index,
-        mistake: options.plant ?? null,
-      },
-    },
+    { kind: 'consumer', index: spec.index, modulePath: MODULE, mistake },
     (campaign) => fuzzConsumer(consumer, campaign),
   );
   return {

@@ -94,44 +94,60 @@ function writeZooModule(options: ZooBaseOptions, name: string, text: string): st
 }
 
 /**
- * A correct subject as a module file exports it: `exported` is `factory(seed, index, mistake)` of
- * the zoo's module at `path` (module.ts, which rebuilds the subject from the zoo's seed and its index).
+ * How each zoo names a subject's files (`out/<kind><index>/` replays, `out/<kind><index><suffix>`
+ * module) and what the module exports: `exported` = `factory(seed, index, mistake)` of the zoo's
+ * module.ts, which rebuilds the subject from the zoo's seed and its index.
  */
-export interface SubjectModule {
-  readonly path: string;
-  readonly factory: string;
-  readonly exported: string;
-  /** The file's first line, a comment (`, mistake …` is added when there is one). */
-  readonly header: string;
+const SUBJECT_FILES = {
+  app: {
+    suffix: '.provider.ts',
+    factory: 'zooProviders',
+    exported: 'providers',
+    header: 'cetp-sim zoo: app',
+  },
+  consumer: {
+    suffix: '.consumer.ts',
+    factory: 'zooConsumer',
+    exported: 'consumer',
+    header: 'cetp-sim zoo --consumers: consumer',
+  },
+} as const;
+
+/** A correct subject: its zoo's word for it, its index, the zoo's module.ts and the mistake planted in it. */
+export interface CorrectSubject {
+  readonly kind: keyof typeof SUBJECT_FILES;
   readonly index: number;
+  readonly modulePath: string;
   readonly mistake: string | null;
 }
 
-function moduleText(m: SubjectModule, seed: number): string {
+function moduleText(s: CorrectSubject, seed: number): string {
+  const { factory, exported, header } = SUBJECT_FILES[s.kind];
   return (
-    `// ${m.header}${m.mistake ? `, mistake ${m.mistake}` : ''}\n` +
-    `import { ${m.factory} } from ${JSON.stringify(m.path)};\n` +
-    `export const ${m.exported} = ${m.factory}(${seed}, ${m.index}, ${JSON.stringify(m.mistake)});\n`
+    `// ${header} ${s.index} of seed ${seed}${s.mistake ? `, mistake ${s.mistake}` : ''}\n` +
+    `import { ${factory} } from ${JSON.stringify(s.modulePath)};\n` +
+    `export const ${exported} = ${factory}(${seed}, ${s.index}, ${JSON.stringify(s.mistake)});\n`
   );
 }
 
 /**
- * Fuzzes a correct subject with `properties` through `fuzz`; its replay files go under `out/<name>`
- * with its module `out/<name><suffix>` (kept only for a false alarm: its replay command names it).
+ * Fuzzes a correct subject with `properties` through `fuzz`; its replay files go under its folder
+ * in `out`, with its module file (kept only for a false alarm: its replay command names it).
  */
 export async function fuzzCorrectSubject(
   options: ZooBaseOptions,
   properties: readonly string[],
-  subject: { readonly name: string; readonly suffix: string; readonly module: SubjectModule },
+  subject: CorrectSubject,
   fuzz: (options: FuzzOptions) => Promise<FuzzReport>,
 ) {
-  const text = moduleText(subject.module, options.seed);
-  const module = writeZooModule(options, `${subject.name}${subject.suffix}`, text);
+  const name = `${subject.kind}${subject.index}`;
+  const file = `${name}${SUBJECT_FILES[subject.kind].suffix}`;
+  const module = writeZooModule(options, file, moduleText(subject, options.seed));
   const out = options.out ?? null;
   const report = await fuzz({
     property: properties,
     ...campaignBase(options),
-    replayDir: out === null ? null : join(out, subject.name),
+    replayDir: out === null ? null : join(out, name),
     ...(module !== undefined ? { module } : {}),
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
   });
