@@ -65,6 +65,17 @@ const androidOption = (what: string) =>
     `the Android release profile ${what}: ${ANDROID_RELEASES.join(', ')} (default ${DEFAULT_ANDROID}; src/sim/core/release.ts)`,
   ).argParser(parseAndroidArg);
 
+/** The options of a sweep that switches one thing (`what`) off at a time: `mutants`, `ablate`. */
+const sweepOptions = (what: string, runsWhat: string, runs: Option, runsDefault: number) => [
+  seedOption(),
+  runs.argParser(parseIntArg('--runs', 1)).default(runsDefault),
+  strategyOption(),
+  shardOption(what),
+  androidOption(runsWhat),
+  workersOption(),
+  jsonOption(),
+];
+
 const FUZZ_HELP = `
 Defaults: --seed 0; --runs = each property's CI budget x ${SHORT_CAMPAIGN_FACTOR} (a short campaign);
 --strategy portfolio (fifo, random and pct tails); --out ${DEFAULT_OUT_DIR}.
@@ -169,21 +180,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   registerReplayCommand(program, io, setExit);
 
-  program
+  const mutants = program
     .command('mutants')
     .description('hunt every planted bug with its killer properties; exit 1 if one survives')
-    .addOption(new Option('--id <id...>', 'only these planted bugs (default: all)'))
-    .addOption(seedOption())
-    .addOption(
-      new Option('--runs <n>', 'runs per killer property')
-        .argParser(parseIntArg('--runs', 1))
-        .default(DEFAULT_MUTANT_RUNS),
-    )
-    .addOption(strategyOption())
-    .addOption(shardOption('planted bugs'))
-    .addOption(androidOption('the hunts run'))
-    .addOption(workersOption())
-    .addOption(jsonOption())
+    .addOption(new Option('--id <id...>', 'only these planted bugs (default: all)'));
+  const runs = new Option('--runs <n>', 'runs per killer property');
+  for (const o of sweepOptions('planted bugs', 'the hunts run', runs, DEFAULT_MUTANT_RUNS))
+    mutants.addOption(o);
+  mutants
     .option('--vectors', 'instead of hunting, report which shared test vectors kill each planted bug', false)
     .addHelpText('after', MUTANTS_HELP)
     .action(async (opts: MutantsFlags & { vectors: boolean }) => {
@@ -305,23 +309,14 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
 
 /** `cetp-sim ablate` (apart from buildProgram, which is long enough). */
 function registerAblateCommand(program: Command, io: Io, setExit: (code: number) => void): void {
-  program
+  const ablate = program
     .command('ablate')
     .description("switch each rule's enforcement off and list the properties that catch it")
-    .addOption(new Option('--rule <id...>', 'only these rules (default: every ablatable rule)'))
-    .addOption(seedOption())
-    .addOption(
-      new Option('--runs <n>', 'runs per property for each rule')
-        .argParser(parseIntArg('--runs', 1))
-        .default(DEFAULT_ABLATION_RUNS),
-    )
-    .addOption(strategyOption())
-    .addOption(shardOption('rules'))
-    .addOption(androidOption('the ablated campaigns run'))
-    .addOption(workersOption())
-    .addOption(jsonOption())
-    .addHelpText('after', ABLATE_HELP)
-    .action(async (opts: AblateFlags) => {
-      setExit(await ablateCommand(io, opts));
-    });
+    .addOption(new Option('--rule <id...>', 'only these rules (default: every ablatable rule)'));
+  const runs = new Option('--runs <n>', 'runs per property for each rule');
+  for (const o of sweepOptions('rules', 'the ablated campaigns run', runs, DEFAULT_ABLATION_RUNS))
+    ablate.addOption(o);
+  ablate.addHelpText('after', ABLATE_HELP).action(async (opts: AblateFlags) => {
+    setExit(await ablateCommand(io, opts));
+  });
 }

@@ -111,18 +111,24 @@ function makeDirs(flag: string, shown: string, dir: string): string[] {
 
 const PROBE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NONBLOCK ?? 0);
 
-/** A folder the command will write files into (made if missing): can it? Else exit 2 with the OS's reason. */
-export function checkWritableDir(flag: string, dir: string): void {
-  const made = makeDirs(flag, dir, dir);
-  const probe = join(dir, `.cetp-sim-write-check-${process.pid}`);
+/**
+ * Creates and removes the new file `probe` (else exit 2 naming `shown` with the OS's reason), then
+ * removes the folders `made` for the check.
+ */
+function probeNewFile(flag: string, shown: string, probe: string, made: readonly string[]): void {
   try {
     closeSync(openSync(probe, PROBE));
     unlinkSync(probe);
   } catch (error) {
-    fail(flag, dir, reason(error));
+    fail(flag, shown, reason(error));
   } finally {
     removeDirs(made);
   }
+}
+
+/** A folder the command will write files into (made if missing): can it? Else exit 2 with the OS's reason. */
+export function checkWritableDir(flag: string, dir: string): void {
+  probeNewFile(flag, dir, join(dir, `.cetp-sim-write-check-${process.pid}`), makeDirs(flag, dir, dir));
 }
 
 /** A file the command will write (its folders made if missing): can it? Else exit 2 with the OS's reason. */
@@ -148,15 +154,7 @@ export function checkWritableFile(flag: string, path: string): void {
     }
     return;
   }
-  const made = makeDirs(flag, path, dirname(path));
-  try {
-    closeSync(openSync(path, PROBE));
-    unlinkSync(path);
-  } catch (error) {
-    fail(flag, path, reason(error));
-  } finally {
-    removeDirs(made);
-  }
+  probeNewFile(flag, path, path, makeDirs(flag, path, dirname(path)));
 }
 
 /** Every output of a command, checked in the order given (the first unwritable one is reported). */

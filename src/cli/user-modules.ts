@@ -13,7 +13,7 @@ export { MODULE_STATE_CHECKER };
 
 import type { ReplayModules } from '../harness/code-identity.ts';
 import type { ReplayRun } from '../harness/replay-core.ts';
-import { MODULE_FORGES_VERDICT } from './worker/judge.ts';
+import { MODULE_FORGES_VERDICT } from './worker/forged.ts';
 import { WorkerHost } from './worker/pool.ts';
 import type { FuzzJob, LoadOutcome, PropertyOutcome } from './worker/protocol.ts';
 import { workerReplayRunner } from './worker/replay-runner.ts';

@@ -161,33 +161,27 @@ export class ExternalToolBridge {
     await this.connectAll();
     const tools: AgentTool[] = [];
     for (const [providerId, client] of this.routes()) {
-      if (client instanceof LegacyClient) {
-        for (const t of client.tools()) {
-          tools.push({
-            providerId,
-            name: t.name,
-            version: 1,
-            displayName: `${providerId} › ${t.name}`,
-            title: { trust: 'untrusted', text: t.name, truncated: false },
-            description: t.description,
-            inputSchema: t.inputSchema,
-            annotations: null,
-          });
-        }
-        continue;
-      }
-      for (const t of client.tools()) {
+      // A v1 tool has no title of its own (its name stands in) and no annotations (8-04).
+      const listed =
+        client instanceof LegacyClient
+          ? client.tools().map((t) => ({
+              ...t,
+              version: 1 as const,
+              title: { trust: 'untrusted' as const, text: t.name, truncated: false },
+              annotations: null,
+            }))
+          : client.tools().map((t) => ({ ...t, version: 2 as const }));
+      for (const t of listed)
         tools.push({
           providerId,
           name: t.name,
-          version: 2,
+          version: t.version,
           displayName: `${providerId} › ${t.name}`,
           title: t.title,
           description: t.description,
           inputSchema: t.inputSchema,
           annotations: t.annotations,
         });
-      }
     }
     return tools.sort((a, b) => cmp(a.providerId, b.providerId) || cmp(a.name, b.name));
   }

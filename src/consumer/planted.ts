@@ -5,18 +5,13 @@
  * consumer contains no bug branches; src/fuzz/mutants.ts names the rules each bug breaks and the
  * properties that must catch it.
  */
+
+import { type PlantedBugOf, plantNamed, swapParts } from '../base/plant.ts';
 import type { ConsumerParts } from './parts.ts';
 
-export interface ConsumerPlantedBug {
-  /** The mistake it stands for. */
-  readonly description: string;
-  /** The parts with the mistake planted. */
-  readonly plant: (parts: ConsumerParts) => ConsumerParts;
-}
+export type ConsumerPlantedBug = PlantedBugOf<ConsumerParts>;
 
-function swap(parts: ConsumerParts, changes: Partial<ConsumerParts>): ConsumerParts {
-  return Object.assign({}, parts, changes);
-}
+const swap = swapParts<ConsumerParts>;
 
 export const CONSUMER_PLANTED_BUGS = {
   'consumer-retries-non-retryable': {
@@ -78,13 +73,5 @@ export function isConsumerBug(name: string): name is ConsumerBug {
 
 /** `parts` with each named bug planted, in catalogue order; an unknown name is a RangeError. */
 export function plantConsumerBugs(parts: ConsumerParts, names: Iterable<string>): ConsumerParts {
-  const wanted = new Set(names);
-  for (const name of wanted) {
-    if (!isConsumerBug(name)) throw new RangeError(`unknown consumer planted bug ${name}`);
-  }
-  let planted = parts;
-  for (const [name, bug] of Object.entries(CONSUMER_PLANTED_BUGS) as [ConsumerBug, ConsumerPlantedBug][]) {
-    if (wanted.has(name)) planted = bug.plant(planted);
-  }
-  return planted;
+  return plantNamed(CONSUMER_PLANTED_BUGS, parts, names, 'consumer planted bug');
 }

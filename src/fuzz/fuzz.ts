@@ -282,15 +282,7 @@ export async function fuzzProperty(def: PropertyDef, options: FuzzOptions): Prom
   // The campaign's verdict, witnessed by the run that shows it best (answered failures, then shortest).
   const run = await runOne(witness, variant);
   probe?.recorded?.('witness', witness, run);
-  const calls = executionsOf(run, broken.tool);
-  const verdict: Violation = {
-    ...TOOL_NEVER_SUCCEEDS,
-    class: 'liveness',
-    message: `${neverSucceededMessage(broken.tool, broken.calls)}. Witness run: its ${calls.length} call(s) ended ${endings(calls)}; faults: ${faultsOf(run.observation)}`,
-    events: causeEvents(run.observation, calls),
-    calls: calls.map((c) => c.id),
-  };
-  const violations = [verdict, ...run.violations];
+  const violations = [neverSucceededVerdict(run, broken), ...run.violations];
   const replay = {
     ...replayOf(def, variant, witness, run, { ...fuzz, path: '' }, violations),
     campaign: { checker: TOOL_NEVER_SUCCEEDS.checker, tool: broken.tool },
@@ -368,6 +360,21 @@ export function executionsOf(
   if (tool === '*')
     return run.observation.calls.filter((c) => c.provider === provider && c.method === 'execute_tool');
   return run.observation.calls.filter((c) => c.method === 'execute_tool' && c.toolKey === key);
+}
+
+/** The campaign's verdict (TOOL_NEVER_SUCCEEDS) on `broken`, with its cause in the witness run `run`. */
+export function neverSucceededVerdict(
+  run: { readonly observation: Observation },
+  broken: { readonly tool: string; readonly calls: number },
+): Violation {
+  const calls = executionsOf(run, broken.tool);
+  return {
+    ...TOOL_NEVER_SUCCEEDS,
+    class: 'liveness',
+    message: `${neverSucceededMessage(broken.tool, broken.calls)}. Witness run: its ${calls.length} call(s) ended ${endings(calls)}; faults: ${faultsOf(run.observation)}`,
+    events: causeEvents(run.observation, calls),
+    calls: calls.map((c) => c.id),
+  };
 }
 
 /** The witnessed tool's executions in a run, when none of them succeeded (the campaign verdict holds). */

@@ -150,24 +150,30 @@ function validateNames(path: string, file: CliReplayFile): void {
       `unknown property '${file.property}'; valid: ${replayablePropertyIds().join(', ')}`,
     );
   const providerBugs = new Set(MUTANTS.flatMap((m) => m.variant.providerBugs));
-
-  for (const bug of file.variant.providerBugs)
-    if (!providerBugs.has(bug))
-      throw invalid(
-        path,
+  const { variant } = file;
+  // The first name no catalogue knows, provider bugs first, then consumer bugs, then rules.
+  const unknown: [CliErrorCode, string][] = [
+    ...variant.providerBugs
+      .filter((bug) => !providerBugs.has(bug))
+      .map((bug): [CliErrorCode, string] => [
         'replay_unknown_bug',
-        `unknown planted provider bug '${bug}' in /variant/providerBugs`,
-      );
-  for (const bug of file.variant.consumerBugs)
-    if (!isConsumerBug(bug))
-      throw invalid(
-        path,
+        `planted provider bug '${bug}' in /variant/providerBugs`,
+      ]),
+    ...variant.consumerBugs
+      .filter((bug) => !isConsumerBug(bug))
+      .map((bug): [CliErrorCode, string] => [
         'replay_unknown_bug',
-        `unknown planted consumer bug '${bug}' in /variant/consumerBugs`,
-      );
-  for (const rule of file.variant.disabledRules)
-    if (!isRuleId(rule))
-      throw invalid(path, 'replay_unknown_rule', `unknown rule id '${rule}' in /variant/disabledRules`);
+        `planted consumer bug '${bug}' in /variant/consumerBugs`,
+      ]),
+    ...variant.disabledRules
+      .filter((rule) => !isRuleId(rule))
+      .map((rule): [CliErrorCode, string] => [
+        'replay_unknown_rule',
+        `rule id '${rule}' in /variant/disabledRules`,
+      ]),
+  ];
+  const [first] = unknown;
+  if (first) throw invalid(path, first[0], `unknown ${first[1]}`);
   for (const side of ['provider', 'consumer'] as const) {
     const problem = readingsProblem(side, file.variant.readings?.[side]);
     if (problem) throw invalid(path, 'replay_unknown_reading', `${problem} in /variant/readings/${side}`);

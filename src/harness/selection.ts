@@ -6,7 +6,7 @@
 import type { Mutant } from '../fuzz/mutants.ts';
 import { MUTANTS, mutantById } from '../fuzz/mutants.ts';
 import type { PropertyDef } from '../fuzz/suites.ts';
-import { PROPERTIES, propertyById } from '../fuzz/suites.ts';
+import { PROPERTIES } from '../fuzz/suites.ts';
 import type { CliErrorCode } from './error-codes.ts';
 import { CliError } from './errors.ts';
 
@@ -20,18 +20,28 @@ function unknown(
   return new CliError(code, `unknown ${what} ${names}; valid: ${valid.join(', ')}`);
 }
 
+/**
+ * The entries of `catalogue` that `ids` names, in catalogue order (duplicates collapse), or all of
+ * them; an unknown id is `code`, naming the `what` (singular, plural) and every valid id.
+ */
+function selectNamed<T>(
+  ids: readonly string[] | undefined,
+  catalogue: readonly T[],
+  idOf: (entry: T) => string,
+  unknownAs: { readonly code: CliErrorCode; readonly one: string; readonly many: string },
+): T[] {
+  if (ids === undefined || ids.length === 0) return [...catalogue];
+  const valid = catalogue.map(idOf);
+  const bad = ids.filter((id) => !valid.includes(id));
+  if (bad.length > 0)
+    throw unknown(unknownAs.code, bad.length === 1 ? unknownAs.one : unknownAs.many, bad, valid);
+  return catalogue.filter((entry) => ids.includes(idOf(entry)));
+}
+
 /** The named properties in catalogue order (duplicates collapse), or all of them. */
 export function selectProperties(ids: readonly string[] | undefined): PropertyDef[] {
-  if (ids === undefined || ids.length === 0) return [...PROPERTIES];
-  const bad = ids.filter((id) => propertyById(id) === undefined);
-  if (bad.length > 0)
-    throw unknown(
-      'unknown_property',
-      bad.length === 1 ? 'property' : 'properties',
-      bad,
-      PROPERTIES.map((p) => p.id),
-    );
-  return PROPERTIES.filter((p) => ids.includes(p.id));
+  const as = { code: 'unknown_property', one: 'property', many: 'properties' } as const;
+  return selectNamed(ids, PROPERTIES, (p) => p.id, as);
 }
 
 export function selectMutant(id: string): Mutant {
@@ -48,23 +58,11 @@ export function selectMutant(id: string): Mutant {
 
 /** The named planted bugs in catalogue order, or all of them. */
 export function selectMutants(ids: readonly string[] | undefined): Mutant[] {
-  if (ids === undefined || ids.length === 0) return [...MUTANTS];
-  const bad = ids.filter((id) => mutantById(id) === undefined);
-  if (bad.length > 0)
-    throw unknown(
-      'unknown_mutant',
-      bad.length === 1 ? 'mutant' : 'mutants',
-      bad,
-      MUTANTS.map((m) => m.id),
-    );
-  return MUTANTS.filter((m) => ids.includes(m.id));
+  return selectNamed(ids, MUTANTS, (m) => m.id, { code: 'unknown_mutant', one: 'mutant', many: 'mutants' });
 }
 
 /** The named rules among `valid` (in `valid`'s order), or all of `valid`. */
 export function selectRules(ids: readonly string[] | undefined, valid: readonly string[]): string[] {
-  if (ids === undefined || ids.length === 0) return [...valid];
-  const bad = ids.filter((id) => !valid.includes(id));
-  if (bad.length > 0)
-    throw unknown('unknown_rule', bad.length === 1 ? 'ablatable rule' : 'ablatable rules', bad, valid);
-  return valid.filter((id) => ids.includes(id));
+  const as = { code: 'unknown_rule', one: 'ablatable rule', many: 'ablatable rules' } as const;
+  return selectNamed(ids, valid, (id) => id, as);
 }

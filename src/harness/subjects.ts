@@ -122,6 +122,39 @@ function checkFixtureFields(
   return pools;
 }
 
+const isSchema = (v: unknown) => typeof v === 'boolean' || isRecord(v);
+const isArgsList = (v: unknown) => Array.isArray(v) && v.every((a) => isJson(a));
+
+/** A per-tool map of a fixture: its field, the tools it may name, the check of a value, what one must be. */
+type ToolMapCheck = readonly [
+  field: string,
+  over: 'known' | 'pools',
+  ok: (v: unknown) => boolean,
+  expected: string,
+];
+
+/** The per-tool maps, in the order they are checked (the user oracles are checked before outputSchemas). */
+const TOOL_MAPS: readonly ToolMapCheck[] = [
+  ['effects', 'known', (v) => (EFFECTS as readonly unknown[]).includes(v), `one of ${EFFECTS.join(', ')}`],
+  ['scopes', 'known', isStrings, "the tool's scopes, an array of strings"],
+  ['requiredScopes', 'known', isStrings, 'the scopes the tool truly needs'],
+  ['confirmations', 'known', (v) => typeof v === 'string', 'a confirmation policy'],
+  ['inputSchemas', 'known', isSchema, 'a JSON Schema (an object or a boolean)'],
+  ['refusedArgs', 'pools', isArgsList, 'an array of args (JSON values) the app must refuse'],
+  [
+    'internalFailures',
+    'pools',
+    isArgsList,
+    'an array of args (JSON values) the app fails on internally by design',
+  ],
+  [
+    'approvalRequired',
+    'known',
+    (v) => typeof v === 'function',
+    "a function of the args: whether the app's runtime-risk policy must ask the user",
+  ],
+];
+
 /** Checks the per-tool maps of a fixture: each names known tools (`pools`: tools it calls) only. */
 function checkToolMaps(
   raw: Record<string, unknown>,
@@ -130,58 +163,14 @@ function checkToolMaps(
   pools: Record<string, unknown>,
   fail: (message: string) => never,
 ): void {
-  const effect = (v: unknown) => (EFFECTS as readonly unknown[]).includes(v);
-  checkByTool(raw.effects, `${at}.effects`, known, effect, `one of ${EFFECTS.join(', ')}`, fail);
-  checkByTool(raw.scopes, `${at}.scopes`, known, isStrings, "the tool's scopes, an array of strings", fail);
-  checkByTool(
-    raw.requiredScopes,
-    `${at}.requiredScopes`,
-    known,
-    isStrings,
-    'the scopes the tool truly needs',
-    fail,
-  );
-  const policy = (v: unknown) => typeof v === 'string';
-  checkByTool(raw.confirmations, `${at}.confirmations`, known, policy, 'a confirmation policy', fail);
-  const schema = (v: unknown) => typeof v === 'boolean' || isRecord(v);
-  checkByTool(
-    raw.inputSchemas,
-    `${at}.inputSchemas`,
-    known,
-    schema,
-    'a JSON Schema (an object or a boolean)',
-    fail,
-  );
-  checkByTool(
-    raw.refusedArgs,
-    `${at}.refusedArgs`,
-    pools,
-    (v) => Array.isArray(v) && v.every((a) => isJson(a)),
-    'an array of args (JSON values) the app must refuse',
-    fail,
-  );
-  checkByTool(
-    raw.internalFailures,
-    `${at}.internalFailures`,
-    pools,
-    (v) => Array.isArray(v) && v.every((a) => isJson(a)),
-    'an array of args (JSON values) the app fails on internally by design',
-    fail,
-  );
-  checkByTool(
-    raw.approvalRequired,
-    `${at}.approvalRequired`,
-    known,
-    (v) => typeof v === 'function',
-    "a function of the args: whether the app's runtime-risk policy must ask the user",
-    fail,
-  );
+  for (const [field, over, ok, expected] of TOOL_MAPS)
+    checkByTool(raw[field], `${at}.${field}`, over === 'known' ? known : pools, ok, expected, fail);
   checkUserOracles(raw, at, new Set(Object.keys(known)), fail);
   checkByTool(
     raw.outputSchemas,
     `${at}.outputSchemas`,
     known,
-    schema,
+    isSchema,
     'a JSON Schema (an object or a boolean)',
     fail,
   );

@@ -245,7 +245,8 @@ export interface TestProviderSpec {
   readonly sdkDefaultAuthorization?: boolean;
 }
 
-class TestToolProvider extends CetpV2ContentProvider {
+/** The test provider: `spec` says its tools, descriptor, policy and executor (vectors/fixture-kit.ts builds on it too). */
+export class TestToolProvider extends CetpV2ContentProvider {
   constructor(private readonly spec: TestProviderSpec) {
     super();
   }

@@ -2,15 +2,45 @@
  * How a vector's calls reach the provider in the simulation, shared by the TypeScript runner
  * (engine.ts) and `cetp-sim serve` (the device behind the Java runner): one unstable
  * ContentProviderClient per calling app, dropped when a call fails (a dead provider), and the second
- * UID's calls made from that app's own process.
+ * UID's calls made from that app's own process; how a resolution is launched and how the user
+ * answers a `user` step.
  */
 import { OTHER_AGENT } from '../providers/testing.ts';
 import type { AppContext } from '../sim/app/context.ts';
 import type { Bundle } from '../sim/binder/bundle.ts';
 import type { ContentProviderClient } from '../sim/content/content.ts';
+import type { ParcelFileDescriptor } from '../sim/fd/fd.ts';
+import type { UserDecision } from '../sim/ui/user.ts';
 import type { World } from '../sim/world.ts';
 import type { CallSpec } from './format.ts';
 import { toBundle, type Vars } from './typed.ts';
+
+/**
+ * The resolution launch passes Android 14's sender opt-in
+ * (ActivityOptions.setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED)):
+ * the agents target 34, where a sender without it does not lend its background-start rights.
+ */
+export const LEND_BACKGROUND_START = { pendingIntentBackgroundActivityStartAllowed: true } as const;
+
+/** The user's decision for each answer a `user` step may give. */
+export const USER_ANSWERS: Readonly<Record<string, UserDecision>> = {
+  approve: 'approve',
+  deny: 'deny',
+  back: 'back',
+  never: 'ignore',
+};
+
+/** Reads a reply's file descriptor to its end (64 KiB at a time), then closes it. */
+export async function readToEnd(pfd: ParcelFileDescriptor): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  try {
+    for (let chunk = await pfd.read(1 << 16); chunk.length > 0; chunk = await pfd.read(1 << 16))
+      chunks.push(chunk);
+  } finally {
+    pfd.close();
+  }
+  return Buffer.concat(chunks);
+}
 
 export class VectorCaller {
   private readonly clients = new Map<AppContext, ContentProviderClient>();

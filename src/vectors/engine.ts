@@ -14,9 +14,8 @@ import { sha256Hex } from '../protocol/digest.ts';
 import { AGENT, agentPackage, OTHER_AGENT } from '../providers/testing.ts';
 import type { AppContext } from '../sim/app/context.ts';
 import type { Bundle } from '../sim/binder/bundle.ts';
-import type { UserDecision } from '../sim/ui/user.ts';
 import { World } from '../sim/world.ts';
-import { VectorCaller } from './caller.ts';
+import { LEND_BACKGROUND_START, readToEnd, USER_ANSWERS, VectorCaller } from './caller.ts';
 import type { CallSpec, SendValue, Step, Vector } from './format.ts';
 import { killTargetProcess } from './kill-target.ts';
 import { match } from './matchers.ts';
@@ -40,20 +39,6 @@ export interface EngineResult {
   /** What the run judged, as data (verdicts.ts): judged again where the provider never ran. */
   readonly record: ProviderVectorRecord;
 }
-
-/**
- * The resolution launch passes Android 14's sender opt-in
- * (ActivityOptions.setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED)):
- * the agents target 34, where a sender without it does not lend its background-start rights.
- */
-const LEND_BACKGROUND_START = { pendingIntentBackgroundActivityStartAllowed: true } as const;
-
-const ANSWERS: Readonly<Record<string, UserDecision>> = {
-  approve: 'approve',
-  deny: 'deny',
-  back: 'back',
-  never: 'ignore',
-};
 
 class StepFailed extends Error {
   constructor(readonly failures: StepFailure[]) {
@@ -149,14 +134,7 @@ class VectorSession {
       throw new StepFailed([
         { step: index, path: `$.${step.key}`, message: 'no file descriptor in the reply' },
       ]);
-    const chunks: Uint8Array[] = [];
-    try {
-      for (let chunk = await pfd.read(1 << 16); chunk.length > 0; chunk = await pfd.read(1 << 16))
-        chunks.push(chunk);
-    } finally {
-      pfd.close();
-    }
-    const bytes = Buffer.concat(chunks);
+    const bytes = await readToEnd(pfd);
     const got = { size: bytes.length, sha256: sha256Hex(bytes) };
     this.judgements.push({ kind: 'fd', step: index, key: step.key, got });
     const failures = judgeFd(index, step.key, this.judge.fd(index, got, this.vars), got, this.vars);
@@ -223,7 +201,9 @@ export interface EngineOptions {
 
 /** Runs `vector` in a fresh world; deterministic (the world is seeded by the vector id). */
 export async function runVectorInWorld(vector: Vector, options: EngineOptions): Promise<EngineResult> {
-  const decisions = vector.steps.flatMap((s) => (s.op === 'user' ? [ANSWERS[s.answer] ?? 'ignore'] : []));
+  const decisions = vector.steps.flatMap((s) =>
+    s.op === 'user' ? [USER_ANSWERS[s.answer] ?? 'ignore'] : [],
+  );
   const world = new World({
     seed: `vector:${vector.id}`,
     user: { kind: 'scripted', decisions },

@@ -109,14 +109,7 @@ async function runConsumerOne(
   vector: ConsumerVector,
   options: RunOptions,
 ): Promise<VectorOutcome> {
-  const base = {
-    id: vector.id,
-    title: vector.title,
-    file,
-    level: vector.level,
-    profile: profileOf(vector),
-    rules: vector.rules,
-  };
+  const base = outcomeBase(file, vector);
   const skip = consumerSkipReason(vector, options.lacks);
   if (skip !== null) return { ...base, status: 'skip', reason: skip, ms: 0 };
   const now = options.now ?? (() => 0);

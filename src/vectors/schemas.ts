@@ -21,6 +21,45 @@ const closed = (properties: Record<string, unknown>, required: string[]) => ({
 });
 const tag = (t: string) => ({ const: t });
 const floatValue = { anyOf: [{ type: 'number' }, { enum: ['NaN', 'Infinity', '-Infinity'] }] };
+/** A typed value `{ type, value }` whose value is `schema`. */
+const typedValue = (t: string, schema: Record<string, unknown>) =>
+  closed({ type: tag(t), value: schema }, ['type', 'value']);
+/** The typed arrays, written the same whether a runner sends them or a vector expects them. */
+const typedArrays = [
+  typedValue('string[]', { type: 'array', items: { type: 'string' } }),
+  typedValue('int[]', { type: 'array', items: { type: 'integer' } }),
+  typedValue('long[]', { type: 'array', items: { type: 'string', pattern: LONG } }),
+];
+/** A Bundle value whose entries are each a `$defs` `entry` (sendValue or expect). */
+const bundleOf = (entry: string) =>
+  typedValue('bundle', { type: 'object', additionalProperties: { $ref: `#/$defs/${entry}` } });
+
+/**
+ * The schema of a file of vectors (`vectors/schemas/<file>.schema.json`): its `format`, area and
+ * description, and its vectors, each the `$defs` entry `vector` names.
+ */
+function vectorFileSchema<D extends Record<string, unknown>>(
+  file: string,
+  title: string,
+  kind: { readonly format: string; readonly vector: string },
+  $defs: D,
+) {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: `https://cetp-sim.dev/vectors/schemas/${file}.schema.json`,
+    title,
+    ...closed(
+      {
+        format: { const: kind.format },
+        area: { type: 'string', pattern: NAME },
+        description: { type: 'string' },
+        vectors: { type: 'array', items: { $ref: `#/$defs/${kind.vector}` } },
+      },
+      ['format', 'area', 'description', 'vectors'],
+    ),
+    $defs,
+  };
+}
 
 /** Typed values a runner sends (literal, variable, composed string, clock-relative long). */
 const sendValue = {
@@ -48,16 +87,8 @@ const sendValue = {
       ['type', 'parts'],
     ),
     closed({ type: tag('bytes'), value: { type: 'string', contentEncoding: 'base64' } }, ['type', 'value']),
-    closed({ type: tag('string[]'), value: { type: 'array', items: { type: 'string' } } }, ['type', 'value']),
-    closed({ type: tag('int[]'), value: { type: 'array', items: { type: 'integer' } } }, ['type', 'value']),
-    closed({ type: tag('long[]'), value: { type: 'array', items: { type: 'string', pattern: LONG } } }, [
-      'type',
-      'value',
-    ]),
-    closed(
-      { type: tag('bundle'), value: { type: 'object', additionalProperties: { $ref: '#/$defs/sendValue' } } },
-      ['type', 'value'],
-    ),
+    ...typedArrays,
+    bundleOf('sendValue'),
     closed({ type: tag('null') }, ['type']),
     closed(
       { type: tag('fd'), sha256: { type: 'string', pattern: SHA256 }, size: { type: 'integer', minimum: 0 } },
@@ -129,16 +160,8 @@ const expect = {
     closed({ type: tag('string'), value: { type: 'string' } }, ['type', 'value']),
     closed({ type: tag('string'), json: {} }, ['type', 'json']),
     closed({ type: tag('bytes'), value: { type: 'string' } }, ['type', 'value']),
-    closed({ type: tag('string[]'), value: { type: 'array', items: { type: 'string' } } }, ['type', 'value']),
-    closed({ type: tag('int[]'), value: { type: 'array', items: { type: 'integer' } } }, ['type', 'value']),
-    closed({ type: tag('long[]'), value: { type: 'array', items: { type: 'string', pattern: LONG } } }, [
-      'type',
-      'value',
-    ]),
-    closed(
-      { type: tag('bundle'), value: { type: 'object', additionalProperties: { $ref: '#/$defs/expect' } } },
-      ['type', 'value'],
-    ),
+    ...typedArrays,
+    bundleOf('expect'),
     closed({ type: tag('null') }, ['type']),
     closed(
       {
@@ -252,28 +275,12 @@ const vector = closed(
   ['id', 'title', 'since', 'level', 'result', 'rules', 'flags', 'requires', 'provider', 'fresh', 'steps'],
 );
 
-export const VECTOR_FILE_SCHEMA = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'https://cetp-sim.dev/vectors/schemas/vector-file.schema.json',
-  title: 'A file of CETP v2 provider test vectors',
-  ...closed(
-    {
-      format: { const: FORMAT_ID },
-      area: { type: 'string', pattern: NAME },
-      description: { type: 'string' },
-      vectors: { type: 'array', items: { $ref: '#/$defs/vector' } },
-    },
-    ['format', 'area', 'description', 'vectors'],
-  ),
-  $defs: {
-    sendValue,
-    matcher,
-    expect,
-    callSpec: closed(callSpec, ['method', 'arg', 'extras']),
-    step,
-    vector,
-  },
-} as const;
+export const VECTOR_FILE_SCHEMA = vectorFileSchema(
+  'vector-file',
+  'A file of CETP v2 provider test vectors',
+  { format: FORMAT_ID, vector: 'vector' },
+  { sendValue, matcher, expect, callSpec: closed(callSpec, ['method', 'arg', 'extras']), step, vector },
+);
 
 const { steps: _steps, fresh: _fresh, ...vectorMeta } = vector.properties;
 
@@ -318,21 +325,12 @@ const consumerVector = closed(
   ],
 );
 
-export const CONSUMER_FILE_SCHEMA = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'https://cetp-sim.dev/vectors/schemas/consumer-vector-file.schema.json',
-  title: 'A file of CETP v2 consumer test vectors (a scripted provider and what the consumer must send)',
-  ...closed(
-    {
-      format: { const: CONSUMER_FORMAT_ID },
-      area: { type: 'string', pattern: NAME },
-      description: { type: 'string' },
-      vectors: { type: 'array', items: { $ref: '#/$defs/consumerVector' } },
-    },
-    ['format', 'area', 'description', 'vectors'],
-  ),
-  $defs: { sendValue, replyValue, matcher, expect, consumerVector },
-} as const;
+export const CONSUMER_FILE_SCHEMA = vectorFileSchema(
+  'consumer-vector-file',
+  'A file of CETP v2 consumer test vectors (a scripted provider and what the consumer must send)',
+  { format: CONSUMER_FORMAT_ID, vector: 'consumerVector' },
+  { sendValue, replyValue, matcher, expect, consumerVector },
+);
 
 const fileEntry = closed(
   {

@@ -15,17 +15,3 @@ export function zooProviders(seed: number, index: number, mistake: string | null
   if (!found) throw new Error(`no zoo mistake ${mistake}`);
   return [buildApp(spec, found.variation).fixture];
 }
-
-/** The text of a module file exporting that app's `providers` (imports this module by `path`). */
-export function zooModuleText(
-  modulePath: string,
-  seed: number,
-  index: number,
-  mistake: string | null,
-): string {
-  return (
-    `// cetp-sim zoo: app ${index} of seed ${seed}${mistake ? `, mistake ${mistake}` : ''}\n` +
-    `import { zooProviders } from ${JSON.stringify(modulePath)};\n` +
-    `export const providers = zooProviders(${seed}, ${index}, ${JSON.stringify(mistake)});\n`
-  );
-}

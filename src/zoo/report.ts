@@ -3,21 +3,22 @@
  * mistake how many (app, mistake) pairs were caught, by which oracle, and which were missed with
  * what would be needed. Deterministic: ordered by app index and catalogue order, no time.
  */
-import { MISTAKES } from './mistakes.ts';
-import type { FalseAlarm, MistakePair, ZooReport } from './run.ts';
 
-export interface MistakeFigures {
+import {
+  type MistakeTally,
+  mergeShards,
+  pairFigures,
+  ratio,
+  tallyMistakes,
+  vacuousPairs,
+} from './kit/report.ts';
+import { MISTAKES } from './mistakes.ts';
+import type { FalseAlarm, ZooReport } from './run.ts';
+
+export interface MistakeFigures extends MistakeTally {
   readonly id: string;
   readonly title: string;
   readonly needs: string;
-  readonly applied: number;
-  readonly caught: number;
-  readonly missed: number;
-  readonly excluded: number;
-  /** Caught / (caught + missed), or null when nothing was judged. */
-  readonly rate: number | null;
-  /** How many pairs each `property/checker` (or `fixture:<code>`) caught. */
-  readonly by: Readonly<Record<string, number>>;
   readonly missedApps: readonly number[];
   /** Of the misses, how many the app's model and invariants see in the scripted session (session.ts). */
   readonly missedModelSees: number;
@@ -45,58 +46,19 @@ export interface ZooSummary {
   };
 }
 
-const ratio = (a: number, b: number) => (b === 0 ? null : Math.round((a / b) * 1000) / 1000);
-
-/** Joins the reports of shards of one zoo (same seed, properties and runs), in app order. */
-export function mergeReports(reports: readonly ZooReport[]): ZooReport {
-  const [first] = reports;
-  if (!first) throw new Error('no reports to merge');
-  const byApp = <T extends { app: number }>(xs: T[]) => xs.sort((a, b) => a.app - b.app);
-  const order = new Map(MISTAKES.map((m, i) => [m.id, i]));
-  return {
-    ...first,
-    apps: reports.flatMap((r) => r.apps).sort((a, b) => a - b),
-    verdicts: byApp(reports.flatMap((r) => [...r.verdicts])),
-    falseAlarms: byApp(reports.flatMap((r) => [...r.falseAlarms])),
-    pairs: reports
-      .flatMap((r) => [...r.pairs])
-      .sort((a, b) => (order.get(a.mistake) ?? 0) - (order.get(b.mistake) ?? 0) || a.app - b.app),
-  };
-}
-
-function figuresOf(id: string, pairs: readonly MistakePair[]): MistakeFigures {
-  const m = MISTAKES.find((x) => x.id === id);
-  const mine = pairs.filter((p) => p.mistake === id);
-  const caught = mine.filter((p) => p.verdict === 'caught');
-  const missed = mine.filter((p) => p.verdict === 'missed');
-  const by: Record<string, number> = {};
-  for (const p of caught) if (p.by !== null) by[p.by] = (by[p.by] ?? 0) + 1;
-  return {
-    id,
-    title: m?.title ?? id,
-    needs: m?.needs ?? '',
-    applied: mine.length,
-    caught: caught.length,
-    missed: missed.length,
-    excluded: mine.length - caught.length - missed.length,
-    rate: ratio(caught.length, caught.length + missed.length),
-    by: Object.fromEntries(Object.entries(by).sort(([a], [b]) => (a < b ? -1 : 1))),
-    missedApps: missed.map((p) => p.app),
-    missedModelSees: missed.filter((p) => p.modelSees === true).length,
-  };
-}
-
 export function summarize(report: ZooReport): ZooSummary {
-  const ids = [...new Set(report.pairs.map((p) => p.mistake))];
-  const mistakes = ids.map((id) => figuresOf(id, report.pairs));
-  const judged = mistakes.reduce((n, m) => n + m.caught + m.missed, 0);
-  const caught = mistakes.reduce((n, m) => n + m.caught, 0);
-  const withModel = caught + mistakes.reduce((n, m) => n + m.missedModelSees, 0);
-  const vacuous = report.verdicts.flatMap((v) =>
-    Object.entries(v.statuses)
-      .filter(([, s]) => s === 'vacuous')
-      .map(([property]) => ({ app: v.app, property })),
+  const mistakes = tallyMistakes(report.pairs, MISTAKES).map(
+    ({ id, mistake: m, tally, missed }): MistakeFigures => ({
+      id,
+      title: m?.title ?? id,
+      needs: m?.needs ?? '',
+      ...tally,
+      missedApps: missed.map((p) => p.app),
+      missedModelSees: missed.filter((p) => p.modelSees === true).length,
+    }),
   );
+  const pairs = pairFigures(mistakes);
+  const withModel = pairs.caught + mistakes.reduce((n, m) => n + m.missedModelSees, 0);
   const failedApps = new Set(report.falseAlarms.map((a) => a.app));
   return {
     seed: report.seed,
@@ -104,18 +66,17 @@ export function summarize(report: ZooReport): ZooSummary {
     properties: report.properties,
     apps: report.apps.length,
     appsPassed: report.apps.filter((a) => !failedApps.has(a)).length,
-    vacuous,
+    vacuous: vacuousPairs(report.verdicts, 'app'),
     falseAlarms: report.falseAlarms,
     modelProblems: report.verdicts
       .filter((v) => v.modelProblems.length > 0)
       .map((v) => ({ app: v.app, problems: v.modelProblems })),
     mistakes,
-    pairs: {
-      judged,
-      caught,
-      rate: ratio(caught, judged),
-      withModel,
-      rateWithModel: ratio(withModel, judged),
-    },
+    pairs: { ...pairs, withModel, rateWithModel: ratio(withModel, pairs.judged) },
   };
+}
+
+/** Joins the reports of shards of one zoo (same seed, properties and runs), in app order. */
+export function mergeReports(reports: readonly ZooReport[]): ZooReport {
+  return mergeShards(reports, 'apps', 'app', MISTAKES);
 }

@@ -15,8 +15,7 @@ import { CODE_ROOT } from '../../harness/root.ts';
 import { selectRules } from '../../harness/selection.ts';
 import { isRuleId } from '../../protocol/index.ts';
 import type { AndroidRelease } from '../../sim/core/release.ts';
-import type { Shard } from '../args.ts';
-import { type Strategy, shardOf, tailsOf } from '../campaign.ts';
+import { shardOf, tailsOf } from '../campaign.ts';
 import { gateSites } from '../gate-sites.ts';
 import { onInterrupt, SIGNAL_EXIT, type StopSignal } from '../interrupt.ts';
 import type { Io } from '../io.ts';
@@ -24,21 +23,13 @@ import { startProgress } from '../progress.ts';
 import { table } from '../table.ts';
 import { mustFinish, runSpread } from '../worker/pool.ts';
 import type { AblateJob } from '../worker/protocol.ts';
-import { HUNT_BUDGET_MS } from './mutants.ts';
+import { HUNT_BUDGET_MS, type SweepFlags } from './mutants.ts';
 
 /** Runs per property for each ablated rule (measured on 2 cores: the 75-rule sweep takes about 10 min). */
 export const DEFAULT_ABLATION_RUNS = 100;
 
-export interface AblateFlags {
+export interface AblateFlags extends SweepFlags {
   readonly rule?: readonly string[];
-  readonly seed: number;
-  readonly runs: number;
-  readonly strategy: Strategy;
-  readonly shard?: Shard;
-  readonly workers: number;
-  readonly json: boolean;
-  /** `--android`: the release profile the worlds run (src/sim/core/release.ts; absent: the default). */
-  readonly android?: AndroidRelease;
 }
 
 function validRules(ids: readonly string[] | undefined, ablatable: readonly string[]): string[] {

@@ -30,8 +30,8 @@ export const DEFAULT_MUTANT_RUNS = 500;
 /** Wall-clock ms one planted bug's hunt may take before it counts as hung (it is cetp-sim's own code). */
 export const HUNT_BUDGET_MS = 10 * 60_000;
 
-export interface MutantsFlags {
-  readonly id?: readonly string[];
+/** The flags of a sweep that switches one thing off at a time (`mutants`: planted bugs; `ablate`: rules). */
+export interface SweepFlags {
   readonly seed: number;
   readonly runs: number;
   readonly strategy: Strategy;
@@ -40,6 +40,10 @@ export interface MutantsFlags {
   readonly json: boolean;
   /** `--android`: the release profile the worlds run (src/sim/core/release.ts; absent: the default). */
   readonly android?: AndroidRelease;
+}
+
+export interface MutantsFlags extends SweepFlags {
+  readonly id?: readonly string[];
 }
 
 /** No wall-clock field: identical arguments print identical bytes (the time is in the text table). */

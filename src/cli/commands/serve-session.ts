@@ -13,7 +13,7 @@ import type { ParcelFileDescriptor } from '../../sim/fd/fd.ts';
 import type { PendingIntent } from '../../sim/ui/pending-intent.ts';
 import type { UserDecision } from '../../sim/ui/user.ts';
 import { World } from '../../sim/world.ts';
-import { VectorCaller } from '../../vectors/caller.ts';
+import { LEND_BACKGROUND_START, readToEnd, USER_ANSWERS, VectorCaller } from '../../vectors/caller.ts';
 import { killTargetProcess } from '../../vectors/kill-target.ts';
 import { type Actual, fromBundle } from '../../vectors/typed.ts';
 import { type Action, type CallAction, describe, RequestError, type Result } from './serve-requests.ts';
@@ -31,19 +31,6 @@ export interface SessionSpec {
   readonly fresh: readonly string[];
   readonly variant: Variant;
 }
-
-/**
- * The resolution launch passes Android 14's sender opt-in, as engine.ts does
- * (ActivityOptions.setPendingIntentBackgroundActivityStartMode(MODE_BACKGROUND_ACTIVITY_START_ALLOWED)).
- */
-const LEND_BACKGROUND_START = { pendingIntentBackgroundActivityStartAllowed: true } as const;
-
-const ANSWERS: Readonly<Record<string, UserDecision>> = {
-  approve: 'approve',
-  deny: 'deny',
-  back: 'back',
-  never: 'ignore',
-};
 
 /** Runs actions in the world the way engine.ts runs steps, handing out handles for PIs and fds. */
 class Driver {
@@ -149,14 +136,7 @@ class Driver {
             `no file descriptor with handle ${action.handle}`,
             '$.handle',
           );
-        const chunks: Uint8Array[] = [];
-        try {
-          for (let chunk = await pfd.read(1 << 16); chunk.length > 0; chunk = await pfd.read(1 << 16))
-            chunks.push(chunk);
-        } finally {
-          pfd.close();
-        }
-        const bytes = Buffer.concat(chunks);
+        const bytes = await readToEnd(pfd);
         return { size: bytes.length, base64: bytes.toString('base64') };
       }
     }
@@ -264,7 +244,7 @@ export class LiveSession {
     const resume = this.resume;
     if (this.ended || resume === null) return Promise.resolve(NEVER_ANSWERED);
     this.resume = null;
-    if (action.op === 'user') this.decisions.push(ANSWERS[action.answer] ?? 'ignore');
+    if (action.op === 'user') this.decisions.push(USER_ANSWERS[action.answer] ?? 'ignore');
     const answered = new Promise<Result>((resolve) => {
       this.deliver = resolve;
     });

@@ -12,6 +12,7 @@ import { CliError, EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
 import type { AndroidRelease } from '../../sim/core/release.ts';
 import { consumerZooLines, mergeConsumerReports, summarizeConsumers } from '../../zoo/consumer/report.ts';
 import { type ConsumerZooReport, runConsumerZoo } from '../../zoo/consumer/run.ts';
+import type { ZooBaseOptions } from '../../zoo/kit/run.ts';
 import { mergeReports, summarize, type ZooSummary } from '../../zoo/report.ts';
 import { runZoo, type ZooReport } from '../../zoo/run.ts';
 import { androidFlag, parseIntArg, parseShardArg, type Shard } from '../args.ts';
@@ -102,20 +103,23 @@ async function zooReport(io: Io, flags: ZooFlags): Promise<ZooReport> {
     const shards = Array.from({ length: flags.workers }, (_, i) => ({ index: i + 1, count: flags.workers }));
     return mergeReports(await Promise.all(shards.map((s) => runChild(io, flags, s))));
   }
-  return runZoo({
-    apps: flags.apps,
+  return runZoo({ ...zooOptions(io, flags), apps: flags.apps, mistakeApps: flags.mistakeApps });
+}
+
+/** The options both zoos take, from the flags they share. */
+function zooOptions(io: Io, flags: ZooFlags): ZooBaseOptions {
+  return {
     from: flags.from,
     seed: flags.seed,
     ...(flags.property ? { properties: flags.property } : {}),
     ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
     mistakes: flags.mistake ?? flags.mistakes,
-    mistakeApps: flags.mistakeApps,
     out: flags.out,
     ...(flags.android !== undefined ? { android: flags.android } : {}),
-    // --shard I/N is 1-based (as for fuzz): app i is in it when i % N = I-1.
+    // --shard I/N is 1-based (as for fuzz): subject i is in it when i % N = I-1.
     ...(flags.shard ? { shard: { index: flags.shard.index - 1, count: flags.shard.count } } : {}),
     onProgress: (line) => io.err(line),
-  });
+  };
 }
 
 function printText(io: Io, s: ZooSummary): void {
@@ -158,18 +162,10 @@ async function consumerZooCommand(io: Io, flags: ZooFlags, consumers: number): P
     );
   } else
     report = await runConsumerZoo({
+      ...zooOptions(io, flags),
       consumers,
-      from: flags.from,
-      seed: flags.seed,
-      ...(flags.property ? { properties: flags.property } : {}),
-      ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
-      mistakes: flags.mistake ?? flags.mistakes,
       mistakeConsumers: flags.mistakeApps,
-      ...(flags.android !== undefined ? { android: flags.android } : {}),
       ...(flags.mistakeBudget !== undefined ? { mistakeBudget: flags.mistakeBudget } : {}),
-      out: flags.out,
-      ...(flags.shard ? { shard: { index: flags.shard.index - 1, count: flags.shard.count } } : {}),
-      onProgress: (line) => io.err(line),
     });
   if (flags.raw) {
     io.out(JSON.stringify(report));

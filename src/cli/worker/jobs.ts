@@ -62,19 +62,22 @@ export class ModuleCache {
   private readonly loaded = new Map<string, Promise<ProviderModule | ConsumerModule>>();
 
   provider(specs: ModuleSpecs): Promise<ProviderModule> | null {
-    const specifier = specs.modules.provider;
-    if (specifier === undefined) return null;
-    return this.once(`provider\0${specs.cwd}\0${specifier}`, () =>
-      loadProviderModule(specifier, specs.cwd),
-    ) as Promise<ProviderModule>;
+    return this.module('provider', specs, loadProviderModule);
   }
 
   consumer(specs: ModuleSpecs): Promise<ConsumerModule> | null {
-    const specifier = specs.modules.consumer;
+    return this.module('consumer', specs, loadConsumerModule);
+  }
+
+  /** The `kind` module `specs` names, loaded once per directory and specifier (null: none named). */
+  private module<T extends ProviderModule | ConsumerModule>(
+    kind: 'provider' | 'consumer',
+    specs: ModuleSpecs,
+    load: (specifier: string, cwd: string) => Promise<T>,
+  ): Promise<T> | null {
+    const specifier = specs.modules[kind];
     if (specifier === undefined) return null;
-    return this.once(`consumer\0${specs.cwd}\0${specifier}`, () =>
-      loadConsumerModule(specifier, specs.cwd),
-    ) as Promise<ConsumerModule>;
+    return this.once(`${kind}\0${specs.cwd}\0${specifier}`, () => load(specifier, specs.cwd)) as Promise<T>;
   }
 
   private once<T extends ProviderModule | ConsumerModule>(key: string, load: () => Promise<T>): Promise<T> {

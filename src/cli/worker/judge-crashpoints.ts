@@ -22,7 +22,8 @@ import {
   type SideReport,
 } from '../../fuzz/crashpoints.ts';
 import type { Variant } from '../../fuzz/scenario/model.ts';
-import { isModuleVerdict, MODULE_FORGES_VERDICT, moduleVerdictsFirst, noteJudged } from './judge.ts';
+import { forgedVerdict } from './forged.ts';
+import { isModuleVerdict, moduleVerdictsFirst, noteJudged } from './judge.ts';
 import type { CrashpointsJob, RecordMessage, WorkerMessage } from './protocol.ts';
 import type { Host, JobEnd, JobWatch } from './worker-host.ts';
 
@@ -34,17 +35,6 @@ interface JudgedPoint {
   readonly index: number;
   readonly violations: readonly Violation[];
   readonly traceHash: string;
-}
-
-function forged(message: string): Violation {
-  return {
-    checker: MODULE_FORGES_VERDICT,
-    ruleIds: [],
-    class: 'correctness',
-    message,
-    events: [],
-    calls: [],
-  };
 }
 
 function judgePoint(message: RecordMessage, index: number, checkers: readonly Checker[]): JudgedPoint {
@@ -86,7 +76,7 @@ function judgeSide(claim: SideReport, points: readonly JudgedPoint[], variant: V
   const claimed = new Set(claim.failedSteps);
   const { side, process } = claim;
   if (!base) {
-    const violation = forged(`the worker handed over no record of the ${side} side's fault-free run`);
+    const violation = forgedVerdict(`the worker handed over no record of the ${side} side's fault-free run`);
     return {
       side,
       process,
@@ -99,7 +89,7 @@ function judgeSide(claim: SideReport, points: readonly JudgedPoint[], variant: V
   }
   const count = base.message.record.report.steps;
   if (base.violations.length > 0) {
-    const extra = claimed.has(-1) ? [] : [forged(forgedMessage(side, -1))];
+    const extra = claimed.has(-1) ? [] : [forgedVerdict(forgedMessage(side, -1))];
     const failure = failureOf(side, variant, base, [...base.violations, ...extra]);
     return { side, process, points: count, live: 0, applied: 0, failedSteps: [-1], failure };
   }
@@ -112,7 +102,7 @@ function judgeSide(claim: SideReport, points: readonly JudgedPoint[], variant: V
     if (!p) {
       failedSteps.push(step);
       failure ??= failureOf(side, variant, base, [
-        forged(`the worker handed over no record of ${side} point ${step}`),
+        forgedVerdict(`the worker handed over no record of ${side} point ${step}`),
       ]);
       continue;
     }
@@ -120,7 +110,7 @@ function judgeSide(claim: SideReport, points: readonly JudgedPoint[], variant: V
     if (killedLive(p, process)) live++;
     if (p.violations.length === 0) continue;
     failedSteps.push(step);
-    const extra = claimed.has(step) ? [] : [forged(forgedMessage(side, step))];
+    const extra = claimed.has(step) ? [] : [forgedVerdict(forgedMessage(side, step))];
     failure ??= failureOf(side, variant, p, [...p.violations, ...extra]);
   }
   return { side, process, points: count, live, applied, failedSteps, ...(failure ? { failure } : {}) };

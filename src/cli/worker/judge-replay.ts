@@ -15,7 +15,8 @@ import { floorViolation } from '../../fuzz/floor-witness.ts';
 import { stillNeverSucceeds } from '../../fuzz/fuzz.ts';
 import { replayablePropertyById } from '../../fuzz/registry.ts';
 import { CliError } from '../../harness/errors.ts';
-import { isModuleVerdict, MODULE_FORGES_VERDICT, noteJudged } from './judge.ts';
+import { forgedVerdict } from './forged.ts';
+import { isModuleVerdict, noteJudged } from './judge.ts';
 import type { RecordMessage, ReplayJob, ReplayOutcome, WorkerMessage } from './protocol.ts';
 import type { Host, JobEnd, JobWatch } from './worker-host.ts';
 
@@ -24,15 +25,9 @@ export function judgeReplay(job: ReplayJob, record: RecordMessage | null): Repla
   if (record === null)
     return {
       violations: [
-        {
-          checker: MODULE_FORGES_VERDICT,
-          ruleIds: [],
-          class: 'correctness',
-          message:
-            "the worker running the module answered the replay without handing over the run's record: it cannot be judged",
-          events: [],
-          calls: [],
-        },
+        forgedVerdict(
+          "the worker running the module answered the replay without handing over the run's record: it cannot be judged",
+        ),
       ],
       traceHash: '',
       events: [],

@@ -22,6 +22,7 @@ import { withConsumer, withProviders } from '../../harness/subjects.ts';
 import type { ConsumerUnderTest } from '../../subjects/subjects.ts';
 import type { ConsumerModule } from '../consumer-module.ts';
 import type { ProviderModule } from '../provider-module.ts';
+import { forgedVerdict } from './forged.ts';
 import type { Catalogue, FuzzJob } from './protocol.ts';
 
 /** The catalogue of the loaded modules (in the worker). */
@@ -78,17 +79,6 @@ function defFor(def: PropertyDef, catalogue: Catalogue): PropertyDef {
 
 const hashOf = (scenario: unknown) => createHash('sha256').update(JSON.stringify(scenario)).digest('hex');
 
-function forged(message: string): Violation {
-  return {
-    checker: 'module-forges-verdict',
-    ruleIds: [],
-    class: 'correctness',
-    message,
-    events: [],
-    calls: [],
-  };
-}
-
 /** The scenarios of a campaign's runs as the judge receives them, checked against the seed's. */
 export class ScenarioCheck {
   private readonly hashes: string[] = [];
@@ -111,7 +101,7 @@ export class ScenarioCheck {
     if (this.hashes.length === 0 && !final) return null;
     const modules = job.modules.provider !== undefined || job.modules.consumer !== undefined;
     if (!catalogue && modules)
-      return forged(
+      return forgedVerdict(
         "the worker handed over no catalogue of the module: its runs' scenarios cannot be checked",
       );
     // A fresh arbitrary for each walk: one can keep a campaign's state (the consumer scenarios' hostile
@@ -136,7 +126,7 @@ export class ScenarioCheck {
       );
     const run = this.hashes.findIndex((h, i) => h !== drawn[i]);
     if (run >= 0)
-      return forged(
+      return forgedVerdict(
         `run ${run + 1} the worker handed over is not the scenario seed ${job.seed} makes for property ${def.id} ` +
           "and the module's catalogue: the record of another run, or a made-up scenario (drawn again here, in a thread no user code runs in)",
       );
@@ -155,7 +145,7 @@ export class ScenarioCheck {
       { seed, path: final.path, endOnFailure: true },
     );
     if (hashOf(atPath) === hashOf(final.scenario)) return null;
-    return forged(
+    return forgedVerdict(
       `the counterexample the worker handed over is not the scenario at fast-check's path ${final.path} (seed ${seed}): another run's record, or a made-up scenario`,
     );
   }

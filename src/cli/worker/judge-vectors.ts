@@ -34,7 +34,8 @@ import {
   type StepFailure,
   type VectorRecord,
 } from '../../vectors/verdicts.ts';
-import { MODULE_FORGES_VERDICT, noteJudged } from './judge.ts';
+import { MODULE_FORGES_VERDICT } from './forged.ts';
+import { noteJudged } from './judge.ts';
 import type { VectorFileJob } from './protocol.ts';
 
 function forged(step: number, message: string): StepFailure {

@@ -25,10 +25,9 @@ import { type Observation, observeRecord, withFaultFree } from '../../check/obse
 import { INVARIANT_PREFIX, MODEL_PREFIX } from '../../check/user-oracles.ts';
 import { FloorWitnesses, floorViolation } from '../../fuzz/floor-witness.ts';
 import {
-  executionsOf,
   faultFreeScenario,
   NEVER_SUCCEEDS_AFTER,
-  neverSucceededMessage,
+  neverSucceededVerdict,
   notReproducible,
   propertySeed,
   type ReplayFile,
@@ -38,22 +37,16 @@ import {
 } from '../../fuzz/fuzz.ts';
 import { replayablePropertyById } from '../../fuzz/registry.ts';
 import type { PropertyDef } from '../../fuzz/suites.ts';
-import {
-  betterWitness,
-  candidateOf,
-  causeEvents,
-  endings,
-  faultsOf,
-  type WitnessCandidate,
-} from '../../fuzz/witness.ts';
+import { betterWitness, candidateOf, type WitnessCandidate } from '../../fuzz/witness.ts';
 import { CliError } from '../../harness/errors.ts';
 import { MODULE_ESCAPES_CHECKER } from '../../harness/escapes.ts';
 import { MODULE_GLOBALS_CHECKER } from '../../harness/globals.ts';
+import { forgedVerdict, MODULE_FORGES_VERDICT } from './forged.ts';
 import { ScenarioCheck } from './judge-scenarios.ts';
 import type { FuzzJob, PropertyOutcome, RecordMessage } from './protocol.ts';
 
-/** The verdict on a run the worker reported passing (or never reported) that its record shows failing. */
-export const MODULE_FORGES_VERDICT = 'module-forges-verdict';
+// The verdict's name, where the judges' tests look for it (its home is forged.ts).
+export { MODULE_FORGES_VERDICT };
 
 /**
  * Verdicts only the module's realm can give, which the judge takes from the worker as they come: the
@@ -167,7 +160,7 @@ export class CampaignJudge {
     };
     const seed = propertySeed(this.job.seed, this.def.id);
     if (this.unreadable.length > 0) {
-      const violation = forged(
+      const violation = forgedVerdict(
         `the worker handed over a record the judge could not read: ${this.unreadable[0]}`,
       );
       return { ...common, status: 'failed', reason: violation.message, violations: [violation] };
@@ -195,7 +188,7 @@ export class CampaignJudge {
         shrinks: proposedFinal && failed ? failed.replay.fuzz.shrinks : 0,
       };
       const violations = run.violations.length > 0 ? run.violations : [notReproducible(fuzz)];
-      const all = proposedFinal ? violations : [...violations, forged(forgedMessage(this.runs))];
+      const all = proposedFinal ? violations : [...violations, forgedVerdict(forgedMessage(this.runs))];
       return {
         ...common,
         status: 'failed',
@@ -242,15 +235,7 @@ export class CampaignJudge {
   ): NonNullable<PropertyOutcome['failure']> {
     // The campaign's verdict, witnessed by the run that shows it best (answered failures, then
     // shortest; its record as it was handed over), in the engine's words (src/fuzz/fuzz.ts).
-    const calls = executionsOf(witness, broken.tool);
-    const verdict: Violation = {
-      ...TOOL_NEVER_SUCCEEDS,
-      class: 'liveness',
-      message: `${neverSucceededMessage(broken.tool, broken.calls)}. Witness run: its ${calls.length} call(s) ended ${endings(calls)}; faults: ${faultsOf(witness.observation)}`,
-      events: causeEvents(witness.observation, calls),
-      calls: calls.map((c) => c.id),
-    };
-    const violations = [verdict, ...witness.violations];
+    const violations = [neverSucceededVerdict(witness, broken), ...witness.violations];
     const fuzz = { seed, path: '', runsToFailure: this.runs, shrinks: 0 };
     return {
       replay: {
@@ -274,17 +259,6 @@ function forgedMessage(run: number): string {
     "failing run), yet the run's record shows it failing: something in the module's thread changed the " +
     'verdict there (judged again here, in a thread no user code runs in, from the record alone)'
   );
-}
-
-function forged(message: string): Violation {
-  return {
-    checker: MODULE_FORGES_VERDICT,
-    ruleIds: [],
-    class: 'correctness',
-    message,
-    events: [],
-    calls: [],
-  };
 }
 
 /**

@@ -33,6 +33,7 @@ import {
   type ToolCall,
   ToolFailure,
 } from '../sdk/types.ts';
+import { CONFIRMED_DELETE_ANNOTATIONS, READ_ANNOTATIONS } from './annotations.ts';
 
 export const ALERTS_PACKAGE = 'com.example.alerts';
 export const ALERTS_AUTHORITY = 'com.example.alerts.clawseed.tools';
@@ -66,15 +67,7 @@ export const getQuote: ReadTool = {
     required: ['symbol', 'price'],
   },
   scopes: [],
-  annotations: {
-    effect: 'read',
-    risk: 'low',
-    destructive: false,
-    idempotent: true,
-    openWorld: true,
-    confirmation: 'never',
-    execution: 'sync',
-  },
+  annotations: { ...READ_ANNOTATIONS, openWorld: true },
   validate: (call) => {
     const { symbol } = call.args as { symbol: string };
     return QUOTES[symbol] === undefined && symbol !== DELISTED ? ['Unknown symbol.'] : [];
@@ -111,15 +104,7 @@ export const listAlerts: ReadTool = {
     required: ['alerts'],
   },
   scopes: ['alerts.read'],
-  annotations: {
-    effect: 'read',
-    risk: 'low',
-    destructive: false,
-    idempotent: true,
-    openWorld: false,
-    confirmation: 'never',
-    execution: 'sync',
-  },
+  annotations: READ_ANNOTATIONS,
   read: async (call) => {
     const rows = call.context.storage.snapshot('alerts');
     const mine = [...rows.values()]
@@ -209,15 +194,7 @@ export const deleteAlert: MutationTool = {
     required: ['deleted', 'alert_id'],
   },
   scopes: ['alerts.write'],
-  annotations: {
-    effect: 'delete',
-    risk: 'moderate',
-    destructive: true,
-    idempotent: true,
-    openWorld: false,
-    confirmation: 'always',
-    execution: 'sync',
-  },
+  annotations: CONFIRMED_DELETE_ANNOTATIONS,
   validate: async (call) => {
     const row = (await call.context.storage.get('alerts', (call.args as { alert_id: string }).alert_id)) as
       | AlertRow
@@ -269,15 +246,7 @@ export const clearAlerts: MutationTool = {
     required: ['deleted'],
   },
   scopes: ['alerts.write'],
-  annotations: {
-    effect: 'delete',
-    risk: 'moderate',
-    destructive: true,
-    idempotent: true,
-    openWorld: false,
-    confirmation: 'always',
-    execution: 'sync',
-  },
+  annotations: CONFIRMED_DELETE_ANNOTATIONS,
   // 7.2-02: hidden completely from a caller without a live alerts.write grant (7.2-01 lists it only
   // for those who hold one).
   isVisibleTo: (caller, context) => holdsGrant(caller, context, CLEAR_ALERTS_VISIBILITY.scope),

@@ -18,6 +18,7 @@ import { Bundle } from '../../sim/binder/bundle.ts';
 import { ContentProvider } from '../../sim/content/content-provider.ts';
 import type { PackageSpec } from '../../sim/pm/manifest.ts';
 import { CETP_PROVIDER, providerPackage } from '../sdk/manifest.ts';
+import { v1Error, v1Success } from '../sdk/v1.ts';
 
 export const LEGACY_PACKAGE = 'com.example.legacy';
 export const LEGACY_AUTHORITY = 'com.example.legacy.clawseed.tools';
@@ -78,21 +79,6 @@ const V1_TOOLS: readonly V1Tool[] = [
     },
   },
 ];
-
-function v1Success(value: JsonValue): Bundle {
-  const b = new Bundle();
-  b.putString('status', 'success');
-  b.putString('data', JSON.stringify(value));
-  return b;
-}
-
-function v1Error(code: string, message: string): Bundle {
-  const b = new Bundle();
-  b.putString('status', 'error');
-  b.putString('error_code', code);
-  b.putString('error_message', message);
-  return b;
-}
 
 export class LegacyV1Provider extends ContentProvider {
   override call(_authority: string, method: string, _arg: string | null, extras: Bundle | null): Bundle {

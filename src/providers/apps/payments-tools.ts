@@ -4,6 +4,7 @@
  */
 import type { JsonObject } from '../../base/json.ts';
 import { type MutationTool, type ReadTool, ToolFailure } from '../sdk/types.ts';
+import { READ_ANNOTATIONS } from './annotations.ts';
 import {
   accountsOf,
   BALANCES,
@@ -33,16 +34,6 @@ export const TRANSFER_STEP_MS = 2_000;
 export const RECONCILE_BATCHES = 10;
 export const RECONCILE_BATCH_MS = 1_000;
 
-const readAnnotations = {
-  effect: 'read',
-  risk: 'low',
-  destructive: false,
-  idempotent: true,
-  openWorld: false,
-  confirmation: 'never',
-  execution: 'sync',
-} as const;
-
 const money = { type: 'number' } as const;
 
 export const getBalance: ReadTool = {
@@ -65,7 +56,7 @@ export const getBalance: ReadTool = {
     required: ['accounts'],
   },
   scopes: ['payments.read'],
-  annotations: readAnnotations,
+  annotations: READ_ANNOTATIONS,
   read: async (call) => {
     const accounts: JsonObject[] = [];
     for (const account of accountsOf(call)) {
@@ -268,7 +259,7 @@ export const exportStatement: ReadTool = {
     required: ['account', 'entries'],
   },
   scopes: ['payments.read'],
-  annotations: readAnnotations,
+  annotations: READ_ANNOTATIONS,
   validate: (call) =>
     ownAccount(call, (call.args as { account: string }).account) ? [] : ['No such account.'],
   read: async (call) => {

@@ -11,6 +11,7 @@ import {
   AGENT,
   agentPackage,
   alertsWorld,
+  annotations,
   data,
   effects,
   OTHER_AGENT,
@@ -23,15 +24,13 @@ import {
 } from '../testing.ts';
 
 const confirmAlways = writeTool('pay', {
-  annotations: {
+  annotations: annotations({
     effect: 'transaction',
     risk: 'high',
     destructive: true,
-    idempotent: false,
     openWorld: true,
     confirmation: 'always',
-    execution: 'sync',
-  },
+  }),
   describeForConfirmation: (call) => ({
     object: `Payment of ${(call.args as { amount: number }).amount} EUR to ACME`,
     action: 'Send a payment',

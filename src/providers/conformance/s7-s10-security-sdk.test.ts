@@ -9,6 +9,7 @@ import {
   AGENT,
   agentPackage,
   alertsWorld,
+  annotations,
   data,
   effects,
   RawClient,
@@ -217,15 +218,7 @@ describe('§10 the SDK base class', () => {
 
   it('CETP-10-12 CETP-10-09: confirmation state is durable: an approval survives a provider restart before the resume', async () => {
     const confirmed = writeTool('confirmed_write', {
-      annotations: {
-        effect: 'create',
-        risk: 'moderate',
-        destructive: false,
-        idempotent: false,
-        openWorld: false,
-        confirmation: 'always',
-        execution: 'sync',
-      },
+      annotations: annotations({ risk: 'moderate', confirmation: 'always' }),
     });
     const world = testProviderWorld(
       { tools: [confirmed] },

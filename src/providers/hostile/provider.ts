@@ -15,12 +15,13 @@ import { Bundle } from '../../sim/binder/bundle.ts';
 import { ContentProvider } from '../../sim/content/content-provider.ts';
 import type { ParcelFileDescriptor } from '../../sim/fd/fd.ts';
 import { CETP_PROVIDER } from '../sdk/manifest.ts';
+import { v1Error, v1Success } from '../sdk/v1.ts';
 import type { ExecuteLie, HostileBehaviour, HostileMethod } from './behaviour.ts';
 import { lyingFileResult } from './files.ts';
 import { HOSTILE_CONFIRM_ACTIVITY } from './manifest.ts';
 import { honestTool } from './payloads.ts';
 import { LookalikeConfirmActivity, lyingResolution } from './resolutions.ts';
-import { applyTamper, v1Error, v1Success, v2Accepted, v2Error, v2Success } from './wire.ts';
+import { applyTamper, v2Accepted, v2Error, v2Success } from './wire.ts';
 
 const ALL_CAPABILITIES = ['async_operations', 'cancellation', 'large_results'];
 const V2_METHODS: readonly string[] = [

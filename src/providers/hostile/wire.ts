@@ -57,21 +57,6 @@ export function v2Error(requestId: string | null, e: ErrorFields): Bundle {
   return b;
 }
 
-export function v1Success(data: JsonValue): Bundle {
-  const b = new Bundle();
-  b.putString('status', 'success');
-  b.putString('data', JSON.stringify(data));
-  return b;
-}
-
-export function v1Error(code: string, message: string): Bundle {
-  const b = new Bundle();
-  b.putString('status', 'error');
-  b.putString('error_code', code);
-  b.putString('error_message', message);
-  return b;
-}
-
 /**
  * `data` without its last character (the closing brace, quote or digit) and with text no JSON can
  * contain outside a string: the value never completes, so it never parses. The size barely changes.

@@ -7,6 +7,7 @@
  */
 
 import type { JsonObject } from '../../base/json.ts';
+import { type PlantedBugOf, plantNamed, swapParts } from '../../base/plant.ts';
 import { Bundle } from '../../sim/binder/bundle.ts';
 import { Intent } from '../../sim/ui/intent.ts';
 import { FLAG_IMMUTABLE } from '../../sim/ui/pending-intent.ts';
@@ -17,17 +18,9 @@ import { withChanges, writeRequest } from './records.ts';
 import { WireFailure } from './responses.ts';
 import { isReadTool } from './types.ts';
 
-export interface PlantedBug {
-  /** The mistake it stands for. */
-  readonly description: string;
-  /** The parts with the mistake planted. */
-  readonly plant: (parts: Parts) => Parts;
-}
+export type PlantedBug = PlantedBugOf<Parts>;
 
-/** `{ ...parts, ...changes }`. */
-function swap(parts: Parts, changes: Partial<Parts>): Parts {
-  return Object.assign({}, parts, changes);
-}
+const swap = swapParts<Parts>;
 
 export const PROVIDER_PLANTED_BUGS = {
   'dedup-check-then-insert': {
@@ -189,15 +182,7 @@ export function isProviderBug(name: string): name is ProviderBug {
 
 /** `parts` with each named bug planted, in catalogue order; an unknown name is a RangeError. */
 export function plantBugs(parts: Parts, names: Iterable<string>): Parts {
-  const wanted = new Set(names);
-  for (const name of wanted) {
-    if (!isProviderBug(name)) throw new RangeError(`unknown provider planted bug ${name}`);
-  }
-  let planted = parts;
-  for (const [name, bug] of Object.entries(PROVIDER_PLANTED_BUGS) as [ProviderBug, PlantedBug][]) {
-    if (wanted.has(name)) planted = bug.plant(planted);
-  }
-  return planted;
+  return plantNamed(PROVIDER_PLANTED_BUGS, parts, names, 'provider planted bug');
 }
 
 /** Planted bug "internal-error-leaks-stack": an error Bundle built by hand around the exception. */

@@ -80,16 +80,28 @@ function expiredRefused(parts: Parts): Parts {
 
 /** NOTES 11, `windowStart: 'receipt'`: the idempotency window counts from the request's first receipt. */
 function windowFromReceipt(parts: Parts): Parts {
+  return onLiveRecord(parts, (ex, record) => {
+    const end = record.createdAtMs + ex.session.limits.idempotencyWindowSeconds * 1000;
+    // execute/replay.ts answers RESULT_EXPIRED once now > terminalAtMs + window.
+    return ex.rt.context.currentTimeMillis() > end
+      ? withChanges(record, { terminalAtMs: record.createdAtMs })
+      : record;
+  });
+}
+
+/** `parts` whose live request record (one the reference finds live) goes through `change` first. */
+function onLiveRecord(
+  parts: Parts,
+  change: (
+    ex: Parameters<Parts['live']>[0],
+    record: NonNullable<ReturnType<Parts['live']>>,
+  ) => ReturnType<Parts['live']>,
+): Parts {
   const live = parts.live;
   return swap(parts, {
     live: (ex, found) => {
       const record = live(ex, found);
-      if (!record) return record;
-      const end = record.createdAtMs + ex.session.limits.idempotencyWindowSeconds * 1000;
-      // execute/replay.ts answers RESULT_EXPIRED once now > terminalAtMs + window.
-      return ex.rt.context.currentTimeMillis() > end
-        ? withChanges(record, { terminalAtMs: record.createdAtMs })
-        : record;
+      return record ? change(ex, record) : record;
     },
   });
 }
@@ -100,14 +112,9 @@ function windowFromReceipt(parts: Parts): Parts {
  * request is a new one and runs again.
  */
 function forgetAfterWindow(parts: Parts): Parts {
-  const live = parts.live;
-  return swap(parts, {
-    live: (ex, found) => {
-      const record = live(ex, found);
-      if (!record) return record;
-      return windowPassed(ex.rt, ex.session.limits.idempotencyWindowSeconds, record) ? undefined : record;
-    },
-  });
+  return onLiveRecord(parts, (ex, record) =>
+    windowPassed(ex.rt, ex.session.limits.idempotencyWindowSeconds, record) ? undefined : record,
+  );
 }
 
 /*

@@ -16,7 +16,8 @@ import { type CallerIdentity, isReadTool, ToolFailure } from './types.ts';
 /** v1 carries no request_id. */
 const NO_REQUEST = requestKeyOf('');
 
-function v1Error(code: string, message: string): Bundle {
+/** A v1 error reply (the wire cetp-sim assumes for v1; the legacy reference app answers with it too). */
+export function v1Error(code: string, message: string): Bundle {
   const b = new Bundle();
   b.putString('status', 'error');
   b.putString('error_code', code);
@@ -24,7 +25,8 @@ function v1Error(code: string, message: string): Bundle {
   return b;
 }
 
-function v1Success(data: JsonValue): Bundle {
+/** A v1 success reply: `data` is the result's JSON. */
+export function v1Success(data: JsonValue): Bundle {
   const b = new Bundle();
   b.putString('status', 'success');
   b.putString('data', JSON.stringify(data));

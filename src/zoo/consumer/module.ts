@@ -21,17 +21,3 @@ export function zooConsumer(
   if (!found) throw new Error(`no consumer zoo mistake ${mistake}`);
   return buildConsumer(spec, found.change);
 }
-
-/** The text of a module file exporting that consumer as `consumer` (imports this module by `path`). */
-export function zooConsumerModuleText(
-  modulePath: string,
-  seed: number,
-  index: number,
-  mistake: string | null,
-): string {
-  return (
-    `// cetp-sim zoo --consumers: consumer ${index} of seed ${seed}${mistake ? `, mistake ${mistake}` : ''}\n` +
-    `import { zooConsumer } from ${JSON.stringify(modulePath)};\n` +
-    `export const consumer = zooConsumer(${seed}, ${index}, ${JSON.stringify(mistake)});\n`
-  );
-}

@@ -4,20 +4,16 @@
  * caught, by which oracle, and which were missed with what would be needed. Deterministic: ordered
  * by consumer index and catalogue order, no time.
  */
-import { CONSUMER_MISTAKES } from './mistakes.ts';
-import type { ConsumerFalseAlarm, ConsumerPair, ConsumerZooReport } from './run.ts';
 
-export interface ConsumerMistakeFigures {
+import { type MistakeTally, mergeShards, pairFigures, tallyMistakes, vacuousPairs } from '../kit/report.ts';
+import { CONSUMER_MISTAKES } from './mistakes.ts';
+import type { ConsumerFalseAlarm, ConsumerZooReport } from './run.ts';
+
+export interface ConsumerMistakeFigures extends MistakeTally {
   readonly id: string;
   readonly title: string;
   readonly rules: readonly string[];
   readonly needs: string;
-  readonly applied: number;
-  readonly caught: number;
-  readonly missed: number;
-  readonly excluded: number;
-  readonly rate: number | null;
-  readonly by: Readonly<Record<string, number>>;
   readonly missedConsumers: readonly number[];
 }
 
@@ -38,51 +34,22 @@ export interface ConsumerZooSummary {
   readonly pairs: { readonly judged: number; readonly caught: number; readonly rate: number | null };
 }
 
-const ratio = (a: number, b: number) => (b === 0 ? null : Math.round((a / b) * 1000) / 1000);
-const ORDER = new Map(CONSUMER_MISTAKES.map((m, i) => [m.id, i]));
-
 /** Joins the reports of shards of one consumer zoo (same seed, properties and runs), in index order. */
 export function mergeConsumerReports(reports: readonly ConsumerZooReport[]): ConsumerZooReport {
-  const [first] = reports;
-  if (!first) throw new Error('no reports to merge');
-  const byIndex = <T extends { consumer: number }>(xs: T[]) => xs.sort((a, b) => a.consumer - b.consumer);
-  return {
-    ...first,
-    consumers: reports.flatMap((r) => r.consumers).sort((a, b) => a - b),
-    verdicts: byIndex(reports.flatMap((r) => [...r.verdicts])),
-    falseAlarms: byIndex(reports.flatMap((r) => [...r.falseAlarms])),
-    pairs: reports
-      .flatMap((r) => [...r.pairs])
-      .sort((a, b) => (ORDER.get(a.mistake) ?? 0) - (ORDER.get(b.mistake) ?? 0) || a.consumer - b.consumer),
-  };
-}
-
-function figuresOf(id: string, pairs: readonly ConsumerPair[]): ConsumerMistakeFigures {
-  const m = CONSUMER_MISTAKES.find((x) => x.id === id);
-  const own = pairs.filter((p) => p.mistake === id);
-  const caught = own.filter((p) => p.verdict === 'caught');
-  const missed = own.filter((p) => p.verdict === 'missed');
-  const by: Record<string, number> = {};
-  for (const p of caught) if (p.by !== null) by[p.by] = (by[p.by] ?? 0) + 1;
-  return {
-    id,
-    title: m?.title ?? id,
-    rules: m?.rules ?? [],
-    needs: m?.needs ?? '',
-    applied: own.length,
-    caught: caught.length,
-    missed: missed.length,
-    excluded: own.length - caught.length - missed.length,
-    rate: ratio(caught.length, caught.length + missed.length),
-    by: Object.fromEntries(Object.entries(by).sort(([a], [b]) => (a < b ? -1 : 1))),
-    missedConsumers: missed.map((p) => p.consumer),
-  };
+  return mergeShards(reports, 'consumers', 'consumer', CONSUMER_MISTAKES);
 }
 
 export function summarizeConsumers(report: ConsumerZooReport): ConsumerZooSummary {
-  const mistakes = [...new Set(report.pairs.map((p) => p.mistake))].map((id) => figuresOf(id, report.pairs));
-  const judged = mistakes.reduce((n, m) => n + m.caught + m.missed, 0);
-  const caught = mistakes.reduce((n, m) => n + m.caught, 0);
+  const mistakes = tallyMistakes(report.pairs, CONSUMER_MISTAKES).map(
+    ({ id, mistake: m, tally, missed }): ConsumerMistakeFigures => ({
+      id,
+      title: m?.title ?? id,
+      rules: m?.rules ?? [],
+      needs: m?.needs ?? '',
+      ...tally,
+      missedConsumers: missed.map((p) => p.consumer),
+    }),
+  );
   const failed = new Set(report.falseAlarms.map((a) => a.consumer));
   return {
     zoo: 'consumers',
@@ -92,15 +59,11 @@ export function summarizeConsumers(report: ConsumerZooReport): ConsumerZooSummar
     properties: report.properties,
     consumers: report.consumers.length,
     consumersPassed: report.consumers.filter((c) => !failed.has(c)).length,
-    vacuous: report.verdicts.flatMap((v) =>
-      Object.entries(v.statuses)
-        .filter(([, s]) => s === 'vacuous')
-        .map(([property]) => ({ consumer: v.consumer, property })),
-    ),
+    vacuous: vacuousPairs(report.verdicts, 'consumer'),
     falseAlarms: report.falseAlarms,
     replays: report.falseAlarms.flatMap((a) => (a.replay === null ? [] : [a.replay])),
     mistakes,
-    pairs: { judged, caught, rate: ratio(caught, judged) },
+    pairs: pairFigures(mistakes),
   };
 }
 
