@@ -31,8 +31,10 @@
  *   provider in flight at once (any callers). Only the protocol's methods (METHODS): a malformed
  *   call's made-up method name is not counted.
  * - `device:<behaviour>` — the device behaviours of issue 35 a run met (device-labels.ts).
+ * - `app:<behaviour>` — what an app's manifest offers beyond one process of one user (app-labels.ts).
  */
 import { V2_METHOD_NAMES } from '../protocol/methods.ts';
+import { APP_LABELS, appLabels } from './app-labels.ts';
 import type { CheckContext } from './checker.ts';
 import { DEVICE_LABELS, deviceLabels } from './device-labels.ts';
 import { type CallView, memoOn, negotiatedBy, type Observation } from './observation.ts';
@@ -278,6 +280,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
   }
   methodLabels(calls, labels);
   for (const l of deviceLabels(obs.record.events)) labels.add(l);
+  for (const l of appLabels(obs.record.events, obs.record.calls, under)) labels.add(l);
   return labels;
 }
 
@@ -388,7 +391,7 @@ export function allLabels(): string[] {
       const [m1, m2] = [METHODS[i] as string, METHODS[j] as string].sort();
       out.push(`race:${m1}+${m2}`);
     }
-  out.push(...DEVICE_LABELS);
+  out.push(...DEVICE_LABELS, ...APP_LABELS);
   return out;
 }
 

@@ -17,6 +17,7 @@ import { argPool, isUrgent, refusedCreateArgs } from './args.ts';
 import { invariantsOf, modelOf } from './model.ts';
 import { type AppSpec, isRead, type Names, namesOf } from './spec.ts';
 import { type Kit, kitOf, toolsOf } from './tools.ts';
+import { NO_VARIANT, withVariant } from './variants.ts';
 
 /** A change to a correct app: its tools, its definition, its fixture (each optional). */
 export interface Variation {
@@ -108,5 +109,6 @@ export function buildApp(spec: AppSpec, variation: Variation = {}): ZooApp {
     invariants: invariantsOf(spec),
     ...(defined.userGrantedScopes === null ? { userGrantedScopes: [names.writeScope] } : {}),
   });
-  return { spec, names, defined, fixture: variation.fixture ? variation.fixture(fixture, kit) : fixture };
+  const varied = withVariant(fixture, defined, spec.manifest ?? NO_VARIANT);
+  return { spec, names, defined, fixture: variation.fixture ? variation.fixture(varied, kit) : varied };
 }

@@ -16,6 +16,7 @@ import { buildApp } from './build.ts';
 import { generateApp } from './generate.ts';
 import { MISTAKES, type Mistake } from './mistakes.ts';
 import { zooModuleText } from './module.ts';
+import { reachGaps } from './reach.ts';
 import { runSession, sessionProblems } from './session.ts';
 import { type AppSpec, namesOf } from './spec.ts';
 
@@ -80,6 +81,8 @@ export interface ZooReport {
     readonly app: number;
     readonly statuses: Readonly<Record<string, string>>;
     readonly modelProblems: readonly string[];
+    /** Floors of the app's manifest variants its campaigns missed (reach.ts): none expected. */
+    readonly belowFloor: readonly string[];
   }[];
   readonly falseAlarms: readonly FalseAlarm[];
   readonly pairs: readonly MistakePair[];
@@ -143,6 +146,7 @@ async function fuzzCorrect(options: ZooOptions, spec: AppSpec, properties: reado
     rmSync(resolve(options.cwd ?? process.cwd(), module));
   return {
     statuses,
+    belowFloor: reachGaps(spec, report.properties),
     alarms: report.properties.filter((p) => p.status === 'failed').map((p) => alarmOf(spec, p)),
   };
 }
@@ -208,8 +212,9 @@ export async function runZoo(options: ZooOptions): Promise<ZooReport> {
   const failedApps = new Set<number>();
   for (const index of apps) {
     const spec = generateApp(options.seed, index);
-    const { statuses, alarms } = await fuzzCorrect(options, spec, properties);
-    verdicts.push({ app: index, statuses, modelProblems: sessionProblems(spec, await runSession(spec)) });
+    const { statuses, alarms, belowFloor } = await fuzzCorrect(options, spec, properties);
+    const modelProblems = sessionProblems(spec, await runSession(spec));
+    verdicts.push({ app: index, statuses, modelProblems, belowFloor });
     falseAlarms.push(...alarms);
     if (alarms.length > 0) failedApps.add(index);
     options.onProgress?.(

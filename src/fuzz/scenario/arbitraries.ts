@@ -277,11 +277,25 @@ export function commandArb(shape: ScenarioShape): fc.Arbitrary<Command> {
   );
 }
 
+/**
+ * The shape's faults, and for each kill of a provider app the kill of each of its other processes
+ * (`ProviderFixture.processes`, its `android:process`): the provider's own process dies while the
+ * app's main process (its confirmation Activity) lives on. A shape without such an app is unchanged.
+ */
+export function faultsOf(shape: Pick<ScenarioShape, 'faults' | 'providers'>): readonly Fault[] {
+  const extra = shape.providers.flatMap((p) =>
+    shape.faults.some((f) => f.kind === 'kill' && f.process === p.packageName)
+      ? (p.processes ?? []).map((process): Fault => ({ kind: 'kill', process }))
+      : [],
+  );
+  return extra.length === 0 ? shape.faults : [...shape.faults, ...extra];
+}
+
 export function faultsArb(shape: ScenarioShape): fc.Arbitrary<FaultAt[]> {
   if (shape.faults.length === 0 || shape.maxFaults === 0) return fc.constant([]);
   const [min, max] = shape.faultSteps ?? [0, 250];
   const at = min === 0 ? fc.nat({ max }) : fc.integer({ min, max });
-  return fc.array(fc.record({ at, fault: fc.constantFrom(...shape.faults) }), {
+  return fc.array(fc.record({ at, fault: fc.constantFrom(...faultsOf(shape)) }), {
     ...(shape.minFaults !== undefined ? { minLength: shape.minFaults } : {}),
     maxLength: shape.maxFaults,
   });
