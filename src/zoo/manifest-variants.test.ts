@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { appLabels } from '../check/app-labels.ts';
-import { faultsOf } from '../fuzz/scenario/arbitraries.ts';
+import { faultsOf } from '../fuzz/scenario/app-faults.ts';
 import { installActors } from '../fuzz/scenario/fixtures.ts';
 import { REFERENCE } from '../fuzz/scenario/model.ts';
 import { fuzzProvider, World } from '../index.ts';
@@ -98,16 +98,32 @@ describe('the variants on a device', () => {
     expect(world.trace.events.some((e) => e.kind === 'process.start' && e.data.actor === own)).toBe(true);
     expect(fixture.processes).toEqual([own]);
     const kill = { kind: 'kill', process: fixture.packageName } as const;
-    expect(faultsOf({ faults: [kill], providers: [{ ...fixture, effects: {}, scopes: {} }] })).toContainEqual(
-      {
-        kind: 'kill',
-        process: own,
-      },
-    );
+    expect(faultsOf({ faults: [kill], providers: [fixture] })).toContainEqual({
+      kind: 'kill',
+      process: own,
+    });
     // Not for a plain app, nor without a kill of the app.
-    expect(
-      faultsOf({ faults: [kill], providers: [{ ...fixture, processes: [], effects: {}, scopes: {} }] }),
-    ).toEqual([kill]);
+    expect(faultsOf({ faults: [kill], providers: [{ ...fixture, processes: [] }] })).toEqual([kill]);
+  });
+
+  it('process: a slow start of the main process (no provider to publish) is not given up at 10 s', async () => {
+    // AMS posts CONTENT_PROVIDER_PUBLISH_TIMEOUT only for a process with providers to publish
+    // (attachApplicationLocked): with the provider in :cetp, the confirmation's process starts late,
+    // it is not killed. The old model killed it ("timeout publishing content providers").
+    const spec = first((s) => s.manifest?.process === true);
+    const { fixture } = buildApp(spec);
+    const world = new World({
+      seed: 1,
+      faults: [{ at: 0, fault: { kind: 'slowStart', process: fixture.packageName, ms: 15_000 } }],
+    });
+    fixture.install(world, REFERENCE);
+    let started: boolean | null = null;
+    world.spawn('user', async () => {
+      started = await world.launchApp(fixture.packageName);
+    });
+    await world.run();
+    expect(started).toBe(true);
+    expect(world.trace.events.some((e) => e.kind === 'process.kill')).toBe(false);
   });
 
   it('secondUser: the package is installed for user 10 too, with its own UID', () => {

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import type { Fault, FaultAt } from '../../sim/core/faults.ts';
 import type { UserDecision } from '../../sim/ui/user.ts';
 import { type AimedMove, aimedArb, aimsOf } from './aimed-arb.ts';
+import { faultsOf } from './app-faults.ts';
 import type { ProviderFixture } from './fixtures.ts';
 import { hostileBatchArb } from './malformed-arb.ts';
 import {
@@ -275,20 +276,6 @@ export function commandArb(shape: ScenarioShape): fc.Arbitrary<Command> {
       arbitrary: otherArb(kind, shape),
     })),
   );
-}
-
-/**
- * The shape's faults, and for each kill of a provider app the kill of each of its other processes
- * (`ProviderFixture.processes`, its `android:process`): the provider's own process dies while the
- * app's main process (its confirmation Activity) lives on. A shape without such an app is unchanged.
- */
-export function faultsOf(shape: Pick<ScenarioShape, 'faults' | 'providers'>): readonly Fault[] {
-  const extra = shape.providers.flatMap((p) =>
-    shape.faults.some((f) => f.kind === 'kill' && f.process === p.packageName)
-      ? (p.processes ?? []).map((process): Fault => ({ kind: 'kill', process }))
-      : [],
-  );
-  return extra.length === 0 ? shape.faults : [...shape.faults, ...extra];
 }
 
 export function faultsArb(shape: ScenarioShape): fc.Arbitrary<FaultAt[]> {
