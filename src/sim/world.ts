@@ -180,11 +180,7 @@ export class World {
     if (proc.state.kind !== 'starting') this.beginStart(proc);
     const waiter = this.scheduler.waiter<boolean>(`start of process ${proc.name}`);
     this.processes.onStarted(proc.name, (ok) => waiter.wake(ok));
-    // AMS times out only a process with providers to publish (attachApplicationLocked, issue 35.8d).
-    const publishes = this.pm
-      .getPackageInfo(packageName)
-      ?.manifest.providers.some((p) => p.processName === processName);
-    const result = publishes ? await waiter.waitFor(PROVIDER_PUBLISH_TIMEOUT_MS) : await waiter.wait();
+    const result = await waiter.waitFor(PROVIDER_PUBLISH_TIMEOUT_MS);
     if (result === TIMED_OUT) {
       if (proc.state.kind === 'starting') this.killProcess(proc.name, { kind: 'publish-timeout' });
       return false;

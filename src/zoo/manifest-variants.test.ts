@@ -102,28 +102,11 @@ describe('the variants on a device', () => {
       kind: 'kill',
       process: own,
     });
+    // A slow start of the app is that of its provider's process (the main one publishes nothing).
+    const slow = { kind: 'slowStart', process: fixture.packageName, ms: 15_000 } as const;
+    expect(faultsOf({ faults: [slow], providers: [fixture] })).toEqual([{ ...slow, process: own }]);
     // Not for a plain app, nor without a kill of the app.
     expect(faultsOf({ faults: [kill], providers: [{ ...fixture, processes: [] }] })).toEqual([kill]);
-  });
-
-  it('process: a slow start of the main process (no provider to publish) is not given up at 10 s', async () => {
-    // AMS posts CONTENT_PROVIDER_PUBLISH_TIMEOUT only for a process with providers to publish
-    // (attachApplicationLocked): with the provider in :cetp, the confirmation's process starts late,
-    // it is not killed. The old model killed it ("timeout publishing content providers").
-    const spec = first((s) => s.manifest?.process === true);
-    const { fixture } = buildApp(spec);
-    const world = new World({
-      seed: 1,
-      faults: [{ at: 0, fault: { kind: 'slowStart', process: fixture.packageName, ms: 15_000 } }],
-    });
-    fixture.install(world, REFERENCE);
-    let started: boolean | null = null;
-    world.spawn('user', async () => {
-      started = await world.launchApp(fixture.packageName);
-    });
-    await world.run();
-    expect(started).toBe(true);
-    expect(world.trace.events.some((e) => e.kind === 'process.kill')).toBe(false);
   });
 
   it('secondUser: the package is installed for user 10 too, with its own UID', () => {

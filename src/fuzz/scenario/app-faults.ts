@@ -6,19 +6,36 @@
 import type { Fault } from '../../sim/core/faults.ts';
 import type { ProviderFixture } from './fixtures.ts';
 
-/**
- * The shape's faults, and for each kill of a provider app the kill of each of its other processes
- * (`ProviderFixture.processes`, its `android:process`): the provider's own process dies while the
- * app's main process (its confirmation Activity) lives on. A shape without such an app is unchanged.
- */
-export function faultsOf(shape: {
+type Shape = {
   readonly faults: readonly Fault[];
   readonly providers: readonly Pick<ProviderFixture, 'packageName' | 'processes'>[];
-}): readonly Fault[] {
-  const extra = shape.providers.flatMap((p) =>
-    shape.faults.some((f) => f.kind === 'kill' && f.process === p.packageName)
-      ? (p.processes ?? []).map((process): Fault => ({ kind: 'kill', process }))
-      : [],
+};
+
+/**
+ * The shape's faults, for an app with other processes (`ProviderFixture.processes`, its provider's
+ * `android:process`): each kill of the app is joined by the kill of each such process (the
+ * provider's own process dies while the main process, its confirmation Activity, lives on), and a
+ * slow start of the app becomes that of its provider's process — the fault is there to make a
+ * provider miss its publish timeout (suite-kit.ts), and the main process publishes nothing. (The sim
+ * gives up any slow process start at 10 s, a process without providers too, where AMS posts the
+ * publish timeout only for a process with providers to publish: a slow start of the main process
+ * would kill the confirmation's process, which no device does; FIDELITY.md row 35.8d.) A shape
+ * without such an app is unchanged.
+ */
+export function faultsOf(shape: Shape): readonly Fault[] {
+  const processesOf = new Map(
+    shape.providers
+      .filter((p) => (p.processes ?? []).length > 0)
+      .map((p) => [p.packageName, p.processes ?? []]),
   );
-  return extra.length === 0 ? shape.faults : [...shape.faults, ...extra];
+  if (processesOf.size === 0) return shape.faults;
+  const extra: Fault[] = [];
+  const faults = shape.faults.flatMap((f): Fault[] => {
+    const own = f.kind === 'kill' || f.kind === 'slowStart' ? processesOf.get(f.process) : undefined;
+    if (own === undefined) return [f];
+    if (f.kind === 'slowStart') return own.map((process) => ({ ...f, process }));
+    extra.push(...own.map((process): Fault => ({ kind: 'kill', process })));
+    return [f];
+  });
+  return [...faults, ...extra];
 }
