@@ -228,7 +228,7 @@ export function appReachFloors(def: PropertyDef, reach: AppReach): Record<string
   return floors;
 }
 
-/** `def` with the floors of the `app:` labels its providers' `processes` declare added to its own. */
+/** `def` with the floors of the `app:` labels `reach` offers added to its own. */
 export function withAppFloors<D extends PropertyDef>(def: D, reach: AppReach): D {
   const floors = appReachFloors(def, reach);
   if (Object.keys(floors).length === 0) return def;
