@@ -206,14 +206,16 @@ export interface AppReach {
   readonly grantees: boolean;
   /** It is installed for a second user too. */
   readonly secondUser: boolean;
+  /** Most of its campaigns' callers meet a confirmation screen (a scope grant or a confirmed create). */
+  readonly confirmsOften: boolean;
 }
 
 /**
  * The floors (share of runs) of the `app:` labels (src/check/app-labels.ts) a campaign of `def`
  * against an app offering `reach` must meet: its own process in half the runs; killed in 5% of the
- * runs of a property whose faults kill the app (`faultsOf` adds the kill of its own process), and
- * while a confirmation is up in 2.5% of `confirmation`'s (one run in 40); grantee calls in half the
- * runs; the second user's install in 90%.
+ * runs of a property whose faults kill the app (`faultsOf` aims them at its own process), and —
+ * for an app that confirms often — while a confirmation is up in 2.5% of `confirmation`'s (one run
+ * in 40); grantee calls in half the runs; the second user's install in 90%.
  */
 export function appReachFloors(def: PropertyDef, reach: AppReach): Record<string, number> {
   const floors: Record<string, number> = {};
@@ -221,7 +223,7 @@ export function appReachFloors(def: PropertyDef, reach: AppReach): Record<string
     floors['app:own-process'] = 0.5;
     if (def.kind === 'raw' && def.shape.faults.some((f) => f.kind === 'kill'))
       floors['app:own-process-killed'] = 0.05;
-    if (def.id === 'confirmation') floors['app:own-process-killed-confirming'] = 0.025;
+    if (def.id === 'confirmation' && reach.confirmsOften) floors['app:own-process-killed-confirming'] = 0.025;
   }
   if (reach.grantees) floors['app:grantee-call'] = 0.5;
   if (reach.secondUser) floors['app:second-user'] = 0.9;
@@ -241,5 +243,6 @@ export function declaredReach(providers: readonly { readonly processes?: readonl
     ownProcess: providers.some((p) => (p.processes ?? []).length > 0),
     grantees: false,
     secondUser: false,
+    confirmsOften: false,
   };
 }

@@ -130,6 +130,7 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     floor: 1,
     killers: ['identity', 'idempotency', 'confirmation'],
     applies: (spec) => spec.manifest?.guard === true && spec.auth !== 'free-all',
+    manifestMistake: true,
     variation: {
       // The acquisition gate is trusted to have checked the caller; CETP's per-call checks (§7) are skipped.
       definition: (d) => ({ ...d, authorize: () => ({ kind: 'allow' }) }),

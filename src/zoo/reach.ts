@@ -14,7 +14,10 @@ import { NO_VARIANT } from './variants.ts';
 /** What an app's variants offer the fuzzer. */
 export function reachOf(spec: AppSpec): AppReach {
   const v = spec.manifest ?? NO_VARIANT;
-  return { ownProcess: v.process, grantees: v.guard, secondUser: v.secondUser };
+  // A confirmation screen comes up for most callers: a scope the user grants, or a create that asks.
+  const confirmsOften =
+    spec.auth !== 'free-all' || spec.tools.some((t) => t.kind === 'create' && t.confirmation !== 'never');
+  return { ownProcess: v.process, grantees: v.guard, secondUser: v.secondUser, confirmsOften };
 }
 
 /** The floors of `property`'s campaigns against `spec`'s app. */

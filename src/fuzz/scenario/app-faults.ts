@@ -13,14 +13,16 @@ type Shape = {
 
 /**
  * The shape's faults, for an app with other processes (`ProviderFixture.processes`, its provider's
- * `android:process`): each kill of the app is joined by the kill of each such process (the
- * provider's own process dies while the main process, its confirmation Activity, lives on), and a
- * slow start of the app becomes that of its provider's process — the fault is there to make a
- * provider miss its publish timeout (suite-kit.ts), and the main process publishes nothing. (The sim
- * gives up any slow process start at 10 s, a process without providers too, where AMS posts the
- * publish timeout only for a process with providers to publish: a slow start of the main process
- * would kill the confirmation's process, which no device does; FIDELITY.md row 35.8d.) A shape
- * without such an app is unchanged.
+ * `android:process`): a kill or a slow start of the app becomes that of each such process — the
+ * provider's own process dies (or starts slowly) while the app's main process, with its
+ * confirmation Activity, lives on. The list keeps its length, so a campaign draws the same faults
+ * at the same steps as against the app without the variant, each now aimed at the provider's
+ * process (the main process still dies of memory pressure and reboots). A slow start is there to
+ * make a provider miss its publish timeout (suite-kit.ts), and the main process publishes nothing
+ * (the sim gives up any slow start at 10 s, a process without providers too, where AMS posts the
+ * publish timeout only for a process with providers to publish: a slow main process would kill the
+ * confirmation's process, which no device does; FIDELITY.md row 35.8d). A shape without such an app
+ * is unchanged.
  */
 export function faultsOf(shape: Shape): readonly Fault[] {
   const processesOf = new Map(
@@ -29,13 +31,8 @@ export function faultsOf(shape: Shape): readonly Fault[] {
       .map((p) => [p.packageName, p.processes ?? []]),
   );
   if (processesOf.size === 0) return shape.faults;
-  const extra: Fault[] = [];
-  const faults = shape.faults.flatMap((f): Fault[] => {
+  return shape.faults.flatMap((f): Fault[] => {
     const own = f.kind === 'kill' || f.kind === 'slowStart' ? processesOf.get(f.process) : undefined;
-    if (own === undefined) return [f];
-    if (f.kind === 'slowStart') return own.map((process) => ({ ...f, process }));
-    extra.push(...own.map((process): Fault => ({ kind: 'kill', process })));
-    return [f];
+    return own === undefined ? [f] : own.map((process) => ({ ...f, process }));
   });
-  return [...faults, ...extra];
 }
