@@ -122,7 +122,12 @@ export function runLabels(
   ctx: CheckContext,
   bounds: ClockBounds = REFERENCE_BOUNDS,
 ): Set<string> {
-  return memoOn(obs, LABELS, () => computeLabels(obs, ctx, bounds));
+  return memoOn(obs, LABELS, () => {
+    const labels = computeLabels(obs, ctx, bounds);
+    for (const l of appLabels(obs.record.events, obs.record.calls, new Set(ctx.providersUnderTest)))
+      labels.add(l);
+    return labels;
+  });
 }
 
 const LABELS: unique symbol = Symbol('cetp.check.frequencies');
@@ -280,7 +285,6 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
   }
   methodLabels(calls, labels);
   for (const l of deviceLabels(obs.record.events)) labels.add(l);
-  for (const l of appLabels(obs.record.events, obs.record.calls, under)) labels.add(l);
   return labels;
 }
 
