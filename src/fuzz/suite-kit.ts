@@ -206,16 +206,15 @@ export interface AppReach {
   readonly grantees: boolean;
   /** It is installed for a second user too. */
   readonly secondUser: boolean;
-  /** Most of its campaigns' callers meet a confirmation screen (a scope grant or a confirmed create). */
-  readonly confirmsOften: boolean;
 }
 
 /**
  * The floors (share of runs) of the `app:` labels (src/check/app-labels.ts) a campaign of `def`
  * against an app offering `reach` must meet: its own process in half the runs; killed in 5% of the
- * runs of a property whose faults kill the app (`faultsOf` aims them at its own process), and —
- * for an app that confirms often — while a confirmation is up in 2.5% of `confirmation`'s (one run
- * in 40); grantee calls in half the runs; the second user's install in 90%.
+ * runs of a property whose faults kill the app (`faultsOf` aims them at its own process); grantee
+ * calls in half the runs; the second user's install in 90%. A kill while a confirmation is up is too
+ * rare for a per-property floor (0–4 runs of 40 in `confirmation`): the zoo asks it of an app's
+ * campaigns together (src/zoo/reach.ts).
  */
 export function appReachFloors(def: PropertyDef, reach: AppReach): Record<string, number> {
   const floors: Record<string, number> = {};
@@ -223,7 +222,6 @@ export function appReachFloors(def: PropertyDef, reach: AppReach): Record<string
     floors['app:own-process'] = 0.5;
     if (def.kind === 'raw' && def.shape.faults.some((f) => f.kind === 'kill'))
       floors['app:own-process-killed'] = 0.05;
-    if (def.id === 'confirmation' && reach.confirmsOften) floors['app:own-process-killed-confirming'] = 0.025;
   }
   if (reach.grantees) floors['app:grantee-call'] = 0.5;
   if (reach.secondUser) floors['app:second-user'] = 0.9;
@@ -243,6 +241,5 @@ export function declaredReach(providers: readonly { readonly processes?: readonl
     ownProcess: providers.some((p) => (p.processes ?? []).length > 0),
     grantees: false,
     secondUser: false,
-    confirmsOften: false,
   };
 }

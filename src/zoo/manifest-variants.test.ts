@@ -167,8 +167,8 @@ describe('floors of the variants in fuzz campaigns', () => {
       'confirmation/app:grantee-call',
       'confirmation/app:own-process',
       'confirmation/app:own-process-killed',
-      'confirmation/app:own-process-killed-confirming',
       'confirmation/app:second-user',
+      'campaigns/app:own-process-killed-confirming',
     ]);
   }, 300_000);
 });
