@@ -326,12 +326,29 @@ function lifecycleEvents(obs: Observation, under: ReadonlySet<string>): Lifecycl
       else if (f?.kind === 'reinstall') out.push({ kind: 'reinstall', step: e.step, pkg, uid });
     }
   }
+  const restarted = providerProcesses(obs.events, under);
   for (const e of obs.events) {
     if (e.kind !== 'process.kill' || reboots.has(e.step)) continue;
-    const actor = String(e.data.actor);
-    if (under.has(actor)) out.push({ kind: 'restart', step: e.step, pkg: actor, uid: null });
+    const pkg = restarted.get(String(e.data.actor));
+    if (pkg !== undefined) out.push({ kind: 'restart', step: e.step, pkg, uid: null });
   }
   return out;
+}
+
+/**
+ * The processes whose death restarts a provider under test, to their package: the package's own
+ * process, or — when the run started a process `<package>:<name>` (android:process) — that one
+ * instead (the main process then holds only the app's Activities).
+ */
+function providerProcesses(events: Observation['events'], under: ReadonlySet<string>): Map<string, string> {
+  const own = new Map<string, string>();
+  for (const e of events) {
+    if (e.kind !== 'process.start') continue;
+    const name = String(e.data.actor);
+    const pkg = name.slice(0, Math.max(0, name.indexOf(':')));
+    if (under.has(pkg)) own.set(pkg, name);
+  }
+  return new Map([...under].map((pkg) => [own.get(pkg) ?? pkg, pkg]));
 }
 
 function methodLabels(all: readonly CallView[], labels: Set<string>): void {

@@ -8,9 +8,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { appLabels } from '../check/app-labels.ts';
+import { floorGaps, NO_FREQUENCIES } from '../check/frequencies.ts';
 import { faultsOf } from '../fuzz/scenario/app-faults.ts';
 import { installActors } from '../fuzz/scenario/fixtures.ts';
 import { REFERENCE } from '../fuzz/scenario/model.ts';
+import { PROPERTIES } from '../fuzz/suites.ts';
 import { fuzzProvider, World } from '../index.ts';
 import { SecurityException } from '../sim/core/errors.ts';
 import type { TraceEvent } from '../sim/core/trace.ts';
@@ -157,6 +159,10 @@ describe('floors of the variants in fuzz campaigns', () => {
     });
     expect(varied.properties[0]?.status).toBe('passed');
     expect(reachGaps(spec, varied.properties)).toEqual([]);
+    // And the property's own floors: a restart is the kill of the provider's process, not of the
+    // main one (frequencies.ts providerProcesses; before, `after:restart:*` missed theirs here).
+    const own = PROPERTIES.find((d) => d.id === 'confirmation')?.floors ?? {};
+    expect(floorGaps(varied.properties[0]?.frequencies ?? NO_FREQUENCIES, own)).toEqual([]);
     // The same floors against the app installed without its variants: every one is missed.
     const plain = await fuzzProvider(buildApp({ ...spec, manifest: NO_VARIANT }).fixture, {
       property: 'confirmation',
