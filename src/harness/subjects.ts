@@ -116,6 +116,8 @@ function checkFixtureFields(
   if (own.length > 0) fail(own.map((issue) => `${at}.${issue.path}: ${issue.message}`).join('; '));
   if (!isStrings(userGrantedScopes))
     fail(`${at}.userGrantedScopes must be an array of strings (scopes granted only after the user agrees)`);
+  if (raw.processes !== undefined && !isStrings(raw.processes))
+    fail(`${at}.processes must be an array of process names (the app's android:process names)`);
   if (raw.bookkeepingTables !== undefined && !isStrings(raw.bookkeepingTables))
     fail(
       `${at}.bookkeepingTables must be an array of table names (the app's own bookkeeping, not business state)`,

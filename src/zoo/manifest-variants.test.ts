@@ -13,6 +13,7 @@ import { faultsOf } from '../fuzz/scenario/app-faults.ts';
 import { installActors } from '../fuzz/scenario/fixtures.ts';
 import { REFERENCE } from '../fuzz/scenario/model.ts';
 import { PROPERTIES } from '../fuzz/suites.ts';
+import { checkProviderFixtures } from '../harness/subjects.ts';
 import { fuzzProvider, World } from '../index.ts';
 import { SecurityException } from '../sim/core/errors.ts';
 import type { TraceEvent } from '../sim/core/trace.ts';
@@ -110,6 +111,16 @@ describe('the variants on a device', () => {
     ]);
     // Not for a plain app.
     expect(faultsOf({ faults: [kill], providers: [{ ...fixture, processes: [] }] })).toEqual([kill]);
+  });
+
+  it('a fixture whose processes is not a list of names is refused, naming the field', async () => {
+    const { fixture } = buildApp(first((s) => s.manifest?.process === true));
+    const fail = (message: string): never => {
+      throw new Error(message);
+    };
+    await expect(
+      checkProviderFixtures([{ ...fixture, processes: 'x:cetp' }], undefined, 'test', fail),
+    ).rejects.toThrow(/\.processes must be an array of process names/);
   });
 
   it('secondUser: the package is installed for user 10 too, with its own UID', () => {
