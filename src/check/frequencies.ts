@@ -31,8 +31,10 @@
  *   provider in flight at once (any callers). Only the protocol's methods (METHODS): a malformed
  *   call's made-up method name is not counted.
  * - `device:<behaviour>` — the device behaviours of issue 35 a run met (device-labels.ts).
+ * - `app:<behaviour>` — what an app's manifest offers beyond one process of one user (app-labels.ts).
  */
 import { V2_METHOD_NAMES } from '../protocol/methods.ts';
+import { APP_LABELS, appLabels } from './app-labels.ts';
 import type { CheckContext } from './checker.ts';
 import { DEVICE_LABELS, deviceLabels } from './device-labels.ts';
 import { type CallView, memoOn, negotiatedBy, type Observation, providerOfProcess } from './observation.ts';
@@ -120,7 +122,12 @@ export function runLabels(
   ctx: CheckContext,
   bounds: ClockBounds = REFERENCE_BOUNDS,
 ): Set<string> {
-  return memoOn(obs, LABELS, () => computeLabels(obs, ctx, bounds));
+  return memoOn(obs, LABELS, () => {
+    const labels = computeLabels(obs, ctx, bounds);
+    for (const l of appLabels(obs.record.events, obs.record.calls, new Set(ctx.providersUnderTest)))
+      labels.add(l);
+    return labels;
+  });
 }
 
 const LABELS: unique symbol = Symbol('cetp.check.frequencies');
@@ -388,7 +395,7 @@ export function allLabels(): string[] {
       const [m1, m2] = [METHODS[i] as string, METHODS[j] as string].sort();
       out.push(`race:${m1}+${m2}`);
     }
-  out.push(...DEVICE_LABELS);
+  out.push(...DEVICE_LABELS, ...APP_LABELS);
   return out;
 }
 

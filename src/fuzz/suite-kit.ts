@@ -197,3 +197,49 @@ export function withDeviceFloors<D extends PropertyDef>(def: D): D {
   const device = def.kind === 'consumer' ? CONSUMER_DEVICE_FLOORS : DEVICE_FLOORS;
   return { ...def, floors: { ...(def.floors ?? {}), ...device } };
 }
+
+/** What a provider app's manifest offers beyond one process of one user (src/zoo/variants.ts). */
+export interface AppReach {
+  /** Its provider runs in a process of its own (`ProviderFixture.processes`). */
+  readonly ownProcess: boolean;
+  /** Every client app is a grantee of a URI under its authority, without its provider permission. */
+  readonly grantees: boolean;
+  /** It is installed for a second user too. */
+  readonly secondUser: boolean;
+}
+
+/**
+ * The floors (share of runs) of the `app:` labels (src/check/app-labels.ts) a campaign of `def`
+ * against an app offering `reach` must meet: its own process in half the runs; killed in 5% of the
+ * runs of a property whose faults kill the app (`faultsOf` aims them at its own process); grantee
+ * calls in half the runs; the second user's install in 90%. A kill while a confirmation is up is too
+ * rare for a per-property floor (0–4 runs of 40 in `confirmation`): the zoo asks it of an app's
+ * campaigns together (src/zoo/reach.ts).
+ */
+export function appReachFloors(def: PropertyDef, reach: AppReach): Record<string, number> {
+  const floors: Record<string, number> = {};
+  if (reach.ownProcess) {
+    floors['app:own-process'] = 0.5;
+    if (def.kind === 'raw' && def.shape.faults.some((f) => f.kind === 'kill'))
+      floors['app:own-process-killed'] = 0.05;
+  }
+  if (reach.grantees) floors['app:grantee-call'] = 0.5;
+  if (reach.secondUser) floors['app:second-user'] = 0.9;
+  return floors;
+}
+
+/** `def` with the floors of the `app:` labels `reach` offers added to its own. */
+export function withAppFloors<D extends PropertyDef>(def: D, reach: AppReach): D {
+  const floors = appReachFloors(def, reach);
+  if (Object.keys(floors).length === 0) return def;
+  return { ...def, floors: { ...(def.floors ?? {}), ...floors } };
+}
+
+/** What fixtures declare of their apps' reach: a process of their own (`processes`). */
+export function declaredReach(providers: readonly { readonly processes?: readonly string[] }[]): AppReach {
+  return {
+    ownProcess: providers.some((p) => (p.processes ?? []).length > 0),
+    grantees: false,
+    secondUser: false,
+  };
+}

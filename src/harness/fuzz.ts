@@ -16,6 +16,7 @@
 import { resolve } from 'node:path';
 import type { Violation } from '../check/checker.ts';
 import { blindEffectOracles, type Exercised } from '../check/exercised.ts';
+import type { Frequencies } from '../check/frequencies.ts';
 import {
   fuzzProperty,
   type InconclusiveVerdict,
@@ -122,6 +123,8 @@ export interface PropertyReport {
   readonly runs: number;
   /** What the runs exercised of the implementation under test (calls, answers, successes, effects …). */
   readonly exercised: Exercised;
+  /** In how many runs each frequency label happened (src/check/frequencies.ts), as `fuzz --json` says. */
+  readonly frequencies: Frequencies;
   /** For `vacuous`: why nothing was judged. */
   readonly vacuity: string | null;
   /** Campaign verdicts (tool-never-succeeds) too few fair attempts could give, with why: not failures. */
@@ -420,6 +423,7 @@ function reportOf(
     passed: result.status === 'passed',
     runs: result.runs,
     exercised: result.exercised,
+    frequencies: result.frequencies,
     vacuity: result.vacuity ?? null,
     inconclusive: result.inconclusive ?? [],
     blindOracles: blindEffectOracles(

@@ -15,6 +15,7 @@ import { CONSUMER_PACKAGE } from '../consumer/app.ts';
 import { ACTOR_PACKAGES, ALERTS, installActors, PAYMENTS } from '../fuzz/scenario/fixtures.ts';
 import { ACTORS, REFERENCE } from '../fuzz/scenario/model.ts';
 import { ownPlaceholderIssues } from '../fuzz/scenario/placeholders.ts';
+import { declaredReach, withAppFloors } from '../fuzz/suite-kit.ts';
 import { PROPERTIES, type PropertyDef } from '../fuzz/suites.ts';
 import { EFFECTS } from '../protocol/index.ts';
 import type { Fault } from '../sim/core/faults.ts';
@@ -115,6 +116,8 @@ function checkFixtureFields(
   if (own.length > 0) fail(own.map((issue) => `${at}.${issue.path}: ${issue.message}`).join('; '));
   if (!isStrings(userGrantedScopes))
     fail(`${at}.userGrantedScopes must be an array of strings (scopes granted only after the user agrees)`);
+  if (raw.processes !== undefined && !isStrings(raw.processes))
+    fail(`${at}.processes must be an array of process names (the app's android:process names)`);
   if (raw.bookkeepingTables !== undefined && !isStrings(raw.bookkeepingTables))
     fail(
       `${at}.bookkeepingTables must be an array of table names (the app's own bookkeeping, not business state)`,
@@ -450,12 +453,14 @@ export function withProviders(def: PropertyDef, module: ProvidersUnderTest): Pro
   const faults = retargetAll(def.shape.faults, replaced, packages);
   const tools = module.propertyTools[def.id];
   const providers = module.providers;
+  const floors = withAppFloors(def, declaredReach(providers)).floors;
   if (def.kind === 'consumer') {
     // The hostile provider a consumer property may install alongside stays; its tools too.
     const all = providers.flatMap((p) => Object.keys(p.tools).map((t) => `${p.name}.${t}`));
     const hostile = def.shape.tools.filter((t) => t.startsWith('hostile.'));
     return {
       ...def,
+      ...(floors ? { floors } : {}),
       fixture: {
         ...def.fixture,
         providers,
@@ -467,6 +472,7 @@ export function withProviders(def: PropertyDef, module: ProvidersUnderTest): Pro
   const { tools: _builtInTools, ...shape } = def.shape;
   return {
     ...def,
+    ...(floors ? { floors } : {}),
     fixture: {
       ...def.fixture,
       providers,

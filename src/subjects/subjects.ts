@@ -114,6 +114,11 @@ export interface ProviderFixture {
    * the storage-level oracles ignore writes to them, as they ignore the SDK's `cetp.*` tables. Optional.
    */
   readonly bookkeepingTables?: readonly string[];
+  /**
+   * The app's processes besides its main one (`android:process`, e.g. `com.example:cetp`): the
+   * fuzzer's kill faults aimed at the app kill each of them too. Optional.
+   */
+  readonly processes?: readonly string[];
 }
 
 /** A fixture with what list_tools declares filled in: what the scenarios and oracles run with. */

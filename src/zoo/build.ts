@@ -17,12 +17,15 @@ import { argPool, isUrgent, refusedCreateArgs } from './args.ts';
 import { invariantsOf, modelOf } from './model.ts';
 import { type AppSpec, isRead, type Names, namesOf } from './spec.ts';
 import { type Kit, kitOf, toolsOf } from './tools.ts';
+import { type ManifestVariant, NO_VARIANT, withVariant } from './variants.ts';
 
 /** A change to a correct app: its tools, its definition, its fixture (each optional). */
 export interface Variation {
   readonly tools?: (tools: readonly ProviderTool[], kit: Kit) => readonly ProviderTool[];
   readonly definition?: (definition: ProviderDefinition, kit: Kit) => ProviderDefinition;
   readonly fixture?: (fixture: ProviderFixture, kit: Kit) => ProviderFixture;
+  /** The app's manifest variants (variants.ts) under the change; default: the app's own. */
+  readonly manifest?: (own: ManifestVariant) => ManifestVariant;
 }
 
 export interface ZooApp {
@@ -108,5 +111,7 @@ export function buildApp(spec: AppSpec, variation: Variation = {}): ZooApp {
     invariants: invariantsOf(spec),
     ...(defined.userGrantedScopes === null ? { userGrantedScopes: [names.writeScope] } : {}),
   });
-  return { spec, names, defined, fixture: variation.fixture ? variation.fixture(fixture, kit) : fixture };
+  const own = spec.manifest ?? NO_VARIANT;
+  const varied = withVariant(fixture, defined, variation.manifest ? variation.manifest(own) : own);
+  return { spec, names, defined, fixture: variation.fixture ? variation.fixture(varied, kit) : varied };
 }

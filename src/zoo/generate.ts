@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { AppSpec, EntitySpec, FieldSpec, ToolSpec } from './spec.ts';
+import { manifestVariantOf } from './variants.ts';
 
 const NOUNS = [
   ['note', 'notes', 'NOTE'],
@@ -144,7 +145,8 @@ export function appSeed(seed: number, index: number): number {
 export function generateApp(seed: number, index: number): AppSpec {
   const [app] = fc.sample(appArb(index), { seed: appSeed(seed, index), numRuns: 1 });
   if (app === undefined) throw new Error('fast-check gave no sample');
-  return app;
+  // Not drawn above: the drawn description of every app stays what it was before the variants.
+  return { ...app, manifest: manifestVariantOf(seed, index) };
 }
 
 /** Apps `0 … count-1` of the zoo seeded `seed`. */

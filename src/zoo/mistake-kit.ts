@@ -22,6 +22,8 @@ export interface Mistake {
   readonly killers: readonly string[];
   readonly applies: (spec: AppSpec) => boolean;
   readonly variation: Variation;
+  /** A mistake about the manifest variants (variants.ts): applied with the app's own; else with none. */
+  readonly manifestMistake?: boolean;
 }
 
 export type Patch<T extends ProviderTool> = (tool: T, kit: Kit) => ProviderTool;

@@ -122,6 +122,26 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     },
   },
   {
+    id: 'trusts-permission-gate',
+    title:
+      'a guarded provider (android:permission) whose authorize() lets in whoever reached it: "only holders of our permission get here" — but a URI grant opens it too (variants.ts `guard`)',
+    needs:
+      'authorized-effect (a grantee without the permission, every scenario caller here, writes without the user)',
+    floor: 1,
+    killers: ['identity', 'idempotency', 'confirmation'],
+    applies: (spec) => spec.manifest?.guard === true && spec.auth !== 'free-all',
+    manifestMistake: true,
+    variation: {
+      // The acquisition gate is trusted to have checked the caller; CETP's per-call checks (§7) are skipped.
+      definition: (d) => ({ ...d, authorize: () => ({ kind: 'allow' }) }),
+      fixture: (f, kit) => ({
+        ...f,
+        userGrantedScopes:
+          kit.spec.auth === 'user' ? [kit.names.readScope, kit.names.writeScope] : [kit.names.writeScope],
+      }),
+    },
+  },
+  {
     id: 'memory-state',
     title: 'rows kept in memory (a field of the process), lost on restart',
     needs: 'model / invariant one-row-per-add (the rows lost with the process)',

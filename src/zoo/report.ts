@@ -35,6 +35,8 @@ export interface ZooSummary {
   readonly falseAlarms: readonly FalseAlarm[];
   /** Correct apps whose own model or invariants failed in a scripted session (a model bug): none expected. */
   readonly modelProblems: readonly { readonly app: number; readonly problems: readonly string[] }[];
+  /** Apps whose campaigns missed a floor of their manifest variants (reach.ts): none expected. */
+  readonly belowFloor: readonly { readonly app: number; readonly gaps: readonly string[] }[];
   readonly mistakes: readonly MistakeFigures[];
   readonly pairs: {
     readonly judged: number;
@@ -71,6 +73,9 @@ export function summarize(report: ZooReport): ZooSummary {
     modelProblems: report.verdicts
       .filter((v) => v.modelProblems.length > 0)
       .map((v) => ({ app: v.app, problems: v.modelProblems })),
+    belowFloor: report.verdicts
+      .filter((v) => v.belowFloor.length > 0)
+      .map((v) => ({ app: v.app, gaps: v.belowFloor })),
     mistakes,
     pairs: { ...pairs, withModel, rateWithModel: ratio(withModel, pairs.judged) },
   };

@@ -13,6 +13,7 @@ import { buildApp } from './build.ts';
 import { generateApp } from './generate.ts';
 import * as kit from './kit/run.ts';
 import { MISTAKES, type Mistake } from './mistakes.ts';
+import { reachGaps } from './reach.ts';
 import { runSession, sessionProblems } from './session.ts';
 import { type AppSpec, namesOf } from './spec.ts';
 
@@ -39,7 +40,11 @@ export interface ZooReport {
   readonly properties: readonly string[];
   readonly runs: number | null;
   /** Per app: each property's status, and what its own model finds wrong in a scripted session (none expected). */
-  readonly verdicts: readonly (kit.ZooVerdict<'app'> & { readonly modelProblems: readonly string[] })[];
+  readonly verdicts: readonly (kit.ZooVerdict<'app'> & {
+    readonly modelProblems: readonly string[];
+    /** Floors of the app's manifest variants its campaigns missed (reach.ts): none expected. */
+    readonly belowFloor: readonly string[];
+  })[];
   readonly falseAlarms: readonly FalseAlarm[];
   readonly pairs: readonly MistakePair[];
 }
@@ -52,9 +57,10 @@ async function fuzzCorrect(options: ZooOptions, spec: AppSpec, properties: reado
   const fixture = buildApp(spec).fixture;
   const subject = { kind: 'app', index: spec.index, modulePath: ZOO_MODULE, mistake: null } as const;
   const fuzz = (campaign: FuzzOptions) => fuzzProvider(fixture, campaign);
-  const { statuses, failed } = await kit.fuzzCorrectSubject(options, properties, subject, fuzz);
+  const { report, statuses, failed } = await kit.fuzzCorrectSubject(options, properties, subject, fuzz);
   return {
     statuses,
+    belowFloor: reachGaps(spec, report.properties),
     alarms: failed.map((p): FalseAlarm => ({ app: spec.index, ...kit.alarmFields(p), description: spec })),
   };
 }
@@ -96,9 +102,9 @@ export async function runZoo(options: ZooOptions): Promise<ZooReport> {
     apps,
     async (index) => {
       const spec = generateApp(options.seed, index);
-      const { statuses, alarms } = await fuzzCorrect(options, spec, properties);
+      const { statuses, alarms, belowFloor } = await fuzzCorrect(options, spec, properties);
       const modelProblems = sessionProblems(spec, await runSession(spec));
-      return { verdict: { app: index, statuses, modelProblems }, alarms };
+      return { verdict: { app: index, statuses, modelProblems, belowFloor }, alarms };
     },
   );
   const pairs: MistakePair[] = [];

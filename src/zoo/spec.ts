@@ -8,6 +8,7 @@
  * named change to it.
  */
 import type { JsonObject } from '../base/json.ts';
+import type { ManifestVariant } from './variants.ts';
 
 export type FieldType = 'string' | 'integer' | 'boolean' | 'object';
 
@@ -65,6 +66,8 @@ export interface AppSpec {
   readonly versions: readonly (1 | 2)[];
   /** The business rule create enforces beyond the schema: this value of the first string field is refused. */
   readonly refusedValue: string;
+  /** Manifest variants (variants.ts): own provider process, permission guard and grants, second user. */
+  readonly manifest?: ManifestVariant;
 }
 
 /** The names derived from a description. */

@@ -36,6 +36,7 @@ export function catalogueOf(provider: ProviderModule | null, consumer: ConsumerM
             tools: Object.keys(p.tools),
             pools: p.tools,
             effects: p.effects,
+            ...(p.processes !== undefined ? { processes: p.processes } : {}),
           })),
           propertyTools: provider.propertyTools,
         }
@@ -61,6 +62,7 @@ function defFor(def: PropertyDef, catalogue: Catalogue): PropertyDef {
           packageName: String(p.packageName),
           tools: p.pools ?? Object.fromEntries(p.tools.map((t) => [String(t), []])),
           effects: p.effects ?? {},
+          ...(p.processes !== undefined ? { processes: p.processes.map(String) } : {}),
           install: absent,
         }) as unknown as ProviderFixture,
     );

@@ -185,6 +185,8 @@ export interface Catalogue {
     readonly pools?: Readonly<Record<string, readonly JsonValue[]>>;
     /** Each tool's effect (the aimed `make` move sends the `create` tools). */
     readonly effects?: Readonly<Record<string, string>>;
+    /** The app's other processes (`android:process`: kill faults aimed at the app kill them too). */
+    readonly processes?: readonly string[];
   }[];
   readonly propertyTools?: Readonly<Record<string, readonly string[]>>;
   readonly consumer?: { readonly name: string; readonly packageName: string };

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import type { Fault, FaultAt } from '../../sim/core/faults.ts';
 import type { UserDecision } from '../../sim/ui/user.ts';
 import { type AimedMove, aimedArb, aimsOf } from './aimed-arb.ts';
+import { faultsOf } from './app-faults.ts';
 import type { ProviderFixture } from './fixtures.ts';
 import { hostileBatchArb } from './malformed-arb.ts';
 import {
@@ -281,7 +282,7 @@ export function faultsArb(shape: ScenarioShape): fc.Arbitrary<FaultAt[]> {
   if (shape.faults.length === 0 || shape.maxFaults === 0) return fc.constant([]);
   const [min, max] = shape.faultSteps ?? [0, 250];
   const at = min === 0 ? fc.nat({ max }) : fc.integer({ min, max });
-  return fc.array(fc.record({ at, fault: fc.constantFrom(...shape.faults) }), {
+  return fc.array(fc.record({ at, fault: fc.constantFrom(...faultsOf(shape)) }), {
     ...(shape.minFaults !== undefined ? { minLength: shape.minFaults } : {}),
     maxLength: shape.maxFaults,
   });

@@ -22,6 +22,7 @@ import type { Fault, FaultAt } from '../../sim/core/faults.ts';
 import type { UserDecision } from '../../sim/ui/user.ts';
 import type { RunReport, World } from '../../sim/world.ts';
 import type { CancellationLike, ConsumerAgentApi, ConsumerUnderTest } from '../../subjects/subjects.ts';
+import { faultsOf } from './app-faults.ts';
 import {
   type CatalogueUpdate,
   consumerMoves,
@@ -238,7 +239,7 @@ export function consumerScenarioArb(
         shape.faults.length === 0
           ? fc.constant([])
           : fc.array(
-              fc.record({ at: fc.integer({ min: 1, max: 400 }), fault: fc.constantFrom(...shape.faults) }),
+              fc.record({ at: fc.integer({ min: 1, max: 400 }), fault: fc.constantFrom(...faultsOf(shape)) }),
               {
                 maxLength: shape.maxFaults,
               },
