@@ -29,7 +29,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, version as esbuildVersion } from 'esbuild';
 import { caches } from '../../base/caches.ts';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
-import { BUNDLE_DIR, ownImportMetaUrl, writeContentAddressed } from './bundler.mjs';
+import { BUNDLE_DIR, ownImportMetaUrl, splitBundle, writeContentAddressed } from './bundler.mjs';
 
 export { BUNDLE_DIR };
 
@@ -128,4 +128,17 @@ const bundled = caches.lazy('cli.worker-bundle', async (): Promise<URL | null> =
 export function ownCodeWorker(): Promise<URL | null> {
   if (import.meta.url.endsWith('.js')) return Promise.resolve(COMPILED_WORKER);
   return bundled.get();
+}
+
+const split = caches.lazy('cli.split-bundle', () => splitBundle().catch(() => null));
+
+/**
+ * Before worker threads that load a user's module start: the split bundle of cetp-sim's sources
+ * (bundler.mjs), built now unless it is fresh, which those workers then load instead of compiling
+ * the sources through tsx (boot.mjs); its directory, or null (compiled, or it cannot be built:
+ * the workers boot through tsx as before).
+ */
+export function userCodeBundle(): Promise<string | null> {
+  if (import.meta.url.endsWith('.js') || process.env.CETP_SIM_FROM === 'tsx') return Promise.resolve(null);
+  return split.get();
 }

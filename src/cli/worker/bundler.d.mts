@@ -14,3 +14,5 @@ export declare function bundleEntry(
   entry: string,
 ): Promise<{ text: string; inputs: Record<string, string | null> | null }>;
 export declare function cachedBundle(entry: string): Promise<URL>;
+export declare function freshSplit(): string | null;
+export declare function splitBundle(): Promise<string>;
