@@ -154,6 +154,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       ),
     )
     .addOption(new Option('--mutant <id>', 'run against this planted bug (see `cetp-sim mutants`)'))
+    .addOption(
+      new Option('--no-shrink', 'report a failing run as found, unshrunk (when only "does it fail" matters)'),
+    )
     .addOption(new Option('--provider <module>', 'fuzz your own provider apps instead of the reference apps'))
     .addOption(new Option('--consumer <module>', 'load your own consumer for consumer-driven properties'))
     .addOption(shardOption('properties'))

@@ -61,6 +61,8 @@ export interface FuzzFlags {
   readonly android?: AndroidRelease;
   /** Also generate the device faults of issue 35 (deep sleep…); off by default. */
   readonly deviceFaults?: boolean;
+  /** false (--no-shrink): a failing run is reported as found, unshrunk. */
+  readonly shrink?: boolean;
 }
 
 function propertyJson({ def, result, replayFile }: CampaignEntry) {
@@ -230,6 +232,7 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
         ...(flags.android !== undefined ? { android: flags.android } : {}),
         ...(flags.deviceFaults === true ? { deviceFaults: true } : {}),
       },
+      ...(flags.shrink === false ? { shrink: false } : {}),
       outDir: flags.out,
       modules,
       cwd,
