@@ -76,6 +76,8 @@ export interface CampaignOptions {
   readonly timeSeconds: number | undefined;
   readonly tails: readonly Tail[];
   readonly variant: Variant;
+  /** false: a failing run is reported as found, unshrunk (fuzz --no-shrink). */
+  readonly shrink?: boolean;
   readonly outDir: string;
   /** The user's modules, as given on the command line, resolved against `cwd`. */
   readonly modules: ReplayModules;
@@ -162,6 +164,7 @@ async function fuzzOne(
     runs: runsFor(def, options.runs),
     tails: options.tails,
     variant: options.variant,
+    ...(options.shrink === false ? { shrink: false } : {}),
     modules: options.modules,
     cwd: options.cwd,
     ...(timeShare !== undefined ? { timeShare } : {}),

@@ -126,6 +126,23 @@ describe('cetp-sim fuzz', () => {
     expect(json(replay.stdout)).toMatchObject({ failed: true, traceHash: file.traceHash, codeChanged: [] });
   });
 
+  it('--no-shrink reports the failing run as found (shrunk 0 times), and its replay file fails too', async () => {
+    const shrinksOf = async (extra: string[]) => {
+      const dir = out();
+      const args = ['fuzz', '--json', '--mutant', 'v1-lists-write-tools', '--property', 'versions'];
+      const fuzz = await run([...args, ...extra, '--out', dir]);
+      expect(fuzz.code).toBe(1);
+      const [versions] = json<FuzzJson>(fuzz.stdout).properties;
+      expect(versions?.violations?.[0]).toMatchObject({ checker: 'v1-read-only' });
+      const file = versions?.replayFile ?? '';
+      const replay = await run(['replay', file, '--json']);
+      expect(replay.code).toBe(1);
+      return (JSON.parse(readFileSync(file, 'utf8')) as { fuzz: { shrinks: number } }).fuzz.shrinks;
+    };
+    expect(await shrinksOf(['--no-shrink'])).toBe(0);
+    expect(await shrinksOf([])).toBeGreaterThan(0);
+  });
+
   it('prints a failure with its rules, violation, minimal trace and replay command; --junit writes a report', async () => {
     const dir = out();
     const junit = join(dir, 'report.xml');

@@ -48,6 +48,12 @@ const strategyOption = () =>
     .choices(STRATEGIES)
     .default('portfolio');
 const jsonOption = () => new Option('--json', 'print one JSON object on stdout').default(false);
+const campaignTimeOption = () =>
+  new Option('--time <seconds>', 'wall-time budget for the whole campaign').argParser(
+    parseSecondsArg('--time'),
+  );
+const noShrinkOption = () =>
+  new Option('--no-shrink', 'report a failing run as found, unshrunk (when only "does it fail" matters)');
 const workersOption = () =>
   new Option('--workers <n>', 'threads (results are the same for any number)')
     .argParser(parseIntArg('--workers', 1))
@@ -150,11 +156,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         .argParser(parseIntArg('--runs', 1))
         .conflicts('time'),
     )
-    .addOption(
-      new Option('--time <seconds>', 'wall-time budget for the whole campaign').argParser(
-        parseSecondsArg('--time'),
-      ),
-    )
+    .addOption(campaignTimeOption())
     .addOption(new Option('--property <id...>', 'only these properties (default: all)'))
     .addOption(strategyOption())
     .addOption(androidOption('the worlds run (recorded in replay files)'))
@@ -165,6 +167,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       ),
     )
     .addOption(new Option('--mutant <id>', 'run against this planted bug (see `cetp-sim mutants`)'))
+    .addOption(noShrinkOption())
     .addOption(new Option('--provider <module>', 'fuzz your own provider apps instead of the reference apps'))
     .addOption(new Option('--consumer <module>', 'load your own consumer for consumer-driven properties'))
     .addOption(shardOption('properties'))

@@ -29,7 +29,7 @@ import { resolveModule } from '../harness/module-path.ts';
 import { watchExports } from '../harness/own-objects.ts';
 import * as api from '../index.ts';
 import { guardAmbient, setPhase } from './worker/ambient.ts';
-import { boundaryViolation, REFUSED } from './worker/boundary.mjs';
+import { boundaryViolation, REFUSED, SPLIT_BUNDLE, splitEntry } from './worker/boundary.mjs';
 
 export { resolveModule };
 
@@ -193,7 +193,8 @@ function guardCommonJsRequires(): void {
       const refused = boundaryViolation(request, from, resolved);
       if (refused !== null) throw new Error(REFUSED + refused);
     }
-    return resolved;
+    // A worker started from the split bundle runs cetp-sim's sources from there (boot.mjs).
+    return splitEntry(resolved, (globalThis as Record<symbol, unknown>)[SPLIT_BUNDLE]) ?? resolved;
   };
 }
 

@@ -13,6 +13,7 @@ export { MODULE_STATE_CHECKER };
 
 import type { ReplayModules } from '../harness/code-identity.ts';
 import type { ReplayRun } from '../harness/replay-core.ts';
+import { userCodeBundle } from './worker/bundle.ts';
 import { MODULE_FORGES_VERDICT } from './worker/forged.ts';
 import { WorkerHost } from './worker/pool.ts';
 import type { FuzzJob, LoadOutcome, PropertyOutcome } from './worker/protocol.ts';
@@ -25,6 +26,7 @@ export async function loadModules(
   variant?: Variant,
 ): Promise<LoadOutcome> {
   if (modules.provider === undefined && modules.consumer === undefined) return {};
+  await userCodeBundle(); // the worker starts from it (worker/bundle.ts), as the campaign's do
   const host = new WorkerHost();
   try {
     const job = { kind: 'load' as const, modules, cwd, ...(variant ? { variant } : {}) };

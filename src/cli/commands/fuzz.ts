@@ -11,7 +11,7 @@
 
 import { blindEffectOracles, type Exercised } from '../../check/exercised.ts';
 import { type Frequencies, floorGaps } from '../../check/frequencies.ts';
-import { REFERENCE } from '../../fuzz/scenario/model.ts';
+import { REFERENCE, type Variant } from '../../fuzz/scenario/model.ts';
 import { withDeviceFloors } from '../../fuzz/suite-kit.ts';
 import type { PropertyDef } from '../../fuzz/suites.ts';
 import { EXIT_FAILED, EXIT_OK } from '../../harness/errors.ts';
@@ -61,6 +61,8 @@ export interface FuzzFlags {
   readonly android?: AndroidRelease;
   /** Also generate the device faults of issue 35 (deep sleep…); off by default. */
   readonly deviceFaults?: boolean;
+  /** false (--no-shrink): a failing run is reported as found, unshrunk. */
+  readonly shrink?: boolean;
 }
 
 function propertyJson({ def, result, replayFile }: CampaignEntry) {
@@ -166,6 +168,15 @@ function withFloors(defs: PropertyDef[], flags: FuzzFlags): PropertyDef[] {
   return flags.deviceFaults === true ? defs.map(withDeviceFloors) : defs;
 }
 
+/** The variant a campaign runs: the planted bug's (or the reference), with --android and --device-faults. */
+function variantOf(flags: FuzzFlags, mutant: { readonly variant: Variant } | null): Variant {
+  return {
+    ...(mutant?.variant ?? REFERENCE),
+    ...(flags.android !== undefined ? { android: flags.android } : {}),
+    ...(flags.deviceFaults === true ? { deviceFaults: true } : {}),
+  };
+}
+
 export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
   const c = io.color;
   // Where the campaign will write, checked before it starts (exit 2 with the OS's reason).
@@ -225,11 +236,8 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
       runs: flags.runs,
       timeSeconds: flags.time,
       tails: tailsOf(flags.strategy),
-      variant: {
-        ...(mutant?.variant ?? REFERENCE),
-        ...(flags.android !== undefined ? { android: flags.android } : {}),
-        ...(flags.deviceFaults === true ? { deviceFaults: true } : {}),
-      },
+      variant: variantOf(flags, mutant),
+      ...(flags.shrink === false ? { shrink: false } : {}),
       outDir: flags.out,
       modules,
       cwd,

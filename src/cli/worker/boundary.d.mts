@@ -6,3 +6,5 @@ export declare function isOwn(file: string): boolean;
 export declare function isOwnDependency(file: string): boolean;
 export declare function boundaryViolation(specifier: string, parent: string, resolved: string): string | null;
 export declare const REFUSED: string;
+export declare const SPLIT_BUNDLE: unique symbol;
+export declare function splitEntry(file: string, split: unknown): string | null;

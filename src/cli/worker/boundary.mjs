@@ -12,7 +12,7 @@
 // 'cetp-sim/package.json'), resolved to the very copy this worker runs; never another file of the
 // package (the checker list, the property catalogue, the simulation's internals), nor a second copy
 // of cetp-sim (its classes are not this copy's: `instanceof` fails across them, silently).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -63,8 +63,25 @@ function inMarkedDir(dir) {
   return marked;
 }
 
-/** Whether `file` (a path) is cetp-sim's own code. */
+/**
+ * Where cetp-sim's bundles of its own code are (bundler.mjs), as Node names their files: the real
+ * path (node_modules may be a link). Looked up until it exists.
+ */
+let bundles = null;
+function inBundles(file) {
+  if (bundles === null && ROOT !== null) {
+    try {
+      bundles = realpathSync(join(ROOT, 'node_modules', '.cache', 'cetp-sim')) + sep;
+    } catch {
+      return false;
+    }
+  }
+  return bundles !== null && file.startsWith(bundles);
+}
+
+/** Whether `file` (a path) is cetp-sim's own code (its bundles included). */
 export function isOwn(file) {
+  if (inBundles(file)) return true;
   if (ROOT === null || !file.startsWith(ROOT + sep)) return false;
   if (file.startsWith(join(ROOT, 'node_modules') + sep)) return false;
   return !inMarkedDir(dirname(file));
@@ -108,3 +125,18 @@ export function boundaryViolation(specifier, parent, resolved) {
 
 /** The prefix of an error a refused import throws, before its code and message. */
 export const REFUSED = 'cetp-sim refused an import: ';
+
+/**
+ * Where the worker's code was loaded from when it started from the split bundle of cetp-sim's
+ * sources (bundler.mjs, boot.mjs): the bundle's real path, on globalThis under this key, or absent.
+ */
+export const SPLIT_BUNDLE = Symbol.for('cetp-sim.split-bundle');
+
+/** A source file of cetp-sim's (a path) as its entry in the split bundle `split`, or null if none. */
+export function splitEntry(file, split) {
+  if (ROOT === null || typeof split !== 'string') return null;
+  const sources = join(ROOT, 'src') + sep;
+  if (!file.startsWith(sources) || !file.endsWith('.ts')) return null;
+  const entry = join(split, 'src', `${file.slice(sources.length, -3)}.mjs`);
+  return existsSync(entry) ? entry : null;
+}

@@ -2,6 +2,8 @@
  * The bundled worker (bundle.ts): cetp-sim's own worker code as one JavaScript file, cached by the
  * hash of its content, answering jobs exactly as the CLI's own thread does.
  */
+
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadCorpus, runInputs } from '../../vectors/corpus.ts';
 import { DEFAULT_VECTORS_DIR } from '../commands/vectors.ts';
 import { bundleWorkerSource, ownCodeWorker, sourcesKey, writeBundle } from './bundle.ts';
+import { cachedBundle } from './bundler.mjs';
 import { InProcessHost, WorkerHost } from './pool.ts';
 import type { Job } from './protocol.ts';
 
@@ -18,6 +21,40 @@ afterAll(() => Promise.all(hosts.map((h) => h.close())));
 
 const withoutTimes = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value, (key, v) => (key === 'ms' || key === 'msToFailure' ? 0 : v)));
+
+describe("the CLI's bundle (bin/cetp-sim.js in a checkout)", () => {
+  it('is built again when an input it was built from changes, and reused while none does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-cli-bundle-'));
+    const entry = join(dir, 'entry.ts');
+    const past = (file: string, seconds: number) => utimesSync(file, seconds, seconds);
+    writeFileSync(entry, "export { value } from './value.ts';\n");
+    writeFileSync(join(dir, 'value.ts'), 'export const value: number = 1;\n');
+    past(entry, 1_000);
+    past(join(dir, 'value.ts'), 1_000);
+    const first = await cachedBundle(entry);
+    expect((await import(first.href)).value).toBe(1);
+    expect((await cachedBundle(entry)).href).toBe(first.href);
+    writeFileSync(join(dir, 'value.ts'), 'export const value: number = 2;\n');
+    past(join(dir, 'value.ts'), 2_000);
+    const second = await cachedBundle(entry);
+    expect(second.href).not.toBe(first.href);
+    expect((await import(second.href)).value).toBe(2);
+  });
+
+  it('runs as the sources through tsx do (the same output, byte for byte)', () => {
+    const bin = fileURLToPath(new URL('../../../bin/cetp-sim.js', import.meta.url));
+    const help = (from: string) =>
+      spawnSync(process.execPath, [bin, 'fuzz', '--help'], {
+        env: { ...process.env, CETP_SIM_FROM: from, NO_COLOR: '1' },
+        encoding: 'utf8',
+      });
+    const [bundled, tsx] = [help('source'), help('tsx')];
+    expect(bundled.status).toBe(0);
+    expect(bundled.stdout).toContain('--provider');
+    expect(bundled.stdout).toBe(tsx.stdout);
+    expect(bundled.stderr).toBe(tsx.stderr);
+  });
+});
 
 describe('the worker bundle', () => {
   it('is found again by a key of its sources: a file changed, added or touched changes the key', () => {

@@ -23,41 +23,17 @@
  * slower, same results.
  */
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, version as esbuildVersion, type Plugin } from 'esbuild';
+import { build, version as esbuildVersion } from 'esbuild';
 import { caches } from '../../base/caches.ts';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
+import { BUNDLE_DIR, ownImportMetaUrl, splitBundle, writeContentAddressed } from './bundler.mjs';
 
-/** Where bundles are cached (the find-cache-dir convention). */
-export const BUNDLE_DIR = join(PACKAGE_ROOT, 'node_modules', '.cache', 'cetp-sim');
+export { BUNDLE_DIR };
 
 const ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
-
-/** Each source file's `import.meta.url` is its own URL, not the bundle's. */
-const ownImportMetaUrl: Plugin = {
-  name: 'own-import-meta-url',
-  setup(builder) {
-    builder.onLoad({ filter: /\.(?:[cm]?ts|mjs)$/ }, async (args) => {
-      const text = await readFile(args.path, 'utf8');
-      if (!text.includes('import.meta.url')) return undefined;
-      const url = JSON.stringify(pathToFileURL(args.path).href);
-      const loader = args.path.endsWith('.mjs') ? 'js' : 'ts';
-      return { contents: text.replaceAll('import.meta.url', url), loader };
-    });
-  },
-};
 
 /** The bundle's text: deterministic for the same sources and esbuild version. */
 export async function bundleWorkerSource(): Promise<string> {
@@ -78,30 +54,9 @@ export async function bundleWorkerSource(): Promise<string> {
   return file.text;
 }
 
-/** Bundles of other sources older than this are deleted when a new one is written. */
-const STALE_MS = 24 * 3_600_000;
-
 /** Writes `text` as `worker-<sha256>.mjs` in `dir` unless that file exists; its path. */
 export function writeBundle(dir: string, text: string, nowMs: number = Date.now()): string {
-  const hash = createHash('sha256').update(text).digest('hex').slice(0, 24);
-  const path = join(dir, `worker-${hash}.mjs`);
-  if (existsSync(path)) return path;
-  mkdirSync(dir, { recursive: true });
-  const temporary = `${path}.${process.pid}.${hash.slice(0, 6)}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, path);
-  // Bundles of earlier sources pile up while cetp-sim is developed: a day-old one is no CLI's now.
-  for (const name of readdirSync(dir)) {
-    const other = join(dir, name);
-    if (other === path || !/^(worker-[0-9a-f]+\.mjs|sources-[0-9a-f]+\.txt)(\..*\.tmp)?$/.test(name))
-      continue;
-    try {
-      if (nowMs - statSync(other).mtimeMs > STALE_MS) rmSync(other, { force: true });
-    } catch {
-      // another CLI removed it first
-    }
-  }
-  return path;
+  return writeContentAddressed(dir, 'worker', text, nowMs);
 }
 
 /** The folders whose TypeScript files the bundle is built from. */
@@ -173,4 +128,17 @@ const bundled = caches.lazy('cli.worker-bundle', async (): Promise<URL | null> =
 export function ownCodeWorker(): Promise<URL | null> {
   if (import.meta.url.endsWith('.js')) return Promise.resolve(COMPILED_WORKER);
   return bundled.get();
+}
+
+const split = caches.lazy('cli.split-bundle', () => splitBundle().catch(() => null));
+
+/**
+ * Before worker threads that load a user's module start: the split bundle of cetp-sim's sources
+ * (bundler.mjs), built now unless it is fresh, which those workers then load instead of compiling
+ * the sources through tsx (boot.mjs); its directory, or null (compiled, or it cannot be built:
+ * the workers boot through tsx as before).
+ */
+export function userCodeBundle(): Promise<string | null> {
+  if (import.meta.url.endsWith('.js') || process.env.CETP_SIM_FROM === 'tsx') return Promise.resolve(null);
+  return split.get();
 }

@@ -9,10 +9,10 @@
 // (TypeScript's `import` there means "I am an ES module"; a CommonJS `.ts` file keeps loading as
 // CommonJS, and `.cts` always does).
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
 import { transformSync } from 'esbuild';
-import { boundaryViolation, REFUSED } from './boundary.mjs';
+import { boundaryViolation, REFUSED, splitEntry } from './boundary.mjs';
 
 const SOURCE = /\.[jt]sx?$/;
 const LOADERS = { '.ts': 'ts', tsx: 'tsx', '.js': 'js', jsx: 'jsx' };
@@ -69,6 +69,20 @@ async function sourceOrDefault(specifier, context, nextResolve) {
   return nextResolve(specifier, { ...context, conditions: base });
 }
 
+// The split bundle this worker's code was loaded from (boot.mjs), or null: then there is none.
+let split = null;
+
+export function initialize(data) {
+  split = data?.split ?? null;
+}
+
+/** A source file of cetp-sim's, as its entry in the split bundle, when there is one. */
+function fromSplit(resolved) {
+  if (split === null || !resolved.url.startsWith('file:')) return null;
+  const entry = splitEntry(fileURLToPath(resolved.url), split);
+  return entry === null ? null : { url: pathToFileURL(entry).href, format: 'module', shortCircuit: true };
+}
+
 export async function resolve(specifier, context, nextResolve) {
   const resolved = await sourceOrDefault(specifier, context, nextResolve);
   // A user's file may import only cetp-sim's public entries, of this copy (boundary.mjs); code with
@@ -79,6 +93,8 @@ export async function resolve(specifier, context, nextResolve) {
     const refused = boundaryViolation(specifier, from, fileURLToPath(resolved.url));
     if (refused !== null) throw new Error(REFUSED + refused);
   }
+  const bundled = fromSplit(resolved);
+  if (bundled !== null) return bundled;
   if (!resolved.url.startsWith('file:') || !CJS_FORMATS.has(resolved.format)) return resolved;
   const url = new URL(resolved.url);
   if (!SOURCE.test(url.pathname) || url.pathname.includes('/node_modules/')) return resolved;

@@ -119,6 +119,7 @@ async function fuzz(modules: ModuleCache, job: FuzzJob, channel: JobChannel): Pr
     runs: job.runs,
     tails: job.tails,
     variant: job.variant,
+    ...(job.shrink === false ? { shrink: false } : {}),
     ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
     probe: {
       started: (index) => channel.started(index + 1),

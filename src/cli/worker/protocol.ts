@@ -42,6 +42,8 @@ export interface FuzzJob extends ModuleSpecs {
   readonly timeShare?: TimeShare;
   readonly tails: readonly Tail[];
   readonly variant: Variant;
+  /** false: the first failing run is the answer, unshrunk (fuzz --no-shrink). */
+  readonly shrink?: false;
   /** Watch this run (by its number): hand over its scenario and stream its trace. */
   readonly watch?: number;
 }

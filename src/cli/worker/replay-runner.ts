@@ -10,6 +10,7 @@ import { codeIdentity, type ReplayModules } from '../../harness/code-identity.ts
 import type { ReplayRunner } from '../../harness/replay-core.ts';
 import type { TraceEvent } from '../../sim/core/trace.ts';
 import { watchdogViolation } from '../failure-report.ts';
+import { userCodeBundle } from './bundle.ts';
 import { runJudgedReplay } from './judge-replay.ts';
 import { hostFor } from './pool.ts';
 import type { WorkerMessage } from './protocol.ts';
@@ -32,7 +33,9 @@ export function workerReplayRunner(
     },
     async run(path, file) {
       const events: TraceEvent[] = [];
-      const host = hostFor(modules.provider !== undefined || modules.consumer !== undefined, 1);
+      const userCode = modules.provider !== undefined || modules.consumer !== undefined;
+      if (userCode) await userCodeBundle();
+      const host = hostFor(userCode, 1);
       try {
         const job = {
           kind: 'replay',

@@ -14,7 +14,7 @@ import { totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { CliError } from '../../harness/errors.ts';
-import { ownCodeWorker } from './bundle.ts';
+import { ownCodeWorker, userCodeBundle } from './bundle.ts';
 import type { Job, WorkerMessage } from './protocol.ts';
 
 export const BOOT = new URL('./boot.mjs', import.meta.url);
@@ -70,6 +70,7 @@ export interface Spread<T, R> {
 
 /** The entry for workers of `spread`: the bundle of cetp-sim's own code unless user code runs. */
 export async function entryFor(userCode: boolean, threads: number): Promise<URL> {
+  if (userCode) await userCodeBundle();
   if (userCode || threads <= 1) return BOOT;
   return (await ownCodeWorker()) ?? BOOT;
 }

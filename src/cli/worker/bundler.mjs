@@ -1,0 +1,243 @@
+// cetp-sim's own code bundled with esbuild and cached under node_modules/.cache/cetp-sim/. Plain
+// JavaScript: the launcher (bin/cetp-sim.js) uses it before any TypeScript support, to start the CLI
+// of a checkout from one JavaScript file instead of compiling ~400 TypeScript modules through tsx
+// (each a round trip to tsx's loader thread: ~1 s of CPU for every CLI process). bundle.ts uses it
+// for the worker bundle.
+//
+// The CLI's bundle is found again through a pointer file per entry, which lists every input esbuild
+// read (TypeScript, .mjs, JSON) with its size and mtime, and esbuild's version: a CLI checks those by
+// `stat` alone (a few ms) and rebuilds (~0.3 – 0.5 s of CPU) only when one of them changed, so what
+// runs is always the code as it is now. Bundles are named by the SHA-256 of their content and
+// written atomically (a temporary file renamed): concurrent CLIs never see half a file.
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** The package root (as src/harness/root.ts finds it: the code's root, or the parent of dist/). */
+const CODE = new URL('../../../', import.meta.url);
+const ROOT = fileURLToPath(existsSync(new URL('package.json', CODE)) ? CODE : new URL('../', CODE));
+
+/** Where bundles are cached (the find-cache-dir convention). */
+export const BUNDLE_DIR = join(ROOT, 'node_modules', '.cache', 'cetp-sim');
+
+/** The files a bundle directory holds: bundles, pointers, and their temporary files. */
+const CACHED =
+  /^((worker|cli)-[0-9a-f]+\.mjs|sources-[0-9a-f]+\.txt|(cli|split)-[0-9a-f]+(\.json)?)(\..*\.tmp)?$/;
+
+/** Bundles of other sources older than this are deleted when a new one is written. */
+const STALE_MS = 24 * 3_600_000;
+
+/** Each source file's `import.meta.url` is its own URL, not the bundle's (an esbuild plugin). */
+export const ownImportMetaUrl = {
+  name: 'own-import-meta-url',
+  setup(builder) {
+    builder.onLoad({ filter: /\.(?:[cm]?ts|mjs)$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const url = JSON.stringify(pathToFileURL(args.path).href);
+      const loader = args.path.endsWith('.mjs') ? 'js' : 'ts';
+      return { contents: text.replaceAll('import.meta.url', url), loader };
+    });
+  },
+};
+
+/** Writes `text` as `<prefix>-<sha256>.mjs` in `dir` unless that file exists; its path. */
+export function writeContentAddressed(dir, prefix, text, nowMs = Date.now()) {
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 24);
+  const path = join(dir, `${prefix}-${hash}.mjs`);
+  if (existsSync(path)) return path;
+  mkdirSync(dir, { recursive: true });
+  const temporary = `${path}.${process.pid}.${hash.slice(0, 6)}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+  // Bundles of earlier sources pile up while cetp-sim is developed: a day-old one is no CLI's now.
+  for (const name of readdirSync(dir)) {
+    const other = join(dir, name);
+    if (other === path || !CACHED.test(name)) continue;
+    try {
+      if (nowMs - statSync(other).mtimeMs > STALE_MS) rmSync(other, { recursive: true, force: true });
+    } catch {
+      // another CLI removed it first
+    }
+  }
+  return path;
+}
+
+/** esbuild's version, without loading esbuild (a key of every cached bundle). */
+export function esbuildVersion() {
+  return createRequire(import.meta.url)('esbuild/package.json').version;
+}
+
+/** Size and mtime of a file, or null if it is gone. */
+function stamp(path) {
+  try {
+    const s = statSync(path);
+    return `${s.size}:${s.mtimeMs}`;
+  } catch {
+    return null;
+  }
+}
+
+/** A pointer file: which bundle was built of `what`, and from which inputs. */
+const pointerOf = (kind, what) =>
+  join(BUNDLE_DIR, `${kind}-${createHash('sha256').update(what).digest('hex').slice(0, 24)}.json`);
+
+/** The bundle (a file or a directory in BUNDLE_DIR) a pointer names, if every input it was built from is unchanged. */
+function freshBundle(pointer, name) {
+  let recorded;
+  try {
+    recorded = JSON.parse(readFileSync(pointer, 'utf8'));
+  } catch {
+    return null;
+  }
+  if (recorded?.esbuild !== esbuildVersion() || !name.test(recorded.bundle)) return null;
+  for (const [path, was] of Object.entries(recorded.inputs ?? {})) if (stamp(path) !== was) return null;
+  const bundle = join(BUNDLE_DIR, recorded.bundle);
+  return existsSync(bundle) ? bundle : null;
+}
+
+/** Records (atomically) that `bundle` was built from `inputs`; none if those were not stable. */
+function writePointer(pointer, bundle, inputs) {
+  if (inputs === null) return;
+  const record = { esbuild: esbuildVersion(), bundle: bundle.slice(BUNDLE_DIR.length + 1), inputs };
+  const temporary = `${pointer}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(record)}\n`);
+  renameSync(temporary, pointer);
+}
+
+/** esbuild's options for cetp-sim's code: dependencies stay imports, names are kept (as tsx keeps them). */
+const OPTIONS = {
+  absWorkingDir: ROOT,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  keepNames: true,
+  write: false,
+  metafile: true,
+  legalComments: 'none',
+  logLevel: 'silent',
+  plugins: [ownImportMetaUrl],
+};
+
+/**
+ * The inputs esbuild read, each with its stamp — or null if one of them changed in the last seconds
+ * (it may have changed during the build: then nothing is recorded, and the next CLI builds again).
+ */
+function inputsOf(metafile, startMs) {
+  const inputs = {};
+  for (const input of Object.keys(metafile.inputs).sort()) {
+    const path = join(ROOT, input);
+    const mtimeMs = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+    if (mtimeMs === undefined || mtimeMs > startMs - 2_000) return null;
+    inputs[path] = stamp(path);
+  }
+  return inputs;
+}
+
+/** Bundles `entry` (a path) and what it imports of cetp-sim: the text, and inputsOf the build. */
+export async function bundleEntry(entry) {
+  const { build } = await import('esbuild');
+  const startMs = Date.now();
+  const result = await build({ ...OPTIONS, entryPoints: [entry] });
+  const file = result.outputFiles[0];
+  if (!file) throw new Error(`esbuild produced no output for ${entry}`);
+  return { text: file.text, inputs: inputsOf(result.metafile, startMs) };
+}
+
+/**
+ * The URL of a bundle of `entry` built from its sources as they are now: the cached one, or one
+ * built and cached now. Throws if it cannot be built or written (the caller then uses tsx).
+ */
+export async function cachedBundle(entry) {
+  const pointer = pointerOf('cli', entry);
+  const fresh = freshBundle(pointer, /^cli-[0-9a-f]+\.mjs$/);
+  if (fresh) return pathToFileURL(fresh);
+  const { text, inputs } = await bundleEntry(entry);
+  const path = writeContentAddressed(BUNDLE_DIR, 'cli', text);
+  writePointer(pointer, path, inputs);
+  return pathToFileURL(path);
+}
+
+/*
+ * The split bundle: every source file of cetp-sim (src/, tests and test modules left out) as an
+ * entry of its own, at its own path (`<dir>/src/sim/world.mjs` for src/sim/world.ts), the code they
+ * share in chunks. A worker thread that loads a user's module starts from its worker.mjs with Node's
+ * own loader, before tsx's hooks are registered (boot.mjs): ~0.45 s of CPU where tsx took ~1.3 s,
+ * since every module tsx loads is a round trip to its loader thread. Then the user's module, through
+ * tsx, imports cetp-sim's sources — 'cetp-sim' is src/index.ts, a test module may import any source
+ * file — and the hooks (esm-hooks.mjs) resolve each to its entry here: the very modules the worker
+ * runs, one copy of each class.
+ */
+const SPLIT = /^split-[0-9a-f]+$/;
+const SRC = join(ROOT, 'src');
+
+/** The source files that are entries of the split bundle. */
+function splitEntries() {
+  return readdirSync(SRC, { recursive: true })
+    .filter((name) => /\.ts$/.test(name) && !/\.(test|d)\.ts$/.test(name) && !/(^|\/)testdata\//.test(name))
+    .sort()
+    .map((name) => join(SRC, name));
+}
+
+/** Writes the split bundle's files into `split-<sha256 of them>/` unless it is there; its path. */
+function writeSplit(files, outdir) {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(`${file.path.slice(outdir.length)}\0${file.text}\0`);
+  const digest = hash.digest('hex').slice(0, 24);
+  const dir = join(BUNDLE_DIR, `split-${digest}`);
+  if (existsSync(dir)) return dir;
+  const temporary = `${dir}.${process.pid}.tmp`;
+  for (const file of files) {
+    const path = join(temporary, file.path.slice(outdir.length));
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.text);
+  }
+  try {
+    renameSync(temporary, dir);
+  } catch (error) {
+    rmSync(temporary, { recursive: true, force: true });
+    if (!existsSync(dir)) throw error; // else another CLI wrote the same bundle first
+  }
+  return dir;
+}
+
+/** The split bundle's directory for the sources as they are now, if one was built of them (stat only). */
+export function freshSplit() {
+  return freshBundle(pointerOf('split', ROOT), SPLIT);
+}
+
+/** The split bundle's directory: the fresh one, or one built and cached now. Throws if it cannot be. */
+export async function splitBundle() {
+  const fresh = freshSplit();
+  if (fresh) return fresh;
+  const { build } = await import('esbuild');
+  const startMs = Date.now();
+  const outdir = join(BUNDLE_DIR, 'split');
+  const result = await build({
+    ...OPTIONS,
+    entryPoints: splitEntries(),
+    splitting: true,
+    outdir,
+    outbase: ROOT,
+    entryNames: '[dir]/[name]',
+    chunkNames: 'chunks/[hash]',
+    outExtension: { '.js': '.mjs' },
+  });
+  const dir = writeSplit(result.outputFiles, outdir);
+  writePointer(pointerOf('split', ROOT), dir, inputsOf(result.metafile, startMs));
+  return dir;
+}
