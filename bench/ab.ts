@@ -11,6 +11,8 @@
  *
  * Figures (higher is better for rates, lower for costs; the report says which):
  *   scenario-rate       the ten-step scenario's runs per CPU-second after warm-up (bench/ab/scenario-rate.ts)
+ *   campaign-rate       the default campaign's runs per CPU-second in one process after a warm-up
+ *                       campaign, start-up left out (bench/ab/campaign-rate.ts)
  *   default-campaign    `fuzz --workers 1`: runs per CPU-second of the whole process, start-up included
  *   provider-first-run  `fuzz --provider … --runs 1`: CPU ms from the CLI's start to exit
  *   cli-start           `--help`: CPU ms
@@ -77,8 +79,34 @@ const scenarioRate: Figure = {
   },
 };
 
+/** The default campaign in one process after a warm-up, start-up left out (bench/ab/campaign-rate.ts). */
+const campaignRate: Figure = {
+  name: 'campaign-rate',
+  unit: 'runs per CPU-second',
+  better: 'higher',
+  measure(root) {
+    const started = process.hrtime.bigint();
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'bench/ab/campaign-rate.ts'), root],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
+    const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+    if (r.status !== 0) throw new Error(`campaign-rate in ${root}: ${r.stderr.slice(-2000)}`);
+    const line = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as {
+      runsPerCpuSecond: number;
+      runs: number;
+    };
+    return { value: line.runsPerCpuSecond, wallMs, output: String(line.runs) };
+  },
+};
+
 export const FIGURES: readonly Figure[] = [
   scenarioRate,
+  campaignRate,
   cliFigure('default-campaign', true),
   cliFigure('provider-first-run', false),
   cliFigure('cli-start', false),

@@ -342,9 +342,17 @@ function methodLabels(all: readonly CallView[], labels: Set<string>): void {
     const key = `${c.provider}|${c.caller}|${c.method}|${c.method === 'negotiate' ? '' : (c.requestId ?? '')}`;
     const same = byKey.get(key);
     if (same) {
+      // Each label once, in the order the priors first give it (a hostile batch repeats negotiate
+      // hundreds of times: the pairs are quadratic, the labels two).
+      let dup = false;
+      let rep = false;
       for (const prior of same) {
         const end = prior.replyStep ?? Number.POSITIVE_INFINITY;
+        if (c.step < end ? dup : rep) continue;
+        if (c.step < end) dup = true;
+        else rep = true;
         labels.add(`method:${c.method}:${c.step < end ? 'duplicated' : 'repeated'}`);
+        if (dup && rep) break;
       }
       same.push(c);
     } else byKey.set(key, [c]);

@@ -11,6 +11,7 @@
 
 import type { JsonObject, JsonValue } from '../base/json.ts';
 import { META_VERSIONS } from '../protocol/discovery.ts';
+import { lowerCased } from '../protocol/names.ts';
 import type { Bundle, BundleEntry } from '../sim/binder/bundle.ts';
 import type { ContentCallRecord } from '../sim/content/content.ts';
 import type { TraceEvent } from '../sim/core/trace.ts';
@@ -222,7 +223,8 @@ export function viewCall(record: ContentCallRecord): CallView {
   const e = record.extras;
   const pv = e?.getEntry('protocol_version');
   const args = e ? str(e, 'args') : null;
-  const requestId = e ? (str(e, 'request_id')?.toLowerCase() ?? null) : null;
+  const rid = e ? str(e, 'request_id') : null;
+  const requestId = rid === null ? null : lowerCased(rid);
   const toolName = e ? str(e, 'tool_name') : null;
   const operationId = e ? str(e, 'operation_id') : null;
   return {

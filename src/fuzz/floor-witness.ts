@@ -30,16 +30,30 @@ export interface FloorVerdict {
   readonly runs: number;
 }
 
+const PARTS = /[:+]/;
+
 /** A run's nearness to a label: how many leading parts (split at `:` and `+`) it shares with a label the run reached. */
 export function nearness(
   label: string,
   reached: ReadonlySet<string>,
 ): { score: number; nearest: string | null } {
-  const parts = label.split(/[:+]/);
+  return nearnessIn(label.split(PARTS), reached, label, partsOf(reached));
+}
+
+/** The labels a run reached, in sort() order, each with its parts: made once per run for every floor. */
+function partsOf(reached: ReadonlySet<string>): readonly (readonly [string, readonly string[]])[] {
+  return [...reached].sort().map((other) => [other, other.split(PARTS)] as const);
+}
+
+function nearnessIn(
+  parts: readonly string[],
+  reached: ReadonlySet<string>,
+  label: string,
+  others: readonly (readonly [string, readonly string[]])[],
+): { score: number; nearest: string | null } {
   if (reached.has(label)) return { score: parts.length + 1, nearest: label };
   let best = { score: 0, nearest: null as string | null };
-  for (const other of [...reached].sort()) {
-    const theirs = other.split(/[:+]/);
+  for (const [other, theirs] of others) {
     let n = 0;
     while (n < parts.length && parts[n] === theirs[n]) n++;
     if (n > best.score) best = { score: n, nearest: other };
@@ -56,8 +70,12 @@ interface Candidate<S> {
 /** The best witness so far of each floored label of a campaign (the first seen on a tie). */
 export class FloorWitnesses<S> {
   private readonly best = new Map<string, Candidate<S>>();
+  /** Each floored label with its parts (split once: a campaign asks for every run). */
+  private readonly labels: readonly (readonly [string, readonly string[]])[];
 
-  constructor(private readonly floors: Readonly<Record<string, number>>) {}
+  constructor(private readonly floors: Readonly<Record<string, number>>) {
+    this.labels = Object.keys(floors).map((label) => [label, label.split(PARTS)] as const);
+  }
 
   /** Takes a run (and gives its labels back, for the campaign's tally). */
   add(scenario: S, run: { readonly observation: Observation; readonly context: CheckContext }): Set<string> {
@@ -68,8 +86,10 @@ export class FloorWitnesses<S> {
 
   /** Takes a run's labels and trace length. */
   addLabels(scenario: S, reached: ReadonlySet<string>, length: number): void {
-    for (const label of Object.keys(this.floors)) {
-      const { score } = nearness(label, reached);
+    if (this.labels.length === 0) return;
+    const others = partsOf(reached);
+    for (const [label, parts] of this.labels) {
+      const { score } = nearnessIn(parts, reached, label, others);
       const old = this.best.get(label);
       if (score > 0 && (!old || score > old.score || (score === old.score && length < old.length)))
         this.best.set(label, { scenario, score, length });

@@ -37,6 +37,14 @@ describe('writeRequest / readEnvelope round trip', () => {
     });
     b.putString('args', '{"symbol":');
     expect(readEnvelope(b, 'execute_tool').ok).toBe(false);
+    // Long args (json-text.ts) are checked, not kept: the provider parses them when it executes.
+    const long = `{"symbol":"X","price":1,"note":"${'n'.repeat(5_000)}"}`;
+    b.putString('args', long);
+    const read = okValue(readEnvelope(b, 'execute_tool'));
+    expect(read.args).toBe(long);
+    expect(read.argsValue).toBeUndefined();
+    b.putString('args', `${long.slice(0, -1)}`);
+    expect(readEnvelope(b, 'execute_tool').ok).toBe(false);
     b.putString('args', '{"symbol":"X","price":1}');
     b.putString('resume_token', 'rt-1');
     expect(okValue(readEnvelope(b, 'execute_tool')).resumeToken).toBe('rt-1');

@@ -7,9 +7,10 @@ import { readKey } from './bundle-read.ts';
 import type { BundleReader, BundleValueType, BundleWriter } from './bundle-types.ts';
 import { utf8Length } from './digest.ts';
 import { type IssueCode, issue, type ProtocolIssue, resultOf, type WireResult } from './issues.ts';
+import { isJsonText, LONG_JSON_TEXT } from './json-text.ts';
 import { type BundleKey, type KeyRequirement, REQUEST_KEYS } from './keys.ts';
 import type { V2MethodName } from './methods.ts';
-import { isToolName, isUuid, normalizeUuid } from './names.ts';
+import { isToolName, isUuid, normalizeUuid, quoted } from './names.ts';
 import { parseWire } from './schemas/registry.ts';
 
 export const PROTOCOL_VERSION = 2;
@@ -56,8 +57,9 @@ export interface ExecuteToolRequest extends V2Envelope {
   args: string;
   resumeToken?: string;
   /**
-   * `JSON.parse(args)`, when the request was read from a Bundle with valid JSON args (readEnvelope
-   * parses them to check them; the provider takes this value instead of parsing the bytes again).
+   * `JSON.parse(args)`, when the request was read from a Bundle with valid JSON args shorter than
+   * LONG_JSON_TEXT (readEnvelope parses them to check them; the provider takes this value instead of
+   * parsing the bytes again; longer args are checked without keeping a value, json-text.ts).
    */
   argsValue?: unknown;
 }
@@ -125,7 +127,7 @@ function checkValue(
       return;
     case 'request_id':
       if (!isUuid(value as string))
-        bad(req, issues, 'invalid_uuid', `request_id ${JSON.stringify(value)} is not a UUID`);
+        bad(req, issues, 'invalid_uuid', `request_id ${quoted(value as string)} is not a UUID`);
       return;
     case 'deadline_at_ms':
       if (!Number.isSafeInteger(value) || (value as number) <= 0) {
@@ -142,7 +144,7 @@ function checkValue(
         issues.push(
           issue(
             'invalid_tool_name',
-            `tool_name ${JSON.stringify(value)} is not a valid tool name`,
+            `tool_name ${quoted(value as string)} is not a valid tool name`,
             [...req.ruleIds, 'CETP-3.1-03'],
             key,
           ),
@@ -178,10 +180,16 @@ function checkArgs(
   issues: ProtocolIssue[],
   parsed: ParsedValues,
 ): void {
-  try {
-    parsed.args = { value: JSON.parse(args) };
-  } catch {
-    issues.push(issue('invalid_json', 'args is not valid JSON', req.ruleIds, 'args'));
+  // Long args are only checked, the verdict remembered (json-text.ts): the provider parses them
+  // itself if it gets as far (no argsValue), instead of every reader of the wire parsing them again.
+  if (args.length >= LONG_JSON_TEXT) {
+    if (!isJsonText(args)) issues.push(issue('invalid_json', 'args is not valid JSON', req.ruleIds, 'args'));
+  } else {
+    try {
+      parsed.args = { value: JSON.parse(args) };
+    } catch {
+      issues.push(issue('invalid_json', 'args is not valid JSON', req.ruleIds, 'args'));
+    }
   }
   const max = options.maxRequestBytes;
   if (max !== undefined && utf8Length(args) > max) {

@@ -21,6 +21,7 @@ export {
   type WireResult,
   withoutDisabledRules,
 } from './issues.ts';
+export * from './json-text.ts';
 export * from './keys.ts';
 export * from './limits.ts';
 export * from './methods.ts';

@@ -4,6 +4,7 @@
  * corresponding JSON Schema properties, so the two can never disagree.
  */
 import { validate as isRfcUuid } from 'uuid';
+import { caches } from '../base/caches.ts';
 import { issue, type ProtocolIssue } from './issues.ts';
 
 /** CETP-3.1-03: `[a-z][a-z0-9_]{0,63}`, anchored. */
@@ -15,6 +16,29 @@ export const SCOPE_NAME_PATTERN = '^[a-z][a-z0-9_.-]{0,127}$';
  * package name or lies under it (CETP-3.1-02), so it has the same shape.
  */
 export const PACKAGE_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$';
+
+/**
+ * JSON texts of long strings that issue messages quote. The malformed property sends the same
+ * hostile strings (150 KB – 1 MiB) run after run, and quoting one costs a scan and a copy of it
+ * (issue 37: most of the protocol reader's time in that property). Keys longer than V8's hash
+ * limit hash by length, so a lookup of the same string is cheap.
+ */
+const quotedLong = caches.memo<string, string>('protocol/names: JSON texts of long quoted strings', 16);
+/** Lower-cased long strings (a hostile request_id of 150 KB – 1 MiB is lower-cased by every reader). */
+const lowerLong = caches.memo<string, string>('protocol/names: long strings lower-cased', 16);
+
+/** Strings from this length on are remembered (each a few KB or more: counted in 16s). */
+const LONG = 4_096;
+
+/** `JSON.stringify(value)`, remembered for long strings. */
+export function quoted(value: string): string {
+  return value.length < LONG ? JSON.stringify(value) : quotedLong.get(value, (v) => JSON.stringify(v));
+}
+
+/** `value.toLowerCase()`, remembered for long strings. */
+export function lowerCased(value: string): string {
+  return value.length < LONG ? value.toLowerCase() : lowerLong.get(value, (v) => v.toLowerCase());
+}
 
 const TOOL_NAME_RE = new RegExp(TOOL_NAME_PATTERN);
 const SCOPE_NAME_RE = new RegExp(SCOPE_NAME_PATTERN);
@@ -30,7 +54,7 @@ export function checkToolName(name: string, path?: string): ProtocolIssue[] {
   return [
     issue(
       'invalid_tool_name',
-      `tool name ${JSON.stringify(name)} does not match ${TOOL_NAME_PATTERN}`,
+      `tool name ${quoted(name)} does not match ${TOOL_NAME_PATTERN}`,
       ['CETP-3.1-03'],
       path,
     ),
@@ -46,7 +70,7 @@ export function checkScopeName(name: string, path?: string): ProtocolIssue[] {
   return [
     issue(
       'invalid_scope_name',
-      `scope name ${JSON.stringify(name)} does not match ${SCOPE_NAME_PATTERN}`,
+      `scope name ${quoted(name)} does not match ${SCOPE_NAME_PATTERN}`,
       ['CETP-3.2-03'],
       path,
     ),
@@ -90,7 +114,7 @@ export function isUuid(value: string): boolean {
 
 export function checkRequestId(value: string, path = 'request_id'): ProtocolIssue[] {
   if (isUuid(value)) return [];
-  return [issue('invalid_uuid', `request_id ${JSON.stringify(value)} is not a UUID`, ['CETP-4.1-03'], path)];
+  return [issue('invalid_uuid', `request_id ${quoted(value)} is not a UUID`, ['CETP-4.1-03'], path)];
 }
 
 /**
@@ -98,5 +122,5 @@ export function checkRequestId(value: string, path = 'request_id'): ProtocolIssu
  * reference reading: a UUID names one value whatever its case, so dedup keys use the lowercase form.
  */
 export function normalizeUuid(value: string): string {
-  return value.toLowerCase();
+  return lowerCased(value);
 }

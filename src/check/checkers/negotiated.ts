@@ -14,6 +14,7 @@
 import { caches } from '../../base/caches.ts';
 import { BoundedMemo } from '../../base/memo.ts';
 import {
+  isJsonText,
   TERMINAL_OPERATION_STATES,
   ToolSchemaCompiler,
   type ToolValueValidator,
@@ -385,11 +386,7 @@ function argsConform(schema: unknown, argsJson: string): boolean {
 /** Whether args are JSON that the tool's known input schema accepts (false: no schema, not JSON, or not conforming). */
 export function argsFit(schema: unknown, argsJson: string): boolean {
   if (!judgeOf(schema)) return false;
-  try {
-    JSON.parse(argsJson);
-  } catch {
-    return false;
-  }
+  if (!isJsonText(argsJson)) return false;
   return argsConform(schema, argsJson);
 }
 

@@ -25,6 +25,7 @@
  * default, the sync-adapter side (`syncToNetwork`).
  */
 
+import { caches } from '../../base/caches.ts';
 import type { BinderDriver } from '../binder/binder.ts';
 import { INT_SIZE, string16Size } from '../binder/parcel.ts';
 import { SecurityException } from '../core/errors.ts';
@@ -65,11 +66,24 @@ const SYSTEM_IDENTITY = {
   attributionTag: null,
 } as const;
 
+/**
+ * A URI's segments, by URI: every run registers and notifies the same few URIs, and each change was
+ * split again (issue 37). The arrays are frozen: registrations share them.
+ */
+const segmentsByUri = caches.memo<string, readonly string[] | null>(
+  'sim/content-observer: URI segments',
+  1_024,
+);
+
 /** content://authority/a/b → [authority, a, b]; null when not a content URI with an authority. */
-export function uriSegments(uri: string): string[] | null {
+export function uriSegments(uri: string): readonly string[] | null {
+  return segmentsByUri.get(uri, splitUri);
+}
+
+function splitUri(uri: string): readonly string[] | null {
   const match = /^content:\/\/([^/?#]+)([^?#]*)/.exec(uri);
   if (!match?.[1]) return null;
-  return [match[1], ...(match[2] ?? '').split('/').filter((s) => s.length > 0)];
+  return Object.freeze([match[1], ...(match[2] ?? '').split('/').filter((s) => s.length > 0)]);
 }
 
 /** Whether an observer of `observed` (with `descendants`) is notified of a change to `changed`. */
@@ -134,7 +148,7 @@ export class ObserverRegistry {
     }
   }
 
-  private checkAccess(caller: ContentCaller, uri: string): string[] {
+  private checkAccess(caller: ContentCaller, uri: string): readonly string[] {
     const segments = uriSegments(uri);
     const authority = segments?.[0];
     const info = authority === undefined ? null : this.world.pm.resolveContentProvider(caller.uid, authority);
