@@ -45,6 +45,7 @@ export const ISOLATED: readonly string[] = [
   'src/vectors/adb.test.ts',
   'src/vectors/corpus.test.ts',
   'src/vectors/generate.test.ts',
+  'src/vectors/kill-target.test.ts',
   'src/vectors/run.test.ts',
   'test/android-runner.test.ts',
   'test/java-runner.test.ts',
