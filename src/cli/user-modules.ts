@@ -26,7 +26,7 @@ export async function loadModules(
   variant?: Variant,
 ): Promise<LoadOutcome> {
   if (modules.provider === undefined && modules.consumer === undefined) return {};
-  await userCodeBundle(); // the worker starts from it (worker/bundle.ts), as the campaign's do
+  await userCodeBundle(modules); // the worker starts from it (worker/bundle.ts), as the campaign's do
   const host = new WorkerHost();
   try {
     const job = { kind: 'load' as const, modules, cwd, ...(variant ? { variant } : {}) };

@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, version as esbuildVersion } from 'esbuild';
 import { caches } from '../../base/caches.ts';
+import type { ReplayModules } from '../../harness/code-identity.ts';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
 import { BUNDLE_DIR, ownImportMetaUrl, splitBundle, writeContentAddressed } from './bundler.mjs';
 
@@ -138,7 +139,14 @@ const split = caches.lazy('cli.split-bundle', () => splitBundle().catch(() => nu
  * the sources through tsx (boot.mjs); its directory, or null (compiled, or it cannot be built:
  * the workers boot through tsx as before).
  */
-export function userCodeBundle(): Promise<string | null> {
+export function userCodeBundle(modules?: ReplayModules): Promise<string | null> {
+  // A `.cts` module is compiled by module-loader.ts's CommonJS handler, and its `require` of an ES
+  // module is Node's require(esm), which the module hooks do not see: an ES module it requires that
+  // imports cetp-sim's sources by path finds them only where the worker loaded them from the sources
+  // (src/cli/module-formats.test.ts, the `.cts` case, failed from the bundle with "Unknown file
+  // extension .ts"). Such a CLI's workers boot through tsx, as before the bundle (boot.mjs reads it).
+  if ([modules?.provider, modules?.consumer].some((m) => m?.endsWith('.cts')))
+    process.env.CETP_SIM_FROM = 'tsx';
   if (import.meta.url.endsWith('.js') || process.env.CETP_SIM_FROM === 'tsx') return Promise.resolve(null);
   return split.get();
 }

@@ -34,7 +34,7 @@ export function workerReplayRunner(
     async run(path, file) {
       const events: TraceEvent[] = [];
       const userCode = modules.provider !== undefined || modules.consumer !== undefined;
-      if (userCode) await userCodeBundle();
+      if (userCode) await userCodeBundle(modules);
       const host = hostFor(userCode, 1);
       try {
         const job = {
