@@ -95,6 +95,12 @@ const margin = (bound: number): number => Math.max(1, Math.round(bound * CLOCK_M
 const otherUser = (a: number, b: number): boolean =>
   a % 100_000 === b % 100_000 && Math.floor(a / 100_000) !== Math.floor(b / 100_000);
 
+/** A session used by another caller than its negotiator: another package's, or its own in another user. */
+function sessionAttacks(issuer: CallView, c: CallView): string[] {
+  if (issuer.caller !== c.caller) return ['attack:foreign-session'];
+  return otherUser(issuer.callerUid, c.callerUid) ? ['attack:other-user'] : [];
+}
+
 /** 'before' / 'after' when `t` is within `m` of `boundAt`, else null. */
 function side(t: number, boundAt: number, m: number): 'before' | 'after' | null {
   const d = t - boundAt;
@@ -180,8 +186,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
     if (!uidOf.has(c.caller)) uidOf.set(c.caller, c.callerUid);
     const issuer = c.sessionToken === null ? undefined : issuers.get(c.provider)?.get(c.sessionToken);
     if (issuer && c.method !== 'negotiate') {
-      if (issuer.caller !== c.caller) labels.add('attack:foreign-session');
-      else if (otherUser(issuer.callerUid, c.callerUid)) labels.add('attack:other-user');
+      for (const l of sessionAttacks(issuer, c)) labels.add(l);
       const data =
         issuer.reply.kind === 'bundle' ? (issuer.reply.data as { expires_at?: unknown }) : undefined;
       const expires = typeof data?.expires_at === 'string' ? Date.parse(data.expires_at) : Number.NaN;
@@ -208,8 +213,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
       const ridKey = `${c.provider}|${c.requestId}`;
       const uids = ridUids.get(ridKey) ?? new Set<number>();
       if ([...uids].some((u) => otherUser(u, c.callerUid))) labels.add('attack:other-user');
-      uids.add(c.callerUid);
-      ridUids.set(ridKey, uids);
+      ridUids.set(ridKey, uids.add(c.callerUid));
       if (uids.size > 1) labels.add('attack:rid-collision-across-uids');
       const first = firstSent.get(c.requestKey);
       if (first) {
