@@ -37,9 +37,17 @@ const quote: Command = {
   duplicates: 0,
 };
 
-/** a quotes; `thief` takes a's session and re-sends a's execution (its request_id) as its own. */
-async function stealFromA(thief: ActorName, variant: Variant = REFERENCE) {
-  const actors = { a: [quote], [thief]: [{ kind: 'steal-session' }, { kind: 'collide' }] as Command[] };
+/** a executes `first` (a quote); `thief`, after `before`, takes a's session and re-sends a's execution (its request_id) as its own. */
+async function stealFromA(
+  thief: ActorName,
+  variant: Variant = REFERENCE,
+  first: Command = quote,
+  before: Command[] = [],
+) {
+  const actors = {
+    a: [first],
+    [thief]: [...before, { kind: 'steal-session' }, { kind: 'collide' }] as Command[],
+  };
   const scenario: Scenario = { seed: 1, tail: 'fifo', actors, user: [], faults: [], decisions: [] };
   const fixture = {
     providers: [ALERTS, PAYMENTS],
@@ -79,6 +87,22 @@ describe('a10: the same agent package in user 10', () => {
     const { run } = await stealFromA('a10', keyedByApp);
     expect(run.violations.map((v) => v.checker)).toContain('session-binding');
     expect(run.violations[0]?.message).toMatch(/^uid 101\d+ used uid 1\d+'s session token and got success$/);
+  });
+
+  it("a's request_id is not a10's: a provider whose dedup key omits the UID answers a10 with a's result", async () => {
+    const create: Command = { ...quote, tool: 'create_alert' };
+    // a10 gets its own scope grant (a create of its own), waits for a's create to end, then sends a's
+    // create under a's request_id.
+    const own: Command[] = [
+      { ...create, args: 1 },
+      { kind: 'wait', ms: 600_000 },
+    ];
+    const reference = await stealFromA('a10', REFERENCE, create, own);
+    expect(reference.labels).toContain('attack:other-user');
+    expect(reference.run.violations).toEqual([]);
+    const noUid: Variant = { providerBugs: ['dedup-key-without-uid'], consumerBugs: [], disabledRules: [] };
+    const broken = await stealFromA('a10', noUid, create, own);
+    expect(broken.run.violations.map((v) => v.checker)).toContain('no-cross-uid-results');
   });
 
   it('two apps of user 0 doing the same are no other-user attack', async () => {
