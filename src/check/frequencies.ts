@@ -12,7 +12,9 @@
  *   negotiated by another package), `session-after-resign` (a v2 call on a session negotiated before
  *   the caller's package, or a package of its UID, was re-signed), `other-uid-operation` (get_ or
  *   cancel_operation naming an operation accepted for another UID), `rid-collision-across-uids`
- *   (execute_tool calls of two UIDs under one request_id to one provider).
+ *   (execute_tool calls of two UIDs under one request_id to one provider), `other-user` (a v2 call by
+ *   the same package from another Android user — another UID, same appId — carrying the session
+ *   token or the request_id its copy in the other user obtained: 2.2-09, 6-02).
  * - `clock:<clock>:before|after` — a call arriving within CLOCK_MARGIN (10%) of a duration's bound,
  *   before or after it: `session` (expires_at of the session it carries), `resume-token` (the resume
  *   token's lifetime, from the token's issue), `grant` (a scope grant's lifetime, from the grant's
@@ -62,6 +64,7 @@ export const ATTACKS = [
   'session-after-resign',
   'other-uid-operation',
   'rid-collision-across-uids',
+  'other-user',
 ] as const;
 export const CLOCKS = [
   'session',
@@ -87,6 +90,16 @@ const KNOWN_METHODS: ReadonlySet<string> = new Set(METHODS);
 export type Clock = (typeof CLOCKS)[number];
 
 const margin = (bound: number): number => Math.max(1, Math.round(bound * CLOCK_MARGIN));
+
+/** Whether two UIDs are the same app's in two Android users (UserHandle: PER_USER_RANGE 100000). */
+const otherUser = (a: number, b: number): boolean =>
+  a % 100_000 === b % 100_000 && Math.floor(a / 100_000) !== Math.floor(b / 100_000);
+
+/** A session used by another caller than its negotiator: another package's, or its own in another user. */
+function sessionAttacks(issuer: CallView, c: CallView): string[] {
+  if (issuer.caller !== c.caller) return ['attack:foreign-session'];
+  return otherUser(issuer.callerUid, c.callerUid) ? ['attack:other-user'] : [];
+}
 
 /** 'before' / 'after' when `t` is within `m` of `boundAt`, else null. */
 function side(t: number, boundAt: number, m: number): 'before' | 'after' | null {
@@ -173,7 +186,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
     if (!uidOf.has(c.caller)) uidOf.set(c.caller, c.callerUid);
     const issuer = c.sessionToken === null ? undefined : issuers.get(c.provider)?.get(c.sessionToken);
     if (issuer && c.method !== 'negotiate') {
-      if (issuer.caller !== c.caller) labels.add('attack:foreign-session');
+      for (const l of sessionAttacks(issuer, c)) labels.add(l);
       const data =
         issuer.reply.kind === 'bundle' ? (issuer.reply.data as { expires_at?: unknown }) : undefined;
       const expires = typeof data?.expires_at === 'string' ? Date.parse(data.expires_at) : Number.NaN;
@@ -199,8 +212,8 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
     if (c.method === 'execute_tool' && c.requestId !== null) {
       const ridKey = `${c.provider}|${c.requestId}`;
       const uids = ridUids.get(ridKey) ?? new Set<number>();
-      uids.add(c.callerUid);
-      ridUids.set(ridKey, uids);
+      if ([...uids].some((u) => otherUser(u, c.callerUid))) labels.add('attack:other-user');
+      ridUids.set(ridKey, uids.add(c.callerUid));
       if (uids.size > 1) labels.add('attack:rid-collision-across-uids');
       const first = firstSent.get(c.requestKey);
       if (first) {

@@ -78,6 +78,7 @@ export const DEPTH_BOUNDS: Readonly<Record<string, number>> = {
   'operations-in-memory': 50, //          p 0.11
   'operation-not-bound-to-uid': 40, //    p 0.14 (identity)
   'session-not-bound-to-uid': 50, //      p 0.09
+  'session-keyed-by-app': 70, //          p 0.07 (identity: a10, a's package in user 10, 22 of 300)
   'v1-lists-write-tools': 20, //          p 0.39
   'provider-fd-leak': 20, //              p 0.26
   'internal-error-leaks-stack': 20, //    p 0.24

@@ -51,6 +51,7 @@ export const PROVIDER_MUTANTS: readonly Mutant[] = [
   provider('operations-in-memory', ['CETP-4.4-16', 'CETP-4.4-17', 'CETP-10-13'], ['operations']),
   provider('operation-not-bound-to-uid', ['CETP-4.4-12', 'CETP-4.4-13'], ['identity']),
   provider('session-not-bound-to-uid', ['CETP-2.2-09'], ['identity']),
+  provider('session-keyed-by-app', ['CETP-2.2-09'], ['identity']),
   provider('v1-lists-write-tools', ['CETP-2.1-06', 'CETP-8-10'], ['versions']),
   provider('provider-fd-leak', ['CETP-4.5-09'], ['large-results']),
   provider('internal-error-leaks-stack', ['CETP-5-25', 'CETP-5-02'], ['idempotency', 'malformed']),

@@ -177,7 +177,7 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
     'CETP-9-04',
     {
       ...base,
-      actors: ['a', 'b', 's1', 's2'],
+      actors: ['a', 'b', 's1', 's2', 'a10'],
       tools: [
         'alerts.create_alert',
         'payments.transfer',
@@ -242,9 +242,9 @@ const RAW_PROPERTIES: readonly RawPropertyDef[] = [
         'foreign-resume-token',
         'foreign-session',
         'session-after-resign',
-        // other-uid-operation: floored in `operations`, where operations are common (here a quarter
-        // of the runs start one at all: scope grants and confirmations stand before them).
+        // other-uid-operation: floored in `operations` (here a quarter of the runs start one at all).
         'rid-collision-across-uids',
+        'other-user', // a10, a's package in user 10, using a's session or request_id (2.2-09, 6-02)
       ],
       ['session'],
       // After a key rotation (same UID): negotiating, using a session and re-sending a request of before.

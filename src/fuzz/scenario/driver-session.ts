@@ -12,6 +12,7 @@ import type { AppContext } from '../../sim/app/context.ts';
 import { Bundle } from '../../sim/binder/bundle.ts';
 import type { ContentProviderClient } from '../../sim/content/content.ts';
 import { TIMED_OUT, type Waiter } from '../../sim/core/scheduler.ts';
+import { authorityForUser, userIdOf } from '../../sim/pm/user-handle.ts';
 import type { PendingIntent } from '../../sim/ui/pending-intent.ts';
 import type { ActorState } from './actor-state.ts';
 import { fillArgs, type ProviderFixture } from './fixtures.ts';
@@ -66,22 +67,31 @@ export class DriverCore {
     return this.others.find(has) ?? null;
   }
 
+  /**
+   * The authority this actor names `p` by: user 0's provider, as `0@authority` from another user
+   * (a10, holding INTERACT_ACROSS_USERS: the provider sees its user-10 UID; FIDELITY.md row 35.8c).
+   */
+  authorityOf(p: ProviderFixture): string {
+    return userIdOf(this.ctx.uid) === 0 ? p.authority : authorityForUser(0, p.authority);
+  }
+
   /** One ContentProvider.call through an unstable client; null on a Binder failure. */
   async call(p: ProviderFixture, method: string, extras: Bundle): Promise<Bundle | null> {
-    let client = this.clients.get(p.authority);
+    const authority = this.authorityOf(p);
+    let client = this.clients.get(authority);
     try {
       if (!client) {
         client =
-          (await this.ctx.contentResolver.acquireUnstableContentProviderClient(p.authority)) ?? undefined;
+          (await this.ctx.contentResolver.acquireUnstableContentProviderClient(authority)) ?? undefined;
         if (!client) return null;
-        this.clients.set(p.authority, client);
+        this.clients.set(authority, client);
       }
       const reply = await client.call(method, null, extras);
       // A client owns the fds it receives: read nothing, close them (leaks are the provider's alone).
       reply?.getParcelFileDescriptor('result_fd')?.close();
       return reply;
     } catch {
-      this.clients.delete(p.authority);
+      this.clients.delete(authority);
       return null;
     }
   }

@@ -16,7 +16,7 @@ export function observe(d: DriverCore, p: ProviderFixture): void {
   if (d.observed.has(p.name)) return;
   d.observed.add(p.name);
   try {
-    d.ctx.contentResolver.registerContentObserver(`content://${p.authority}/operations`, true, {
+    d.ctx.contentResolver.registerContentObserver(`content://${d.authorityOf(p)}/operations`, true, {
       onChange: () => {
         d.changed = true;
         d.changeWaiter?.wake(undefined);

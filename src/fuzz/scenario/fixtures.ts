@@ -12,7 +12,11 @@ import { ALERTS_PROVIDER } from '../../providers/apps/alerts.ts';
 import { PAYMENTS_PROVIDER } from '../../providers/apps/payments.ts';
 import { type DefinedProvider, type FixtureSpec, providerOptionsFor } from '../../providers/sdk/define.ts';
 import { agentPackage } from '../../providers/testing.ts';
+import type { AppContext } from '../../sim/app/context.ts';
+import type { Task } from '../../sim/core/scheduler.ts';
+import { INTERACT_ACROSS_USERS } from '../../sim/pm/user-handle.ts';
 import type { World } from '../../sim/world.ts';
+import { spawnInAsUser } from '../../sim/world-users.ts';
 import type { ResolvedProviderFixture } from '../../subjects/subjects.ts';
 import type { ActorName } from './model.ts';
 
@@ -113,17 +117,48 @@ export const ACTOR_PACKAGES: Readonly<Record<ActorName, string>> = {
   b: 'com.fuzz.agent.b',
   s1: 'com.fuzz.shared.one',
   s2: 'com.fuzz.shared.two',
+  a10: 'com.fuzz.agent.a',
 };
 
+/** The user an actor's app runs in: a10 is user 10's copy of a's package, every other actor user 0's. */
+export const ACTOR_USERS: Readonly<Partial<Record<ActorName, number>>> = { a10: 10 };
+
+/**
+ * Installs the actors' apps. With a10 among them, a's package is installed for users 0 and 10
+ * (`installExistingPackageAsUser`: one appId, two UIDs) and is platform-signed with
+ * INTERACT_ACROSS_USERS, so its user-10 copy may address user 0's providers as `0@authority`
+ * (FIDELITY.md row 35.8c) — the provider then sees the user-10 UID.
+ */
 export function installActors(world: World, actors: readonly ActorName[]): void {
-  for (const actor of actors) {
+  const crossUser = actors.includes('a10');
+  for (const actor of new Set(actors.map((a) => (a === 'a10' ? 'a' : a)))) {
     const pkg = ACTOR_PACKAGES[actor];
     const shared = actor === 's1' || actor === 's2';
+    if (actor === 'a' && crossUser) {
+      const spec = agentPackage(pkg, 'android-platform');
+      const manifest = { ...spec.manifest, usesPermissions: [INTERACT_ACROSS_USERS] };
+      world.install({ ...spec, manifest }, () => ({}));
+      world.pm.installExistingPackageAsUser(pkg, ACTOR_USERS.a10 ?? 10);
+      continue;
+    }
     world.install(
       agentPackage(pkg, shared ? 'fuzz-shared-key' : `${pkg}-key`, shared ? 'com.fuzz.shared' : undefined),
       () => ({}),
     );
   }
+}
+
+/** World.spawnIn in the actor's app, in the actor's user (a10: user 10's process of a's package). */
+export function spawnActor(
+  world: World,
+  actor: ActorName,
+  name: string,
+  body: (context: AppContext) => Promise<void>,
+): Task {
+  const pkg = ACTOR_PACKAGES[actor];
+  const user = ACTOR_USERS[actor];
+  const uid = user === undefined ? null : world.pm.getPackageUidAsUser(pkg, user);
+  return uid === null ? world.spawnIn(pkg, name, body) : spawnInAsUser(world, pkg, uid, name, body);
 }
 
 /** The provider options a variant sets: planted bugs, ablated rules and readings (src/protocol/readings.ts). */

@@ -14,8 +14,11 @@ import type { UserDecision } from '../../sim/ui/user.ts';
 import type { Variant } from '../../subjects/subjects.ts';
 import type { HostileBatch } from './malformed.ts';
 
-/** Actors a and b have their own UIDs; s1 and s2 share one UID (android:sharedUserId). */
-export const ACTORS = ['a', 'b', 's1', 's2'] as const;
+/**
+ * Actors a and b have their own UIDs; s1 and s2 share one UID (android:sharedUserId); a10 is a's
+ * package installed for user 10 too (its own UID, same appId), calling user 0's providers (fixtures.ts).
+ */
+export const ACTORS = ['a', 'b', 's1', 's2', 'a10'] as const;
 export type ActorName = (typeof ACTORS)[number];
 
 /**

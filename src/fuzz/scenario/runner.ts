@@ -18,7 +18,13 @@ import { World } from '../../sim/world.ts';
 import { replayFaultFree } from '../fault-free-replay.ts';
 import { type ActorState, newActorState } from './actor-state.ts';
 import { RawDriver } from './driver.ts';
-import { ACTOR_PACKAGES, installActors, type ProviderFixture, rawCheckContext } from './fixtures.ts';
+import {
+  ACTOR_PACKAGES,
+  installActors,
+  type ProviderFixture,
+  rawCheckContext,
+  spawnActor,
+} from './fixtures.ts';
 import type { ActorName, Command, Scenario, Tail, Variant } from './model.ts';
 
 export interface Fixture {
@@ -155,7 +161,7 @@ function spawnActors(cast: Cast): void {
     const driverIn = (ctx: AppContext) =>
       new RawDriver(ctx, state, othersThan(states, state), fixture.providers, faultsDone);
     if (!fixture.durableActors) {
-      world.spawnIn(ACTOR_PACKAGES[actor], `actor-${actor}`, async (ctx) => {
+      spawnActor(world, actor, `actor-${actor}`, async (ctx) => {
         const driver = driverIn(ctx);
         try {
           for (const command of commands) await driver.run(command);
@@ -199,7 +205,7 @@ function spawnSettle(cast: Cast): { fromStep: number | null } {
     for (const actor of actors) {
       const state = states.get(actor) as ActorState;
       if (state.ops.length === 0) continue;
-      world.spawnIn(ACTOR_PACKAGES[actor], `settle-${actor}`, async (ctx) => {
+      spawnActor(world, actor, `settle-${actor}`, async (ctx) => {
         // Its own sessions: the actor's leftover duplicate sends may still renegotiate theirs.
         const own: ActorState = Object.assign({}, state, { sessions: new Map<string, string>() });
         await new RawDriver(ctx, own, othersThan(states, state), fixture.providers).settle();

@@ -156,6 +156,12 @@ export const PROVIDER_PLANTED_BUGS = {
     description: 'a session token works for any UID that presents it',
     plant: (p) => swap(p, { sessionOwnedBy: () => true }),
   },
+  'session-keyed-by-app': {
+    description:
+      'a session is bound to the calling app (its package: the appId), not the UID: the same package in another Android user uses it',
+    plant: (p) =>
+      swap(p, { sessionOwnedBy: (_gates, session, uid) => session.uid % 100_000 === uid % 100_000 }),
+  },
   'v1-lists-write-tools': {
     description: 'the v1 list_tools of a dual-stack provider lists its write tools too',
     plant: (p) => swap(p, { v1Tools: (rt) => [...rt.catalogue.tools.values()] }),
