@@ -87,6 +87,7 @@ function vitest(...files: string[]) {
     },
   );
   const output = plain(`${r.stdout}${r.stderr}`);
+  if (!existsSync(json)) throw new Error(`vitest wrote no JSON report (exit ${r.status}):\n${output}`);
   const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
   const byFile = new Map<string, FileRun>();
   for (const file of files) {
