@@ -7,7 +7,8 @@ import { CLI_TESTS, ISOLATED, ISOLATED_PROJECT, SHARED, TEST_FILES } from './vit
 
 /**
  * The longest files first, by their CPU time (bench/README.md, "npm test by file, 2026-12-05
- * (tests-rest)", and the table of "Where `npm test`'s time goes" before it), then vitest's own order:
+ * (tests-rest)", "… second pass (tests3)", and the table of "Where `npm test`'s time goes" before
+ * them), then vitest's own order:
  * with two files at once, a long file started last runs on alone at the end. Vitest sorts by the
  * durations of the last run when it has them, but a clean clone (CI) has none and sorts by file
  * size, which puts several of these late (the consumer zoo's is a small file).
@@ -15,7 +16,6 @@ import { CLI_TESTS, ISOLATED, ISOLATED_PROJECT, SHARED, TEST_FILES } from './vit
 const LONGEST = [
   'src/cli/broken-modules.test.ts',
   'test/pack.test.ts',
-  'test/harness-project.test.ts',
   'src/cli/hostile-modules.test.ts',
   'properties/readings-campaign.test.ts',
   'src/cli/judge.test.ts',
@@ -23,6 +23,7 @@ const LONGEST = [
   'src/zoo/consumer/consumer-zoo.test.ts',
   'examples/notes-provider/notes.test.ts',
   'properties/controls/controls.test.ts',
+  'test/harness-project.test.ts',
   'src/zoo/zoo.test.ts',
   'examples/my-agent/my-agent.test.ts',
   'test/java-runner.test.ts',

@@ -9,7 +9,9 @@ import { propertyById } from '../src/fuzz/suites.ts';
 /**
  * The property suites kill every planted bug with `npx cetp-sim mutants`'s defaults (seed 0, the
  * portfolio strategy, DEFAULT_MUTANT_RUNS per killer property): what the command promises is what
- * `npm test` checks. How deep each bug hides over ten seeds: bench/mutant-depth.ts.
+ * `npm test` checks. How deep each bug hides over ten seeds: bench/mutant-depth.ts. Each hunt asks
+ * only whether the bug is killed, so it is not shrunk (`shrink: false`: the first failing run is the
+ * same either way); the last two tests check the shrinking.
  */
 describe('planted bugs are killed', () => {
   for (const mutant of MUTANTS) {
@@ -18,10 +20,23 @@ describe('planted bugs are killed', () => {
         seed: 0,
         runsPerProperty: DEFAULT_MUTANT_RUNS,
         tails: tailsOf('portfolio'),
+        shrink: false,
       });
       expect(result.killed, `${mutant.id} survived ${mutant.killers.join(', ')}`).toBe(true);
     });
   }
+
+  it('a hunt shrinks its kill unless told not to; the kill is the same either way', async () => {
+    const mutant = MUTANTS.find((m) => m.id === 'dedup-check-then-insert');
+    if (!mutant) throw new Error('fixture missing');
+    const options = { seed: 0, runsPerProperty: DEFAULT_MUTANT_RUNS, tails: tailsOf('portfolio') };
+    const shrunk = await huntMutant(mutant, options);
+    const found = await huntMutant(mutant, { ...options, shrink: false });
+    expect(found.killed && shrunk.killed).toBe(true);
+    expect(found.killedBy).toBe(shrunk.killedBy);
+    expect(found.runsToFailure).toBe(shrunk.runsToFailure);
+    expect(shrunk.shrunkSteps ?? Number.POSITIVE_INFINITY).toBeLessThan(found.shrunkSteps ?? 0);
+  });
 
   it('a shrunk failure replays bit for bit from its replay file', async () => {
     const mutant = MUTANTS.find((m) => m.id === 'dedup-check-then-insert');

@@ -26,11 +26,28 @@ export interface HuntOptions {
   readonly now?: () => number;
   /** The Android release profile the worlds run (`--android`; src/sim/core/release.ts); absent: the default. */
   readonly android?: AndroidRelease;
+  /**
+   * false: a killer's first failing run is reported as found, not shrunk (fuzzProperty's `shrink`):
+   * whether a bug is killed, and by which property, is the same; the checker named and the steps are
+   * the unshrunk run's.
+   */
+  readonly shrink?: boolean;
 }
 
 /** `variant` on the profile of `options` (unchanged without one). */
 function onProfile(variant: Variant, options: HuntOptions): Variant {
   return options.android === undefined ? variant : { ...variant, android: options.android };
+}
+
+/** The campaign options of one killer or ablated property under `options`. */
+function campaignOf(variant: Variant, options: HuntOptions) {
+  return {
+    seed: options.seed,
+    runs: options.runsPerProperty,
+    tails: options.tails,
+    variant: onProfile(variant, options),
+    ...(options.shrink === false ? { shrink: false } : {}),
+  };
 }
 
 export interface MutantResult {
@@ -41,7 +58,7 @@ export interface MutantResult {
   readonly checker: string | null;
   readonly runsToFailure: number | null;
   readonly msToFailure: number | null;
-  /** Scheduler steps of the shrunk failing run. */
+  /** Scheduler steps of the shrunk failing run (the unshrunk one with `shrink: false`). */
   readonly shrunkSteps: number | null;
 }
 
@@ -51,12 +68,7 @@ export async function huntMutant(mutant: Mutant, options: HuntOptions): Promise<
   for (const id of mutant.killers) {
     const def = propertyById(id);
     if (!def) continue;
-    const result = await fuzzProperty(def, {
-      seed: options.seed,
-      runs: options.runsPerProperty,
-      tails: options.tails,
-      variant: onProfile(mutant.variant, options),
-    });
+    const result = await fuzzProperty(def, campaignOf(mutant.variant, options));
     runs += result.runs;
     if (result.status === 'failed' && result.failure) {
       return {
@@ -95,12 +107,8 @@ export async function ablateRule(
 ): Promise<AblationResult> {
   const caughtBy: { property: string; checker: string | null; runsToFailure: number }[] = [];
   for (const def of options.properties ?? PROPERTIES) {
-    const result = await fuzzProperty(def, {
-      seed: options.seed,
-      runs: options.runsPerProperty,
-      tails: options.tails,
-      variant: onProfile({ providerBugs: [], consumerBugs: [], disabledRules: [rule] }, options),
-    });
+    const ablated = { providerBugs: [], consumerBugs: [], disabledRules: [rule] };
+    const result = await fuzzProperty(def, campaignOf(ablated, options));
     if (result.status === 'failed') {
       caughtBy.push({
         property: def.id,
