@@ -42,14 +42,8 @@ import { ActivityManager } from './ui/activity.ts';
 import { SimulatedUser } from './ui/user.ts';
 import { applyDeviceFault, killDependents, rebootDevice, reinstallApp, resignApp } from './world-faults.ts';
 import { contentCallRecord, ParcelDelivery } from './world-parcel.ts';
-import {
-  PROCESS_START_MS,
-  PROVIDER_PUBLISH_TIMEOUT_MS,
-  Report,
-  type RunReport,
-  SYSTEM_UID,
-  type WorldOptions,
-} from './world-types.ts';
+import { awaitStart, type StartReason } from './world-start.ts';
+import { PROCESS_START_MS, Report, type RunReport, SYSTEM_UID, type WorldOptions } from './world-types.ts';
 
 export * from './world-types.ts';
 
@@ -177,7 +171,12 @@ export class World {
 
   /** Starts the package's process if needed (providers published, then Application.onCreate); blocks
    *  the calling task; false if the start failed (crash in onCreate, publish timeout, not installed). */
-  async startProcess(packageName: string, processName = packageName, uid?: number): Promise<boolean> {
+  async startProcess(
+    packageName: string,
+    processName = packageName,
+    uid?: number,
+    why: StartReason = 'other',
+  ): Promise<boolean> {
     const installed = uid === undefined || this.pm.getPackagesForUid(uid)?.includes(packageName) === true;
     if (!this.apps.has(packageName) || this.pm.getPackageUid(packageName) === null || !installed)
       return false;
@@ -186,7 +185,7 @@ export class World {
     if (proc.state.kind !== 'starting') this.beginStart(proc);
     const waiter = this.scheduler.waiter<boolean>(`start of process ${proc.name}`);
     this.processes.onStarted(proc.name, (ok) => waiter.wake(ok));
-    const result = await waiter.waitFor(PROVIDER_PUBLISH_TIMEOUT_MS);
+    const result = await awaitStart(waiter, why); // only a provider's client has a deadline (world-start.ts)
     if (result === TIMED_OUT) {
       if (proc.state.kind === 'starting') this.killProcess(proc.name, { kind: 'publish-timeout' });
       return false;
@@ -389,10 +388,11 @@ export class World {
     this.trace.record('process.thaw', { actor: proc.name, pid: proc.pid ?? -1, reason });
   }
 
-  /** @internal The cached-app freezer's pass (a fault). */
+  /** @internal The cached-app freezer's pass (a fault); never a process still starting (world-start.ts). */
   freezeCached(): void {
     for (const [proc, adj] of this.importance()) {
-      if (adj < CACHED_APP_MIN_ADJ || this.scheduler.isFrozen(proc.name)) continue;
+      if (adj < CACHED_APP_MIN_ADJ || proc.state.kind === 'starting' || this.scheduler.isFrozen(proc.name))
+        continue;
       this.scheduler.freezeOwner(proc.name);
       this.trace.record('process.freeze', { actor: proc.name, pid: proc.pid ?? -1, adj });
     }

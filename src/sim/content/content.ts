@@ -84,7 +84,7 @@ export interface ContentHost {
   readonly scheduler: Pick<Scheduler, 'step' | 'currentTask'>;
   readonly clock: Pick<VirtualClock, 'nowMs'>;
   readonly binder: Pick<BinderDriver, 'clearCallingIdentity' | 'restoreCallingIdentity' | 'transact'>;
-  startProcess(packageName: string, processName?: string, uid?: number): Promise<boolean>;
+  startProcess(packageName: string, processName?: string, uid?: number, why?: 'provider'): Promise<boolean>;
   process(packageName: string, processName?: string, uid?: number): ProcessRecord;
   unparcelInto(proc: ProcessRecord, bundle: Bundle | null): Bundle | null;
   connectProvider(client: ProcessRecord, provider: ProcessRecord): void;
@@ -147,7 +147,7 @@ export async function acquireProvider(
   // The provider's own process: the package's, or its android:process (pm/manifest.ts processNameOf).
   const starting = world.process(info.packageName, info.processName, info.uid);
   world.connectProvider(caller.process, starting);
-  const started = await world.startProcess(info.packageName, info.processName, info.uid);
+  const started = await world.startProcess(info.packageName, info.processName, info.uid, 'provider');
   world.disconnectProvider(caller.process, starting, starting.pid ?? -1);
   if (!started) return null;
   const proc = world.process(info.packageName, info.processName, info.uid);

@@ -7,7 +7,12 @@
 import type { ActivityInfo } from '../pm/manifest.ts';
 import { type PackageManager, SYSTEM_UID } from '../pm/package-manager.ts';
 import { userIdOf } from '../pm/user-handle.ts';
-import { type ActivityHost, ActivityNotFoundException } from './activity-types.ts';
+import {
+  type ActivityHost,
+  ActivityNotFoundException,
+  type ActivityResult,
+  RESULT_CANCELED,
+} from './activity-types.ts';
 import type { ComponentName, Intent } from './intent.ts';
 
 /**
@@ -73,4 +78,27 @@ function topPriority(pm: PackageManager, candidates: ComponentName[], intent: In
   return withPriority
     .filter((r) => (r.priority ?? 0) === max)
     .map((r) => ({ packageName: r.packageName, className: r.name }));
+}
+
+/**
+ * A launch that failed before its Activity existed — its process did not start (a crash in
+ * onCreate, killed while starting, the publish timeout of a provider in it) or the launch
+ * transaction did not reach it: the ActivityRecord is removed and its launcher gets RESULT_CANCELED
+ * (ActivityRecord `finishActivityResults` → `resultTo.addResultLocked`), recorded as any other
+ * result (`activity.result`, from the system), so an oracle sees why the launcher resumed.
+ */
+export function cancelledLaunch(
+  world: Pick<ActivityHost, 'trace'>,
+  launcher: { readonly process: { readonly name: string } },
+  component: ComponentName,
+  reason: string,
+): ActivityResult {
+  world.trace.record('activity.result', {
+    from: 'system',
+    to: launcher.process.name,
+    activity: component.className,
+    resultCode: RESULT_CANCELED,
+    reason,
+  });
+  return { resultCode: RESULT_CANCELED, data: null };
 }

@@ -45,7 +45,7 @@ import { AppThreads, launchBytes } from '../process/app-thread.ts';
 import type { ScreenState } from '../process/importance.ts';
 import type { ProcessRecord } from '../process/process.ts';
 import type { ActivityRecord } from './activity-component.ts';
-import { launchTarget, resolveActivities } from './activity-resolve.ts';
+import { cancelledLaunch, launchTarget, resolveActivities } from './activity-resolve.ts';
 import { SavedActivities } from './activity-saved.ts';
 import {
   type ActivityHost,
@@ -224,14 +224,13 @@ export class ActivityManager {
       );
     }
     const where = info?.processName ?? component.packageName; // its android:process, else the package's
-    if (!(await this.world.startProcess(component.packageName, where, targetUid))) {
-      return { resultCode: RESULT_CANCELED, data: null };
-    }
+    if (!(await this.world.startProcess(component.packageName, where, targetUid)))
+      return cancelledLaunch(this.world, launcher, component, 'its process failed to start');
     const proc = this.world.process(component.packageName, where, targetUid);
     this.world.thaw(proc, 'activity start');
     // IApplicationThread.scheduleTransaction: a binder thread of the app, an Intent that fits (app-thread.ts).
     if (!(await this.appThreads.scheduleLaunch(proc, intent, component.className)))
-      return { resultCode: RESULT_CANCELED, data: null };
+      return cancelledLaunch(this.world, launcher, component, 'the launch did not reach its process');
     const context = proc.context as AppContext;
     const waiter = this.world.scheduler.waiter<ActivityResult>(
       `result of ${component.packageName}/${component.className}`,

@@ -350,7 +350,7 @@ public final class Runner {
             return;
           }
         case "kill":
-          transport.killProvider();
+          transport.killProvider(step.optString("process", "main"));
           return;
         case "advance-clock":
           transport.advanceClock(step.getLong("ms"));

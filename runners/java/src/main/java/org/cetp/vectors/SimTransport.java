@@ -192,7 +192,17 @@ public final class SimTransport implements Transport {
 
   @Override
   public void killProvider() throws TransportException {
-    request(op("kill"));
+    killProvider("main");
+  }
+
+  /** serve's kill step: the sim kills what it would (src/vectors/kill-target.ts killTargetProcess). */
+  @Override
+  public void killProvider(String process) throws TransportException {
+    try {
+      request(op("kill").put("process", process));
+    } catch (JSONException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Override

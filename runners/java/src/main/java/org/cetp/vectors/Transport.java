@@ -102,9 +102,21 @@ public interface Transport extends AutoCloseable {
     throw new UnsupportedAbility("user-action");
   }
 
-  /** Kills the provider's process (ability process-kill). */
+  /** Kills the provider app's main process (ability process-kill). */
   default void killProvider() throws TransportException {
     throw new UnsupportedAbility("process-kill");
+  }
+
+  /**
+   * A vector's kill step (ability process-kill): process "main" (the default, what a kill step
+   * always meant) kills the app's main process, "provider" the process its provider runs in (the
+   * provider's android:process, ProviderInfo.processName; the main process if it declares none).
+   * A transport that overrides only {@link #killProvider()} cannot tell them apart: it skips a
+   * provider kill rather than kill the wrong process.
+   */
+  default void killProvider(String process) throws TransportException {
+    if (!"main".equals(process)) throw new UnsupportedAbility("process-kill");
+    killProvider();
   }
 
   /** Lets ms of device time pass (ability clock-control; also used between polls). */

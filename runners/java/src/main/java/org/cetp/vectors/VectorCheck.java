@@ -23,6 +23,8 @@ public final class VectorCheck {
           "clock-control", "second-uid", "resign");
   static final Set<String> OPS = set("call", "repeat", "parallel", "user", "kill", "advance-clock", "read-fd", "poll-until");
   static final Set<String> ANSWERS = set("approve", "deny", "back", "never");
+  /** A kill step's process (src/vectors/format.ts KILL_TARGETS). */
+  static final Set<String> KILL_PROCESSES = set("main", "provider");
   static final Set<String> SEND_TYPES =
       set("int", "long", "boolean", "double", "float", "string", "bytes", "string[]", "int[]", "long[]", "bundle", "null", "fd");
   private static final Pattern ID = Pattern.compile("^[a-z0-9][a-z0-9-]{1,63}$");
@@ -150,6 +152,7 @@ public final class VectorCheck {
         oneOf(s, "answer", at, ANSWERS);
         return;
       case "kill":
+        if (s.has("process")) oneOf(s, "process", at, KILL_PROCESSES);
         return;
       case "advance-clock":
         integer(s, "ms", at, 0);

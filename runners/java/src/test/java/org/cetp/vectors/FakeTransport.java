@@ -81,6 +81,11 @@ class FakeTransport implements Transport {
   }
 
   @Override
+  public void killProvider(String process) throws TransportException {
+    log.add("main".equals(process) ? "kill" : "kill " + process);
+  }
+
+  @Override
   public void advanceClock(long ms) {
     log.add("clock " + ms);
   }

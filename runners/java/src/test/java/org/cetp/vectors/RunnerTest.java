@@ -159,6 +159,29 @@ public class RunnerTest {
     assertFalse(s.ok);
   }
 
+  /** A kill step's process reaches the transport: "main" when absent (old vectors), else as written. */
+  @Test
+  public void aKillStepNamesTheProcessItKills() throws Exception {
+    FakeTransport t = new FakeTransport();
+    String steps = "[{\"op\":\"kill\"},{\"op\":\"kill\",\"process\":\"provider\"},{\"op\":\"kill\",\"process\":\"main\"}]";
+    Runner.Summary s = run(t, TestCorpus.vector("v-kills", "[\"core\",\"process-kill\"]", steps));
+    assertEquals(s.outcomes.get(0).failureText(), "pass", s.outcomes.get(0).status);
+    String log = String.join("\n", t.log);
+    assertTrue(log, log.contains("kill\nkill provider\nkill\nend"));
+
+    // A transport that knows only the old killProvider() skips a provider kill instead of killing main.
+    FakeTransport old = new FakeTransport() {
+      @Override
+      public void killProvider(String process) throws TransportException {
+        if (!"main".equals(process)) throw new UnsupportedAbility("process-kill");
+        killProvider();
+      }
+    };
+    s = run(old, TestCorpus.vector("v-kills", "[\"core\",\"process-kill\"]", steps));
+    assertEquals("skip", s.outcomes.get(0).status);
+    assertFalse(String.join("\n", old.log), old.log.contains("kill provider"));
+  }
+
   @Test
   public void malformedVectorFilesAreOneErrorPerVector() throws Exception {
     String good = TestCorpus.vector("v-good", "[\"core\"]", "[" + CALL_OK + "]");
@@ -171,6 +194,7 @@ public class RunnerTest {
             TestCorpus.vector("v-regex", "[\"core\"]", "[" + CALL_OK.replace(OK, "{\"$match\":\"regex\",\"pattern\":\"(\"}") + "]"),
             TestCorpus.vector("v-value", "[\"core\"]", "[" + CALL_OK.replace("\"extras\":null", "\"extras\":{\"n\":{\"type\":\"int\",\"value\":\"x\"}}") + "]"),
             TestCorpus.vector("v-ability", "[\"telekinesis\"]", "[" + CALL_OK + "]"),
+            TestCorpus.vector("v-kill", "[\"core\"]", "[{\"op\":\"kill\",\"process\":\"zygote\"}]"),
             "42"))
         .file("b/b.json", "{ not json")
         .altered("c/c.json", TestCorpus.vectorFile(good.replace("v-good", "v-c")), TestCorpus.vectorFile(good.replace("v-good", "v-evil")))
@@ -186,7 +210,8 @@ public class RunnerTest {
       {"v-regex", "$.vectors[4].steps[0].expect.pattern", "not a valid regex"},
       {"v-value", "$.vectors[5].steps[0].extras.n.value", "must be a 32-bit integer"},
       {"v-ability", "$.vectors[6].requires[0]", "unknown value 'telekinesis'"},
-      {"a/a.json", "$.vectors[7]", "must be an object"},
+      {"v-kill", "$.vectors[7].steps[0].process", "must be one of [main, provider]"},
+      {"a/a.json", "$.vectors[8]", "must be an object"},
       {"b/b.json", "$", "not JSON"},
       {"c/c.json", "$", "differs from the manifest"},
       {"d/d.json", "$.format", "not cetp-vectors/1"},
@@ -199,7 +224,7 @@ public class RunnerTest {
       assertTrue(o.reason, o.reason.contains(e[2]));
     }
     assertFalse(st.containsKey("v-evil"));
-    assertEquals(s.outcomes.size(), 11);
+    assertEquals(s.outcomes.size(), 12);
     assertFalse(s.ok);
   }
 

@@ -34,6 +34,21 @@ public class SimTransportTest {
     assertTrue(failure("read line; sleep 30", 300).contains("did not answer within 300 ms"));
   }
 
+  /** serve's kill request carries the step's process (serve-kill.test.ts: what the sim then kills). */
+  @Test
+  public void aKillSendsItsProcess() throws Exception {
+    java.io.File log = java.io.File.createTempFile("serve-requests", ".txt");
+    log.deleteOnExit();
+    String script = "i=0; while read line; do i=$((i+1)); echo \"$line\" >> '" + log.getPath() + "'; echo \"{\\\"id\\\":$i,\\\"ok\\\":true}\"; done";
+    try (SimTransport t = new SimTransport(Arrays.asList("sh", "-c", script), null, null, 5000)) {
+      t.killProvider("provider");
+      t.killProvider();
+    }
+    String sent = new String(java.nio.file.Files.readAllBytes(log.toPath()), java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(sent, sent.contains("\"process\":\"provider\""));
+    assertTrue(sent, sent.contains("\"process\":\"main\""));
+  }
+
   @Test
   public void aMissingServerIsReported() throws Exception {
     try {

@@ -5,6 +5,7 @@ import android.app.Instrumentation;
 import android.app.PendingIntent;
 import android.content.ContentProviderClient;
 import android.content.Context;
+import android.content.pm.ProviderInfo;
 import android.os.Build;
 import android.os.Bundle;
 import android.os.ParcelFileDescriptor;
@@ -68,6 +69,11 @@ public final class AndroidTransport implements Transport {
     void run(String providerPackage) throws TransportException;
   }
 
+  /** Kills one process of the provider's app, by process name (a kill step naming one of two processes). */
+  public interface ProcessKill {
+    void run(String providerPackage, String processName) throws TransportException;
+  }
+
   /** Makes one ContentProviderClient call as an app with another UID (ability second-uid). */
   public interface SecondCaller {
     Bundle call(Call call) throws RemoteException;
@@ -83,6 +89,7 @@ public final class AndroidTransport implements Transport {
     private final Instrumentation instrumentation;
     private User user;
     private AppAction kill;
+    private ProcessKill killProcess;
     private AppAction freshState;
     private SecondCaller second;
     private LongConsumer clock;
@@ -100,6 +107,7 @@ public final class AndroidTransport implements Transport {
       if (instrumentation != null) {
         this.user = new UiAutomationUser(instrumentation.getUiAutomation());
         this.kill = pkg -> shell(instrumentation, "am force-stop " + pkg);
+        this.killProcess = (pkg, name) -> killByName(instrumentation, pkg, name);
         this.freshState = pkg -> shell(instrumentation, "pm clear " + pkg);
       }
     }
@@ -112,6 +120,18 @@ public final class AndroidTransport implements Transport {
     /** Kills the provider's process (default: am force-stop). */
     public Builder kill(AppAction kill) {
       this.kill = kill;
+      return this;
+    }
+
+    /**
+     * Kills one process of an app whose provider runs in a process of its own (android:process), so
+     * that a kill step takes the process it names and leaves the other (default: {@code pidof} the
+     * process, then {@code run-as <package> kill -9 <pid>}, which needs a debuggable provider app).
+     * Without it such a kill step is skipped (process-kill); an app with one process needs only
+     * {@link #kill}.
+     */
+    public Builder killProcess(ProcessKill killProcess) {
+      this.killProcess = killProcess;
       return this;
     }
 
@@ -267,16 +287,56 @@ public final class AndroidTransport implements Transport {
 
   @Override
   public void killProvider() throws TransportException {
+    killProvider("main");
+  }
+
+  /**
+   * A kill step: "main" the app's main process (named after its package), "provider" the process
+   * its provider runs in (ProviderInfo.processName: its android:process, else the main process). For
+   * an app with one process both are the {@link Builder#kill} hook (am force-stop); for a provider in
+   * a process of its own each is that one process ({@link Builder#killProcess}) — a force-stop would
+   * take both.
+   */
+  @Override
+  public void killProvider(String process) throws TransportException {
     if (b.kill == null) throw new UnsupportedAbility("process-kill");
-    dropClient();
-    b.kill.run(fixture.packageName);
+    String providerProcess = providerProcess();
+    String victim = "provider".equals(process) ? providerProcess : fixture.packageName;
+    if (providerProcess.equals(fixture.packageName)) {
+      dropClient();
+      b.kill.run(fixture.packageName);
+      return;
+    }
+    if (b.killProcess == null) throw new UnsupportedAbility("process-kill");
+    if (victim.equals(providerProcess)) dropClient();
+    b.killProcess.run(fixture.packageName, victim);
+  }
+
+  /** The process the fixture's provider runs in, as the package manager declares it. */
+  private String providerProcess() {
+    ProviderInfo info = b.context.getPackageManager().resolveContentProvider(fixture.authority, 0);
+    return info == null || info.processName == null || info.processName.isEmpty() ? fixture.packageName : info.processName;
+  }
+
+  /** pidof the process, then kill -9 as the app (run-as: a debuggable app); nothing if it is not running. */
+  static void killByName(Instrumentation instrumentation, String pkg, String processName) throws TransportException {
+    String pids = shellOutput(instrumentation, "pidof " + processName).trim();
+    for (String pid : pids.isEmpty() ? new String[0] : pids.split("\\s+")) {
+      if (!pid.matches("\\d+")) throw new TransportException("pidof " + processName + " answered " + pids);
+      shell(instrumentation, "run-as " + pkg + " kill -9 " + pid);
+    }
   }
 
   /** Runs a shell command through UiAutomation (as the shell user) and waits for it to finish. */
   static void shell(Instrumentation instrumentation, String command) throws TransportException {
+    shellOutput(instrumentation, command);
+  }
+
+  /** {@link #shell}, answering what the command printed. */
+  static String shellOutput(Instrumentation instrumentation, String command) throws TransportException {
     ParcelFileDescriptor out = instrumentation.getUiAutomation().executeShellCommand(command);
     try (InputStream in = new ParcelFileDescriptor.AutoCloseInputStream(out)) {
-      readAll(in);
+      return new String(readAll(in), java.nio.charset.StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new TransportException(command + " failed: " + e.getMessage(), e);
     }
