@@ -9,17 +9,14 @@
  * src/cli/testdata/hostile/.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALERTS } from '../fuzz/scenario/fixtures.ts';
 import { fuzzProvider } from '../harness/fuzz.ts';
 import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
+import { memoryIo, tempDir } from './testing.ts';
 
 const HOSTILE = 'src/cli/testdata/hostile';
-const out = () => mkdtempSync(join(tmpdir(), 'cetp-sim-hostile-'));
+const out = () => tempDir('cetp-sim-hostile-');
 
 interface Report {
   error?: { code: string; message: string };

@@ -7,14 +7,11 @@
  * naming the forged verdict; its replay fails too. The CLI's thread (this test's: `main` runs in it)
  * imports no user module, judges the runs itself, and its fast-check was never patched.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from './main.ts';
 import { userModulesImportedHere } from './module-loader.ts';
-import { memoryIo } from './testing.ts';
+import { memoryIo, tempDir } from './testing.ts';
 import { MODULE_FORGES_VERDICT, runsJudgedHere } from './worker/judge.ts';
 
 const HOSTILE = 'src/cli/testdata/hostile';
@@ -54,11 +51,8 @@ async function fuzz(module: string, out: string) {
 describe('the judge apart from the judged', () => {
   it("a module that patches the worker's property loop (fast-check's AsyncProperty.prototype.run) to make every run hold still fails where the unpatched control fails, naming the forge; its replay fails too", async () => {
     const judgedBefore = runsJudgedHere();
-    const forged = await fuzz(
-      'forges-property-loop.provider.ts',
-      mkdtempSync(join(tmpdir(), 'cetp-sim-realm-')),
-    );
-    const control = await fuzz('alerts.provider.ts', mkdtempSync(join(tmpdir(), 'cetp-sim-realm-')));
+    const forged = await fuzz('forges-property-loop.provider.ts', tempDir('cetp-sim-realm-'));
+    const control = await fuzz('alerts.provider.ts', tempDir('cetp-sim-realm-'));
     expect(control.code).toBe(1);
     expect(forged.code, JSON.stringify(forged.first?.violations)).toBe(1);
     expect(forged.first?.status).toBe('failed');
@@ -87,8 +81,7 @@ describe('the judge apart from the judged', () => {
 
   it("the judge's thread loads no user module: none was imported in it, and the forger's patch never reached its fast-check", async () => {
     // Runs after (and, alone, with) a campaign of the forger in this thread.
-    if (runsJudgedHere() === 0)
-      await fuzz('forges-property-loop.provider.ts', mkdtempSync(join(tmpdir(), 'cetp-sim-realm-')));
+    if (runsJudgedHere() === 0) await fuzz('forges-property-loop.provider.ts', tempDir('cetp-sim-realm-'));
     expect(runsJudgedHere()).toBeGreaterThan(0);
     expect(userModulesImportedHere()).toEqual([]);
     const run = (

@@ -12,7 +12,7 @@
  * - a failed property always has at least one violation with a checker id.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,10 +21,10 @@ import { ALL_CHECKERS } from '../check/checkers/index.ts';
 import { fuzzProperty } from '../fuzz/fuzz.ts';
 import { propertyById } from '../fuzz/suites.ts';
 import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
+import { memoryIo, tempDir } from './testing.ts';
 
 const HOSTILE = 'src/cli/testdata/hostile';
-const out = () => mkdtempSync(join(tmpdir(), 'cetp-sim-judge-'));
+const out = () => tempDir('cetp-sim-judge-');
 
 interface Verdict {
   checker: string;

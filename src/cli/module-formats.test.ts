@@ -5,19 +5,18 @@
  * non-ASCII characters, a symlinked module (its sibling imports resolved where it really lives).
  * Loaded the way the CLI loads them: in a worker thread (boot.mjs: tsx, then esm-hooks.mjs).
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CliError } from '../harness/errors.ts';
 import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
+import { memoryIo, tempDir } from './testing.ts';
 import { WorkerHost } from './worker/pool.ts';
 import type { LoadOutcome } from './worker/protocol.ts';
 
 // A module of a user's own (public API only: src/cli/worker/boundary.mjs) that exports ALERTS.
 const FIXTURES = JSON.stringify(resolve('src/cli/testdata/hostile/alerts-fixture.mjs'));
-const root = mkdtempSync(join(tmpdir(), 'cetp-sim-formats-'));
+const root = tempDir('cetp-sim-formats-');
 const host = new WorkerHost();
 afterAll(async () => {
   await host.close();

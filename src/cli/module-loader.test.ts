@@ -6,19 +6,18 @@
  * file as CommonJS and Node refused it ("Cannot require() ES Module … in a cycle").
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CliError } from '../harness/errors.ts';
 import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
+import { memoryIo, tempDir } from './testing.ts';
 import { WorkerHost } from './worker/pool.ts';
 import type { LoadOutcome } from './worker/protocol.ts';
 
 // A module of a user's own (public API only: src/cli/worker/boundary.mjs) that exports ALERTS.
 const FIXTURES = JSON.stringify(resolve('src/cli/testdata/hostile/alerts-fixture.mjs'));
 const CONSUMER = JSON.stringify(resolve('src/index.ts'));
-const root = mkdtempSync(join(tmpdir(), 'cetp-sim-modules-'));
+const root = tempDir('cetp-sim-modules-');
 const host = new WorkerHost();
 afterAll(async () => {
   await host.close();
