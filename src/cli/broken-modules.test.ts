@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROPERTIES } from '../fuzz/suites.ts';
-import { runCli, tempDir } from './testing.ts';
+import { moduleFuzzArgs, runCli, tempDir } from './testing.ts';
 
 interface PropertyJson {
   id: string;
@@ -39,7 +39,7 @@ const EXPECTED: Record<string, readonly string[]> = {
  * short one made the verdict depend on the host's load (a slow run of `throws` under load ended by the
  * watchdog instead of its checkers), so theirs is far above any run's time: none of them blocks.
  */
-const watchdogFor = (name: string) => (name === 'blocks' ? '2' : '120');
+const watchdogFor = (name: string) => (name === 'blocks' ? 2 : 120);
 
 describe('deliberately broken providers fail every property that calls them', () => {
   it.each(Object.keys(EXPECTED))(
@@ -48,19 +48,16 @@ describe('deliberately broken providers fail every property that calls them', ()
       const out = tempDir(`cetp-sim-broken-${name}-`);
       // Only whether each property fails, and by what, is asked here: the failing runs unshrunk —
       // but for `blocks`, whose verdict is the watchdog's (a hung run is not shrunk anyway).
-      const r = await runCli([
-        'fuzz',
-        '--json',
-        '--runs',
-        '20',
-        ...(name === 'blocks' ? [] : ['--no-shrink']),
-        '--watchdog',
-        watchdogFor(name),
-        '--provider',
-        module(name),
-        '--out',
-        out,
-      ]);
+      const r = await runCli(
+        moduleFuzzArgs({
+          role: 'provider',
+          module: module(name),
+          runs: 20,
+          watchdogSeconds: watchdogFor(name),
+          out,
+          extra: name === 'blocks' ? [] : ['--no-shrink'],
+        }),
+      );
       expect(r.code).toBe(1);
       const report = JSON.parse(r.stdout[0] ?? '{}') as { passed: boolean; properties: PropertyJson[] };
       expect(report.passed).toBe(false);
@@ -87,18 +84,9 @@ describe('a consumer that does nothing', () => {
     const out = tempDir('cetp-sim-idle-');
     const junit = join(out, 'report.xml');
     const idle = 'src/cli/testdata/idle.consumer.ts';
-    const json = await runCli([
-      'fuzz',
-      '--json',
-      '--runs',
-      '10',
-      '--consumer',
-      idle,
-      '--out',
-      out,
-      '--junit',
-      junit,
-    ]);
+    const json = await runCli(
+      moduleFuzzArgs({ role: 'consumer', module: idle, runs: 10, out, extra: ['--junit', junit] }),
+    );
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout[0] ?? '{}') as { passed: boolean; properties: PropertyJson[] };
     expect(report.passed).toBe(false);
@@ -124,18 +112,9 @@ describe('replay after a fix', () => {
   it('exits 1 with the broken module, 0 with the fixed one; 3 only when the same code gives another trace', async () => {
     const out = tempDir('cetp-sim-fix-');
     const broken = module('never-resolves');
-    const fuzz = await runCli([
-      'fuzz',
-      '--json',
-      '--runs',
-      '20',
-      '--property',
-      'versions',
-      '--provider',
-      broken,
-      '--out',
-      out,
-    ]);
+    const fuzz = await runCli(
+      moduleFuzzArgs({ role: 'provider', module: broken, runs: 20, properties: ['versions'], out }),
+    );
     expect(fuzz.code).toBe(1);
     const file =
       (JSON.parse(fuzz.stdout[0] ?? '{}') as { properties: PropertyJson[] }).properties[0]?.replayFile ?? '';
@@ -165,20 +144,16 @@ describe('replay after a fix', () => {
   it('a run that blocked its thread replays under the watchdog too: exit 1, not a hang', async () => {
     const out = tempDir('cetp-sim-blocked-');
     const blocks = module('blocks');
-    const fuzz = await runCli([
-      'fuzz',
-      '--json',
-      '--runs',
-      '5',
-      '--watchdog',
-      '1',
-      '--property',
-      'versions',
-      '--provider',
-      blocks,
-      '--out',
-      out,
-    ]);
+    const fuzz = await runCli(
+      moduleFuzzArgs({
+        role: 'provider',
+        module: blocks,
+        runs: 5,
+        watchdogSeconds: 1,
+        properties: ['versions'],
+        out,
+      }),
+    );
     const file =
       (JSON.parse(fuzz.stdout[0] ?? '{}') as { properties: PropertyJson[] }).properties[0]?.replayFile ?? '';
     const replay = await runCli(['replay', file, '--json', '--watchdog', '1', '--provider', blocks]);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROPERTIES } from '../fuzz/suites.ts';
 import { consumerImpact } from './consumer-module.ts';
-import { type CliRun, FAILING_VERSIONS_FUZZ, onlyJson, runCli, tempDir } from './testing.ts';
+import { type CliRun, FAILING_VERSIONS_FUZZ, moduleFuzzArgs, onlyJson, runCli, tempDir } from './testing.ts';
 
 interface FuzzJson {
   seed: number;
@@ -227,33 +227,26 @@ describe('cetp-sim fuzz', () => {
 
 describe('cetp-sim fuzz --provider / --consumer', () => {
   it("fuzzes the user's provider module: a correct one passes, a buggy one fails", async () => {
-    const good = await run([
-      'fuzz',
-      '--json',
-      '--runs',
-      '5',
-      '--property',
-      'versions',
-      'idempotency',
-      '--provider',
-      'src/cli/testdata/my-alerts.provider.ts',
-      '--out',
-      out(),
-    ]);
+    const good = await run(
+      moduleFuzzArgs({
+        role: 'provider',
+        module: 'src/cli/testdata/my-alerts.provider.ts',
+        runs: 5,
+        properties: ['versions', 'idempotency'],
+        out: out(),
+      }),
+    );
     expect(good.code).toBe(0);
     const dir = out();
-    const bad = await run([
-      'fuzz',
-      '--json',
-      '--runs',
-      '20',
-      '--property',
-      'versions',
-      '--provider',
-      'src/cli/testdata/leaky-alerts.provider.ts',
-      '--out',
-      dir,
-    ]);
+    const bad = await run(
+      moduleFuzzArgs({
+        role: 'provider',
+        module: 'src/cli/testdata/leaky-alerts.provider.ts',
+        runs: 20,
+        properties: ['versions'],
+        out: dir,
+      }),
+    );
     expect(bad.code).toBe(1);
     const [versions] = onlyJson<FuzzJson>(bad.stdout).properties;
     const file = JSON.parse(readFileSync(versions?.replayFile ?? '', 'utf8')) as {
@@ -296,16 +289,14 @@ describe('cetp-sim fuzz --provider / --consumer', () => {
   });
 
   it('a consumer module replaces the reference consumer in the consumer-driven properties (only those, by default)', async () => {
-    const r = await run([
-      'fuzz',
-      '--json',
-      '--runs',
-      '5',
-      '--consumer',
-      'src/cli/testdata/reference.consumer.ts',
-      '--out',
-      out(),
-    ]);
+    const r = await run(
+      moduleFuzzArgs({
+        role: 'consumer',
+        module: 'src/cli/testdata/reference.consumer.ts',
+        runs: 5,
+        out: out(),
+      }),
+    );
     expect(r.code).toBe(0);
     const report = onlyJson<FuzzJson>(r.stdout);
     const driven = PROPERTIES.filter((d) => d.kind === 'consumer').map((d) => d.id);
@@ -332,18 +323,15 @@ describe('cetp-sim fuzz --provider / --consumer', () => {
 
   it("a consumer module's own bug is found, and its replay file re-runs that consumer", async () => {
     const dir = out();
-    const r = await run([
-      'fuzz',
-      '--json',
-      '--property',
-      'consumer',
-      '--runs',
-      '300',
-      '--consumer',
-      'src/cli/testdata/forgetful.consumer.ts',
-      '--out',
-      dir,
-    ]);
+    const r = await run(
+      moduleFuzzArgs({
+        role: 'consumer',
+        module: 'src/cli/testdata/forgetful.consumer.ts',
+        runs: 300,
+        properties: ['consumer'],
+        out: dir,
+      }),
+    );
     expect(r.code).toBe(1);
     const [result] = onlyJson<FuzzJson>(r.stdout).properties;
     expect(result?.status).toBe('failed');

@@ -12,8 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ALERTS } from '../fuzz/scenario/fixtures.ts';
 import { fuzzProvider } from '../harness/fuzz.ts';
-import { main } from './main.ts';
-import { memoryIo, tempDir } from './testing.ts';
+import { moduleFuzzArgs, runCli, tempDir } from './testing.ts';
 
 const HOSTILE = 'src/cli/testdata/hostile';
 const out = () => tempDir('cetp-sim-hostile-');
@@ -24,27 +23,19 @@ interface Report {
 }
 
 async function fuzz(flag: '--provider' | '--consumer', module: string, property: string, runs = 10) {
-  const io = memoryIo();
-  const code = await main(
-    [
-      'fuzz',
-      '--json',
-      '--runs',
-      String(runs),
+  const { code, stdout } = await runCli(
+    moduleFuzzArgs({
+      role: flag === '--provider' ? 'provider' : 'consumer',
+      module: `${HOSTILE}/${module}`,
+      runs,
       // Wall time: far above any run's, so the host's load never decides a verdict (none of these
       // modules blocks its thread; a thread that dies is reported at once, whatever the watchdog).
-      '--watchdog',
-      '120',
-      '--property',
-      property,
-      flag,
-      `${HOSTILE}/${module}`,
-      '--out',
-      out(),
-    ],
-    io,
+      watchdogSeconds: 120,
+      properties: [property],
+      out: out(),
+    }),
   );
-  const report = JSON.parse(io.stdout[0] ?? '{}') as Report;
+  const report = JSON.parse(stdout[0] ?? '{}') as Report;
   return { code, report, verdicts: report.properties?.[0]?.violations ?? [] };
 }
 

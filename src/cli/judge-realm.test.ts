@@ -9,9 +9,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { main } from './main.ts';
 import { userModulesImportedHere } from './module-loader.ts';
-import { memoryIo, tempDir } from './testing.ts';
+import { moduleFuzzArgs, runCli, tempDir } from './testing.ts';
 import { MODULE_FORGES_VERDICT, runsJudgedHere } from './worker/judge.ts';
 
 const HOSTILE = 'src/cli/testdata/hostile';
@@ -26,25 +25,17 @@ interface Report {
 }
 
 async function fuzz(module: string, out: string) {
-  const io = memoryIo();
-  const code = await main(
-    [
-      'fuzz',
-      '--json',
-      '--runs',
-      '200',
-      '--property',
-      'idempotency',
-      '--mutant',
-      'dedup-check-then-insert',
-      '--provider',
-      `${HOSTILE}/${module}`,
-      '--out',
+  const { code, stdout } = await runCli(
+    moduleFuzzArgs({
+      role: 'provider',
+      module: `${HOSTILE}/${module}`,
+      runs: 200,
+      properties: ['idempotency'],
       out,
-    ],
-    io,
+      extra: ['--mutant', 'dedup-check-then-insert'],
+    }),
   );
-  const [first] = (JSON.parse(io.stdout[0] ?? '{}') as Report).properties ?? [];
+  const [first] = (JSON.parse(stdout[0] ?? '{}') as Report).properties ?? [];
   return { code, first };
 }
 
@@ -70,13 +61,15 @@ describe('the judge apart from the judged', () => {
     // The replay runs the module again in a worker and is judged here too: it still fails.
     const file = forged.first?.replayFile;
     expect(file).toBeDefined();
-    const io = memoryIo();
-    const replayed = await main(
-      ['replay', file as string, '--provider', `${HOSTILE}/forges-property-loop.provider.ts`, '--json'],
-      io,
-    );
-    expect(replayed, io.stdout.join('')).toBe(1);
-    expect(io.stdout.join('')).toMatch(/single-effect/);
+    const replayed = await runCli([
+      'replay',
+      file as string,
+      '--provider',
+      `${HOSTILE}/forges-property-loop.provider.ts`,
+      '--json',
+    ]);
+    expect(replayed.code, replayed.stdout.join('')).toBe(1);
+    expect(replayed.stdout.join('')).toMatch(/single-effect/);
   }, 300_000);
 
   it("the judge's thread loads no user module: none was imported in it, and the forger's patch never reached its fast-check", async () => {

@@ -20,8 +20,7 @@ import type { Checker } from '../check/checker.ts';
 import { ALL_CHECKERS } from '../check/checkers/index.ts';
 import { fuzzProperty } from '../fuzz/fuzz.ts';
 import { propertyById } from '../fuzz/suites.ts';
-import { main } from './main.ts';
-import { memoryIo, tempDir } from './testing.ts';
+import { moduleFuzzArgs, runCli, tempDir } from './testing.ts';
 
 const HOSTILE = 'src/cli/testdata/hostile';
 const out = () => tempDir('cetp-sim-judge-');
@@ -36,26 +35,18 @@ interface Report {
 }
 
 async function fuzz(module: string, property: string, runs: number, ...extra: string[]) {
-  const io = memoryIo();
-  const code = await main(
-    [
-      'fuzz',
-      '--json',
-      '--runs',
-      String(runs),
-      '--watchdog',
-      '10',
-      '--property',
-      property,
-      '--provider',
-      module.includes('/') ? module : `${HOSTILE}/${module}`,
-      '--out',
-      out(),
-      ...extra,
-    ],
-    io,
+  const { code, stdout } = await runCli(
+    moduleFuzzArgs({
+      role: 'provider',
+      module: module.includes('/') ? module : `${HOSTILE}/${module}`,
+      runs,
+      watchdogSeconds: 10,
+      properties: [property],
+      out: out(),
+      extra,
+    }),
   );
-  const report = JSON.parse(io.stdout[0] ?? '{}') as Report;
+  const report = JSON.parse(stdout[0] ?? '{}') as Report;
   const [first] = report.properties ?? [];
   if (first?.status === 'failed') expectNamedVerdicts(first.violations);
   return { code, report, first, verdicts: first?.violations ?? [] };

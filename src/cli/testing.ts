@@ -56,3 +56,32 @@ export const FAILING_VERSIONS_FUZZ = [
   '--property',
   'versions',
 ] as const;
+
+/** One user module under `fuzz --json`: the options the module tests vary. */
+export interface ModuleFuzz {
+  role: 'provider' | 'consumer';
+  module: string;
+  runs: number;
+  out: string;
+  properties?: readonly string[];
+  watchdogSeconds?: number;
+  /** Further arguments, last. */
+  extra?: readonly string[];
+}
+
+/** The arguments of `fuzz --json` over one `--provider` or `--consumer` module, in one order. */
+export function moduleFuzzArgs(fuzz: ModuleFuzz): string[] {
+  return [
+    'fuzz',
+    '--json',
+    '--runs',
+    String(fuzz.runs),
+    ...(fuzz.watchdogSeconds === undefined ? [] : ['--watchdog', String(fuzz.watchdogSeconds)]),
+    ...(fuzz.properties === undefined ? [] : ['--property', ...fuzz.properties]),
+    `--${fuzz.role}`,
+    fuzz.module,
+    '--out',
+    fuzz.out,
+    ...(fuzz.extra ?? []),
+  ];
+}
