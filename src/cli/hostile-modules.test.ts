@@ -1,18 +1,7 @@
-/**
- * A user's module that misbehaves outside the protocol fails loudly — exit 2 (it cannot be loaded
- * or used) or exit 1 (a run failed, with a verdict and a reason) — never a pass, a hang or a silent
- * exit: it throws at import, has the wrong shape, calls process.exit (at import or in a handler),
- * returns a Promise that never settles from list_tools (provider) or listTools (consumer), allocates
- * without bound (at import or in a handler), or replaces globals the simulation relies on
- * (Math.random, Date.now, JSON, a built-in method, a property added to Object.prototype — at import,
- * in install(), in a consumer's agent). Modules:
- * src/cli/testdata/hostile/.
- */
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ALERTS } from '../fuzz/scenario/fixtures.ts';
 import { fuzzProvider } from '../harness/fuzz.ts';
-import { moduleFuzzArgs, runCli, tempDir } from './testing.ts';
+import { moduleFuzzArgs, runCli, runCliProcess, tempDir } from './testing.ts';
 
 const HOSTILE = 'src/cli/testdata/hostile';
 const out = () => tempDir('cetp-sim-hostile-');
@@ -172,28 +161,16 @@ describe('a module that allocates without bound', () => {
   // Under a small heap (NODE_OPTIONS, inherited by the worker threads) so the test stays small:
   // the worker that runs the module reaches its limit and dies; the CLI says so.
   const cli = (module: string) =>
-    spawnSync(
-      process.execPath,
-      [
-        'bin/cetp-sim.js',
-        'fuzz',
-        '--json',
-        '--runs',
-        '3',
-        '--watchdog',
-        '120',
-        '--property',
-        'versions',
-        '--provider',
-        `${HOSTILE}/${module}`,
-        '--out',
-        out(),
-      ],
-      {
-        encoding: 'utf8',
-        env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=192' },
-        timeout: 240_000,
-      },
+    runCliProcess(
+      moduleFuzzArgs({
+        role: 'provider',
+        module: `${HOSTILE}/${module}`,
+        runs: 3,
+        watchdogSeconds: 120,
+        properties: ['versions'],
+        out: out(),
+      }),
+      { env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=192' }, timeoutMs: 240_000 },
     );
 
   it('at import: exit 2, the thread that loaded it died of its memory limit', () => {

@@ -20,7 +20,7 @@ import type { Checker } from '../check/checker.ts';
 import { ALL_CHECKERS } from '../check/checkers/index.ts';
 import { fuzzProperty } from '../fuzz/fuzz.ts';
 import { propertyById } from '../fuzz/suites.ts';
-import { moduleFuzzArgs, runCli, tempDir } from './testing.ts';
+import { moduleFuzzArgs, runCli, runCliProcess, tempDir } from './testing.ts';
 
 const HOSTILE = 'src/cli/testdata/hostile';
 const out = () => tempDir('cetp-sim-judge-');
@@ -188,22 +188,15 @@ describe('a module that calls out of the simulation', () => {
 
   /** `cetp-sim fuzz --json` of a hostile module on `versions`, as a process of its own. */
   const fuzzInAProcess = (module: string, runs: number) =>
-    spawnSync(
-      process.execPath,
-      [
-        'bin/cetp-sim.js',
-        'fuzz',
-        '--json',
-        '--runs',
-        String(runs),
-        '--property',
-        'versions',
-        '--provider',
-        `${HOSTILE}/${module}`,
-        '--out',
-        out(),
-      ],
-      { encoding: 'utf8', timeout: 240_000 },
+    runCliProcess(
+      moduleFuzzArgs({
+        role: 'provider',
+        module: `${HOSTILE}/${module}`,
+        runs,
+        properties: ['versions'],
+        out: out(),
+      }),
+      { timeoutMs: 240_000 },
     );
 
   it('child_process.spawn in a handler: the run fails naming the call, and no process is left once the CLI exits', () => {

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runConsumerZoo } from '../../zoo/consumer/run.ts';
-import { runCli, tempDir } from '../testing.ts';
+import { runCli, runCliTwiceAlike, tempDir } from '../testing.ts';
 
 const root = tempDir('zoo-consumers-');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -31,10 +31,8 @@ describe('cetp-sim zoo --consumers', () => {
       '--out',
       out,
     ];
-    const a = await runCli(args);
-    const b = await runCli(args);
+    const a = await runCliTwiceAlike(args);
     expect(a.code).toBe(0);
-    expect(a.stdout).toEqual(b.stdout);
     const summary = JSON.parse(a.stdout[0] ?? '');
     expect(summary).toMatchObject({
       zoo: 'consumers',
