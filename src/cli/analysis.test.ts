@@ -1,24 +1,12 @@
 /** `cetp-sim mutants`, `ablate` and `rules`: small budgets, the JSON contracts, and bad usage. */
 import { describe, expect, it } from 'vitest';
-import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
-
-async function run(args: string[]) {
-  const io = memoryIo();
-  const code = await main(args, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
-
-function parse<T>(lines: readonly string[]): T {
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0] ?? '') as T;
-}
+import { onlyJson, runCli } from './testing.ts';
 
 describe('cetp-sim mutants', () => {
   it('--json: each planted bug with whether it was killed, by what, after how many runs and how small', async () => {
-    const r = await run(['mutants', '--json', '--id', 'v1-lists-write-tools', '--runs', '50']);
+    const r = await runCli(['mutants', '--json', '--id', 'v1-lists-write-tools', '--runs', '50']);
     expect(r.code).toBe(0);
-    const { mutants } = parse<{ mutants: Record<string, unknown>[] }>(r.stdout);
+    const { mutants } = onlyJson<{ mutants: Record<string, unknown>[] }>(r.stdout);
     expect(mutants).toHaveLength(1);
     expect(Object.keys(mutants[0] ?? {})).toEqual([
       'id',
@@ -41,11 +29,11 @@ describe('cetp-sim mutants', () => {
       '--seed',
       '3',
     ];
-    const first = await run(args);
-    const second = await run(args);
+    const first = await runCli(args);
+    const second = await runCli(args);
     expect(first.code).toBe(0);
     expect(first.stdout.join('\n')).toBe(second.stdout.join('\n'));
-    const { mutants } = parse<{ mutants: { id: string; killed: boolean }[] }>(first.stdout);
+    const { mutants } = onlyJson<{ mutants: { id: string; killed: boolean }[] }>(first.stdout);
     expect(mutants.map((m) => [m.id, m.killed])).toEqual([
       ['deadline-after-effect', true],
       ['v1-lists-write-tools', true],
@@ -55,7 +43,7 @@ describe('cetp-sim mutants', () => {
   it('a table on a terminal-less stdout, and exit 1 when a planted bug survives its budget', async () => {
     // One run per killer property is too little for a race: the check-then-insert bug survives (at
     // seed 1: since the generators race duplicates more often, seed 0's first run already finds it).
-    const r = await run([
+    const r = await runCli([
       'mutants',
       '--id',
       'dedup-check-then-insert',
@@ -73,9 +61,9 @@ describe('cetp-sim mutants', () => {
   });
 
   it('an unknown id is exit 2 listing the valid ones', async () => {
-    const r = await run(['mutants', '--json', '--id', 'nope']);
+    const r = await runCli(['mutants', '--json', '--id', 'nope']);
     expect(r.code).toBe(2);
-    const { error } = parse<{ error: { code: string; message: string } }>(r.stdout);
+    const { error } = onlyJson<{ error: { code: string; message: string } }>(r.stdout);
     expect(error.code).toBe('unknown_mutant');
     expect(error.message).toContain('valid: dedup-check-then-insert');
   });
@@ -83,9 +71,9 @@ describe('cetp-sim mutants', () => {
 
 describe('cetp-sim ablate', () => {
   it('--json: the properties (and checkers) that catch a rule switched off', async () => {
-    const r = await run(['ablate', '--json', '--rule', 'CETP-2.1-06', '--runs', '20']);
+    const r = await runCli(['ablate', '--json', '--rule', 'CETP-2.1-06', '--runs', '20']);
     expect(r.code).toBe(0);
-    const { rules } = parse<{
+    const { rules } = onlyJson<{
       rules: { id: string; caughtBy: { property: string; checker: string | null }[] }[];
     }>(r.stdout);
     expect(rules.map((x) => x.id)).toEqual(['CETP-2.1-06']);
@@ -96,9 +84,9 @@ describe('cetp-sim ablate', () => {
     ['CETP-99-01', 'unknown_rule', 'valid: CETP-'],
     ['CETP-1-01', 'rule_not_ablatable', 'has no enforcement point'],
   ])('%s is exit 2 (%s)', async (rule, code, message) => {
-    const r = await run(['ablate', '--json', '--rule', rule]);
+    const r = await runCli(['ablate', '--json', '--rule', rule]);
     expect(r.code).toBe(2);
-    const { error } = parse<{ error: { code: string; message: string } }>(r.stdout);
+    const { error } = onlyJson<{ error: { code: string; message: string } }>(r.stdout);
     expect(error.code).toBe(code);
     expect(error.message).toContain(message);
   });
@@ -106,9 +94,9 @@ describe('cetp-sim ablate', () => {
 
 describe('cetp-sim rules', () => {
   it('--json: the whole catalogue', async () => {
-    const r = await run(['rules', '--json']);
+    const r = await runCli(['rules', '--json']);
     expect(r.code).toBe(0);
-    const { rules } = parse<{ rules: { id: string; level: string; testable: boolean; text: string }[] }>(
+    const { rules } = onlyJson<{ rules: { id: string; level: string; testable: boolean; text: string }[] }>(
       r.stdout,
     );
     expect(rules.length).toBeGreaterThan(200);
@@ -116,9 +104,9 @@ describe('cetp-sim rules', () => {
   });
 
   it('--coverage --json: checkers, properties and tests per rule, and the testable-MUST summary', async () => {
-    const r = await run(['rules', '--coverage', '--json']);
+    const r = await runCli(['rules', '--coverage', '--json']);
     expect(r.code).toBe(0);
-    const out = parse<{
+    const out = onlyJson<{
       rules: { id: string; level: string; testable: boolean; coveredBy: string[] }[];
       summary: { testableMust: number; covered: number };
     }>(r.stdout);
@@ -133,7 +121,7 @@ describe('cetp-sim rules', () => {
   });
 
   it('--coverage prints a table and the summary line', async () => {
-    const r = await run(['rules', '--coverage']);
+    const r = await runCli(['rules', '--coverage']);
     expect(r.code).toBe(0);
     expect(r.stdout.join('\n')).toMatch(/\d+ of \d+ testable MUST \/ MUST NOT rules are covered/);
   });

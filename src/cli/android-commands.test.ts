@@ -11,14 +11,7 @@ import { runVectorInWorld, vectorJudge } from '../vectors/engine.ts';
 import type { Vector } from '../vectors/format.ts';
 import { Server } from './commands/serve.ts';
 import { LiveSession } from './commands/serve-session.ts';
-import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
-
-async function run(args: string[]) {
-  const io = memoryIo();
-  const code = await main(args, io);
-  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
-}
+import { runCli } from './testing.ts';
 
 /** ALERTS, noting the release of each world it is installed into. */
 function spying(seen: number[]): ProviderFixture {
@@ -58,7 +51,7 @@ describe('--android on vectors, zoo, mutants, ablate and serve', () => {
   });
 
   it('vectors run, mutants and ablate record the profile in --json; a bad value is exit 2', async () => {
-    const vectors = await run([
+    const vectors = await runCli([
       'vectors',
       'run',
       '--id',
@@ -70,7 +63,7 @@ describe('--android on vectors, zoo, mutants, ablate and serve', () => {
       '1',
     ]);
     expect(JSON.parse(vectors.out)).toMatchObject({ android: 16 });
-    const mutants = await run([
+    const mutants = await runCli([
       'mutants',
       '--id',
       'v1-lists-write-tools',
@@ -87,7 +80,7 @@ describe('--android on vectors, zoo, mutants, ablate and serve', () => {
       android: 15,
       mutants: [{ id: 'v1-lists-write-tools', killed: true }],
     });
-    const ablate = await run([
+    const ablate = await runCli([
       'ablate',
       '--rule',
       'CETP-6-03',
@@ -101,7 +94,7 @@ describe('--android on vectors, zoo, mutants, ablate and serve', () => {
     ]);
     expect(JSON.parse(ablate.out)).toMatchObject({ android: 16, rules: [{ id: 'CETP-6-03' }] });
     for (const command of [['vectors', 'run'], ['mutants'], ['ablate'], ['zoo'], ['serve', '--stdio']]) {
-      const bad = await run([...command, '--android', '13']);
+      const bad = await runCli([...command, '--android', '13']);
       expect(bad.code, command.join(' ')).toBe(2);
       expect(bad.err).toContain('--android must be one of 14, 15, 16');
     }

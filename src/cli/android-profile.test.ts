@@ -3,24 +3,16 @@
  * replay file's variant, a replay re-runs on it bit for bit, a file without the field runs on the
  * default (14), and a bad value — on the command line or in a file — is exit 2 naming where it is.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
+import { FAILING_VERSIONS_FUZZ, runCli, tempDir } from './testing.ts';
 
 type Json = Record<string, unknown> & { variant: Record<string, unknown>; traceHash: string };
 
-const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-android-'));
+const dir = tempDir('cetp-sim-android-');
 let on15: Json;
 let fuzzJson: Record<string, unknown>;
-
-async function run(args: string[]) {
-  const io = memoryIo();
-  const code = await main(args, io);
-  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
-}
 
 function write(name: string, file: Json): string {
   const path = join(dir, `${name}.replay.json`);
@@ -28,19 +20,10 @@ function write(name: string, file: Json): string {
   return path;
 }
 
-const FUZZ = [
-  'fuzz',
-  '--json',
-  '--workers',
-  '1',
-  '--mutant',
-  'v1-lists-write-tools',
-  '--property',
-  'versions',
-];
+const FUZZ = [...FAILING_VERSIONS_FUZZ, '--workers', '1'];
 
 beforeAll(async () => {
-  const fuzz = await run([...FUZZ, '--android', '15', '--out', dir]);
+  const fuzz = await runCli([...FUZZ, '--android', '15', '--out', dir]);
   expect(fuzz.code).toBe(1);
   fuzzJson = JSON.parse(fuzz.out) as Record<string, unknown>;
   on15 = JSON.parse(readFileSync(join(dir, 'versions-0.replay.json'), 'utf8')) as Json;
@@ -50,26 +33,26 @@ describe('--android release profiles', () => {
   it('fuzz records the profile in --json and in the replay file; replay re-runs on it bit for bit', async () => {
     expect(fuzzJson.android).toBe(15);
     expect(on15.variant.android).toBe(15);
-    const r = await run(['replay', write('on15', on15)]);
+    const r = await runCli(['replay', write('on15', on15)]);
     expect(r.code).toBe(1);
     expect(r.out).toContain('Android 15 profile');
     expect(r.out).toContain(`trace hash ${on15.traceHash}`);
   });
 
   it('a file without the field runs on the default, 14: the same run as --android 14', async () => {
-    const dir14 = mkdtempSync(join(tmpdir(), 'cetp-sim-android14-'));
-    expect((await run([...FUZZ, '--android', '14', '--out', dir14])).code).toBe(1);
+    const dir14 = tempDir('cetp-sim-android14-');
+    expect((await runCli([...FUZZ, '--android', '14', '--out', dir14])).code).toBe(1);
     const on14 = JSON.parse(readFileSync(join(dir14, 'versions-0.replay.json'), 'utf8')) as Json;
     const bare = structuredClone(on14);
     delete bare.variant.android;
     delete bare.inputs;
-    const r = await run(['replay', write('bare', bare), '--json']);
+    const r = await runCli(['replay', write('bare', bare), '--json']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.out)).toMatchObject({ failed: true, traceHash: on14.traceHash });
   });
 
   it('replay --android re-runs on another release: reported as an edit of the variant, not a determinism break', async () => {
-    const r = await run(['replay', write('other', on15), '--android', '16', '--json']);
+    const r = await runCli(['replay', write('other', on15), '--android', '16', '--json']);
     expect(r.code).not.toBe(3);
     expect(JSON.parse(r.out)).toMatchObject({ edited: ['variant'] });
   });
@@ -77,18 +60,18 @@ describe('--android release profiles', () => {
   it('a bad value is exit 2 naming the field: in a file (/variant/android) and on the command line (--android)', async () => {
     const bad = structuredClone(on15);
     bad.variant.android = 13;
-    const file = await run(['replay', write('bad', bad)]);
+    const file = await runCli(['replay', write('bad', bad)]);
     expect(file.code).toBe(2);
     expect(file.err).toContain('/variant/android');
     expect(file.err).toContain('14, 15, 16');
-    const flag = await run(['fuzz', '--android', '13', '--runs', '1']);
+    const flag = await runCli(['fuzz', '--android', '13', '--runs', '1']);
     expect(flag.code).toBe(2);
     expect(flag.err).toContain('--android must be one of 14, 15, 16 (default 14)');
   });
 
   it('--device-faults adds deep sleeps to the fault lists, and fuzz --json counts them per property (off by default)', async () => {
     const counts = async (extra: string[]) => {
-      const r = await run([
+      const r = await runCli([
         'fuzz',
         '--json',
         '--workers',

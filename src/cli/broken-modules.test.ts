@@ -6,13 +6,11 @@
  * a failure replayed with the fixed module exits 0, with the broken one 1, and only the same code
  * giving another trace is a determinism break (3).
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROPERTIES } from '../fuzz/suites.ts';
-import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
+import { moduleFuzzArgs, runCli, tempDir } from './testing.ts';
 
 interface PropertyJson {
   id: string;
@@ -20,12 +18,6 @@ interface PropertyJson {
   reason?: string;
   replayFile?: string;
   violations?: { checker: string; ruleIds: string[]; message: string }[];
-}
-
-async function run(args: string[]) {
-  const io = memoryIo();
-  const code = await main(args, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
 }
 
 const BROKEN = 'src/cli/testdata/broken';
@@ -47,28 +39,25 @@ const EXPECTED: Record<string, readonly string[]> = {
  * short one made the verdict depend on the host's load (a slow run of `throws` under load ended by the
  * watchdog instead of its checkers), so theirs is far above any run's time: none of them blocks.
  */
-const watchdogFor = (name: string) => (name === 'blocks' ? '2' : '120');
+const watchdogFor = (name: string) => (name === 'blocks' ? 2 : 120);
 
 describe('deliberately broken providers fail every property that calls them', () => {
   it.each(Object.keys(EXPECTED))(
     '%s: exit 1, every property failed with a replay file and a reason',
     async (name) => {
-      const out = mkdtempSync(join(tmpdir(), `cetp-sim-broken-${name}-`));
+      const out = tempDir(`cetp-sim-broken-${name}-`);
       // Only whether each property fails, and by what, is asked here: the failing runs unshrunk —
       // but for `blocks`, whose verdict is the watchdog's (a hung run is not shrunk anyway).
-      const r = await run([
-        'fuzz',
-        '--json',
-        '--runs',
-        '20',
-        ...(name === 'blocks' ? [] : ['--no-shrink']),
-        '--watchdog',
-        watchdogFor(name),
-        '--provider',
-        module(name),
-        '--out',
-        out,
-      ]);
+      const r = await runCli(
+        moduleFuzzArgs({
+          role: 'provider',
+          module: module(name),
+          runs: 20,
+          watchdogSeconds: watchdogFor(name),
+          out,
+          extra: name === 'blocks' ? [] : ['--no-shrink'],
+        }),
+      );
       expect(r.code).toBe(1);
       const report = JSON.parse(r.stdout[0] ?? '{}') as { passed: boolean; properties: PropertyJson[] };
       expect(report.passed).toBe(false);
@@ -92,21 +81,12 @@ describe('deliberately broken providers fail every property that calls them', ()
 
 describe('a consumer that does nothing', () => {
   it('is reported as having exercised nothing — not as passed — in text, JSON and JUnit', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'cetp-sim-idle-'));
+    const out = tempDir('cetp-sim-idle-');
     const junit = join(out, 'report.xml');
     const idle = 'src/cli/testdata/idle.consumer.ts';
-    const json = await run([
-      'fuzz',
-      '--json',
-      '--runs',
-      '10',
-      '--consumer',
-      idle,
-      '--out',
-      out,
-      '--junit',
-      junit,
-    ]);
+    const json = await runCli(
+      moduleFuzzArgs({ role: 'consumer', module: idle, runs: 10, out, extra: ['--junit', junit] }),
+    );
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout[0] ?? '{}') as { passed: boolean; properties: PropertyJson[] };
     expect(report.passed).toBe(false);
@@ -122,7 +102,7 @@ describe('a consumer that does nothing', () => {
       expect(p.reason).toMatch(/sent no call to the implementation under test/);
     }
     expect(readFileSync(junit, 'utf8')).toContain('exercised nothing');
-    const text = await run(['fuzz', '--runs', '10', '--consumer', idle, '--out', out]);
+    const text = await runCli(['fuzz', '--runs', '10', '--consumer', idle, '--out', out]);
     expect(text.code).toBe(1);
     expect(text.stdout.join('\n')).toMatch(/FAILED: 0 passed, 1 failed, 2 exercised nothing/);
   });
@@ -130,29 +110,20 @@ describe('a consumer that does nothing', () => {
 
 describe('replay after a fix', () => {
   it('exits 1 with the broken module, 0 with the fixed one; 3 only when the same code gives another trace', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'cetp-sim-fix-'));
+    const out = tempDir('cetp-sim-fix-');
     const broken = module('never-resolves');
-    const fuzz = await run([
-      'fuzz',
-      '--json',
-      '--runs',
-      '20',
-      '--property',
-      'versions',
-      '--provider',
-      broken,
-      '--out',
-      out,
-    ]);
+    const fuzz = await runCli(
+      moduleFuzzArgs({ role: 'provider', module: broken, runs: 20, properties: ['versions'], out }),
+    );
     expect(fuzz.code).toBe(1);
     const file =
       (JSON.parse(fuzz.stdout[0] ?? '{}') as { properties: PropertyJson[] }).properties[0]?.replayFile ?? '';
 
-    const still = await run(['replay', file, '--json', '--provider', broken]);
+    const still = await runCli(['replay', file, '--json', '--provider', broken]);
     expect(still.code).toBe(1);
     expect(JSON.parse(still.stdout[0] ?? '{}')).toMatchObject({ failed: true, codeChanged: [] });
 
-    const fixed = await run(['replay', file, '--json', '--provider', module('fixed')]);
+    const fixed = await runCli(['replay', file, '--json', '--provider', module('fixed')]);
     expect(fixed.code).toBe(0);
     expect(JSON.parse(fixed.stdout[0] ?? '{}')).toMatchObject({
       failed: false,
@@ -165,31 +136,27 @@ describe('replay after a fix', () => {
       tampered,
       JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), traceHash: 'f'.repeat(64) }),
     );
-    const broke = await run(['replay', tampered, '--json', '--provider', broken]);
+    const broke = await runCli(['replay', tampered, '--json', '--provider', broken]);
     expect(broke.code).toBe(3);
     expect(JSON.parse(broke.stdout[0] ?? '{}').error.code).toBe('determinism_break');
   });
 
   it('a run that blocked its thread replays under the watchdog too: exit 1, not a hang', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'cetp-sim-blocked-'));
+    const out = tempDir('cetp-sim-blocked-');
     const blocks = module('blocks');
-    const fuzz = await run([
-      'fuzz',
-      '--json',
-      '--runs',
-      '5',
-      '--watchdog',
-      '1',
-      '--property',
-      'versions',
-      '--provider',
-      blocks,
-      '--out',
-      out,
-    ]);
+    const fuzz = await runCli(
+      moduleFuzzArgs({
+        role: 'provider',
+        module: blocks,
+        runs: 5,
+        watchdogSeconds: 1,
+        properties: ['versions'],
+        out,
+      }),
+    );
     const file =
       (JSON.parse(fuzz.stdout[0] ?? '{}') as { properties: PropertyJson[] }).properties[0]?.replayFile ?? '';
-    const replay = await run(['replay', file, '--json', '--watchdog', '1', '--provider', blocks]);
+    const replay = await runCli(['replay', file, '--json', '--watchdog', '1', '--provider', blocks]);
     expect(replay.code).toBe(1);
     const verdict = JSON.parse(replay.stdout[0] ?? '{}') as { violations: { checker: string }[] };
     expect(verdict.violations.map((v) => v.checker)).toEqual(['watchdog']);
@@ -205,11 +172,11 @@ describe('a module with a syntax error', () => {
     ],
     ['bad.mjs', 'export const providers = [\n  this is not js\n];\n', ':2:7: Expected "]"'],
   ])('%s: exit 2 naming the file, line, column and reason', async (name, text, where) => {
-    const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-syntax-'));
+    const dir = tempDir('cetp-sim-syntax-');
     const path = join(dir, name);
     writeFileSync(path, text);
     writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
-    const r = await run(['fuzz', '--json', '--runs', '1', '--provider', path]);
+    const r = await runCli(['fuzz', '--json', '--runs', '1', '--provider', path]);
     expect(r.code).toBe(2);
     const { error } = JSON.parse(r.stdout[0] ?? '{}') as { error: { code: string; message: string } };
     expect(error.code).toBe('module_load_failed');

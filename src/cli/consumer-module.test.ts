@@ -5,26 +5,16 @@
  * replay file, and in the library's fuzzConsumer — instead of passing silently; one that honours it
  * (examples/my-agent) runs and the bug is found.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { myAgent } from '../../examples/my-agent/my-agent.ts';
 import { CliError } from '../harness/errors.ts';
 import { fuzzConsumer } from '../harness/fuzz.ts';
-import { main } from './main.ts';
 import { consumer as deaf } from './testdata/deaf.consumer.ts';
-import { memoryIo } from './testing.ts';
+import { runCli, tempDir } from './testing.ts';
 
 const DEAF = 'src/cli/testdata/deaf.consumer.ts';
 const MY_AGENT = 'examples/my-agent/my-agent.consumer.ts';
 const BUG = 'consumer-retries-non-retryable';
-
-async function run(args: string[]) {
-  const io = memoryIo();
-  const code = await main(args, io);
-  return { code, stdout: io.stdout.join('\n'), stderr: io.stderr.join('\n') };
-}
 
 const fuzzArgs = (consumer: string, out: string) => [
   'fuzz',
@@ -47,20 +37,20 @@ const refused = new RegExp(
 
 describe('a planted consumer bug that does not reach the --consumer module', () => {
   it('fuzz: a consumer that ignores variant is refused (exit 2); my-agent, which honours it, is mutated and caught', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'cetp-sim-consumer-mutant-'));
-    const deafRun = await run(fuzzArgs(DEAF, out));
+    const out = tempDir('cetp-sim-consumer-mutant-');
+    const deafRun = await runCli(fuzzArgs(DEAF, out));
     expect(deafRun.code).toBe(2);
-    const { error } = JSON.parse(deafRun.stdout) as { error: { code: string; message: string } };
+    const { error } = JSON.parse(deafRun.out) as { error: { code: string; message: string } };
     expect(error.code).toBe('mutant_not_planted');
     expect(error.message).toMatch(refused);
 
-    const text = await run(fuzzArgs(DEAF, out).filter((a) => a !== '--json'));
+    const text = await runCli(fuzzArgs(DEAF, out).filter((a) => a !== '--json'));
     expect(text.code).toBe(2);
-    expect(text.stderr).toMatch(refused);
+    expect(text.err).toMatch(refused);
 
-    const honest = await run(fuzzArgs(MY_AGENT, out));
+    const honest = await runCli(fuzzArgs(MY_AGENT, out));
     expect(honest.code).toBe(1);
-    const report = JSON.parse(honest.stdout) as {
+    const report = JSON.parse(honest.out) as {
       properties: { status: string; replayFile?: string; violations?: { checker: string }[] }[];
     };
     const [consumer] = report.properties;
@@ -68,10 +58,10 @@ describe('a planted consumer bug that does not reach the --consumer module', () 
     expect(consumer?.violations?.map((v) => v.checker)).toContain('consumer-retry-discipline');
 
     // Its replay file carries the variant: replayed against the deaf module, refused the same way.
-    const replay = await run(['replay', consumer?.replayFile ?? '', '--consumer', DEAF]);
+    const replay = await runCli(['replay', consumer?.replayFile ?? '', '--consumer', DEAF]);
     expect(replay.code).toBe(2);
-    expect(replay.stderr).toMatch(refused);
-    expect((await run(['replay', consumer?.replayFile ?? '', '--consumer', MY_AGENT])).code).toBe(1);
+    expect(replay.err).toMatch(refused);
+    expect((await runCli(['replay', consumer?.replayFile ?? '', '--consumer', MY_AGENT])).code).toBe(1);
   }, 300_000);
 
   it('fuzzConsumer (the library, so also cetp-sim/vitest) refuses it too, and runs my-agent', async () => {

@@ -4,14 +4,12 @@
  * `replay` of that file reproduces the trace and the verdict (`floor-not-met`). With a user module the
  * judge in the CLI's thread picks the witness from the runs' records (worker/judge.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
+import { memoryIo, tempDir } from './testing.ts';
 
-const tmp = mkdtempSync(join(tmpdir(), 'cetp-floor-'));
+const tmp = tempDir('cetp-floor-');
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const PROVIDER = 'properties/controls/strict.provider.ts';

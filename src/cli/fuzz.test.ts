@@ -1,11 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROPERTIES } from '../fuzz/suites.ts';
 import { consumerImpact } from './consumer-module.ts';
-import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
+import { type CliRun, FAILING_VERSIONS_FUZZ, moduleFuzzArgs, onlyJson, runCli, tempDir } from './testing.ts';
 
 interface FuzzJson {
   seed: number;
@@ -24,19 +22,12 @@ interface FuzzJson {
 }
 
 /** Runs the CLI in-process; a campaign on one thread unless the test says otherwise (no worker start-up). */
-async function run(args: string[]): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
-  const io = memoryIo();
+function run(args: readonly string[]): Promise<CliRun> {
   const oneThread = args[0] === 'fuzz' && !args.includes('--workers') ? ['--workers', '1'] : [];
-  const code = await main([...args, ...oneThread], io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
+  return runCli([...args, ...oneThread]);
 }
 
-function json<T>(lines: readonly string[]): T {
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0] ?? '') as T;
-}
-
-const out = () => mkdtempSync(join(tmpdir(), 'cetp-sim-fuzz-'));
+const out = () => tempDir('cetp-sim-fuzz-');
 
 describe('cetp-sim fuzz', () => {
   it('--json: the same arguments print identical JSON, with no wall-clock fields, for any --workers', async () => {
@@ -47,7 +38,7 @@ describe('cetp-sim fuzz', () => {
     expect(a.code).toBe(0);
     expect(a.stdout).toEqual(b.stdout);
     expect(threads.stdout).toEqual(a.stdout);
-    const parsed = json<FuzzJson>(a.stdout);
+    const parsed = onlyJson<FuzzJson>(a.stdout);
     expect(parsed).toMatchObject({ seed: 3, passed: true });
     expect(parsed.properties.map((p) => [p.id, p.runs, p.status])).toEqual([
       ['versions', 5, 'passed'],
@@ -88,18 +79,9 @@ describe('cetp-sim fuzz', () => {
 
   it('a planted bug fails its property: exit 1, a replay file, its trace hash reproduced by replay --json', async () => {
     const dir = out();
-    const fuzz = await run([
-      'fuzz',
-      '--json',
-      '--mutant',
-      'v1-lists-write-tools',
-      '--property',
-      'versions',
-      '--out',
-      dir,
-    ]);
+    const fuzz = await run([...FAILING_VERSIONS_FUZZ, '--out', dir]);
     expect(fuzz.code).toBe(1);
-    const [versions] = json<FuzzJson>(fuzz.stdout).properties;
+    const [versions] = onlyJson<FuzzJson>(fuzz.stdout).properties;
     // The JSON carries each violation with its checker, rules, message and evidence.
     expect(versions?.violations?.[0]).toMatchObject({ checker: 'v1-read-only' });
     expect(versions?.violations?.[0]?.ruleIds).toContain('CETP-2.1-06');
@@ -123,16 +105,19 @@ describe('cetp-sim fuzz', () => {
 
     const replay = await run(['replay', versions?.replayFile ?? '', '--json']);
     expect(replay.code).toBe(1);
-    expect(json(replay.stdout)).toMatchObject({ failed: true, traceHash: file.traceHash, codeChanged: [] });
+    expect(onlyJson(replay.stdout)).toMatchObject({
+      failed: true,
+      traceHash: file.traceHash,
+      codeChanged: [],
+    });
   });
 
   it('--no-shrink reports the failing run as found (shrunk 0 times), and its replay file fails too', async () => {
     const shrinksOf = async (extra: string[]) => {
       const dir = out();
-      const args = ['fuzz', '--json', '--mutant', 'v1-lists-write-tools', '--property', 'versions'];
-      const fuzz = await run([...args, ...extra, '--out', dir]);
+      const fuzz = await run([...FAILING_VERSIONS_FUZZ, ...extra, '--out', dir]);
       expect(fuzz.code).toBe(1);
-      const [versions] = json<FuzzJson>(fuzz.stdout).properties;
+      const [versions] = onlyJson<FuzzJson>(fuzz.stdout).properties;
       expect(versions?.violations?.[0]).toMatchObject({ checker: 'v1-read-only' });
       const file = versions?.replayFile ?? '';
       const replay = await run(['replay', file, '--json']);
@@ -175,7 +160,7 @@ describe('cetp-sim fuzz', () => {
     expect(r.code).toBe(0);
     const expected = PROPERTIES.map((p) => p.id).filter((_, i) => i % 3 === 1);
     expect(expected.slice(0, 2)).toEqual(['confirmation', 'large-results']);
-    expect(json<FuzzJson>(r.stdout).properties.map((p) => p.id)).toEqual(expected);
+    expect(onlyJson<FuzzJson>(r.stdout).properties.map((p) => p.id)).toEqual(expected);
     const sub = await run([
       'fuzz',
       '--json',
@@ -190,7 +175,7 @@ describe('cetp-sim fuzz', () => {
       '--out',
       out(),
     ]);
-    expect(json<FuzzJson>(sub.stdout).properties.map((p) => p.id)).toEqual(['identity', 'malformed']);
+    expect(onlyJson<FuzzJson>(sub.stdout).properties.map((p) => p.id)).toEqual(['identity', 'malformed']);
   });
 
   it.each([
@@ -226,7 +211,7 @@ describe('cetp-sim fuzz', () => {
   ])('bad usage %j is exit 2 with a one-line JSON error', async (args, code, message) => {
     const r = await run(['fuzz', '--json', ...args]);
     expect(r.code).toBe(2);
-    const { error } = json<{ error: { code: string; message: string } }>(r.stdout);
+    const { error } = onlyJson<{ error: { code: string; message: string } }>(r.stdout);
     expect(error.code).toBe(code);
     expect(error.message).toContain(message);
     expect(error.message).not.toMatch(/\n\s+at /);
@@ -242,35 +227,28 @@ describe('cetp-sim fuzz', () => {
 
 describe('cetp-sim fuzz --provider / --consumer', () => {
   it("fuzzes the user's provider module: a correct one passes, a buggy one fails", async () => {
-    const good = await run([
-      'fuzz',
-      '--json',
-      '--runs',
-      '5',
-      '--property',
-      'versions',
-      'idempotency',
-      '--provider',
-      'src/cli/testdata/my-alerts.provider.ts',
-      '--out',
-      out(),
-    ]);
+    const good = await run(
+      moduleFuzzArgs({
+        role: 'provider',
+        module: 'src/cli/testdata/my-alerts.provider.ts',
+        runs: 5,
+        properties: ['versions', 'idempotency'],
+        out: out(),
+      }),
+    );
     expect(good.code).toBe(0);
     const dir = out();
-    const bad = await run([
-      'fuzz',
-      '--json',
-      '--runs',
-      '20',
-      '--property',
-      'versions',
-      '--provider',
-      'src/cli/testdata/leaky-alerts.provider.ts',
-      '--out',
-      dir,
-    ]);
+    const bad = await run(
+      moduleFuzzArgs({
+        role: 'provider',
+        module: 'src/cli/testdata/leaky-alerts.provider.ts',
+        runs: 20,
+        properties: ['versions'],
+        out: dir,
+      }),
+    );
     expect(bad.code).toBe(1);
-    const [versions] = json<FuzzJson>(bad.stdout).properties;
+    const [versions] = onlyJson<FuzzJson>(bad.stdout).properties;
     const file = JSON.parse(readFileSync(versions?.replayFile ?? '', 'utf8')) as {
       modules: unknown;
       scenario: unknown;
@@ -281,7 +259,7 @@ describe('cetp-sim fuzz --provider / --consumer', () => {
     // The replay file names the module, but loads nothing by itself: replay says which flag to pass.
     const bare = await run(['replay', versions?.replayFile ?? '', '--json']);
     expect(bare.code).toBe(2);
-    expect(json<{ error: { code: string; message: string } }>(bare.stdout).error).toMatchObject({
+    expect(onlyJson<{ error: { code: string; message: string } }>(bare.stdout).error).toMatchObject({
       code: 'replay_needs_module',
       message: expect.stringContaining('--provider src/cli/testdata/leaky-alerts.provider.ts'),
     });
@@ -293,7 +271,7 @@ describe('cetp-sim fuzz --provider / --consumer', () => {
       '--provider',
       'src/cli/testdata/leaky-alerts.provider.ts',
     ]);
-    expect(json(replay.stdout)).toMatchObject({
+    expect(onlyJson(replay.stdout)).toMatchObject({
       failed: true,
       traceHash: versions?.traceHash,
       codeChanged: [],
@@ -307,22 +285,20 @@ describe('cetp-sim fuzz --provider / --consumer', () => {
       'src/cli/testdata/my-alerts.provider.ts',
     ]);
     expect(other.code).toBe(2);
-    expect(json<{ error: { code: string } }>(other.stdout).error.code).toBe('replay_mismatch');
+    expect(onlyJson<{ error: { code: string } }>(other.stdout).error.code).toBe('replay_mismatch');
   });
 
   it('a consumer module replaces the reference consumer in the consumer-driven properties (only those, by default)', async () => {
-    const r = await run([
-      'fuzz',
-      '--json',
-      '--runs',
-      '5',
-      '--consumer',
-      'src/cli/testdata/reference.consumer.ts',
-      '--out',
-      out(),
-    ]);
+    const r = await run(
+      moduleFuzzArgs({
+        role: 'consumer',
+        module: 'src/cli/testdata/reference.consumer.ts',
+        runs: 5,
+        out: out(),
+      }),
+    );
     expect(r.code).toBe(0);
-    const report = json<FuzzJson>(r.stdout);
+    const report = onlyJson<FuzzJson>(r.stdout);
     const driven = PROPERTIES.filter((d) => d.kind === 'consumer').map((d) => d.id);
     expect(report.properties.map((p) => p.id)).toEqual(driven);
     expect(report.consumer).toMatchObject({
@@ -347,20 +323,17 @@ describe('cetp-sim fuzz --provider / --consumer', () => {
 
   it("a consumer module's own bug is found, and its replay file re-runs that consumer", async () => {
     const dir = out();
-    const r = await run([
-      'fuzz',
-      '--json',
-      '--property',
-      'consumer',
-      '--runs',
-      '300',
-      '--consumer',
-      'src/cli/testdata/forgetful.consumer.ts',
-      '--out',
-      dir,
-    ]);
+    const r = await run(
+      moduleFuzzArgs({
+        role: 'consumer',
+        module: 'src/cli/testdata/forgetful.consumer.ts',
+        runs: 300,
+        properties: ['consumer'],
+        out: dir,
+      }),
+    );
     expect(r.code).toBe(1);
-    const [result] = json<FuzzJson>(r.stdout).properties;
+    const [result] = onlyJson<FuzzJson>(r.stdout).properties;
     expect(result?.status).toBe('failed');
     const file = result?.replayFile ?? '';
     const replay = JSON.parse(readFileSync(file, 'utf8')) as { violations: { checker: string }[] };
@@ -373,6 +346,6 @@ describe('cetp-sim fuzz --provider / --consumer', () => {
       'src/cli/testdata/forgetful.consumer.ts',
     ]);
     expect(again.code).toBe(1);
-    expect(json<{ traceHash: string }>(again.stdout).traceHash).toBe(result?.traceHash);
+    expect(onlyJson<{ traceHash: string }>(again.stdout).traceHash).toBe(result?.traceHash);
   });
 });

@@ -1,25 +1,10 @@
-/**
- * A user's module that misbehaves outside the protocol fails loudly — exit 2 (it cannot be loaded
- * or used) or exit 1 (a run failed, with a verdict and a reason) — never a pass, a hang or a silent
- * exit: it throws at import, has the wrong shape, calls process.exit (at import or in a handler),
- * returns a Promise that never settles from list_tools (provider) or listTools (consumer), allocates
- * without bound (at import or in a handler), or replaces globals the simulation relies on
- * (Math.random, Date.now, JSON, a built-in method, a property added to Object.prototype — at import,
- * in install(), in a consumer's agent). Modules:
- * src/cli/testdata/hostile/.
- */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALERTS } from '../fuzz/scenario/fixtures.ts';
 import { fuzzProvider } from '../harness/fuzz.ts';
-import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
+import { moduleFuzzArgs, runCli, runCliProcess, tempDir } from './testing.ts';
 
 const HOSTILE = 'src/cli/testdata/hostile';
-const out = () => mkdtempSync(join(tmpdir(), 'cetp-sim-hostile-'));
+const out = () => tempDir('cetp-sim-hostile-');
 
 interface Report {
   error?: { code: string; message: string };
@@ -27,27 +12,19 @@ interface Report {
 }
 
 async function fuzz(flag: '--provider' | '--consumer', module: string, property: string, runs = 10) {
-  const io = memoryIo();
-  const code = await main(
-    [
-      'fuzz',
-      '--json',
-      '--runs',
-      String(runs),
+  const { code, stdout } = await runCli(
+    moduleFuzzArgs({
+      role: flag === '--provider' ? 'provider' : 'consumer',
+      module: `${HOSTILE}/${module}`,
+      runs,
       // Wall time: far above any run's, so the host's load never decides a verdict (none of these
       // modules blocks its thread; a thread that dies is reported at once, whatever the watchdog).
-      '--watchdog',
-      '120',
-      '--property',
-      property,
-      flag,
-      `${HOSTILE}/${module}`,
-      '--out',
-      out(),
-    ],
-    io,
+      watchdogSeconds: 120,
+      properties: [property],
+      out: out(),
+    }),
   );
-  const report = JSON.parse(io.stdout[0] ?? '{}') as Report;
+  const report = JSON.parse(stdout[0] ?? '{}') as Report;
   return { code, report, verdicts: report.properties?.[0]?.violations ?? [] };
 }
 
@@ -184,28 +161,16 @@ describe('a module that allocates without bound', () => {
   // Under a small heap (NODE_OPTIONS, inherited by the worker threads) so the test stays small:
   // the worker that runs the module reaches its limit and dies; the CLI says so.
   const cli = (module: string) =>
-    spawnSync(
-      process.execPath,
-      [
-        'bin/cetp-sim.js',
-        'fuzz',
-        '--json',
-        '--runs',
-        '3',
-        '--watchdog',
-        '120',
-        '--property',
-        'versions',
-        '--provider',
-        `${HOSTILE}/${module}`,
-        '--out',
-        out(),
-      ],
-      {
-        encoding: 'utf8',
-        env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=192' },
-        timeout: 240_000,
-      },
+    runCliProcess(
+      moduleFuzzArgs({
+        role: 'provider',
+        module: `${HOSTILE}/${module}`,
+        runs: 3,
+        watchdogSeconds: 120,
+        properties: ['versions'],
+        out: out(),
+      }),
+      { env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=192' }, timeoutMs: 240_000 },
     );
 
   it('at import: exit 2, the thread that loaded it died of its memory limit', () => {

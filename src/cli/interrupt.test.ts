@@ -5,11 +5,11 @@
  * file exists (a marker, not a timing), while the next property is still fuzzing out its time share.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../harness/root.ts';
+import { tempDir } from './testing.ts';
 
 const temps: string[] = [];
 const children: ChildProcess[] = [];
@@ -75,7 +75,7 @@ async function waitFor(path: string, ended: Promise<Ended>): Promise<void> {
 
 describe('an interrupted campaign keeps its work', () => {
   it('SIGINT with --json: one JSON object marked interrupted, the failure so far with its replay file, exit 130', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'cetp-sim-sigint-'));
+    const out = tempDir('cetp-sim-sigint-');
     temps.push(out);
     const replay = join(out, 'versions-0.replay.json');
     const { child, ended } = campaign(out, ['--json']);
@@ -94,7 +94,7 @@ describe('an interrupted campaign keeps its work', () => {
   }, 120_000);
 
   it('SIGTERM in text: the report so far, the failure and its replay command, INTERRUPTED, exit 143', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'cetp-sim-sigterm-'));
+    const out = tempDir('cetp-sim-sigterm-');
     temps.push(out);
     const replay = join(out, 'versions-0.replay.json');
     const { child, ended } = campaign(out, []);

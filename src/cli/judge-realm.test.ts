@@ -7,14 +7,10 @@
  * naming the forged verdict; its replay fails too. The CLI's thread (this test's: `main` runs in it)
  * imports no user module, judges the runs itself, and its fast-check was never patched.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { main } from './main.ts';
 import { userModulesImportedHere } from './module-loader.ts';
-import { memoryIo } from './testing.ts';
+import { moduleFuzzArgs, runCli, tempDir } from './testing.ts';
 import { MODULE_FORGES_VERDICT, runsJudgedHere } from './worker/judge.ts';
 
 const HOSTILE = 'src/cli/testdata/hostile';
@@ -29,36 +25,25 @@ interface Report {
 }
 
 async function fuzz(module: string, out: string) {
-  const io = memoryIo();
-  const code = await main(
-    [
-      'fuzz',
-      '--json',
-      '--runs',
-      '200',
-      '--property',
-      'idempotency',
-      '--mutant',
-      'dedup-check-then-insert',
-      '--provider',
-      `${HOSTILE}/${module}`,
-      '--out',
+  const { code, stdout } = await runCli(
+    moduleFuzzArgs({
+      role: 'provider',
+      module: `${HOSTILE}/${module}`,
+      runs: 200,
+      properties: ['idempotency'],
       out,
-    ],
-    io,
+      extra: ['--mutant', 'dedup-check-then-insert'],
+    }),
   );
-  const [first] = (JSON.parse(io.stdout[0] ?? '{}') as Report).properties ?? [];
+  const [first] = (JSON.parse(stdout[0] ?? '{}') as Report).properties ?? [];
   return { code, first };
 }
 
 describe('the judge apart from the judged', () => {
   it("a module that patches the worker's property loop (fast-check's AsyncProperty.prototype.run) to make every run hold still fails where the unpatched control fails, naming the forge; its replay fails too", async () => {
     const judgedBefore = runsJudgedHere();
-    const forged = await fuzz(
-      'forges-property-loop.provider.ts',
-      mkdtempSync(join(tmpdir(), 'cetp-sim-realm-')),
-    );
-    const control = await fuzz('alerts.provider.ts', mkdtempSync(join(tmpdir(), 'cetp-sim-realm-')));
+    const forged = await fuzz('forges-property-loop.provider.ts', tempDir('cetp-sim-realm-'));
+    const control = await fuzz('alerts.provider.ts', tempDir('cetp-sim-realm-'));
     expect(control.code).toBe(1);
     expect(forged.code, JSON.stringify(forged.first?.violations)).toBe(1);
     expect(forged.first?.status).toBe('failed');
@@ -76,19 +61,20 @@ describe('the judge apart from the judged', () => {
     // The replay runs the module again in a worker and is judged here too: it still fails.
     const file = forged.first?.replayFile;
     expect(file).toBeDefined();
-    const io = memoryIo();
-    const replayed = await main(
-      ['replay', file as string, '--provider', `${HOSTILE}/forges-property-loop.provider.ts`, '--json'],
-      io,
-    );
-    expect(replayed, io.stdout.join('')).toBe(1);
-    expect(io.stdout.join('')).toMatch(/single-effect/);
+    const replayed = await runCli([
+      'replay',
+      file as string,
+      '--provider',
+      `${HOSTILE}/forges-property-loop.provider.ts`,
+      '--json',
+    ]);
+    expect(replayed.code, replayed.stdout.join('')).toBe(1);
+    expect(replayed.stdout.join('')).toMatch(/single-effect/);
   }, 300_000);
 
   it("the judge's thread loads no user module: none was imported in it, and the forger's patch never reached its fast-check", async () => {
     // Runs after (and, alone, with) a campaign of the forger in this thread.
-    if (runsJudgedHere() === 0)
-      await fuzz('forges-property-loop.provider.ts', mkdtempSync(join(tmpdir(), 'cetp-sim-realm-')));
+    if (runsJudgedHere() === 0) await fuzz('forges-property-loop.provider.ts', tempDir('cetp-sim-realm-'));
     expect(runsJudgedHere()).toBeGreaterThan(0);
     expect(userModulesImportedHere()).toEqual([]);
     const run = (

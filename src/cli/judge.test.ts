@@ -12,7 +12,7 @@
  * - a failed property always has at least one violation with a checker id.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,11 +20,10 @@ import type { Checker } from '../check/checker.ts';
 import { ALL_CHECKERS } from '../check/checkers/index.ts';
 import { fuzzProperty } from '../fuzz/fuzz.ts';
 import { propertyById } from '../fuzz/suites.ts';
-import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
+import { moduleFuzzArgs, runCli, runCliProcess, tempDir } from './testing.ts';
 
 const HOSTILE = 'src/cli/testdata/hostile';
-const out = () => mkdtempSync(join(tmpdir(), 'cetp-sim-judge-'));
+const out = () => tempDir('cetp-sim-judge-');
 
 interface Verdict {
   checker: string;
@@ -36,26 +35,18 @@ interface Report {
 }
 
 async function fuzz(module: string, property: string, runs: number, ...extra: string[]) {
-  const io = memoryIo();
-  const code = await main(
-    [
-      'fuzz',
-      '--json',
-      '--runs',
-      String(runs),
-      '--watchdog',
-      '10',
-      '--property',
-      property,
-      '--provider',
-      module.includes('/') ? module : `${HOSTILE}/${module}`,
-      '--out',
-      out(),
-      ...extra,
-    ],
-    io,
+  const { code, stdout } = await runCli(
+    moduleFuzzArgs({
+      role: 'provider',
+      module: module.includes('/') ? module : `${HOSTILE}/${module}`,
+      runs,
+      watchdogSeconds: 10,
+      properties: [property],
+      out: out(),
+      extra,
+    }),
   );
-  const report = JSON.parse(io.stdout[0] ?? '{}') as Report;
+  const report = JSON.parse(stdout[0] ?? '{}') as Report;
   const [first] = report.properties ?? [];
   if (first?.status === 'failed') expectNamedVerdicts(first.violations);
   return { code, report, first, verdicts: first?.violations ?? [] };
@@ -197,22 +188,15 @@ describe('a module that calls out of the simulation', () => {
 
   /** `cetp-sim fuzz --json` of a hostile module on `versions`, as a process of its own. */
   const fuzzInAProcess = (module: string, runs: number) =>
-    spawnSync(
-      process.execPath,
-      [
-        'bin/cetp-sim.js',
-        'fuzz',
-        '--json',
-        '--runs',
-        String(runs),
-        '--property',
-        'versions',
-        '--provider',
-        `${HOSTILE}/${module}`,
-        '--out',
-        out(),
-      ],
-      { encoding: 'utf8', timeout: 240_000 },
+    runCliProcess(
+      moduleFuzzArgs({
+        role: 'provider',
+        module: `${HOSTILE}/${module}`,
+        runs,
+        properties: ['versions'],
+        out: out(),
+      }),
+      { timeoutMs: 240_000 },
     );
 
   it('child_process.spawn in a handler: the run fails naming the call, and no process is left once the CLI exits', () => {

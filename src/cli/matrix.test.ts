@@ -4,8 +4,7 @@
  * `cetp-sim replay` (so the interop oracles can fail, and do for those readings), the reference
  * pairing holds, and replay files with unknown readings are refused with the field named.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MATRIX_RUNS, type Pairing, pairingsOf } from '../fuzz/matrix.ts';
@@ -15,11 +14,11 @@ import { FINDINGS, VECTOR_VERDICTS, vectorVerdictFor } from '../protocol/reading
 import { runMatrix, verdictOf } from './commands/matrix.ts';
 import { main } from './main.ts';
 import { renderNoteSection } from './matrix-doc.ts';
-import { memoryIo } from './testing.ts';
+import { memoryIo, tempDir } from './testing.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 const DOC = readFileSync(new URL('spec/matrix.md', ROOT), 'utf8');
-const tmp = mkdtempSync(join(tmpdir(), 'cetp-matrix-'));
+const tmp = tempDir('cetp-matrix-');
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('the reading registry', () => {

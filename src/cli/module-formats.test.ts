@@ -5,40 +5,18 @@
  * non-ASCII characters, a symlinked module (its sibling imports resolved where it really lives).
  * Loaded the way the CLI loads them: in a worker thread (boot.mjs: tsx, then esm-hooks.mjs).
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CliError } from '../harness/errors.ts';
-import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
-import { WorkerHost } from './worker/pool.ts';
+import { moduleFuzzArgs, moduleScratch, runCli } from './testing.ts';
 import type { LoadOutcome } from './worker/protocol.ts';
 
 // A module of a user's own (public API only: src/cli/worker/boundary.mjs) that exports ALERTS.
 const FIXTURES = JSON.stringify(resolve('src/cli/testdata/hostile/alerts-fixture.mjs'));
-const root = mkdtempSync(join(tmpdir(), 'cetp-sim-formats-'));
-const host = new WorkerHost();
-afterAll(async () => {
-  await host.close();
-  rmSync(root, { recursive: true, force: true });
-});
-
-function dir(name: string, files: Record<string, string>): string {
-  const d = join(root, name);
-  mkdirSync(d, { recursive: true });
-  for (const [file, text] of Object.entries(files)) writeFileSync(join(d, file), text);
-  return d;
-}
-
-async function load(cwd: string, provider: string): Promise<LoadOutcome> {
-  const end = await host.run<LoadOutcome>(
-    { kind: 'load', modules: { provider }, cwd },
-    { budgetMs: 120_000 },
-  );
-  if (end.kind !== 'done') throw new Error(end.reason);
-  return end.result;
-}
+const scratch = moduleScratch('cetp-sim-formats-');
+const { root, dir } = scratch;
+const load = (cwd: string, provider: string): Promise<LoadOutcome> => scratch.load(cwd, { provider });
 
 async function names(cwd: string, provider: string): Promise<readonly string[] | undefined> {
   return (await load(cwd, provider)).provider?.names;
@@ -114,12 +92,16 @@ describe('module formats', () => {
     const d = dir('my modules/ünïcødé 模块', { 'p r.provider.ts': ESM_TS('spaced') });
     expect(await names(d, './p r.provider.ts')).toEqual(['spaced']);
     expect(await names(root, join(d, 'p r.provider.ts'))).toEqual(['spaced']);
-    const io = memoryIo();
-    const code = await main(
-      ['fuzz', '--json', '--runs', '1', '--property', 'versions', '--provider', join(d, 'p r.provider.ts')],
-      io,
+    const { code, err } = await runCli(
+      moduleFuzzArgs({
+        role: 'provider',
+        module: join(d, 'p r.provider.ts'),
+        runs: 1,
+        properties: ['versions'],
+        out: root,
+      }),
     );
-    expect(code, io.stderr.join('\n')).toBe(0);
+    expect(code, err).toBe(0);
   });
 
   it('a symlinked module loads, its sibling imports resolved where it really lives', async () => {

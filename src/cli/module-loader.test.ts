@@ -5,43 +5,20 @@
  * in a worker thread (boot.mjs: tsx, then esm-hooks.mjs). Before the hooks, tsx compiled such a
  * file as CommonJS and Node refused it ("Cannot require() ES Module … in a cycle").
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CliError } from '../harness/errors.ts';
-import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
-import { WorkerHost } from './worker/pool.ts';
-import type { LoadOutcome } from './worker/protocol.ts';
+import { moduleScratch, runCli } from './testing.ts';
 
 // A module of a user's own (public API only: src/cli/worker/boundary.mjs) that exports ALERTS.
 const FIXTURES = JSON.stringify(resolve('src/cli/testdata/hostile/alerts-fixture.mjs'));
 const CONSUMER = JSON.stringify(resolve('src/index.ts'));
-const root = mkdtempSync(join(tmpdir(), 'cetp-sim-modules-'));
-const host = new WorkerHost();
-afterAll(async () => {
-  await host.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const { root, dir, load } = moduleScratch('cetp-sim-modules-');
 
 const ESM_PROVIDER = (name: string) =>
   `import { ALERTS, type ProviderFixture } from ${FIXTURES};\nimport { suffix } from './helper.ts';\n` +
   `const mine: ProviderFixture = { ...ALERTS, name: '${name}' + suffix };\nexport const providers = [mine];\n`;
-
-/** A directory outside the repo with `files`; returns its path. */
-function dir(name: string, files: Record<string, string>): string {
-  const d = join(root, name);
-  mkdirSync(d, { recursive: true });
-  for (const [file, text] of Object.entries(files)) writeFileSync(join(d, file), text);
-  return d;
-}
-
-async function load(cwd: string, modules: { provider?: string; consumer?: string }): Promise<LoadOutcome> {
-  const end = await host.run<LoadOutcome>({ kind: 'load', modules, cwd }, { budgetMs: 120_000 });
-  if (end.kind !== 'done') throw new Error(end.reason);
-  return end.result;
-}
 
 const helper = { 'helper.ts': "export const suffix: string = '_x';\n" };
 
@@ -85,13 +62,20 @@ describe('user modules outside the repo', () => {
 
 describe('module state that leaks from run to run is detected', () => {
   async function fuzz(module: string) {
-    const io = memoryIo();
     const out = mkdtempSync(join(root, 'failures-'));
-    const code = await main(
-      ['fuzz', '--provider', module, '--property', 'versions', '--runs', '60', '--out', out, '--json'],
-      io,
-    );
-    const report = JSON.parse(io.stdout.join('')) as {
+    const { code, stdout } = await runCli([
+      'fuzz',
+      '--provider',
+      module,
+      '--property',
+      'versions',
+      '--runs',
+      '60',
+      '--out',
+      out,
+      '--json',
+    ]);
+    const report = JSON.parse(stdout.join('')) as {
       properties: { id: string; status: string; violations?: { checker: string; message: string }[] }[];
     };
     return { code, violations: report.properties[0]?.violations ?? [] };

@@ -6,18 +6,19 @@
  * folder needs a user who is not root: as root the CLI is run as `nobody` (setpriv).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../harness/root.ts';
+import { tempDir } from './testing.ts';
 
 const temps: string[] = [];
 afterEach(() => {
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 function temp(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cetp-outputs-'));
+  const dir = tempDir('cetp-outputs-');
   temps.push(dir);
   return dir;
 }

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +6,7 @@ import { selectProperties } from '../harness/selection.ts';
 import { runCampaign, tailsOf } from './campaign.ts';
 import type { Io } from './io.ts';
 import { type ProgressOptions, progressStatus, startProgress } from './progress.ts';
+import { tempDir } from './testing.ts';
 
 const FUZZ: ProgressOptions = {
   json: false,
@@ -137,7 +135,7 @@ describe('progress: live run counts from a campaign', () => {
         timeSeconds: undefined,
         tails: tailsOf('portfolio'),
         variant: REFERENCE,
-        outDir: mkdtempSync(join(tmpdir(), 'cetp-sim-progress-')),
+        outDir: tempDir('cetp-sim-progress-'),
         modules: {},
         cwd: process.cwd(),
         workers,

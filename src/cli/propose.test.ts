@@ -5,15 +5,14 @@
  * tells closed, still open and new apart; a bad wording file is refused (exit 2) naming the file and
  * the field; the same arguments print the same bytes.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { baselinePairings, checkWording, classifyBreaks, proposedPairings } from '../fuzz/propose.ts';
 import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
+import { memoryIo, tempDir } from './testing.ts';
 
-const tmp = mkdtempSync(join(tmpdir(), 'cetp-propose-'));
+const tmp = tempDir('cetp-propose-');
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 interface Report {

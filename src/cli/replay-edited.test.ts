@@ -5,12 +5,10 @@
  * for a true determinism break (same inputs, another trace). Old files without digests still load.
  * Fault kinds are a closed set: a `custom` fault is refused at load, naming its place (exit 2).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
+import { FAILING_VERSIONS_FUZZ, runCli, tempDir } from './testing.ts';
 
 type Json = Record<string, unknown> & {
   scenario: { seed: number; faults: unknown[] };
@@ -18,14 +16,8 @@ type Json = Record<string, unknown> & {
   traceHash: string;
 };
 
-const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-edited-'));
+const dir = tempDir('cetp-sim-edited-');
 let recorded: Json;
-
-async function run(args: string[]) {
-  const io = memoryIo();
-  const code = await main(args, io);
-  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
-}
 
 function edited(name: string, change: (f: Json) => void): string {
   const copy = structuredClone(recorded);
@@ -36,18 +28,7 @@ function edited(name: string, change: (f: Json) => void): string {
 }
 
 beforeAll(async () => {
-  const fuzz = await run([
-    'fuzz',
-    '--json',
-    '--workers',
-    '1',
-    '--mutant',
-    'v1-lists-write-tools',
-    '--property',
-    'versions',
-    '--out',
-    dir,
-  ]);
+  const fuzz = await runCli([...FAILING_VERSIONS_FUZZ, '--workers', '1', '--out', dir]);
   expect(fuzz.code).toBe(1);
   recorded = JSON.parse(readFileSync(join(dir, 'versions-0.replay.json'), 'utf8')) as Json;
 });
@@ -57,12 +38,12 @@ describe('an edited replay file', () => {
     const path = edited('unbugged', (f) => {
       f.variant.providerBugs = [];
     });
-    const r = await run(['replay', path]);
+    const r = await runCli(['replay', path]);
     expect(r.code).toBe(0);
     expect(r.out).toContain('edited since it was recorded (fields variant)');
     expect(r.out).toContain('now passes');
     expect(r.err).not.toContain('DETERMINISM BREAK');
-    const json = await run(['replay', path, '--json']);
+    const json = await runCli(['replay', path, '--json']);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.out)).toMatchObject({ failed: false, edited: ['variant'] });
   });
@@ -71,7 +52,7 @@ describe('an edited replay file', () => {
     const path = edited('reseeded', (f) => {
       f.scenario.seed += 1;
     });
-    const r = await run(['replay', path, '--json']);
+    const r = await runCli(['replay', path, '--json']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.out)).toMatchObject({ failed: true, edited: ['scenario'] });
   });
@@ -80,7 +61,7 @@ describe('an edited replay file', () => {
     const path = edited('hash', (f) => {
       f.traceHash = '0'.repeat(64);
     });
-    const r = await run(['replay', path]);
+    const r = await runCli(['replay', path]);
     expect(r.code).toBe(3);
     expect(r.err).toContain('DETERMINISM BREAK');
   });
@@ -89,7 +70,7 @@ describe('an edited replay file', () => {
     const path = edited('old', (f) => {
       delete f.inputs;
     });
-    const r = await run(['replay', path, '--json']);
+    const r = await runCli(['replay', path, '--json']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.out)).toMatchObject({ failed: true, traceHash: recorded.traceHash });
   });
@@ -98,7 +79,7 @@ describe('an edited replay file', () => {
     const path = edited('custom', (f) => {
       f.scenario.faults.push({ at: 1, fault: { kind: 'custom', name: 'nope' } });
     });
-    const r = await run(['replay', path]);
+    const r = await runCli(['replay', path]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`/scenario/faults/${recorded.scenario.faults.length}/fault`);
     expect(r.err).toContain('custom');

@@ -1,27 +1,19 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fuzzProperty, type ReplayFile, replayScenario } from '../fuzz/fuzz.ts';
 import { type PropertyDef, propertyById } from '../fuzz/suites.ts';
 import { writeReplayFile } from '../harness/replay-file.ts';
-import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
+import { FAILING_VERSIONS_FUZZ, runCli, tempDir } from './testing.ts';
 
 type Json = Record<string, unknown> & {
   scenario: { actors: Record<string, Record<string, unknown>[]>; decisions: unknown[]; faults: unknown[] };
   variant: { providerBugs: string[]; consumerBugs: string[]; disabledRules: string[] };
 };
 
-const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-replay-'));
+const dir = tempDir('cetp-sim-replay-');
 let good = '';
 let recorded: Json;
-
-async function run(args: string[]) {
-  const io = memoryIo();
-  const code = await main(args, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
 
 /** A copy of the recorded replay file with one change, written beside it. */
 function variantFile(name: string, change: (f: Json) => unknown): string {
@@ -33,16 +25,7 @@ function variantFile(name: string, change: (f: Json) => unknown): string {
 }
 
 beforeAll(async () => {
-  const fuzz = await run([
-    'fuzz',
-    '--json',
-    '--mutant',
-    'v1-lists-write-tools',
-    '--property',
-    'versions',
-    '--out',
-    dir,
-  ]);
+  const fuzz = await runCli([...FAILING_VERSIONS_FUZZ, '--out', dir]);
   expect(fuzz.code).toBe(1);
   good = join(dir, 'versions-0.replay.json');
   recorded = JSON.parse(readFileSync(good, 'utf8')) as Json;
@@ -50,7 +33,7 @@ beforeAll(async () => {
 
 describe('cetp-sim replay', () => {
   it('prints the trace and the violations, and exits 1 while the bug is there', async () => {
-    const r = await run(['replay', good, '--mermaid']);
+    const r = await runCli(['replay', good, '--mermaid']);
     expect(r.code).toBe(1);
     const text = r.stdout.join('\n');
     expect(text).toContain('planted bugs: v1-lists-write-tools');
@@ -68,7 +51,7 @@ describe('cetp-sim replay', () => {
     );
     expect(run0.violations).toEqual([]);
     const path = variantFile('fixed', () => ({ ...fixed, traceHash: run0.report.traceHash }));
-    const r = await run(['replay', path]);
+    const r = await runCli(['replay', path]);
     expect(r.code).toBe(0);
     expect(r.stdout.join('\n')).toContain('now passes (recorded: 1 violation(s))');
   });
@@ -78,7 +61,7 @@ describe('cetp-sim replay', () => {
       f.variant.providerBugs = [];
       delete f.inputs;
     });
-    const r = await run(['replay', path, '--json']);
+    const r = await runCli(['replay', path, '--json']);
     expect(r.code).toBe(3);
     const error = JSON.parse(r.stdout[0] ?? '{}').error;
     expect(error.code).toBe('determinism_break');
@@ -90,7 +73,7 @@ describe('cetp-sim replay', () => {
     const path = variantFile('hash', (f) => {
       f.traceHash = '0'.repeat(64);
     });
-    const r = await run(['replay', path]);
+    const r = await runCli(['replay', path]);
     expect(r.code).toBe(3);
     expect(r.stderr.join('\n')).toContain('DETERMINISM BREAK');
     expect(r.stderr.join('\n')).toContain(`recorded ${'0'.repeat(64)}`);
@@ -236,7 +219,7 @@ describe('cetp-sim replay', () => {
     'a bad file (%s) is exit 2 with a structured error naming what is wrong',
     async (name, change, code, message) => {
       const path = variantFile(name, change);
-      const r = await run(['replay', path, '--json']);
+      const r = await runCli(['replay', path, '--json']);
       expect(r.code).toBe(2);
       const { error } = JSON.parse(r.stdout[0] ?? '{}') as { error: { code: string; message: string } };
       expect(error.code).toBe(code);
@@ -252,7 +235,7 @@ describe('cetp-sim replay', () => {
     expect(result.status).toBe('failed');
     const path = join(dir, 'consumer-versions.replay.json');
     writeReplayFile(path, result.failure?.replay as ReplayFile, {}, process.cwd());
-    const r = await run(['replay', path, '--json']);
+    const r = await runCli(['replay', path, '--json']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout[0] ?? '{}')).toMatchObject({
       failed: true,
@@ -262,7 +245,7 @@ describe('cetp-sim replay', () => {
     const broken = JSON.parse(readFileSync(path, 'utf8')) as { scenario: { threads: unknown[][] } };
     (broken.scenario.threads[0] as unknown[])[0] = { kind: 'jump' };
     writeFileSync(path, JSON.stringify(broken));
-    const bad = await run(['replay', path, '--json']);
+    const bad = await runCli(['replay', path, '--json']);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout[0] ?? '{}').error.message).toContain(
       "/scenario/threads/0/0: unknown kind 'jump'",
@@ -271,7 +254,7 @@ describe('cetp-sim replay', () => {
 
   it('a 50 MB file is refused before it is read (exit 2, replay_too_large)', async () => {
     const path = variantFile('huge', (f) => `${JSON.stringify(f)}${' '.repeat(50 * 1024 * 1024)}`);
-    const r = await run(['replay', path, '--json']);
+    const r = await runCli(['replay', path, '--json']);
     expect(r.code).toBe(2);
     const { error } = JSON.parse(r.stdout[0] ?? '{}') as { error: { code: string; message: string } };
     expect(error.code).toBe('replay_too_large');
@@ -287,7 +270,7 @@ describe('cetp-sim replay', () => {
       `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(mark)}, 'x');\n`,
     );
     const path = variantFile('names-module', (f) => ({ ...f, modules: { provider: module } }));
-    const r = await run(['replay', path, '--json']);
+    const r = await runCli(['replay', path, '--json']);
     expect(r.code).toBe(2);
     const { error } = JSON.parse(r.stdout[0] ?? '{}') as { error: { code: string; message: string } };
     expect(error.code).toBe('replay_needs_module');
@@ -296,7 +279,7 @@ describe('cetp-sim replay', () => {
   });
 
   it('a missing file is exit 2 (replay_file_not_found)', async () => {
-    const r = await run(['replay', join(dir, 'nope.json')]);
+    const r = await runCli(['replay', join(dir, 'nope.json')]);
     expect(r.code).toBe(2);
     expect(r.stderr[0]).toContain('replay_file_not_found');
   });

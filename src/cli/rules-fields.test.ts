@@ -1,18 +1,11 @@
 /** `cetp-sim rules --fields`: the wire-field table in text and JSON, with no unjudged field. */
 import { describe, expect, it } from 'vitest';
 import { WIRE_FIELDS } from '../protocol/index.ts';
-import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
-
-async function run(args: string[]) {
-  const io = memoryIo();
-  const code = await main(args, io);
-  return { code, stdout: io.stdout };
-}
+import { runCli } from './testing.ts';
 
 describe('cetp-sim rules --fields', () => {
   it('--json lists every wire field with its oracles and reasons, and no unexplained gap', async () => {
-    const r = await run(['rules', '--fields', '--json']);
+    const r = await runCli(['rules', '--fields', '--json']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout[0] ?? '{}') as {
       fields: { id: string; judgedBy: { checker: string; aspect: string }[]; gap?: string }[];
@@ -35,7 +28,7 @@ describe('cetp-sim rules --fields', () => {
   });
 
   it('prints the table with a summary line', async () => {
-    const r = await run(['rules', '--fields']);
+    const r = await runCli(['rules', '--fields']);
     expect(r.code).toBe(0);
     const text = r.stdout.join('\n');
     expect(text).toContain('res:resolution:resolution');

@@ -5,27 +5,19 @@
  * counter; worker threads only with user code) print the same --json bytes, write the same replay
  * files and exit with the same code — including when something fails.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ablateRule } from '../fuzz/hunt.ts';
 import { tailsOf } from '../harness/fuzz.ts';
 import { loadCorpus, runInputs } from '../vectors/corpus.ts';
 import { DEFAULT_VECTORS_DIR } from './commands/vectors.ts';
-import { main } from './main.ts';
-import { memoryIo } from './testing.ts';
-
-async function run(args: readonly string[]): Promise<{ code: number; stdout: string[] }> {
-  const io = memoryIo();
-  const code = await main([...args], io);
-  return { code, stdout: io.stdout };
-}
+import { runCli, tempDir } from './testing.ts';
 
 /** Runs `args` on one and on two workers: both answers, which the test compares. */
 async function oneAndTwo(args: readonly string[]) {
-  const one = await run([...args, '--workers', '1']);
-  const two = await run([...args, '--workers', '2']);
+  const one = await runCli([...args, '--workers', '1']);
+  const two = await runCli([...args, '--workers', '2']);
   return { one, two };
 }
 
@@ -35,8 +27,8 @@ describe('--workers: identical results for any number of workers', () => {
     const properties = ['--property', 'versions', 'malformed', 'idempotency', 'large-results'];
     const outputs = [];
     for (const workers of ['1', '3']) {
-      const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-workers-'));
-      const result = await run([...args, ...properties, '--workers', workers, '--out', dir]);
+      const dir = tempDir('cetp-sim-workers-');
+      const result = await runCli([...args, ...properties, '--workers', workers, '--out', dir]);
       const files = readdirSync(dir)
         .sort()
         .map((name) => [name, readFileSync(join(dir, name), 'utf8')]);
@@ -61,8 +53,8 @@ describe('--workers: identical results for any number of workers', () => {
       'v1-lists-write-tools',
       'dedup-ignores-args',
     ];
-    const one = await run([...args, '--runs', '3', '--workers', '1']);
-    const three = await run([...args, '--runs', '3', '--workers', '3']);
+    const one = await runCli([...args, '--runs', '3', '--workers', '1']);
+    const three = await runCli([...args, '--runs', '3', '--workers', '3']);
     expect(three).toEqual(one);
     expect(one.stdout).toHaveLength(1);
   });

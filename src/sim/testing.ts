@@ -88,6 +88,22 @@ export class LambdaProvider extends ContentProvider {
 }
 
 /**
+ * `com.example.p`, whose provider `p` sleeps 10 ms and answers an empty Bundle (so concurrent calls
+ * overlap in the Binder buffer), and `com.example.c`, a client that may see it.
+ */
+export function installSlowProviderAndClient(world: World): void {
+  world.install(appSpec('com.example.p', { authority: 'p' }), () => ({
+    providers: {
+      Provider: new LambdaProvider(async (self) => {
+        await self.context.sleep(10);
+        return new Bundle();
+      }),
+    },
+  }));
+  world.install(clientSpec('com.example.c', ['com.example.p']), () => ({}));
+}
+
+/**
  * A busy world for determinism checks and benchmarks: a provider with durable state and file
  * exports, two clients making concurrent calls (stable and unstable), a confirmation Activity the
  * seeded user answers, and a kill, a lost reply and a clock jump along the way.

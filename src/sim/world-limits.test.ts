@@ -3,7 +3,7 @@ import type { AppContext } from './app/context.ts';
 import { Bundle } from './binder/bundle.ts';
 import { IllegalArgumentException, TransactionTooLargeException } from './core/errors.ts';
 import { MAX_BINDER_THREADS } from './process/process.ts';
-import { appSpec, clientSpec, LambdaProvider } from './testing.ts';
+import { appSpec, clientSpec, installSlowProviderAndClient, LambdaProvider } from './testing.ts';
 import { World } from './world.ts';
 import { ECHO_AUTHORITY as AUTH, echoWorld, request } from './world-testing.ts';
 
@@ -79,15 +79,7 @@ describe('Binder limits', () => {
 
   it('the 1 MiB buffer is shared: several moderate concurrent requests can fail where one succeeds', async () => {
     const world = new World();
-    world.install(appSpec('com.example.p', { authority: 'p' }), () => ({
-      providers: {
-        Provider: new LambdaProvider(async (self) => {
-          await self.context.sleep(10);
-          return new Bundle();
-        }),
-      },
-    }));
-    world.install(clientSpec('com.example.c', ['com.example.p']), () => ({}));
+    installSlowProviderAndClient(world);
     const outcomes: string[] = [];
     world.spawnIn('com.example.c', 'main', async (ctx) => {
       for (let i = 0; i < 4; i++) {

@@ -2,12 +2,9 @@
  * `cetp-sim crashpoints`: counts and holds on the reference, deterministic --json, a crash-only bug in
  * a --provider module caught with a replay file that `replay` reproduces, usage errors structured.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { main } from '../main.ts';
-import { memoryIo } from '../testing.ts';
+import { runCli, tempDir } from '../testing.ts';
 
 interface SideJson {
   side: string;
@@ -25,13 +22,7 @@ interface CrashJson {
   flows: { flow: string; tool: { provider: string; tool: string; args: number } | null; sides: SideJson[] }[];
 }
 
-async function run(args: string[]) {
-  const io = memoryIo();
-  const code = await main(args, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
-
-const out = () => mkdtempSync(join(tmpdir(), 'cetp-sim-crash-'));
+const out = () => tempDir('cetp-sim-crash-');
 const parse = (lines: readonly string[]) => {
   expect(lines).toHaveLength(1);
   return JSON.parse(lines[0] ?? '') as CrashJson;
@@ -39,14 +30,14 @@ const parse = (lines: readonly string[]) => {
 
 /** `cetp-sim crashpoints --provider MODULE --flow sync-write --json --out DIR`. */
 function syncWrite(module: string, dir: string) {
-  return run(['crashpoints', '--provider', module, '--flow', 'sync-write', '--json', '--out', dir]);
+  return runCli(['crashpoints', '--provider', module, '--flow', 'sync-write', '--json', '--out', dir]);
 }
 
 describe('cetp-sim crashpoints', () => {
   it('--json on the reference: every point counted and held, the same bytes twice', async () => {
     const args = ['crashpoints', '--flow', 'sync-write', '--json', '--workers', '1'];
-    const a = await run([...args, '--out', out()]);
-    const b = await run([...args, '--out', out()]);
+    const a = await runCli([...args, '--out', out()]);
+    const b = await runCli([...args, '--out', out()]);
     expect(a.code).toBe(0);
     expect(b.stdout).toEqual(a.stdout);
     const report = parse(a.stdout);
@@ -66,7 +57,7 @@ describe('cetp-sim crashpoints', () => {
   });
 
   it('prints the points per flow and side', async () => {
-    const r = await run(['crashpoints', '--flow', 'file-result', '--workers', '1', '--out', out()]);
+    const r = await runCli(['crashpoints', '--flow', 'file-result', '--workers', '1', '--out', out()]);
     expect(r.code).toBe(0);
     const text = r.stdout.join('\n');
     expect(text).toMatch(
@@ -92,7 +83,7 @@ describe('cetp-sim crashpoints', () => {
     expect(provider?.violations?.flatMap((v) => v.ruleIds)).toContain('CETP-4.4-17');
     const file = provider?.replayFile ?? '';
     expect(existsSync(file)).toBe(true);
-    const again = await run(['replay', file, '--provider', module, '--json']);
+    const again = await runCli(['replay', file, '--provider', module, '--json']);
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stdout[0] ?? '{}')).toMatchObject({ failed: true });
   });
@@ -123,7 +114,7 @@ describe('cetp-sim crashpoints', () => {
   }, 300_000);
 
   it('an unknown flow is a usage error naming the valid ones', async () => {
-    const r = await run(['crashpoints', '--flow', 'teleport', '--json']);
+    const r = await runCli(['crashpoints', '--flow', 'teleport', '--json']);
     expect(r.code).toBe(2);
     const error = JSON.parse(r.stdout[0] ?? '{}') as { error?: { code: string; message: string } };
     expect(error.error?.code).toBe('unknown_flow');

@@ -2,27 +2,19 @@
  * `cetp-sim merge`: the shards of a run, merged, print the bytes the whole run prints (and its exit
  * code); reports that are not shards of one run are refused with exit 2, naming file and field.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../main.ts';
-import { memoryIo } from '../testing.ts';
+import { runCli, tempDir } from '../testing.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-merge-'));
-
-async function run(args: readonly string[]): Promise<{ code: number; stdout: string[] }> {
-  const io = memoryIo();
-  const code = await main([...args], io);
-  return { code, stdout: io.stdout };
-}
+const dir = tempDir('cetp-sim-merge-');
 
 /** Runs `args` whole and as shards 2/2 then 1/2 (written to files): the whole run and the shard files. */
 async function wholeAndShards(name: string, args: readonly string[]) {
-  const whole = await run([...args, '--json']);
+  const whole = await runCli([...args, '--json']);
   const files: string[] = [];
   for (const shard of ['2/2', '1/2']) {
-    const part = await run([...args, '--json', '--shard', shard]);
+    const part = await runCli([...args, '--json', '--shard', shard]);
     const file = join(dir, `${name}-${shard.replace('/', 'of')}.json`);
     writeFileSync(file, part.stdout[0] ?? '');
     files.push(file);
@@ -48,7 +40,7 @@ describe('cetp-sim merge', () => {
       '1',
     ]);
     expect(whole.code).toBe(1);
-    const merged = await run(['merge', ...files]);
+    const merged = await runCli(['merge', ...files]);
     expect(merged.stdout).toEqual(whole.stdout);
     expect(merged.code).toBe(1);
   });
@@ -69,7 +61,7 @@ describe('cetp-sim merge', () => {
     ];
     const { whole, files } = await wholeAndShards('fuzz', args);
     expect(whole.code).toBe(0);
-    const merged = await run(['merge', ...files]);
+    const merged = await runCli(['merge', ...files]);
     expect(merged.stdout).toEqual(whole.stdout);
     expect(merged.code).toBe(0);
   });
@@ -77,7 +69,7 @@ describe('cetp-sim merge', () => {
   it('ablate: two shards merge into the whole run', async () => {
     const args = ['ablate', '--rule', 'CETP-2.1-06', 'CETP-4.3-05', '--runs', '2', '--workers', '1'];
     const { whole, files } = await wholeAndShards('ablate', args);
-    const merged = await run(['merge', ...files]);
+    const merged = await runCli(['merge', ...files]);
     expect(merged.stdout).toEqual(whole.stdout);
     expect(merged.code).toBe(0);
   });
@@ -113,7 +105,7 @@ describe('cetp-sim merge', () => {
     ['not a report', [fuzzReport(1, 'versions'), { hello: 1 }], 'b.json: (root): not the --json report'],
     ['not JSON', [fuzzReport(1, 'versions'), '{'], 'b.json: not JSON'],
   ])('%s: exit 2 naming file and field', async (_, [a, b], message) => {
-    const r = await run(['merge', written('a.json', a), written('b.json', b), '--json']);
+    const r = await runCli(['merge', written('a.json', a), written('b.json', b), '--json']);
     expect(r.code).toBe(2);
     const { error } = JSON.parse(r.stdout[0] ?? '{}') as { error: { code: string; message: string } };
     expect(error.code).toBe('invalid_merge_input');

@@ -12,19 +12,17 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   rmSync,
   symlinkSync,
   truncateSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
 import { main } from '../main.ts';
-import { memoryIo } from '../testing.ts';
+import { memoryIo, tempDir } from '../testing.ts';
 import { DEFAULT_VECTORS_DIR } from './vectors.ts';
 
 const temps: string[] = [];
@@ -32,7 +30,7 @@ afterEach(() => {
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 function temp(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cetp-vfiles-'));
+  const dir = tempDir('cetp-vfiles-');
   temps.push(dir);
   return dir;
 }

@@ -3,21 +3,13 @@
  * properties, false alarms and mistake pairs, identical bytes for identical arguments; a passing
  * consumer leaves nothing under --out; bad input is a structured error with exit 2.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runConsumerZoo } from '../../zoo/consumer/run.ts';
-import { main } from '../main.ts';
-import { memoryIo } from '../testing.ts';
+import { runCli, runCliTwiceAlike, tempDir } from '../testing.ts';
 
-async function run(args: string[]) {
-  const io = memoryIo();
-  const code = await main(args, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
-
-const root = mkdtempSync(join(tmpdir(), 'zoo-consumers-'));
+const root = tempDir('zoo-consumers-');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('cetp-sim zoo --consumers', () => {
@@ -39,10 +31,8 @@ describe('cetp-sim zoo --consumers', () => {
       '--out',
       out,
     ];
-    const a = await run(args);
-    const b = await run(args);
+    const a = await runCliTwiceAlike(args);
     expect(a.code).toBe(0);
-    expect(a.stdout).toEqual(b.stdout);
     const summary = JSON.parse(a.stdout[0] ?? '');
     expect(summary).toMatchObject({
       zoo: 'consumers',
@@ -72,7 +62,7 @@ describe('cetp-sim zoo --consumers', () => {
       cwd,
     });
     const replay = report.falseAlarms[0]?.replay ?? '';
-    const r = await run([
+    const r = await runCli([
       'replay',
       resolve(cwd, replay),
       '--consumer',
@@ -84,10 +74,10 @@ describe('cetp-sim zoo --consumers', () => {
   }, 120_000);
 
   it('a property that does not drive a consumer, or an unknown mistake: exit 2, naming the option', async () => {
-    const property = await run(['zoo', '--consumers', '1', '--property', 'idempotency', '--json']);
+    const property = await runCli(['zoo', '--consumers', '1', '--property', 'idempotency', '--json']);
     expect(property.code).toBe(2);
     expect(property.stdout.join('\n')).toContain('--property idempotency');
-    const mistake = await run(['zoo', '--consumers', '1', '--mistake', 'no-such', '--json']);
+    const mistake = await runCli(['zoo', '--consumers', '1', '--mistake', 'no-such', '--json']);
     expect(mistake.code).toBe(2);
     expect(mistake.stdout.join('\n')).toContain('--mistake no-such');
   });

@@ -2,22 +2,13 @@
  * `cetp-sim zoo`: --json is the same bytes for the same arguments (no time in it), counts apps,
  * properties, false alarms and mistake pairs; bad input is a structured error with exit 2.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../main.ts';
-import { memoryIo } from '../testing.ts';
-
-async function run(args: string[]) {
-  const io = memoryIo();
-  const code = await main(args, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
+import { runCli, runCliTwiceAlike, tempDir } from '../testing.ts';
 
 describe('cetp-sim zoo', () => {
   it('--json: apps, properties, false alarms and mistake pairs; identical bytes for identical arguments', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'zoo-')), 'out');
+    const out = join(tempDir('zoo-'), 'out');
     const args = [
       'zoo',
       '--apps',
@@ -32,10 +23,8 @@ describe('cetp-sim zoo', () => {
       '--out',
       out,
     ];
-    const a = await run(args);
-    const b = await run(args);
+    const a = await runCliTwiceAlike(args);
     expect(a.code).toBe(0);
-    expect(a.stdout).toEqual(b.stdout);
     const summary = JSON.parse(a.stdout[0] ?? '');
     expect(summary).toMatchObject({ apps: 1, appsPassed: 1, falseAlarms: [], properties: ['idempotency'] });
     expect(summary.mistakes[0]).toMatchObject({
@@ -49,10 +38,10 @@ describe('cetp-sim zoo', () => {
   }, 120_000);
 
   it('an unknown mistake or property is exit 2, named', async () => {
-    const m = await run(['zoo', '--apps', '1', '--mistake', 'nope', '--json']);
+    const m = await runCli(['zoo', '--apps', '1', '--mistake', 'nope', '--json']);
     expect(m.code).toBe(2);
     expect(m.stdout.join('\n')).toContain('nope');
-    const p = await run(['zoo', '--apps', '1', '--property', 'nope', '--json']);
+    const p = await runCli(['zoo', '--apps', '1', '--property', 'nope', '--json']);
     expect(p.code).toBe(2);
     expect(p.stdout.join('\n')).toContain('nope');
   });

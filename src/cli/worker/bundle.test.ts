@@ -4,13 +4,13 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCorpus, runInputs } from '../../vectors/corpus.ts';
 import { DEFAULT_VECTORS_DIR } from '../commands/vectors.ts';
+import { tempDir } from '../testing.ts';
 import { bundleWorkerSource, ownCodeWorker, sourcesKey, writeBundle } from './bundle.ts';
 import { cachedBundle } from './bundler.mjs';
 import { InProcessHost, WorkerHost } from './pool.ts';
@@ -24,7 +24,7 @@ const withoutTimes = (value: unknown): unknown =>
 
 describe("the CLI's bundle (bin/cetp-sim.js in a checkout)", () => {
   it('is built again when an input it was built from changes, and reused while none does', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-cli-bundle-'));
+    const dir = tempDir('cetp-sim-cli-bundle-');
     const entry = join(dir, 'entry.ts');
     const past = (file: string, seconds: number) => utimesSync(file, seconds, seconds);
     writeFileSync(entry, "export { value } from './value.ts';\n");
@@ -58,7 +58,7 @@ describe("the CLI's bundle (bin/cetp-sim.js in a checkout)", () => {
 
 describe('the worker bundle', () => {
   it('is found again by a key of its sources: a file changed, added or touched changes the key', () => {
-    const root = mkdtempSync(join(tmpdir(), 'cetp-sim-sources-'));
+    const root = tempDir('cetp-sim-sources-');
     mkdirSync(join(root, 'sub'));
     writeFileSync(join(root, 'a.ts'), 'export const a = 1;\n');
     writeFileSync(join(root, 'sub', 'b.ts'), 'export const b = 1;\n');
@@ -87,7 +87,7 @@ describe('the worker bundle', () => {
   });
 
   it('is named by its content: the same text is reused, another text gets another file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-bundle-'));
+    const dir = tempDir('cetp-sim-bundle-');
     const first = writeBundle(dir, 'export const a = 1;\n');
     const mtime = statSync(first).mtimeMs;
     expect(writeBundle(dir, 'export const a = 1;\n')).toBe(first);

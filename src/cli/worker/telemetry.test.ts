@@ -2,10 +2,10 @@
  * A --time campaign's shares of its budget (jobs.ts timeShareMs) and the pool's telemetry
  * (telemetry.ts). No timing is asserted: the shares are computed from given clocks.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../testing.ts';
 import { timeShareMs } from './jobs.ts';
 import { runSpread } from './pool.ts';
 import { POOL_STATS_ENV, type PoolStats, processThreads, threadClock } from './telemetry.ts';
@@ -71,7 +71,7 @@ describe('pool telemetry (CETP_SIM_POOL_STATS)', () => {
   });
 
   it('writes one line per spread, with every job where and when it ran; nothing without the variable', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'cetp-sim-stats-')), 'stats.jsonl');
+    const file = join(tempDir('cetp-sim-stats-'), 'stats.jsonl');
     process.env[POOL_STATS_ENV] = file;
     const results = await runSpread([3, 1, 2], {
       workers: 1,

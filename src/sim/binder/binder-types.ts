@@ -7,17 +7,11 @@
 
 import {
   type AndroidException,
-  BadParcelableException,
   DeadObjectException,
-  IllegalArgumentException,
-  IllegalStateException,
-  NetworkOnMainThreadException,
-  NullPointerException,
+  MESSAGE_ONLY_PARCELABLE_EXCEPTIONS,
   RuntimeException,
-  SecurityException,
   ServiceSpecificException,
   TransactionTooLargeException,
-  UnsupportedOperationException,
 } from '../core/errors.ts';
 import type { Waiter } from '../core/scheduler.ts';
 import { BINDER_BUFFER_BYTES, type ProcessRecord } from '../process/process.ts';
@@ -133,23 +127,14 @@ export function contentCallReplyBytes(reply: Bundle | null): number {
   return INT_SIZE + bundleParcelSize(reply);
 }
 
-type ExceptionCtor = new (message?: string) => AndroidException;
-const RECREATE: readonly ExceptionCtor[] = [
-  SecurityException,
-  BadParcelableException,
-  IllegalArgumentException,
-  NullPointerException,
-  IllegalStateException,
-  NetworkOnMainThreadException,
-  UnsupportedOperationException,
-];
-
 /** The exception the caller sees: same class and message, a fresh object (no shared stack or fields). */
 export function recreateInCaller(error: AndroidException): AndroidException {
   if (error instanceof ServiceSpecificException)
     return new ServiceSpecificException(error.errorCode, error.message);
-  for (const ctor of RECREATE) if (error.constructor === ctor) return new ctor(error.message);
-  for (const ctor of RECREATE) if (error instanceof ctor) return new ctor(error.message);
+  for (const ctor of MESSAGE_ONLY_PARCELABLE_EXCEPTIONS)
+    if (error.constructor === ctor) return new ctor(error.message);
+  for (const ctor of MESSAGE_ONLY_PARCELABLE_EXCEPTIONS)
+    if (error instanceof ctor) return new ctor(error.message);
   return new RuntimeException(error.message);
 }
 

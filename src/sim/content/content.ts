@@ -158,19 +158,23 @@ export async function acquireProvider(
   return { authority, process: proc, pid: proc.pid, provider };
 }
 
+/** One IContentProvider.call as the caller makes it: from whom, to which provider, what, over which reference. */
+interface CallRequest {
+  readonly caller: ContentCaller;
+  readonly handle: ProviderHandle;
+  readonly method: string;
+  readonly arg: string | null;
+  readonly extras: Bundle | null;
+  /** A stable reference (ContentResolver.call) or an unstable one (ContentProviderClient). */
+  readonly stable: boolean;
+  readonly attribution: Attribution;
+}
+
 /** Sends IContentProvider.call over Binder (or calls in-process) and returns the raw result. */
-async function transactCall(
-  world: ContentHost,
-  caller: ContentCaller,
-  handle: ProviderHandle,
-  method: string,
-  arg: string | null,
-  extras: Bundle | null,
-  stable: boolean,
-  attribution: Attribution,
-): Promise<CallOutcome> {
+async function transactCall(world: ContentHost, call: CallRequest): Promise<CallOutcome> {
+  const { caller, handle, method, arg, extras, stable } = call;
   const record = world.recordContentCall(caller, handle, method, arg, extras, stable);
-  const outcome = await dispatchCall(world, caller, handle, method, arg, extras, stable, attribution, record);
+  const outcome = await dispatchCall(world, call, record);
   if (record) {
     const step = world.scheduler.step;
     const t = world.clock.nowMs();
@@ -264,15 +268,10 @@ function unknownCode(code: number, message: string): AndroidException {
 
 async function dispatchCall(
   world: ContentHost,
-  caller: ContentCaller,
-  handle: ProviderHandle,
-  method: string,
-  arg: string | null,
-  extras: Bundle | null,
-  stable: boolean,
-  attribution: Attribution,
+  call: CallRequest,
   record: ContentCallRecord | null,
 ): Promise<CallOutcome> {
+  const { caller, handle, method, arg, extras, stable, attribution } = call;
   const from = caller.process;
   const to = handle.process;
   const claimed = attribution.packageName ?? caller.packageName;
@@ -351,16 +350,15 @@ export class ContentResolver {
     if (!handle) throw new IllegalArgumentException(`Unknown authority ${named}`);
     // The stable reference lives for the call (releaseProvider in finally).
     this.world.connectProvider(this.context.process, handle.process);
-    const outcome = await transactCall(
-      this.world,
-      this.context,
+    const outcome = await transactCall(this.world, {
+      caller: this.context,
       handle,
       method,
       arg,
       extras,
-      true,
+      stable: true,
       attribution,
-    );
+    });
     this.world.disconnectProvider(this.context.process, handle.process, handle.pid);
     if ('reply' in outcome) return outcome.reply;
     if (outcome.error instanceof RemoteException) return null;
@@ -413,16 +411,15 @@ export class ContentProviderClient {
   async call(method: string, arg: string | null, extras: Bundle | null): Promise<Bundle | null> {
     if (this.released) throw new IllegalArgumentException('ContentProviderClient already released');
     if (this.dead) throw new DeadObjectException('provider died; re-acquire the client');
-    const outcome = await transactCall(
-      this.world,
-      this.context,
-      this.handle,
+    const outcome = await transactCall(this.world, {
+      caller: this.context,
+      handle: this.handle,
       method,
       arg,
       extras,
-      false,
-      this.attribution,
-    );
+      stable: false,
+      attribution: this.attribution,
+    });
     if ('reply' in outcome) return outcome.reply;
     if (outcome.error instanceof DeadObjectException && !this.handle.process.isRunning) this.dead = true;
     if (outcome.error instanceof DeadObjectException && this.handle.process.pid !== this.handle.pid)

@@ -97,12 +97,8 @@ export class OperationApplicationException extends AndroidException {
   override readonly javaClass: string = 'android.content.OperationApplicationException';
 }
 
-/**
- * Exception types that Parcel.writeException can carry back to the caller (Parcel.java javadoc);
- * anything else thrown by a Binder call is not delivered (the callee logs "*** Uncaught remote
- * exception!" and the caller sees an empty reply).
- */
-const PARCELABLE_EXCEPTIONS: readonly (abstract new (...args: never[]) => AndroidException)[] = [
+/** The parcelable exceptions that cross as a class and a message alone (all but ServiceSpecificException, which carries a code). */
+export const MESSAGE_ONLY_PARCELABLE_EXCEPTIONS: readonly (new (message?: string) => AndroidException)[] = [
   SecurityException,
   BadParcelableException,
   IllegalArgumentException,
@@ -110,6 +106,15 @@ const PARCELABLE_EXCEPTIONS: readonly (abstract new (...args: never[]) => Androi
   IllegalStateException,
   NetworkOnMainThreadException,
   UnsupportedOperationException,
+];
+
+/**
+ * Exception types that Parcel.writeException can carry back to the caller (Parcel.java javadoc);
+ * anything else thrown by a Binder call is not delivered (the callee logs "*** Uncaught remote
+ * exception!" and the caller sees an empty reply).
+ */
+const PARCELABLE_EXCEPTIONS: readonly (abstract new (...args: never[]) => AndroidException)[] = [
+  ...MESSAGE_ONLY_PARCELABLE_EXCEPTIONS,
   ServiceSpecificException,
 ];
 

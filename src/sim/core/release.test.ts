@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Bundle } from '../binder/bundle.ts';
-import { appSpec, clientSpec, LambdaProvider } from '../testing.ts';
+import { appSpec, clientSpec, installSlowProviderAndClient, LambdaProvider } from '../testing.ts';
 import { World } from '../world.ts';
 import { request } from '../world-testing.ts';
 import { ANDROID_RELEASES, DEFAULT_ANDROID, isAndroidRelease, releaseProfile } from './release.ts';
@@ -19,15 +19,7 @@ describe('Android release profiles (release.ts)', () => {
   it('a request that fits a 4 KiB-page device fails on a 16 KiB-page one (the buffer is 24 KiB smaller)', async () => {
     const outcome = async (android: 14 | 16) => {
       const world = new World({ android });
-      world.install(appSpec('com.example.p', { authority: 'p' }), () => ({
-        providers: {
-          Provider: new LambdaProvider(async (self) => {
-            await self.context.sleep(10);
-            return new Bundle();
-          }),
-        },
-      }));
-      world.install(clientSpec('com.example.c', ['com.example.p']), () => ({}));
+      installSlowProviderAndClient(world);
       const seen: string[] = [];
       world.spawnIn('com.example.c', 'main', async (ctx) => {
         // Two concurrent requests of 2 × ~510 KB (strings are UTF-16): 1,030,000-odd bytes in all.

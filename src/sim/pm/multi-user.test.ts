@@ -13,6 +13,7 @@ import { Intent } from '../ui/intent.ts';
 import { FLAG_IMMUTABLE } from '../ui/pending-intent.ts';
 import { World } from '../world.ts';
 import { spawnInAsUser } from '../world-users.ts';
+import type { ProviderSpec } from './manifest.ts';
 import {
   authorityForUser,
   INTERACT_ACROSS_USERS,
@@ -38,6 +39,27 @@ function twoUserProvider(seed: number): { world: World; uid0: number; uid10: num
   }));
   const uid10 = world.pm.installExistingPackageAsUser(P, 10);
   return { world, uid0: world.pm.getPackageUid(P) ?? -1, uid10 };
+}
+
+/**
+ * Installs `P` (provider `p`, `provider` its manifest attributes); each call answers `n` and the
+ * process it ran in: n=1, or with `stored` a count kept in P's storage (so in each user's own data).
+ */
+function installCounter(world: World, provider: Partial<ProviderSpec> = {}, stored = false): void {
+  world.install(appSpec(P, { authority: 'p', provider }), (ctx) => {
+    const answer = (n: number) => {
+      const reply = new Bundle();
+      reply.putInt('n', n);
+      reply.putString('process', ctx.process.name);
+      return reply;
+    };
+    const next = async () => {
+      const n = (((await ctx.storage.get('t', 'n')) as number | undefined) ?? 0) + 1;
+      await ctx.storage.transaction('count', (tx) => tx.put('t', 'n', n));
+      return answer(n);
+    };
+    return { providers: { Provider: new LambdaProvider(stored ? next : () => answer(1)) } };
+  });
 }
 
 /** Calls `authority` from `pkg`; the answer as a line (or the exception's message). */
@@ -145,6 +167,25 @@ describe('cross-user Activities and PendingIntents', () => {
 const spawnAs = (world: World, pkg: string, uid: number, body: (ctx: AppContext) => Promise<void>) =>
   spawnInAsUser(world, pkg, uid, 'body', body);
 
+/** Installs the client `com.example.c` (it sees P) for users 0 and 10: its UID in each. */
+function installClientForBothUsers(world: World): { c0: number; c10: number } {
+  world.install(clientSpec('com.example.c', [P]));
+  const c10 = world.pm.installExistingPackageAsUser('com.example.c', 10);
+  return { c0: world.pm.getPackageUid('com.example.c') ?? -1, c10 };
+}
+
+/** The client calls `p` once as each user; the answers go to `seen` as `[label ]u0 …` and `[label ]u10 …`. */
+function countFromBoth(
+  world: World,
+  { c0, c10 }: { c0: number; c10: number },
+  seen: string[],
+  label = '',
+): void {
+  const at = label === '' ? '' : `${label} `;
+  spawnAs(world, 'com.example.c', c0, async (ctx) => void seen.push(`${at}u0 ${await count(ctx)}`));
+  spawnAs(world, 'com.example.c', c10, async (ctx) => void seen.push(`${at}u10 ${await count(ctx)}`));
+}
+
 /** Calls `p` from `ctx`: the counter it answers, or the exception's name and message. */
 async function count(ctx: AppContext): Promise<string> {
   try {
@@ -160,27 +201,11 @@ describe('uninstalling for one user (deletePackageAsUser, pm uninstall --user 10
   // (checked by making deletePackageAsUser call uninstall); without the wipe, the reinstall answers n=2.
   it('the package leaves user 10 only: its UID there, its process, its data directory; user 0 keeps it', async () => {
     const world = new World({ seed: 4 });
-    world.install(appSpec(P, { authority: 'p' }), (ctx) => ({
-      providers: {
-        Provider: new LambdaProvider(async () => {
-          const n = (((await ctx.storage.get('t', 'n')) as number | undefined) ?? 0) + 1;
-          await ctx.storage.transaction('count', (tx) => tx.put('t', 'n', n));
-          const reply = new Bundle();
-          reply.putInt('n', n);
-          reply.putString('process', ctx.process.name);
-          return reply;
-        }),
-      },
-    }));
+    installCounter(world, {}, true);
     const uid10 = world.pm.installExistingPackageAsUser(P, 10);
-    world.install(clientSpec('com.example.c', [P]));
-    const c10 = world.pm.installExistingPackageAsUser('com.example.c', 10);
-    const c0 = world.pm.getPackageUid('com.example.c') ?? -1;
+    const clients = installClientForBothUsers(world);
     const seen: string[] = [];
-    const round = (label: string) => {
-      spawnAs(world, 'com.example.c', c0, async (ctx) => void seen.push(`${label} u0 ${await count(ctx)}`));
-      spawnAs(world, 'com.example.c', c10, async (ctx) => void seen.push(`${label} u10 ${await count(ctx)}`));
-    };
+    const round = (label: string) => countFromBoth(world, clients, seen, label);
     round('before');
     const states: string[] = [];
     world.spawn('harness', async () => {
@@ -213,28 +238,12 @@ describe('uninstalling for one user (deletePackageAsUser, pm uninstall --user 10
   // The old model had no way to uninstall for user 0 alone (uninstall removed user 10's copy too).
   it('its first user can leave too: user 10 keeps the package, its process, its data; its UID becomes the first', async () => {
     const world = new World({ seed: 8 });
-    world.install(appSpec(P, { authority: 'p' }), (ctx) => ({
-      providers: {
-        Provider: new LambdaProvider(async () => {
-          const n = (((await ctx.storage.get('t', 'n')) as number | undefined) ?? 0) + 1;
-          await ctx.storage.transaction('count', (tx) => tx.put('t', 'n', n));
-          const reply = new Bundle();
-          reply.putInt('n', n);
-          reply.putString('process', ctx.process.name);
-          return reply;
-        }),
-      },
-    }));
+    installCounter(world, {}, true);
     const uid0 = world.pm.getPackageUid(P) ?? -1;
     const uid10 = world.pm.installExistingPackageAsUser(P, 10);
-    world.install(clientSpec('com.example.c', [P]));
-    const c10 = world.pm.installExistingPackageAsUser('com.example.c', 10);
-    const c0 = world.pm.getPackageUid('com.example.c') ?? -1;
+    const clients = installClientForBothUsers(world);
     const seen: string[] = [];
-    const round = (label: string) => {
-      spawnAs(world, 'com.example.c', c0, async (ctx) => void seen.push(`${label} u0 ${await count(ctx)}`));
-      spawnAs(world, 'com.example.c', c10, async (ctx) => void seen.push(`${label} u10 ${await count(ctx)}`));
-    };
+    const round = (label: string) => countFromBoth(world, clients, seen, label);
     round('before');
     const states: unknown[] = [];
     world.spawn('harness', async () => {
@@ -273,16 +282,7 @@ describe('runtime permissions per user', () => {
   it("granting for user 10 grants user 10's UID only; the provider's gate sees the difference", async () => {
     const world = new World({ seed: 6 });
     const CONTACTS = 'android.permission.READ_CONTACTS';
-    world.install(appSpec(P, { authority: 'p', provider: { readPermission: CONTACTS } }), (ctx) => ({
-      providers: {
-        Provider: new LambdaProvider(() => {
-          const reply = new Bundle();
-          reply.putInt('n', 1);
-          reply.putString('process', ctx.process.name);
-          return reply;
-        }),
-      },
-    }));
+    installCounter(world, { readPermission: CONTACTS });
     world.pm.installExistingPackageAsUser(P, 10);
     world.install(
       appSpec('com.example.c', { manifest: { queries: { packages: [P] }, usesPermissions: [CONTACTS] } }),
@@ -296,8 +296,7 @@ describe('runtime permissions per user', () => {
     ]);
     expect(() => world.pm.grantRuntimePermission('com.example.c', CONTACTS, 11)).toThrow('Unknown package');
     const seen: string[] = [];
-    spawnAs(world, 'com.example.c', c0, async (ctx) => void seen.push(`u0 ${await count(ctx)}`));
-    spawnAs(world, 'com.example.c', c10, async (ctx) => void seen.push(`u10 ${await count(ctx)}`));
+    countFromBoth(world, { c0, c10 }, seen);
     await world.run();
     expect(seen.sort()).toEqual([
       `u0 SecurityException: Permission Denial: opening provider ${P}/Provider from uid ${c0} requires ${CONTACTS}`,
@@ -313,26 +312,14 @@ describe('URI grants across users', () => {
   // user 10's grantee was refused, user 0's let in.
   it("a user-10 provider's grant goes to the grantee in user 10, for user 10's provider", async () => {
     const world = new World({ seed: 7 });
-    const provider = { exported: false, grantUriPermissions: true };
-    world.install(appSpec(P, { authority: 'p', provider }), (ctx) => ({
-      providers: {
-        Provider: new LambdaProvider(() => {
-          const reply = new Bundle();
-          reply.putInt('n', 1);
-          reply.putString('process', ctx.process.name);
-          return reply;
-        }),
-      },
-    }));
+    installCounter(world, { exported: false, grantUriPermissions: true });
     const p10 = world.pm.installExistingPackageAsUser(P, 10);
-    world.install(clientSpec('com.example.c', [P]));
-    const c10 = world.pm.installExistingPackageAsUser('com.example.c', 10);
-    const c0 = world.pm.getPackageUid('com.example.c') ?? -1;
+    const clients = installClientForBothUsers(world);
+    const { c0 } = clients;
     const seen: string[] = [];
     spawnAs(world, P, p10, async (ctx) => {
       ctx.grantUriPermission('com.example.c', 'content://p/notes/1', FLAG_GRANT_READ_URI_PERMISSION);
-      spawnAs(world, 'com.example.c', c0, async (c) => void seen.push(`u0 ${await count(c)}`));
-      spawnAs(world, 'com.example.c', c10, async (c) => void seen.push(`u10 ${await count(c)}`));
+      countFromBoth(world, clients, seen);
     });
     await world.run();
     expect(seen.sort()).toEqual([
@@ -345,21 +332,9 @@ describe('URI grants across users', () => {
   // was let in again by the grant of before.
   it("uninstalling the grantee for user 10 drops the grants made to it there; user 0's stay", async () => {
     const world = new World({ seed: 9 });
-    const provider = { exported: false, grantUriPermissions: true };
-    world.install(appSpec(P, { authority: 'p', provider }), (ctx) => ({
-      providers: {
-        Provider: new LambdaProvider(() => {
-          const reply = new Bundle();
-          reply.putInt('n', 1);
-          reply.putString('process', ctx.process.name);
-          return reply;
-        }),
-      },
-    }));
+    installCounter(world, { exported: false, grantUriPermissions: true });
     const p10 = world.pm.installExistingPackageAsUser(P, 10);
-    world.install(clientSpec('com.example.c', [P]));
-    const c10 = world.pm.installExistingPackageAsUser('com.example.c', 10);
-    const c0 = world.pm.getPackageUid('com.example.c') ?? -1;
+    const { c0, c10 } = installClientForBothUsers(world);
     const p0 = world.pm.getPackageUid(P) ?? -1;
     const seen: string[] = [];
     const grant = (uid: number) =>

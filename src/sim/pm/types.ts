@@ -3,9 +3,8 @@
  * records its queries answer with. No behaviour beyond the install error itself.
  */
 
-import type { PathPermissionSpec } from '../content/uri-grants.ts';
 import { AndroidException } from '../core/errors.ts';
-import type { IntentQuery, PermissionSpec, ResolvedManifest } from './manifest.ts';
+import type { IntentQuery, PermissionSpec, ProviderInfo, ResolvedManifest } from './manifest.ts';
 import { type Certificate, certificate, type SigningDetails } from './signing.ts';
 
 export const ROOT_UID = 0;
@@ -108,21 +107,12 @@ export interface ResolvedActivity {
   readonly priority: number;
 }
 
-export interface ResolvedProvider {
+/** A provider's manifest entry, with the package and uid it resolved in. */
+export interface ResolvedProvider extends ProviderInfo {
   readonly packageName: string;
-  readonly name: string;
   readonly uid: number;
   /** The authority asked for. */
   readonly authority: string;
-  readonly authorities: readonly string[];
-  readonly exported: boolean;
-  readonly readPermission: string | null;
-  readonly writePermission: string | null;
-  readonly pathPermissions: readonly PathPermissionSpec[];
-  readonly grantUriPermissions: boolean;
-  /** The process the provider runs in (manifest.ts processNameOf). */
-  readonly processName: string;
-  readonly metaData: Readonly<Record<string, string>>;
 }
 
 export interface ServiceQuery extends IntentQuery {
