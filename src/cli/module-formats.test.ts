@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../harness/errors.ts';
 import { moduleFuzzArgs, moduleScratch, runCli } from './testing.ts';
+import { loadModules } from './user-modules.ts';
 import type { LoadOutcome } from './worker/protocol.ts';
 
 // A module of a user's own (public API only: src/cli/worker/boundary.mjs) that exports ALERTS.
@@ -48,9 +49,15 @@ describe('module formats', () => {
       'helper.cts': "export const suffix: string = '_helped';\n",
       'c.provider.cts': `import { ALERTS } from ${FIXTURES};\nimport { suffix } from './helper.cts';\nexport const providers = [{ ...ALERTS, name: 'cts' + suffix }];\n`,
     });
-    expect(await names(d, './a.provider.cts')).toEqual(['cts_require']);
-    expect(await names(d, './b.provider.cts')).toEqual(['cts_import']);
-    expect(await names(d, './c.provider.cts')).toEqual(['cts_helped']);
+    // Loaded as the CLI loads them (user-modules.ts loadModules), not on the file's shared host: a
+    // `.cts` module's require of an ES module is Node's require(esm), which the module hooks do not
+    // see, so the CLI boots such a module's workers through tsx rather than from the split bundle
+    // (worker/bundle.ts userCodeBundle); a worker started from the bundle fails FIXTURES' import of
+    // src/index.ts ("Unknown file extension .ts").
+    const viaCli = async (provider: string) => (await loadModules({ provider }, d, 120_000)).provider?.names;
+    expect(await viaCli('./a.provider.cts')).toEqual(['cts_require']);
+    expect(await viaCli('./b.provider.cts')).toEqual(['cts_import']);
+    expect(await viaCli('./c.provider.cts')).toEqual(['cts_helped']);
   });
 
   it('.mts, .cjs, and a CommonJS .ts with types (no package.json)', async () => {
