@@ -5,7 +5,7 @@
  * is sent once the first result line is out (a marker, not a timing). Both commands also use the
  * CLI's own thread for jobs, and print their result lines only once that thread has taken its last
  * job: the signal then lands as the sweep ends, while the CLI closes its worker threads. So the hunt
- * is the whole sweep: `mutants` hunts every 4th planted bug (`--shard 1/4`: every 4th of the catalogue), `ablate`
+ * is the whole sweep: `mutants` hunts every 4th planted bug (`--shard 1/4`), `ablate`
  * every 25th rule (`--shard 1/25`, 3 of 75) at 20 runs per job.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
