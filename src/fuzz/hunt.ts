@@ -20,7 +20,7 @@ export interface HuntOptions {
   readonly runsPerProperty: number;
   readonly tails: readonly Tail[];
   /**
-   * determinism-ok: a comment, not a call — wall-clock source for msToFailure (the CLI's text table and bench/ pass performance.now; tests
+   * determinism-ok: a comment, not a call — wall-clock source for msToFailure (the CLI's text table and bench/ pass their monotonic clock; tests
    * pass nothing). Never part of `--json`: identical arguments must print identical bytes.
    */
   readonly now?: () => number;

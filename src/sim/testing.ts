@@ -198,3 +198,10 @@ class BusyConfirm extends Activity {
     this.finish();
   }
 }
+
+/** A confirmation screen nobody answers (the silent user): its launcher waits on it. */
+export class UnansweredConfirm extends Activity {
+  override async onCreate(): Promise<void> {
+    await this.show({ title: 'Confirm', lines: ['?'] });
+  }
+}

@@ -11,20 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { Bundle } from './binder/bundle.ts';
 import { IllegalArgumentException } from './core/errors.ts';
 import type { FaultAt } from './core/faults.ts';
-import { appSpec, clientSpec, LambdaProvider } from './testing.ts';
-import { Activity, type ActivityResult, RESULT_CANCELED } from './ui/activity.ts';
+import { appSpec, clientSpec, LambdaProvider, UnansweredConfirm } from './testing.ts';
+import { type ActivityResult, RESULT_CANCELED } from './ui/activity.ts';
 import { Intent } from './ui/intent.ts';
 import { FLAG_IMMUTABLE } from './ui/pending-intent.ts';
 import { World } from './world.ts';
 
 const P = 'com.example.p';
 const OPT_IN = { pendingIntentBackgroundActivityStartAllowed: true };
-
-class Confirm extends Activity {
-  override async onCreate(): Promise<void> {
-    await this.show({ title: 'Confirm', lines: ['?'] }); // the silent user never answers
-  }
-}
 
 /** A provider app (provider in `process`, if given) whose confirmation a client starts; `faults` on the device. */
 async function confirmation(
@@ -50,7 +44,7 @@ async function confirmation(
           return reply;
         }),
       },
-      activities: { Confirm: () => new Confirm() },
+      activities: { Confirm: () => new UnansweredConfirm() },
     }),
   );
   world.install(clientSpec('com.example.c', [P]));

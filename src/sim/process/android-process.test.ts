@@ -9,8 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { Bundle } from '../binder/bundle.ts';
 import { processNameOf, validateManifest } from '../pm/manifest.ts';
-import { appSpec, clientSpec, LambdaProvider } from '../testing.ts';
-import { Activity, type ActivityResult } from '../ui/activity.ts';
+import { appSpec, clientSpec, LambdaProvider, UnansweredConfirm } from '../testing.ts';
+import type { ActivityResult } from '../ui/activity.ts';
 import { Intent } from '../ui/intent.ts';
 import { FLAG_IMMUTABLE } from '../ui/pending-intent.ts';
 import { World } from '../world.ts';
@@ -19,12 +19,6 @@ const P = 'com.example.p';
 const CETP = `${P}:cetp`;
 /** The sender's opt-in a target-34 launcher needs (setPendingIntentBackgroundActivityStartMode). */
 const OPT_IN = { pendingIntentBackgroundActivityStartAllowed: true };
-
-class Confirm extends Activity {
-  override async onCreate(): Promise<void> {
-    await this.show({ title: 'Confirm', lines: ['?'] }); // the silent user never answers
-  }
-}
 
 /** The provider app (its provider in `process`, if given) and a client that asks for a confirmation. */
 function setup(process: string | undefined) {
@@ -48,7 +42,7 @@ function setup(process: string | undefined) {
         return reply;
       }),
     },
-    activities: { Confirm: () => new Confirm() },
+    activities: { Confirm: () => new UnansweredConfirm() },
   }));
   world.install(clientSpec('com.example.c', [P]));
   const seen: { pids: number[]; result: ActivityResult | null } = { pids: [], result: null };
@@ -196,7 +190,7 @@ describe('android:process: a provider in a process apart from its app', () => {
           return reply;
         }),
       },
-      activities: { Confirm: () => new Confirm() },
+      activities: { Confirm: () => new UnansweredConfirm() },
     }));
     world.install(clientSpec('com.example.c', [P]));
     const seen: { result: ActivityResult | null; states: string[] } = { result: null, states: [] };
