@@ -11,7 +11,14 @@
  */
 
 import type { AgentCallRecord } from '../sim/ground-truth.ts';
-import { type CheckContext, type Checker, type Evidence, type Violation, violation } from './checker.ts';
+import {
+  type CheckContext,
+  type Checker,
+  type Evidence,
+  type FieldJudgement,
+  type Violation,
+  violation,
+} from './checker.ts';
 import { type CallView, type EffectNote, effectEvents, memoOn, type Observation } from './observation.ts';
 
 /** What a judge found wrong with one item: a message shown by the item's evidence, or a message with its own. */
@@ -74,6 +81,16 @@ export function judgeRun(spec: RunSpec): Checker {
     },
   };
   return checker;
+}
+
+/** Wire fields a checker judges against what the world knows (`against`, in a few words). */
+export function consistency(against: string, ...fields: string[]): FieldJudgement {
+  return { fields, aspect: 'consistency', against };
+}
+
+/** Wire fields a checker judges for their Bundle type, JSON type, range and enum, by `against`. */
+export function schema(against: string, ...fields: string[]): FieldJudgement {
+  return { fields, aspect: 'schema', against };
 }
 
 function isList(found: Finding | readonly Finding[]): found is readonly Finding[] {

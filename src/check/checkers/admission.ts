@@ -17,7 +17,7 @@
  * reference does) only refuses earlier. One process instance at a time: a restart starts empty.
  */
 import { type Checker, groupBy } from '../checker.ts';
-import { judgeRun } from '../checker-kit.ts';
+import { consistency, judgeRun } from '../checker-kit.ts';
 import type { CallView, Observation } from '../observation.ts';
 
 /** max_concurrent_requests by session token, from the negotiate answers on the wire. */
@@ -58,11 +58,10 @@ export const admissionLimit = judgeRun({
   description:
     'No more than the negotiated max_concurrent_requests executions of one session are admitted at once by a provider process: the excess is refused RATE_LIMITED (judged from when the world saw each handler run).',
   fields: [
-    {
-      fields: ['json:negotiate_response/limits/max_concurrent_requests'],
-      aspect: 'consistency',
-      against: 'the executions of that session the provider was serving at once (Binder handler intervals)',
-    },
+    consistency(
+      'the executions of that session the provider was serving at once (Binder handler intervals)',
+      'json:negotiate_response/limits/max_concurrent_requests',
+    ),
   ],
   *judge(obs, ctx) {
     let limits: Map<string, number> | null = null;

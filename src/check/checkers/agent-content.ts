@@ -16,7 +16,7 @@ import type { JsonValue } from '../../base/json.ts';
 import { ToolSchemaCompiler, utf8Length } from '../../protocol/index.ts';
 import type { AgentCallRecord } from '../../sim/ground-truth.ts';
 import type { Checker } from '../checker.ts';
-import { judgeEach, source } from '../checker-kit.ts';
+import { consistency, judgeEach, source } from '../checker-kit.ts';
 import type { Observation } from '../observation.ts';
 import { field } from './consumer-view.ts';
 
@@ -73,15 +73,12 @@ export const agentResultSchema = judgeEach(EXECUTION_ANSWERS, {
   description:
     'A success value the agent receives (inline or from a file) conforms to the output_schema its provider listed for the tool.',
   fields: [
-    {
-      fields: [
-        'json:list_tools_response/tools[]/output_schema',
-        'json:execution_result/value',
-        'json:operation_status/result/value',
-      ],
-      aspect: 'consistency',
-      against: 'what the agent receives as a result (consumer side)',
-    },
+    consistency(
+      'what the agent receives as a result (consumer side)',
+      'json:list_tools_response/tools[]/output_schema',
+      'json:execution_result/value',
+      'json:operation_status/result/value',
+    ),
   ],
   judge(a, obs) {
     if (field(a.value, 'kind') !== 'ok' || a.provider === null || a.tool === null) return;
@@ -122,18 +119,15 @@ export const agentTextBounded = judgeEach(ALL_ANSWERS, {
   ruleIds: ['CETP-7.3-01'],
   description: `No provider text outside a result value (names, titles, descriptions, error and progress messages) reaches the agent longer than ${TEXT_CHARS_MAX} characters.`,
   fields: [
-    {
-      fields: [
-        'res:error:error_message',
-        'json:list_tools_response/tools[]/description',
-        'json:list_tools_response/tools[]/title',
-        'json:provider_info/provider_name',
-        'json:provider_info/description',
-        'json:negotiate_response/provider_name',
-      ],
-      aspect: 'consistency',
-      against: 'the length of what reaches the agent (consumer side)',
-    },
+    consistency(
+      'the length of what reaches the agent (consumer side)',
+      'res:error:error_message',
+      'json:list_tools_response/tools[]/description',
+      'json:list_tools_response/tools[]/title',
+      'json:provider_info/provider_name',
+      'json:provider_info/description',
+      'json:negotiate_response/provider_name',
+    ),
   ],
   judge(a) {
     const strings: [string, string][] = [];

@@ -13,7 +13,7 @@ import canonicalize from 'canonicalize';
 import type { JsonValue } from '../../base/json.ts';
 import type { AgentCallRecord } from '../../sim/ground-truth.ts';
 import type { Checker } from '../checker.ts';
-import { AGENT_EXECUTIONS, judgeEach, judgeRun } from '../checker-kit.ts';
+import { AGENT_EXECUTIONS, consistency, judgeEach, judgeRun } from '../checker-kit.ts';
 import { maxMatching } from '../ground.ts';
 import { type CallView, effectEvents } from '../observation.ts';
 import { uidOf } from '../record.ts';
@@ -34,9 +34,7 @@ export const requestIdOnWire = judgeRun({
   ruleIds: ['CETP-4.1-04', 'CETP-4.1-16', 'CETP-6-08', 'CETP-4.1-15'],
   description:
     "Each agent request puts at most one request_id on the wire (retries and restarts reuse it), and every request_id the consumer sends belongs to an agent request — judged from the wire and the agent's requests, not the consumer's log.",
-  fields: [
-    { fields: ['req:*:request_id'], aspect: 'consistency', against: "the agent's requests (consumer side)" },
-  ],
+  fields: [consistency("the agent's requests (consumer side)", 'req:*:request_id')],
   *judge(obs, ctx) {
     const asked = obs.agentCalls.filter((a) => a.kind === 'execute' && ctx.consumers.includes(a.consumer));
     if (asked.length === 0) return;
@@ -120,19 +118,16 @@ export const agentGetsData = judgeRun({
   description:
     "Provider text (names, titles, descriptions, error messages, results, file bytes) reaches the agent only inside an untrusted-data wrapper, never as a plain string of the consumer's answer to an execution or a tool listing.",
   fields: [
-    {
-      fields: [
-        'res:error:error_message',
-        'json:execution_result/value',
-        'json:list_tools_response/tools[]/description',
-        'json:list_tools_response/tools[]/title',
-        'json:provider_info/description',
-        'json:provider_info/provider_name',
-        'json:negotiate_response/provider_name',
-      ],
-      aspect: 'consistency',
-      against: 'what reaches the agent: provider text only as untrusted data (consumer side)',
-    },
+    consistency(
+      'what reaches the agent: provider text only as untrusted data (consumer side)',
+      'res:error:error_message',
+      'json:execution_result/value',
+      'json:list_tools_response/tools[]/description',
+      'json:list_tools_response/tools[]/title',
+      'json:provider_info/description',
+      'json:provider_info/provider_name',
+      'json:negotiate_response/provider_name',
+    ),
   ],
   *judge(obs, ctx) {
     // Answers to tool executions and tool listings (display names, titles, descriptions).

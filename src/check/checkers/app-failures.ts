@@ -18,7 +18,7 @@
  */
 import canonicalize from 'canonicalize';
 import { type CheckContext, groupBy } from '../checker.ts';
-import { type Finding, judgeRun } from '../checker-kit.ts';
+import { consistency, type Finding, judgeRun } from '../checker-kit.ts';
 import type { BundleReplyView, CallView, Observation } from '../observation.ts';
 import { argsFit } from './negotiated.ts';
 
@@ -61,11 +61,11 @@ export const appInternalError = judgeRun({
   description:
     "A request whose args fit the tool's published input_schema is not answered INTERNAL_ERROR, and an operation it started does not end failed with INTERNAL_ERROR: the app's own code threw, or returned output that breaks the tool's output_schema (which the provider rightly never sends).",
   fields: [
-    {
-      fields: ['res:error:error_code', 'req:execute_tool:args'],
-      aspect: 'consistency',
-      against: "the tool's input_schema and the request's args",
-    },
+    consistency(
+      "the tool's input_schema and the request's args",
+      'res:error:error_code',
+      'req:execute_tool:args',
+    ),
   ],
   *judge(obs: Observation, ctx) {
     const judged = (c: CallView) =>

@@ -9,7 +9,7 @@
 import canonicalize from 'canonicalize';
 import type { JsonValue } from '../../base/json.ts';
 import type { Checker } from '../checker.ts';
-import { judgeRun } from '../checker-kit.ts';
+import { consistency, judgeRun } from '../checker-kit.ts';
 import { effectEvents } from '../observation.ts';
 
 function canonicalArgs(text: string): string | null {
@@ -26,11 +26,7 @@ export const businessRefusal = judgeRun({
   description:
     'Args that fit the schema but that the fixture says the app’s business rules refuse are never executed: no success or accepted answer, no committed effect.',
   fields: [
-    {
-      fields: ['req:execute_tool:args'],
-      aspect: 'consistency',
-      against: 'the args the fixture declares its app must refuse (refusedArgs)',
-    },
+    consistency('the args the fixture declares its app must refuse (refusedArgs)', 'req:execute_tool:args'),
   ],
   *judge(obs, ctx) {
     const refused = ctx.toolRefusedArgs;

@@ -1,4 +1,4 @@
-import { judgeRun } from '../checker-kit.ts';
+import { consistency, judgeRun } from '../checker-kit.ts';
 import type { CallView } from '../observation.ts';
 import { deduplicated } from './wire-identity.ts';
 
@@ -21,11 +21,11 @@ export const cancelAfterEnd = judgeRun({
   description:
     'cancel_operation of an operation already seen succeeded or failed is CONFLICT, or success with state=cancellation_requested that changes nothing (NOTES 10a): never a cancellation reported, never another state or a CANCELLED replay afterwards.',
   fields: [
-    {
-      fields: ['json:cancel_response/state', 'json:cancel_response/operation_id'],
-      aspect: 'consistency',
-      against: 'the terminal state already seen',
-    },
+    consistency(
+      'the terminal state already seen',
+      'json:cancel_response/state',
+      'json:cancel_response/operation_id',
+    ),
   ],
   *judge(obs, ctx) {
     // When each operation was seen ended with an outcome: get_operation reporting it (by operation),

@@ -15,6 +15,7 @@
  */
 import type { JsonValue } from '../../base/json.ts';
 import { type Checker, type Violation, violation } from '../checker.ts';
+import { consistency } from '../checker-kit.ts';
 import type { CallView, Observation } from '../observation.ts';
 import { field } from './consumer-view.ts';
 
@@ -141,16 +142,12 @@ export const usesCurrentCatalogue: Checker = {
   description:
     'What the consumer executes in a session, and the tools it offers its agent, follow the latest list_tools answer it received: a catalogue cached for another revision is not used.',
   fields: [
-    {
-      fields: [
-        'json:list_tools_response/revision',
-        'json:list_tools_response/tools',
-        'req:execute_tool:tool_name',
-      ],
-      aspect: 'consistency',
-      against:
-        'the latest list_tools answer of the session the consumer executes in, and its agent listings (consumer side)',
-    },
+    consistency(
+      'the latest list_tools answer of the session the consumer executes in, and its agent listings (consumer side)',
+      'json:list_tools_response/revision',
+      'json:list_tools_response/tools',
+      'req:execute_tool:tool_name',
+    ),
   ],
   check(obs, ctx) {
     const all = listings(obs, ctx.consumers);

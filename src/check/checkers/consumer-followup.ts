@@ -24,7 +24,7 @@
 
 import { META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../../protocol/discovery.ts';
 import type { CheckContext, Checker } from '../checker.ts';
-import { AGENT_EXECUTIONS, consumerCalls, judgeEach, judgeRun } from '../checker-kit.ts';
+import { AGENT_EXECUTIONS, consistency, consumerCalls, judgeEach, judgeRun } from '../checker-kit.ts';
 import type { CallView, Observation } from '../observation.ts';
 import { packageOf } from '../record.ts';
 import { answeredFor, consumerRequests, field, lastAnsweredBefore } from './consumer-view.ts';
@@ -56,11 +56,7 @@ export const queriesAfterDeadline = judgeRun({
   description:
     'After DEADLINE_EXCEEDED to an execution the consumer queries the same request_id (get_operation or the same-id re-send) before it gives up on the request.',
   fields: [
-    {
-      fields: ['res:error:error_code'],
-      aspect: 'consistency',
-      against: 'the consumer’s next call after DEADLINE_EXCEEDED (consumer side)',
-    },
+    consistency('the consumer’s next call after DEADLINE_EXCEEDED (consumer side)', 'res:error:error_code'),
   ],
   *judge(obs, ctx) {
     for (const calls of byRequest(obs, ctx)) {
@@ -117,12 +113,11 @@ export const noLoopWithoutUser = judgeRun({
   description:
     'After AUTH_REQUIRED, USER_ACTION_REQUIRED, INVALID_ARGS or PERMISSION_DENIED the consumer does not send the same request again (same request_id, same args) without a user action in between — even when the error claims to be retryable.',
   fields: [
-    {
-      fields: ['res:error:error_code', 'res:error:retryable'],
-      aspect: 'consistency',
-      against:
-        'the consumer’s re-sends: none after a needs-the-user error without a user action (consumer side)',
-    },
+    consistency(
+      'the consumer’s re-sends: none after a needs-the-user error without a user action (consumer side)',
+      'res:error:error_code',
+      'res:error:retryable',
+    ),
   ],
   *judge(obs, ctx) {
     for (const calls of byRequest(obs, ctx)) {
@@ -151,11 +146,11 @@ export const waitsForActivityResult = judgeRun({
   description:
     'A resume token goes back to the provider only after the Activity result of the launched resolution reached the consumer.',
   fields: [
-    {
-      fields: ['res:resolution:resume_token', 'req:execute_tool:resume_token'],
-      aspect: 'consistency',
-      against: 'the Activity results the consumer received before it resumed (consumer side)',
-    },
+    consistency(
+      'the Activity results the consumer received before it resumed (consumer side)',
+      'res:resolution:resume_token',
+      'req:execute_tool:resume_token',
+    ),
   ],
   *judge(obs, ctx) {
     for (const calls of byRequest(obs, ctx)) {
@@ -196,11 +191,11 @@ export const cancelledOnlyWhenCancelled = judgeEach(AGENT_EXECUTIONS, {
   description:
     'The agent is told "cancelled" only for a request its provider reported cancelled (state=cancelled or CANCELLED); a cancellation request taken is not an outcome, the consumer queries on to the terminal state.',
   fields: [
-    {
-      fields: ['json:cancel_response/state', 'json:operation_status/state'],
-      aspect: 'consistency',
-      against: 'what the agent was told: cancelled only after state=cancelled (consumer side)',
-    },
+    consistency(
+      'what the agent was told: cancelled only after state=cancelled (consumer side)',
+      'json:cancel_response/state',
+      'json:operation_status/state',
+    ),
   ],
   judge(a, obs) {
     if (field(a.value, 'kind') !== 'cancelled') return;
@@ -283,11 +278,11 @@ export const rereadsCatalogue = judgeRun({
   description:
     'After every new negotiation the consumer reads list_tools (and so the revision) in that session before it executes a tool in it.',
   fields: [
-    {
-      fields: ['json:list_tools_response/revision', 'json:negotiate_response/session_token'],
-      aspect: 'consistency',
-      against: 'the sessions the consumer executes in: each one’s tool list read first (consumer side)',
-    },
+    consistency(
+      'the sessions the consumer executes in: each one’s tool list read first (consumer side)',
+      'json:list_tools_response/revision',
+      'json:negotiate_response/session_token',
+    ),
   ],
   *judge(obs, ctx) {
     const listed = new Map<string, number>();
@@ -348,12 +343,10 @@ export const resumesAfterRestart = judgeRun({
   description:
     'A write the consumer sent and never learned the outcome of before its process died is followed up — re-sent or queried under the same request_id — by the consumer once it runs again.',
   fields: [
-    {
-      fields: ['req:execute_tool:request_id'],
-      aspect: 'consistency',
-      against:
-        'the calls of the consumer’s next process after a death with a write in flight (consumer side)',
-    },
+    consistency(
+      'the calls of the consumer’s next process after a death with a write in flight (consumer side)',
+      'req:execute_tool:request_id',
+    ),
   ],
   *judge(obs, ctx) {
     if (obs.report.outcome.kind !== 'completed') return;

@@ -8,7 +8,14 @@
 import type { JsonValue } from '../../base/json.ts';
 import { isKnownErrorCode, sha256Hex } from '../../protocol/index.ts';
 import type { Checker } from '../checker.ts';
-import { AGENT_EXECUTIONS, CONSUMER_CALLS, consumerCalls, judgeEach, judgeRun } from '../checker-kit.ts';
+import {
+  AGENT_EXECUTIONS,
+  CONSUMER_CALLS,
+  consistency,
+  consumerCalls,
+  judgeEach,
+  judgeRun,
+} from '../checker-kit.ts';
 import { type CallView, declaredVersions, type Observation } from '../observation.ts';
 import { answeredFor, consumerRequests, field, lastAnsweredBefore } from './consumer-view.ts';
 import { alteredPaths, bytesBehind, fileResultsByTarget } from './files.ts';
@@ -28,11 +35,12 @@ export const retryDiscipline = judgeRun({
   description:
     'The consumer re-sends a request only after a retryable error (known code), not before retry_after_ms, and never loops on a resolution without a user decision.',
   fields: [
-    {
-      fields: ['res:error:retryable', 'res:error:retry_after_ms', 'res:error:error_code'],
-      aspect: 'consistency',
-      against: 'when the consumer re-sends (consumer side)',
-    },
+    consistency(
+      'when the consumer re-sends (consumer side)',
+      'res:error:retryable',
+      'res:error:retry_after_ms',
+      'res:error:error_code',
+    ),
   ],
   *judge(obs, ctx) {
     for (const calls of consumerRequests(obs, ctx, isExecution)) {
@@ -121,11 +129,10 @@ export const negotiatedOnly = judgeRun({
   description:
     'The consumer calls optional methods only in sessions that negotiated them, and negotiates first.',
   fields: [
-    {
-      fields: ['json:negotiate_response/capabilities[]'],
-      aspect: 'consistency',
-      against: 'the optional methods the consumer calls (consumer side)',
-    },
+    consistency(
+      'the optional methods the consumer calls (consumer side)',
+      'json:negotiate_response/capabilities[]',
+    ),
   ],
   *judge(obs, ctx) {
     const caps = new Map<string, string[]>();
@@ -173,11 +180,7 @@ export const requestIdStable = judgeRun({
   description:
     'Every attempt of one logical execution — across retries and consumer restarts — carries one request_id.',
   fields: [
-    {
-      fields: ['req:execute_tool:request_id'],
-      aspect: 'consistency',
-      against: 'one request_id per logical execution (consumer side)',
-    },
+    consistency('one request_id per logical execution (consumer side)', 'req:execute_tool:request_id'),
   ],
   *judge(obs, ctx) {
     const rids = new Map<string, Set<string>>();
@@ -208,11 +211,10 @@ export const verifiedResolutions = judgeRun({
   description:
     'The consumer launches only explicit, immutable PendingIntents created by the provider it was calling.',
   fields: [
-    {
-      fields: ['res:resolution:resolution'],
-      aspect: 'consistency',
-      against: 'what the consumer launches: only explicit, immutable, by the provider (consumer side)',
-    },
+    consistency(
+      'what the consumer launches: only explicit, immutable, by the provider (consumer side)',
+      'res:resolution:resolution',
+    ),
   ],
   *judge(obs, ctx) {
     const created = new Map<
@@ -260,11 +262,10 @@ export const offersV1 = judgeRun({
   description:
     'Every negotiate the consumer sends offers consumer_versions with 2 and 1 (a v2 consumer keeps supporting v1), strictly descending.',
   fields: [
-    {
-      fields: ['req:negotiate:consumer_versions'],
-      aspect: 'consistency',
-      against: 'the versions a v2 consumer must support: 2 and 1, descending (consumer side)',
-    },
+    consistency(
+      'the versions a v2 consumer must support: 2 and 1, descending (consumer side)',
+      'req:negotiate:consumer_versions',
+    ),
   ],
   *judge(obs, ctx) {
     const flagged = new Set<string>();
@@ -307,11 +308,11 @@ export const verifiesFile = judgeEach(AGENT_EXECUTIONS, {
   description:
     "A file result reaches the agent only when the bytes behind its descriptor have the declared size_bytes and lowercase SHA-256, and the descriptor is read-only — judged from the agent's answer and the world's record of the bytes.",
   fields: [
-    {
-      fields: ['json:execution_result/size_bytes', 'json:execution_result/sha256'],
-      aspect: 'consistency',
-      against: 'the file results the consumer handed its agent (consumer side)',
-    },
+    consistency(
+      'the file results the consumer handed its agent (consumer side)',
+      'json:execution_result/size_bytes',
+      'json:execution_result/sha256',
+    ),
   ],
   judge(a, obs) {
     if (field(field(a.value, 'untrusted'), 'transport') !== 'file') return;
@@ -353,11 +354,11 @@ export const resumesLatestToken = judgeRun({
   description:
     'A resume presents the resume_token of the latest resolution answered for that request_id, never one from an earlier resolution.',
   fields: [
-    {
-      fields: ['res:resolution:resume_token', 'req:execute_tool:resume_token'],
-      aspect: 'consistency',
-      against: "the latest resolution's token for the request (consumer side)",
-    },
+    consistency(
+      "the latest resolution's token for the request (consumer side)",
+      'res:resolution:resume_token',
+      'req:execute_tool:resume_token',
+    ),
   ],
   *judge(obs, ctx) {
     for (const calls of consumerRequests(obs, ctx, isExecution)) {

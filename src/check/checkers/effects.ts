@@ -8,7 +8,7 @@
  */
 import type { ScreenRecord } from '../../sim/ground-truth.ts';
 import { type CheckContext, type Checker, groupBy } from '../checker.ts';
-import { ALL_CALLS, callSource, EFFECTS, judgeEach, judgeRun, source } from '../checker-kit.ts';
+import { ALL_CALLS, callSource, consistency, EFFECTS, judgeEach, judgeRun, source } from '../checker-kit.ts';
 import { approvalsInTime, callsOf, maxMatching, neededApproval, unshown } from '../ground.ts';
 import { type CallView, type EffectNote, effectEvents, type Observation } from '../observation.ts';
 import { uidOf } from '../record.ts';
@@ -23,11 +23,10 @@ export const singleEffect = judgeRun({
   description:
     'At most one business effect per (calling UID, provider, request_id) within one incarnation of the provider (a reinstall wipes its request records: a re-send after it is a new request).',
   fields: [
-    {
-      fields: ['req:execute_tool:request_id'],
-      aspect: 'consistency',
-      against: "the world's committed effects: one per UID, provider, request_id",
-    },
+    consistency(
+      "the world's committed effects: one per UID, provider, request_id",
+      'req:execute_tool:request_id',
+    ),
   ],
   *judge(obs) {
     const byRequest = groupBy(
@@ -59,13 +58,7 @@ export const effectAttribution = judgeEach(EFFECTS, {
   id: 'effect-attribution',
   ruleIds: ['CETP-7.1-01', 'CETP-6-02', 'CETP-10-08'],
   description: 'Every effect is attributed to a UID that actually sent that request_id.',
-  fields: [
-    {
-      fields: ['req:execute_tool:request_id'],
-      aspect: 'consistency',
-      against: 'the UID that sent it, for every committed effect',
-    },
-  ],
+  fields: [consistency('the UID that sent it, for every committed effect', 'req:execute_tool:request_id')],
   judge(e, obs) {
     const asked = executeCalls(obs).some(
       (c) =>
@@ -83,11 +76,11 @@ export const noCrossUidResults = judgeEach(EXECUTIONS, {
   ruleIds: ['CETP-6-02', 'CETP-6-05'],
   description: "A caller never receives success for another UID's effect under the same request_id.",
   fields: [
-    {
-      fields: ['req:execute_tool:request_id', 'res:success:data'],
-      aspect: 'consistency',
-      against: "another UID's effect under the same request_id",
-    },
+    consistency(
+      "another UID's effect under the same request_id",
+      'req:execute_tool:request_id',
+      'res:success:data',
+    ),
   ],
   judge(c, obs, ctx) {
     if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') return;
@@ -133,16 +126,13 @@ export const approvalBinding = judgeRun({
   description:
     "An effect that needed confirmation follows the user's own approval, on the provider's screen, of exactly the args it acted on — one approval per effect (judged from what the user answered, not from the provider).",
   fields: [
-    {
-      fields: [
-        'req:execute_tool:resume_token',
-        'req:execute_tool:args',
-        'res:resolution:resume_token',
-        'json:list_tools_response/tools[]/annotations/confirmation',
-      ],
-      aspect: 'consistency',
-      against: "the user's approval on the provider's screen, of exactly these args",
-    },
+    consistency(
+      "the user's approval on the provider's screen, of exactly these args",
+      'req:execute_tool:resume_token',
+      'req:execute_tool:args',
+      'res:resolution:resume_token',
+      'json:list_tools_response/tools[]/annotations/confirmation',
+    ),
   ],
   *judge(obs, ctx) {
     const list = approvable(obs, ctx);
@@ -181,9 +171,7 @@ export const confirmationScreenShows = judgeEach(source(approvable), {
   ruleIds: ['CETP-7.2-06', 'CETP-4.3-09'],
   description:
     'The screen on which the user approved an effect showed the object and the values of the args the effect acted on (not just the tool description).',
-  fields: [
-    { fields: ['req:execute_tool:args'], aspect: 'consistency', against: 'what the approved screen showed' },
-  ],
+  fields: [consistency('what the approved screen showed', 'req:execute_tool:args')],
   judge({ e, screens }) {
     if (screens.length === 0) return; // no approval at all: approval-binding's finding
     if (screens.some((s) => unshown(s, e).length === 0)) return;
@@ -199,13 +187,7 @@ export const effectOnOwnData = judgeEach(EFFECTS, {
   id: 'effect-on-own-data',
   ruleIds: ['CETP-7.1-01', 'CETP-7.1-02', 'CETP-6-02'],
   description: "An effect made for a caller touches only that caller's own data (owner UID = caller UID).",
-  fields: [
-    {
-      fields: ['req:execute_tool:args'],
-      aspect: 'consistency',
-      against: 'the owner of the data the effect touched',
-    },
-  ],
+  fields: [consistency('the owner of the data the effect touched', 'req:execute_tool:args')],
   judge(e, obs, ctx) {
     if (!ctx.providersUnderTest.includes(e.provider) || e.ownerUid === e.uid) return;
     return {
@@ -220,13 +202,7 @@ export const deadlineBeforeEffect = judgeEach(EFFECTS, {
   id: 'deadline-before-effect',
   ruleIds: ['CETP-4.1-14', 'CETP-10-03'],
   description: 'No effect is started by a call whose deadline had already passed.',
-  fields: [
-    {
-      fields: ['req:execute_tool:deadline_at_ms'],
-      aspect: 'consistency',
-      against: 'the world clock when the effect committed',
-    },
-  ],
+  fields: [consistency('the world clock when the effect committed', 'req:execute_tool:deadline_at_ms')],
   judge(e, obs) {
     const calls = executeCalls(obs, providerUid(obs, e.provider)).filter(
       (c) => c.callerUid === e.uid && c.requestId === e.requestId && c.step <= e.step,
@@ -245,11 +221,7 @@ export const cancelledHasNoEffect = judgeEach(ALL_CALLS, {
   ruleIds: ['CETP-4.4-19', 'CETP-4.4-21', 'CETP-5-20'],
   description: 'An operation reported cancelled has no effect; a committed one is never reported cancelled.',
   fields: [
-    {
-      fields: ['json:operation_status/state', 'json:cancel_response/state'],
-      aspect: 'consistency',
-      against: "the world's committed effects",
-    },
+    consistency("the world's committed effects", 'json:operation_status/state', 'json:cancel_response/state'),
   ],
   judge(c, obs) {
     if (c.reply.kind !== 'bundle' || !c.requestId) return;
@@ -276,16 +248,13 @@ export const authorizedEffect = judgeEach(EFFECTS, {
   description:
     "Every effect of a tool whose scopes need the user's grant follows the user approving, on the provider's own screen, the authorization the provider asked that UID for (AUTH_REQUIRED on the wire).",
   fields: [
-    {
-      fields: [
-        'req:execute_tool:tool_name',
-        'json:list_tools_response/tools[]/scopes',
-        'json:list_tools_response/tools[]/scopes[]',
-        'json:provider_info/scopes[]/name',
-      ],
-      aspect: 'consistency',
-      against: "the user's grant of the tool's scopes on the provider's screen",
-    },
+    consistency(
+      "the user's grant of the tool's scopes on the provider's screen",
+      'req:execute_tool:tool_name',
+      'json:list_tools_response/tools[]/scopes',
+      'json:list_tools_response/tools[]/scopes[]',
+      'json:provider_info/scopes[]/name',
+    ),
   ],
   judge(e, obs, ctx) {
     const needed = (ctx.toolScopes.get(`${e.provider}|${e.tool}`) ?? []).filter((s) =>

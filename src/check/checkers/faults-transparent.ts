@@ -25,6 +25,7 @@
  */
 import type { CheckContext, Checker, Violation } from '../checker.ts';
 import { violation } from '../checker.ts';
+import { consistency } from '../checker-kit.ts';
 import {
   foldState,
   Matcher,
@@ -175,11 +176,10 @@ export const faultsTransparent: Checker = {
   description:
     "Faults are transparent: the app's business state after the run (its own tables, and the effects it declares) equals what a fault-free replay leaves — each request that took effect executed exactly once, one at a time in the run's effect order, in a fresh world; generated ids and instants paired up one to one, not compared raw. An ambiguous run is skipped, not failed.",
   fields: [
-    {
-      fields: ['req:execute_tool:request_id'],
-      aspect: 'consistency',
-      against: "the app's business state after a fault-free replay of the requests that took effect",
-    },
+    consistency(
+      "the app's business state after a fault-free replay of the requests that took effect",
+      'req:execute_tool:request_id',
+    ),
   ],
   check(obs, ctx) {
     const v = faultsTransparentVerdict(obs, ctx);

@@ -19,7 +19,7 @@ import canonicalize from 'canonicalize';
 import type { JsonValue } from '../../base/json.ts';
 import { readEnvelope, V2_METHOD_NAMES, type V2MethodName } from '../../protocol/index.ts';
 import { type Checker, groupByKeys } from '../checker.ts';
-import { callsUnderTest, judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
+import { callsUnderTest, consistency, judgeEach, judgeRun, PROVIDER_CALLS, schema } from '../checker-kit.ts';
 import { type CallView, issuerOf, type Observation } from '../observation.ts';
 
 const V2: ReadonlySet<string> = new Set(V2_METHOD_NAMES);
@@ -30,11 +30,10 @@ export const resolutionPendingIntent = judgeEach(PROVIDER_CALLS, {
   description:
     "Every resolution PendingIntent a provider sends is explicit, immutable, created by the provider's own UID and aimed only at its own app (judged from the system's PendingIntent record).",
   fields: [
-    {
-      fields: ['res:resolution:resolution'],
-      aspect: 'consistency',
-      against: "the system's record: creator UID, IMMUTABLE flag, resolved components",
-    },
+    consistency(
+      "the system's record: creator UID, IMMUTABLE flag, resolved components",
+      'res:resolution:resolution',
+    ),
   ],
   judge(c) {
     const found: string[] = [];
@@ -69,11 +68,11 @@ export const providerIdentity = judgeRun({
   description:
     "provider_id lies within the provider's package namespace and is the same in every negotiate and get_provider_info answer of that package.",
   fields: [
-    {
-      fields: ['json:negotiate_response/provider_id', 'json:provider_info/provider_id'],
-      aspect: 'consistency',
-      against: "the provider's package name (namespace) and its other answers (stable)",
-    },
+    consistency(
+      "the provider's package name (namespace) and its other answers (stable)",
+      'json:negotiate_response/provider_id',
+      'json:provider_info/provider_id',
+    ),
   ],
   *judge(obs, ctx) {
     const seen = new Map<string, { id: string; call: CallView }>();
@@ -107,11 +106,11 @@ export const catalogueRevision = judgeRun({
   description:
     'Two list_tools answers of one provider to one UID with the same revision list the same tools (canonical JSON): a changed catalogue has a new revision.',
   fields: [
-    {
-      fields: ['json:list_tools_response/revision', 'json:list_tools_response/tools'],
-      aspect: 'consistency',
-      against: 'the tools listed under the same revision in the same provider’s other answers',
-    },
+    consistency(
+      'the tools listed under the same revision in the same provider’s other answers',
+      'json:list_tools_response/revision',
+      'json:list_tools_response/tools',
+    ),
   ],
   *judge(obs, ctx) {
     const answers = obs.calls.filter(
@@ -202,21 +201,16 @@ export const consumerRequestsWellFormed = judgeRun({
   description:
     'Every request a consumer under test sends is a well-formed request of its method (every required key, of its Bundle type and domain; args within the session’s max_request_bytes) and carries a session token that provider issued to the sending UID.',
   fields: [
-    {
-      fields: ['req:*', 'json:consumer_capabilities*'],
-      aspect: 'schema',
-      against: 'the protocol reader (consumer side)',
-    },
-    {
-      fields: ['req:*:session_token'],
-      aspect: 'consistency',
-      against: 'the negotiate answer that issued it, to the sending UID (consumer side)',
-    },
-    {
-      fields: ['req:execute_tool:args', 'json:negotiate_response/limits/max_request_bytes'],
-      aspect: 'consistency',
-      against: "the session's max_request_bytes (consumer side)",
-    },
+    schema('the protocol reader (consumer side)', 'req:*', 'json:consumer_capabilities*'),
+    consistency(
+      'the negotiate answer that issued it, to the sending UID (consumer side)',
+      'req:*:session_token',
+    ),
+    consistency(
+      "the session's max_request_bytes (consumer side)",
+      'req:execute_tool:args',
+      'json:negotiate_response/limits/max_request_bytes',
+    ),
   ],
   *judge(obs, ctx) {
     for (const c of obs.calls) {

@@ -15,7 +15,7 @@
 import { sha256Hex } from '../../protocol/digest.ts';
 import type { FileResultRecord } from '../../sim/ground-truth.ts';
 import type { Checker } from '../checker.ts';
-import { judgeEach, source } from '../checker-kit.ts';
+import { consistency, judgeEach, source } from '../checker-kit.ts';
 import { type BundleReplyView, type CallView, memoOn, type Observation } from '../observation.ts';
 
 /** One file result on the wire: the call, the reply that carried it, and what it declared. */
@@ -110,17 +110,14 @@ export const fileResultMatches = judgeEach(FILE_RESULTS, {
   description:
     'Every successful file result carries a read-only result_fd whose bytes, as the world recorded them, have exactly the declared size_bytes and lowercase SHA-256.',
   fields: [
-    {
-      fields: [
-        'res:fileResult:result_fd',
-        'json:execution_result/size_bytes',
-        'json:execution_result/sha256',
-        'json:operation_status/result/size_bytes',
-        'json:operation_status/result/sha256',
-      ],
-      aspect: 'consistency',
-      against: 'the bytes behind the descriptor as the world recorded them (size, digest, read-only)',
-    },
+    consistency(
+      'the bytes behind the descriptor as the world recorded them (size, digest, read-only)',
+      'res:fileResult:result_fd',
+      'json:execution_result/size_bytes',
+      'json:execution_result/sha256',
+      'json:operation_status/result/size_bytes',
+      'json:operation_status/result/sha256',
+    ),
   ],
   judge(r) {
     const where = `${r.call.method} ${r.call.toolName ?? ''} ${r.call.caller} → ${r.call.provider}`;

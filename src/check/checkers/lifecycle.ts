@@ -14,7 +14,7 @@
  * single-effect and same-terminal-result count: a request sent again after a wipe is a new request.
  */
 import type { Checker } from '../checker.ts';
-import { callsUnderTest, judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
+import { callsUnderTest, consistency, judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
 import { type CallView, issuerOf, memoOn, type Observation } from '../observation.ts';
 
 /** Per package, its uninstalls (a reinstall, a re-sign under another key): their steps and trace events. */
@@ -106,11 +106,11 @@ export const restartSessionOutcome = judgeEach(PROVIDER_CALLS, {
   description:
     "A caller's own unexpired session from before the provider's process died (a kill, a reboot, a reinstall) is, after it, either honoured or refused as NEGOTIATION_REQUIRED — never INVALID_REQUEST or PERMISSION_DENIED.",
   fields: [
-    {
-      fields: ['req:*:session_token', 'res:error:error_code'],
-      aspect: 'consistency',
-      against: "the provider's restarts since the session was issued to this UID",
-    },
+    consistency(
+      "the provider's restarts since the session was issued to this UID",
+      'req:*:session_token',
+      'res:error:error_code',
+    ),
   ],
   judge(c, obs) {
     if (!c.v2 || c.method === 'negotiate') return;
@@ -162,15 +162,12 @@ export const restartKeepsOperation = judgeEach(PROVIDER_CALLS, {
   description:
     'An operation accepted before the provider restarted (a kill, a reboot; no reinstall) is still known after it, within the window: its creator polling or cancelling it under its request_id, on a live session negotiated after the restart, is never told it does not exist (INVALID_REQUEST).',
   fields: [
-    {
-      fields: [
-        'req:get_operation:operation_id',
-        'req:cancel_operation:operation_id',
-        'json:accepted/operation_id',
-      ],
-      aspect: 'consistency',
-      against: 'the operations the same incarnation of the provider accepted before its restart',
-    },
+    consistency(
+      'the operations the same incarnation of the provider accepted before its restart',
+      'req:get_operation:operation_id',
+      'req:cancel_operation:operation_id',
+      'json:accepted/operation_id',
+    ),
   ],
   judge(c, obs) {
     if (c.method !== 'get_operation' && c.method !== 'cancel_operation') return;
@@ -218,15 +215,12 @@ export const wipedStateUnknown = judgeRun({
   description:
     "After the provider's data was wiped (a reinstall, a re-sign under an unrelated key), what its earlier incarnation issued is unknown to it: no state is reported for an operation accepted before (get_ or cancel_operation answered success), and no resume token issued before is honoured (success or accepted).",
   fields: [
-    {
-      fields: [
-        'req:get_operation:operation_id',
-        'req:cancel_operation:operation_id',
-        'req:execute_tool:resume_token',
-      ],
-      aspect: 'consistency',
-      against: 'the incarnation of the provider that issued it (the package manager’s uninstalls)',
-    },
+    consistency(
+      'the incarnation of the provider that issued it (the package manager’s uninstalls)',
+      'req:get_operation:operation_id',
+      'req:cancel_operation:operation_id',
+      'req:execute_tool:resume_token',
+    ),
   ],
   *judge(obs, ctx) {
     const tokens = new Map<string, CallView>();

@@ -32,7 +32,7 @@ import { Bundle } from '../../sim/binder/bundle.ts';
 import { bundleParcelSize } from '../../sim/binder/parcel.ts';
 import { BINDER_BUFFER_BYTES } from '../../sim/process/process.ts';
 import { type Checker, groupBy } from '../checker.ts';
-import { judgeRun } from '../checker-kit.ts';
+import { consistency, judgeRun, schema } from '../checker-kit.ts';
 import { type CallView, effectEvents, issuerOf, memoOn, type Observation } from '../observation.ts';
 
 const V2_METHODS_SET: ReadonlySet<string> = new Set(V2_METHOD_NAMES);
@@ -132,17 +132,16 @@ export const malformedRefused = judgeRun({
   description:
     'Every malformed request (judged from the wire by the protocol reader: unknown method, missing key, wrong Bundle type, value out of its domain) is answered with a well-formed CETP error other than INTERNAL_ERROR — never success, a crash, an exception or a null reply.',
   fields: [
-    {
-      fields: ['req:*', 'json:consumer_capabilities*'],
-      aspect: 'schema',
-      against:
-        'the protocol reader: a request with a bad field is refused with a structured error (provider side)',
-    },
-    {
-      fields: ['req:execute_tool:args', 'json:negotiate_response/limits/max_request_bytes'],
-      aspect: 'consistency',
-      against: "args over the session's max_request_bytes are refused",
-    },
+    schema(
+      'the protocol reader: a request with a bad field is refused with a structured error (provider side)',
+      'req:*',
+      'json:consumer_capabilities*',
+    ),
+    consistency(
+      "args over the session's max_request_bytes are refused",
+      'req:execute_tool:args',
+      'json:negotiate_response/limits/max_request_bytes',
+    ),
   ],
   *judge(obs, ctx) {
     for (const { call, reason } of malformedCalls(obs, ctx.providersUnderTest)) {
@@ -168,11 +167,11 @@ export const errorMeansNoEffect = judgeRun({
   description:
     'No committed business effect belongs to a request (calling UID, provider, request_id) every call of which was answered with an error: an error answer means nothing happened (judged from the world’s committed effects).',
   fields: [
-    {
-      fields: ['res:error:status', 'res:error:error_code'],
-      aspect: 'consistency',
-      against: "the world's committed effects: an error answer means no effect",
-    },
+    consistency(
+      "the world's committed effects: an error answer means no effect",
+      'res:error:status',
+      'res:error:error_code',
+    ),
   ],
   *judge(obs, ctx) {
     const executions = groupBy(

@@ -22,7 +22,7 @@ import {
 } from '../../protocol/index.ts';
 import { parseInstant } from '../../sim/core/clock.ts';
 import type { Checker } from '../checker.ts';
-import { judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
+import { consistency, judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
 import {
   byAnswer,
   type CallView,
@@ -120,17 +120,14 @@ export const capabilitiesIntersected = judgeEach(PROVIDER_CALLS, {
   ruleIds: ['CETP-2.2-06'],
   description: 'A negotiated session holds only capabilities the consumer asked for.',
   fields: [
-    {
-      fields: [
-        'json:negotiate_response/capabilities',
-        'json:negotiate_response/capabilities[]',
-        'req:negotiate:consumer_capabilities',
-        'json:consumer_capabilities',
-        'json:consumer_capabilities[]',
-      ],
-      aspect: 'consistency',
-      against: 'the capabilities the consumer asked for',
-    },
+    consistency(
+      'the capabilities the consumer asked for',
+      'json:negotiate_response/capabilities',
+      'json:negotiate_response/capabilities[]',
+      'req:negotiate:consumer_capabilities',
+      'json:consumer_capabilities',
+      'json:consumer_capabilities[]',
+    ),
   ],
   judge(c) {
     if (c.method !== 'negotiate') return;
@@ -149,11 +146,11 @@ export const versionAgreed = judgeEach(PROVIDER_CALLS, {
   description:
     'A negotiate succeeds only with a version the consumer offered; with no common version it is UNSUPPORTED_VERSION.',
   fields: [
-    {
-      fields: ['json:negotiate_response/selected_version', 'req:negotiate:consumer_versions'],
-      aspect: 'consistency',
-      against: 'the versions the consumer offered and the manifest declares',
-    },
+    consistency(
+      'the versions the consumer offered and the manifest declares',
+      'json:negotiate_response/selected_version',
+      'req:negotiate:consumer_versions',
+    ),
   ],
   judge(c) {
     if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') return;
@@ -171,11 +168,11 @@ export const sessionExpiry = judgeEach(PROVIDER_CALLS, {
   description:
     'A session token sent at or after the expires_at its provider announced is refused as NEGOTIATION_REQUIRED, never honoured.',
   fields: [
-    {
-      fields: ['json:negotiate_response/expires_at', 'req:*:session_token'],
-      aspect: 'consistency',
-      against: 'the world clock at each later use of the session',
-    },
+    consistency(
+      'the world clock at each later use of the session',
+      'json:negotiate_response/expires_at',
+      'req:*:session_token',
+    ),
   ],
   judge(c, obs) {
     if (!c.v2 || c.reply.kind !== 'bundle') return;
@@ -198,16 +195,13 @@ export const capabilityGating = judgeRun({
   description:
     'In a session without a capability the provider never uses it: no accepted, no file result, no served get_operation or cancel_operation.',
   fields: [
-    {
-      fields: [
-        'res:accepted:status',
-        'res:fileResult:result_fd',
-        'json:execution_result/kind',
-        'json:negotiate_response/capabilities[]',
-      ],
-      aspect: 'consistency',
-      against: 'the capabilities the session negotiated',
-    },
+    consistency(
+      'the capabilities the session negotiated',
+      'res:accepted:status',
+      'res:fileResult:result_fd',
+      'json:execution_result/kind',
+      'json:negotiate_response/capabilities[]',
+    ),
   ],
   *judge(obs, ctx) {
     // A replay of an async request answers `accepted` again while it runs, in whatever session the
@@ -257,15 +251,12 @@ export const inlineWithinLimit = judgeEach(PROVIDER_CALLS, {
   description:
     "An inline result is never larger than the session's max_inline_result_bytes (UTF-8 bytes of the data JSON).",
   fields: [
-    {
-      fields: [
-        'json:negotiate_response/limits/max_inline_result_bytes',
-        'res:success:data',
-        'json:execution_result/value',
-      ],
-      aspect: 'consistency',
-      against: "the inline data's UTF-8 size against the session's limit",
-    },
+    consistency(
+      "the inline data's UTF-8 size against the session's limit",
+      'json:negotiate_response/limits/max_inline_result_bytes',
+      'res:success:data',
+      'json:execution_result/value',
+    ),
   ],
   judge(c, obs) {
     if (!c.v2 || c.reply.kind !== 'bundle' || c.reply.status !== 'success') return;
@@ -291,11 +282,10 @@ export const windowExpiry = judgeRun({
   description:
     'A same-id retry of a write sent after the idempotency window (counted from when the request was seen terminal) is never answered with a result.',
   fields: [
-    {
-      fields: ['json:negotiate_response/limits/idempotency_window_seconds'],
-      aspect: 'consistency',
-      against: 'the world clock at a same-id retry after the request ended',
-    },
+    consistency(
+      'the world clock at a same-id retry after the request ended',
+      'json:negotiate_response/limits/idempotency_window_seconds',
+    ),
   ],
   *judge(obs, ctx) {
     // When each request was first seen terminal — an execute_tool success, or its operation reported
@@ -395,11 +385,11 @@ export const argsSchema = judgeEach(PROVIDER_CALLS, {
   ruleIds: ['CETP-5-14'],
   description: "Args that break the tool's input schema are refused as INVALID_ARGS, never executed.",
   fields: [
-    {
-      fields: ['req:execute_tool:args', 'json:list_tools_response/tools[]/input_schema'],
-      aspect: 'consistency',
-      against: "the tool's input schema",
-    },
+    consistency(
+      "the tool's input schema",
+      'req:execute_tool:args',
+      'json:list_tools_response/tools[]/input_schema',
+    ),
   ],
   judge(c, _obs, ctx) {
     if (c.method !== 'execute_tool' || !c.v2 || c.args === null || c.reply.kind !== 'bundle') return;

@@ -16,7 +16,7 @@ import { caches } from '../../base/caches.ts';
 import { ToolSchemaCompiler, type ToolValueValidator } from '../../protocol/index.ts';
 import type { FileResultRecord } from '../../sim/ground-truth.ts';
 import type { CheckContext, Checker } from '../checker.ts';
-import { judgeRun } from '../checker-kit.ts';
+import { consistency, judgeRun } from '../checker-kit.ts';
 import type { BundleReplyView, CallView, Observation } from '../observation.ts';
 import { alteredPaths, bytesBehind } from './files.ts';
 
@@ -116,15 +116,12 @@ export const outputSchema = judgeRun({
   description:
     "Every success result of a provider under test (inline value, the bytes behind a file result, a succeeded operation's result) conforms to the tool's published output_schema.",
   fields: [
-    {
-      fields: [
-        'json:execution_result/value',
-        'json:operation_status/result/value',
-        'json:list_tools_response/tools[]/output_schema',
-      ],
-      aspect: 'consistency',
-      against: "the tool's published output_schema (fixture or list_tools), and a file result's bytes",
-    },
+    consistency(
+      "the tool's published output_schema (fixture or list_tools), and a file result's bytes",
+      'json:execution_result/value',
+      'json:operation_status/result/value',
+      'json:list_tools_response/tools[]/output_schema',
+    ),
   ],
   *judge(obs: Observation, ctx: CheckContext) {
     let wire: Map<string, unknown> | null = null;

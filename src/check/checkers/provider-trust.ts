@@ -9,7 +9,7 @@
  */
 import { isProviderIdInNamespace } from '../../protocol/index.ts';
 import type { Checker } from '../checker.ts';
-import { judgeRun } from '../checker-kit.ts';
+import { consistency, judgeRun } from '../checker-kit.ts';
 import type { CallView } from '../observation.ts';
 
 interface Distrust {
@@ -30,12 +30,11 @@ export const consumerTrustsIdentity = judgeRun({
   description:
     'A consumer stops using a session whose provider named a provider_id outside its package namespace, or changed it between negotiate and get_provider_info: no list_tools or execute_tool under it afterwards.',
   fields: [
-    {
-      fields: ['json:negotiate_response/provider_id', 'json:provider_info/provider_id'],
-      aspect: 'consistency',
-      against:
-        "the serving package's namespace (PackageManager) and the session's negotiated provider_id, as the consumer under test used them",
-    },
+    consistency(
+      "the serving package's namespace (PackageManager) and the session's negotiated provider_id, as the consumer under test used them",
+      'json:negotiate_response/provider_id',
+      'json:provider_info/provider_id',
+    ),
   ],
   *judge(obs, ctx) {
     if (ctx.consumers.length === 0) return;

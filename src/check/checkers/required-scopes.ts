@@ -12,7 +12,7 @@
  * Without `requiredScopes` in the fixture it judges nothing.
  */
 import type { CheckContext } from '../checker.ts';
-import { judgeRun } from '../checker-kit.ts';
+import { consistency, judgeRun } from '../checker-kit.ts';
 import { effectEvents, type Observation } from '../observation.ts';
 
 interface ListedTool {
@@ -56,11 +56,11 @@ export const requiredScopes = judgeRun({
   description:
     "A tool's declared scopes include every scope it truly needs (the fixture's requiredScopes), and it never succeeds or takes effect for a caller not granted one of them.",
   fields: [
-    {
-      fields: ['json:list_tools_response/tools[]/scopes', 'json:list_tools_response/tools[]/scopes[]'],
-      aspect: 'consistency',
-      against: 'the scopes the fixture says the tool truly needs (requiredScopes)',
-    },
+    consistency(
+      'the scopes the fixture says the tool truly needs (requiredScopes)',
+      'json:list_tools_response/tools[]/scopes',
+      'json:list_tools_response/tools[]/scopes[]',
+    ),
   ],
   *judge(obs, ctx) {
     const required = ctx.toolRequiredScopes;

@@ -16,7 +16,7 @@
  * never asks declares no need either.
  */
 import type { Checker } from '../checker.ts';
-import { judgeRun } from '../checker-kit.ts';
+import { consistency, judgeRun } from '../checker-kit.ts';
 import { approvalsInTime, callsOf, neededApproval, unshown } from '../ground.ts';
 import { effectEvents } from '../observation.ts';
 
@@ -26,12 +26,10 @@ export const runtimeRiskApproved = judgeRun({
   description:
     "An effect the provider declared as needing approval by its own runtime-risk policy follows the user's approval of its args on the provider's screen, even when the tool is declared lower.",
   fields: [
-    {
-      fields: ['req:execute_tool:args'],
-      aspect: 'consistency',
-      against:
-        "the user's approval of these args, when the provider declared the effect riskier than its tool's declaration (effect API)",
-    },
+    consistency(
+      "the user's approval of these args, when the provider declared the effect riskier than its tool's declaration (effect API)",
+      'req:execute_tool:args',
+    ),
   ],
   *judge(obs, ctx) {
     for (const e of obs.effects) {

@@ -8,7 +8,7 @@
 import { TERMINAL_OPERATION_STATES } from '../../protocol/index.ts';
 import { OWN_LOCK_WAIT } from '../../sim/storage/storage.ts';
 import type { CheckContext, Checker } from '../checker.ts';
-import { judgeRun } from '../checker-kit.ts';
+import { consistency, judgeRun } from '../checker-kit.ts';
 import type { CallView, Observation } from '../observation.ts';
 import { incarnationAt } from './lifecycle.ts';
 
@@ -157,15 +157,12 @@ export const operationsTerminate = judgeRun({
   ruleIds: ['CETP-4.4-04', 'CETP-4.4-16', 'CETP-4.4-17'],
   description: 'Once faults stop, every accepted operation is seen reaching a terminal state.',
   fields: [
-    {
-      fields: [
-        'json:accepted/operation_id',
-        'json:operation_status/operation_id',
-        'json:operation_status/state',
-      ],
-      aspect: 'consistency',
-      against: 'the states the operation was seen in, once faults stopped',
-    },
+    consistency(
+      'the states the operation was seen in, once faults stopped',
+      'json:accepted/operation_id',
+      'json:operation_status/operation_id',
+      'json:operation_status/state',
+    ),
   ],
   *judge(obs, ctx) {
     if (obs.quietFromStep === null) return;

@@ -7,7 +7,7 @@
  */
 import { type BundleReader, readEnvelope, V2_METHODS, type V2MethodName } from '../../protocol/index.ts';
 import type { Checker } from '../checker.ts';
-import { judgeEach, PROVIDER_CALLS } from '../checker-kit.ts';
+import { consistency, judgeEach, PROVIDER_CALLS } from '../checker-kit.ts';
 import type { CallView } from '../observation.ts';
 
 /** `b` with a non-empty session_token String in place of whatever it had. */
@@ -42,11 +42,12 @@ export const sessionRequired = judgeEach(PROVIDER_CALLS, {
   description:
     'A v2 call without a session (absent or empty session_token, nothing else wrong) is answered NEGOTIATION_REQUIRED with retryable=true.',
   fields: [
-    {
-      fields: ['req:*:session_token', 'res:error:error_code', 'res:error:retryable'],
-      aspect: 'consistency',
-      against: 'whether the request carried a session at all',
-    },
+    consistency(
+      'whether the request carried a session at all',
+      'req:*:session_token',
+      'res:error:error_code',
+      'res:error:retryable',
+    ),
   ],
   judge(c) {
     if (c.reply.kind !== 'bundle' || !sessionless(c)) return;

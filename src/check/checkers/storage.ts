@@ -23,7 +23,7 @@
 import type { JsonValue } from '../../base/json.ts';
 import type { CommitRecord, CommitWrite } from '../../sim/ground-truth.ts';
 import { type CheckContext, type Checker, groupBy } from '../checker.ts';
-import { judgeRun } from '../checker-kit.ts';
+import { consistency, judgeRun } from '../checker-kit.ts';
 import { type CallView, memoOn, type Observation } from '../observation.ts';
 import { incarnationAt } from './lifecycle.ts';
 
@@ -167,11 +167,10 @@ export const storageSingleEffect = judgeRun({
   description:
     "A request's (calling UID, provider, request_id) business writes — what the app's own tables actually received, declared or not — are made by one execution of it in one incarnation of the provider: two execute_tool calls (or an operation's worker and its restart) each committing business state for one request_id is a duplicate effect.",
   fields: [
-    {
-      fields: ['req:execute_tool:request_id'],
-      aspect: 'consistency',
-      against: "the writes to the app's own tables, by the call whose handling made them",
-    },
+    consistency(
+      "the writes to the app's own tables, by the call whose handling made them",
+      'req:execute_tool:request_id',
+    ),
   ],
   *judge(obs, ctx) {
     // A read is not deduplicated (6-01 is about effect != read): what it writes is judged elsewhere (3.4-08).
@@ -201,11 +200,10 @@ export const storageWriteOutsideTransaction = judgeRun({
   description:
     "On a provider that records request outcomes (the SDK's cetp.requests), every business write of a mutating request commits in the transaction that records that request's outcome — not before it in a commit of its own (a write in prepare, through context.storage): a crash between the two leaves the change without its record, and the retry makes it again.",
   fields: [
-    {
-      fields: ['req:execute_tool:request_id'],
-      aspect: 'consistency',
-      against: "the commits that wrote the app's own tables and the one that recorded the request",
-    },
+    consistency(
+      "the commits that wrote the app's own tables and the one that recorded the request",
+      'req:execute_tool:request_id',
+    ),
   ],
   *judge(obs, ctx) {
     const recording = new Set(
@@ -238,11 +236,10 @@ export const storageReadWrites = judgeRun({
   description:
     "A request to a tool declared effect=read changes no business state: its handling commits no write to the app's own tables (only to the SDK's bookkeeping and the call logs, caches and metering tables the fixture names in bookkeepingTables).",
   fields: [
-    {
-      fields: ['req:execute_tool:tool_name'],
-      aspect: 'consistency',
-      against: "the writes to the app's own tables made while handling a read",
-    },
+    consistency(
+      "the writes to the app's own tables made while handling a read",
+      'req:execute_tool:tool_name',
+    ),
   ],
   *judge(obs, ctx) {
     const seen = new Set<number>();

@@ -17,7 +17,7 @@ import { GRANTS } from '../../providers/sdk/records.ts';
 import { apkContentsSigners } from '../../sim/pm/signing.ts';
 import type { World } from '../../sim/world.ts';
 import type { Checker } from '../checker.ts';
-import { judgeRun } from '../checker-kit.ts';
+import { consistency, judgeRun } from '../checker-kit.ts';
 import type { CallView, Observation } from '../observation.ts';
 import { identityOf, storedRows } from '../record.ts';
 
@@ -121,11 +121,10 @@ export const listMatchesVisibility = judgeRun({
   description:
     "list_tools lists a tool hidden by a scope grant exactly when the caller holds a live grant of that scope, per the provider's committed grants (the world's record).",
   fields: [
-    {
-      fields: ['json:list_tools_response/tools[]/name'],
-      aspect: 'consistency',
-      against: "the caller's live scope grants in the provider's store",
-    },
+    consistency(
+      "the caller's live scope grants in the provider's store",
+      'json:list_tools_response/tools[]/name',
+    ),
   ],
   *judge(obs) {
     const until = judgeableUntil(obs);

@@ -1,6 +1,6 @@
 import type { TraceEvent } from '../../sim/core/trace.ts';
 import type { CheckContext } from '../checker.ts';
-import { callsUnderTest, judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
+import { callsUnderTest, consistency, judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
 import {
   type CallView,
   declaredVersions,
@@ -16,11 +16,11 @@ export const sessionBinding = judgeEach(PROVIDER_CALLS, {
   ruleIds: ['CETP-2.2-09', 'CETP-2.2-14'],
   description: 'A session token issued to one UID never works for another.',
   fields: [
-    {
-      fields: ['req:*:session_token', 'json:negotiate_response/session_token'],
-      aspect: 'consistency',
-      against: 'the UID the session was issued to',
-    },
+    consistency(
+      'the UID the session was issued to',
+      'req:*:session_token',
+      'json:negotiate_response/session_token',
+    ),
   ],
   judge(c, obs) {
     if (!c.sessionToken || c.method === 'negotiate') return;
@@ -53,13 +53,7 @@ export const resignEndsSession = judgeRun({
   ruleIds: ['CETP-7.1-06', 'CETP-2.2-14'],
   description:
     "A session negotiated before a package of the caller's UID was re-signed is refused after it (NEGOTIATION_REQUIRED): the identity it was bound to changed.",
-  fields: [
-    {
-      fields: ['req:*:session_token'],
-      aspect: 'consistency',
-      against: "the caller's signing identity when the session was issued",
-    },
-  ],
+  fields: [consistency("the caller's signing identity when the session was issued", 'req:*:session_token')],
   *judge(obs, ctx) {
     const resigns = signingChanges(obs);
     if (resigns.length === 0) return;
@@ -89,11 +83,11 @@ export const operationRequestId = judgeRun({
   description:
     'get_operation and cancel_operation are served only under the request_id of the execution that created the operation.',
   fields: [
-    {
-      fields: ['req:get_operation:request_id', 'req:cancel_operation:request_id'],
-      aspect: 'consistency',
-      against: 'the request_id of the execution that created the operation',
-    },
+    consistency(
+      'the request_id of the execution that created the operation',
+      'req:get_operation:request_id',
+      'req:cancel_operation:request_id',
+    ),
   ],
   *judge(obs, ctx) {
     const createdBy = new Map<string, string>(); // provider|operation_id → request_id
@@ -122,15 +116,12 @@ export const operationIsolation = judgeEach(PROVIDER_CALLS, {
   ruleIds: ['CETP-4.4-12', 'CETP-4.4-13'],
   description: 'Only the UID that created an operation can read or cancel it.',
   fields: [
-    {
-      fields: [
-        'req:get_operation:operation_id',
-        'req:cancel_operation:operation_id',
-        'json:accepted/operation_id',
-      ],
-      aspect: 'consistency',
-      against: 'the UID that created the operation',
-    },
+    consistency(
+      'the UID that created the operation',
+      'req:get_operation:operation_id',
+      'req:cancel_operation:operation_id',
+      'json:accepted/operation_id',
+    ),
   ],
   judge(c, obs) {
     if (c.method !== 'get_operation' && c.method !== 'cancel_operation') return;
@@ -206,11 +197,10 @@ export const distinctResolutions = judgeRun({
   description:
     'Two pending confirmations of different requests never share a resolution PendingIntent token.',
   fields: [
-    {
-      fields: ['res:resolution:resolution'],
-      aspect: 'consistency',
-      against: "the system's PendingIntent tokens of other pending confirmations",
-    },
+    consistency(
+      "the system's PendingIntent tokens of other pending confirmations",
+      'res:resolution:resolution',
+    ),
   ],
   *judge(obs, ctx) {
     const owner = new Map<number, CallView>();

@@ -15,7 +15,7 @@ import {
   type V2MethodName,
 } from '../../protocol/index.ts';
 import { type CheckContext, type Checker, groupBy, groupByKeys } from '../checker.ts';
-import { callsUnderTest, judgeEach, PROVIDER_CALLS, source } from '../checker-kit.ts';
+import { callsUnderTest, consistency, judgeEach, PROVIDER_CALLS, schema, source } from '../checker-kit.ts';
 import { byAnswer, type CallView, type Observation } from '../observation.ts';
 import { cancelAfterEnd } from './cancel-after-end.ts';
 import { incarnationAt } from './lifecycle.ts';
@@ -85,11 +85,12 @@ export const sameTerminalResult = judgeEach(DEDUPLICATED_REQUESTS, {
   description:
     'Every terminal answer to the same (UID, provider, request_id, tool, args) of a non-read tool (the deduplicated ones, CETP-6-01) from one incarnation of the provider (no reinstall between) is the same result (compared by digest).',
   fields: [
-    {
-      fields: ['json:execution_result/value', 'json:operation_status/result/value', 'res:error:error_code'],
-      aspect: 'consistency',
-      against: 'the terminal answers to the same request',
-    },
+    consistency(
+      'the terminal answers to the same request',
+      'json:execution_result/value',
+      'json:operation_status/result/value',
+      'res:error:error_code',
+    ),
   ],
   judge(calls, obs) {
     if (calls.length < 2) return; // one answer cannot disagree with itself
@@ -114,11 +115,12 @@ export const argsBinding = judgeEach(REQUESTS, {
   description:
     'Once a request_id is bound to a write (tool and args), no call with other tool or args gets success or an operation.',
   fields: [
-    {
-      fields: ['req:execute_tool:request_id', 'req:execute_tool:tool_name', 'req:execute_tool:args'],
-      aspect: 'consistency',
-      against: 'the tool and args the request_id was first bound to',
-    },
+    consistency(
+      'the tool and args the request_id was first bound to',
+      'req:execute_tool:request_id',
+      'req:execute_tool:tool_name',
+      'req:execute_tool:args',
+    ),
   ],
   judge(calls, _obs, ctx) {
     if (calls.length < 2) return; // one call cannot be bound to other args
@@ -161,43 +163,34 @@ export const wireWellFormed = judgeEach(PROVIDER_CALLS, {
   description:
     'Every v2 reply of a provider under test is a well-formed response with the right retryability.',
   fields: [
-    {
-      fields: [
-        'res:*',
-        'json:negotiate_response/*',
-        'json:provider_info/*',
-        'json:list_tools_response/*',
-        'json:execution_result/*',
-        'json:accepted/*',
-        'json:operation_status/*',
-        'json:cancel_response/*',
-      ],
-      aspect: 'schema',
-      against: 'the response readers and wire schemas (type, range, enum, pattern)',
-    },
-    {
-      fields: [
-        'res:success:request_id',
-        'res:accepted:request_id',
-        'res:error:request_id',
-        'res:success:protocol_version',
-        'res:accepted:protocol_version',
-        'res:error:protocol_version',
-      ],
-      aspect: 'consistency',
-      against: 'the request_id and version the call asked in',
-    },
-    {
-      fields: [
-        'res:error:retryable',
-        'res:error:error_code',
-        'res:negotiateError:retryable',
-        'res:error:error_message',
-        'res:negotiateError:error_message',
-      ],
-      aspect: 'consistency',
-      against: "the code's retry policy (5-01) and safe text without stack traces (5-25)",
-    },
+    schema(
+      'the response readers and wire schemas (type, range, enum, pattern)',
+      'res:*',
+      'json:negotiate_response/*',
+      'json:provider_info/*',
+      'json:list_tools_response/*',
+      'json:execution_result/*',
+      'json:accepted/*',
+      'json:operation_status/*',
+      'json:cancel_response/*',
+    ),
+    consistency(
+      'the request_id and version the call asked in',
+      'res:success:request_id',
+      'res:accepted:request_id',
+      'res:error:request_id',
+      'res:success:protocol_version',
+      'res:accepted:protocol_version',
+      'res:error:protocol_version',
+    ),
+    consistency(
+      "the code's retry policy (5-01) and safe text without stack traces (5-25)",
+      'res:error:retryable',
+      'res:error:error_code',
+      'res:negotiateError:retryable',
+      'res:error:error_message',
+      'res:negotiateError:error_message',
+    ),
   ],
   judge(c) {
     if (c.reply.kind !== 'bundle' || (!c.v2 && c.method !== 'negotiate')) return;
