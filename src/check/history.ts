@@ -18,7 +18,7 @@ import type {
   StoredTable,
 } from '../subjects/user-oracle-types.ts';
 import type { BundleReplyView, CallView, EffectNote, Observation } from './observation.ts';
-import { memoOn, providerOfProcess, replyStatus } from './observation.ts';
+import { memoOn, parseJson, providerOfProcess, replyStatus } from './observation.ts';
 import { storedRows } from './record.ts';
 
 /** Tables of the provider SDK's own bookkeeping (src/providers/sdk/records.ts): not the app's state. */
@@ -184,15 +184,6 @@ function outcomeOf(outcomes: readonly RequestOutcome[], effects: number): Reques
   return outcomes[outcomes.length - 1] ?? { kind: 'unknown' };
 }
 
-function parse(text: string | null): JsonValue | undefined {
-  if (text === null) return undefined;
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * A frozen deep copy: what user code reads must not be able to change what the next oracle sees
  * (a reply's data is the observation's own object). Iterative: a hostile caller's args may nest
@@ -281,7 +272,9 @@ function effectsByGroup(
     const succeeded = (g: CallGroup) =>
       g.calls.some((c) => answerOf(c)?.status === 'success' || answerOf(c)?.status === 'accepted');
     const group =
-      candidates.find((g) => g.args !== null && args !== undefined && canonical(parse(g.args)) === args) ??
+      candidates.find(
+        (g) => g.args !== null && args !== undefined && canonical(parseJson(g.args)) === args,
+      ) ??
       candidates.find(succeeded) ??
       candidates[candidates.length - 1];
     if (group) out.set(group, [...(out.get(group) ?? []), e]);
@@ -332,7 +325,7 @@ export function runHistory(obs: Observation, pkg: string): RunHistory {
         callerUid: first.callerUid,
         callerPackage: first.caller,
         tool: first.toolName as string,
-        args: frozen(parse(group.args)),
+        args: frozen(parseJson(group.args)),
         calls: Object.freeze(history.map((h) => Object.freeze(h))),
         outcome: Object.freeze(
           outcomeOf(

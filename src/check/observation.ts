@@ -185,7 +185,8 @@ function str(b: Bundle, key: string): string | null {
   return typedValue(b, key, 'String');
 }
 
-function parseJson(text: string | null): JsonValue | undefined {
+/** `text` read as JSON: undefined when there is none or it is not JSON. */
+export function parseJson(text: string | null): JsonValue | undefined {
   if (text === null) return undefined;
   try {
     return JSON.parse(text) as JsonValue;
