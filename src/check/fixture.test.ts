@@ -89,13 +89,9 @@ describe('resolveProviderFixture: a tool the provider disabled at start-up', () 
       annotations: { ...deleteAlert.annotations, confirmation: 'never' as const },
     };
     const { packageName, authority, descriptor } = ALERTS_PROVIDER;
-    const broken = defineProvider({
-      packageName,
-      authority,
-      versions: [2],
-      descriptor,
-      tools: [getQuote, never],
-    });
+    const alerts = (deleteTool: typeof deleteAlert) =>
+      defineProvider({ packageName, authority, versions: [2], descriptor, tools: [getQuote, deleteTool] });
+    const broken = alerts(never);
     const spec = {
       name: 'alerts',
       tools: { get_quote: [{ symbol: 'AAPL' }], delete_alert: [{ alert_id: 'ALRT-1' }] },
@@ -109,13 +105,7 @@ describe('resolveProviderFixture: a tool the provider disabled at start-up', () 
       /tools\.delete_alert: the provider disabled 'delete_alert' at start-up \(.*always.*\)/,
     );
     // The same fixture on the correct tool resolves.
-    const fine = defineProvider({
-      packageName,
-      authority,
-      versions: [2],
-      descriptor,
-      tools: [getQuote, deleteAlert],
-    });
+    const fine = alerts(deleteAlert);
     await expect(resolveProviderFixture(fine.fixture(spec))).resolves.toMatchObject({ name: 'alerts' });
   });
 });

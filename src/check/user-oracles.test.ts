@@ -51,8 +51,8 @@ const ignoresName = addTool(async (_call, tx) => {
   return { item_id: `ITEM-${seq}` };
 });
 
-/** One run: the reference consumer adds 'a' and 'b' (with `wipe`: 'a', 'c', a reinstall, then 'b'). */
-async function run(add: MutationTool, wipe = false): Promise<Observation> {
+/** A world with the Items app, whose one tool is `add`, installed. */
+function itemsWorld(add: MutationTool) {
   const app = defineProvider({
     packageName: PACKAGE,
     descriptor: { providerName: 'Items', description: 'Items', scopes: [] },
@@ -60,6 +60,12 @@ async function run(add: MutationTool, wipe = false): Promise<Observation> {
   });
   const world = new World({ seed: 1, recordContentCalls: true });
   app.install(world);
+  return { app, world };
+}
+
+/** One run: the reference consumer adds 'a' and 'b' (with `wipe`: 'a', 'c', a reinstall, then 'b'). */
+async function run(add: MutationTool, wipe = false): Promise<Observation> {
+  const { world } = itemsWorld(add);
   world.install(consumerPackage(), consumerApp());
   world.spawnIn(CONSUMER_PACKAGE, 'agent', async (ctx) => {
     const agent = bridgeIn(ctx);
@@ -181,13 +187,7 @@ describe('user oracles', () => {
   });
 
   it('read a hostile caller’s args nested deeper than the stack without crashing the campaign', async () => {
-    const app = defineProvider({
-      packageName: PACKAGE,
-      descriptor: { providerName: 'Items', description: 'Items', scopes: [] },
-      tools: [correct],
-    });
-    const world = new World({ seed: 1, recordContentCalls: true });
-    app.install(world);
+    const { app, world } = itemsWorld(correct);
     world.install(agentPackage(), () => ({}));
     world.spawnIn(AGENT, 'hostile', async (ctx) => {
       const c = new RawClient(ctx, app.authority);

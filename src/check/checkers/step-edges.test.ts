@@ -38,6 +38,10 @@ function call(fields: Partial<CallView> & { id: number; method: string; step: nu
   return callView({ caller: A, callerUid: UID, provider: P, replyStep: fields.step + 1, ...fields });
 }
 
+/** Call `id`, an add_todo execute_tool of request r-1 sent at `step`, with `fields` on top. */
+const request = (id: number, step: number, fields: Partial<CallView> = {}) =>
+  call({ id, method: 'execute_tool', step, requestId: 'r-1', toolName: 'add_todo', ...fields });
+
 /** Call #2, an execute_tool at step 30 under session T, with `fields` on top. */
 const sessionExecution = (fields: Partial<CallView>) =>
   call({ id: 2, method: 'execute_tool', step: 30, sessionToken: 'T', ...fields });
@@ -59,6 +63,7 @@ function obs(calls: CallView[], events: TraceEvent[]): Observation {
 }
 
 const ctx = { providersUnderTest: [P], consumers: [] } as unknown as CheckContext;
+const consumerCtx = { providersUnderTest: [P], consumers: [A] } as unknown as CheckContext;
 
 describe('lifecycle events in the step of what they are compared with', () => {
   it('incarnationAt: a commit before an uninstall of its own step belongs to the earlier incarnation', () => {
@@ -85,12 +90,8 @@ describe('lifecycle events in the step of what they are compared with', () => {
   });
 
   it('restart-keeps-operation: an operation accepted in the step its provider was killed is still owed after the restart', () => {
-    const accept = call({
-      id: 2,
-      method: 'execute_tool',
-      step: 8,
+    const accept = request(2, 8, {
       replyStep: 10,
-      requestId: 'r-1',
       sessionToken: 'T',
       reply: bundleReply('accepted', { operation_id: 'op_1' }),
     });
@@ -134,7 +135,7 @@ describe('lifecycle events in the step of what they are compared with', () => {
   });
 
   it('consumer-resumes-after-restart: a consumer killed in the step it sent a write, restarted in that step, must follow it up', () => {
-    const write = call({ id: 1, method: 'execute_tool', step: 10, requestId: 'r-1', toolName: 'add_todo' });
+    const write = request(1, 10);
     const unanswered = { ...write, reply: { kind: 'none' }, replyStep: null } as unknown as CallView;
     const events = [
       event(20, 10, 'process.kill', { actor: A, pid: 3000 }),
@@ -145,18 +146,14 @@ describe('lifecycle events in the step of what they are compared with', () => {
       report: { outcome: { kind: 'completed' } },
       agentCalls: [],
     } as unknown as Observation;
-    const consumerCtx = {
-      providersUnderTest: [P],
-      consumers: [A],
-      toolEffects: new Map([[`${P}|add_todo`, 'create']]),
-    } as unknown as CheckContext;
-    expect(resumesAfterRestart.check(o, consumerCtx).map((v) => v.checker)).toEqual([
+    const writerCtx = { ...consumerCtx, toolEffects: new Map([[`${P}|add_todo`, 'create']]) };
+    expect(resumesAfterRestart.check(o, writerCtx).map((v) => v.checker)).toEqual([
       'consumer-resumes-after-restart',
     ]);
     // The successor re-sent it: nothing to report.
     const resent = { ...unanswered, id: 2, callerPid: 3001, step: 12 } as unknown as CallView;
     const followed = { ...o, calls: [unanswered, resent], memo: new Map() } as unknown as Observation;
-    expect(resumesAfterRestart.check(followed, consumerCtx)).toEqual([]);
+    expect(resumesAfterRestart.check(followed, writerCtx)).toEqual([]);
   });
 
   it('consumer-no-loop-without-user: an Activity launch in the step the needs-the-user answer arrived is a user step', () => {
@@ -167,17 +164,9 @@ describe('lifecycle events in the step of what they are compared with', () => {
       retryable: false,
       data: undefined,
     };
-    const prev = call({
-      id: 1,
-      method: 'execute_tool',
-      step: 5,
-      replyStep: 10,
-      requestId: 'r-1',
-      toolName: 'add_todo',
-    });
-    const next = call({ id: 2, method: 'execute_tool', step: 20, requestId: 'r-1', toolName: 'add_todo' });
+    const prev = request(1, 5, { replyStep: 10 });
+    const next = request(2, 20);
     const calls = [{ ...prev, reply: ask } as unknown as CallView, next];
-    const consumerCtx = { providersUnderTest: [P], consumers: [A] } as unknown as CheckContext;
     // No user step at all: the re-send is a loop.
     expect(noLoopWithoutUser.check(obs(calls, []), consumerCtx)).toHaveLength(1);
     // The consumer launched the resolution as the answer arrived (step 10): blocked, RESULT_CANCELED.
@@ -193,7 +182,6 @@ describe('lifecycle events in the step of what they are compared with', () => {
       replyStep: 10,
       reply: bundleReply('success', { session_token: 'T', provider_id: 'com.evil.app' }),
     });
-    const consumerCtx = { providersUnderTest: [P], consumers: [A] } as unknown as CheckContext;
     const after = call({ id: 2, method: 'list_tools', step: 10, sessionToken: 'T' });
     expect(consumerTrustsIdentity.check(obs([evil, after], []), consumerCtx).map((v) => v.calls)).toEqual([
       [1, 2],
@@ -205,14 +193,7 @@ describe('lifecycle events in the step of what they are compared with', () => {
   it('consumer-waits-for-result: a launch blocked in the step the resolution arrived is the result it waited for', () => {
     const token = 'RT';
     const asked = {
-      ...call({
-        id: 1,
-        method: 'execute_tool',
-        step: 5,
-        replyStep: 10,
-        requestId: 'r-1',
-        toolName: 'add_todo',
-      }),
+      ...request(1, 5, { replyStep: 10 }),
       reply: {
         kind: 'bundle',
         status: 'error',
@@ -221,15 +202,7 @@ describe('lifecycle events in the step of what they are compared with', () => {
         bundle: { getString: (k: string) => (k === 'resume_token' ? token : null) },
       },
     } as unknown as CallView;
-    const resumed = call({
-      id: 2,
-      method: 'execute_tool',
-      step: 20,
-      requestId: 'r-1',
-      toolName: 'add_todo',
-      resumeToken: token,
-    });
-    const consumerCtx = { providersUnderTest: [P], consumers: [A] } as unknown as CheckContext;
+    const resumed = request(2, 20, { resumeToken: token });
     expect(waitsForActivityResult.check(obs([asked, resumed], []), consumerCtx)).toHaveLength(1);
     const blocked = [event(30, 10, 'activity.start.blocked', { actor: A })];
     expect(waitsForActivityResult.check(obs([asked, resumed], blocked), consumerCtx)).toEqual([]);
@@ -244,24 +217,15 @@ describe('lifecycle events in the step of what they are compared with', () => {
         [`${P}|list_todos`, 'read'],
       ]),
     } as unknown as CheckContext;
-    const write = call({
-      id: 1,
-      method: 'execute_tool',
-      step: 5,
+    const write = request(1, 5, {
       replyStep: 10,
-      requestId: 'r-1',
-      toolName: 'add_todo',
       args: '{"text":"milk"}',
       toolKey: `${P}|add_todo`,
       reply: bundleReply('success', {}),
     });
     const read = (step: number) =>
-      call({
-        id: 2,
-        method: 'execute_tool',
-        step,
+      request(2, step, {
         replyStep: 12,
-        requestId: 'r-1',
         toolName: 'list_todos',
         args: '{}',
         toolKey: `${P}|list_todos`,
