@@ -21,7 +21,7 @@
 import type { CheckContext } from './checker.ts';
 import { fileResultsJudged } from './checkers/files.ts';
 import { malformedCalls, refusalOf } from './checkers/malformed.ts';
-import type { CallView, Observation } from './observation.ts';
+import { type CallView, type Observation, succeeded } from './observation.ts';
 
 export interface Exercised {
   /** ContentProvider calls to a provider under test or from a consumer under test. */
@@ -158,7 +158,7 @@ type Verdict = 'succeeded' | 'provider-failed' | 'unmet' | 'other';
 function operationEnds(obs: Observation): Map<string, string> {
   const ends = new Map<string, string>();
   for (const c of obs.calls) {
-    if (c.method !== 'get_operation' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
+    if (!succeeded(c, 'get_operation')) continue;
     const data = c.reply.data as { state?: unknown; error?: { error_code?: unknown } } | undefined;
     const state = data?.state;
     if (state === 'succeeded') ends.set(c.operationKey, 'succeeded');
@@ -195,7 +195,7 @@ export function successTest(obs: Observation): (c: CallView) => boolean {
 }
 
 function answeredSuccess(c: CallView): boolean {
-  return c.reply.kind === 'bundle' && c.reply.status === 'success';
+  return succeeded(c);
 }
 
 /** What one run exercised; `faultFree`: whether the scenario injected no fault (tools count then). */

@@ -8,7 +8,7 @@
 import type { JsonValue } from '../base/json.ts';
 import type { ScreenRecord } from '../sim/ground-truth.ts';
 import type { CheckContext } from './checker.ts';
-import { type CallView, type EffectNote, memoOn, type Observation } from './observation.ts';
+import { type CallView, type EffectNote, memoOn, type Observation, succeeded } from './observation.ts';
 
 /** The text a screen put in front of the user: title and lines. */
 export function screenText(s: ScreenRecord): string {
@@ -53,7 +53,7 @@ export function alwaysConfirmed(obs: Observation, ctx: CheckContext): ReadonlySe
     const out = new Set<string>();
     for (const [key, policy] of ctx.toolConfirmations ?? []) if (policy === 'always') out.add(key);
     for (const c of obs.calls) {
-      if (c.method !== 'list_tools' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
+      if (!succeeded(c, 'list_tools')) continue;
       const tools = (c.reply.data as { tools?: unknown } | undefined)?.tools;
       if (!Array.isArray(tools)) continue;
       for (const t of tools as { name?: unknown; annotations?: { confirmation?: unknown } }[]) {

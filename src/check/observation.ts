@@ -305,7 +305,7 @@ export function negotiatedBy(obs: Observation): ReadonlyMap<string, ReadonlyMap<
 function issuersOf(obs: Observation): Map<string, Map<string, CallView>> {
   const table = new Map<string, Map<string, CallView>>();
   for (const c of obs.calls) {
-    if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
+    if (!succeeded(c, 'negotiate')) continue;
     const token = (c.reply.data as { session_token?: unknown } | undefined)?.session_token;
     if (typeof token !== 'string') continue;
     let ofProvider = table.get(c.provider);
@@ -409,6 +409,16 @@ export function observeRecord(record: RunRecord): Observation {
     quietFromStep: record.quietFromStep,
     memo: new Map(),
   };
+}
+
+/** A call answered with a Bundle of status `success`. */
+export type SucceededCall = CallView & { readonly reply: BundleReplyView };
+
+/** Whether `c` (a call of `method`, when given) was answered with a Bundle of status `success`. */
+export function succeeded(c: CallView, method?: string): c is SucceededCall {
+  return (
+    (method === undefined || c.method === method) && c.reply.kind === 'bundle' && c.reply.status === 'success'
+  );
 }
 
 /** The status of a decoded reply: 'success', 'accepted', 'error:CODE', 'null', 'exception:Name', 'none'. */

@@ -18,13 +18,13 @@
  */
 import { type Checker, groupBy } from '../checker.ts';
 import { consistency, judgeRun } from '../checker-kit.ts';
-import type { CallView, Observation } from '../observation.ts';
+import { type CallView, type Observation, succeeded } from '../observation.ts';
 
 /** max_concurrent_requests by session token, from the negotiate answers on the wire. */
 function sessionLimits(obs: Observation): Map<string, number> {
   const out = new Map<string, number>();
   for (const c of obs.calls) {
-    if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
+    if (!succeeded(c, 'negotiate')) continue;
     const d = c.reply.data as { session_token?: unknown; limits?: { max_concurrent_requests?: unknown } };
     const limit = d?.limits?.max_concurrent_requests;
     if (typeof d?.session_token === 'string' && typeof limit === 'number' && Number.isInteger(limit))

@@ -17,7 +17,7 @@ import { ToolSchemaCompiler, utf8Length } from '../../protocol/index.ts';
 import type { AgentCallRecord } from '../../sim/ground-truth.ts';
 import type { Checker } from '../checker.ts';
 import { consistency, judgeEach, source } from '../checker-kit.ts';
-import type { Observation } from '../observation.ts';
+import { type Observation, succeeded } from '../observation.ts';
 import { field } from './consumer-view.ts';
 
 /** Longest provider text (UTF-16 units) an agent may be handed outside a result value (7.3-01). */
@@ -57,8 +57,7 @@ function listedOutputSchema(
   let schema: JsonValue | undefined;
   for (const c of obs.calls) {
     if (c.caller !== consumer || c.provider !== provider || c.method !== 'list_tools' || !c.v2) continue;
-    if (c.reply.kind !== 'bundle' || c.reply.status !== 'success' || (c.replyStep ?? step + 1) > step)
-      continue;
+    if (!succeeded(c) || (c.replyStep ?? step + 1) > step) continue;
     const tools = field(c.reply.data, 'tools');
     if (!Array.isArray(tools)) continue;
     const listed = tools.find((t) => field(t, 'name') === tool);

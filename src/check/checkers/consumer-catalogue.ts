@@ -16,13 +16,12 @@
 import type { JsonValue } from '../../base/json.ts';
 import { type Checker, type Violation, violation } from '../checker.ts';
 import { consistency } from '../checker-kit.ts';
-import type { CallView, Observation } from '../observation.ts';
+import { type CallView, type Observation, succeeded } from '../observation.ts';
 import { field } from './consumer-view.ts';
 
 /** The tool names of a successful list_tools answer the caller received, or null. */
 function listedTools(c: CallView): Set<string> | null {
-  if (c.method !== 'list_tools' || !c.v2 || c.reply.kind !== 'bundle' || c.reply.status !== 'success')
-    return null;
+  if (!c.v2 || !succeeded(c, 'list_tools')) return null;
   const tools = field(c.reply.data, 'tools');
   if (!Array.isArray(tools)) return null;
   const names = tools.map((t) => field(t, 'name')).filter((n): n is string => typeof n === 'string');

@@ -19,7 +19,7 @@ import { META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../../protoco
 import { ToolSchemaCompiler } from '../../protocol/index.ts';
 import type { AgentCallRecord } from '../../sim/ground-truth.ts';
 import { AGENT_EXECUTIONS, judgeEach } from '../checker-kit.ts';
-import type { Observation } from '../observation.ts';
+import { type Observation, succeeded } from '../observation.ts';
 import { packageOf } from '../record.ts';
 import { field } from './consumer-view.ts';
 
@@ -39,7 +39,7 @@ function mayRefuseLocally(obs: Observation, a: AgentCallRecord, end: number): bo
   let tools: JsonValue | undefined;
   for (const c of obs.calls) {
     if (c.caller !== a.consumer || c.provider !== a.provider || c.method !== 'list_tools' || !c.v1) continue;
-    if (c.reply.kind !== 'bundle' || c.reply.status !== 'success' || (c.replyStep ?? end + 1) > end) continue;
+    if (!succeeded(c) || (c.replyStep ?? end + 1) > end) continue;
     tools = field(c.reply.data, 'tools');
   }
   if (tools === undefined) return false; // never read: nothing it could refuse by

@@ -16,7 +16,7 @@ import {
   judgeEach,
   judgeRun,
 } from '../checker-kit.ts';
-import { type CallView, declaredVersions, type Observation } from '../observation.ts';
+import { type CallView, declaredVersions, type Observation, succeeded } from '../observation.ts';
 import { answeredFor, consumerRequests, field, lastAnsweredBefore } from './consumer-view.ts';
 import { alteredPaths, bytesBehind, fileResultsByTarget } from './files.ts';
 
@@ -137,7 +137,7 @@ export const negotiatedOnly = judgeRun({
   *judge(obs, ctx) {
     const caps = new Map<string, string[]>();
     for (const c of obs.calls) {
-      if (c.method === 'negotiate' && c.reply.kind === 'bundle' && c.reply.status === 'success') {
+      if (succeeded(c, 'negotiate')) {
         const d = c.reply.data as { session_token?: string; capabilities?: string[] } | undefined;
         if (d?.session_token) caps.set(d.session_token, d.capabilities ?? []);
       }
@@ -289,7 +289,7 @@ export const offersV1 = judgeRun({
 
 /** The file result a successful execute_tool or get_operation reply declares, if any. */
 function declaredFile(c: CallView): JsonValue | undefined {
-  if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') return undefined;
+  if (!succeeded(c)) return undefined;
   const data = c.reply.data as JsonValue | undefined;
   if (field(data, 'kind') === 'file') return data;
   const result = field(data, 'result');

@@ -10,7 +10,7 @@ import type { ScreenRecord } from '../../sim/ground-truth.ts';
 import { type CheckContext, type Checker, groupBy } from '../checker.ts';
 import { ALL_CALLS, callSource, consistency, EFFECTS, judgeEach, judgeRun, source } from '../checker-kit.ts';
 import { approvalsInTime, callsOf, maxMatching, neededApproval, unshown } from '../ground.ts';
-import { type CallView, type EffectNote, effectEvents, type Observation } from '../observation.ts';
+import { type CallView, type EffectNote, effectEvents, type Observation, succeeded } from '../observation.ts';
 import { uidOf } from '../record.ts';
 import { incarnationAt } from './lifecycle.ts';
 
@@ -83,7 +83,7 @@ export const noCrossUidResults = judgeEach(EXECUTIONS, {
     ),
   ],
   judge(c, obs, ctx) {
-    if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') return;
+    if (!succeeded(c)) return;
     if ((ctx.toolEffects.get(c.toolKey) ?? 'read') === 'read') return;
     const mine = obs.effects.some(
       (e) => e.provider === c.provider && e.uid === c.callerUid && e.requestId === c.requestId,

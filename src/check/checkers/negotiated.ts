@@ -30,6 +30,7 @@ import {
   memoOn,
   type Observation,
   sessionHonoured,
+  succeeded,
 } from '../observation.ts';
 
 interface NegotiatedSession {
@@ -133,8 +134,7 @@ export const capabilitiesIntersected = judgeEach(PROVIDER_CALLS, {
     if (c.method !== 'negotiate') return;
     const granted = data(c)?.capabilities;
     const asked = requestedCapabilities(c);
-    if (c.reply.kind !== 'bundle' || c.reply.status !== 'success' || !Array.isArray(granted) || !asked)
-      return;
+    if (!succeeded(c) || !Array.isArray(granted) || !asked) return;
     const extra = granted.filter((x) => !asked.includes(x as string));
     if (extra.length > 0) return `negotiate granted ${extra.join(', ')}, which the consumer did not ask for`;
   },
@@ -153,7 +153,7 @@ export const versionAgreed = judgeEach(PROVIDER_CALLS, {
     ),
   ],
   judge(c) {
-    if (c.method !== 'negotiate' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') return;
+    if (!succeeded(c, 'negotiate')) return;
     if (c.request?.typeOf('consumer_versions') !== 'IntArray') return;
     const offered = c.request.getIntArray('consumer_versions') ?? [];
     const selected = data(c)?.selected_version;
@@ -259,7 +259,7 @@ export const inlineWithinLimit = judgeEach(PROVIDER_CALLS, {
     ),
   ],
   judge(c, obs) {
-    if (!c.v2 || c.reply.kind !== 'bundle' || c.reply.status !== 'success') return;
+    if (!c.v2 || !succeeded(c)) return;
     const limit = sessionOf(obs, c)?.maxInlineResultBytes;
     if (limit === undefined || limit === null) return;
     let bytes: number | null = null;

@@ -17,7 +17,7 @@ import { ToolSchemaCompiler, type ToolValueValidator } from '../../protocol/inde
 import type { FileResultRecord } from '../../sim/ground-truth.ts';
 import type { CheckContext, Checker } from '../checker.ts';
 import { consistency, judgeRun } from '../checker-kit.ts';
-import type { BundleReplyView, CallView, Observation } from '../observation.ts';
+import { type BundleReplyView, type CallView, type Observation, succeeded } from '../observation.ts';
 import { alteredPaths, bytesBehind } from './files.ts';
 
 const compiler = caches.lazy('check/outputs: output schema compiler', () => new ToolSchemaCompiler());
@@ -40,7 +40,7 @@ function validatorOf(schema: unknown): ToolValueValidator | null {
 function publishedSchemas(obs: Observation): Map<string, unknown> {
   const out = new Map<string, unknown>();
   for (const c of obs.calls) {
-    if (c.method !== 'list_tools' || c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
+    if (!succeeded(c, 'list_tools')) continue;
     const tools = (c.reply.data as { tools?: unknown } | undefined)?.tools;
     if (!Array.isArray(tools)) continue;
     for (const t of tools) {

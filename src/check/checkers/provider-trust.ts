@@ -10,7 +10,7 @@
 import { isProviderIdInNamespace } from '../../protocol/index.ts';
 import type { Checker } from '../checker.ts';
 import { consistency, judgeRun } from '../checker-kit.ts';
-import type { CallView } from '../observation.ts';
+import { type CallView, succeeded } from '../observation.ts';
 
 interface Distrust {
   readonly step: number;
@@ -19,7 +19,7 @@ interface Distrust {
 }
 
 function providerIdOf(c: CallView): string | null {
-  if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') return null;
+  if (!succeeded(c)) return null;
   const id = (c.reply.data as { provider_id?: unknown } | undefined)?.provider_id;
   return typeof id === 'string' ? id : null;
 }

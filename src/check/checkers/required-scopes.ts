@@ -13,7 +13,7 @@
  */
 import type { CheckContext } from '../checker.ts';
 import { consistency, judgeRun } from '../checker-kit.ts';
-import { effectEvents, type Observation } from '../observation.ts';
+import { effectEvents, type Observation, succeeded } from '../observation.ts';
 
 interface ListedTool {
   readonly name?: unknown;
@@ -94,7 +94,7 @@ export const requiredScopes = judgeRun({
     for (const c of obs.calls) {
       if (!ctx.providersUnderTest.includes(c.provider) || c.method !== 'execute_tool' || c.toolName === null)
         continue;
-      if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') continue;
+      if (!succeeded(c)) continue;
       const missing = ungranted(c.provider, c.callerUid, c.replyStep ?? c.step, c.toolName);
       if (missing.length === 0) continue;
       yield {

@@ -18,7 +18,7 @@ import { apkContentsSigners } from '../../sim/pm/signing.ts';
 import type { World } from '../../sim/world.ts';
 import type { Checker } from '../checker.ts';
 import { consistency, judgeRun } from '../checker-kit.ts';
-import type { CallView, Observation } from '../observation.ts';
+import { type CallView, type Observation, succeeded } from '../observation.ts';
 import { identityOf, storedRows } from '../record.ts';
 
 /** A tool hidden from callers without a live grant of `scope` (the app's declared policy). */
@@ -105,7 +105,7 @@ function identityUid(identity: string): number | null {
 }
 
 function listedNames(c: CallView): string[] | null {
-  if (c.reply.kind !== 'bundle' || c.reply.status !== 'success') return null;
+  if (!succeeded(c)) return null;
   const tools = (c.reply.data as { tools?: unknown } | undefined)?.tools;
   if (!Array.isArray(tools)) return null;
   return tools.flatMap((t) =>
