@@ -17,7 +17,7 @@ import { AGENT_EXECUTIONS, consistency, judgeEach, judgeRun } from '../checker-k
 import { maxMatching } from '../ground.ts';
 import { type CallView, effectEvents } from '../observation.ts';
 import { uidOf } from '../record.ts';
-import { field } from './consumer-view.ts';
+import { field, REQUEST_ID_RULES } from './consumer-view.ts';
 
 /** Args as a canonical JSON text (so re-serialised args still match), or the raw text. */
 function canonicalArgs(text: string | null): string | null {
@@ -31,7 +31,7 @@ function canonicalArgs(text: string | null): string | null {
 
 export const requestIdOnWire = judgeRun({
   id: 'consumer-request-id-on-wire',
-  ruleIds: ['CETP-4.1-04', 'CETP-4.1-16', 'CETP-6-08', 'CETP-4.1-15'],
+  ruleIds: REQUEST_ID_RULES,
   description:
     "Each agent request puts at most one request_id on the wire (retries and restarts reuse it), and every request_id the consumer sends belongs to an agent request — judged from the wire and the agent's requests, not the consumer's log.",
   fields: [consistency("the agent's requests (consumer side)", 'req:*:request_id')],

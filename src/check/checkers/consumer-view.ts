@@ -10,6 +10,12 @@ import { type CheckContext, groupBy } from '../checker.ts';
 import { consumerCalls } from '../checker-kit.ts';
 import type { CallView, Observation } from '../observation.ts';
 
+/**
+ * The rules of one request_id per agent request (spec §4.1, §6), judged twice: from the consumer's
+ * own calls (consumer-request-id-stable) and from the agent's requests (consumer-request-id-on-wire).
+ */
+export const REQUEST_ID_RULES: readonly string[] = ['CETP-4.1-04', 'CETP-4.1-16', 'CETP-6-08', 'CETP-4.1-15'];
+
 /** `value[key]` when `value` is a JSON object, else undefined. */
 export function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;

@@ -17,7 +17,13 @@ import {
   judgeRun,
 } from '../checker-kit.ts';
 import { type CallView, declaredVersions, type Observation, succeeded } from '../observation.ts';
-import { answeredFor, consumerRequests, field, lastAnsweredBefore } from './consumer-view.ts';
+import {
+  answeredFor,
+  consumerRequests,
+  field,
+  lastAnsweredBefore,
+  REQUEST_ID_RULES,
+} from './consumer-view.ts';
 import { alteredPaths, bytesBehind, fileResultsByTarget } from './files.ts';
 
 const RESOLUTIONS = new Set(['AUTH_REQUIRED', 'USER_ACTION_REQUIRED']);
@@ -176,7 +182,7 @@ type Audit = { event?: string; execution_id?: string; request_id?: string | null
 
 export const requestIdStable = judgeRun({
   id: 'consumer-request-id-stable',
-  ruleIds: ['CETP-4.1-04', 'CETP-4.1-16', 'CETP-6-08', 'CETP-4.1-15'],
+  ruleIds: REQUEST_ID_RULES,
   description:
     'Every attempt of one logical execution — across retries and consumer restarts — carries one request_id.',
   fields: [
