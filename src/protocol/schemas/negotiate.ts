@@ -9,7 +9,7 @@
 import { LIMIT_MINIMUMS, LIMIT_RULES } from '../limits.ts';
 import { CAPABILITIES } from '../methods.ts';
 import { type FromSchema, object, patterned, type SchemaNode, wholeNumber } from './core.ts';
-import { PROVIDER_ID_SCHEMA } from './provider-info.ts';
+import { PROVIDER_ID_SCHEMA } from './identifiers.ts';
 
 /** RFC 3339 date-time, as in the spec's example `2026-09-02T12:00:00Z`. */
 export const RFC3339_PATTERN =

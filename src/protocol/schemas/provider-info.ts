@@ -8,13 +8,8 @@
  * (CETP-3.2-07).
  */
 import { SCOPE_ACCESS, SENSITIVITIES } from '../annotations.ts';
-import { PACKAGE_NAME_PATTERN, SCOPE_NAME_PATTERN } from '../names.ts';
-import { descriptor, type FromSchema, patterned, securityEnum } from './core.ts';
-
-/** A scope name (CETP-3.2-03), in a scope descriptor and in a tool's `scopes`. */
-export const SCOPE_NAME_SCHEMA = patterned(SCOPE_NAME_PATTERN, ['CETP-3.2-03']);
-/** A provider id: a package name (CETP-3.1-01/02), in provider info and the negotiate response. */
-export const PROVIDER_ID_SCHEMA = patterned(PACKAGE_NAME_PATTERN, ['CETP-3.1-01', 'CETP-3.1-02']);
+import { descriptor, type FromSchema, securityEnum } from './core.ts';
+import { PROVIDER_ID_SCHEMA, SCOPE_NAME_SCHEMA } from './identifiers.ts';
 
 export const SCOPE_SCHEMA = descriptor(
   {

@@ -18,7 +18,7 @@ import {
   patterned,
   securityEnum,
 } from './core.ts';
-import { SCOPE_NAME_SCHEMA } from './provider-info.ts';
+import { SCOPE_NAME_SCHEMA } from './identifiers.ts';
 
 export const TOOL_ANNOTATIONS_SCHEMA = descriptor(
   {
