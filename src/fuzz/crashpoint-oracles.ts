@@ -48,6 +48,13 @@ function byAnswer(a: CallView, b: CallView): number {
   return (a.replyStep ?? Number.MAX_SAFE_INTEGER) - (b.replyStep ?? Number.MAX_SAFE_INTEGER) || a.id - b.id;
 }
 
+/** The calls of the flow's caller to the flow's provider that `pick` keeps, in answer order. */
+function clientCalls(obs: Observation, first: CallView, pick: (c: CallView) => boolean): CallView[] {
+  return obs.calls
+    .filter((c) => c.callerUid === first.callerUid && c.provider === first.provider && pick(c))
+    .sort(byAnswer);
+}
+
 /** The flow's request: the first execute_tool of the run (every crash-point scenario starts with it). */
 function flowRequest(obs: Observation, providers: readonly string[]): CallView | null {
   return obs.calls.find((c) => c.method === 'execute_tool' && providers.includes(c.provider)) ?? null;
@@ -69,16 +76,11 @@ function endOf(obs: Observation, first: CallView): { end: string | null; evidenc
   if (reply?.status === 'success') return { end: 'success', evidence };
   if (reply?.status === 'accepted') {
     const ops = new Set(answered.map(operationIdOf).filter((id): id is string => id !== null));
-    const polls = obs.calls
-      .filter(
-        (c) =>
-          c.method === 'get_operation' &&
-          c.callerUid === first.callerUid &&
-          c.provider === first.provider &&
-          c.operationId !== null &&
-          ops.has(c.operationId),
-      )
-      .sort(byAnswer);
+    const polls = clientCalls(
+      obs,
+      first,
+      (c) => c.method === 'get_operation' && c.operationId !== null && ops.has(c.operationId),
+    );
     const states = polls.map(operationState).filter((s): s is string => s !== null);
     const state = states.at(-1);
     const ended = state === 'succeeded' || state === 'failed' || state === 'cancelled';
@@ -157,17 +159,11 @@ export const crashProviderUsable: Checker = {
   check(obs, ctx) {
     const first = flowRequest(obs, ctx.providersUnderTest);
     if (!first) return [];
-    const probe = obs.calls
-      .filter(
-        (c) =>
-          c.method === 'execute_tool' &&
-          c.callerUid === first.callerUid &&
-          c.provider === first.provider &&
-          c.requestId !== null &&
-          c.requestId !== first.requestId,
-      )
-      .sort(byAnswer)
-      .at(-1);
+    const probe = clientCalls(
+      obs,
+      first,
+      (c) => c.method === 'execute_tool' && c.requestId !== null && c.requestId !== first.requestId,
+    ).at(-1);
     if (!probe) return [];
     const reply = bundleOf(probe);
     if (reply && reply.errorCode !== 'INTERNAL_ERROR') return [];

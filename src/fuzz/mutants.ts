@@ -15,26 +15,32 @@ import type { RuleId } from '../protocol/index.ts';
 import { PROVIDER_PLANTED_BUGS, type ProviderBug } from '../providers/sdk/planted.ts';
 import type { Variant } from './scenario/model.ts';
 
-export interface Mutant {
+/** A planted bug of the reference provider or consumer: what `mutant` (and `--mutant`) switches on. */
+export interface PlantedBugInfo {
   readonly id: string;
   readonly component: 'provider' | 'consumer';
   readonly description: string;
+  /** The rules it breaks. */
   readonly ruleIds: readonly RuleId[];
   /** Property ids that should kill it, tried in order. */
   readonly killers: readonly string[];
+}
+
+export interface Mutant extends PlantedBugInfo {
   readonly variant: Variant;
 }
 
-function provider(id: ProviderBug, ruleIds: RuleId[], killers: string[]): Mutant {
+/** A planted bug as a mutant: the reference variant with that one bug switched on. */
+function mutant(info: PlantedBugInfo): Mutant {
+  const mine = (component: Mutant['component']) => (info.component === component ? [info.id] : []);
   return {
-    id,
-    component: 'provider',
-    description: PROVIDER_PLANTED_BUGS[id].description,
-    ruleIds,
-    killers,
-    variant: { providerBugs: [id], consumerBugs: [], disabledRules: [] },
+    ...info,
+    variant: { providerBugs: mine('provider'), consumerBugs: mine('consumer'), disabledRules: [] },
   };
 }
+
+const provider = (id: ProviderBug, ruleIds: RuleId[], killers: string[]) =>
+  mutant({ id, component: 'provider', description: PROVIDER_PLANTED_BUGS[id].description, ruleIds, killers });
 
 export const PROVIDER_MUTANTS: readonly Mutant[] = [
   provider('dedup-check-then-insert', ['CETP-6-06', 'CETP-6-07', 'CETP-10-06'], ['idempotency']),
@@ -57,16 +63,8 @@ export const PROVIDER_MUTANTS: readonly Mutant[] = [
   provider('internal-error-leaks-stack', ['CETP-5-25', 'CETP-5-02'], ['idempotency', 'malformed']),
 ];
 
-function consumer(id: ConsumerBug, ruleIds: RuleId[], killers: string[]): Mutant {
-  return {
-    id,
-    component: 'consumer',
-    description: CONSUMER_PLANTED_BUGS[id].description,
-    ruleIds,
-    killers,
-    variant: { providerBugs: [], consumerBugs: [id], disabledRules: [] },
-  };
-}
+const consumer = (id: ConsumerBug, ruleIds: RuleId[], killers: string[]) =>
+  mutant({ id, component: 'consumer', description: CONSUMER_PLANTED_BUGS[id].description, ruleIds, killers });
 
 /** The reference consumer's planted bugs (src/consumer/planted.ts), run against the reference providers,
  *  the rate-limited alerts app and the hostile cases. */

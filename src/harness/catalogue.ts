@@ -4,7 +4,7 @@
  * what it drives — the raw protocol driver (provider properties) or a consumer (consumer properties).
  * The definitions themselves live in src/fuzz/suites.ts; this is a read-only view of them.
  */
-import { MUTANTS } from '../fuzz/mutants.ts';
+import { MUTANTS, type PlantedBugInfo } from '../fuzz/mutants.ts';
 import { PROPERTIES as DEFS, type PropertyDef } from '../fuzz/suites.ts';
 
 export interface PropertyInfo {
@@ -40,26 +40,9 @@ export function propertyInfo(def: PropertyDef): PropertyInfo {
 /** Every property `fuzzProvider` can run, in catalogue order; `fuzzConsumer` runs those that drive a consumer. */
 export const PROPERTY_CATALOGUE: readonly PropertyInfo[] = Object.freeze(DEFS.map(propertyInfo));
 
-/** A planted bug of the reference provider or consumer: what `mutant` (and `--mutant`) switches on. */
-export interface PlantedBugInfo {
-  readonly id: string;
-  readonly component: 'provider' | 'consumer';
-  readonly description: string;
-  /** The rules it breaks. */
-  readonly ruleIds: readonly string[];
-  /** The properties expected to catch it. */
-  readonly killers: readonly string[];
-}
+export type { PlantedBugInfo };
 
 /** Every planted bug, by id (the `mutant` option's values). */
 export const PLANTED_BUGS: readonly PlantedBugInfo[] = Object.freeze(
-  MUTANTS.map((m) =>
-    Object.freeze({
-      id: m.id,
-      component: m.component,
-      description: m.description,
-      ruleIds: m.ruleIds,
-      killers: m.killers,
-    }),
-  ),
+  MUTANTS.map(({ variant: _switchedOnBy, ...info }): PlantedBugInfo => Object.freeze(info)),
 );

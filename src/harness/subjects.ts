@@ -454,30 +454,15 @@ export function withProviders(def: PropertyDef, module: ProvidersUnderTest): Pro
   const tools = module.propertyTools[def.id];
   const providers = module.providers;
   const floors = withAppFloors(def, declaredReach(providers)).floors;
+  const checkers = withUserOracles(watchingGlobals(def.fixture.checkers ?? ALL_CHECKERS), providers);
   if (def.kind === 'consumer') {
     // The hostile provider a consumer property may install alongside stays; its tools too.
     const all = providers.flatMap((p) => Object.keys(p.tools).map((t) => `${p.name}.${t}`));
     const hostile = def.shape.tools.filter((t) => t.startsWith('hostile.'));
-    return {
-      ...def,
-      ...(floors ? { floors } : {}),
-      fixture: {
-        ...def.fixture,
-        providers,
-        checkers: withUserOracles(watchingGlobals(def.fixture.checkers), providers),
-      },
-      shape: { ...def.shape, providers, faults, tools: [...(tools ?? all), ...hostile] },
-    };
+    const shape = { ...def.shape, providers, faults, tools: [...(tools ?? all), ...hostile] };
+    return { ...def, ...(floors ? { floors } : {}), fixture: { ...def.fixture, providers, checkers }, shape };
   }
-  const { tools: _builtInTools, ...shape } = def.shape;
-  return {
-    ...def,
-    ...(floors ? { floors } : {}),
-    fixture: {
-      ...def.fixture,
-      providers,
-      checkers: withUserOracles(watchingGlobals(def.fixture.checkers ?? ALL_CHECKERS), providers),
-    },
-    shape: { ...shape, providers, faults, ...(tools !== undefined ? { tools } : {}) },
-  };
+  const { tools: _builtInTools, ...builtIn } = def.shape;
+  const shape = { ...builtIn, providers, faults, ...(tools !== undefined ? { tools } : {}) };
+  return { ...def, ...(floors ? { floors } : {}), fixture: { ...def.fixture, providers, checkers }, shape };
 }

@@ -14,7 +14,7 @@
  *   is a free JSON object: its Bundle key is the field); `[]` marks array items, and the variants of
  *   a `oneOf` share one path.
  */
-import { BUNDLE_KEYS, REQUEST_KEYS, RESPONSE_KEYS } from './keys.ts';
+import { BUNDLE_KEYS, type KeyRequirement, REQUEST_KEYS, RESPONSE_KEYS } from './keys.ts';
 import { V2_METHOD_NAMES, V2_METHODS } from './methods.ts';
 import type { RuleId } from './rule-ids.ts';
 import type { SchemaNode } from './schemas/core.ts';
@@ -46,37 +46,29 @@ const JSON_ROOTS: readonly (readonly [WireShapeName, FieldDirection])[] = [
   }),
 ];
 
+/** The field of a Bundle key `req` of a request (`req:<method>`) or a response (`res:<kind>`). */
+function bundleField(direction: FieldDirection, carrierId: string, req: KeyRequirement): WireField {
+  const spec = BUNDLE_KEYS[req.key];
+  return {
+    id: `${carrierId}:${req.key}`,
+    direction,
+    carrier: 'bundle',
+    type: spec.type,
+    domain: spec.content,
+    required: req.required,
+    ruleIds: req.ruleIds,
+  };
+}
+
 function bundleFields(): WireField[] {
-  const out: WireField[] = [];
-  for (const method of V2_METHOD_NAMES) {
-    for (const req of REQUEST_KEYS[method]) {
-      const spec = BUNDLE_KEYS[req.key];
-      out.push({
-        id: `req:${method}:${req.key}`,
-        direction: 'request',
-        carrier: 'bundle',
-        type: spec.type,
-        domain: spec.content,
-        required: req.required,
-        ruleIds: req.ruleIds,
-      });
-    }
-  }
-  for (const [kind, reqs] of Object.entries(RESPONSE_KEYS)) {
-    for (const req of reqs) {
-      const spec = BUNDLE_KEYS[req.key];
-      out.push({
-        id: `res:${kind}:${req.key}`,
-        direction: 'response',
-        carrier: 'bundle',
-        type: spec.type,
-        domain: spec.content,
-        required: req.required,
-        ruleIds: req.ruleIds,
-      });
-    }
-  }
-  return out;
+  return [
+    ...V2_METHOD_NAMES.flatMap((method) =>
+      REQUEST_KEYS[method].map((req) => bundleField('request', `req:${method}`, req)),
+    ),
+    ...Object.entries(RESPONSE_KEYS).flatMap(([kind, reqs]) =>
+      reqs.map((req) => bundleField('response', `res:${kind}`, req)),
+    ),
+  ];
 }
 
 function domainOf(node: SchemaNode): string {

@@ -5,7 +5,8 @@
  */
 import { validate as isRfcUuid } from 'uuid';
 import { caches } from '../base/caches.ts';
-import { issue, type ProtocolIssue } from './issues.ts';
+import { type IssueCode, issue, type ProtocolIssue } from './issues.ts';
+import type { RuleId } from './rule-ids.ts';
 
 /** CETP-3.1-03: `[a-z][a-z0-9_]{0,63}`, anchored. */
 export const TOOL_NAME_PATTERN = '^[a-z][a-z0-9_]{0,63}$';
@@ -40,42 +41,24 @@ export function lowerCased(value: string): string {
   return value.length < LONG ? value.toLowerCase() : lowerLong.get(value, (v) => v.toLowerCase());
 }
 
-const TOOL_NAME_RE = new RegExp(TOOL_NAME_PATTERN);
-const SCOPE_NAME_RE = new RegExp(SCOPE_NAME_PATTERN);
 const PACKAGE_NAME_RE = new RegExp(PACKAGE_NAME_PATTERN);
 const NAMESPACE_SUFFIX_RE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/;
 
-export function isToolName(name: string): boolean {
-  return TOOL_NAME_RE.test(name);
+/** A name's test, and its check: an issue citing `rule` when the name does not match `pattern`. */
+function namePattern(what: string, pattern: string, code: IssueCode, rule: RuleId) {
+  const re = new RegExp(pattern);
+  const test = (name: string): boolean => re.test(name);
+  const check = (name: string, path?: string): ProtocolIssue[] =>
+    test(name) ? [] : [issue(code, `${what} ${quoted(name)} does not match ${pattern}`, [rule], path)];
+  return { test, check };
 }
 
-export function checkToolName(name: string, path?: string): ProtocolIssue[] {
-  if (isToolName(name)) return [];
-  return [
-    issue(
-      'invalid_tool_name',
-      `tool name ${quoted(name)} does not match ${TOOL_NAME_PATTERN}`,
-      ['CETP-3.1-03'],
-      path,
-    ),
-  ];
-}
-
-export function isScopeName(name: string): boolean {
-  return SCOPE_NAME_RE.test(name);
-}
-
-export function checkScopeName(name: string, path?: string): ProtocolIssue[] {
-  if (isScopeName(name)) return [];
-  return [
-    issue(
-      'invalid_scope_name',
-      `scope name ${quoted(name)} does not match ${SCOPE_NAME_PATTERN}`,
-      ['CETP-3.2-03'],
-      path,
-    ),
-  ];
-}
+const TOOL_NAME = namePattern('tool name', TOOL_NAME_PATTERN, 'invalid_tool_name', 'CETP-3.1-03');
+const SCOPE_NAME = namePattern('scope name', SCOPE_NAME_PATTERN, 'invalid_scope_name', 'CETP-3.2-03');
+export const isToolName = TOOL_NAME.test;
+export const checkToolName = TOOL_NAME.check;
+export const isScopeName = SCOPE_NAME.test;
+export const checkScopeName = SCOPE_NAME.check;
 
 export function isPackageName(name: string): boolean {
   return PACKAGE_NAME_RE.test(name);

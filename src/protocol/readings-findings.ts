@@ -4,11 +4,15 @@
  * the registry so the document is generated, never edited by hand. Plain data.
  */
 
-export interface Finding {
+/** A pairing of readings in a note's matrix, and what is written about pairings (a finding, …). */
+export interface Pairing {
   readonly note: number;
-  /** The readings this finding is about; a pairing matches when it has every one of them. */
+  /** The readings a written entry is about; a pairing matches when it has every one of them. */
   readonly provider: Readonly<Record<string, string>>;
   readonly consumer: Readonly<Record<string, string>>;
+}
+
+export interface Finding extends Pairing {
   /** What goes wrong for a user. */
   readonly user: string;
   /** Which spec sentences permit both readings. */
@@ -101,27 +105,25 @@ function matches(want: Readonly<Record<string, string>>, have: Readonly<Record<s
   return Object.entries(want).every(([k, v]) => have[k] === v);
 }
 
-/** The finding for a pairing's readings, if one is written. Reading names use dashes (readings.ts). */
-export function findingFor(pairing: {
-  readonly note: number;
-  readonly provider: Readonly<Record<string, string>>;
-  readonly consumer: Readonly<Record<string, string>>;
-}): Finding | undefined {
+/** The entry written for a pairing's readings, if any. Reading names use dashes (readings.ts). */
+function writtenFor<E extends Pairing>(entries: readonly E[], pairing: Pairing): E | undefined {
   const dashed = (r: Readonly<Record<string, string>>) =>
     Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.replaceAll('_', '-')]));
-  return FINDINGS.find(
-    (f) =>
-      f.note === pairing.note &&
-      matches(dashed(f.provider), dashed(pairing.provider)) &&
-      matches(dashed(f.consumer), dashed(pairing.consumer)),
+  return entries.find(
+    (e) =>
+      e.note === pairing.note &&
+      matches(dashed(e.provider), dashed(pairing.provider)) &&
+      matches(dashed(e.consumer), dashed(pairing.consumer)),
   );
 }
 
+/** The finding for a pairing's readings, if one is written. */
+export function findingFor(pairing: Pairing): Finding | undefined {
+  return writtenFor(FINDINGS, pairing);
+}
+
 /** Why a pairing the matrix cannot reach is unreachable (printed under its note's table). */
-export interface Unreachable {
-  readonly note: number;
-  readonly provider: Readonly<Record<string, string>>;
-  readonly consumer: Readonly<Record<string, string>>;
+export interface Unreachable extends Pairing {
   readonly why: string;
 }
 
@@ -135,19 +137,8 @@ export const UNREACHABLE: readonly Unreachable[] = [
 ];
 
 /** The explanation of an unreachable pairing, if one is written. */
-export function unreachableFor(pairing: {
-  readonly note: number;
-  readonly provider: Readonly<Record<string, string>>;
-  readonly consumer: Readonly<Record<string, string>>;
-}): Unreachable | undefined {
-  const dashed = (r: Readonly<Record<string, string>>) =>
-    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.replaceAll('_', '-')]));
-  return UNREACHABLE.find(
-    (u) =>
-      u.note === pairing.note &&
-      matches(dashed(u.provider), dashed(pairing.provider)) &&
-      matches(dashed(u.consumer), dashed(pairing.consumer)),
-  );
+export function unreachableFor(pairing: Pairing): Unreachable | undefined {
+  return writtenFor(UNREACHABLE, pairing);
 }
 
 /**

@@ -49,15 +49,20 @@ export class ParcelDelivery {
   }
 }
 
-/** The record of one ContentProvider.call as sent (its extras snapshotted), to be completed later. */
-export function contentCallRecord(
-  at: { readonly id: number; readonly step: number; readonly t: number },
+/** One ContentProvider.call as content.ts reports it to the world. */
+export type SentContentCall = readonly [
   caller: AppContext,
   handle: ProviderHandle,
   method: string,
   arg: string | null,
   extras: Bundle | null,
   stable: boolean,
+];
+
+/** The record of one ContentProvider.call as sent (its extras snapshotted), to be completed later. */
+export function contentCallRecord(
+  at: { readonly id: number; readonly step: number; readonly t: number },
+  ...[caller, handle, method, arg, extras, stable]: SentContentCall
 ): ContentCallRecord {
   return {
     id: at.id,

@@ -13,7 +13,7 @@ import type { AppFactory } from './app/app.ts';
 import { AppContext, type LogLevel } from './app/context.ts';
 import { BinderDriver } from './binder/binder.ts';
 import type { Bundle } from './binder/bundle.ts';
-import type { ContentCallRecord, ProviderHandle } from './content/content.ts';
+import type { ContentCallRecord } from './content/content.ts';
 import { ObserverRegistry } from './content/content-observer.ts';
 import type { ContentProvider } from './content/content-provider.ts';
 import { UriGrants } from './content/uri-grants.ts';
@@ -41,7 +41,7 @@ import { DurableStore } from './storage/storage.ts';
 import { ActivityManager } from './ui/activity.ts';
 import { SimulatedUser } from './ui/user.ts';
 import { applyDeviceFault, killDependents, rebootDevice, reinstallApp, resignApp } from './world-faults.ts';
-import { contentCallRecord, ParcelDelivery } from './world-parcel.ts';
+import { contentCallRecord, ParcelDelivery, type SentContentCall } from './world-parcel.ts';
 import { awaitStart, type StartReason } from './world-start.ts';
 import { PROCESS_START_MS, Report, type RunReport, SYSTEM_UID, type WorldOptions } from './world-types.ts';
 
@@ -414,17 +414,10 @@ export class World {
   }
 
   /** @internal — content.ts reports each call here; returns the record to complete, if logging. */
-  recordContentCall(
-    caller: AppContext,
-    handle: ProviderHandle,
-    method: string,
-    arg: string | null,
-    extras: Bundle | null,
-    stable: boolean,
-  ): ContentCallRecord | null {
+  recordContentCall(...call: SentContentCall): ContentCallRecord | null {
     if (this.contentCalls === null) return null;
     const at = { id: this.contentCalls.length + 1, step: this.scheduler.step, t: this.clock.nowMs() };
-    const record = contentCallRecord(at, caller, handle, method, arg, extras, stable);
+    const record = contentCallRecord(at, ...call);
     this.contentCalls.push(record);
     return record;
   }

@@ -3,7 +3,7 @@
  * that patch a generated app's tools.
  */
 import type { JsonObject } from '../base/json.ts';
-import type { AppContext, ProviderTool, ToolCall } from '../index.ts';
+import type { AppContext, MutationTool, ProviderTool, ToolCall } from '../index.ts';
 import type { Variation } from './build.ts';
 import type { AppSpec, Row, ToolKind } from './spec.ts';
 import type { Kit } from './tools.ts';
@@ -53,6 +53,33 @@ export function processMemory(): (context: AppContext) => Map<string, Row> {
     memory.set(context, rows);
     return rows;
   };
+}
+
+type Tx = Parameters<MutationTool['mutate']>[1];
+/** Writes a new row of `create` (its id already chosen): where and what is the mistake. */
+export type CreateStore = (call: ToolCall, tx: Tx, kit: Kit, id: string) => unknown;
+type NewId = (call: ToolCall, tx: Tx, kit: Kit) => string;
+
+/** A create's mutate: choose the id (`kit.newId` unless `newId`), `store` the row, answer the id. */
+export function createMutate(kit: Kit, store: CreateStore, newId?: NewId): MutationTool['mutate'] {
+  return async (call, tx) => {
+    const id = newId ? newId(call, tx, kit) : await kit.newId(call, tx);
+    const stored = store(call, tx, kit, id);
+    if (stored instanceof Promise) await stored; // a synchronous store takes no extra turn
+    return { [kit.names.idField]: id };
+  };
+}
+
+/** The create tool with `createMutate(kit, store, newId)` for its mutate. */
+export const patchCreate = (store: CreateStore, newId?: NewId): Variation =>
+  patchTools<MutationTool>(['create'], (tool, kit) => ({ ...tool, mutate: createMutate(kit, store, newId) }));
+
+/** What a read tool (get, list or export) answers when `rows` are the rows it sees. */
+export function readAnswer(kit: Kit, tool: ProviderTool, call: ToolCall, rows: Row[]): JsonObject {
+  if (tool.name === kit.names.tool('get'))
+    return { item: rows.find((r) => r[kit.names.idField] === idOf(kit, call)) ?? null };
+  if (tool.name === kit.names.tool('list')) return { items: rows };
+  return { count: rows.length, rows, report: 'r'.repeat(300_000) };
 }
 
 export const DESIGN = 'fixture agreement: the design (fixture) and list_tools disagree (exit 2)';

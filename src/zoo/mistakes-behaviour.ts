@@ -7,7 +7,8 @@
 import type { JsonObject } from '../base/json.ts';
 import type { MutationTool, ProviderTool, ReadTool, ToolCall } from '../index.ts';
 import { ToolFailure } from '../index.ts';
-import { argsOf, DESIGN, has, hasWhere, idOf, type Mistake, patchTools } from './mistake-kit.ts';
+import type { Variation } from './build.ts';
+import { argsOf, DESIGN, has, hasWhere, idOf, type Mistake, patchCreate, patchTools } from './mistake-kit.ts';
 import type { Row } from './spec.ts';
 import type { Kit } from './tools.ts';
 
@@ -19,6 +20,10 @@ function hasPolicy(t: ProviderTool): t is MutationTool {
 }
 
 const asyncWrite = hasWhere((t) => t.async);
+/** Every tool with a prepare (the async writes' long part) gets `prepare` instead. */
+const patchPrepare = (prepare: NonNullable<MutationTool['prepare']>): Variation => ({
+  tools: (tools) => tools.map((t) => (hasPrepare(t) ? { ...t, prepare } : t)),
+});
 const confirmed = hasWhere((t) => t.kind !== 'delete' && t.confirmation !== 'never');
 
 async function anyRowOrConflict(kit: Kit, call: ToolCall, tx: Parameters<MutationTool['mutate']>[1]) {
@@ -75,22 +80,12 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     floor: 1,
     killers: ['operations', 'idempotency'],
     applies: asyncWrite,
-    variation: {
-      tools: (tools) =>
-        tools.map((t) =>
-          hasPrepare(t)
-            ? {
-                ...t,
-                prepare: async (call, work) => {
-                  for (let step = 1; ; step++) {
-                    await call.context.sleep(1_000);
-                    if (await work.progress(step, step + 1, 'still working')) return null;
-                  }
-                },
-              }
-            : t,
-        ),
-    },
+    variation: patchPrepare(async (call, work) => {
+      for (let step = 1; ; step++) {
+        await call.context.sleep(1_000);
+        if (await work.progress(step, step + 1, 'still working')) return null;
+      }
+    }),
   },
   {
     id: 'cancel-as-failure',
@@ -99,22 +94,12 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     floor: 0,
     killers: ['operations'],
     applies: asyncWrite,
-    variation: {
-      tools: (tools) =>
-        tools.map((t) =>
-          hasPrepare(t)
-            ? {
-                ...t,
-                prepare: async (call, work) => {
-                  await call.context.sleep(500);
-                  if (await work.progress(1, 2, 'half')) throw new ToolFailure('CONFLICT', 'Stopped.');
-                  await call.context.sleep(500);
-                  return null;
-                },
-              }
-            : t,
-        ),
-    },
+    variation: patchPrepare(async (call, work) => {
+      await call.context.sleep(500);
+      if (await work.progress(1, 2, 'half')) throw new ToolFailure('CONFLICT', 'Stopped.');
+      await call.context.sleep(500);
+      return null;
+    }),
   },
   {
     id: 'screen-hides-args',
@@ -249,14 +234,10 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     floor: 1,
     killers: ['idempotency'],
     applies: has('create'),
-    variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
-      ...tool,
-      mutate: async (call, tx) => {
-        const id = `${kit.names.idPrefix}-${call.context.currentTimeMillis()}`;
-        await tx.put(kit.names.table, id, kit.rowOf(call, id));
-        return { [kit.names.idField]: id };
-      },
-    })),
+    variation: patchCreate(
+      (call, tx, kit, id) => tx.put(kit.names.table, id, kit.rowOf(call, id)),
+      (call, _tx, kit) => `${kit.names.idPrefix}-${call.context.currentTimeMillis()}`,
+    ),
   },
   {
     id: 'owner-constant',
@@ -265,14 +246,9 @@ export const BEHAVIOUR_MISTAKES: readonly Mistake[] = [
     floor: 1,
     killers: ['idempotency', 'identity'],
     applies: has('create'),
-    variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
-      ...tool,
-      mutate: async (call, tx) => {
-        const id = await kit.newId(call, tx);
-        await tx.put(kit.names.table, id, { ...kit.rowOf(call, id), owner_uid: 0 });
-        return { [kit.names.idField]: id };
-      },
-    })),
+    variation: patchCreate((call, tx, kit, id) =>
+      tx.put(kit.names.table, id, { ...kit.rowOf(call, id), owner_uid: 0 }),
+    ),
   },
   {
     id: 'validate-throws',

@@ -4,8 +4,26 @@
  */
 import type { MutationTool, ProviderTool, ReadTool } from '../index.ts';
 import type { Variation } from './build.ts';
-import { DESIGN, has, idOf, kindOf, type Mistake, patchTools, processMemory } from './mistake-kit.ts';
-import { isRead, type Row } from './spec.ts';
+import {
+  createMutate,
+  DESIGN,
+  has,
+  kindOf,
+  type Mistake,
+  patchCreate,
+  patchTools,
+  processMemory,
+  readAnswer,
+} from './mistake-kit.ts';
+import { type AppSpec, isRead, type Row } from './spec.ts';
+
+/** What the two authorization mistakes share: the oracle that catches them and the apps they apply to. */
+const UNAUTHORIZED_WRITE = {
+  needs: 'authorized-effect',
+  floor: 1,
+  killers: ['identity', 'idempotency', 'confirmation'],
+  applies: (spec: AppSpec) => spec.auth !== 'free-all',
+} as const;
 
 export const STATE_MISTAKES: readonly Mistake[] = [
   {
@@ -72,14 +90,9 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     floor: 1,
     killers: ['idempotency', 'confirmation'],
     applies: has('create'),
-    variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
-      ...tool,
-      mutate: async (call, tx) => {
-        const id = await kit.newId(call, tx);
-        await call.context.storage.put(kit.names.table, id, kit.rowOf(call, id));
-        return { [kit.names.idField]: id };
-      },
-    })),
+    variation: patchCreate((call, _tx, kit, id) =>
+      call.context.storage.put(kit.names.table, id, kit.rowOf(call, id)),
+    ),
   },
   {
     id: 'write-without-scope',
@@ -93,10 +106,7 @@ export const STATE_MISTAKES: readonly Mistake[] = [
   {
     id: 'write-scope-free',
     title: 'the write scope is listed in freeScopes: writes without the user granting it',
-    needs: 'authorized-effect',
-    floor: 1,
-    killers: ['identity', 'idempotency', 'confirmation'],
-    applies: (spec) => spec.auth !== 'free-all',
+    ...UNAUTHORIZED_WRITE,
     variation: {
       definition: (d, kit) => ({
         ...d,
@@ -108,18 +118,8 @@ export const STATE_MISTAKES: readonly Mistake[] = [
   {
     id: 'authorize-allows-all',
     title: 'a hand-written authorize() that allows every call (the grant check forgotten)',
-    needs: 'authorized-effect',
-    floor: 1,
-    killers: ['identity', 'idempotency', 'confirmation'],
-    applies: (spec) => spec.auth !== 'free-all',
-    variation: {
-      definition: (d) => ({ ...d, authorize: () => ({ kind: 'allow' }) }),
-      fixture: (f, kit) => ({
-        ...f,
-        userGrantedScopes:
-          kit.spec.auth === 'user' ? [kit.names.readScope, kit.names.writeScope] : [kit.names.writeScope],
-      }),
-    },
+    ...UNAUTHORIZED_WRITE,
+    variation: allowsAll(),
   },
   {
     id: 'trusts-permission-gate',
@@ -131,15 +131,8 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     killers: ['identity', 'idempotency', 'confirmation'],
     applies: (spec) => spec.manifest?.guard === true && spec.auth !== 'free-all',
     manifestMistake: true,
-    variation: {
-      // The acquisition gate is trusted to have checked the caller; CETP's per-call checks (§7) are skipped.
-      definition: (d) => ({ ...d, authorize: () => ({ kind: 'allow' }) }),
-      fixture: (f, kit) => ({
-        ...f,
-        userGrantedScopes:
-          kit.spec.auth === 'user' ? [kit.names.readScope, kit.names.writeScope] : [kit.names.writeScope],
-      }),
-    },
+    // The acquisition gate is trusted to have checked the caller; CETP's per-call checks (§7) are skipped.
+    variation: allowsAll(),
   },
   {
     id: 'memory-state',
@@ -157,15 +150,10 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     floor: 1,
     killers: ['idempotency'],
     applies: has('create'),
-    variation: patchTools<MutationTool>(['create'], (tool, kit) => ({
-      ...tool,
-      mutate: async (call, tx) => {
-        const id = await kit.newId(call, tx);
-        const first = kit.spec.entity.fields[0]?.name ?? '';
-        await tx.put(kit.names.table, id, { ...kit.rowOf(call, id), [first]: 'untitled' });
-        return { [kit.names.idField]: id };
-      },
-    })),
+    variation: patchCreate((call, tx, kit, id) => {
+      const first = kit.spec.entity.fields[0]?.name ?? '';
+      return tx.put(kit.names.table, id, { ...kit.rowOf(call, id), [first]: 'untitled' });
+    }),
   },
   {
     id: 'no-owner-filter',
@@ -176,16 +164,23 @@ export const STATE_MISTAKES: readonly Mistake[] = [
     applies: has('list', 'get', 'export'),
     variation: patchTools<ReadTool>(['list', 'get', 'export'], (tool, kit) => ({
       ...tool,
-      read: async (call) => {
-        const all = [...call.context.storage.snapshot(kit.names.table).values()] as Row[];
-        if (tool.name === kit.names.tool('get'))
-          return { item: all.find((r) => r[kit.names.idField] === idOf(kit, call)) ?? null };
-        if (tool.name === kit.names.tool('list')) return { items: all };
-        return { count: all.length, rows: all, report: 'r'.repeat(300_000) };
-      },
+      read: async (call) =>
+        readAnswer(kit, tool, call, [...call.context.storage.snapshot(kit.names.table).values()] as Row[]),
     })),
   },
 ];
+
+/** authorize() allows every call; the user grants the scopes a write needs (and the read scope on 'user' apps). */
+function allowsAll(): Variation {
+  return {
+    definition: (d) => ({ ...d, authorize: () => ({ kind: 'allow' }) }),
+    fixture: (f, kit) => ({
+      ...f,
+      userGrantedScopes:
+        kit.spec.auth === 'user' ? [kit.names.readScope, kit.names.writeScope] : [kit.names.writeScope],
+    }),
+  };
+}
 
 function memoryState(): Variation {
   const rows = processMemory();
@@ -195,22 +190,20 @@ function memoryState(): Variation {
         if (t.name === kit.names.tool('create'))
           return {
             ...(t as MutationTool),
-            mutate: async (call, tx) => {
-              const id = await kit.newId(call, tx);
-              rows(call.context).set(id, kit.rowOf(call, id));
-              return { [kit.names.idField]: id };
-            },
+            mutate: createMutate(kit, (call, _tx, kit, id) =>
+              rows(call.context).set(id, kit.rowOf(call, id)),
+            ),
           };
         if (!isRead(kindOf(kit, t.name))) return t;
         return {
           ...(t as ReadTool),
-          read: async (call) => {
-            const mine = [...rows(call.context).values()].filter((r) => r.owner_uid === call.caller.uid);
-            if (t.name === kit.names.tool('get'))
-              return { item: mine.find((r) => r[kit.names.idField] === idOf(kit, call)) ?? null };
-            if (t.name === kit.names.tool('list')) return { items: mine };
-            return { count: mine.length, rows: mine, report: 'r'.repeat(300_000) };
-          },
+          read: async (call) =>
+            readAnswer(
+              kit,
+              t,
+              call,
+              [...rows(call.context).values()].filter((r) => r.owner_uid === call.caller.uid),
+            ),
         };
       }),
   };

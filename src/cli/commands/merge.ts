@@ -17,50 +17,29 @@ import { Ajv2020, type ErrorObject } from '../../protocol/schemas/ajv.ts';
 import { consumerImpact } from '../consumer-module.ts';
 import type { Io } from '../io.ts';
 
-const ITEMS = {
-  type: 'array',
-  items: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
-};
+/** An object with these `properties`, of which `required` must be there. */
+const record = <P extends Record<string, unknown>>(required: readonly (keyof P & string)[], properties: P) =>
+  ({ type: 'object', required, properties }) as const;
+/** A whole report: a record with no other field. */
+const report = <P extends Record<string, unknown>>(required: readonly (keyof P & string)[], properties: P) =>
+  ({ ...record(required, properties), additionalProperties: false }) as const;
+
+const STRING = { type: 'string' } as const;
+const ITEMS = { type: 'array', items: record(['id'], { id: STRING }) } as const;
 
 /** The reports `merge` reads, by command: what makes each one (its item list and top-level fields). */
 const SCHEMAS = {
-  fuzz: {
-    type: 'object',
-    required: ['seed', 'passed', 'properties'],
-    properties: {
-      seed: { type: 'integer' },
-      android: { type: 'integer' },
-      passed: { type: 'boolean' },
-      properties: ITEMS,
-      consumer: {
-        type: 'object',
-        required: ['module', 'name'],
-        properties: { module: { type: 'string' }, name: { type: 'string' } },
-      },
-    },
-    additionalProperties: false,
-  },
-  mutants: {
-    type: 'object',
-    required: ['mutants'],
-    properties: {
-      mutants: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['id', 'killed'],
-          properties: { id: { type: 'string' }, killed: { type: 'boolean' } },
-        },
-      },
-    },
-    additionalProperties: false,
-  },
-  ablate: {
-    type: 'object',
-    required: ['rules'],
-    properties: { rules: ITEMS },
-    additionalProperties: false,
-  },
+  fuzz: report(['seed', 'passed', 'properties'], {
+    seed: { type: 'integer' },
+    android: { type: 'integer' },
+    passed: { type: 'boolean' },
+    properties: ITEMS,
+    consumer: record(['module', 'name'], { module: STRING, name: STRING }),
+  }),
+  mutants: report(['mutants'], {
+    mutants: { type: 'array', items: record(['id', 'killed'], { id: STRING, killed: { type: 'boolean' } }) },
+  }),
+  ablate: report(['rules'], { rules: ITEMS }),
 } as const;
 
 type Command = keyof typeof SCHEMAS;

@@ -51,6 +51,48 @@ export const wholeNumber = <const R extends readonly RuleId[]>(minimum: number, 
 export const nonEmptyString = <const R extends readonly RuleId[]>(rules: R) =>
   ({ type: 'string', minLength: 1, 'x-rules': rules }) as const;
 
+type Rules = readonly RuleId[];
+type Properties = { readonly [name: string]: SchemaNode };
+
+/** A string matching `pattern` (names, hashes, media types, timestamps). */
+export const patterned = <const P extends string, const R extends Rules>(pattern: P, rules: R) =>
+  ({ type: 'string', pattern, 'x-rules': rules }) as const;
+
+/** A boolean governed by `rules`. */
+export const flag = <const R extends Rules>(rules: R) => ({ type: 'boolean', 'x-rules': rules }) as const;
+
+/** A string that is exactly `value` (a discriminator or a fixed state). */
+export const constant = <const V extends string, const R extends Rules>(value: V, rules: R) =>
+  ({ type: 'string', const: value, 'x-rules': rules }) as const;
+
+/** A string from `values`. */
+export const oneOfStrings = <const E extends readonly string[], const R extends Rules>(values: E, rules: R) =>
+  ({ type: 'string', enum: values, 'x-rules': rules }) as const;
+
+/** A security enum (CETP-3.2-12): a string from `values`; an unknown value cites CETP-3.2-12. */
+export const securityEnum = <const E extends readonly string[], const R extends Rules>(values: E, rules: R) =>
+  ({ type: 'string', enum: values, 'x-rules': rules, 'x-security-enum': true }) as const;
+
+/** An object with `properties`, of which `required` must be present, governed by `rules`. */
+export const object = <
+  const P extends Properties,
+  const Q extends readonly (keyof P & string)[],
+  const R extends Rules,
+>(
+  properties: P,
+  required: Q,
+  rules: R,
+) => ({ type: 'object', properties, required, 'x-rules': rules }) as const;
+
+/** A descriptor object (CETP-3.2-10/11): as `object`, and unknown fields are allowed. */
+export const descriptor = <
+  const P extends Properties,
+  const Q extends readonly (keyof P & string)[],
+  const R extends Rules,
+>(
+  ...parts: [properties: P, required: Q, rules: R]
+) => ({ ...object(...parts), 'x-descriptor': true }) as const;
+
 /** The TypeScript type of a value that validates against schema S (for the subset above). */
 export type FromSchema<S> = S extends { readonly const: infer C }
   ? C

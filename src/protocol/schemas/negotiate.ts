@@ -8,8 +8,8 @@
  */
 import { LIMIT_MINIMUMS, LIMIT_RULES } from '../limits.ts';
 import { CAPABILITIES } from '../methods.ts';
-import { PACKAGE_NAME_PATTERN } from '../names.ts';
-import { type FromSchema, type SchemaNode, wholeNumber } from './core.ts';
+import { type FromSchema, object, patterned, type SchemaNode, wholeNumber } from './core.ts';
+import { PROVIDER_ID_SCHEMA } from './identifiers.ts';
 
 /** RFC 3339 date-time, as in the spec's example `2026-09-02T12:00:00Z`. */
 export const RFC3339_PATTERN =
@@ -25,9 +25,8 @@ export type ConsumerCapabilities = FromSchema<typeof CONSUMER_CAPABILITIES_SCHEM
 const limit = <R extends (typeof LIMIT_RULES)[keyof typeof LIMIT_RULES]>(minimum: number, rule: R) =>
   wholeNumber(minimum, [rule]);
 
-export const LIMITS_SCHEMA = {
-  type: 'object',
-  properties: {
+export const LIMITS_SCHEMA = object(
+  {
     max_request_bytes: limit(LIMIT_MINIMUMS.max_request_bytes, LIMIT_RULES.max_request_bytes),
     max_inline_result_bytes: limit(
       LIMIT_MINIMUMS.max_inline_result_bytes,
@@ -42,21 +41,15 @@ export const LIMITS_SCHEMA = {
       LIMIT_RULES.idempotency_window_seconds,
     ),
   },
-  required: [
-    'max_request_bytes',
-    'max_inline_result_bytes',
-    'max_concurrent_requests',
-    'idempotency_window_seconds',
-  ],
-  'x-rules': ['CETP-2.2-04'],
-} as const satisfies SchemaNode;
+  ['max_request_bytes', 'max_inline_result_bytes', 'max_concurrent_requests', 'idempotency_window_seconds'],
+  ['CETP-2.2-04'],
+);
 export type Limits = FromSchema<typeof LIMITS_SCHEMA>;
 
-export const NEGOTIATE_RESPONSE_SCHEMA = {
-  type: 'object',
-  properties: {
+export const NEGOTIATE_RESPONSE_SCHEMA = object(
+  {
     selected_version: { type: 'integer', minimum: 1, 'x-rules': ['CETP-2.2-05'] },
-    provider_id: { type: 'string', pattern: PACKAGE_NAME_PATTERN, 'x-rules': ['CETP-3.1-01', 'CETP-3.1-02'] },
+    provider_id: PROVIDER_ID_SCHEMA,
     provider_name: { type: 'string' },
     // maxLength counts characters; the 256-byte bound is checked on UTF-8 bytes in negotiation.ts.
     session_token: {
@@ -65,7 +58,7 @@ export const NEGOTIATE_RESPONSE_SCHEMA = {
       maxLength: 256,
       'x-rules': ['CETP-2.2-07', 'CETP-2.2-08'],
     },
-    expires_at: { type: 'string', pattern: RFC3339_PATTERN, 'x-rules': ['CETP-2.2-11'] },
+    expires_at: patterned(RFC3339_PATTERN, ['CETP-2.2-11']),
     capabilities: {
       type: 'array',
       items: { type: 'string', enum: CAPABILITIES },
@@ -73,7 +66,7 @@ export const NEGOTIATE_RESPONSE_SCHEMA = {
     },
     limits: LIMITS_SCHEMA,
   },
-  required: ['selected_version', 'provider_id', 'session_token', 'capabilities', 'limits'],
-  'x-rules': ['CETP-2.2-04'],
-} as const satisfies SchemaNode;
+  ['selected_version', 'provider_id', 'session_token', 'capabilities', 'limits'],
+  ['CETP-2.2-04'],
+);
 export type NegotiateResponse = FromSchema<typeof NEGOTIATE_RESPONSE_SCHEMA>;

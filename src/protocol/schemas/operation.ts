@@ -8,7 +8,16 @@
  * object (the §5 "JSON error_details", read as an object so that it can grow fields).
  */
 import { ERROR_CODES } from '../errors.ts';
-import { type FromSchema, nonEmptyString, type SchemaNode, wholeNumber } from './core.ts';
+import {
+  constant,
+  type FromSchema,
+  flag,
+  nonEmptyString,
+  object,
+  oneOfStrings,
+  type SchemaNode,
+  wholeNumber,
+} from './core.ts';
 import { EXECUTION_RESULT_SCHEMA } from './results.ts';
 
 export const OPERATION_STATES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -21,37 +30,35 @@ export const ERROR_DETAILS_SCHEMA = {
 } as const satisfies SchemaNode;
 export type ErrorDetails = FromSchema<typeof ERROR_DETAILS_SCHEMA>;
 
-export const OPERATION_ERROR_SCHEMA = {
-  type: 'object',
-  properties: {
-    error_code: { type: 'string', enum: ERROR_CODES, 'x-rules': ['CETP-5-01', 'CETP-4.4-06'] },
+export const OPERATION_ERROR_SCHEMA = object(
+  {
+    error_code: oneOfStrings(ERROR_CODES, ['CETP-5-01', 'CETP-4.4-06']),
     error_message: nonEmptyString(['CETP-5-02']),
-    retryable: { type: 'boolean', 'x-rules': ['CETP-5-01'] },
+    retryable: flag(['CETP-5-01']),
     error_details: ERROR_DETAILS_SCHEMA,
     retry_after_ms: wholeNumber(0, ['CETP-5-04']),
   },
-  required: ['error_code', 'error_message', 'retryable'],
-  'x-rules': ['CETP-4.4-06'],
-} as const satisfies SchemaNode;
+  ['error_code', 'error_message', 'retryable'],
+  ['CETP-4.4-06'],
+);
 export type OperationError = FromSchema<typeof OPERATION_ERROR_SCHEMA>;
 
-export const OPERATION_PROGRESS_SCHEMA = {
-  type: 'object',
-  properties: {
+export const OPERATION_PROGRESS_SCHEMA = object(
+  {
     current: { type: 'number', minimum: 0 },
     total: { type: 'number', minimum: 0 },
     message: { type: 'string' },
   },
-  required: ['current', 'total'],
-  'x-rules': ['CETP-4.4-08'],
-} as const satisfies SchemaNode;
+  ['current', 'total'],
+  ['CETP-4.4-08'],
+);
 export type OperationProgress = FromSchema<typeof OPERATION_PROGRESS_SCHEMA>;
 
 export const OPERATION_STATUS_SCHEMA = {
   type: 'object',
   properties: {
     operation_id: nonEmptyString(['CETP-4.4-07']),
-    state: { type: 'string', enum: OPERATION_STATES, 'x-rules': ['CETP-4.4-04'] },
+    state: oneOfStrings(OPERATION_STATES, ['CETP-4.4-04']),
     progress: OPERATION_PROGRESS_SCHEMA,
     poll_after_ms: wholeNumber(0, ['CETP-4.4-07']),
     result: EXECUTION_RESULT_SCHEMA,
@@ -74,13 +81,12 @@ export const OPERATION_STATUS_SCHEMA = {
 } as const satisfies SchemaNode;
 export type OperationStatus = FromSchema<typeof OPERATION_STATUS_SCHEMA>;
 
-export const CANCEL_RESPONSE_SCHEMA = {
-  type: 'object',
-  properties: {
+export const CANCEL_RESPONSE_SCHEMA = object(
+  {
     operation_id: nonEmptyString(['CETP-4.4-10']),
-    state: { type: 'string', const: 'cancellation_requested', 'x-rules': ['CETP-4.4-10'] },
+    state: constant('cancellation_requested', ['CETP-4.4-10']),
   },
-  required: ['operation_id', 'state'],
-  'x-rules': ['CETP-4.4-10'],
-} as const satisfies SchemaNode;
+  ['operation_id', 'state'],
+  ['CETP-4.4-10'],
+);
 export type CancelResponse = FromSchema<typeof CANCEL_RESPONSE_SCHEMA>;

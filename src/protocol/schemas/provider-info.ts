@@ -8,35 +8,31 @@
  * (CETP-3.2-07).
  */
 import { SCOPE_ACCESS, SENSITIVITIES } from '../annotations.ts';
-import { PACKAGE_NAME_PATTERN, SCOPE_NAME_PATTERN } from '../names.ts';
-import type { FromSchema, SchemaNode } from './core.ts';
+import { descriptor, type FromSchema, securityEnum } from './core.ts';
+import { PROVIDER_ID_SCHEMA, SCOPE_NAME_SCHEMA } from './identifiers.ts';
 
-export const SCOPE_SCHEMA = {
-  type: 'object',
-  properties: {
-    name: { type: 'string', pattern: SCOPE_NAME_PATTERN, 'x-rules': ['CETP-3.2-03'] },
+export const SCOPE_SCHEMA = descriptor(
+  {
+    name: SCOPE_NAME_SCHEMA,
     title: { type: 'string' },
     description: { type: 'string' },
-    access: { type: 'string', enum: SCOPE_ACCESS, 'x-rules': ['CETP-3.2-04'], 'x-security-enum': true },
-    sensitivity: { type: 'string', enum: SENSITIVITIES, 'x-rules': ['CETP-3.2-04'], 'x-security-enum': true },
+    access: securityEnum(SCOPE_ACCESS, ['CETP-3.2-04']),
+    sensitivity: securityEnum(SENSITIVITIES, ['CETP-3.2-04']),
   },
-  required: ['name', 'description', 'access', 'sensitivity'],
-  'x-rules': ['CETP-3.2-01'],
-  'x-descriptor': true,
-} as const satisfies SchemaNode;
+  ['name', 'description', 'access', 'sensitivity'],
+  ['CETP-3.2-01'],
+);
 export type ScopeDescriptor = FromSchema<typeof SCOPE_SCHEMA>;
 
-export const PROVIDER_INFO_SCHEMA = {
-  type: 'object',
-  properties: {
-    provider_id: { type: 'string', pattern: PACKAGE_NAME_PATTERN, 'x-rules': ['CETP-3.1-01', 'CETP-3.1-02'] },
+export const PROVIDER_INFO_SCHEMA = descriptor(
+  {
+    provider_id: PROVIDER_ID_SCHEMA,
     provider_name: { type: 'string', 'x-rules': ['CETP-3.2-01'] },
     description: { type: 'string', 'x-rules': ['CETP-3.2-01'] },
     schema_dialect: { type: 'string', 'x-rules': ['CETP-3.2-06', 'CETP-3.2-07'] },
     scopes: { type: 'array', items: SCOPE_SCHEMA, 'x-rules': ['CETP-3.2-01'] },
   },
-  required: ['provider_id', 'provider_name', 'description', 'scopes'],
-  'x-rules': ['CETP-3.2-01', 'CETP-4-02'],
-  'x-descriptor': true,
-} as const satisfies SchemaNode;
+  ['provider_id', 'provider_name', 'description', 'scopes'],
+  ['CETP-3.2-01', 'CETP-4-02'],
+);
 export type ProviderInfo = FromSchema<typeof PROVIDER_INFO_SCHEMA>;

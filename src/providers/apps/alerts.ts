@@ -34,6 +34,7 @@ import {
   ToolFailure,
 } from '../sdk/types.ts';
 import { CONFIRMED_DELETE_ANNOTATIONS, READ_ANNOTATIONS } from './annotations.ts';
+import { argsSchema, NO_ARGS, resultSchema } from './tool-schemas.ts';
 
 export const ALERTS_PACKAGE = 'com.example.alerts';
 export const ALERTS_AUTHORITY = 'com.example.alerts.clawseed.tools';
@@ -55,17 +56,8 @@ export const getQuote: ReadTool = {
   name: 'get_quote',
   title: 'Get quote',
   description: 'Returns the current price of a security',
-  inputSchema: {
-    type: 'object',
-    properties: { symbol: symbolSchema },
-    required: ['symbol'],
-    additionalProperties: false,
-  },
-  outputSchema: {
-    type: 'object',
-    properties: { symbol: { type: 'string' }, price: { type: 'number' } },
-    required: ['symbol', 'price'],
-  },
+  inputSchema: argsSchema({ symbol: symbolSchema }, ['symbol']),
+  outputSchema: resultSchema({ symbol: { type: 'string' }, price: { type: 'number' } }, ['symbol', 'price']),
   scopes: [],
   annotations: { ...READ_ANNOTATIONS, openWorld: true },
   validate: (call) => {
@@ -88,10 +80,9 @@ export const listAlerts: ReadTool = {
   name: 'list_alerts',
   title: 'List price alerts',
   description: "Lists the caller's price alerts",
-  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  outputSchema: {
-    type: 'object',
-    properties: {
+  inputSchema: NO_ARGS,
+  outputSchema: resultSchema(
+    {
       alerts: {
         type: 'array',
         items: {
@@ -101,8 +92,8 @@ export const listAlerts: ReadTool = {
         },
       },
     },
-    required: ['alerts'],
-  },
+    ['alerts'],
+  ),
   scopes: ['alerts.read'],
   annotations: READ_ANNOTATIONS,
   read: async (call) => {
@@ -125,13 +116,11 @@ export const createAlert: MutationTool = {
   name: 'create_alert',
   title: '创建价格提醒',
   description: '为指定证券创建价格提醒',
-  inputSchema: {
-    type: 'object',
-    properties: { symbol: { type: 'string' }, price: { type: 'number', exclusiveMinimum: 0 } },
-    required: ['symbol', 'price'],
-    additionalProperties: false,
-  },
-  outputSchema: { type: 'object', properties: { alert_id: { type: 'string' } }, required: ['alert_id'] },
+  inputSchema: argsSchema({ symbol: { type: 'string' }, price: { type: 'number', exclusiveMinimum: 0 } }, [
+    'symbol',
+    'price',
+  ]),
+  outputSchema: resultSchema({ alert_id: { type: 'string' } }, ['alert_id']),
   scopes: ['alerts.write'],
   annotations: {
     effect: 'create',
@@ -182,17 +171,11 @@ export const deleteAlert: MutationTool = {
   name: 'delete_alert',
   title: 'Delete price alert',
   description: 'Deletes one of your price alerts',
-  inputSchema: {
-    type: 'object',
-    properties: { alert_id: { type: 'string', pattern: '^ALRT-[0-9]+$' } },
-    required: ['alert_id'],
-    additionalProperties: false,
-  },
-  outputSchema: {
-    type: 'object',
-    properties: { deleted: { type: 'boolean' }, alert_id: { type: 'string' } },
-    required: ['deleted', 'alert_id'],
-  },
+  inputSchema: argsSchema({ alert_id: { type: 'string', pattern: '^ALRT-[0-9]+$' } }, ['alert_id']),
+  outputSchema: resultSchema({ deleted: { type: 'boolean' }, alert_id: { type: 'string' } }, [
+    'deleted',
+    'alert_id',
+  ]),
   scopes: ['alerts.write'],
   annotations: CONFIRMED_DELETE_ANNOTATIONS,
   validate: async (call) => {
@@ -239,12 +222,8 @@ export const clearAlerts: MutationTool = {
   name: 'clear_alerts',
   title: 'Clear price alerts',
   description: 'Deletes all of your price alerts',
-  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  outputSchema: {
-    type: 'object',
-    properties: { deleted: { type: 'integer', minimum: 0 } },
-    required: ['deleted'],
-  },
+  inputSchema: NO_ARGS,
+  outputSchema: resultSchema({ deleted: { type: 'integer', minimum: 0 } }, ['deleted']),
   scopes: ['alerts.write'],
   annotations: CONFIRMED_DELETE_ANNOTATIONS,
   // 7.2-02: hidden completely from a caller without a live alerts.write grant (7.2-01 lists it only

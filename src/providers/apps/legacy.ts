@@ -19,6 +19,7 @@ import { ContentProvider } from '../../sim/content/content-provider.ts';
 import type { PackageSpec } from '../../sim/pm/manifest.ts';
 import { CETP_PROVIDER, providerPackage } from '../sdk/manifest.ts';
 import { v1Error, v1Success } from '../sdk/v1.ts';
+import { argsSchema, NO_ARGS } from './tool-schemas.ts';
 
 export const LEGACY_PACKAGE = 'com.example.legacy';
 export const LEGACY_AUTHORITY = 'com.example.legacy.clawseed.tools';
@@ -48,19 +49,14 @@ const V1_TOOLS: readonly V1Tool[] = [
   {
     name: 'list_cities',
     description: 'Lists the cities with weather data',
-    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    inputSchema: NO_ARGS,
     check: (args) => (Object.keys(args).length > 0 ? 'list_cities takes no arguments.' : null),
     run: () => ({ cities: [...LEGACY_CITIES] }),
   },
   {
     name: 'get_weather',
     description: "Returns today's weather for a city",
-    inputSchema: {
-      type: 'object',
-      properties: { city: { type: 'string', minLength: 1, maxLength: 64 } },
-      required: ['city'],
-      additionalProperties: false,
-    },
+    inputSchema: argsSchema({ city: { type: 'string', minLength: 1, maxLength: 64 } }, ['city']),
     check: (args) => {
       if (typeof args.city !== 'string' || Object.keys(args).some((k) => k !== 'city'))
         return 'get_weather needs exactly one string argument, city.';

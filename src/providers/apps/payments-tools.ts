@@ -20,6 +20,7 @@ import {
   toEur,
 } from './payments-accounts.ts';
 import { generatedEntries } from './payments-statement.ts';
+import { argsSchema, NO_ARGS, resultSchema } from './tool-schemas.ts';
 
 export const TRANSFER_MAX_EUR = 10_000;
 /** The pre-commit checks of a transfer, each taking TRANSFER_STEP_MS. */
@@ -35,15 +36,16 @@ export const RECONCILE_BATCHES = 10;
 export const RECONCILE_BATCH_MS = 1_000;
 
 const money = { type: 'number' } as const;
+/** An account of the caller, as the arguments name it. */
+const accountId = { type: 'string', minLength: 1, maxLength: 34 } as const;
 
 export const getBalance: ReadTool = {
   name: 'get_balance',
   title: 'Account balances',
   description: 'Lists your accounts and their current balances',
-  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  outputSchema: {
-    type: 'object',
-    properties: {
+  inputSchema: NO_ARGS,
+  outputSchema: resultSchema(
+    {
       accounts: {
         type: 'array',
         items: {
@@ -53,8 +55,8 @@ export const getBalance: ReadTool = {
         },
       },
     },
-    required: ['accounts'],
-  },
+    ['accounts'],
+  ),
   scopes: ['payments.read'],
   annotations: READ_ANNOTATIONS,
   read: async (call) => {
@@ -79,21 +81,18 @@ export const transfer: MutationTool = {
   name: 'transfer',
   title: 'Send money',
   description: 'Transfers money from one of your accounts to an IBAN',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      from_account: { type: 'string', minLength: 1, maxLength: 34 },
+  inputSchema: argsSchema(
+    {
+      from_account: accountId,
       to_iban: { type: 'string', pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' },
       amount: { type: 'number', exclusiveMinimum: 0, maximum: TRANSFER_MAX_EUR },
       currency: { enum: ['EUR'] },
       reference: { type: 'string', maxLength: 140 },
     },
-    required: ['from_account', 'to_iban', 'amount', 'currency', 'reference'],
-    additionalProperties: false,
-  },
-  outputSchema: {
-    type: 'object',
-    properties: {
+    ['from_account', 'to_iban', 'amount', 'currency', 'reference'],
+  ),
+  outputSchema: resultSchema(
+    {
       transfer_id: { type: 'string' },
       status: { enum: ['booked'] },
       from_account: { type: 'string' },
@@ -103,8 +102,8 @@ export const transfer: MutationTool = {
       reference: { type: 'string' },
       balance_after: money,
     },
-    required: ['transfer_id', 'status', 'from_account', 'to_iban', 'amount', 'currency', 'balance_after'],
-  },
+    ['transfer_id', 'status', 'from_account', 'to_iban', 'amount', 'currency', 'balance_after'],
+  ),
   scopes: ['payments.transfer'],
   annotations: {
     effect: 'transaction',
@@ -227,18 +226,15 @@ export const exportStatement: ReadTool = {
   name: 'export_statement',
   title: 'Export account statement',
   description: 'Exports the statement of one of your accounts for the last months',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      account: { type: 'string', minLength: 1, maxLength: 34 },
+  inputSchema: argsSchema(
+    {
+      account: accountId,
       months: { type: 'integer', minimum: 1, maximum: 24 },
     },
-    required: ['account', 'months'],
-    additionalProperties: false,
-  },
-  outputSchema: {
-    type: 'object',
-    properties: {
+    ['account', 'months'],
+  ),
+  outputSchema: resultSchema(
+    {
       account: { type: 'string' },
       entries: {
         type: 'array',
@@ -256,8 +252,8 @@ export const exportStatement: ReadTool = {
         },
       },
     },
-    required: ['account', 'entries'],
-  },
+    ['account', 'entries'],
+  ),
   scopes: ['payments.read'],
   annotations: READ_ANNOTATIONS,
   validate: (call) =>
@@ -285,16 +281,15 @@ export const reconcileAccounts: MutationTool = {
   name: 'reconcile_accounts',
   title: 'Reconcile accounts',
   description: 'Matches your booked transfers against the clearing house and records the reconciliation',
-  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  outputSchema: {
-    type: 'object',
-    properties: {
+  inputSchema: NO_ARGS,
+  outputSchema: resultSchema(
+    {
       reconciled_accounts: { type: 'array', items: { type: 'string' } },
       discrepancies: { type: 'integer', minimum: 0 },
       reconciled_at: { type: 'string' },
     },
-    required: ['reconciled_accounts', 'discrepancies', 'reconciled_at'],
-  },
+    ['reconciled_accounts', 'discrepancies', 'reconciled_at'],
+  ),
   scopes: ['payments.admin'],
   annotations: {
     effect: 'update',

@@ -33,14 +33,7 @@ export class Resolver {
    */
   queryIntentServices(callerUid: number, intent: string | ServiceQuery): ResolvedService[] {
     const query: ServiceQuery = typeof intent === 'string' ? { action: intent } : intent;
-    const found: ResolvedService[] = [];
-    for (const pkg of this.candidates(callerUid, query.packageName)) {
-      for (const s of pkg.manifest.services) {
-        const priority = componentPriority(callerUid, pkg, s, query);
-        if (priority !== null) found.push(toResolvedService(pkg, s, priority));
-      }
-    }
-    return found.sort((a, b) => b.priority - a.priority);
+    return this.matching(callerUid, query, (pkg) => pkg.manifest.services, toResolvedService);
   }
 
   /**
@@ -56,14 +49,7 @@ export class Resolver {
       if (!activity.exported && pkg.uid !== callerUid) return [];
       return [toResolvedActivity(pkg, activity, 0)];
     }
-    const found: ResolvedActivity[] = [];
-    for (const pkg of this.candidates(callerUid, intent.packageName)) {
-      for (const a of pkg.manifest.activities) {
-        const priority = componentPriority(callerUid, pkg, a, intent);
-        if (priority !== null) found.push(toResolvedActivity(pkg, a, priority));
-      }
-    }
-    return found.sort((a, b) => b.priority - a.priority);
+    return this.matching(callerUid, intent, (pkg) => pkg.manifest.activities, toResolvedActivity);
   }
 
   /**
@@ -91,6 +77,26 @@ export class Resolver {
       if (p) return toResolvedProvider(pkg, p, authority);
     }
     return null;
+  }
+
+  /**
+   * The components (`of` each candidate package) that match `query` as `callerUid`, resolved: by
+   * priority (highest first), then install order.
+   */
+  private matching<C extends ServiceInfo | ActivityInfo, R extends { readonly priority: number }>(
+    callerUid: number,
+    query: IntentQuery & { readonly packageName?: string | undefined },
+    of: (pkg: InstalledPackage) => readonly C[],
+    resolved: (pkg: InstalledPackage, component: C, priority: number) => R,
+  ): R[] {
+    const found: R[] = [];
+    for (const pkg of this.candidates(callerUid, query.packageName)) {
+      for (const c of of(pkg)) {
+        const priority = componentPriority(callerUid, pkg, c, query);
+        if (priority !== null) found.push(resolved(pkg, c, priority));
+      }
+    }
+    return found.sort((a, b) => b.priority - a.priority);
   }
 
   /** Packages whose components a query may return: visible, and the one named if any. */

@@ -7,20 +7,15 @@
  * fixed table. The shapes are those of cetp-sim's `ToolOutcome` (the oracles read `kind`,
  * `requestId`, `code` and `untrusted`), written here from scratch.
  */
-import type { JsonValue } from '../../../index.ts';
+import type { JsonValue, ToolSuccess } from '../../../index.ts';
 
 export interface UntrustedText {
   readonly trust: 'untrusted';
   readonly text: string;
 }
 
-export interface UntrustedValue {
-  readonly trust: 'untrusted';
-  readonly providerId: string;
-  readonly tool: string;
-  readonly transport: 'inline' | 'file';
-  readonly value: JsonValue;
-}
+/** A provider's result as the agent gets it: the reference consumer's shape, which the oracles read. */
+export type UntrustedValue = ToolSuccess['untrusted'];
 
 /** An answer that says nothing about whether the effect happened carries kind 'outcome_unknown'. */
 export type AnswerKind =
