@@ -2,7 +2,8 @@
  * Test helpers for the consumer: a world with the reference consumer app and any of the reference
  * providers, a runner for agent code inside the consumer's process, readers of what the consumer
  * sent on the wire (World.contentCalls) and of its audit events, and a scripted provider for
- * answers no honest provider gives. Not part of the public API.
+ * answers no honest provider gives. Not part of the public API. A test file imports the kit whole
+ * (`import * as kit from './testing.ts'`) rather than a list of its names.
  */
 
 import type { JsonObject, JsonValue } from '../base/json.ts';

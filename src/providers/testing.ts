@@ -1,7 +1,8 @@
 /**
  * Test helpers for providers: a world with provider apps and a bare "agent" app, and a raw CETP
  * client that speaks the wire by hand (Bundles over simulated Binder), so provider tests exercise
- * exactly what a device would — never the provider's methods directly.
+ * exactly what a device would — never the provider's methods directly. A test file imports the kit
+ * whole (`import * as kit from '../testing.ts'`) rather than a list of its names.
  */
 
 import type { JsonObject, JsonValue } from '../base/json.ts';

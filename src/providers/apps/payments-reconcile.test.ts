@@ -5,26 +5,19 @@ import { describe, expect, it } from 'vitest';
 import type { Bundle } from '../../sim/binder/bundle.ts';
 import { AGENT, data, effects, status } from '../testing.ts';
 import { PAYMENTS_PACKAGE, RECONCILE_BATCHES } from './payments.ts';
-import {
-  acceptedOperation,
-  cancelOperation,
-  executeThroughResolutions,
-  paymentsWorld,
-  pollToEnd,
-  run,
-} from './payments-testing.ts';
+import * as kit from './payments-testing.ts';
 
 describe('payments: reconciliation (async without confirmation)', () => {
   it('CETP-4.4-04 CETP-4.4-08: reconcile_accounts needs a grant, no confirmation, and reports progress to success', async () => {
-    const world = paymentsWorld(['approve']);
-    await run(world, {
+    const world = kit.paymentsWorld(['approve']);
+    await kit.run(world, {
       [AGENT]: async (c) => {
         await c.negotiate();
         const requestId = c.ctx.seededUuid();
-        const replies = await executeThroughResolutions(c, 'reconcile_accounts', {}, requestId);
+        const replies = await kit.executeThroughResolutions(c, 'reconcile_accounts', {}, requestId);
         expect(replies.map(status)).toEqual(['error:AUTH_REQUIRED', 'accepted']);
         const operationId = String(data(replies[1] as Bundle).operation_id);
-        const seen = await pollToEnd(c, requestId, operationId);
+        const seen = await kit.pollToEnd(c, requestId, operationId);
         const currents = seen.flatMap((s) =>
           s.progress ? [(s.progress as { current: number }).current] : [],
         );
@@ -41,13 +34,15 @@ describe('payments: reconciliation (async without confirmation)', () => {
   });
 
   it('CETP-4.4-19: a reconciliation cancelled mid-way ends cancelled with no committed marker', async () => {
-    const world = paymentsWorld(['approve']);
-    await run(world, {
+    const world = kit.paymentsWorld(['approve']);
+    await kit.run(world, {
       [AGENT]: async (c) => {
-        const { requestId, operationId } = await acceptedOperation(c, {}, 'reconcile_accounts');
+        const { requestId, operationId } = await kit.acceptedOperation(c, {}, 'reconcile_accounts');
         await c.ctx.sleep(4_500);
-        expect(data(await cancelOperation(c, requestId, operationId)).state).toBe('cancellation_requested');
-        expect((await pollToEnd(c, requestId, operationId)).at(-1)?.state).toBe('cancelled');
+        expect(data(await kit.cancelOperation(c, requestId, operationId)).state).toBe(
+          'cancellation_requested',
+        );
+        expect((await kit.pollToEnd(c, requestId, operationId)).at(-1)?.state).toBe('cancelled');
       },
     });
     expect(effects(world)).toEqual([]);
