@@ -340,6 +340,22 @@ export function runOnTest(world: World, body: (client: RawClient) => Promise<voi
   return runAgentOn(world, TEST_AUTHORITY, body, agent);
 }
 
+/** runOnTest after a plain negotiate, with one seeded request id: how most execute tests open. */
+export function runNegotiated(
+  world: World,
+  body: (client: RawClient, requestId: string) => Promise<void>,
+  agent = AGENT,
+) {
+  return runOnTest(
+    world,
+    async (c) => {
+      await c.negotiate();
+      await body(c, c.ctx.seededUuid());
+    },
+    agent,
+  );
+}
+
 export async function runAgentOn(
   world: World,
   authority: string,

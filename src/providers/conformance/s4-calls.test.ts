@@ -94,9 +94,7 @@ describe('§4.1 envelope', () => {
 
   it('CETP-4.1-09 CETP-6-01: request_id is the idempotency key: the same id executes once', async () => {
     const world = kit.testProviderWorld({ tools: [kit.writeTool('add_row')] });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       const a = await c.execute('add_row', {}, { requestId });
       const b = await c.execute('add_row', {}, { requestId });
       expect(a.getString('data')).toBe(b.getString('data'));
@@ -177,9 +175,7 @@ describe('§4.2 synchronous success', () => {
       },
     });
     const world = kit.testProviderWorld({ tools: [flaky] });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       const first = await c.execute('flaky', {}, { requestId });
       expect(kit.status(first)).toBe('error:UNAVAILABLE');
       expect(first.getBoolean('retryable', false)).toBe(true);

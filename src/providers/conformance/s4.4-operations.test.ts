@@ -81,9 +81,7 @@ describe('§4.4 async operations', () => {
         throw new Error('disk on fire at /data/data/secret');
       },
     });
-    await kit.runOnTest(kit.testProviderWorld({ tools: [failing] }), async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(kit.testProviderWorld({ tools: [failing] }), async (c, requestId) => {
       const op = String(kit.data(await c.execute('fails_late', {}, { requestId })).operation_id);
       await c.ctx.sleep(1000);
       const status = kit.data(await poll(c, requestId, op));

@@ -49,9 +49,7 @@ describe('§5 the error model', () => {
       );
     });
     const world = kit.testProviderWorld({ tools: [crashy] });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       const reply = await c.execute('crashy', {}, { requestId });
       expect(kit.status(reply)).toBe('error:INTERNAL_ERROR');
       const text = `${reply.getString('error_message')} ${reply.getString('error_details') ?? ''}`;
@@ -166,9 +164,7 @@ describe('§6 idempotency', () => {
         throw new ToolFailure('CONFLICT', 'Already done elsewhere.');
       },
     });
-    await kit.runOnTest(kit.testProviderWorld({ tools: [once] }), async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(kit.testProviderWorld({ tools: [once] }), async (c, requestId) => {
       const a = await c.execute('once', {}, { requestId });
       const b = await c.execute('once', {}, { requestId });
       expect(kit.status(a)).toBe('error:CONFLICT');
@@ -250,9 +246,7 @@ describe('§6 idempotency', () => {
         return null;
       },
     }) as MutationTool;
-    await kit.runOnTest(kit.testProviderWorld({ tools: [asyncWrite] }), async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(kit.testProviderWorld({ tools: [asyncWrite] }), async (c, requestId) => {
       const a = kit.data(await c.execute('aw', {}, { requestId }));
       const b = kit.data(await c.execute('aw', {}, { requestId }));
       expect(b.operation_id).toBe(a.operation_id);
@@ -264,9 +258,7 @@ describe('§6 idempotency', () => {
       annotations: kit.annotations({ effect: 'update', idempotent: true }),
     });
     const world = kit.testProviderWorld({ tools: [idem] });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       await c.execute('set_flag', {}, { requestId });
       await c.execute('set_flag', {}, { requestId });
     });

@@ -215,9 +215,7 @@ describe('§10 the SDK base class', () => {
       { tools: [confirmed] },
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       const first = await c.execute('confirmed_write', {}, { requestId });
       await c.resolve(first);
       world.killProcess(kit.TEST_PACKAGE, { kind: 'killed', reason: 'test' });

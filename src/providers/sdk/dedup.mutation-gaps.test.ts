@@ -57,9 +57,7 @@ function failing(
 describe('CETP-6-04: a request_id is bound to one tool and one args', () => {
   it('CETP-6-04: the same request_id for a different write tool with the same args is INVALID_REQUEST; the first record stands', async () => {
     const world = kit.testProviderWorld({ tools: [kit.writeTool('w1'), kit.writeTool('w2')] });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       const first = await c.execute('w1', { a: 1 }, { requestId });
       expect(kit.status(first)).toBe('success');
       const other = await c.execute('w2', { a: 1 }, { requestId });
@@ -87,9 +85,7 @@ describe('CETP-6-04: a request_id is bound to one tool and one args', () => {
         }),
       ],
     });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       expect(kit.status(await c.execute('w', { a: 1 }, { requestId }))).toBe('success');
       expect(kit.status(await c.execute('r', { a: 1 }, { requestId }))).toBe('error:INVALID_REQUEST');
       expect(kit.status(await c.execute('r', { a: 2 }, { requestId }))).toBe('error:INVALID_REQUEST');
@@ -107,9 +103,7 @@ describe('CETP-6-04: a request_id is bound to one tool and one args', () => {
       { tools: [kit.writeTool('confirmed', { annotations: kit.ALWAYS_CONFIRM }), kit.writeTool('plain')] },
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       const pending = await c.execute('confirmed', { a: 1 }, { requestId });
       expect(kit.status(pending)).toBe('error:USER_ACTION_REQUIRED');
       expect(kit.status(await c.execute('plain', { a: 1 }, { requestId }))).toBe('error:INVALID_REQUEST');
@@ -132,9 +126,7 @@ describe('CETP-5-26: a business failure is never retryable, sent or stored', () 
       const { tool, calls } = failing('w', code, 'mutate', Number.POSITIVE_INFINITY, { field: 'x' });
       const world = kit.testProviderWorld({ tools: [tool] });
       const replies: ReturnType<typeof errorOf>[] = [];
-      await kit.runOnTest(world, async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
+      await kit.runNegotiated(world, async (c, requestId) => {
         replies.push(errorOf(await c.execute('w', {}, { requestId })));
         replies.push(errorOf(await c.execute('w', {}, { requestId })));
       });
@@ -160,9 +152,7 @@ describe('CETP-5-26: a business failure is never retryable, sent or stored', () 
 
   it('CETP-5-26: a business failure without details is replayed without details', async () => {
     const { tool } = failing('w', 'CONFLICT', 'mutate');
-    await kit.runOnTest(kit.testProviderWorld({ tools: [tool] }), async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(kit.testProviderWorld({ tools: [tool] }), async (c, requestId) => {
       const first = await c.execute('w', {}, { requestId });
       const replay = await c.execute('w', {}, { requestId });
       for (const reply of [first, replay]) {
@@ -184,9 +174,7 @@ describe('CETP-5-26: a business failure is never retryable, sent or stored', () 
     it(`CETP-5-26 NOTES-3: ${code} from the effect rolls back and is not recorded; the retry executes once`, async () => {
       const { tool, calls } = failing('w', code, 'mutate', 1);
       const world = kit.testProviderWorld({ tools: [tool] });
-      await kit.runOnTest(world, async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
+      await kit.runNegotiated(world, async (c, requestId) => {
         const first = await c.execute('w', {}, { requestId });
         expect(errorOf(first)).toMatchObject({ code, retryable });
         const second = await c.execute('w', {}, { requestId });
@@ -221,9 +209,7 @@ describe('CETP-6-07: a re-send while the operation is still queued', () => {
     const tool = kit.writeTool('aw', { annotations: ASYNC });
     const world = kit.testProviderWorld({ tools: [tool] });
     const seen: unknown[] = [];
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       const first = await c.execute('aw', {}, { requestId });
       const stateAtResend = kit.testProviderRows(world, REQUESTS).map((r) => r.state);
       const second = await c.execute('aw', {}, { requestId });
@@ -375,9 +361,7 @@ describe('rule ablation switches the dedup checks off (what `cetp-sim ablate` me
       tools: [kit.writeTool('w'), kit.readTool('r', () => ({}))],
       options: { disabledRules: new Set(['CETP-6-04']) },
     });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       expect(kit.status(await c.execute('w', {}, { requestId }))).toBe('success');
       expect(kit.status(await c.execute('r', {}, { requestId }))).toBe('success');
     });
@@ -388,9 +372,7 @@ describe('rule ablation switches the dedup checks off (what `cetp-sim ablate` me
       tools: [kit.writeTool('w')],
       options: { disabledRules: new Set(['CETP-5-22']) },
     });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       const first = await c.execute('w', {}, { requestId });
       world.applyFault({ kind: 'clockJump', ms: 2 * 86_400_000 });
       await c.negotiate();

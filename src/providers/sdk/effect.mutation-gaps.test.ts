@@ -29,9 +29,7 @@ describe('CETP-4.1-14 CETP-10-03: a long prepare is followed by another deadline
     });
     const world = kit.testProviderWorld({ tools: [slow] });
     const replies: string[] = [];
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       const late = await c.execute(
         'slow',
         {},
@@ -280,9 +278,7 @@ describe('CETP-4.3-08: a read tool with confirmation always', () => {
       { tools: [confirmedRead] },
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       const asked = await c.execute('r', { q: 1 }, { requestId });
       expect(kit.status(asked)).toBe('error:USER_ACTION_REQUIRED');
       expect(reads).toBe(0);
@@ -315,9 +311,7 @@ describe('CETP-5-24 CETP-5-25: an exception in the effect', () => {
       },
     });
     const world = kit.testProviderWorld({ tools: [tool] });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       const failed = await c.execute('w', {}, { requestId });
       expect(kit.status(failed)).toBe('error:INTERNAL_ERROR');
       expect(failed.getBoolean('retryable', false)).toBe(true);
@@ -399,9 +393,7 @@ describe('NOTES-10c: the reading cancelledReplay=accepted answers a re-send of a
         tools: [slow],
         options: { variants: { ...DEFAULT_PROVIDER_OPTIONS.variants, cancelledReplay } },
       });
-      await kit.runOnTest(world, async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
+      await kit.runNegotiated(world, async (c, requestId) => {
         const started = await c.execute('slow_job', {}, { requestId });
         expect(kit.status(started)).toBe('accepted');
         const operationId = kit.data(started).operation_id as string;

@@ -85,9 +85,7 @@ describe('CETP-6-04: an app update turned a write tool into a read tool; its old
   it('CETP-6-04: a write under a request_id bound to another write is told why on the wire', async () => {
     const world = kit.testProviderWorld({ tools: [kit.writeTool('w1'), kit.writeTool('w2')] });
     const replies: unknown[] = [];
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       await c.execute('w1', { a: 1 }, { requestId });
       replies.push(wireError(await c.execute('w2', { a: 1 }, { requestId })));
       replies.push(wireError(await c.execute('w1', { a: 2 }, { requestId })));
@@ -246,9 +244,7 @@ describe('CETP-4.3-13: the confirmation changed in the store between its approva
 
   async function approveAndResume(world: World): Promise<ReturnType<typeof wireError>> {
     let reply: ReturnType<typeof wireError> | null = null;
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runNegotiated(world, async (c, requestId) => {
       const pending = await c.execute('w', { a: 1 }, { requestId });
       await c.resolve(pending);
       const token = pending.getString('resume_token') ?? '';
