@@ -340,20 +340,25 @@ export function runOnTest(world: World, body: (client: RawClient) => Promise<voi
   return runAgentOn(world, TEST_AUTHORITY, body, agent);
 }
 
-/** runOnTest after a plain negotiate, with one seeded request id: how most execute tests open. */
-export function runNegotiated(
-  world: World,
-  body: (client: RawClient, requestId: string) => Promise<void>,
-  agent = AGENT,
-) {
+/** runOnTest after a plain negotiate: how most tests of a negotiated session open. */
+export function runNegotiated(world: World, body: (client: RawClient) => Promise<void>, agent = AGENT) {
   return runOnTest(
     world,
     async (c) => {
       await c.negotiate();
-      await body(c, c.ctx.seededUuid());
+      await body(c);
     },
     agent,
   );
+}
+
+/** runNegotiated with one seeded request id (drawn after the negotiate): how most execute tests open. */
+export function runRequest(
+  world: World,
+  body: (client: RawClient, requestId: string) => Promise<void>,
+  agent = AGENT,
+) {
+  return runNegotiated(world, async (c) => body(c, c.ctx.seededUuid()), agent);
 }
 
 export async function runAgentOn(

@@ -82,8 +82,7 @@ describe('§2.2 negotiate', () => {
 
   it('CETP-2.2-16: a v2-only provider does not silently treat a call without protocol_version (or version 3) as v2', async () => {
     const world = kit.testProviderWorld({ tools: [kit.readTool('ping', () => ({}))], versions: [2] });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const noVersion = c.envelope();
       noVersion.remove('protocol_version');
       expect(kit.status(await c.call('list_tools', noVersion))).toBe('error:UNSUPPORTED_VERSION');

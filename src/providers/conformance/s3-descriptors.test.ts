@@ -18,8 +18,7 @@ type Tool = {
 async function listedNames(tools: readonly ProviderTool[], extra = {}): Promise<string[]> {
   const world = kit.testProviderWorld({ tools, ...extra });
   let names: string[] = [];
-  await kit.runOnTest(world, async (c) => {
-    await c.negotiate();
+  await kit.runNegotiated(world, async (c) => {
     names = (kit.data(await c.method('list_tools')).tools as Tool[]).map((t) => t.name);
   });
   return names;
@@ -188,15 +187,13 @@ describe('§3.3 list_tools', () => {
 
     const changed = kit.testProviderWorld({ tools: [kit.readTool('a', () => ({}))] });
     const before: string[] = [];
-    await kit.runOnTest(changed, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(changed, async (c) => {
       before.push(kit.data(await c.method('list_tools')).revision as string);
     });
     const after = kit.testProviderWorld({
       tools: [kit.readTool('a', () => ({})), kit.readTool('b', () => ({}))],
     });
-    await kit.runOnTest(after, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(after, async (c) => {
       before.push(kit.data(await c.method('list_tools')).revision as string);
     });
     expect(before[0]).not.toBe(before[1]);
@@ -231,8 +228,7 @@ describe('§3.4 annotations', () => {
     });
     expect(await listedNames([...bad, good])).toEqual(['safe_delete']);
     const world = kit.testProviderWorld({ tools: bad });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       expect(kit.status(await c.execute('del', {}))).toBe('error:TOOL_NOT_FOUND');
     });
   });
@@ -305,8 +301,7 @@ describe('§3.4 annotations', () => {
           ? { kind: 'allow' }
           : { kind: 'needs_grant', scopes: ['test.write'] },
     });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const reply = await c.execute('needs_both', {});
       expect(kit.status(reply)).toBe('error:AUTH_REQUIRED');
       expect(reply.containsKey('data')).toBe(false);
@@ -322,8 +317,7 @@ describe('§3 misc', () => {
       tools: [kit.readTool('guarded', () => ({ ok: true }), { scopes: ['test.read'] })],
       authorize: () => ({ kind: 'deny', reason: 'Not for you.' }),
     });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const info = kit.data(await c.method('get_provider_info'));
       expect((info.scopes as unknown[]).length).toBe(2);
       expect(kit.status(await c.execute('guarded', {}))).toBe('error:PERMISSION_DENIED');

@@ -94,7 +94,7 @@ describe('§4.1 envelope', () => {
 
   it('CETP-4.1-09 CETP-6-01: request_id is the idempotency key: the same id executes once', async () => {
     const world = kit.testProviderWorld({ tools: [kit.writeTool('add_row')] });
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       const a = await c.execute('add_row', {}, { requestId });
       const b = await c.execute('add_row', {}, { requestId });
       expect(a.getString('data')).toBe(b.getString('data'));
@@ -105,8 +105,7 @@ describe('§4.1 envelope', () => {
 
   it('CETP-4.1-14 CETP-10-03 CETP-5-18: a deadline already past is DEADLINE_EXCEEDED and no effect happens', async () => {
     const world = kit.testProviderWorld({ tools: [kit.writeTool('add_row')] });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const late = await c.execute('add_row', {}, { deadlineAtMs: c.ctx.currentTimeMillis() - 1 });
       expect(kit.status(late)).toBe('error:DEADLINE_EXCEEDED');
       expect(late.getBoolean('retryable', false)).toBe(true);
@@ -118,8 +117,7 @@ describe('§4.1 envelope', () => {
     const world = kit.testProviderWorld({
       tools: [kit.readTool('echo', (c) => c.args as { [k: string]: never })],
     });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const reply = await c.execute('echo', { blob: 'x'.repeat(70_000) });
       expect(kit.status(reply)).toBe('error:INVALID_ARGS');
       expect(reply.getBoolean('retryable', true)).toBe(false);
@@ -156,8 +154,7 @@ describe('§4.2 synchronous success', () => {
         }),
       ],
     });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       expect(kit.status(await c.execute('broken_read', {}))).toBe('error:INTERNAL_ERROR');
       expect(kit.status(await c.execute('broken_write', {}))).toBe('error:INTERNAL_ERROR');
     });
@@ -175,7 +172,7 @@ describe('§4.2 synchronous success', () => {
       },
     });
     const world = kit.testProviderWorld({ tools: [flaky] });
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       const first = await c.execute('flaky', {}, { requestId });
       expect(kit.status(first)).toBe('error:UNAVAILABLE');
       expect(first.getBoolean('retryable', false)).toBe(true);

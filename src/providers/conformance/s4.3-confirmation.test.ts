@@ -47,8 +47,7 @@ async function firstResolution(
 describe('§4.3 resolution errors', () => {
   it('CETP-4.3-01 CETP-4.3-02 CETP-4.3-03 CETP-5-09 CETP-7.2-04 CETP-7.2-05: confirmation is USER_ACTION_REQUIRED with an explicit, immutable PendingIntent of the provider and a resume_token', async () => {
     const world = payWorld();
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { reply } = await firstResolution(c);
       expect(kit.status(reply)).toBe('error:USER_ACTION_REQUIRED');
       expect(reply.getBoolean('retryable', true)).toBe(false);
@@ -65,8 +64,7 @@ describe('§4.3 resolution errors', () => {
 
   it('CETP-4.3-08 CETP-4.3-09: nothing happens before the user confirms in the provider UI; then exactly one effect', async () => {
     const world = payWorld();
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { reply, requestId, token } = await firstResolution(c);
       expect(kit.effects(world)).toEqual([]);
       await c.resolve(reply);
@@ -80,8 +78,7 @@ describe('§4.3 resolution errors', () => {
 
   it('CETP-4.3-10 CETP-1-02: a consumer "confirmed" flag is not confirmation', async () => {
     const world = payWorld();
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const reply = await c.execute(
         'pay',
         { amount: 10, confirmed: true },
@@ -94,8 +91,7 @@ describe('§4.3 resolution errors', () => {
 
   it('CETP-4.3-15 CETP-5-10: a denial is USER_CANCELLED (retryable=false), terminal for the request', async () => {
     const world = payWorld(['deny']);
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { reply, requestId, token } = await firstResolution(c);
       await c.resolve(reply);
       const denied = await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token });
@@ -132,8 +128,7 @@ describe('§4.3 resolution errors', () => {
 
   it('CETP-4.3-15: pressing Back is not an approval: the resume gets USER_CANCELLED', async () => {
     const world = payWorld(['back']);
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { reply, requestId, token } = await firstResolution(c);
       await c.resolve(reply);
       expect(kit.status(await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token }))).toBe(
@@ -147,8 +142,7 @@ describe('§4.3 resolution errors', () => {
 describe('§4.3 resume tokens', () => {
   it('CETP-4.3-13: a resume token works once; reusing it on another request is INVALID_REQUEST and adds no effect', async () => {
     const world = payWorld();
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { reply, requestId, token } = await firstResolution(c);
       await c.resolve(reply);
       expect(kit.status(await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token }))).toBe(
@@ -170,8 +164,7 @@ describe('§4.3 resume tokens', () => {
 
   it('CETP-4.3-14 CETP-6-04: a resume with changed args is rejected', async () => {
     const world = payWorld();
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { reply, requestId, token } = await firstResolution(c);
       await c.resolve(reply);
       expect(kit.status(await c.execute('pay', { amount: 9999 }, { requestId, resumeToken: token }))).toBe(
@@ -190,8 +183,7 @@ describe('§4.3 resume tokens', () => {
       { tools: [confirmAlways, other] },
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { reply, requestId, token } = await firstResolution(c);
       await c.resolve(reply);
       expect(
@@ -231,8 +223,7 @@ describe('§4.3 resume tokens', () => {
       { tools: [confirmAlways] },
       { user: { kind: 'scripted', decisions: ['approve', 'approve'], thinkMs: 11 * 60_000 } },
     );
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { reply, requestId, token } = await firstResolution(c);
       await c.resolve(reply);
       const late = await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token });
@@ -244,8 +235,7 @@ describe('§4.3 resume tokens', () => {
 
   it('CETP-7.2-06: the high-risk confirmation screen shows the object, action, key parameters and what is irreversible', async () => {
     const world = payWorld();
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       await c.resolve((await firstResolution(c, { amount: 250 })).reply);
     });
     const lines = world.user.screensSeen[0]?.screen.lines ?? [];
@@ -262,8 +252,7 @@ describe('§4.3 resume tokens', () => {
 
   it('CETP-7.2-04: two confirmations in flight get distinct PendingIntent tokens (extras are not identity)', async () => {
     const world = payWorld(['approve', 'approve']);
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const a = (await firstResolution(c, { amount: 1 })).reply.getPendingIntent('resolution');
       const b = (await firstResolution(c, { amount: 2 })).reply.getPendingIntent('resolution');
       expect(a?.sameToken(b)).toBe(false);
@@ -272,8 +261,7 @@ describe('§4.3 resume tokens', () => {
 
   it("CETP-4.3-16: the v2 resolution is a PendingIntent, not v1's implicit authorize_intent action string", async () => {
     const world = payWorld();
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { reply } = await firstResolution(c);
       expect(reply.containsKey('authorize_intent')).toBe(false);
       expect(reply.typeOf('resolution')).toBe('PendingIntent');

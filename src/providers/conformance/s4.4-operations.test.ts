@@ -41,8 +41,7 @@ async function start(c: kit.RawClient): Promise<{ requestId: string; operationId
 
 describe('§4.4 async operations', () => {
   it('CETP-4.4-02 CETP-2.3-03 CETP-4.4-01: accepted carries status, protocol_version, request_id, operation_id and poll_after_ms', async () => {
-    await kit.runOnTest(opWorld(), async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(opWorld(), async (c) => {
       const { reply, requestId } = await start(c);
       expect(reply.getString('status')).toBe('accepted');
       expect(reply.getInt('protocol_version')).toBe(2);
@@ -56,8 +55,7 @@ describe('§4.4 async operations', () => {
 
   it('CETP-4.4-04 CETP-4.4-05 CETP-4.4-07 CETP-4.4-08: get_operation reports running with progress, then succeeded with the sync result envelope', async () => {
     const world = opWorld();
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, operationId } = await start(c);
       await c.ctx.sleep(2500);
       const running = await poll(c, requestId, operationId);
@@ -81,7 +79,7 @@ describe('§4.4 async operations', () => {
         throw new Error('disk on fire at /data/data/secret');
       },
     });
-    await kit.runNegotiated(kit.testProviderWorld({ tools: [failing] }), async (c, requestId) => {
+    await kit.runRequest(kit.testProviderWorld({ tools: [failing] }), async (c, requestId) => {
       const op = String(kit.data(await c.execute('fails_late', {}, { requestId })).operation_id);
       await c.ctx.sleep(1000);
       const status = kit.data(await poll(c, requestId, op));
@@ -95,8 +93,7 @@ describe('§4.4 async operations', () => {
 
   it('CETP-4.4-10 CETP-4.4-21: cancel before the commit point is cancellation_requested, then cancelled with no effect', async () => {
     const world = opWorld();
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, operationId } = await start(c);
       await c.ctx.sleep(1500);
       const cancel = await c.method(
@@ -114,8 +111,7 @@ describe('§4.4 async operations', () => {
 
   it('CETP-4.4-21 CETP-5-16 CETP-5-20: cancel after the commit is CONFLICT and the operation stays succeeded', async () => {
     const world = opWorld();
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, operationId } = await start(c);
       await c.ctx.sleep(10_000);
       const cancel = await c.method(
@@ -155,8 +151,7 @@ describe('§4.4 async operations', () => {
   });
 
   it('CETP-4.1-11: get_operation with a request_id other than the creating one is refused', async () => {
-    await kit.runOnTest(opWorld(), async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(opWorld(), async (c) => {
       const { operationId } = await start(c);
       expect(kit.status(await poll(c, c.ctx.seededUuid(), operationId))).toBe('error:INVALID_REQUEST');
     });
@@ -164,8 +159,7 @@ describe('§4.4 async operations', () => {
 
   it('CETP-4.4-16 CETP-4.4-17 CETP-10-13: a provider restart mid-operation resumes it and commits exactly once', async () => {
     const world = opWorld();
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, operationId } = await start(c);
       await c.ctx.sleep(2500);
       world.killProcess(kit.TEST_PACKAGE, { kind: 'killed', reason: 'test' });
@@ -187,8 +181,7 @@ describe('§4.4 async operations', () => {
         ],
       },
     );
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, operationId } = await start(c);
       await c.ctx.sleep(8000);
       while (world.scheduler.step < 60) await c.ctx.yield();
@@ -208,8 +201,7 @@ describe('§4.4 async operations', () => {
 describe('§4.5 large results', () => {
   it('CETP-4.5-01 CETP-4.5-02 CETP-4.5-03 CETP-4.5-04: a result over the inline limit is a read-only file with its size and lowercase SHA-256', async () => {
     const world = opWorld();
-    const report = await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    const report = await kit.runNegotiated(world, async (c) => {
       const reply = await c.execute('export_big', { n: 5000 });
       const d = kit.data(reply);
       expect(d).toMatchObject({ kind: 'file', media_type: 'application/json' });

@@ -23,8 +23,7 @@ function wellFormed(reply: Bundle, requestId: string): void {
 describe('§5 the error model', () => {
   it('CETP-5-01 CETP-5-02 CETP-5-03: every error carries status, code, a safe message, retryable, and echoes protocol_version and request_id', async () => {
     const world = kit.testProviderWorld({ tools: [kit.writeTool('w'), kit.readTool('r', () => ({}))] });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const ids = [0, 1, 2, 3].map(() => c.ctx.seededUuid());
       const id = (i: number) => ids[i] as string;
       const cases: [string, () => Promise<Bundle>][] = [
@@ -49,7 +48,7 @@ describe('§5 the error model', () => {
       );
     });
     const world = kit.testProviderWorld({ tools: [crashy] });
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       const reply = await c.execute('crashy', {}, { requestId });
       expect(kit.status(reply)).toBe('error:INTERNAL_ERROR');
       const text = `${reply.getString('error_message')} ${reply.getString('error_details') ?? ''}`;
@@ -164,7 +163,7 @@ describe('§6 idempotency', () => {
         throw new ToolFailure('CONFLICT', 'Already done elsewhere.');
       },
     });
-    await kit.runNegotiated(kit.testProviderWorld({ tools: [once] }), async (c, requestId) => {
+    await kit.runRequest(kit.testProviderWorld({ tools: [once] }), async (c, requestId) => {
       const a = await c.execute('once', {}, { requestId });
       const b = await c.execute('once', {}, { requestId });
       expect(kit.status(a)).toBe('error:CONFLICT');
@@ -246,7 +245,7 @@ describe('§6 idempotency', () => {
         return null;
       },
     }) as MutationTool;
-    await kit.runNegotiated(kit.testProviderWorld({ tools: [asyncWrite] }), async (c, requestId) => {
+    await kit.runRequest(kit.testProviderWorld({ tools: [asyncWrite] }), async (c, requestId) => {
       const a = kit.data(await c.execute('aw', {}, { requestId }));
       const b = kit.data(await c.execute('aw', {}, { requestId }));
       expect(b.operation_id).toBe(a.operation_id);
@@ -258,7 +257,7 @@ describe('§6 idempotency', () => {
       annotations: kit.annotations({ effect: 'update', idempotent: true }),
     });
     const world = kit.testProviderWorld({ tools: [idem] });
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       await c.execute('set_flag', {}, { requestId });
       await c.execute('set_flag', {}, { requestId });
     });

@@ -10,8 +10,7 @@ import * as kit from '../testing.ts';
 describe('§7.1 caller identity', () => {
   it('CETP-7.1-01 CETP-10-08: the calling UID is captured at call() entry: effects are attributed to the caller, not the provider', async () => {
     const reference = kit.testProviderWorld({ tools: [kit.writeTool('w')] });
-    await kit.runOnTest(reference, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(reference, async (c) => {
       await c.execute('w', {});
     });
     expect(kit.effects(reference).map((e) => e.uid)).toEqual([reference.pm.getPackageUid(kit.AGENT)]);
@@ -20,8 +19,7 @@ describe('§7.1 caller identity', () => {
       tools: [kit.writeTool('w')],
       options: { plantedBugs: new Set(['uid-after-await']) },
     });
-    await kit.runOnTest(buggy, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(buggy, async (c) => {
       await c.execute('w', {});
     });
     expect(kit.effects(buggy).map((e) => e.uid)).toEqual([buggy.pm.getPackageUid(kit.TEST_PACKAGE)]);
@@ -38,8 +36,7 @@ describe('§7.1 caller identity', () => {
           : { kind: 'deny', reason: 'Only the bank may call.' };
       },
     });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const reply = await c.execute(
         'whoami',
         { caller: 'com.example.bank', package: 'com.example.bank' },
@@ -182,8 +179,7 @@ describe('§10 the SDK base class', () => {
       tools: [kit.readTool('r', () => ({}))],
       sdkDefaultAuthorization: true,
     });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const reply = await c.execute('r', {});
       expect(kit.status(reply)).toBe('error:PERMISSION_DENIED');
       expect(reply.getBoolean('retryable', true)).toBe(false);
@@ -195,8 +191,7 @@ describe('§10 the SDK base class', () => {
       tools: [kit.writeTool('w'), kit.readTool('r', () => ({}))],
       executor: null,
     });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       expect((kit.data(await c.method('list_tools')).tools as { name: string }[]).map((t) => t.name)).toEqual(
         ['r'],
       );
@@ -215,7 +210,7 @@ describe('§10 the SDK base class', () => {
       { tools: [confirmed] },
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       const first = await c.execute('confirmed_write', {}, { requestId });
       await c.resolve(first);
       world.killProcess(kit.TEST_PACKAGE, { kind: 'killed', reason: 'test' });

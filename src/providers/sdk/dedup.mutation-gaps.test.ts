@@ -57,7 +57,7 @@ function failing(
 describe('CETP-6-04: a request_id is bound to one tool and one args', () => {
   it('CETP-6-04: the same request_id for a different write tool with the same args is INVALID_REQUEST; the first record stands', async () => {
     const world = kit.testProviderWorld({ tools: [kit.writeTool('w1'), kit.writeTool('w2')] });
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       const first = await c.execute('w1', { a: 1 }, { requestId });
       expect(kit.status(first)).toBe('success');
       const other = await c.execute('w2', { a: 1 }, { requestId });
@@ -85,7 +85,7 @@ describe('CETP-6-04: a request_id is bound to one tool and one args', () => {
         }),
       ],
     });
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       expect(kit.status(await c.execute('w', { a: 1 }, { requestId }))).toBe('success');
       expect(kit.status(await c.execute('r', { a: 1 }, { requestId }))).toBe('error:INVALID_REQUEST');
       expect(kit.status(await c.execute('r', { a: 2 }, { requestId }))).toBe('error:INVALID_REQUEST');
@@ -103,7 +103,7 @@ describe('CETP-6-04: a request_id is bound to one tool and one args', () => {
       { tools: [kit.writeTool('confirmed', { annotations: kit.ALWAYS_CONFIRM }), kit.writeTool('plain')] },
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       const pending = await c.execute('confirmed', { a: 1 }, { requestId });
       expect(kit.status(pending)).toBe('error:USER_ACTION_REQUIRED');
       expect(kit.status(await c.execute('plain', { a: 1 }, { requestId }))).toBe('error:INVALID_REQUEST');
@@ -126,7 +126,7 @@ describe('CETP-5-26: a business failure is never retryable, sent or stored', () 
       const { tool, calls } = failing('w', code, 'mutate', Number.POSITIVE_INFINITY, { field: 'x' });
       const world = kit.testProviderWorld({ tools: [tool] });
       const replies: ReturnType<typeof errorOf>[] = [];
-      await kit.runNegotiated(world, async (c, requestId) => {
+      await kit.runRequest(world, async (c, requestId) => {
         replies.push(errorOf(await c.execute('w', {}, { requestId })));
         replies.push(errorOf(await c.execute('w', {}, { requestId })));
       });
@@ -152,7 +152,7 @@ describe('CETP-5-26: a business failure is never retryable, sent or stored', () 
 
   it('CETP-5-26: a business failure without details is replayed without details', async () => {
     const { tool } = failing('w', 'CONFLICT', 'mutate');
-    await kit.runNegotiated(kit.testProviderWorld({ tools: [tool] }), async (c, requestId) => {
+    await kit.runRequest(kit.testProviderWorld({ tools: [tool] }), async (c, requestId) => {
       const first = await c.execute('w', {}, { requestId });
       const replay = await c.execute('w', {}, { requestId });
       for (const reply of [first, replay]) {
@@ -174,7 +174,7 @@ describe('CETP-5-26: a business failure is never retryable, sent or stored', () 
     it(`CETP-5-26 NOTES-3: ${code} from the effect rolls back and is not recorded; the retry executes once`, async () => {
       const { tool, calls } = failing('w', code, 'mutate', 1);
       const world = kit.testProviderWorld({ tools: [tool] });
-      await kit.runNegotiated(world, async (c, requestId) => {
+      await kit.runRequest(world, async (c, requestId) => {
         const first = await c.execute('w', {}, { requestId });
         expect(errorOf(first)).toMatchObject({ code, retryable });
         const second = await c.execute('w', {}, { requestId });
@@ -190,8 +190,7 @@ describe('CETP-5-26: a business failure is never retryable, sent or stored', () 
     const conflict = failing('c', 'CONFLICT', 'prepare');
     const outage = failing('u', 'UNAVAILABLE', 'prepare', 1);
     const world = kit.testProviderWorld({ tools: [conflict.tool, outage.tool] });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       expect(errorOf(await c.execute('c', {}))).toMatchObject({ code: 'CONFLICT', retryable: false });
       const requestId = c.ctx.seededUuid();
       expect(errorOf(await c.execute('u', {}, { requestId }))).toMatchObject({
@@ -209,7 +208,7 @@ describe('CETP-6-07: a re-send while the operation is still queued', () => {
     const tool = kit.writeTool('aw', { annotations: ASYNC });
     const world = kit.testProviderWorld({ tools: [tool] });
     const seen: unknown[] = [];
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       const first = await c.execute('aw', {}, { requestId });
       const stateAtResend = kit.testProviderRows(world, REQUESTS).map((r) => r.state);
       const second = await c.execute('aw', {}, { requestId });
@@ -244,8 +243,7 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
       { tools: [kit.writeTool('w', { annotations: kit.ALWAYS_CONFIRM })] },
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, token } = await approvedResume(c, 'w', { a: 1 });
       const done = await c.execute('w', { a: 1 }, { requestId, resumeToken: token });
       expect(kit.status(done)).toBe('success');
@@ -268,8 +266,7 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
     const states: unknown[] = [];
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, token } = await approvedResume(c, 'w', {});
       const outage = await c.execute('w', {}, { requestId, resumeToken: token });
       expect(errorOf(outage)).toMatchObject({ code: 'UNAVAILABLE', retryable: true });
@@ -292,8 +289,7 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
       { tools: [confirmed] },
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, token } = await approvedResume(c, 'w', {});
       for (let i = 0; i < 2; i++) {
         const reply = await c.execute('w', {}, { requestId, resumeToken: token });
@@ -312,8 +308,7 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
       { tools: [kit.writeTool('aw', { annotations: { ...ASYNC, confirmation: 'always' } })] },
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, token } = await approvedResume(c, 'aw', {});
       const a = await c.execute('aw', {}, { requestId, resumeToken: token });
       expect(kit.status(a)).toBe('accepted');
@@ -331,8 +326,7 @@ describe('CETP-5-22: the idempotency window, to the millisecond', () => {
     const clock = kit.readTool('clock', (call) => ({ now: call.context.currentTimeMillis() }));
     const world = kit.testProviderWorld({ tools: [kit.writeTool('w'), clock] });
     const replies: string[] = [];
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       // How much later than the client's clock the provider reads its own (a constant in the simulation).
       const before = c.ctx.currentTimeMillis();
       const offset =
@@ -361,7 +355,7 @@ describe('rule ablation switches the dedup checks off (what `cetp-sim ablate` me
       tools: [kit.writeTool('w'), kit.readTool('r', () => ({}))],
       options: { disabledRules: new Set(['CETP-6-04']) },
     });
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       expect(kit.status(await c.execute('w', {}, { requestId }))).toBe('success');
       expect(kit.status(await c.execute('r', {}, { requestId }))).toBe('success');
     });
@@ -372,7 +366,7 @@ describe('rule ablation switches the dedup checks off (what `cetp-sim ablate` me
       tools: [kit.writeTool('w')],
       options: { disabledRules: new Set(['CETP-5-22']) },
     });
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       const first = await c.execute('w', {}, { requestId });
       world.applyFault({ kind: 'clockJump', ms: 2 * 86_400_000 });
       await c.negotiate();

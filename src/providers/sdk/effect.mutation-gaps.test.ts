@@ -29,7 +29,7 @@ describe('CETP-4.1-14 CETP-10-03: a long prepare is followed by another deadline
     });
     const world = kit.testProviderWorld({ tools: [slow] });
     const replies: string[] = [];
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       const late = await c.execute(
         'slow',
         {},
@@ -57,8 +57,7 @@ describe('CETP-4.1-14 CETP-10-03: a long prepare is followed by another deadline
       },
     });
     const world = kit.testProviderWorld({ tools: [quick] });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const reply = await c.execute('quick', {}, { deadlineAtMs: c.ctx.currentTimeMillis() + 5_000 });
       expect(kit.status(reply)).toBe('success');
     });
@@ -135,8 +134,7 @@ describe('CETP-7.2-07: one audit event per call, with its authorization, confirm
   it('CETP-7.2-07: a synchronous write that succeeds: allowed, no confirmation needed, succeeded — once; its replay adds none', async () => {
     const world = kit.testProviderWorld({ tools: [kit.writeTool('w')] });
     let requestId = '';
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       requestId = c.ctx.seededUuid();
       expect(kit.status(await c.execute('w', { a: 1 }, { requestId }))).toBe('success');
       expect(kit.status(await c.execute('w', { a: 1 }, { requestId }))).toBe('success');
@@ -158,8 +156,7 @@ describe('CETP-7.2-07: one audit event per call, with its authorization, confirm
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
     let requestId = '';
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       requestId = c.ctx.seededUuid();
       expect(kit.status(await c.executeResolving('w', {}, { requestId }))).toBe('success');
     });
@@ -189,8 +186,7 @@ describe('CETP-7.2-07: one audit event per call, with its authorization, confirm
     });
     const world = kit.testProviderWorld({ tools: [tool] });
     let requestId = '';
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       requestId = c.ctx.seededUuid();
       expect(kit.status(await c.execute('w', {}, { requestId }))).toBe('error:CONFLICT');
       expect(kit.status(await c.execute('w', {}, { requestId }))).toBe('error:CONFLICT');
@@ -221,8 +217,7 @@ describe('NOTES-2 CETP-4.1-14: a pending request’s deadline is checked once it
 
   it('CETP-4.3-08 CETP-6-07: a re-send past its deadline of a request pending confirmation gets the same resolution, not DEADLINE_EXCEEDED', async () => {
     const world = kit.testProviderWorld({ tools: [kit.writeTool('w', { annotations: kit.ALWAYS_CONFIRM })] });
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, past } = await pendingThenLate(c, false);
       const again = await c.execute('w', {}, { requestId, deadlineAtMs: past });
       expect(kit.status(again)).toBe('error:USER_ACTION_REQUIRED');
@@ -236,8 +231,7 @@ describe('NOTES-2 CETP-4.1-14: a pending request’s deadline is checked once it
       { tools: [kit.writeTool('w', { annotations: kit.ALWAYS_CONFIRM })] },
       { user: { kind: 'scripted', decisions: ['deny'] } },
     );
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, token, past } = await pendingThenLate(c, true);
       const resumed = await c.execute('w', {}, { requestId, resumeToken: token, deadlineAtMs: past });
       expect(kit.status(resumed)).toBe('error:USER_CANCELLED');
@@ -251,8 +245,7 @@ describe('NOTES-2 CETP-4.1-14: a pending request’s deadline is checked once it
       { tools: [kit.writeTool('w', { annotations: kit.ALWAYS_CONFIRM })] },
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, token, past } = await pendingThenLate(c, true);
       const late = await c.execute('w', {}, { requestId, resumeToken: token, deadlineAtMs: past });
       expect(kit.status(late)).toBe('error:DEADLINE_EXCEEDED');
@@ -278,7 +271,7 @@ describe('CETP-4.3-08: a read tool with confirmation always', () => {
       { tools: [confirmedRead] },
       { user: { kind: 'scripted', decisions: ['approve'] } },
     );
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       const asked = await c.execute('r', { q: 1 }, { requestId });
       expect(kit.status(asked)).toBe('error:USER_ACTION_REQUIRED');
       expect(reads).toBe(0);
@@ -311,7 +304,7 @@ describe('CETP-5-24 CETP-5-25: an exception in the effect', () => {
       },
     });
     const world = kit.testProviderWorld({ tools: [tool] });
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       const failed = await c.execute('w', {}, { requestId });
       expect(kit.status(failed)).toBe('error:INTERNAL_ERROR');
       expect(failed.getBoolean('retryable', false)).toBe(true);
@@ -393,7 +386,7 @@ describe('NOTES-10c: the reading cancelledReplay=accepted answers a re-send of a
         tools: [slow],
         options: { variants: { ...DEFAULT_PROVIDER_OPTIONS.variants, cancelledReplay } },
       });
-      await kit.runNegotiated(world, async (c, requestId) => {
+      await kit.runRequest(world, async (c, requestId) => {
         const started = await c.execute('slow_job', {}, { requestId });
         expect(kit.status(started)).toBe('accepted');
         const operationId = kit.data(started).operation_id as string;
@@ -423,8 +416,7 @@ describe('NOTES-3: an outage or a refusal from the effect is sent with the tool�
         },
       });
       const world = kit.testProviderWorld({ tools: [tool] });
-      await kit.runOnTest(world, async (c) => {
-        await c.negotiate();
+      await kit.runNegotiated(world, async (c) => {
         const reply = await c.execute('w', {});
         expect(kit.status(reply)).toBe(`error:${code}`);
         expect(reply.getString('error_message')).toBe(`The ledger is ${code.toLowerCase()} right now.`);

@@ -85,7 +85,7 @@ describe('CETP-6-04: an app update turned a write tool into a read tool; its old
   it('CETP-6-04: a write under a request_id bound to another write is told why on the wire', async () => {
     const world = kit.testProviderWorld({ tools: [kit.writeTool('w1'), kit.writeTool('w2')] });
     const replies: unknown[] = [];
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       await c.execute('w1', { a: 1 }, { requestId });
       replies.push(wireError(await c.execute('w2', { a: 1 }, { requestId })));
       replies.push(wireError(await c.execute('w1', { a: 2 }, { requestId })));
@@ -109,8 +109,7 @@ describe('CETP-4.3-03 CETP-4.3-04: a resume token for a request this caller neve
   it('CETP-4.3-03: an unknown token is INVALID_REQUEST naming the reason; nothing is reserved', async () => {
     const world = kit.testProviderWorld(spec);
     let reply: unknown;
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       reply = wireError(await c.execute('confirmed', { a: 1 }, { resumeToken: 'rt_never_issued' }));
     });
     expect(reply).toEqual({
@@ -134,8 +133,7 @@ describe('CETP-4.3-03 CETP-4.3-04: a resume token for a request this caller neve
       handed.token = token;
     });
     let reply: unknown;
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       for (let waitedMs = 0; handed.token === null; waitedMs++) {
         if (waitedMs === 60_000) throw new Error('the other app got no resume token within 60 s');
         await c.ctx.sleep(1);
@@ -157,8 +155,7 @@ describe('CETP-4.3-03 CETP-4.3-04: a resume token for a request this caller neve
       const world = kit.testProviderWorld(spec, { user: { kind: 'scripted', decisions: ['approve'] } });
       const requestId = '0b9c3f52-1d7e-4c55-9a51-5f1c2b7a0003';
       let reply: unknown;
-      await kit.runOnTest(world, async (c) => {
-        await c.negotiate();
+      await kit.runNegotiated(world, async (c) => {
         const token = await pendingToken(c, requestId);
         await c.resolve(await c.execute('confirmed', { a: 1 }, { requestId }));
         const { key } = onlyRecord(world);
@@ -190,8 +187,7 @@ describe('CETP-6-05: a re-send answered from a record the store corrupted', () =
     const world = kit.testProviderWorld({ tools: [tool] });
     const requestId = '0b9c3f52-1d7e-4c55-9a51-5f1c2b7a0004';
     let reply: unknown;
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       expect(kit.status(await c.execute('w', {}, { requestId }))).toBe('error:CONFLICT');
       await corruptRecord(world, c, { error: null });
       reply = wireError(await c.execute('w', {}, { requestId }));
@@ -207,8 +203,7 @@ describe('CETP-6-05: a re-send answered from a record the store corrupted', () =
       const world = kit.testProviderWorld({ tools: [kit.writeTool('w')] });
       const requestId = `0b9c3f52-1d7e-4c55-9a51-5f1c2b7a00${state === 'queued' ? '05' : '06'}`;
       let reply: unknown;
-      await kit.runOnTest(world, async (c) => {
-        await c.negotiate();
+      await kit.runNegotiated(world, async (c) => {
         expect(kit.status(await c.execute('w', {}, { requestId }))).toBe('success');
         await corruptRecord(world, c, { state, operationId: null, terminalAtMs: null, result: null });
         reply = wireError(await c.execute('w', {}, { requestId }));
@@ -244,7 +239,7 @@ describe('CETP-4.3-13: the confirmation changed in the store between its approva
 
   async function approveAndResume(world: World): Promise<ReturnType<typeof wireError>> {
     let reply: ReturnType<typeof wireError> | null = null;
-    await kit.runNegotiated(world, async (c, requestId) => {
+    await kit.runRequest(world, async (c, requestId) => {
       const pending = await c.execute('w', { a: 1 }, { requestId });
       await c.resolve(pending);
       const token = pending.getString('resume_token') ?? '';
@@ -303,8 +298,7 @@ describe('CETP-10-06: every transaction the SDK opens is named in the trace', ()
     const world = kit.testProviderWorld({ tools: [kit.writeTool('archive_mail'), failing] });
     const marks: Record<string, number> = {};
     const seq = () => world.trace.events.length;
-    await kit.runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       marks.ok = seq();
       expect(kit.status(await c.execute('archive_mail', {}))).toBe('success');
       marks.failed = seq();
