@@ -13,6 +13,7 @@ import type { ContentProviderClient } from '../sim/content/content.ts';
 import type { PackageSpec } from '../sim/pm/manifest.ts';
 import { certificate } from '../sim/pm/signing.ts';
 import type { StoreTransaction } from '../sim/storage/storage.ts';
+import type { UserDecision } from '../sim/ui/user.ts';
 import { World, type WorldOptions } from '../sim/world.ts';
 import { ALERTS_AUTHORITY, alertsApp, alertsPackage } from './apps/alerts.ts';
 import { CONFIRM_ACTIVITY } from './sdk/confirmations.ts';
@@ -301,6 +302,19 @@ export function testProviderWorld(spec: TestProviderSpec, options: WorldOptions 
   world.install(testProviderPackage(spec), testProviderApp(spec));
   world.install(agentPackage(), () => ({}));
   return world;
+}
+
+/** World options with a scripted user who answers the confirmation screens with `decisions`, in order. */
+export function userDecides(...decisions: UserDecision[]): WorldOptions {
+  return { user: { kind: 'scripted', decisions } };
+}
+
+/** The test provider with one always-confirmed write tool `w`, and a user who answers `decisions`. */
+export function confirmedWriteWorld(...decisions: UserDecision[]): World {
+  return testProviderWorld(
+    { tools: [writeTool('w', { annotations: ALWAYS_CONFIRM })] },
+    userDecides(...decisions),
+  );
 }
 
 /** An update of the test provider to the app `spec` (same signer); its durable store is kept. */

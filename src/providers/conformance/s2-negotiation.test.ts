@@ -185,7 +185,7 @@ describe('§2.2 sessions', () => {
   });
 
   it('CETP-2.3-01: a v2 provider supports annotations, output schemas, scopes, structured errors, resolution and dedup', async () => {
-    const world = kit.alertsWorld({ user: { kind: 'scripted', decisions: ['approve'] } });
+    const world = kit.alertsWorld(kit.userDecides('approve'));
     await kit.runAgent(world, async (c) => {
       await c.negotiate(['cancellation']);
       const tools = kit.data(await c.method('list_tools')).tools as {

@@ -260,7 +260,7 @@ describe('§3.4 annotations', () => {
   });
 
   it('CETP-3.4-11: annotations are not a security boundary: the provider re-checks at execution whatever the request claims', async () => {
-    const world = kit.alertsWorld({ user: { kind: 'scripted', decisions: ['approve'] } });
+    const world = kit.alertsWorld(kit.userDecides('approve'));
     await kit.runAgent(world, async (c) => {
       await c.negotiate(['cancellation']);
       await c.executeResolving('create_alert', { symbol: 'AAPL', price: 190 });
@@ -279,7 +279,7 @@ describe('§3.4 annotations', () => {
   });
 
   it('CETP-3.4-12: a runtime risk above the declaration gets the stricter policy (confirmation for a far-off alert price)', async () => {
-    const world = kit.alertsWorld({ user: { kind: 'scripted', decisions: ['approve'] } });
+    const world = kit.alertsWorld(kit.userDecides('approve'));
     await kit.runAgent(world, async (c) => {
       await c.negotiate(['cancellation']);
       await c.executeResolving('create_alert', { symbol: 'AAPL', price: 190 });

@@ -9,7 +9,7 @@ import * as kit from '../testing.ts';
 
 describe('§4 methods and dispatch', () => {
   it('CETP-4-04: execute_tool both starts and resumes one execution', async () => {
-    const world = kit.alertsWorld({ user: { kind: 'scripted', decisions: ['approve'] } });
+    const world = kit.alertsWorld(kit.userDecides('approve'));
     await kit.runAgent(world, async (c) => {
       await c.negotiate(['cancellation']);
       const requestId = c.ctx.seededUuid();

@@ -103,7 +103,7 @@ describe('§4.3 resolution errors', () => {
   });
 
   it('CETP-4.3-13 CETP-4.3-15 CETP-6-08: a denied scope grant re-sent by its own request (its reply was lost) is USER_CANCELLED again, never a new prompt', async () => {
-    const world = kit.alertsWorld({ user: { kind: 'scripted', decisions: ['deny', 'approve'] } });
+    const world = kit.alertsWorld(kit.userDecides('deny', 'approve'));
     await kit.runAgent(world, async (c) => {
       await c.negotiate(['cancellation']);
       const requestId = c.ctx.seededUuid();
@@ -179,10 +179,7 @@ describe('§4.3 resume tokens', () => {
 
   it('CETP-4.3-05: a token is bound to its tool and request_id', async () => {
     const other = kit.writeTool('other_write');
-    const world = kit.testProviderWorld(
-      { tools: [confirmAlways, other] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
+    const world = kit.testProviderWorld({ tools: [confirmAlways, other] }, kit.userDecides('approve'));
     await kit.runNegotiated(world, async (c) => {
       const { reply, requestId, token } = await firstResolution(c);
       await c.resolve(reply);
@@ -269,7 +266,7 @@ describe('§4.3 resume tokens', () => {
   });
 
   it('CETP-5-08 CETP-4.3-01: missing scope authorization in alerts is AUTH_REQUIRED, resolved in the provider UI', async () => {
-    const world = kit.alertsWorld({ user: { kind: 'scripted', decisions: ['approve'] } });
+    const world = kit.alertsWorld(kit.userDecides('approve'));
     let reply: Bundle | null = null;
     await kit.runAgent(world, async (c) => {
       await c.negotiate(['cancellation']);

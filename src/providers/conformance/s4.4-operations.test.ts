@@ -33,6 +33,10 @@ async function poll(c: kit.RawClient, requestId: string, operationId: string): P
   return c.method('get_operation', (b) => b.putString('operation_id', operationId), requestId);
 }
 
+async function cancel(c: kit.RawClient, requestId: string, operationId: string): Promise<Bundle> {
+  return c.method('cancel_operation', (b) => b.putString('operation_id', operationId), requestId);
+}
+
 async function start(c: kit.RawClient): Promise<{ requestId: string; operationId: string; reply: Bundle }> {
   const requestId = c.ctx.seededUuid();
   const reply = await c.execute('slow_job', {}, { requestId });
@@ -96,12 +100,8 @@ describe('§4.4 async operations', () => {
     await kit.runNegotiated(world, async (c) => {
       const { requestId, operationId } = await start(c);
       await c.ctx.sleep(1500);
-      const cancel = await c.method(
-        'cancel_operation',
-        (b) => b.putString('operation_id', operationId),
-        requestId,
-      );
-      expect(kit.data(cancel)).toEqual({ operation_id: operationId, state: 'cancellation_requested' });
+      const cancelled = await cancel(c, requestId, operationId);
+      expect(kit.data(cancelled)).toEqual({ operation_id: operationId, state: 'cancellation_requested' });
       await c.ctx.sleep(3000);
       expect(kit.data(await poll(c, requestId, operationId)).state).toBe('cancelled');
       expect(kit.status(await c.execute('slow_job', {}, { requestId }))).toBe('error:CANCELLED');
@@ -114,13 +114,9 @@ describe('§4.4 async operations', () => {
     await kit.runNegotiated(world, async (c) => {
       const { requestId, operationId } = await start(c);
       await c.ctx.sleep(10_000);
-      const cancel = await c.method(
-        'cancel_operation',
-        (b) => b.putString('operation_id', operationId),
-        requestId,
-      );
-      expect(kit.status(cancel)).toBe('error:CONFLICT');
-      expect(cancel.getBoolean('retryable', true)).toBe(false);
+      const cancelled = await cancel(c, requestId, operationId);
+      expect(kit.status(cancelled)).toBe('error:CONFLICT');
+      expect(cancelled.getBoolean('retryable', true)).toBe(false);
       expect(kit.data(await poll(c, requestId, operationId)).state).toBe('succeeded');
     });
     expect(kit.effects(world)).toHaveLength(1);
@@ -138,11 +134,7 @@ describe('§4.4 async operations', () => {
         const s = new kit.RawClient(ctx2, kit.TEST_AUTHORITY);
         await s.negotiate();
         seen.push(kit.status(await poll(s, requestId, operationId)));
-        seen.push(
-          kit.status(
-            await s.method('cancel_operation', (b) => b.putString('operation_id', operationId), requestId),
-          ),
-        );
+        seen.push(kit.status(await cancel(s, requestId, operationId)));
       });
     });
     await world.run();

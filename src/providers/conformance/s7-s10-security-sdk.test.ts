@@ -66,7 +66,7 @@ describe('§7.1 caller identity', () => {
   });
 
   it('CETP-7.1-04 CETP-7.1-06 CETP-10-08: a re-signed caller loses its session and its grants (bound to the certificate)', async () => {
-    const world = kit.alertsWorld({ user: { kind: 'scripted', decisions: ['approve', 'approve'] } });
+    const world = kit.alertsWorld(kit.userDecides('approve', 'approve'));
     const seen: string[] = [];
     let token = '';
     await inPhases(world, [
@@ -142,7 +142,7 @@ describe('§7.2 least privilege', () => {
   });
 
   it('CETP-7.2-07 CETP-10-14: audit events name caller, tool, request id and outcome — never the args', async () => {
-    const world = kit.alertsWorld({ user: { kind: 'scripted', decisions: ['approve'] } });
+    const world = kit.alertsWorld(kit.userDecides('approve'));
     await kit.runAgent(world, async (c) => {
       await c.negotiate(['cancellation']);
       await c.executeResolving('create_alert', { symbol: 'TSLA', price: 251.25 });
@@ -206,10 +206,7 @@ describe('§10 the SDK base class', () => {
     const confirmed = kit.writeTool('confirmed_write', {
       annotations: kit.annotations({ risk: 'moderate', confirmation: 'always' }),
     });
-    const world = kit.testProviderWorld(
-      { tools: [confirmed] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
+    const world = kit.testProviderWorld({ tools: [confirmed] }, kit.userDecides('approve'));
     await kit.runRequest(world, async (c, requestId) => {
       const first = await c.execute('confirmed_write', {}, { requestId });
       await c.resolve(first);

@@ -101,7 +101,7 @@ describe('CETP-6-04: a request_id is bound to one tool and one args', () => {
   it('CETP-6-04: a pending confirmation under the id is not resolved for another tool with the same args', async () => {
     const world = kit.testProviderWorld(
       { tools: [kit.writeTool('confirmed', { annotations: kit.ALWAYS_CONFIRM }), kit.writeTool('plain')] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
+      kit.userDecides('approve'),
     );
     await kit.runRequest(world, async (c, requestId) => {
       const pending = await c.execute('confirmed', { a: 1 }, { requestId });
@@ -239,10 +239,7 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
   }
 
   it('CETP-4.3-13 CETP-6-05: the resume commits the effect and consumes the confirmation; the token again replays, never re-executes', async () => {
-    const world = kit.testProviderWorld(
-      { tools: [kit.writeTool('w', { annotations: kit.ALWAYS_CONFIRM })] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
+    const world = kit.confirmedWriteWorld('approve');
     await kit.runNegotiated(world, async (c) => {
       const { requestId, token } = await approvedResume(c, 'w', { a: 1 });
       const done = await c.execute('w', { a: 1 }, { requestId, resumeToken: token });
@@ -261,10 +258,7 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
   it('CETP-4.3-13 NOTES-3: an outage in the effect rolls the consumption back: the same token resumes once more and commits once', async () => {
     const { tool, calls } = failing('w', 'UNAVAILABLE', 'mutate', 1);
     const confirmed: MutationTool = { ...tool, annotations: kit.ALWAYS_CONFIRM };
-    const world = kit.testProviderWorld(
-      { tools: [confirmed] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
+    const world = kit.testProviderWorld({ tools: [confirmed] }, kit.userDecides('approve'));
     const states: unknown[] = [];
     await kit.runNegotiated(world, async (c) => {
       const { requestId, token } = await approvedResume(c, 'w', {});
@@ -285,10 +279,7 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
   it('CETP-4.3-13 CETP-5-26: a business failure after approval consumes the confirmation with the failed record', async () => {
     const { tool, calls } = failing('w', 'CONFLICT', 'mutate');
     const confirmed: MutationTool = { ...tool, annotations: kit.ALWAYS_CONFIRM };
-    const world = kit.testProviderWorld(
-      { tools: [confirmed] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
+    const world = kit.testProviderWorld({ tools: [confirmed] }, kit.userDecides('approve'));
     await kit.runNegotiated(world, async (c) => {
       const { requestId, token } = await approvedResume(c, 'w', {});
       for (let i = 0; i < 2; i++) {
@@ -306,7 +297,7 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
   it('CETP-4.3-13 CETP-6-07: an approved async write is queued with the confirmation consumed in the same transaction', async () => {
     const world = kit.testProviderWorld(
       { tools: [kit.writeTool('aw', { annotations: { ...ASYNC, confirmation: 'always' } })] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
+      kit.userDecides('approve'),
     );
     await kit.runNegotiated(world, async (c) => {
       const { requestId, token } = await approvedResume(c, 'aw', {});

@@ -151,10 +151,7 @@ describe('CETP-7.2-07: one audit event per call, with its authorization, confirm
   });
 
   it('CETP-7.2-07 CETP-4.3-13: a confirmed write: requested, then approved and succeeded', async () => {
-    const world = kit.testProviderWorld(
-      { tools: [kit.writeTool('w', { annotations: kit.ALWAYS_CONFIRM })] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
+    const world = kit.confirmedWriteWorld('approve');
     let requestId = '';
     await kit.runNegotiated(world, async (c) => {
       requestId = c.ctx.seededUuid();
@@ -204,50 +201,44 @@ describe('CETP-7.2-07: one audit event per call, with its authorization, confirm
 });
 
 describe('NOTES-2 CETP-4.1-14: a pending request’s deadline is checked once its confirmation is approved', () => {
-  async function pendingThenLate(c: kit.RawClient, resolve: boolean) {
+  /** A request pending confirmation, re-sent with a deadline already past: once `resolve`d, as its resume. */
+  async function resentLate(c: kit.RawClient, resolve: boolean) {
     const requestId = c.ctx.seededUuid();
     const pending = await c.execute('w', {}, { requestId });
     expect(kit.status(pending)).toBe('error:USER_ACTION_REQUIRED');
     if (resolve) await c.resolve(pending);
     const token = pending.getString('resume_token') ?? '';
-    // Deadlines already past when these calls arrive.
     const past = c.ctx.currentTimeMillis() - 1;
-    return { requestId, token, past };
+    const late = await c.execute(
+      'w',
+      {},
+      { requestId, deadlineAtMs: past, ...(resolve ? { resumeToken: token } : {}) },
+    );
+    return { requestId, token, late };
   }
 
   it('CETP-4.3-08 CETP-6-07: a re-send past its deadline of a request pending confirmation gets the same resolution, not DEADLINE_EXCEEDED', async () => {
     const world = kit.testProviderWorld({ tools: [kit.writeTool('w', { annotations: kit.ALWAYS_CONFIRM })] });
     await kit.runNegotiated(world, async (c) => {
-      const { requestId, past } = await pendingThenLate(c, false);
-      const again = await c.execute('w', {}, { requestId, deadlineAtMs: past });
-      expect(kit.status(again)).toBe('error:USER_ACTION_REQUIRED');
+      expect(kit.status((await resentLate(c, false)).late)).toBe('error:USER_ACTION_REQUIRED');
     });
     expect(kit.testProviderRows(world, CONFIRMATIONS)).toHaveLength(1);
     expect(kit.effects(world)).toEqual([]);
   });
 
   it('CETP-4.3-15 CETP-5-10: a denied confirmation resumed past the deadline is USER_CANCELLED (no effect was due)', async () => {
-    const world = kit.testProviderWorld(
-      { tools: [kit.writeTool('w', { annotations: kit.ALWAYS_CONFIRM })] },
-      { user: { kind: 'scripted', decisions: ['deny'] } },
-    );
+    const world = kit.confirmedWriteWorld('deny');
     await kit.runNegotiated(world, async (c) => {
-      const { requestId, token, past } = await pendingThenLate(c, true);
-      const resumed = await c.execute('w', {}, { requestId, resumeToken: token, deadlineAtMs: past });
-      expect(kit.status(resumed)).toBe('error:USER_CANCELLED');
+      expect(kit.status((await resentLate(c, true)).late)).toBe('error:USER_CANCELLED');
     });
     expect(kit.testProviderRows(world, REQUESTS).map((r) => r.state)).toEqual(['user_cancelled']);
     expect(kit.effects(world)).toEqual([]);
   });
 
   it('CETP-4.1-14 CETP-4.3-13: an approved confirmation resumed past the deadline is DEADLINE_EXCEEDED; the token is not used up, and a timely resume commits once', async () => {
-    const world = kit.testProviderWorld(
-      { tools: [kit.writeTool('w', { annotations: kit.ALWAYS_CONFIRM })] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
+    const world = kit.confirmedWriteWorld('approve');
     await kit.runNegotiated(world, async (c) => {
-      const { requestId, token, past } = await pendingThenLate(c, true);
-      const late = await c.execute('w', {}, { requestId, resumeToken: token, deadlineAtMs: past });
+      const { requestId, token, late } = await resentLate(c, true);
       expect(kit.status(late)).toBe('error:DEADLINE_EXCEEDED');
       expect(kit.testProviderRows(world, CONFIRMATIONS).map((r) => r.state)).toEqual(['approved']);
       expect(kit.status(await c.execute('w', {}, { requestId, resumeToken: token }))).toBe('success');
@@ -267,10 +258,7 @@ describe('CETP-4.3-08: a read tool with confirmation always', () => {
       },
       { annotations: { ...kit.ALWAYS_CONFIRM, effect: 'read', risk: 'low' } },
     );
-    const world = kit.testProviderWorld(
-      { tools: [confirmedRead] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
+    const world = kit.testProviderWorld({ tools: [confirmedRead] }, kit.userDecides('approve'));
     await kit.runRequest(world, async (c, requestId) => {
       const asked = await c.execute('r', { q: 1 }, { requestId });
       expect(kit.status(asked)).toBe('error:USER_ACTION_REQUIRED');

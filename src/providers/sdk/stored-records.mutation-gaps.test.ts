@@ -121,7 +121,7 @@ describe('CETP-4.3-03 CETP-4.3-04: a resume token for a request this caller neve
   });
 
   it('CETP-4.3-04: another app’s token under that app’s request_id is refused as another caller’s; its request stays pending', async () => {
-    const world = kit.testProviderWorld(spec, { user: { kind: 'scripted', decisions: ['approve'] } });
+    const world = kit.testProviderWorld(spec, kit.userDecides('approve'));
     world.install(kit.agentPackage(kit.OTHER_AGENT), () => ({}));
     const requestId = '0b9c3f52-1d7e-4c55-9a51-5f1c2b7a0002';
     const handed: { token: string | null } = { token: null };
@@ -152,7 +152,7 @@ describe('CETP-4.3-03 CETP-4.3-04: a resume token for a request this caller neve
 
   for (const expired of [false, true]) {
     it(`CETP-4.3-13 CETP-4.3-06: the request record lost from the store, its ${expired ? 'expired' : 'approved'} token is INVALID_REQUEST "no such pending request"; no effect, nothing re-reserved`, async () => {
-      const world = kit.testProviderWorld(spec, { user: { kind: 'scripted', decisions: ['approve'] } });
+      const world = kit.testProviderWorld(spec, kit.userDecides('approve'));
       const requestId = '0b9c3f52-1d7e-4c55-9a51-5f1c2b7a0003';
       let reply: unknown;
       await kit.runNegotiated(world, async (c) => {
@@ -233,7 +233,7 @@ describe('CETP-4.3-13: the confirmation changed in the store between its approva
     });
     return kit.testProviderWorld(
       { tools: [tool], options: { disabledRules: new Set(disabledRules) } },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
+      kit.userDecides('approve'),
     );
   }
 
@@ -275,10 +275,7 @@ describe('CETP-4.3-13: the confirmation changed in the store between its approva
         return null;
       },
     });
-    const world = kit.testProviderWorld(
-      { tools: [tool] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
+    const world = kit.testProviderWorld({ tools: [tool] }, kit.userDecides('approve'));
     expect((await approveAndResume(world)).status).toBe('success');
     expect(kit.effects(world)).toHaveLength(1);
     expect(kit.testProviderRows(world, REQUESTS).map((r) => r.state)).toEqual(['succeeded']);
