@@ -141,15 +141,11 @@ describe('NOTES-6: the reading argsBytes=reserialize', () => {
         return ok(c);
       },
     });
-    world.spawn('kill the consumer, start it again', async () => {
-      while (!(world.contentCalls ?? []).some((c) => c.method === 'execute_tool'))
-        await world.scheduler.sleep(50);
-      world.killProcess(kit.CONSUMER, { kind: 'killed', reason: 'test' });
-      await world.scheduler.sleep(2_000);
-      world.spawnIn(kit.CONSUMER, 'resume', async (ctx) => {
-        const { bridgeIn } = await import('./app.ts');
-        await bridgeIn(ctx).resumePending();
-      });
+    kit.restartConsumer(world, {
+      name: 'kill the consumer, start it again',
+      ready: () => (world.contentCalls ?? []).some((c) => c.method === 'execute_tool'),
+      pollMs: 50,
+      downMs: 2_000,
     });
     world.spawnIn(kit.CONSUMER, 'agent', async (ctx) => {
       const { bridgeIn } = await import('./app.ts');

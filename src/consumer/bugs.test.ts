@@ -182,15 +182,7 @@ describe('rule ablation', () => {
       rule: 'CETP-4.4-19',
       detect: async (consumer) => {
         const world = kit.consumerWorld({ providers: ['payments'], consumer, world: kit.approvingUser(2) });
-        const { value } = await kit.runConsumer(world, (b) => {
-          const cancel = b.cancellation();
-          return b.execute(
-            kit.PAYMENTS_PACKAGE,
-            'reconcile_accounts',
-            {},
-            { cancel, onProgress: () => cancel.cancel() },
-          );
-        });
+        const { value } = await kit.runConsumer(world, kit.reconcileCancelledAtProgress);
         // Reported "cancelled" without ever polling after cancellation_requested.
         const methods = kit.consumerCalls(world).map((c) => c.method);
         return value.kind === 'cancelled' && methods.at(-1) === 'cancel_operation';

@@ -198,14 +198,11 @@ describe('resolutions', () => {
 
   it('a consumer restarted while the user decides picks the execution up again without asking twice; one effect', async () => {
     const world = kit.consumerWorld({ providers: ['alerts'], world: kit.approvingUser(3) });
-    world.spawn('kill the consumer during the confirmation', async () => {
-      while (world.user.screensSeen.length < 2) await world.scheduler.sleep(10);
-      world.killProcess(kit.CONSUMER, { kind: 'killed', reason: 'test' });
-      await world.scheduler.sleep(5_000);
-      world.spawnIn(kit.CONSUMER, 'resume', async (ctx) => {
-        const { bridgeIn } = await import('./app.ts');
-        await bridgeIn(ctx).resumePending();
-      });
+    kit.restartConsumer(world, {
+      name: 'kill the consumer during the confirmation',
+      ready: () => world.user.screensSeen.length >= 2,
+      pollMs: 10,
+      downMs: 5_000,
     });
     world.spawnIn(kit.CONSUMER, 'agent', async (ctx) => {
       const { bridgeIn } = await import('./app.ts');

@@ -248,15 +248,12 @@ describe('restarts', () => {
   it('consumer restart mid-operation: a new consumer resumes the journaled execution, same request_id, one effect', async () => {
     const world = kit.consumerWorld({ providers: ['payments'], world: approveAll() });
     const outcomes: ToolOutcome[] = [];
-    world.spawn('kill the consumer, start it again', async () => {
-      while (!(world.contentCalls ?? []).some((c) => c.method === 'get_operation'))
-        await world.scheduler.sleep(100);
-      world.killProcess(kit.CONSUMER, { kind: 'killed', reason: 'test' });
-      await world.scheduler.sleep(500);
-      world.spawnIn(kit.CONSUMER, 'resume', async (ctx) => {
-        const { bridgeIn } = await import('./app.ts');
-        outcomes.push(...(await bridgeIn(ctx).resumePending()));
-      });
+    kit.restartConsumer(world, {
+      name: 'kill the consumer, start it again',
+      ready: () => (world.contentCalls ?? []).some((c) => c.method === 'get_operation'),
+      pollMs: 100,
+      downMs: 500,
+      resumed: outcomes,
     });
     world.spawnIn(kit.CONSUMER, 'agent', async (ctx) => {
       const { bridgeIn } = await import('./app.ts');

@@ -137,15 +137,7 @@ describe('cancellation', () => {
 
   it('CETP-4.4-18: with cancellation negotiated, cancel_operation is accepted for a running operation', async () => {
     const world = kit.consumerWorld({ providers: ['payments'], world: kit.approvingUser(2) });
-    const { value } = await kit.runConsumer(world, (b) => {
-      const cancel = b.cancellation();
-      return b.execute(
-        kit.PAYMENTS_PACKAGE,
-        'reconcile_accounts',
-        {},
-        { cancel, onProgress: () => cancel.cancel() },
-      );
-    });
+    const { value } = await kit.runConsumer(world, kit.reconcileCancelledAtProgress);
     expect(value.kind).toBe('cancelled');
     const cancels = kit
       .consumerCalls(world, kit.PAYMENTS_PACKAGE)

@@ -24,6 +24,7 @@ import { Activity, RESULT_OK } from '../sim/ui/activity.ts';
 import { type RunReport, World, type WorldOptions } from '../sim/world.ts';
 import { bridgeIn, CONSUMER_PACKAGE, type ConsumerAppOptions, consumerApp, consumerPackage } from './app.ts';
 import type { ExternalToolBridge } from './bridge.ts';
+import type { ToolOutcome } from './outcomes.ts';
 
 export const CONSUMER = CONSUMER_PACKAGE;
 export { ALERTS_PACKAGE, LEGACY_PACKAGE, PAYMENTS_PACKAGE };
@@ -102,6 +103,17 @@ export function approvingUser(n: number): { user: { kind: 'scripted'; decisions:
   return { user: { kind: 'scripted', decisions: Array<'approve'>(n).fill('approve') } };
 }
 
+/** payments.reconcile_accounts with cancellation, cancelled at its first progress report. */
+export function reconcileCancelledAtProgress(bridge: ExternalToolBridge) {
+  const cancel = bridge.cancellation();
+  return bridge.execute(
+    PAYMENTS_PACKAGE,
+    'reconcile_accounts',
+    {},
+    { cancel, onProgress: () => cancel.cancel() },
+  );
+}
+
 /** payments.transfer args from the caller's own checking account (payments accounts are per UID). */
 export function transferArgs(uid: number, amount = 10, reference = 'Books') {
   return {
@@ -123,6 +135,26 @@ export function killAfter(world: World, process: string, ms: number): void {
   world.spawn(`kill ${process} after ${ms}ms`, async () => {
     await world.scheduler.sleep(ms);
     world.killProcess(process, { kind: 'killed', reason: 'test' });
+  });
+}
+
+/**
+ * Restarts the consumer from a harness thread `name`: once `ready()` holds (asked every `pollMs`), the
+ * consumer is killed and, `downMs` later, started again to resume its pending executions, whose
+ * outcomes go to `resumed`.
+ */
+export function restartConsumer(
+  world: World,
+  restart: { name: string; ready: () => boolean; pollMs: number; downMs: number; resumed?: ToolOutcome[] },
+): void {
+  world.spawn(restart.name, async () => {
+    while (!restart.ready()) await world.scheduler.sleep(restart.pollMs);
+    world.killProcess(CONSUMER, { kind: 'killed', reason: 'test' });
+    await world.scheduler.sleep(restart.downMs);
+    world.spawnIn(CONSUMER, 'resume', async (ctx) => {
+      const outcomes = await bridgeIn(ctx).resumePending();
+      restart.resumed?.push(...outcomes);
+    });
   });
 }
 
