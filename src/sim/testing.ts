@@ -200,6 +200,14 @@ class BusyConfirm extends Activity {
   }
 }
 
+/** A bank at authority 'bank' with a private Confirm screen, which `consumer` can see. */
+export function bankSpec(bank: string, consumer: string): PackageSpec {
+  return appSpec(bank, {
+    authority: 'bank',
+    manifest: { activities: [{ name: 'Confirm', exported: false }], queries: { packages: [consumer] } },
+  });
+}
+
 /** A reply carrying 'pi': an immutable PendingIntent for `pkg`'s Confirm screen, made by its `ctx`. */
 export function confirmReply(ctx: AppContext, pkg: string, reply = new Bundle()): Bundle {
   reply.putPendingIntent(
