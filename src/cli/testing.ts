@@ -39,6 +39,13 @@ export async function runCli(args: readonly string[]): Promise<CliRun> {
   return { code, stdout: io.stdout, stderr: io.stderr, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
 }
 
+/** Runs the CLI on bad input: exit 2, and what it printed names `naming`. */
+export async function expectBadInput(args: readonly string[], naming: string): Promise<void> {
+  const r = await runCli(args);
+  expect(r.code).toBe(2);
+  expect(r.stdout.join('\n')).toContain(naming);
+}
+
 /** Runs the same arguments twice and shows the two print the same bytes: the first run. */
 export async function runCliTwiceAlike(args: readonly string[]): Promise<CliRun> {
   const first = await runCli(args);
