@@ -10,24 +10,19 @@ import * as kit from './payments-testing.ts';
 describe('payments: reconciliation (async without confirmation)', () => {
   it('CETP-4.4-04 CETP-4.4-08: reconcile_accounts needs a grant, no confirmation, and reports progress to success', async () => {
     const world = kit.paymentsWorld(['approve']);
-    await kit.run(world, {
-      [AGENT]: async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
-        const replies = await kit.executeThroughResolutions(c, 'reconcile_accounts', {}, requestId);
-        expect(replies.map(status)).toEqual(['error:AUTH_REQUIRED', 'accepted']);
-        const operationId = String(data(replies[1] as Bundle).operation_id);
-        const seen = await kit.pollToEnd(c, requestId, operationId);
-        const currents = seen.flatMap((s) =>
-          s.progress ? [(s.progress as { current: number }).current] : [],
-        );
-        expect(new Set(currents).size).toBeGreaterThan(3);
-        expect(seen.at(-1)).toMatchObject({
-          state: 'succeeded',
-          progress: { current: RECONCILE_BATCHES, total: RECONCILE_BATCHES },
-          result: { value: { reconciled_accounts: ['DE-CHK-1', 'DE-SAV-1'], discrepancies: 0 } },
-        });
-      },
+    await kit.runNegotiated(world, async (c) => {
+      const requestId = c.ctx.seededUuid();
+      const replies = await kit.executeThroughResolutions(c, 'reconcile_accounts', {}, requestId);
+      expect(replies.map(status)).toEqual(['error:AUTH_REQUIRED', 'accepted']);
+      const operationId = String(data(replies[1] as Bundle).operation_id);
+      const seen = await kit.pollToEnd(c, requestId, operationId);
+      const currents = seen.flatMap((s) => (s.progress ? [(s.progress as { current: number }).current] : []));
+      expect(new Set(currents).size).toBeGreaterThan(3);
+      expect(seen.at(-1)).toMatchObject({
+        state: 'succeeded',
+        progress: { current: RECONCILE_BATCHES, total: RECONCILE_BATCHES },
+        result: { value: { reconciled_accounts: ['DE-CHK-1', 'DE-SAV-1'], discrepancies: 0 } },
+      });
     });
     expect(world.user.screensSeen).toHaveLength(1);
     expect(effects(world).map((e) => e.tool)).toEqual(['reconcile_accounts']);

@@ -51,6 +51,16 @@ export async function run(world: World, agents: Readonly<Record<string, AgentBod
   return report;
 }
 
+/** Runs one agent's body after a plain negotiate (run with that agent alone). */
+export function runNegotiated(world: World, body: AgentBody, agent = AGENT) {
+  return run(world, {
+    [agent]: async (c) => {
+      await c.negotiate();
+      await body(c);
+    },
+  });
+}
+
 export function transferArgs(over: Record<string, unknown> = {}) {
   return {
     from_account: 'DE-CHK-1',

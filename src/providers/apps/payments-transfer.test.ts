@@ -13,57 +13,54 @@ import * as kit from './payments-testing.ts';
 describe('payments: a transfer', () => {
   it('CETP-4.3-01 CETP-4.3-08 CETP-4.4-04 CETP-4.4-05 CETP-6-07: grant, confirm, accepted, running with progress, succeeded', async () => {
     const world = kit.paymentsWorld(['approve', 'approve']);
-    await kit.run(world, {
-      [AGENT]: async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
-        const args = kit.transferArgs();
-        const first = await c.execute('transfer', args, { requestId });
-        expect(status(first)).toBe('error:AUTH_REQUIRED');
-        expect(first.getPendingIntent('resolution')?.getCreatorPackage()).toBe(PAYMENTS_PACKAGE);
-        await c.resolve(first);
-        const confirm = await c.execute('transfer', args, {
-          requestId,
-          resumeToken: first.getString('resume_token') ?? '',
-        });
-        expect(status(confirm)).toBe('error:USER_ACTION_REQUIRED');
-        // Nothing has happened while the user has not approved (4.3-08).
-        expect(effects(world)).toEqual([]);
-        expect(await kit.balances(c)).toMatchObject({ 'DE-CHK-1': 1500 });
-        await c.resolve(confirm);
-        const accepted = await c.execute('transfer', args, {
-          requestId,
-          resumeToken: confirm.getString('resume_token') ?? '',
-        });
-        expect(status(accepted)).toBe('accepted');
-        const operationId = String(data(accepted).operation_id);
-        // A duplicate while it runs gets the same operation (6-07).
-        await c.ctx.sleep(2500);
-        const duplicate = await c.execute('transfer', args, { requestId });
-        expect(status(duplicate)).toBe('accepted');
-        expect(data(duplicate).operation_id).toBe(operationId);
-        const seen = await kit.pollToEnd(c, requestId, operationId);
-        const running = seen.filter((s) => s.state === 'running');
-        expect(running.length).toBeGreaterThan(0);
-        expect(running[0]?.progress).toMatchObject({ total: TRANSFER_STEPS.length });
-        expect(running.map((s) => (s.progress as { message: string }).message)).toContain(
-          'Sanctions screening',
-        );
-        const final = seen.at(-1) as {
-          state: string;
-          result: { kind: string; value: Record<string, unknown> };
-        };
-        expect(final.state).toBe('succeeded');
-        expect(final.result.kind).toBe('inline');
-        expect(final.result.value).toMatchObject({
-          status: 'booked',
-          from_account: 'DE-CHK-1',
-          to_iban: kit.PAYEE,
-          amount: 250,
-          balance_after: 1250,
-        });
-        expect(await kit.balances(c)).toMatchObject({ 'DE-CHK-1': 1250 });
-      },
+    await kit.runNegotiated(world, async (c) => {
+      const requestId = c.ctx.seededUuid();
+      const args = kit.transferArgs();
+      const first = await c.execute('transfer', args, { requestId });
+      expect(status(first)).toBe('error:AUTH_REQUIRED');
+      expect(first.getPendingIntent('resolution')?.getCreatorPackage()).toBe(PAYMENTS_PACKAGE);
+      await c.resolve(first);
+      const confirm = await c.execute('transfer', args, {
+        requestId,
+        resumeToken: first.getString('resume_token') ?? '',
+      });
+      expect(status(confirm)).toBe('error:USER_ACTION_REQUIRED');
+      // Nothing has happened while the user has not approved (4.3-08).
+      expect(effects(world)).toEqual([]);
+      expect(await kit.balances(c)).toMatchObject({ 'DE-CHK-1': 1500 });
+      await c.resolve(confirm);
+      const accepted = await c.execute('transfer', args, {
+        requestId,
+        resumeToken: confirm.getString('resume_token') ?? '',
+      });
+      expect(status(accepted)).toBe('accepted');
+      const operationId = String(data(accepted).operation_id);
+      // A duplicate while it runs gets the same operation (6-07).
+      await c.ctx.sleep(2500);
+      const duplicate = await c.execute('transfer', args, { requestId });
+      expect(status(duplicate)).toBe('accepted');
+      expect(data(duplicate).operation_id).toBe(operationId);
+      const seen = await kit.pollToEnd(c, requestId, operationId);
+      const running = seen.filter((s) => s.state === 'running');
+      expect(running.length).toBeGreaterThan(0);
+      expect(running[0]?.progress).toMatchObject({ total: TRANSFER_STEPS.length });
+      expect(running.map((s) => (s.progress as { message: string }).message)).toContain(
+        'Sanctions screening',
+      );
+      const final = seen.at(-1) as {
+        state: string;
+        result: { kind: string; value: Record<string, unknown> };
+      };
+      expect(final.state).toBe('succeeded');
+      expect(final.result.kind).toBe('inline');
+      expect(final.result.value).toMatchObject({
+        status: 'booked',
+        from_account: 'DE-CHK-1',
+        to_iban: kit.PAYEE,
+        amount: 250,
+        balance_after: 1250,
+      });
+      expect(await kit.balances(c)).toMatchObject({ 'DE-CHK-1': 1250 });
     });
     expect(effects(world)).toHaveLength(1);
     const booked = [...world.storage(PAYMENTS_PACKAGE).snapshot('payments.transfers').values()];
@@ -72,16 +69,13 @@ describe('payments: a transfer', () => {
 
   it('CETP-7.2-06: the confirmation screen shows object, action, key parameters and irreversibility', async () => {
     const world = kit.paymentsWorld(['approve', 'deny']);
-    await kit.run(world, {
-      [AGENT]: async (c) => {
-        await c.negotiate();
-        await kit.executeThroughResolutions(
-          c,
-          'transfer',
-          kit.transferArgs({ reference: 'Invoice 2026-17' }),
-          c.ctx.seededUuid(),
-        );
-      },
+    await kit.runNegotiated(world, async (c) => {
+      await kit.executeThroughResolutions(
+        c,
+        'transfer',
+        kit.transferArgs({ reference: 'Invoice 2026-17' }),
+        c.ctx.seededUuid(),
+      );
     });
     const screen = world.user.screensSeen[1]?.screen;
     const text = [screen?.title ?? '', ...(screen?.lines ?? [])].join('\n');
@@ -92,21 +86,18 @@ describe('payments: a transfer', () => {
 
   it('CETP-4.3-15 CETP-5-10: a denied confirmation ⇒ USER_CANCELLED, terminal, no effect', async () => {
     const world = kit.paymentsWorld(['approve', 'deny']);
-    await kit.run(world, {
-      [AGENT]: async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
-        const replies = await kit.executeThroughResolutions(c, 'transfer', kit.transferArgs(), requestId);
-        expect(replies.map(status)).toEqual([
-          'error:AUTH_REQUIRED',
-          'error:USER_ACTION_REQUIRED',
-          'error:USER_CANCELLED',
-        ]);
-        expect(status(await c.execute('transfer', kit.transferArgs(), { requestId }))).toBe(
-          'error:USER_CANCELLED',
-        );
-        expect(await kit.balances(c)).toMatchObject({ 'DE-CHK-1': 1500 });
-      },
+    await kit.runNegotiated(world, async (c) => {
+      const requestId = c.ctx.seededUuid();
+      const replies = await kit.executeThroughResolutions(c, 'transfer', kit.transferArgs(), requestId);
+      expect(replies.map(status)).toEqual([
+        'error:AUTH_REQUIRED',
+        'error:USER_ACTION_REQUIRED',
+        'error:USER_CANCELLED',
+      ]);
+      expect(status(await c.execute('transfer', kit.transferArgs(), { requestId }))).toBe(
+        'error:USER_CANCELLED',
+      );
+      expect(await kit.balances(c)).toMatchObject({ 'DE-CHK-1': 1500 });
     });
     expect(effects(world)).toEqual([]);
   });
@@ -231,20 +222,17 @@ describe('payments: a transfer', () => {
   it('NOTES 2: re-sending the grant resume_token after a lost reply reaches the pending confirmation', async () => {
     // A used grant token may be re-sent: the grant itself persists and authorization is re-checked.
     const world = kit.paymentsWorld(['approve']);
-    await kit.run(world, {
-      [AGENT]: async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
-        const grant = await c.execute('transfer', kit.transferArgs(), { requestId });
-        await c.resolve(grant);
-        const resumeToken = grant.getString('resume_token') ?? '';
-        world.faults.armLostReply(PAYMENTS_PACKAGE, AGENT);
-        await expect(
-          c.execute('transfer', kit.transferArgs(), { requestId, resumeToken }),
-        ).rejects.toBeInstanceOf(DeadObjectException);
-        const retry = await c.execute('transfer', kit.transferArgs(), { requestId, resumeToken });
-        expect(status(retry)).toBe('error:USER_ACTION_REQUIRED');
-      },
+    await kit.runNegotiated(world, async (c) => {
+      const requestId = c.ctx.seededUuid();
+      const grant = await c.execute('transfer', kit.transferArgs(), { requestId });
+      await c.resolve(grant);
+      const resumeToken = grant.getString('resume_token') ?? '';
+      world.faults.armLostReply(PAYMENTS_PACKAGE, AGENT);
+      await expect(
+        c.execute('transfer', kit.transferArgs(), { requestId, resumeToken }),
+      ).rejects.toBeInstanceOf(DeadObjectException);
+      const retry = await c.execute('transfer', kit.transferArgs(), { requestId, resumeToken });
+      expect(status(retry)).toBe('error:USER_ACTION_REQUIRED');
     });
   });
 
