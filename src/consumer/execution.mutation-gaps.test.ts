@@ -132,10 +132,7 @@ describe('bounded re-sends', () => {
 
   it('CETP-6-08: with maxRetries 0 a lost reply is not re-sent: a write is outcome_unknown, a read unavailable', async () => {
     const world = scripted(() => null, { maxRetries: 0 });
-    const { value } = await kit.runConsumer(world, async (b) => [
-      await b.execute(kit.SCRIPTED_PACKAGE, 'write', {}),
-      await b.execute(kit.SCRIPTED_PACKAGE, 'lookup', {}),
-    ]);
+    const { value } = await kit.executeScripted(world, 'write', 'lookup');
     expect(value[0]).toMatchObject({ kind: 'outcome_unknown', reason: 'transport_null' });
     expect(value[1]).toMatchObject({ kind: 'provider_unavailable', temporary: true });
     expect(executes(world)).toHaveLength(2);
@@ -174,10 +171,7 @@ describe('a send that cannot connect in the middle of an execution', () => {
               : kit.errorReply('', negotiation, { retryable: negotiation === 'UNAVAILABLE' }),
         },
       );
-      const { value } = await kit.runConsumer(world, async (b) => [
-        await b.execute(kit.SCRIPTED_PACKAGE, 'write', {}),
-        await b.execute(kit.SCRIPTED_PACKAGE, 'lookup', {}),
-      ]);
+      const { value } = await kit.executeScripted(world, 'write', 'lookup');
       expect(value[0]).toMatchObject({ kind: 'outcome_unknown' });
       expect(value[1]).toMatchObject({ kind: 'provider_unavailable', temporary });
       expect(executes(world)).toHaveLength(1);

@@ -187,10 +187,7 @@ describe('verification', () => {
       }
       return reply;
     });
-    const { value, report } = await kit.runConsumer(world, async (b) => [
-      await b.execute(kit.SCRIPTED_PACKAGE, 'export', {}),
-      await b.execute(kit.SCRIPTED_PACKAGE, 'export', {}),
-    ]);
+    const { value, report } = await kit.executeScripted(world, 'export', 'export');
     expect(value.map((o) => o.kind)).toEqual(['invalid_response', 'ok']);
     expect(report.fdLeaks).toEqual([]);
   });

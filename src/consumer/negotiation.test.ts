@@ -241,10 +241,7 @@ describe('checks on the negotiate answer', () => {
             })
           : undefined,
     });
-    const { value, report } = await kit.runConsumer(world, async (b) => [
-      await b.execute(kit.SCRIPTED_PACKAGE, 'small', {}),
-      await b.execute(kit.SCRIPTED_PACKAGE, 'big', {}),
-    ]);
+    const { value, report } = await kit.executeScripted(world, 'small', 'big');
     expect(value.map((o) => o.kind)).toEqual(['ok', 'integrity']);
     expect(value[1]).toMatchObject({ check: 'over_local_limit' });
     expect(report.crashes).toEqual([]);

@@ -77,6 +77,15 @@ export async function runConsumer<T>(
   return { value: (result as { value: T }).value, report };
 }
 
+/** Runs the consumer executing the scripted provider's `tools` one after another (args `{}`). */
+export function executeScripted(world: World, ...tools: string[]): Promise<ConsumerRun<ToolOutcome[]>> {
+  return runConsumer(world, async (bridge) => {
+    const outcomes: ToolOutcome[] = [];
+    for (const tool of tools) outcomes.push(await bridge.execute(SCRIPTED_PACKAGE, tool, {}));
+    return outcomes;
+  });
+}
+
 /** Every ContentProvider.call the consumer made, optionally to one provider package. */
 export function consumerCalls(world: World, provider?: string): ContentCallRecord[] {
   return (world.contentCalls ?? []).filter(

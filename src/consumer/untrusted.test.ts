@@ -97,10 +97,7 @@ describe('through the simulation', () => {
         return kit.errorReply(c.requestId, 'INVALID_ARGS', { retryable: false, message });
       },
     });
-    const { value } = await kit.runConsumer(world, async (b) => [
-      await b.execute(kit.SCRIPTED_PACKAGE, 'a', {}),
-      await b.execute(kit.SCRIPTED_PACKAGE, 'b', {}),
-    ]);
+    const { value } = await kit.executeScripted(world, 'a', 'b');
     for (const o of value) {
       expect(o.explanation).toBe(
         'The app did not accept the request details. Change them before trying again.',
@@ -123,10 +120,7 @@ describe('through the simulation', () => {
         return reply;
       },
     });
-    const { value, report } = await kit.runConsumer(world, async (b) => [
-      await b.execute(kit.SCRIPTED_PACKAGE, 'lookup', {}),
-      await b.execute(kit.SCRIPTED_PACKAGE, 'lookup', {}),
-    ]);
+    const { value, report } = await kit.executeScripted(world, 'lookup', 'lookup');
     expect(value.map((o) => o.kind)).toEqual(['invalid_response', 'integrity']);
     expect(report.crashes).toEqual([]);
   });
