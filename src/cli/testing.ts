@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pc from 'picocolors';
 import { afterAll, expect } from 'vitest';
+import type { SendValue } from '../vectors/format.ts';
+import type { CallAction } from './commands/serve-requests.ts';
 import type { Io } from './io.ts';
 import { main } from './main.ts';
 import { WorkerHost } from './worker/pool.ts';
@@ -37,6 +39,27 @@ export async function runCli(args: readonly string[]): Promise<CliRun> {
   const io = memoryIo();
   const code = await main([...args], io);
   return { code, stdout: io.stdout, stderr: io.stderr, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
+}
+
+/** A serve `call` of `method` in the CETP envelope under session `token`, 30 s to its deadline, then `extras`. */
+export function sessionCall(
+  method: string,
+  token: string,
+  requestId: string,
+  extras: Readonly<Record<string, SendValue>> = {},
+): CallAction {
+  return {
+    op: 'call',
+    method,
+    arg: null,
+    extras: {
+      protocol_version: { type: 'int', value: 2 },
+      session_token: { type: 'string', value: token },
+      request_id: { type: 'string', value: requestId },
+      deadline_at_ms: { type: 'long', now_plus_ms: 30_000 },
+      ...extras,
+    },
+  };
 }
 
 /** Runs the CLI on bad input: exit 2, and what it printed names `naming`. */
