@@ -44,6 +44,18 @@ async function firstResolution(
   return { reply, requestId, token: reply.getString('resume_token') ?? '' };
 }
 
+/** firstResolution, its screen launched and answered as the world's user decides. */
+async function resolvedFirst(c: kit.RawClient) {
+  const first = await firstResolution(c);
+  await c.resolve(first.reply);
+  return first;
+}
+
+/** The resume of `pay` (amount 10) under `requestId` with the resume `token`. */
+function resume(c: kit.RawClient, requestId: string, token: string) {
+  return c.execute('pay', { amount: 10 }, { requestId, resumeToken: token });
+}
+
 describe('§4.3 resolution errors', () => {
   it('CETP-4.3-01 CETP-4.3-02 CETP-4.3-03 CETP-5-09 CETP-7.2-04 CETP-7.2-05: confirmation is USER_ACTION_REQUIRED with an explicit, immutable PendingIntent of the provider and a resume_token', async () => {
     const world = payWorld();
@@ -69,9 +81,7 @@ describe('§4.3 resolution errors', () => {
       expect(kit.effects(world)).toEqual([]);
       await c.resolve(reply);
       expect(world.trace.ofKind('ui.show')[0]?.data.actor).toBe('com.example.test');
-      expect(kit.status(await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token }))).toBe(
-        'success',
-      );
+      expect(kit.status(await resume(c, requestId, token))).toBe('success');
     });
     expect(kit.effects(world)).toHaveLength(1);
   });
@@ -92,9 +102,8 @@ describe('§4.3 resolution errors', () => {
   it('CETP-4.3-15 CETP-5-10: a denial is USER_CANCELLED (retryable=false), terminal for the request', async () => {
     const world = payWorld(['deny']);
     await kit.runNegotiated(world, async (c) => {
-      const { reply, requestId, token } = await firstResolution(c);
-      await c.resolve(reply);
-      const denied = await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token });
+      const { requestId, token } = await resolvedFirst(c);
+      const denied = await resume(c, requestId, token);
       expect(kit.status(denied)).toBe('error:USER_CANCELLED');
       expect(denied.getBoolean('retryable', true)).toBe(false);
       expect(kit.status(await c.execute('pay', { amount: 10 }, { requestId }))).toBe('error:USER_CANCELLED');
@@ -129,11 +138,8 @@ describe('§4.3 resolution errors', () => {
   it('CETP-4.3-15: pressing Back is not an approval: the resume gets USER_CANCELLED', async () => {
     const world = payWorld(['back']);
     await kit.runNegotiated(world, async (c) => {
-      const { reply, requestId, token } = await firstResolution(c);
-      await c.resolve(reply);
-      expect(kit.status(await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token }))).toBe(
-        'error:USER_CANCELLED',
-      );
+      const { requestId, token } = await resolvedFirst(c);
+      expect(kit.status(await resume(c, requestId, token))).toBe('error:USER_CANCELLED');
     });
     expect(kit.effects(world)).toEqual([]);
   });
@@ -143,15 +149,10 @@ describe('§4.3 resume tokens', () => {
   it('CETP-4.3-13: a resume token works once; reusing it on another request is INVALID_REQUEST and adds no effect', async () => {
     const world = payWorld();
     await kit.runNegotiated(world, async (c) => {
-      const { reply, requestId, token } = await firstResolution(c);
-      await c.resolve(reply);
-      expect(kit.status(await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token }))).toBe(
-        'success',
-      );
+      const { requestId, token } = await resolvedFirst(c);
+      expect(kit.status(await resume(c, requestId, token))).toBe('success');
       // The same request again is a replay of its result (NOTES 2), never a second effect.
-      expect(kit.status(await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token }))).toBe(
-        'success',
-      );
+      expect(kit.status(await resume(c, requestId, token))).toBe('success');
       const other = await firstResolution(c);
       expect(
         kit.status(
@@ -165,8 +166,7 @@ describe('§4.3 resume tokens', () => {
   it('CETP-4.3-14 CETP-6-04: a resume with changed args is rejected', async () => {
     const world = payWorld();
     await kit.runNegotiated(world, async (c) => {
-      const { reply, requestId, token } = await firstResolution(c);
-      await c.resolve(reply);
+      const { requestId, token } = await resolvedFirst(c);
       expect(kit.status(await c.execute('pay', { amount: 9999 }, { requestId, resumeToken: token }))).toBe(
         'error:INVALID_REQUEST',
       );
@@ -181,8 +181,7 @@ describe('§4.3 resume tokens', () => {
     const other = kit.writeTool('other_write');
     const world = kit.testProviderWorld({ tools: [confirmAlways, other] }, kit.userDecides('approve'));
     await kit.runNegotiated(world, async (c) => {
-      const { reply, requestId, token } = await firstResolution(c);
-      await c.resolve(reply);
+      const { requestId, token } = await resolvedFirst(c);
       expect(
         kit.status(await c.execute('other_write', { amount: 10 }, { requestId, resumeToken: token })),
       ).toBe('error:INVALID_REQUEST');
@@ -200,8 +199,7 @@ describe('§4.3 resume tokens', () => {
     world.spawnIn(kit.AGENT, 'victim', async (ctx) => {
       const c = new kit.RawClient(ctx, 'com.example.test.clawseed.tools');
       await c.negotiate();
-      const { reply, requestId, token } = await firstResolution(c);
-      await c.resolve(reply);
+      const { requestId, token } = await resolvedFirst(c);
       world.spawnIn(kit.OTHER_AGENT, 'thief', async (ctx2) => {
         const thief = new kit.RawClient(ctx2, 'com.example.test.clawseed.tools');
         await thief.negotiate();
@@ -221,9 +219,8 @@ describe('§4.3 resume tokens', () => {
       { user: { kind: 'scripted', decisions: ['approve', 'approve'], thinkMs: 11 * 60_000 } },
     );
     await kit.runNegotiated(world, async (c) => {
-      const { reply, requestId, token } = await firstResolution(c);
-      await c.resolve(reply);
-      const late = await c.execute('pay', { amount: 10 }, { requestId, resumeToken: token });
+      const { requestId, token } = await resolvedFirst(c);
+      const late = await resume(c, requestId, token);
       expect(kit.status(late)).toBe('error:USER_ACTION_REQUIRED');
       expect(late.getString('resume_token')).not.toBe(token);
       expect(kit.effects(world)).toEqual([]);
