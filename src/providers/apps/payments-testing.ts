@@ -7,7 +7,7 @@ import type { Bundle } from '../../sim/binder/bundle.ts';
 import type { UserDecision } from '../../sim/ui/user.ts';
 import { World } from '../../sim/world.ts';
 import type { ProviderOptions } from '../sdk/types.ts';
-import { AGENT, agentPackage, data, OTHER_AGENT, RawClient } from '../testing.ts';
+import { AGENT, agentPackage, data, OTHER_AGENT, RawClient, status } from '../testing.ts';
 import { PAYMENTS_AUTHORITY, paymentsApp, paymentsPackage, seedAccounts } from './payments.ts';
 
 export const PAYEE = 'DE89370400440532013000';
@@ -76,6 +76,12 @@ export async function balances(c: RawClient): Promise<Record<string, number>> {
   const reply = await c.execute('get_balance', {});
   const value = data(reply).value as { accounts: { account_id: string; balance: number }[] };
   return Object.fromEntries(value.accounts.map((a) => [a.account_id, a.balance]));
+}
+
+/** The transfer re-sent under `requestId` answers `expected`, and no money left the checking account. */
+export async function expectNoTransfer(c: RawClient, requestId: string, expected: string): Promise<void> {
+  expect(status(await c.execute('transfer', transferArgs(), { requestId }))).toBe(expected);
+  expect(await balances(c)).toMatchObject({ 'DE-CHK-1': 1500 });
 }
 
 /** Follows AUTH_REQUIRED and USER_ACTION_REQUIRED with the same request_id; returns every reply. */

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../protocol/index.ts';
 import type { Bundle } from '../../sim/binder/bundle.ts';
 import type { ParcelFileDescriptor } from '../../sim/fd/fd.ts';
+import type { World } from '../../sim/world.ts';
 import type { MutationTool } from '../sdk/types.ts';
 import * as kit from '../testing.ts';
 
@@ -43,6 +44,19 @@ async function start(c: kit.RawClient): Promise<{ requestId: string; operationId
   return { requestId, operationId: String(kit.data(reply).operation_id), reply };
 }
 
+/** In a negotiated session on `world`: slow_job started, then, `afterMs` later, `body` with its ids. */
+function afterStart(
+  world: World,
+  afterMs: number,
+  body: (c: kit.RawClient, requestId: string, operationId: string) => Promise<void>,
+) {
+  return kit.runNegotiated(world, async (c) => {
+    const { requestId, operationId } = await start(c);
+    await c.ctx.sleep(afterMs);
+    await body(c, requestId, operationId);
+  });
+}
+
 describe('§4.4 async operations', () => {
   it('CETP-4.4-02 CETP-2.3-03 CETP-4.4-01: accepted carries status, protocol_version, request_id, operation_id and poll_after_ms', async () => {
     await kit.runNegotiated(opWorld(), async (c) => {
@@ -59,9 +73,7 @@ describe('§4.4 async operations', () => {
 
   it('CETP-4.4-04 CETP-4.4-05 CETP-4.4-07 CETP-4.4-08: get_operation reports running with progress, then succeeded with the sync result envelope', async () => {
     const world = opWorld();
-    await kit.runNegotiated(world, async (c) => {
-      const { requestId, operationId } = await start(c);
-      await c.ctx.sleep(2500);
+    await afterStart(world, 2500, async (c, requestId, operationId) => {
       const running = await poll(c, requestId, operationId);
       expect(running.getString('status')).toBe('success');
       expect(kit.data(running)).toMatchObject({
@@ -97,9 +109,7 @@ describe('§4.4 async operations', () => {
 
   it('CETP-4.4-10 CETP-4.4-21: cancel before the commit point is cancellation_requested, then cancelled with no effect', async () => {
     const world = opWorld();
-    await kit.runNegotiated(world, async (c) => {
-      const { requestId, operationId } = await start(c);
-      await c.ctx.sleep(1500);
+    await afterStart(world, 1500, async (c, requestId, operationId) => {
       const cancelled = await cancel(c, requestId, operationId);
       expect(kit.data(cancelled)).toEqual({ operation_id: operationId, state: 'cancellation_requested' });
       await c.ctx.sleep(3000);
@@ -111,9 +121,7 @@ describe('§4.4 async operations', () => {
 
   it('CETP-4.4-21 CETP-5-16 CETP-5-20: cancel after the commit is CONFLICT and the operation stays succeeded', async () => {
     const world = opWorld();
-    await kit.runNegotiated(world, async (c) => {
-      const { requestId, operationId } = await start(c);
-      await c.ctx.sleep(10_000);
+    await afterStart(world, 10_000, async (c, requestId, operationId) => {
       const cancelled = await cancel(c, requestId, operationId);
       expect(kit.status(cancelled)).toBe('error:CONFLICT');
       expect(cancelled.getBoolean('retryable', true)).toBe(false);
@@ -151,9 +159,7 @@ describe('§4.4 async operations', () => {
 
   it('CETP-4.4-16 CETP-4.4-17 CETP-10-13: a provider restart mid-operation resumes it and commits exactly once', async () => {
     const world = opWorld();
-    await kit.runNegotiated(world, async (c) => {
-      const { requestId, operationId } = await start(c);
-      await c.ctx.sleep(2500);
+    await afterStart(world, 2500, async (c, requestId, operationId) => {
       world.killProcess(kit.TEST_PACKAGE, { kind: 'killed', reason: 'test' });
       await c.negotiate().catch(() => c.negotiate());
       expect(kit.status(await c.execute('slow_job', {}, { requestId }))).toBe('accepted');
@@ -173,9 +179,7 @@ describe('§4.4 async operations', () => {
         ],
       },
     );
-    await kit.runNegotiated(world, async (c) => {
-      const { requestId, operationId } = await start(c);
-      await c.ctx.sleep(8000);
+    await afterStart(world, 8000, async (c, requestId, operationId) => {
       while (world.scheduler.step < 60) await c.ctx.yield();
       await c.negotiate();
       expect(kit.data(await poll(c, requestId, operationId)).state).toBe('succeeded');
