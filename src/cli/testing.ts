@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pc from 'picocolors';
-import { afterAll, expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 import type { SendValue } from '../vectors/format.ts';
 import type { CallAction } from './commands/serve-requests.ts';
 import type { Io } from './io.ts';
@@ -92,6 +92,19 @@ export function runCliProcess(
 /** A fresh folder under the OS temp dir, named `<prefix>XXXXXX`. */
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A maker of scratch folders `prefix…`, each removed after the test that made it. */
+export function scratchEach(prefix: string): () => string {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = tempDir(prefix);
+    made.push(dir);
+    return dir;
+  };
 }
 
 /** The one JSON document a `--json` run printed (it must print exactly one line). */
