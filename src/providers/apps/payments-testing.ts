@@ -126,6 +126,20 @@ export function cancelOperation(c: RawClient, requestId: string, operationId: st
   return c.method('cancel_operation', (b) => b.putString('operation_id', operationId), requestId);
 }
 
+/** A fresh payments world where the user approves twice: a transfer accepted as an operation, then `body`. */
+export async function afterAcceptedTransfer(
+  body: (c: RawClient, requestId: string, operationId: string) => Promise<void>,
+): Promise<World> {
+  const world = paymentsWorld(['approve', 'approve']);
+  await run(world, {
+    [AGENT]: async (c) => {
+      const { requestId, operationId } = await acceptedOperation(c);
+      await body(c, requestId, operationId);
+    },
+  });
+  return world;
+}
+
 /** Polls until a terminal state; returns every status seen. */
 export async function pollToEnd(c: RawClient, requestId: string, operationId: string) {
   const seen: Record<string, unknown>[] = [];

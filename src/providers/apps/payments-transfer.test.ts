@@ -100,37 +100,29 @@ describe('payments: a transfer', () => {
   });
 
   it('CETP-4.4-10 CETP-4.4-19 CETP-4.4-21: cancel before the commit point ⇒ cancellation_requested, then cancelled, no effect', async () => {
-    const world = kit.paymentsWorld(['approve', 'approve']);
-    await kit.run(world, {
-      [AGENT]: async (c) => {
-        const { requestId, operationId } = await kit.acceptedOperation(c);
-        await c.ctx.sleep(3_000);
-        const cancel = await kit.cancelOperation(c, requestId, operationId);
-        expect(status(cancel)).toBe('success');
-        expect(data(cancel)).toEqual({ operation_id: operationId, state: 'cancellation_requested' });
-        const seen = await kit.pollToEnd(c, requestId, operationId);
-        expect(seen.at(-1)?.state).toBe('cancelled');
-        expect(seen.map((s) => s.state)).not.toContain('cancellation_requested');
-        // The worker stopped at its next cooperative point: it never reached the last check.
-        const progress = seen.at(-1)?.progress as { current: number } | undefined;
-        expect(progress?.current).toBeLessThan(TRANSFER_STEPS.length);
-        await kit.expectNoTransfer(c, requestId, 'error:CANCELLED');
-      },
+    const world = await kit.afterAcceptedTransfer(async (c, requestId, operationId) => {
+      await c.ctx.sleep(3_000);
+      const cancel = await kit.cancelOperation(c, requestId, operationId);
+      expect(status(cancel)).toBe('success');
+      expect(data(cancel)).toEqual({ operation_id: operationId, state: 'cancellation_requested' });
+      const seen = await kit.pollToEnd(c, requestId, operationId);
+      expect(seen.at(-1)?.state).toBe('cancelled');
+      expect(seen.map((s) => s.state)).not.toContain('cancellation_requested');
+      // The worker stopped at its next cooperative point: it never reached the last check.
+      const progress = seen.at(-1)?.progress as { current: number } | undefined;
+      expect(progress?.current).toBeLessThan(TRANSFER_STEPS.length);
+      await kit.expectNoTransfer(c, requestId, 'error:CANCELLED');
     });
     expect(effects(world)).toEqual([]);
   });
 
   it('CETP-4.4-20 CETP-4.4-21: cancel after the commit ⇒ CONFLICT, the transfer stays booked', async () => {
-    const world = kit.paymentsWorld(['approve', 'approve']);
-    await kit.run(world, {
-      [AGENT]: async (c) => {
-        const { requestId, operationId } = await kit.acceptedOperation(c);
-        expect((await kit.pollToEnd(c, requestId, operationId)).at(-1)?.state).toBe('succeeded');
-        const cancel = await kit.cancelOperation(c, requestId, operationId);
-        expect(status(cancel)).toBe('error:CONFLICT');
-        expect(cancel.getBoolean('retryable', true)).toBe(false);
-        expect(data(await kit.getOperation(c, requestId, operationId)).state).toBe('succeeded');
-      },
+    const world = await kit.afterAcceptedTransfer(async (c, requestId, operationId) => {
+      expect((await kit.pollToEnd(c, requestId, operationId)).at(-1)?.state).toBe('succeeded');
+      const cancel = await kit.cancelOperation(c, requestId, operationId);
+      expect(status(cancel)).toBe('error:CONFLICT');
+      expect(cancel.getBoolean('retryable', true)).toBe(false);
+      expect(data(await kit.getOperation(c, requestId, operationId)).state).toBe('succeeded');
     });
     expect(effects(world)).toHaveLength(1);
   });
