@@ -12,6 +12,17 @@ import { baselinePairings, checkWording, classifyBreaks, proposedPairings } from
 import { main } from './main.ts';
 import { memoryIo, tempDir } from './testing.ts';
 
+/** A checked wording file `<id>.json` whose only allowance is `provider` (text and source are stubs). */
+function providerWording(id: string, provider: Record<string, string[]>) {
+  return checkWording(`${id}.json`, {
+    format: 'cetp-sim/wording@1',
+    id,
+    text: 't',
+    source: 's',
+    allow: { provider },
+  });
+}
+
 const tmp = tempDir('cetp-propose-');
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -71,13 +82,7 @@ describe('cetp-sim propose', () => {
 
   it('classifies breaks: excluded is closed, kept is still open, only-proposed is new', () => {
     const baseline = baselinePairings(2);
-    const w = checkWording('w.json', {
-      format: 'cetp-sim/wording@1',
-      id: 'w',
-      text: 't',
-      source: 's',
-      allow: { provider: { consumedToken: ['replay'] } },
-    });
+    const w = providerWording('w', { consumedToken: ['replay'] });
     const proposal = proposedPairings(w, 2);
     expect(proposal.length).toBe(baseline.length / 2);
     const breaking = new Set(['note02-p-refuse-c-resend-give-up', 'note02-p-replay-c-once-query']);
@@ -86,13 +91,7 @@ describe('cetp-sim propose', () => {
       ['note02-p-replay-c-once-query', 'still-open'],
       ['note02-p-refuse-c-resend-give-up', 'closed'],
     ]);
-    const adds = checkWording('a.json', {
-      format: 'cetp-sim/wording@1',
-      id: 'a',
-      text: 't',
-      source: 's',
-      allow: { provider: { afterWindow: ['re-execute'] } },
-    });
+    const adds = providerWording('a', { afterWindow: ['re-execute'] });
     const added = proposedPairings(adds, 11);
     expect(added.map((p) => p.id)).toEqual([
       'note11-p-terminal-re-execute-c-ref',
@@ -103,13 +102,7 @@ describe('cetp-sim propose', () => {
     );
     expect(news.map((b) => b.outcome)).toEqual(['new']);
     // Allowing today's reading beside the proposed one keeps today's pairings under today's ids.
-    const both = checkWording('b.json', {
-      format: 'cetp-sim/wording@1',
-      id: 'b',
-      text: 't',
-      source: 's',
-      allow: { provider: { afterWindow: ['result-expired', 're-execute'] } },
-    });
+    const both = providerWording('b', { afterWindow: ['result-expired', 're-execute'] });
     const ids = proposedPairings(both, 11).map((p) => p.id);
     for (const p of baselinePairings(11)) expect(ids).toContain(p.id);
     expect(ids).toHaveLength(4);

@@ -4,7 +4,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pc from 'picocolors';
-import { afterAll, expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
+import type { SendValue } from '../vectors/format.ts';
+import type { CallAction } from './commands/serve-requests.ts';
 import type { Io } from './io.ts';
 import { main } from './main.ts';
 import { WorkerHost } from './worker/pool.ts';
@@ -39,6 +41,34 @@ export async function runCli(args: readonly string[]): Promise<CliRun> {
   return { code, stdout: io.stdout, stderr: io.stderr, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
 }
 
+/** A serve `call` of `method` in the CETP envelope under session `token`, 30 s to its deadline, then `extras`. */
+export function sessionCall(
+  method: string,
+  token: string,
+  requestId: string,
+  extras: Readonly<Record<string, SendValue>> = {},
+): CallAction {
+  return {
+    op: 'call',
+    method,
+    arg: null,
+    extras: {
+      protocol_version: { type: 'int', value: 2 },
+      session_token: { type: 'string', value: token },
+      request_id: { type: 'string', value: requestId },
+      deadline_at_ms: { type: 'long', now_plus_ms: 30_000 },
+      ...extras,
+    },
+  };
+}
+
+/** Runs the CLI on bad input: exit 2, and what it printed names `naming`. */
+export async function expectBadInput(args: readonly string[], naming: string): Promise<void> {
+  const r = await runCli(args);
+  expect(r.code).toBe(2);
+  expect(r.stdout.join('\n')).toContain(naming);
+}
+
 /** Runs the same arguments twice and shows the two print the same bytes: the first run. */
 export async function runCliTwiceAlike(args: readonly string[]): Promise<CliRun> {
   const first = await runCli(args);
@@ -62,6 +92,19 @@ export function runCliProcess(
 /** A fresh folder under the OS temp dir, named `<prefix>XXXXXX`. */
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A maker of scratch folders `prefix…`, each removed after the test that made it. */
+export function scratchEach(prefix: string): () => string {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = tempDir(prefix);
+    made.push(dir);
+    return dir;
+  };
 }
 
 /** The one JSON document a `--json` run printed (it must print exactly one line). */

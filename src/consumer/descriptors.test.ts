@@ -8,23 +8,13 @@ import { DRAFT_2020_12 } from '../protocol/index.ts';
 import { alertsApp, alertsPackage, createAlert } from '../providers/apps/alerts.ts';
 import { World } from '../sim/world.ts';
 import { consumerApp, consumerPackage } from './app.ts';
-import {
-  ALERTS_PACKAGE,
-  consumerCalls,
-  consumerWorld,
-  effectNotes,
-  installScripted,
-  runConsumer,
-  SCRIPTED_PACKAGE,
-  success,
-  toolDescriptor,
-} from './testing.ts';
+import * as kit from './testing.ts';
 
 /** A world with one scripted provider listing `tools` (answers `{}` unless `answer` says otherwise). */
 async function listing(tools: JsonObject[], providerInfo?: JsonObject) {
-  const world = consumerWorld({ providers: [] });
-  installScripted(world, { tools, ...(providerInfo ? { providerInfo } : {}) });
-  const { value, report } = await runConsumer(world, async (b) => ({
+  const world = kit.consumerWorld({ providers: [] });
+  kit.installScripted(world, { tools, ...(providerInfo ? { providerInfo } : {}) });
+  const { value, report } = await kit.runConsumer(world, async (b) => ({
     tools: (await b.listTools()).map((t) => t.name),
     status: b.providers()[0],
   }));
@@ -33,50 +23,53 @@ async function listing(tools: JsonObject[], providerInfo?: JsonObject) {
 
 describe('tool descriptors', () => {
   it('CETP-3.2-10: unknown fields in provider info, tools and annotations are ignored', async () => {
-    const r = await listing([toolDescriptor('lookup', { x_future: { nested: true } }, { x_color: 'blue' })], {
-      provider_id: SCRIPTED_PACKAGE,
-      provider_name: 'S',
-      description: 'd',
-      scopes: [],
-      x_tier: 'gold',
-    });
+    const r = await listing(
+      [kit.toolDescriptor('lookup', { x_future: { nested: true } }, { x_color: 'blue' })],
+      {
+        provider_id: kit.SCRIPTED_PACKAGE,
+        provider_name: 'S',
+        description: 'd',
+        scopes: [],
+        x_tier: 'gold',
+      },
+    );
     expect(r.tools).toEqual(['lookup']);
   });
 
   it('CETP-3.2-11: a tool missing a required field is not used; the other tools are', async () => {
-    const missing = toolDescriptor('broken');
+    const missing = kit.toolDescriptor('broken');
     delete missing.output_schema;
-    const noEffect = toolDescriptor('no_effect');
+    const noEffect = kit.toolDescriptor('no_effect');
     delete (noEffect.annotations as JsonObject).effect;
-    const r = await listing([missing, noEffect, toolDescriptor('fine')]);
+    const r = await listing([missing, noEffect, kit.toolDescriptor('fine')]);
     expect(r.tools).toEqual(['fine']);
     expect(r.status?.state).toBe('ready');
   });
 
   it('CETP-3.2-12: an unknown security enum value (effect="archive", confirmation="sometimes") disables that tool, never defaults', async () => {
-    const world = consumerWorld({ providers: [] });
-    installScripted(world, {
+    const world = kit.consumerWorld({ providers: [] });
+    kit.installScripted(world, {
       tools: [
-        toolDescriptor('archive', {}, { effect: 'archive' }),
-        toolDescriptor('sometimes', {}, { confirmation: 'sometimes' }),
-        toolDescriptor('fine'),
+        kit.toolDescriptor('archive', {}, { effect: 'archive' }),
+        kit.toolDescriptor('sometimes', {}, { confirmation: 'sometimes' }),
+        kit.toolDescriptor('fine'),
       ],
     });
-    const { value } = await runConsumer(world, async (b) => ({
+    const { value } = await kit.runConsumer(world, async (b) => ({
       tools: (await b.listTools()).map((t) => t.name),
-      call: await b.execute(SCRIPTED_PACKAGE, 'archive', {}),
+      call: await b.execute(kit.SCRIPTED_PACKAGE, 'archive', {}),
     }));
     expect(value.tools).toEqual(['fine']);
     expect(value.call.kind).toBe('tool_not_found');
-    expect(consumerCalls(world).filter((c) => c.method === 'execute_tool')).toEqual([]);
+    expect(kit.consumerCalls(world).filter((c) => c.method === 'execute_tool')).toEqual([]);
   });
 
   it('CETP-3.2-09: a $ref to another document is rejected; a same-document #/$defs reference resolves and is enforced', async () => {
-    const world = consumerWorld({ providers: [] });
-    installScripted(world, {
+    const world = kit.consumerWorld({ providers: [] });
+    kit.installScripted(world, {
       tools: [
-        toolDescriptor('remote', { input_schema: { $ref: 'https://schemas.example/x.json' } }),
-        toolDescriptor('local', {
+        kit.toolDescriptor('remote', { input_schema: { $ref: 'https://schemas.example/x.json' } }),
+        kit.toolDescriptor('local', {
           output_schema: {
             $defs: { id: { type: 'string', pattern: '^A-[0-9]+$' } },
             type: 'object',
@@ -87,40 +80,40 @@ describe('tool descriptors', () => {
       ],
       answer: (c) =>
         c.method === 'execute_tool'
-          ? success(c.requestId, { kind: 'inline', value: { id: 'B-1' } })
+          ? kit.success(c.requestId, { kind: 'inline', value: { id: 'B-1' } })
           : undefined,
     });
-    const { value } = await runConsumer(world, async (b) => ({
+    const { value } = await kit.runConsumer(world, async (b) => ({
       tools: (await b.listTools()).map((t) => t.name),
-      call: await b.execute(SCRIPTED_PACKAGE, 'local', {}),
+      call: await b.execute(kit.SCRIPTED_PACKAGE, 'local', {}),
     }));
     expect(value.tools).toEqual(['local']);
     expect(value.call).toMatchObject({ kind: 'integrity', check: 'output_schema' });
   });
 
   it('CETP-3.2-07: schemas are Draft 2020-12 — prefixItems is enforced on results', async () => {
-    const world = consumerWorld({ providers: [] });
-    installScripted(world, {
+    const world = kit.consumerWorld({ providers: [] });
+    kit.installScripted(world, {
       tools: [
-        toolDescriptor('pair', {
+        kit.toolDescriptor('pair', {
           output_schema: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] },
         }),
       ],
       answer: (c) =>
         c.method === 'execute_tool'
-          ? success(c.requestId, { kind: 'inline', value: c.n === 1 ? ['a', 1] : [1, 'a'] })
+          ? kit.success(c.requestId, { kind: 'inline', value: c.n === 1 ? ['a', 1] : [1, 'a'] })
           : undefined,
     });
-    const { value } = await runConsumer(world, async (b) => [
-      (await b.execute(SCRIPTED_PACKAGE, 'pair', {})).kind,
-      (await b.execute(SCRIPTED_PACKAGE, 'pair', {})).kind,
+    const { value } = await kit.runConsumer(world, async (b) => [
+      (await b.execute(kit.SCRIPTED_PACKAGE, 'pair', {})).kind,
+      (await b.execute(kit.SCRIPTED_PACKAGE, 'pair', {})).kind,
     ]);
     expect(value).toEqual(['ok', 'integrity']);
   });
 
   it('CETP-3.2-06: a session whose schema_dialect is not one the consumer implements disables the provider', async () => {
-    const r = await listing([toolDescriptor('lookup')], {
-      provider_id: SCRIPTED_PACKAGE,
+    const r = await listing([kit.toolDescriptor('lookup')], {
+      provider_id: kit.SCRIPTED_PACKAGE,
       provider_name: 'S',
       description: 'd',
       scopes: [],
@@ -129,38 +122,38 @@ describe('tool descriptors', () => {
     expect(r.tools).toEqual([]);
     expect(r.status).toMatchObject({ state: 'disabled', reason: 'invalid_provider_info' });
     const ok = await listing([
-      toolDescriptor('lookup', { input_schema: { $schema: DRAFT_2020_12, type: 'object' } }),
+      kit.toolDescriptor('lookup', { input_schema: { $schema: DRAFT_2020_12, type: 'object' } }),
     ]);
     expect(ok.tools).toEqual(['lookup']);
   });
 
   it('CETP-7.3-02: schemas that are not valid schemas, and list_tools data that is not JSON, are rejected without a crash', async () => {
     const r = await listing([
-      toolDescriptor('bad_type', { input_schema: { type: 5 } }),
-      toolDescriptor('bad_pattern', { output_schema: { type: 'string', pattern: '(' } }),
-      toolDescriptor('fine'),
+      kit.toolDescriptor('bad_type', { input_schema: { type: 5 } }),
+      kit.toolDescriptor('bad_pattern', { output_schema: { type: 'string', pattern: '(' } }),
+      kit.toolDescriptor('fine'),
     ]);
     expect(r.tools).toEqual(['fine']);
-    const world = consumerWorld({ providers: [] });
-    installScripted(world, {
+    const world = kit.consumerWorld({ providers: [] });
+    kit.installScripted(world, {
       answer: (c) => {
         if (c.method !== 'list_tools') return undefined;
-        const b = success(c.requestId, {});
+        const b = kit.success(c.requestId, {});
         b.putString('data', '{"revision": "r", "tools": [');
         return b;
       },
     });
-    const { value, report } = await runConsumer(world, (b) => b.connectAll());
+    const { value, report } = await kit.runConsumer(world, (b) => b.connectAll());
     expect(value[0]).toMatchObject({ state: 'disabled', reason: 'invalid_list_tools' });
     expect(report.crashes).toEqual([]);
   });
 
   it('CETP-7.3-01: titles and descriptions are clipped before they reach the agent', async () => {
-    const world = consumerWorld({ providers: [] });
-    installScripted(world, {
-      tools: [toolDescriptor('lookup', { title: 'T'.repeat(10_000), description: 'D'.repeat(50_000) })],
+    const world = kit.consumerWorld({ providers: [] });
+    kit.installScripted(world, {
+      tools: [kit.toolDescriptor('lookup', { title: 'T'.repeat(10_000), description: 'D'.repeat(50_000) })],
     });
-    const { value } = await runConsumer(world, (b) => b.listTools());
+    const { value } = await kit.runConsumer(world, (b) => b.listTools());
     expect(value[0]?.title.text.length).toBeLessThanOrEqual(120);
     expect(value[0]?.description.text.length).toBeLessThanOrEqual(1_000);
     expect(value[0]?.description.truncated).toBe(true);
@@ -171,60 +164,61 @@ describe('routing', () => {
   it('CETP-3.1-07: two providers with a create_alert tool — each call reaches the provider named in the routing key', async () => {
     const world = new World({ recordContentCalls: true, user: { kind: 'scripted', decisions: ['approve'] } });
     world.install(alertsPackage(), alertsApp());
-    installScripted(world, {
+    kit.installScripted(world, {
       tools: [
         {
-          ...toolDescriptor('create_alert'),
+          ...kit.toolDescriptor('create_alert'),
           input_schema: createAlert.inputSchema,
           output_schema: createAlert.outputSchema,
         },
       ],
       answer: (c) =>
         c.method === 'execute_tool'
-          ? success(c.requestId, { kind: 'inline', value: { alert_id: 'S-1' } })
+          ? kit.success(c.requestId, { kind: 'inline', value: { alert_id: 'S-1' } })
           : undefined,
     });
     world.install(consumerPackage(), consumerApp());
-    const { value } = await runConsumer(world, async (b) => [
-      await b.execute(SCRIPTED_PACKAGE, 'create_alert', { symbol: 'AAPL', price: 190 }),
-      await b.execute(ALERTS_PACKAGE, 'create_alert', { symbol: 'AAPL', price: 190 }),
+    const { value } = await kit.runConsumer(world, async (b) => [
+      await b.execute(kit.SCRIPTED_PACKAGE, 'create_alert', { symbol: 'AAPL', price: 190 }),
+      await b.execute(kit.ALERTS_PACKAGE, 'create_alert', { symbol: 'AAPL', price: 190 }),
     ]);
     expect(value.map((o) => (o.kind === 'ok' ? [o.providerId, o.untrusted.value] : o.kind))).toEqual([
-      [SCRIPTED_PACKAGE, { alert_id: 'S-1' }],
-      [ALERTS_PACKAGE, { alert_id: 'ALRT-1' }],
+      [kit.SCRIPTED_PACKAGE, { alert_id: 'S-1' }],
+      [kit.ALERTS_PACKAGE, { alert_id: 'ALRT-1' }],
     ]);
-    expect(effectNotes(world)).toHaveLength(1);
-    const exec = consumerCalls(world)
+    expect(kit.effectNotes(world)).toHaveLength(1);
+    const exec = kit
+      .consumerCalls(world)
       .filter((c) => c.method === 'execute_tool')
       .map((c) => c.provider);
-    expect(exec[0]).toBe(SCRIPTED_PACKAGE);
-    expect(exec.slice(1).every((p) => p === ALERTS_PACKAGE)).toBe(true);
+    expect(exec[0]).toBe(kit.SCRIPTED_PACKAGE);
+    expect(exec.slice(1).every((p) => p === kit.ALERTS_PACKAGE)).toBe(true);
   });
 
   it('CETP-3.1-06: the local display name is display only — two providers with the same name keep separate routes', async () => {
-    const world = consumerWorld({ providers: [] });
-    installScripted(world, {});
-    installScripted(world, { packageName: 'com.example.scripted2', authority: 'scripted2' });
-    const { value } = await runConsumer(world, (b) => b.listTools());
+    const world = kit.consumerWorld({ providers: [] });
+    kit.installScripted(world, {});
+    kit.installScripted(world, { packageName: 'com.example.scripted2', authority: 'scripted2' });
+    const { value } = await kit.runConsumer(world, (b) => b.listTools());
     // Both are named "Scripted"; the display name is built from the checked provider_id and tool name
     // only (never the provider's own name or title: 7.3-01, 4.2-04), and each keeps its own route.
     expect(value.map((t) => [t.providerId, t.displayName, t.title.text])).toEqual([
-      [SCRIPTED_PACKAGE, `${SCRIPTED_PACKAGE} › lookup`, 'Tool lookup'],
+      [kit.SCRIPTED_PACKAGE, `${kit.SCRIPTED_PACKAGE} › lookup`, 'Tool lookup'],
       ['com.example.scripted2', 'com.example.scripted2 › lookup', 'Tool lookup'],
     ]);
   });
 
   it('CETP-3.1-02: a provider_id claimed by two packages routes only to the package that owns it', async () => {
-    const world = consumerWorld({ providers: [] });
+    const world = kit.consumerWorld({ providers: [] });
     // com.example.scripted claims com.example.scripted.x (under its namespace), as does the package of that name.
-    installScripted(world, { providerId: 'com.example.scripted.x' });
-    installScripted(world, { packageName: 'com.example.scripted.x', authority: 'scripted-x' });
-    const { value } = await runConsumer(world, async (b) => {
+    kit.installScripted(world, { providerId: 'com.example.scripted.x' });
+    kit.installScripted(world, { packageName: 'com.example.scripted.x', authority: 'scripted-x' });
+    const { value } = await kit.runConsumer(world, async (b) => {
       await b.listTools();
       return b.execute('com.example.scripted.x', 'lookup', {});
     });
     expect(value.kind).toBe('ok');
-    const exec = consumerCalls(world).filter((c) => c.method === 'execute_tool');
+    const exec = kit.consumerCalls(world).filter((c) => c.method === 'execute_tool');
     expect(exec.map((c) => c.provider)).toEqual(['com.example.scripted.x']);
   });
 });

@@ -10,18 +10,7 @@ import { World } from '../sim/world.ts';
 import { consumerApp, consumerPackage } from './app.ts';
 import { chooseProtocol, declaredVersions, parseVersionList } from './discovery.ts';
 import { ConsumerGates } from './gates.ts';
-import {
-  ALERTS_PACKAGE,
-  auditEvents,
-  consumerCalls,
-  consumerWorld,
-  installScripted,
-  LEGACY_PACKAGE,
-  runConsumer,
-  SCRIPTED_AUTHORITY,
-  SCRIPTED_PACKAGE,
-  withMetaData,
-} from './testing.ts';
+import * as kit from './testing.ts';
 
 const gates = new ConsumerGates();
 
@@ -55,17 +44,18 @@ describe('version meta-data', () => {
 
 describe('discovery over PackageManager', () => {
   it('CETP-2.1-04 CETP-0-02: version=1 alone ⇒ v1 and no negotiate; version=2 alone ⇒ negotiate and no v1 call', async () => {
-    const world = consumerWorld({ providers: ['legacy'] });
-    installScripted(world, {
-      patchPackage: (p) => withMetaData(p, { [META_AUTHORITY]: SCRIPTED_AUTHORITY, [META_VERSION]: '2' }),
+    const world = kit.consumerWorld({ providers: ['legacy'] });
+    kit.installScripted(world, {
+      patchPackage: (p) =>
+        kit.withMetaData(p, { [META_AUTHORITY]: kit.SCRIPTED_AUTHORITY, [META_VERSION]: '2' }),
     });
-    const { value } = await runConsumer(world, (b) => b.connectAll());
+    const { value } = await kit.runConsumer(world, (b) => b.connectAll());
     expect(value.map((p) => [p.packageName, p.version, p.state])).toEqual([
-      [LEGACY_PACKAGE, 1, 'ready'],
-      [SCRIPTED_PACKAGE, 2, 'ready'],
+      [kit.LEGACY_PACKAGE, 1, 'ready'],
+      [kit.SCRIPTED_PACKAGE, 2, 'ready'],
     ]);
-    expect(consumerCalls(world, LEGACY_PACKAGE).map((c) => c.method)).toEqual(['list_tools']);
-    const v2 = consumerCalls(world, SCRIPTED_PACKAGE);
+    expect(kit.consumerCalls(world, kit.LEGACY_PACKAGE).map((c) => c.method)).toEqual(['list_tools']);
+    const v2 = kit.consumerCalls(world, kit.SCRIPTED_PACKAGE);
     expect(v2[0]?.method).toBe('negotiate');
     expect(v2.every((c) => c.method === 'negotiate' || c.extras?.typeOf('protocol_version') === 'Int')).toBe(
       true,
@@ -73,26 +63,30 @@ describe('discovery over PackageManager', () => {
   });
 
   it('CETP-2.1-05 CETP-8-01: version=1 with versions="1,2" negotiates v2; version=1 with versions="1" stays on v1', async () => {
-    const world = consumerWorld({ providers: ['alerts'] });
-    installScripted(world, {
+    const world = kit.consumerWorld({ providers: ['alerts'] });
+    kit.installScripted(world, {
       versions: [1],
       patchPackage: (p) =>
-        withMetaData(p, { [META_AUTHORITY]: SCRIPTED_AUTHORITY, [META_VERSION]: '1', [META_VERSIONS]: '1' }),
+        kit.withMetaData(p, {
+          [META_AUTHORITY]: kit.SCRIPTED_AUTHORITY,
+          [META_VERSION]: '1',
+          [META_VERSIONS]: '1',
+        }),
     });
-    const { value } = await runConsumer(world, (b) => b.connectAll());
-    expect(value.find((p) => p.packageName === ALERTS_PACKAGE)?.version).toBe(2);
-    expect(value.find((p) => p.packageName === SCRIPTED_PACKAGE)?.version).toBe(1);
-    expect(consumerCalls(world, ALERTS_PACKAGE)[0]?.method).toBe('negotiate');
-    expect(consumerCalls(world, SCRIPTED_PACKAGE).some((c) => c.method === 'negotiate')).toBe(false);
+    const { value } = await kit.runConsumer(world, (b) => b.connectAll());
+    expect(value.find((p) => p.packageName === kit.ALERTS_PACKAGE)?.version).toBe(2);
+    expect(value.find((p) => p.packageName === kit.SCRIPTED_PACKAGE)?.version).toBe(1);
+    expect(kit.consumerCalls(world, kit.ALERTS_PACKAGE)[0]?.method).toBe('negotiate');
+    expect(kit.consumerCalls(world, kit.SCRIPTED_PACKAGE).some((c) => c.method === 'negotiate')).toBe(false);
   });
 
   it('CETP-8-07: against a dual-stack ("1,2") provider the consumer never issues a v1 call', async () => {
-    const world = consumerWorld({ providers: ['alerts'] });
-    await runConsumer(world, async (b) => {
+    const world = kit.consumerWorld({ providers: ['alerts'] });
+    await kit.runConsumer(world, async (b) => {
       await b.listTools();
-      await b.execute(ALERTS_PACKAGE, 'get_quote', { symbol: 'SAP' });
+      await b.execute(kit.ALERTS_PACKAGE, 'get_quote', { symbol: 'SAP' });
     });
-    const calls = consumerCalls(world, ALERTS_PACKAGE);
+    const calls = kit.consumerCalls(world, kit.ALERTS_PACKAGE);
     expect(
       calls.filter((c) => c.method !== 'negotiate').every((c) => c.extras?.getInt('protocol_version') === 2),
     ).toBe(true);
@@ -106,15 +100,15 @@ describe('discovery over PackageManager', () => {
       alertsApp(),
     );
     // A declares B's authority in its discovery meta-data.
-    installScripted(world, { metaData: { [META_AUTHORITY]: ALERTS_AUTHORITY } });
+    kit.installScripted(world, { metaData: { [META_AUTHORITY]: ALERTS_AUTHORITY } });
     world.install(consumerPackage(), consumerApp());
-    const { value } = await runConsumer(world, async (b) => ({
+    const { value } = await kit.runConsumer(world, async (b) => ({
       status: await b.connectAll(),
       tools: await b.listTools(),
     }));
     expect(value.status).toEqual([
       {
-        packageName: SCRIPTED_PACKAGE,
+        packageName: kit.SCRIPTED_PACKAGE,
         authority: ALERTS_AUTHORITY,
         providerId: null,
         version: null,
@@ -123,9 +117,13 @@ describe('discovery over PackageManager', () => {
       },
     ]);
     expect(value.tools).toEqual([]);
-    expect(consumerCalls(world)).toEqual([]);
-    expect(auditEvents(world, 'provider.disabled')).toEqual([
-      expect.objectContaining({ package: SCRIPTED_PACKAGE, reason: 'package_mismatch', temporary: false }),
+    expect(kit.consumerCalls(world)).toEqual([]);
+    expect(kit.auditEvents(world, 'provider.disabled')).toEqual([
+      expect.objectContaining({
+        package: kit.SCRIPTED_PACKAGE,
+        reason: 'package_mismatch',
+        temporary: false,
+      }),
     ]);
   });
 
@@ -133,9 +131,9 @@ describe('discovery over PackageManager', () => {
     const world = new World({ recordContentCalls: true });
     world.install(alertsPackage(), alertsApp());
     world.install(consumerPackage({ withoutQueries: true }), consumerApp());
-    const { value } = await runConsumer(world, (b) => b.listTools());
+    const { value } = await kit.runConsumer(world, (b) => b.listTools());
     expect(value).toEqual([]);
-    expect(consumerCalls(world)).toEqual([]);
+    expect(kit.consumerCalls(world)).toEqual([]);
   });
 
   it('CETP-3.1-08: install order (scan order) changes neither the tool list nor the routing', async () => {
@@ -144,13 +142,13 @@ describe('discovery over PackageManager', () => {
       ['legacy', 'alerts', 'payments'],
       ['payments', 'legacy', 'alerts'],
     ] as const) {
-      const world = consumerWorld({ providers: order });
-      const { value } = await runConsumer(world, async (b) => {
+      const world = kit.consumerWorld({ providers: order });
+      const { value } = await kit.runConsumer(world, async (b) => {
         const tools = await b.listTools();
-        const q = await b.execute(ALERTS_PACKAGE, 'get_quote', { symbol: 'AAPL' });
+        const q = await b.execute(kit.ALERTS_PACKAGE, 'get_quote', { symbol: 'AAPL' });
         return { tools: tools.map((t) => `${t.providerId}/${t.name}`), providerId: q.providerId };
       });
-      expect(value.providerId).toBe(ALERTS_PACKAGE);
+      expect(value.providerId).toBe(kit.ALERTS_PACKAGE);
       lists.push(value.tools);
     }
     expect(lists[0]).toEqual(lists[1]);
@@ -161,7 +159,7 @@ describe('discovery over PackageManager', () => {
     world.install(legacyPackage(), legacyApp());
     world.install(alertsPackage(), alertsApp());
     world.install(consumerPackage(), consumerApp());
-    const { value } = await runConsumer(world, (b) => b.execute(LEGACY_PACKAGE, 'list_cities', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.LEGACY_PACKAGE, 'list_cities', {}));
     expect(value.kind).toBe('ok');
   });
 });

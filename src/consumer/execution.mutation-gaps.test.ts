@@ -10,17 +10,7 @@ import type { World } from '../sim/world.ts';
 import { executes, READ, WRITE } from './gaps.testing.ts';
 import type { RetryOptions } from './options.ts';
 import type { ToolOutcome } from './outcomes.ts';
-import {
-  auditEvents,
-  consumerCalls,
-  consumerWorld,
-  errorReply,
-  installScripted,
-  runConsumer,
-  SCRIPTED_PACKAGE,
-  type ScriptedCall,
-  success,
-} from './testing.ts';
+import * as kit from './testing.ts';
 
 /** Virtual time between consecutive execute_tool calls. */
 function gaps(world: World): number[] {
@@ -29,13 +19,13 @@ function gaps(world: World): number[] {
 }
 
 function scripted(
-  script: (c: ScriptedCall) => Bundle | null | undefined,
+  script: (c: kit.ScriptedCall) => Bundle | null | undefined,
   retry: Partial<RetryOptions> = {},
   more: { negotiate?: (n: number) => Bundle | undefined } = {},
 ) {
-  const world = consumerWorld({ providers: [], consumer: { retry } });
+  const world = kit.consumerWorld({ providers: [], consumer: { retry } });
   let negotiations = 0;
-  installScripted(world, {
+  kit.installScripted(world, {
     tools: [WRITE, READ],
     answer: (c) => {
       if (c.method === 'negotiate') return more.negotiate?.(++negotiations);
@@ -45,9 +35,9 @@ function scripted(
   return world;
 }
 
-const ok = (c: ScriptedCall) => success(c.requestId, { kind: 'inline', value: { n: c.n } });
-const unavailable = (c: ScriptedCall, retryAfterMs?: number) =>
-  errorReply(c.requestId, 'UNAVAILABLE', {
+const ok = (c: kit.ScriptedCall) => kit.success(c.requestId, { kind: 'inline', value: { n: c.n } });
+const unavailable = (c: kit.ScriptedCall, retryAfterMs?: number) =>
+  kit.errorReply(c.requestId, 'UNAVAILABLE', {
     retryable: true,
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
   });
@@ -55,9 +45,9 @@ const unavailable = (c: ScriptedCall, retryAfterMs?: number) =>
 /** The latency of one round trip to the scripted provider (a reply with no retry in between). */
 async function roundTrip(): Promise<number> {
   const world = scripted(ok);
-  await runConsumer(world, async (b) => {
-    await b.execute(SCRIPTED_PACKAGE, 'write', {});
-    await b.execute(SCRIPTED_PACKAGE, 'write', {});
+  await kit.runConsumer(world, async (b) => {
+    await b.execute(kit.SCRIPTED_PACKAGE, 'write', {});
+    await b.execute(kit.SCRIPTED_PACKAGE, 'write', {});
   });
   const [gap] = gaps(world);
   return gap as number;
@@ -71,11 +61,11 @@ describe('CETP-5-27: the backoff is exponential, capped, and never shorter than 
       maxBackoffMs: 400,
       maxRetries: 4,
     });
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value).toMatchObject({ kind: 'ok', untrusted: { value: { n: 5 } } });
     expect(gaps(world).map((g) => g - rtt)).toEqual([100, 200, 400, 400]);
     expect(new Set(executes(world).map((c) => c.extras?.getString('request_id'))).size).toBe(1);
-    expect(auditEvents(world, 'execution.attempt').map((e) => e.reason)).toEqual([
+    expect(kit.auditEvents(world, 'execution.attempt').map((e) => e.reason)).toEqual([
       'first',
       'retry',
       'retry',
@@ -87,7 +77,7 @@ describe('CETP-5-27: the backoff is exponential, capped, and never shorter than 
   it('CETP-5-27 CETP-6-08: transport failures (null replies) back off exponentially too', async () => {
     const rtt = await roundTrip();
     const world = scripted((c) => (c.n <= 3 ? null : ok(c)), { baseBackoffMs: 50, maxBackoffMs: 10_000 });
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value.kind).toBe('ok');
     expect(gaps(world).map((g) => g - rtt)).toEqual([50, 100, 200]);
   });
@@ -102,7 +92,7 @@ describe('CETP-5-27: the backoff is exponential, capped, and never shorter than 
         maxBackoffMs: 10_000,
       },
     );
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value.kind).toBe('ok');
     expect(gaps(world).map((g) => g - rtt)).toEqual([100, 1_000]);
   });
@@ -113,12 +103,12 @@ describe('CETP-5-27: the backoff is exponential, capped, and never shorter than 
       baseBackoffMs: 10,
       maxRetryAfterMs: 2_000,
     });
-    const a = await runConsumer(patient, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const a = await kit.runConsumer(patient, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(a.value.kind).toBe('ok');
     expect(gaps(patient).map((g) => g - rtt)).toEqual([2_000]);
 
     const impatient = scripted((c) => unavailable(c, 2_001), { baseBackoffMs: 10, maxRetryAfterMs: 2_000 });
-    const b = await runConsumer(impatient, (br) => br.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const b = await kit.runConsumer(impatient, (br) => br.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(b.value).toMatchObject({ kind: 'provider_unavailable', temporary: true, retryAfterMs: 2_001 });
     expect(executes(impatient)).toHaveLength(1);
   });
@@ -127,14 +117,14 @@ describe('CETP-5-27: the backoff is exponential, capped, and never shorter than 
 describe('bounded re-sends', () => {
   it('CETP-5-26: maxRetries re-sends, then a temporary unavailability that carries the last retry_after_ms', async () => {
     const world = scripted((c) => unavailable(c, 20), { maxRetries: 2, baseBackoffMs: 1 });
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value).toMatchObject({ kind: 'provider_unavailable', temporary: true, retryAfterMs: 20 });
     expect(executes(world)).toHaveLength(3);
   });
 
   it('CETP-5-26: exhausted without a retry_after_ms: temporary unavailability, no retryAfterMs', async () => {
     const world = scripted((c) => unavailable(c), { maxRetries: 1, baseBackoffMs: 1 });
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value).toMatchObject({ kind: 'provider_unavailable', temporary: true });
     expect(value).not.toHaveProperty('retryAfterMs');
     expect(executes(world)).toHaveLength(2);
@@ -142,10 +132,7 @@ describe('bounded re-sends', () => {
 
   it('CETP-6-08: with maxRetries 0 a lost reply is not re-sent: a write is outcome_unknown, a read unavailable', async () => {
     const world = scripted(() => null, { maxRetries: 0 });
-    const { value } = await runConsumer(world, async (b) => [
-      await b.execute(SCRIPTED_PACKAGE, 'write', {}),
-      await b.execute(SCRIPTED_PACKAGE, 'lookup', {}),
-    ]);
+    const { value } = await kit.executeScripted(world, 'write', 'lookup');
     expect(value[0]).toMatchObject({ kind: 'outcome_unknown', reason: 'transport_null' });
     expect(value[1]).toMatchObject({ kind: 'provider_unavailable', temporary: true });
     expect(executes(world)).toHaveLength(2);
@@ -155,9 +142,9 @@ describe('bounded re-sends', () => {
     const world = scripted((c) =>
       c.n === 1
         ? unavailable(c)
-        : errorReply(c.requestId, 'CONFLICT', { retryable: false, message: 'Taken.' }),
+        : kit.errorReply(c.requestId, 'CONFLICT', { retryable: false, message: 'Taken.' }),
     );
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value).toMatchObject({ kind: 'rejected', code: 'CONFLICT' });
     expect(executes(world)).toHaveLength(2);
   });
@@ -175,17 +162,16 @@ describe('a send that cannot connect in the middle of an execution', () => {
   ] as const) {
     it(`NOTES-8b CETP-6-08: renegotiation answered ${negotiation}: a write that reached the provider is outcome_unknown`, async () => {
       const world = scripted(
-        (c) => errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true }),
+        (c) => kit.errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true }),
         { maxRetries: 1, baseBackoffMs: 1, maxRenegotiations: 2 },
         {
           negotiate: (n) =>
-            n === 1 ? undefined : errorReply('', negotiation, { retryable: negotiation === 'UNAVAILABLE' }),
+            n === 1
+              ? undefined
+              : kit.errorReply('', negotiation, { retryable: negotiation === 'UNAVAILABLE' }),
         },
       );
-      const { value } = await runConsumer(world, async (b) => [
-        await b.execute(SCRIPTED_PACKAGE, 'write', {}),
-        await b.execute(SCRIPTED_PACKAGE, 'lookup', {}),
-      ]);
+      const { value } = await kit.executeScripted(world, 'write', 'lookup');
       expect(value[0]).toMatchObject({ kind: 'outcome_unknown' });
       expect(value[1]).toMatchObject({ kind: 'provider_unavailable', temporary });
       expect(executes(world)).toHaveLength(1);
@@ -197,19 +183,20 @@ describe('a send that cannot connect in the middle of an execution', () => {
     const world = scripted(
       (c) => {
         if (c.extras.getString('tool_name') === 'write') return ++writes === 1 ? unavailable(c) : ok(c);
-        return errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
+        return kit.errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
       },
       { baseBackoffMs: 1_000, maxRenegotiations: 1 },
       {
-        negotiate: (n) => (n === 1 ? undefined : errorReply('', 'UNSUPPORTED_VERSION', { retryable: false })),
+        negotiate: (n) =>
+          n === 1 ? undefined : kit.errorReply('', 'UNSUPPORTED_VERSION', { retryable: false }),
       },
     );
     const outcomes = new Map<string, ToolOutcome>();
-    await runConsumer(world, async (b, ctx) => {
+    await kit.runConsumer(world, async (b, ctx) => {
       // Two threads of the agent: the write backs off while the lookup's renegotiation fails.
       for (const tool of ['write', 'lookup']) {
         ctx.spawn(tool, async () => {
-          outcomes.set(tool, await b.execute(SCRIPTED_PACKAGE, tool, {}));
+          outcomes.set(tool, await b.execute(kit.SCRIPTED_PACKAGE, tool, {}));
         });
       }
     });
@@ -224,18 +211,18 @@ describe('a send that cannot connect in the middle of an execution', () => {
         .map((c) => c.extras?.getString('tool_name'))
         .sort(),
     ).toEqual(['lookup', 'write']);
-    expect(consumerCalls(world).filter((c) => c.method === 'negotiate')).toHaveLength(2);
+    expect(kit.consumerCalls(world).filter((c) => c.method === 'negotiate')).toHaveLength(2);
   });
 
   it('CETP-6-08: a write whose every send was refused (the provider was uninstalled) never reached it: provider_unavailable, not outcome_unknown', async () => {
     const world = scripted(ok, { baseBackoffMs: 1, maxRetries: 2 });
-    const { value } = await runConsumer(world, async (b) => {
-      const first = await b.execute(SCRIPTED_PACKAGE, 'write', {});
-      world.uninstall(SCRIPTED_PACKAGE);
+    const { value } = await kit.runConsumer(world, async (b) => {
+      const first = await b.execute(kit.SCRIPTED_PACKAGE, 'write', {});
+      world.uninstall(kit.SCRIPTED_PACKAGE);
       // The first call after the uninstall meets the dead Binder (it may have reached the provider).
-      const died = await b.execute(SCRIPTED_PACKAGE, 'write', {});
+      const died = await b.execute(kit.SCRIPTED_PACKAGE, 'write', {});
       // Every send of the next one is refused: it never reached the provider.
-      return [first, died, await b.execute(SCRIPTED_PACKAGE, 'write', {})];
+      return [first, died, await b.execute(kit.SCRIPTED_PACKAGE, 'write', {})];
     });
     expect(value[0]?.kind).toBe('ok');
     expect(value[1]).toMatchObject({ kind: 'outcome_unknown', reason: 'transport_refused' });

@@ -8,46 +8,33 @@ import { sha256Hex } from '../protocol/index.ts';
 import type { Bundle } from '../sim/binder/bundle.ts';
 import { IllegalStateException } from '../sim/core/errors.ts';
 import { executes, WRITE } from './gaps.testing.ts';
-import {
-  ALERTS_PACKAGE,
-  auditEvents,
-  CONSUMER,
-  consumerCalls,
-  consumerWorld,
-  effectNotes,
-  errorReply,
-  installScripted,
-  runConsumer,
-  SCRIPTED_PACKAGE,
-  type ScriptedCall,
-  success,
-} from './testing.ts';
+import * as kit from './testing.ts';
 
 /** A scripted provider whose execute_tool answers come from `script` (1-based call count). */
 function scripted(
-  script: (c: ScriptedCall) => Bundle | null | undefined | Promise<Bundle | null | undefined>,
+  script: (c: kit.ScriptedCall) => Bundle | null | undefined | Promise<Bundle | null | undefined>,
   consumer = {},
 ) {
-  const world = consumerWorld({ providers: [], consumer });
-  installScripted(world, {
+  const world = kit.consumerWorld({ providers: [], consumer });
+  kit.installScripted(world, {
     tools: [WRITE],
     answer: (c) => (c.method === 'execute_tool' ? script(c) : undefined),
   });
   return world;
 }
 
-const ok = (c: ScriptedCall) => success(c.requestId, { kind: 'inline', value: { n: c.n } });
+const ok = (c: kit.ScriptedCall) => kit.success(c.requestId, { kind: 'inline', value: { n: c.n } });
 
 describe('one request_id per logical execution', () => {
   it('CETP-4.1-04 CETP-4.1-15 CETP-6-08: a reply lost after the commit is retried with the same id and args bytes; one effect', async () => {
-    const world = consumerWorld({
+    const world = kit.consumerWorld({
       providers: ['alerts'],
       world: { user: { kind: 'scripted', decisions: ['approve'] } },
     });
-    const { value } = await runConsumer(world, async (b) => {
-      await b.execute(ALERTS_PACKAGE, 'create_alert', { symbol: 'AAPL', price: 195 }); // grants the scope
-      world.applyFault({ kind: 'loseReply', callee: ALERTS_PACKAGE, caller: CONSUMER });
-      return b.execute(ALERTS_PACKAGE, 'create_alert', { symbol: 'MSFT', price: 400 });
+    const { value } = await kit.runConsumer(world, async (b) => {
+      await b.execute(kit.ALERTS_PACKAGE, 'create_alert', { symbol: 'AAPL', price: 195 }); // grants the scope
+      world.applyFault({ kind: 'loseReply', callee: kit.ALERTS_PACKAGE, caller: kit.CONSUMER });
+      return b.execute(kit.ALERTS_PACKAGE, 'create_alert', { symbol: 'MSFT', price: 400 });
     });
     expect(value.kind).toBe('ok');
     const second = executes(world).filter((c) => c.extras?.getString('args')?.includes('MSFT'));
@@ -56,7 +43,7 @@ describe('one request_id per logical execution', () => {
     expect(new Set(second.map((c) => c.extras?.getString('request_id'))).size).toBe(1);
     expect(new Set(second.map((c) => c.extras?.getString('args'))).size).toBe(1);
     const requestId = second[0]?.extras?.getString('request_id');
-    expect(effectNotes(world).filter((e) => e.request_id === requestId)).toHaveLength(1);
+    expect(kit.effectNotes(world).filter((e) => e.request_id === requestId)).toHaveLength(1);
   });
 
   it('CETP-4.1-16: after a timeout the consumer never re-sends the tool under a new request_id', async () => {
@@ -67,7 +54,9 @@ describe('one request_id per logical execution', () => {
       },
       { callTimeoutMs: 5_000 },
     );
-    const { value, report } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', { a: 1 }));
+    const { value, report } = await kit.runConsumer(world, (b) =>
+      b.execute(kit.SCRIPTED_PACKAGE, 'write', { a: 1 }),
+    );
     expect(value).toMatchObject({ kind: 'ok', untrusted: { value: { n: 2 } } });
     const calls = executes(world);
     expect(calls).toHaveLength(2);
@@ -84,7 +73,7 @@ describe('one request_id per logical execution', () => {
         const bytes = new TextEncoder().encode('{}');
         c.context.writeFile('late.json', bytes);
         const fd = c.context.openFile('late.json', 'r');
-        const reply = success(c.requestId, {
+        const reply = kit.success(c.requestId, {
           kind: 'file',
           media_type: 'application/json',
           size_bytes: 2,
@@ -99,19 +88,23 @@ describe('one request_id per logical execution', () => {
       },
       { callTimeoutMs: 5_000 },
     );
-    const { value, report } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value, report } = await kit.runConsumer(world, (b) =>
+      b.execute(kit.SCRIPTED_PACKAGE, 'write', {}),
+    );
     expect(value.kind).toBe('ok');
     expect(report.fdLeaks).toEqual([]);
-    expect(world.trace.ofKind('fd.dup').filter((e) => e.data.to === CONSUMER)).toHaveLength(1);
+    expect(world.trace.ofKind('fd.dup').filter((e) => e.data.to === kit.CONSUMER)).toHaveLength(1);
   });
 
   it('CETP-6-08: a provider that dies mid-call is re-acquired (restarted) and asked again with the same id', async () => {
     const world = scripted((c) => {
       if (c.context.process.incarnation === 1)
-        world.killProcess(SCRIPTED_PACKAGE, { kind: 'killed', reason: 'test' });
+        world.killProcess(kit.SCRIPTED_PACKAGE, { kind: 'killed', reason: 'test' });
       return ok(c);
     });
-    const { value, report } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value, report } = await kit.runConsumer(world, (b) =>
+      b.execute(kit.SCRIPTED_PACKAGE, 'write', {}),
+    );
     expect(value.kind).toBe('ok');
     const calls = executes(world);
     expect(calls.map((c) => c.result?.kind)).toEqual(['exception', 'reply']);
@@ -121,15 +114,15 @@ describe('one request_id per logical execution', () => {
 
   it('a null reply is an unknown outcome: re-sent with the same id', async () => {
     const world = scripted((c) => (c.n === 1 ? null : ok(c)));
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value.kind).toBe('ok');
     expect(new Set(executes(world).map((c) => c.extras?.getString('request_id'))).size).toBe(1);
   });
 
   it('transport failures are retried a bounded number of times; an effectful call then ends outcome_unknown, still journaled', async () => {
     const world = scripted(() => null);
-    const { value } = await runConsumer(world, async (b) => ({
-      outcome: await b.execute(SCRIPTED_PACKAGE, 'write', {}),
+    const { value } = await kit.runConsumer(world, async (b) => ({
+      outcome: await b.execute(kit.SCRIPTED_PACKAGE, 'write', {}),
       pending: await b.journal.pending(),
     }));
     expect(value.outcome.kind).toBe('outcome_unknown');
@@ -144,23 +137,25 @@ describe('the provider crash trap (ContentResolver.call vs an unstable client)',
       const world = scripted(
         (c) => {
           if (c.context.process.incarnation === 1)
-            world.killProcess(SCRIPTED_PACKAGE, { kind: 'killed', reason: 'test' });
+            world.killProcess(kit.SCRIPTED_PACKAGE, { kind: 'killed', reason: 'test' });
           return ok(c);
         },
         stable ? { plantedBugs: ['consumer-uses-stable-call'] } : {},
       );
       let finished = false;
-      world.spawnIn(CONSUMER, 'agent', async (ctx) => {
+      world.spawnIn(kit.CONSUMER, 'agent', async (ctx) => {
         const { bridgeIn } = await import('./app.ts');
-        await bridgeIn(ctx).execute(SCRIPTED_PACKAGE, 'write', {});
+        await bridgeIn(ctx).execute(kit.SCRIPTED_PACKAGE, 'write', {});
         finished = true;
       });
       await world.run();
-      const consumer = world.allProcesses().find((p) => p.name === CONSUMER);
+      const consumer = world.allProcesses().find((p) => p.name === kit.CONSUMER);
       expect(finished).toBe(!stable);
       expect(consumer?.state.kind).toBe(stable ? 'dead' : 'running');
       if (stable)
-        expect(consumer?.state).toMatchObject({ cause: { kind: 'dependency', provider: SCRIPTED_PACKAGE } });
+        expect(consumer?.state).toMatchObject({
+          cause: { kind: 'dependency', provider: kit.SCRIPTED_PACKAGE },
+        });
     });
   }
 });
@@ -174,8 +169,8 @@ describe('retryable, retry_after_ms, and no loops', () => {
     ['QUOTA_MELTDOWN', true],
   ] as const) {
     it(`CETP-5-26: ${code} (retryable=${retryable}) is not retried automatically`, async () => {
-      const world = scripted((c) => errorReply(c.requestId, code, { retryable }));
-      const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      const world = scripted((c) => kit.errorReply(c.requestId, code, { retryable }));
+      const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
       expect(executes(world)).toHaveLength(1);
       expect(value.kind).not.toBe('ok');
       if (code === 'QUOTA_MELTDOWN') expect(value).toMatchObject({ kind: 'rejected', code: 'UNRECOGNIZED' });
@@ -184,9 +179,11 @@ describe('retryable, retry_after_ms, and no loops', () => {
 
   it('CETP-5-27: a retry waits at least retry_after_ms on the virtual clock', async () => {
     const world = scripted((c) =>
-      c.n === 1 ? errorReply(c.requestId, 'RATE_LIMITED', { retryable: true, retryAfterMs: 5_000 }) : ok(c),
+      c.n === 1
+        ? kit.errorReply(c.requestId, 'RATE_LIMITED', { retryable: true, retryAfterMs: 5_000 })
+        : ok(c),
     );
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value.kind).toBe('ok');
     const [first, second] = executes(world);
     expect((second?.t ?? 0) - (first?.t ?? 0)).toBeGreaterThanOrEqual(5_000);
@@ -194,8 +191,8 @@ describe('retryable, retry_after_ms, and no loops', () => {
   });
 
   it('CETP-5-26 CETP-5-27: a retryable error is retried a bounded number of times, then reported as temporary unavailability', async () => {
-    const world = scripted((c) => errorReply(c.requestId, 'UNAVAILABLE', { retryable: true }));
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const world = scripted((c) => kit.errorReply(c.requestId, 'UNAVAILABLE', { retryable: true }));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value).toMatchObject({ kind: 'provider_unavailable', temporary: true });
     expect(executes(world)).toHaveLength(5);
     const ts = executes(world).map((c) => c.t);
@@ -204,17 +201,17 @@ describe('retryable, retry_after_ms, and no loops', () => {
 
   it('a retry_after_ms beyond the consumer’s patience is not waited for', async () => {
     const world = scripted((c) =>
-      errorReply(c.requestId, 'RATE_LIMITED', { retryable: true, retryAfterMs: 86_400_000 }),
+      kit.errorReply(c.requestId, 'RATE_LIMITED', { retryable: true, retryAfterMs: 86_400_000 }),
     );
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value).toMatchObject({ kind: 'provider_unavailable', temporary: true, retryAfterMs: 86_400_000 });
     expect(executes(world)).toHaveLength(1);
   });
 
   for (const code of ['INVALID_ARGS', 'AUTH_REQUIRED', 'USER_ACTION_REQUIRED'] as const) {
     it(`CETP-5-28: ${code} marked retryable=true is not retried without a user action or new args`, async () => {
-      const world = scripted((c) => errorReply(c.requestId, code, { retryable: true, retryAfterMs: 1 }));
-      const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      const world = scripted((c) => kit.errorReply(c.requestId, code, { retryable: true, retryAfterMs: 1 }));
+      const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
       expect(value).toMatchObject({ kind: 'rejected', code });
       expect(executes(world)).toHaveLength(1);
     });
@@ -222,23 +219,23 @@ describe('retryable, retry_after_ms, and no loops', () => {
 
   it('CETP-5-19: after DEADLINE_EXCEEDED the next step is a same-request_id query (re-send with a fresh deadline)', async () => {
     const world = scripted((c) =>
-      c.n === 1 ? errorReply(c.requestId, 'DEADLINE_EXCEEDED', { retryable: false }) : ok(c),
+      c.n === 1 ? kit.errorReply(c.requestId, 'DEADLINE_EXCEEDED', { retryable: false }) : ok(c),
     );
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value.kind).toBe('ok');
     const [first, second] = executes(world);
     expect(second?.extras?.getString('request_id')).toBe(first?.extras?.getString('request_id'));
     expect(second?.extras?.getLong('deadline_at_ms')).toBeGreaterThan(second?.t ?? 0);
-    expect(auditEvents(world, 'execution.attempt').map((e) => e.reason)).toEqual(['first', 'query']);
+    expect(kit.auditEvents(world, 'execution.attempt').map((e) => e.reason)).toEqual(['first', 'query']);
   });
 });
 
 describe('deadline queries', () => {
   it('CETP-5-19 CETP-5-26: one same-id query after DEADLINE_EXCEEDED; a non-retryable answer to the query ends it', async () => {
-    const world = scripted((c) => errorReply(c.requestId, 'DEADLINE_EXCEEDED', { retryable: false }));
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const world = scripted((c) => kit.errorReply(c.requestId, 'DEADLINE_EXCEEDED', { retryable: false }));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value).toMatchObject({ kind: 'rejected', code: 'DEADLINE_EXCEEDED' });
-    expect(auditEvents(world, 'execution.attempt').map((e) => e.reason)).toEqual(['first', 'query']);
+    expect(kit.auditEvents(world, 'execution.attempt').map((e) => e.reason)).toEqual(['first', 'query']);
   });
 });
 
@@ -246,7 +243,7 @@ describe('execute_tool requests', () => {
   it('CETP-4.1-06: execute_tool carries tool_name and args as a JSON String, byte for byte as given', async () => {
     const world = scripted(ok);
     const json = '{"b":1.50,"a":"x"}';
-    await runConsumer(world, (b) => b.executeJson(SCRIPTED_PACKAGE, 'write', json));
+    await kit.runConsumer(world, (b) => b.executeJson(kit.SCRIPTED_PACKAGE, 'write', json));
     const [call] = executes(world);
     expect(call?.extras?.getString('tool_name')).toBe('write');
     expect(call?.extras?.typeOf('args')).toBe('String');
@@ -256,9 +253,9 @@ describe('execute_tool requests', () => {
   it('CETP-4.1-08: args of exactly max_request_bytes are sent; one byte more is refused locally', async () => {
     const world = scripted(ok);
     const args = (size: number) => `{"p":"${'é'.repeat(2)}${'x'.repeat(size - 12)}"}`;
-    const { value } = await runConsumer(world, async (b) => [
-      await b.executeJson(SCRIPTED_PACKAGE, 'write', args(65_536)),
-      await b.executeJson(SCRIPTED_PACKAGE, 'write', args(65_537)),
+    const { value } = await kit.runConsumer(world, async (b) => [
+      await b.executeJson(kit.SCRIPTED_PACKAGE, 'write', args(65_536)),
+      await b.executeJson(kit.SCRIPTED_PACKAGE, 'write', args(65_537)),
     ]);
     expect(new TextEncoder().encode(args(65_536)).length).toBe(65_536);
     expect(value.map((o) => o.kind)).toEqual(['ok', 'invalid_args']);
@@ -267,20 +264,20 @@ describe('execute_tool requests', () => {
   });
 
   it('CETP-4.1-12 CETP-4.1-13: a list_tools retried after a failed transaction keeps its request_id; a new read gets a new one', async () => {
-    const world = consumerWorld({ providers: [] });
-    installScripted(world, {
+    const world = kit.consumerWorld({ providers: [] });
+    kit.installScripted(world, {
       answer: (c) => {
         if (c.method === 'list_tools' && c.n === 1) return null;
         if (c.method === 'execute_tool' && c.n === 1)
-          return errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
+          return kit.errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
         return undefined;
       },
     });
-    await runConsumer(world, async (b) => {
+    await kit.runConsumer(world, async (b) => {
       await b.listTools();
-      await b.execute(SCRIPTED_PACKAGE, 'lookup', {}); // NEGOTIATION_REQUIRED ⇒ a new session ⇒ a new read
+      await b.execute(kit.SCRIPTED_PACKAGE, 'lookup', {}); // NEGOTIATION_REQUIRED ⇒ a new session ⇒ a new read
     });
-    const lists = consumerCalls(world).filter((c) => c.method === 'list_tools');
+    const lists = kit.consumerCalls(world).filter((c) => c.method === 'list_tools');
     const ids = lists.map((c) => c.extras?.getString('request_id'));
     expect(ids).toHaveLength(3);
     expect(ids[1]).toBe(ids[0]);
@@ -289,11 +286,11 @@ describe('execute_tool requests', () => {
 
   it('NOTES 8b: after NEGOTIATION_REQUIRED the consumer renegotiates and re-sends with the same request_id', async () => {
     const world = scripted((c) =>
-      c.n === 1 ? errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true }) : ok(c),
+      c.n === 1 ? kit.errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true }) : ok(c),
     );
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value.kind).toBe('ok');
-    const methods = consumerCalls(world).map((c) => c.method);
+    const methods = kit.consumerCalls(world).map((c) => c.method);
     expect(methods).toEqual([
       'negotiate',
       'get_provider_info',
@@ -316,10 +313,12 @@ describe('execute_tool requests', () => {
           throw thrown === 'IllegalStateException' ? new IllegalStateException('boom') : new Error('boom');
         return ok(c);
       });
-      const { value, report } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      const { value, report } = await kit.runConsumer(world, (b) =>
+        b.execute(kit.SCRIPTED_PACKAGE, 'write', {}),
+      );
       expect(value.kind).toBe('ok');
       expect(new Set(executes(world).map((c) => c.extras?.getString('request_id'))).size).toBe(1);
-      expect(report.crashes.filter((c) => c.task.includes(CONSUMER))).toEqual([]);
+      expect(report.crashes.filter((c) => c.task.includes(kit.CONSUMER))).toEqual([]);
     });
   }
 });

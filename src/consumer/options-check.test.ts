@@ -4,6 +4,7 @@
  * and then fails every call for a reason it never states.
  */
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../base/testing.ts';
 import { OptionsError } from '../protocol/option-floors.ts';
 import { consumerApp } from './app.ts';
 import { DEFAULT_CONSUMER_OPTIONS, resolveConsumerOptions } from './options.ts';
@@ -14,14 +15,9 @@ function optionAt(path: string, value: unknown): object {
   return tail === undefined ? { [head]: value } : { [head]: { [tail]: value } };
 }
 
+/** The OptionsError `configure` throws: the options were refused. */
 function refusal(configure: () => unknown): OptionsError {
-  try {
-    configure();
-  } catch (error) {
-    if (error instanceof OptionsError) return error;
-    throw error;
-  }
-  throw new Error('the options were accepted');
+  return thrownBy(configure, OptionsError);
 }
 
 describe('consumer option floors', () => {

@@ -12,20 +12,7 @@ import { Intent } from '../sim/ui/intent.ts';
 import { FLAG_CANCEL_CURRENT, FLAG_IMMUTABLE } from '../sim/ui/pending-intent.ts';
 import { executes, needsConfirmation, ok, READ, scripted, WRITE } from './gaps.testing.ts';
 import { JOURNAL_TABLE } from './journal.ts';
-import {
-  accepted,
-  auditEvents,
-  CONSUMER,
-  consumerCalls,
-  consumerWorld,
-  errorReply,
-  installScripted,
-  runConsumer,
-  SCRIPTED_ACTIVITY,
-  SCRIPTED_PACKAGE,
-  type ScriptedCall,
-  success,
-} from './testing.ts';
+import * as kit from './testing.ts';
 
 describe('the outcome of each terminal error', () => {
   for (const [code, kind] of [
@@ -35,9 +22,9 @@ describe('the outcome of each terminal error', () => {
   ] as const) {
     it(`CETP-5-20 CETP-5-22 CETP-5-10: ${code} from execute_tool ends the execution as ${kind}, not re-sent`, async () => {
       const world = scripted((c) =>
-        c.method === 'execute_tool' ? errorReply(c.requestId, code, { retryable: false }) : undefined,
+        c.method === 'execute_tool' ? kit.errorReply(c.requestId, code, { retryable: false }) : undefined,
       );
-      const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
       expect(value).toMatchObject({ kind });
       expect(executes(world)).toHaveLength(1);
     });
@@ -51,13 +38,13 @@ describe('the outcome of each terminal error', () => {
     it(`CETP-4.5-11 CETP-5-21 NOTES-12a: RESULT_TOO_LARGE with details ${JSON.stringify(detail ?? null)} is result_too_large, committed=${committed}`, async () => {
       const world = scripted((c) =>
         c.method === 'execute_tool'
-          ? errorReply(c.requestId, 'RESULT_TOO_LARGE', {
+          ? kit.errorReply(c.requestId, 'RESULT_TOO_LARGE', {
               retryable: false,
               ...(detail ? { details: detail } : {}),
             })
           : undefined,
       );
-      const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
       expect(value).toEqual(expect.objectContaining({ kind: 'result_too_large', committed }));
       expect(executes(world)).toHaveLength(1);
     });
@@ -65,20 +52,20 @@ describe('the outcome of each terminal error', () => {
 });
 
 describe('NOTES-8b: NEGOTIATION_REQUIRED during an execution', () => {
-  const stale = (c: ScriptedCall) =>
+  const stale = (c: kit.ScriptedCall) =>
     c.method === 'execute_tool'
-      ? errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true })
+      ? kit.errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true })
       : undefined;
 
   for (const max of [0, 1, 2]) {
     it(`CETP-5-07 CETP-4.1-04: a provider that always answers NEGOTIATION_REQUIRED gets ${max} renegotiation(s), each followed by a same-id retry, then the write is outcome_unknown (renegotiation_limit)`, async () => {
       const world = scripted(stale, { retry: { maxRenegotiations: max } });
-      const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
       expect(value).toMatchObject({ kind: 'outcome_unknown', reason: 'renegotiation_limit' });
       expect(executes(world)).toHaveLength(max + 1);
-      expect(consumerCalls(world).filter((c) => c.method === 'negotiate')).toHaveLength(max + 1);
+      expect(kit.consumerCalls(world).filter((c) => c.method === 'negotiate')).toHaveLength(max + 1);
       expect(new Set(executes(world).map((c) => c.extras?.getString('request_id'))).size).toBe(1);
-      expect(auditEvents(world, 'execution.attempt').map((e) => e.reason)).toEqual([
+      expect(kit.auditEvents(world, 'execution.attempt').map((e) => e.reason)).toEqual([
         'first',
         ...Array.from({ length: max }, () => 'retry'),
       ]);
@@ -87,15 +74,15 @@ describe('NOTES-8b: NEGOTIATION_REQUIRED during an execution', () => {
 
   it('CETP-5-07: a read that meets the renegotiation limit is a temporary unavailability', async () => {
     const world = scripted(stale, { retry: { maxRenegotiations: 1 } });
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'lookup', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'lookup', {}));
     expect(value).toMatchObject({ kind: 'provider_unavailable', temporary: true });
   });
 
   it('CETP-5-07 CETP-6-08: after one NEGOTIATION_REQUIRED the renegotiated session carries the same request to success', async () => {
     const world = scripted((c) => (c.method === 'execute_tool' ? (c.n === 1 ? stale(c) : ok(c)) : undefined));
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value).toMatchObject({ kind: 'ok', untrusted: { value: { n: 2 } } });
-    expect(auditEvents(world, 'execution.attempt').map((e) => e.reason)).toEqual(['first', 'retry']);
+    expect(kit.auditEvents(world, 'execution.attempt').map((e) => e.reason)).toEqual(['first', 'retry']);
     const [first, second] = executes(world);
     expect(second?.extras?.getString('request_id')).toBe(first?.extras?.getString('request_id'));
     expect(second?.extras?.getString('session_token')).not.toBe(first?.extras?.getString('session_token'));
@@ -104,28 +91,32 @@ describe('NOTES-8b: NEGOTIATION_REQUIRED during an execution', () => {
   it('CETP-5-12 NOTES-8b: a tool the renegotiated list no longer has ends as tool_not_found, never re-sent', async () => {
     const world = scripted((c) => {
       if (c.method === 'list_tools' && c.n > 1)
-        return success(c.requestId, { revision: 'rev-2', tools: [READ] });
+        return kit.success(c.requestId, { revision: 'rev-2', tools: [READ] });
       return stale(c);
     });
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value).toMatchObject({ kind: 'tool_not_found' });
     expect(executes(world)).toHaveLength(1);
   });
 
   it('NOTES-8b CETP-6-08: a renegotiation answered UNAVAILABLE ends the write that reached the provider as outcome_unknown with that reason', async () => {
-    const world = consumerWorld({ providers: [], consumer: { retry: { maxRetries: 0, baseBackoffMs: 1 } } });
-    installScripted(world, {
+    const world = kit.consumerWorld({
+      providers: [],
+      consumer: { retry: { maxRetries: 0, baseBackoffMs: 1 } },
+    });
+    kit.installScripted(world, {
       tools: [WRITE],
       answer: (c) => {
-        if (c.method === 'negotiate' && c.n > 1) return errorReply('', 'UNAVAILABLE', { retryable: true });
+        if (c.method === 'negotiate' && c.n > 1)
+          return kit.errorReply('', 'UNAVAILABLE', { retryable: true });
         return stale(c);
       },
     });
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value).toMatchObject({ kind: 'outcome_unknown', reason: 'negotiate_UNAVAILABLE' });
     expect(executes(world)).toHaveLength(1);
     // The first session, then one renegotiation: the execution ends there, no further attempt.
-    expect(consumerCalls(world).filter((c) => c.method === 'negotiate')).toHaveLength(2);
+    expect(kit.consumerCalls(world).filter((c) => c.method === 'negotiate')).toHaveLength(2);
   });
 });
 
@@ -134,10 +125,10 @@ describe('CETP-4.3-12: a resolution that cannot be launched', () => {
     const world = scripted((c) =>
       c.method === 'execute_tool' ? needsConfirmation(c, 'NoSuchActivity') : undefined,
     );
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'confirmed', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'confirmed', {}));
     expect(value).toMatchObject({ kind: 'refused_resolution', reason: 'not_explicit' });
     expect(executes(world)).toHaveLength(1);
-    expect(world.trace.ofKind('pi.send').filter((e) => e.data.from === CONSUMER)).toEqual([]);
+    expect(world.trace.ofKind('pi.send').filter((e) => e.data.from === kit.CONSUMER)).toEqual([]);
   });
 
   it('CETP-4.3-12 CETP-4.3-07: a verified resolution that cannot be launched (cancelled by its creator) is refused_resolution; no resume is sent', async () => {
@@ -148,12 +139,12 @@ describe('CETP-4.3-12: a resolution that cannot be launched', () => {
       // consumer holds is verified (explicit, immutable, the provider's own) but cancelled.
       c.context.getActivityPendingIntent(
         c.n,
-        Intent.explicit(SCRIPTED_PACKAGE, SCRIPTED_ACTIVITY, { data: `confirm://${c.n}` }),
+        Intent.explicit(kit.SCRIPTED_PACKAGE, kit.SCRIPTED_ACTIVITY, { data: `confirm://${c.n}` }),
         FLAG_IMMUTABLE | FLAG_CANCEL_CURRENT,
       );
       return reply;
     });
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'confirmed', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'confirmed', {}));
     expect(value).toMatchObject({ kind: 'refused_resolution', reason: 'IntentSender$SendIntentException' });
     expect(executes(world)).toHaveLength(1);
     expect(executes(world).some((c) => c.extras?.containsKey('resume_token'))).toBe(false);
@@ -166,10 +157,10 @@ describe('NOTES-2: a refused resume token', () => {
       c.method === 'execute_tool'
         ? c.n === 1
           ? needsConfirmation(c)
-          : errorReply(c.requestId, 'INVALID_REQUEST', { retryable: false, message: 'Bad token.' })
+          : kit.errorReply(c.requestId, 'INVALID_REQUEST', { retryable: false, message: 'Bad token.' })
         : undefined,
     );
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'confirmed', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'confirmed', {}));
     expect(value).toMatchObject({ kind: 'rejected', code: 'INVALID_REQUEST' });
     const calls = executes(world);
     expect(calls.map((c) => c.extras?.getString('resume_token') ?? null)).toEqual([null, 'token-1']);
@@ -180,10 +171,10 @@ describe('NOTES-2: a refused resume token', () => {
       if (c.method !== 'execute_tool') return undefined;
       if (c.n === 1) return needsConfirmation(c);
       if (c.n === 2) return null;
-      if (c.n === 3) return errorReply(c.requestId, 'INVALID_REQUEST', { retryable: false });
+      if (c.n === 3) return kit.errorReply(c.requestId, 'INVALID_REQUEST', { retryable: false });
       return ok(c);
     });
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'confirmed', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'confirmed', {}));
     expect(value).toMatchObject({ kind: 'ok' });
     expect(executes(world).map((c) => c.extras?.getString('resume_token') ?? null)).toEqual([
       null,
@@ -191,7 +182,7 @@ describe('NOTES-2: a refused resume token', () => {
       'token-1',
       null,
     ]);
-    expect(auditEvents(world, 'execution.attempt').map((e) => e.reason)).toEqual([
+    expect(kit.auditEvents(world, 'execution.attempt').map((e) => e.reason)).toEqual([
       'first',
       'resume',
       'retry',
@@ -204,9 +195,9 @@ describe('NOTES-2: a refused resume token', () => {
       if (c.method !== 'execute_tool') return undefined;
       if (c.n === 1) return needsConfirmation(c);
       if (c.n === 2) return null;
-      return errorReply(c.requestId, 'CONFLICT', { retryable: false, message: 'Taken.' });
+      return kit.errorReply(c.requestId, 'CONFLICT', { retryable: false, message: 'Taken.' });
     });
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'confirmed', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'confirmed', {}));
     expect(value).toMatchObject({ kind: 'rejected', code: 'CONFLICT' });
     expect(executes(world)).toHaveLength(3);
   });
@@ -216,10 +207,11 @@ describe('CETP-5-28 holds on its own', () => {
   for (const code of ['PERMISSION_DENIED', 'INVALID_ARGS', 'AUTH_REQUIRED', 'USER_ACTION_REQUIRED']) {
     it(`CETP-5-28: ${code} claimed retryable is never re-sent, even with CETP-5-26 ablated`, async () => {
       const world = scripted(
-        (c) => (c.method === 'execute_tool' ? errorReply(c.requestId, code, { retryable: true }) : undefined),
+        (c) =>
+          c.method === 'execute_tool' ? kit.errorReply(c.requestId, code, { retryable: true }) : undefined,
         { disabledRules: ['CETP-5-26'], retry: { baseBackoffMs: 1 } },
       );
-      const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
       expect(value).toMatchObject({ kind: 'rejected', code });
       expect(executes(world)).toHaveLength(1);
     });
@@ -228,10 +220,12 @@ describe('CETP-5-28 holds on its own', () => {
   it('CETP-5-26 ablated: a plain retryable=false error is re-sent (what the ablation switches off)', async () => {
     const world = scripted(
       (c) =>
-        c.method === 'execute_tool' ? errorReply(c.requestId, 'CONFLICT', { retryable: false }) : undefined,
+        c.method === 'execute_tool'
+          ? kit.errorReply(c.requestId, 'CONFLICT', { retryable: false })
+          : undefined,
       { disabledRules: ['CETP-5-26'], retry: { baseBackoffMs: 1, maxRetries: 2 } },
     );
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
     expect(value).toMatchObject({ kind: 'rejected', code: 'CONFLICT' });
     expect(executes(world)).toHaveLength(3);
   });
@@ -240,18 +234,18 @@ describe('CETP-5-28 holds on its own', () => {
 describe('CETP-6-08: the journal of an async write', () => {
   it('CETP-6-08 CETP-4.4-03: the journal keeps the operation an accepted write was given, and marks the execution done', async () => {
     const world = scripted((c) => {
-      if (c.method === 'execute_tool') return accepted(c.requestId, 'op_7', 100);
+      if (c.method === 'execute_tool') return kit.accepted(c.requestId, 'op_7', 100);
       if (c.method === 'get_operation')
-        return success(c.requestId, {
+        return kit.success(c.requestId, {
           operation_id: 'op_7',
           state: 'succeeded',
           result: { kind: 'inline', value: {} },
         });
       return undefined;
     });
-    const { value } = await runConsumer(world, (b) => b.execute(SCRIPTED_PACKAGE, 'job', {}));
+    const { value } = await kit.runConsumer(world, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'job', {}));
     expect(value.kind).toBe('ok');
-    const entries = [...world.storage(CONSUMER).snapshot(JOURNAL_TABLE).values()];
+    const entries = [...world.storage(kit.CONSUMER).snapshot(JOURNAL_TABLE).values()];
     expect(entries).toEqual([
       expect.objectContaining({ tool: 'job', operationId: 'op_7', state: 'done', outcome: 'ok' }),
     ]);
@@ -261,9 +255,9 @@ describe('CETP-6-08: the journal of an async write', () => {
 describe('the consumer’s thread survives its own agent', () => {
   it('CETP-4.4-09: a progress callback that throws ends the execution as invalid_response (consumer_error), logged; the agent goes on', async () => {
     const world = scripted((c) => {
-      if (c.method === 'execute_tool') return accepted(c.requestId, 'op_1', 100);
+      if (c.method === 'execute_tool') return kit.accepted(c.requestId, 'op_1', 100);
       if (c.method === 'get_operation')
-        return success(
+        return kit.success(
           c.requestId,
           c.n === 1
             ? { operation_id: 'op_1', state: 'running', progress: { current: 1, total: 2 } }
@@ -271,9 +265,9 @@ describe('the consumer’s thread survives its own agent', () => {
         );
       return undefined;
     });
-    const { value } = await runConsumer(world, async (b) => [
+    const { value } = await kit.runConsumer(world, async (b) => [
       await b.execute(
-        SCRIPTED_PACKAGE,
+        kit.SCRIPTED_PACKAGE,
         'job',
         {},
         {
@@ -282,7 +276,7 @@ describe('the consumer’s thread survives its own agent', () => {
           },
         },
       ),
-      await b.execute(SCRIPTED_PACKAGE, 'lookup', {}),
+      await b.execute(kit.SCRIPTED_PACKAGE, 'lookup', {}),
     ]);
     expect(value[0]).toMatchObject({ kind: 'invalid_response', issues: ['consumer_error'] });
     expect(value[1]?.kind).toBe('ok');

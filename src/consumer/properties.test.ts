@@ -12,14 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserDecision } from '../sim/ui/user.ts';
 import { bridgeIn } from './app.ts';
 import type { ToolOutcome } from './outcomes.ts';
-import {
-  ALERTS_PACKAGE,
-  auditEvents,
-  CONSUMER,
-  consumerWorld,
-  effectNotes,
-  PAYMENTS_PACKAGE,
-} from './testing.ts';
+import * as kit from './testing.ts';
 
 const scenarioArb = fc.record({
   seed: fc.integer({ min: 0, max: 1_000_000 }),
@@ -36,7 +29,7 @@ describe('consumer properties', () => {
   it('CETP-4.1-04 CETP-6-08 CETP-4.5-09: same request_id per execution, at most one effect, no crash, no leak — under random schedules and faults', async () => {
     await fc.assert(
       fc.asyncProperty(scenarioArb, async (s) => {
-        const world = consumerWorld({
+        const world = kit.consumerWorld({
           providers: ['alerts', 'payments'],
           world: {
             seed: s.seed,
@@ -49,7 +42,7 @@ describe('consumer properties', () => {
                 : [
                     {
                       at: s.loseReplyAtStep,
-                      fault: { kind: 'loseReply', callee: PAYMENTS_PACKAGE, caller: CONSUMER },
+                      fault: { kind: 'loseReply', callee: kit.PAYMENTS_PACKAGE, caller: kit.CONSUMER },
                     },
                   ],
           },
@@ -59,24 +52,24 @@ describe('consumer properties', () => {
           const at = s.killProviderAtMs;
           world.spawn('kill provider', async () => {
             await world.scheduler.sleep(at);
-            world.killProcess(PAYMENTS_PACKAGE, { kind: 'killed', reason: 'property' });
+            world.killProcess(kit.PAYMENTS_PACKAGE, { kind: 'killed', reason: 'property' });
           });
         }
         if (s.killConsumerAtMs !== null) {
           const at = s.killConsumerAtMs;
           world.spawn('restart consumer', async () => {
             await world.scheduler.sleep(at);
-            world.killProcess(CONSUMER, { kind: 'killed', reason: 'property' });
+            world.killProcess(kit.CONSUMER, { kind: 'killed', reason: 'property' });
             await world.scheduler.sleep(1_000);
-            world.spawnIn(CONSUMER, 'resume', async (ctx) => {
+            world.spawnIn(kit.CONSUMER, 'resume', async (ctx) => {
               outcomes.push(...(await bridgeIn(ctx).resumePending()));
             });
           });
         }
-        world.spawnIn(CONSUMER, 'agent', async (ctx) => {
+        world.spawnIn(kit.CONSUMER, 'agent', async (ctx) => {
           const b = bridgeIn(ctx);
           outcomes.push(
-            await b.execute(PAYMENTS_PACKAGE, 'transfer', {
+            await b.execute(kit.PAYMENTS_PACKAGE, 'transfer', {
               from_account: `CHK-${ctx.uid}`,
               to_iban: 'DE89370400440532013000',
               amount: 3,
@@ -84,27 +77,28 @@ describe('consumer properties', () => {
               reference: 'p',
             }),
           );
-          outcomes.push(await b.execute(ALERTS_PACKAGE, 'create_alert', { symbol: 'SAP', price: 400 }));
+          outcomes.push(await b.execute(kit.ALERTS_PACKAGE, 'create_alert', { symbol: 'SAP', price: 400 }));
         });
         const report = await world.run();
         expect(report.outcome.kind).not.toBe('crash');
-        expect(report.crashes.filter((c) => c.task.includes(CONSUMER))).toEqual([]);
-        expect(report.fdLeaks.filter((l) => l.process === CONSUMER)).toEqual([]);
+        expect(report.crashes.filter((c) => c.task.includes(kit.CONSUMER))).toEqual([]);
+        expect(report.fdLeaks.filter((l) => l.process === kit.CONSUMER)).toEqual([]);
         const started = new Map(
-          auditEvents(world)
+          kit
+            .auditEvents(world)
             .filter((e) => e.event === 'execution.start')
             .map((e) => [e.execution_id, e.request_id]),
         );
-        for (const a of auditEvents(world, 'execution.attempt')) {
+        for (const a of kit.auditEvents(world, 'execution.attempt')) {
           expect(a.request_id).toBe(started.get(a.execution_id));
         }
         const perRequest = new Map<string, number>();
-        for (const e of effectNotes(world))
+        for (const e of kit.effectNotes(world))
           perRequest.set(e.request_id, (perRequest.get(e.request_id) ?? 0) + 1);
         expect([...perRequest.values()].every((n) => n === 1)).toBe(true);
         expect([...perRequest.keys()].every((id) => [...started.values()].includes(id))).toBe(true);
         for (const o of outcomes) {
-          const effects = effectNotes(world).filter((e) => e.request_id === o.requestId).length;
+          const effects = kit.effectNotes(world).filter((e) => e.request_id === o.requestId).length;
           if (o.kind === 'ok' || o.kind === 'too_late_to_cancel') expect(effects).toBe(1);
           if (o.kind === 'user_cancelled' || o.kind === 'cancelled' || o.kind === 'declined_locally')
             expect(effects).toBe(0);

@@ -2,7 +2,8 @@
  * Test helpers for the consumer: a world with the reference consumer app and any of the reference
  * providers, a runner for agent code inside the consumer's process, readers of what the consumer
  * sent on the wire (World.contentCalls) and of its audit events, and a scripted provider for
- * answers no honest provider gives. Not part of the public API.
+ * answers no honest provider gives. Not part of the public API. A test file imports the kit whole
+ * (`import * as kit from './testing.ts'`) rather than a list of its names.
  */
 
 import type { JsonObject, JsonValue } from '../base/json.ts';
@@ -23,6 +24,7 @@ import { Activity, RESULT_OK } from '../sim/ui/activity.ts';
 import { type RunReport, World, type WorldOptions } from '../sim/world.ts';
 import { bridgeIn, CONSUMER_PACKAGE, type ConsumerAppOptions, consumerApp, consumerPackage } from './app.ts';
 import type { ExternalToolBridge } from './bridge.ts';
+import type { ToolOutcome } from './outcomes.ts';
 
 export const CONSUMER = CONSUMER_PACKAGE;
 export { ALERTS_PACKAGE, LEGACY_PACKAGE, PAYMENTS_PACKAGE };
@@ -75,6 +77,15 @@ export async function runConsumer<T>(
   return { value: (result as { value: T }).value, report };
 }
 
+/** Runs the consumer executing the scripted provider's `tools` one after another (args `{}`). */
+export function executeScripted(world: World, ...tools: string[]): Promise<ConsumerRun<ToolOutcome[]>> {
+  return runConsumer(world, async (bridge) => {
+    const outcomes: ToolOutcome[] = [];
+    for (const tool of tools) outcomes.push(await bridge.execute(SCRIPTED_PACKAGE, tool, {}));
+    return outcomes;
+  });
+}
+
 /** Every ContentProvider.call the consumer made, optionally to one provider package. */
 export function consumerCalls(world: World, provider?: string): ContentCallRecord[] {
   return (world.contentCalls ?? []).filter(
@@ -101,6 +112,17 @@ export function approvingUser(n: number): { user: { kind: 'scripted'; decisions:
   return { user: { kind: 'scripted', decisions: Array<'approve'>(n).fill('approve') } };
 }
 
+/** payments.reconcile_accounts with cancellation, cancelled at its first progress report. */
+export function reconcileCancelledAtProgress(bridge: ExternalToolBridge) {
+  const cancel = bridge.cancellation();
+  return bridge.execute(
+    PAYMENTS_PACKAGE,
+    'reconcile_accounts',
+    {},
+    { cancel, onProgress: () => cancel.cancel() },
+  );
+}
+
 /** payments.transfer args from the caller's own checking account (payments accounts are per UID). */
 export function transferArgs(uid: number, amount = 10, reference = 'Books') {
   return {
@@ -122,6 +144,26 @@ export function killAfter(world: World, process: string, ms: number): void {
   world.spawn(`kill ${process} after ${ms}ms`, async () => {
     await world.scheduler.sleep(ms);
     world.killProcess(process, { kind: 'killed', reason: 'test' });
+  });
+}
+
+/**
+ * Restarts the consumer from a harness thread `name`: once `ready()` holds (asked every `pollMs`), the
+ * consumer is killed and, `downMs` later, started again to resume its pending executions, whose
+ * outcomes go to `resumed`.
+ */
+export function restartConsumer(
+  world: World,
+  restart: { name: string; ready: () => boolean; pollMs: number; downMs: number; resumed?: ToolOutcome[] },
+): void {
+  world.spawn(restart.name, async () => {
+    while (!restart.ready()) await world.scheduler.sleep(restart.pollMs);
+    world.killProcess(CONSUMER, { kind: 'killed', reason: 'test' });
+    await world.scheduler.sleep(restart.downMs);
+    world.spawnIn(CONSUMER, 'resume', async (ctx) => {
+      const outcomes = await bridgeIn(ctx).resumePending();
+      restart.resumed?.push(...outcomes);
+    });
   });
 }
 

@@ -11,24 +11,16 @@ import type { JsonValue } from '../base/json.ts';
 import type { Bundle } from '../sim/binder/bundle.ts';
 import { ANDROID_RELEASES, type AndroidRelease } from '../sim/core/release.ts';
 import { WRITE } from './gaps.testing.ts';
-import {
-  consumerWorld,
-  errorReply,
-  installScripted,
-  runConsumer,
-  SCRIPTED_PACKAGE,
-  type ScriptedCall,
-  success,
-} from './testing.ts';
+import * as kit from './testing.ts';
 
 /** A provider whose tool list drops `write` once `gone()` says so; execute_tool answers by `script`. */
 function world(
-  script: (c: ScriptedCall) => Bundle | null | undefined,
+  script: (c: kit.ScriptedCall) => Bundle | null | undefined,
   gone: () => boolean,
   android: AndroidRelease,
 ) {
-  const w = consumerWorld({ providers: [], world: { android } });
-  installScripted(w, {
+  const w = kit.consumerWorld({ providers: [], world: { android } });
+  kit.installScripted(w, {
     get tools(): readonly JsonValue[] {
       return gone() ? [] : [WRITE];
     },
@@ -47,12 +39,12 @@ describe.each(ANDROID_RELEASES)(
       const w = world(
         (c) => {
           sent = c.n;
-          return c.n === 1 ? null : errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
+          return c.n === 1 ? null : kit.errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
         },
         () => sent >= 2,
         android,
       );
-      const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      const { value } = await kit.runConsumer(w, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
       expect(value.kind).toBe('outcome_unknown');
     });
 
@@ -61,35 +53,35 @@ describe.each(ANDROID_RELEASES)(
       const w = world(
         (c) => {
           sent = c.n;
-          return errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
+          return kit.errorReply(c.requestId, 'NEGOTIATION_REQUIRED', { retryable: true });
         },
         () => sent >= 1,
         android,
       );
-      const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      const { value } = await kit.runConsumer(w, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
       expect(value.kind).toBe('tool_not_found');
     });
 
     it('CETP-4.1-15: retries spent on a retryable error after an unanswered send end outcome_unknown (the landed fix)', async () => {
       const w = world(
-        (c) => (c.n === 1 ? null : errorReply(c.requestId, 'UNAVAILABLE', { retryable: true })),
+        (c) => (c.n === 1 ? null : kit.errorReply(c.requestId, 'UNAVAILABLE', { retryable: true })),
         () => false,
         android,
       );
-      const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      const { value } = await kit.runConsumer(w, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
       expect(value.kind).toBe('outcome_unknown');
     });
 
     it('retries spent on a retryable error with every send answered: provider_unavailable (nothing can have happened)', async () => {
       const w = world(
-        (c) => errorReply(c.requestId, 'UNAVAILABLE', { retryable: true }),
+        (c) => kit.errorReply(c.requestId, 'UNAVAILABLE', { retryable: true }),
         () => false,
         android,
       );
-      const { value } = await runConsumer(w, (b) => b.execute(SCRIPTED_PACKAGE, 'write', {}));
+      const { value } = await kit.runConsumer(w, (b) => b.execute(kit.SCRIPTED_PACKAGE, 'write', {}));
       expect(value.kind).toBe('provider_unavailable');
     });
   },
 );
 
-void success;
+void kit.success;

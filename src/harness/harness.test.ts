@@ -183,35 +183,34 @@ describe('fuzzConsumer', () => {
   });
 });
 
+/** The alerts fixture with the planted bug dedup-ignores-args: idempotency fails on it. */
+const DEDUP_IGNORES_ARGS: typeof ALERTS = {
+  ...ALERTS,
+  install: (world, variant) => ALERTS.install(world, { ...variant, providerBugs: ['dedup-ignores-args'] }),
+};
+
+/** Idempotency fuzzed on DEDUP_IGNORES_ARGS (300 runs from `seed`, in `cwd`), recorded as from `module`. */
+function huntDedupIgnoresArgs(seed: number, cwd: string, module?: string) {
+  return fuzzProvider(DEDUP_IGNORES_ARGS, {
+    property: 'idempotency',
+    seed,
+    runs: 300,
+    cwd,
+    ...(module === undefined ? {} : { module }),
+  });
+}
+
 describe('replay()', () => {
   it('refuses a file recorded with a module unless that implementation is handed over', async () => {
     const dir = tempDir();
-    const report = await fuzzProvider(
-      {
-        ...ALERTS,
-        install: (world, variant) =>
-          ALERTS.install(world, { ...variant, providerBugs: ['dedup-ignores-args'] }),
-      },
-      {
-        property: 'idempotency',
-        seed: 5,
-        runs: 300,
-        cwd: dir,
-        module: '../../src/fuzz/scenario/fixtures.ts',
-      },
-    ).catch((e: unknown) => e);
+    const report = await huntDedupIgnoresArgs(5, dir, '../../src/fuzz/scenario/fixtures.ts').catch(
+      (e: unknown) => e,
+    );
     // The module option must name a file that exists relative to cwd: here it does not.
     expect(report).toBeInstanceOf(CliError);
     const file = join(dir, 'broken.provider.ts');
     writeFileSync(file, 'export const providers = [];\n');
-    const found = await fuzzProvider(
-      {
-        ...ALERTS,
-        install: (world, variant) =>
-          ALERTS.install(world, { ...variant, providerBugs: ['dedup-ignores-args'] }),
-      },
-      { property: 'idempotency', seed: 1, runs: 300, cwd: dir, module: './broken.provider.ts' },
-    );
+    const found = await huntDedupIgnoresArgs(1, dir, './broken.provider.ts');
     const p = found.properties[0];
     if (!p?.replay) throw new Error('no replay file written');
     expect(p.replayCommand).toBe(
@@ -227,14 +226,7 @@ describe('replay()', () => {
 
   it('says when the replay command cannot name the code under test (no module given)', async () => {
     const dir = tempDir();
-    const report = await fuzzProvider(
-      {
-        ...ALERTS,
-        install: (world, variant) =>
-          ALERTS.install(world, { ...variant, providerBugs: ['dedup-ignores-args'] }),
-      },
-      { property: 'idempotency', seed: 1, runs: 300, cwd: dir },
-    );
+    const report = await huntDedupIgnoresArgs(1, dir);
     const p = report.properties[0];
     if (!p) throw new Error('no report');
     expect(p.replayCommand).toBe('npx cetp-sim replay .cetp-sim/failures/idempotency-1.replay.json');

@@ -129,6 +129,12 @@ describe('writeErrorBundle (CETP-5-01 … 5-04)', () => {
 
 describe('readErrorBundle checks well-formedness', () => {
   const base = () => written(errorFor('UNAVAILABLE'));
+  /** The issues readErrorBundle finds in a well-formed UNAVAILABLE error after `change`. */
+  const issuesAfter = (change: (b: ReturnType<typeof base>) => void) => {
+    const b = base();
+    change(b);
+    return issuesOf(readErrorBundle(b));
+  };
 
   it.each([
     ['status', 'missing_key', 'CETP-5-01'],
@@ -138,9 +144,10 @@ describe('readErrorBundle checks well-formedness', () => {
     ['protocol_version', 'missing_key', 'CETP-5-03'],
     ['request_id', 'missing_key', 'CETP-5-03'],
   ])('a missing %s is %s (%s)', (key, code, ruleId) => {
-    const b = base();
-    b.remove(key);
-    expectIssue(issuesOf(readErrorBundle(b)), { code, ruleId, path: key });
+    expectIssue(
+      issuesAfter((b) => b.remove(key)),
+      { code, ruleId, path: key },
+    );
   });
 
   it.each([
@@ -149,27 +156,31 @@ describe('readErrorBundle checks well-formedness', () => {
     ['retry_after_ms', 'Int', 100, 'CETP-5-04'],
     ['error_code', 'Int', 1, 'CETP-5-01'],
   ] as const)('%s stored as %s is a wrong Bundle type', (key, type, value, ruleId) => {
-    const b = base();
-    b.putRaw(key, type, value);
-    expectIssue(issuesOf(readErrorBundle(b)), { code: 'wrong_bundle_type', ruleId, path: key });
+    expectIssue(
+      issuesAfter((b) => b.putRaw(key, type, value)),
+      { code: 'wrong_bundle_type', ruleId, path: key },
+    );
   });
 
   it('an unknown error code is an issue (CETP-9-09: treat as not retryable)', () => {
-    const b = base();
-    b.putString('error_code', 'TEAPOT');
-    expectIssue(issuesOf(readErrorBundle(b)), { code: 'unknown_error_code', ruleId: 'CETP-5-01' });
+    expectIssue(
+      issuesAfter((b) => b.putString('error_code', 'TEAPOT')),
+      { code: 'unknown_error_code', ruleId: 'CETP-5-01' },
+    );
   });
 
   it('a fixed-policy code with the wrong retryable is an issue', () => {
-    const b = base();
-    b.putBoolean('retryable', false);
-    expectIssue(issuesOf(readErrorBundle(b)), { code: 'retryable_mismatch', ruleId: 'CETP-5-23' });
+    expectIssue(
+      issuesAfter((b) => b.putBoolean('retryable', false)),
+      { code: 'retryable_mismatch', ruleId: 'CETP-5-23' },
+    );
   });
 
   it('a status other than "error" is an issue', () => {
-    const b = base();
-    b.putString('status', 'success');
-    expectIssue(issuesOf(readErrorBundle(b)), { code: 'unknown_status', path: 'status' });
+    expectIssue(
+      issuesAfter((b) => b.putString('status', 'success')),
+      { code: 'unknown_status', path: 'status' },
+    );
   });
 
   it('echoes must match the request (CETP-5-03)', () => {

@@ -11,6 +11,11 @@ const INPUT = {
   additionalProperties: false,
 };
 
+/** `{ [keyword]: value, type: 'object' }` has the issue `code` of rule `ruleId` at `/keyword`. */
+function expectKeywordIssue(keyword: string, value: unknown, code: string, ruleId: string): void {
+  expectIssue(compiler.check({ [keyword]: value, type: 'object' }), { code, ruleId, path: `/${keyword}` });
+}
+
 describe('tool schemas that are fine', () => {
   it.each([
     ['the spec input_schema', INPUT],
@@ -36,13 +41,7 @@ describe('tool schemas that are fine', () => {
 describe('CETP-3.2-06 / 3.2-07: Draft 2020-12 only', () => {
   it.each(['http://json-schema.org/draft-07/schema#', 'https://json-schema.org/draft/2019-09/schema', 42])(
     '$schema %j is a dialect_mismatch',
-    (dialect) => {
-      expectIssue(compiler.check({ $schema: dialect, type: 'object' }), {
-        code: 'dialect_mismatch',
-        ruleId: 'CETP-3.2-07',
-        path: '/$schema',
-      });
-    },
+    (dialect) => expectKeywordIssue('$schema', dialect, 'dialect_mismatch', 'CETP-3.2-07'),
   );
 
   it('a nested $schema is checked too', () => {
@@ -80,13 +79,7 @@ describe('CETP-3.2-08 / 3.2-09: no network resources, $ref only within the docum
 
   it.each(['https://example.com/schemas/alert', 'http://x/y', '//example.com/s'])(
     '$id %j is a network_id',
-    (id) => {
-      expectIssue(compiler.check({ $id: id, type: 'object' }), {
-        code: 'network_id',
-        ruleId: 'CETP-3.2-08',
-        path: '/$id',
-      });
-    },
+    (id) => expectKeywordIssue('$id', id, 'network_id', 'CETP-3.2-08'),
   );
 
   it('a fragment $ref that does not resolve fails to compile', () => {

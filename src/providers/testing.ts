@@ -1,7 +1,8 @@
 /**
  * Test helpers for providers: a world with provider apps and a bare "agent" app, and a raw CETP
  * client that speaks the wire by hand (Bundles over simulated Binder), so provider tests exercise
- * exactly what a device would — never the provider's methods directly.
+ * exactly what a device would — never the provider's methods directly. A test file imports the kit
+ * whole (`import * as kit from '../testing.ts'`) rather than a list of its names.
  */
 
 import type { JsonObject, JsonValue } from '../base/json.ts';
@@ -12,6 +13,7 @@ import type { ContentProviderClient } from '../sim/content/content.ts';
 import type { PackageSpec } from '../sim/pm/manifest.ts';
 import { certificate } from '../sim/pm/signing.ts';
 import type { StoreTransaction } from '../sim/storage/storage.ts';
+import type { UserDecision } from '../sim/ui/user.ts';
 import { World, type WorldOptions } from '../sim/world.ts';
 import { ALERTS_AUTHORITY, alertsApp, alertsPackage } from './apps/alerts.ts';
 import { CONFIRM_ACTIVITY } from './sdk/confirmations.ts';
@@ -302,6 +304,19 @@ export function testProviderWorld(spec: TestProviderSpec, options: WorldOptions 
   return world;
 }
 
+/** World options with a scripted user who answers the confirmation screens with `decisions`, in order. */
+export function userDecides(...decisions: UserDecision[]): WorldOptions {
+  return { user: { kind: 'scripted', decisions } };
+}
+
+/** The test provider with one always-confirmed write tool `w`, and a user who answers `decisions`. */
+export function confirmedWriteWorld(...decisions: UserDecision[]): World {
+  return testProviderWorld(
+    { tools: [writeTool('w', { annotations: ALWAYS_CONFIRM })] },
+    userDecides(...decisions),
+  );
+}
+
 /** An update of the test provider to the app `spec` (same signer); its durable store is kept. */
 export function updateTestProvider(world: World, spec: TestProviderSpec): void {
   world.update(testProviderPackage(spec), testProviderApp(spec));
@@ -337,6 +352,27 @@ export async function stageProviderStore(
 /** Runs `body` with a RawClient on the test provider. */
 export function runOnTest(world: World, body: (client: RawClient) => Promise<void>, agent = AGENT) {
   return runAgentOn(world, TEST_AUTHORITY, body, agent);
+}
+
+/** runOnTest after a plain negotiate: how most tests of a negotiated session open. */
+export function runNegotiated(world: World, body: (client: RawClient) => Promise<void>, agent = AGENT) {
+  return runOnTest(
+    world,
+    async (c) => {
+      await c.negotiate();
+      await body(c);
+    },
+    agent,
+  );
+}
+
+/** runNegotiated with one seeded request id (drawn after the negotiate): how most execute tests open. */
+export function runRequest(
+  world: World,
+  body: (client: RawClient, requestId: string) => Promise<void>,
+  agent = AGENT,
+) {
+  return runNegotiated(world, async (c) => body(c, c.ctx.seededUuid()), agent);
 }
 
 export async function runAgentOn(

@@ -3,6 +3,7 @@
  * own tests and by benchmarks; not part of the public API.
  */
 
+import type { AppContext } from './app/context.ts';
 import { Bundle } from './binder/bundle.ts';
 import { ContentProvider } from './content/content-provider.ts';
 import type { StrategySpec } from './core/strategy.ts';
@@ -197,6 +198,23 @@ class BusyConfirm extends Activity {
     this.setResult(answer === 'approve' ? RESULT_OK : RESULT_CANCELED);
     this.finish();
   }
+}
+
+/** A bank at authority 'bank' with a private Confirm screen, which `consumer` can see. */
+export function bankSpec(bank: string, consumer: string): PackageSpec {
+  return appSpec(bank, {
+    authority: 'bank',
+    manifest: { activities: [{ name: 'Confirm', exported: false }], queries: { packages: [consumer] } },
+  });
+}
+
+/** A reply carrying 'pi': an immutable PendingIntent for `pkg`'s Confirm screen, made by its `ctx`. */
+export function confirmReply(ctx: AppContext, pkg: string, reply = new Bundle()): Bundle {
+  reply.putPendingIntent(
+    'pi',
+    ctx.getActivityPendingIntent(1, Intent.explicit(pkg, 'Confirm'), FLAG_IMMUTABLE),
+  );
+  return reply;
 }
 
 /** A confirmation screen nobody answers (the silent user): its launcher waits on it. */

@@ -5,7 +5,7 @@ import { IllegalArgumentException, TransactionTooLargeException } from './core/e
 import { MAX_BINDER_THREADS } from './process/process.ts';
 import { appSpec, clientSpec, installSlowProviderAndClient, LambdaProvider } from './testing.ts';
 import { World } from './world.ts';
-import { ECHO_AUTHORITY as AUTH, echoWorld, request } from './world-testing.ts';
+import { ECHO_AUTHORITY as AUTH, concurrentCallOutcomes, echoWorld, request } from './world-testing.ts';
 
 describe('Binder limits', () => {
   it(`serves at most ${MAX_BINDER_THREADS} calls at once per process; the rest queue`, async () => {
@@ -80,21 +80,7 @@ describe('Binder limits', () => {
   it('the 1 MiB buffer is shared: several moderate concurrent requests can fail where one succeeds', async () => {
     const world = new World();
     installSlowProviderAndClient(world);
-    const outcomes: string[] = [];
-    world.spawnIn('com.example.c', 'main', async (ctx) => {
-      for (let i = 0; i < 4; i++) {
-        ctx.spawn(`c${i}`, async () => {
-          const client = await ctx.contentResolver.acquireUnstableContentProviderClient('p');
-          try {
-            await client?.call('m', null, request('data', 'z'.repeat(150_000)));
-            outcomes.push('ok');
-          } catch (e) {
-            outcomes.push((e as Error).name);
-          }
-        });
-      }
-    });
-    await world.run();
+    const outcomes = await concurrentCallOutcomes(world, 4, 150_000);
     expect(outcomes.filter((o) => o === 'ok').length).toBe(3);
     expect(outcomes.filter((o) => o === 'TransactionTooLargeException').length).toBe(1);
   });

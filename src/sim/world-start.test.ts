@@ -8,13 +8,10 @@
  * would wait forever (the plain fix's run-progress failure on zoo apps 0 and 1).
  */
 import { describe, expect, it } from 'vitest';
-import { Bundle } from './binder/bundle.ts';
 import { IllegalArgumentException } from './core/errors.ts';
 import type { FaultAt } from './core/faults.ts';
-import { appSpec, clientSpec, LambdaProvider, UnansweredConfirm } from './testing.ts';
+import { appSpec, clientSpec, confirmReply, LambdaProvider, UnansweredConfirm } from './testing.ts';
 import { type ActivityResult, RESULT_CANCELED } from './ui/activity.ts';
-import { Intent } from './ui/intent.ts';
-import { FLAG_IMMUTABLE } from './ui/pending-intent.ts';
 import { World } from './world.ts';
 
 const P = 'com.example.p';
@@ -35,14 +32,7 @@ async function confirmation(
     }),
     (ctx) => ({
       providers: {
-        Provider: new LambdaProvider(async () => {
-          const reply = new Bundle();
-          reply.putPendingIntent(
-            'pi',
-            ctx.getActivityPendingIntent(1, Intent.explicit(P, 'Confirm'), FLAG_IMMUTABLE),
-          );
-          return reply;
-        }),
+        Provider: new LambdaProvider(async () => confirmReply(ctx, P)),
       },
       activities: { Confirm: () => new UnansweredConfirm() },
     }),

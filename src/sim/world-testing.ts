@@ -25,3 +25,25 @@ export function request(key: string, value: string): Bundle {
   b.putString(key, value);
   return b;
 }
+
+/**
+ * Runs `world` with `n` concurrent calls from com.example.c to authority `p`, each with extras `data`
+ * of `chars` 'z's: their outcomes, 'ok' or the exception's name, in the order they ended.
+ */
+export async function concurrentCallOutcomes(world: World, n: number, chars: number): Promise<string[]> {
+  const outcomes: string[] = [];
+  world.spawnIn('com.example.c', 'main', async (ctx) => {
+    for (let i = 0; i < n; i++)
+      ctx.spawn(`c${i}`, async () => {
+        const client = await ctx.contentResolver.acquireUnstableContentProviderClient('p');
+        try {
+          await client?.call('m', null, request('data', 'z'.repeat(chars)));
+          outcomes.push('ok');
+        } catch (e) {
+          outcomes.push((e as Error).name);
+        }
+      });
+  });
+  await world.run();
+  return outcomes;
+}

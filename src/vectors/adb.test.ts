@@ -3,6 +3,7 @@ import { DEFAULT_VECTORS_DIR } from '../cli/commands/vectors.ts';
 import { exportAdb } from './adb.ts';
 import { type Corpus, loadCorpus } from './corpus.ts';
 import type { Vector } from './format.ts';
+import { TEST_VECTOR } from './testing.ts';
 
 const corpus = loadCorpus(DEFAULT_VECTORS_DIR);
 
@@ -13,17 +14,7 @@ function only(vectors: Vector[]): Corpus {
   };
 }
 
-const base = {
-  title: 't',
-  since: '1.0',
-  level: 'MUST',
-  result: 'valid',
-  rules: ['CETP-4-07'],
-  flags: [],
-  requires: ['core'],
-  provider: 'alerts',
-  fresh: [],
-} as const;
+const base = { ...TEST_VECTOR, fresh: [] } as const;
 
 describe('vectors export --adb', () => {
   it('a vector of flat literal calls becomes `adb shell content call` lines, colons escaped, quoted twice', () => {

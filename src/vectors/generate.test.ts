@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VECTORS_DIR } from '../cli/commands/vectors.ts';
 import { droppedIds, fillVector, GenerationError, generateCorpus } from './generate.ts';
+import { TEST_VECTOR } from './testing.ts';
 
 function filesUnder(dir: string, prefix = ''): string[] {
   return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
@@ -58,15 +59,9 @@ describe('vectors generate', () => {
 
   it('refuses to record a vector whose check the reference contradicts', async () => {
     const source = {
+      ...TEST_VECTOR,
       id: 'bad-check',
       title: 'expects success from an unknown method',
-      since: '1.0',
-      level: 'MUST',
-      result: 'valid',
-      rules: ['CETP-4-07'],
-      flags: [],
-      requires: ['core'],
-      provider: 'alerts',
       steps: [{ op: 'call', method: 'nope', extras: {}, check: { status: 'success' } }],
     } as const;
     await expect(fillVector(source)).rejects.toThrow(GenerationError);

@@ -11,23 +11,15 @@ import { NEGOTIATE } from '../../../bench/serve.bench.ts';
 import { ALERTS } from '../../fuzz/scenario/fixtures.ts';
 import { REFERENCE } from '../../fuzz/scenario/model.ts';
 import { withProviderProcess } from '../../vectors/split-fixture.ts';
+import { sessionCall } from '../testing.ts';
 import { Server, serveLines } from './serve.ts';
 import type { Action } from './serve-requests.ts';
 import { LiveSession } from './serve-session.ts';
 import { DEFAULT_VECTORS_DIR } from './vectors.ts';
 
 /** list_tools in the envelope, under the session `token` negotiate handed out. */
-const listTools = (token: string): Action => ({
-  op: 'call',
-  method: 'list_tools',
-  arg: null,
-  extras: {
-    protocol_version: { type: 'int', value: 2 },
-    session_token: { type: 'string', value: token },
-    request_id: { type: 'string', value: '00000000-0000-4000-8000-000000000001' },
-    deadline_at_ms: { type: 'long', now_plus_ms: 30_000 },
-  },
-});
+const listTools = (token: string): Action =>
+  sessionCall('list_tools', token, '00000000-0000-4000-8000-000000000001');
 
 type Reply = { reply?: { value?: Record<string, { value?: unknown }> } };
 

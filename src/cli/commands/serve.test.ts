@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { NEGOTIATE } from '../../../bench/serve.bench.ts';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
+import { sessionCall } from '../testing.ts';
 import { SERVE_PROTOCOL, Server, serveLines } from './serve.ts';
 import { DEFAULT_VECTORS_DIR } from './vectors.ts';
 
@@ -128,19 +129,12 @@ describe('cetp-sim serve', () => {
     const rid = (at(first, 0).fresh as { rid: string }).rid;
     const data = (at(first, 1).reply as { value: { data: { value: string } } }).value.data.value;
     const token = (JSON.parse(data) as { session_token: string }).session_token;
-    const create = JSON.stringify({
-      op: 'call',
-      method: 'execute_tool',
-      arg: null,
-      extras: {
-        protocol_version: { type: 'int', value: 2 },
-        session_token: { type: 'string', value: token },
-        request_id: { type: 'string', value: rid },
-        deadline_at_ms: { type: 'long', now_plus_ms: 30_000 },
+    const create = JSON.stringify(
+      sessionCall('execute_tool', token, rid, {
         tool_name: { type: 'string', value: 'create_alert' },
         args: { type: 'string', value: '{"symbol":"AAPL","price":190}' },
-      },
-    });
+      }),
+    );
     const res = await session([open, NEGOTIATE, create]);
     const value = (at(res, 2).reply as { value: Record<string, Record<string, unknown>> }).value;
     expect(value.status?.type).toBe('string');

@@ -19,21 +19,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
 import { main } from '../main.ts';
-import { memoryIo, tempDir } from '../testing.ts';
+import { memoryIo, scratchEach } from '../testing.ts';
 import { DEFAULT_VECTORS_DIR } from './vectors.ts';
 
-const temps: string[] = [];
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function temp(): string {
-  const dir = tempDir('cetp-vfiles-');
-  temps.push(dir);
-  return dir;
-}
+const temp = scratchEach('cetp-vfiles-');
 function corpusCopy(): string {
   const dir = join(temp(), 'corpus');
   cpSync(DEFAULT_VECTORS_DIR, dir, { recursive: true });

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runConsumerZoo } from '../../zoo/consumer/run.ts';
-import { runCli, runCliTwiceAlike, tempDir } from '../testing.ts';
+import { expectBadInput, runCli, runCliTwiceAlike, tempDir } from '../testing.ts';
 
 const root = tempDir('zoo-consumers-');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -74,11 +74,10 @@ describe('cetp-sim zoo --consumers', () => {
   }, 120_000);
 
   it('a property that does not drive a consumer, or an unknown mistake: exit 2, naming the option', async () => {
-    const property = await runCli(['zoo', '--consumers', '1', '--property', 'idempotency', '--json']);
-    expect(property.code).toBe(2);
-    expect(property.stdout.join('\n')).toContain('--property idempotency');
-    const mistake = await runCli(['zoo', '--consumers', '1', '--mistake', 'no-such', '--json']);
-    expect(mistake.code).toBe(2);
-    expect(mistake.stdout.join('\n')).toContain('--mistake no-such');
+    await expectBadInput(
+      ['zoo', '--consumers', '1', '--property', 'idempotency', '--json'],
+      '--property idempotency',
+    );
+    await expectBadInput(['zoo', '--consumers', '1', '--mistake', 'no-such', '--json'], '--mistake no-such');
   });
 });

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, runCliTwiceAlike, tempDir } from '../testing.ts';
+import { expectBadInput, runCliTwiceAlike, tempDir } from '../testing.ts';
 
 describe('cetp-sim zoo', () => {
   it('--json: apps, properties, false alarms and mistake pairs; identical bytes for identical arguments', async () => {
@@ -38,11 +38,7 @@ describe('cetp-sim zoo', () => {
   }, 120_000);
 
   it('an unknown mistake or property is exit 2, named', async () => {
-    const m = await runCli(['zoo', '--apps', '1', '--mistake', 'nope', '--json']);
-    expect(m.code).toBe(2);
-    expect(m.stdout.join('\n')).toContain('nope');
-    const p = await runCli(['zoo', '--apps', '1', '--property', 'nope', '--json']);
-    expect(p.code).toBe(2);
-    expect(p.stdout.join('\n')).toContain('nope');
+    await expectBadInput(['zoo', '--apps', '1', '--mistake', 'nope', '--json'], 'nope');
+    await expectBadInput(['zoo', '--apps', '1', '--property', 'nope', '--json'], 'nope');
   });
 });

@@ -8,7 +8,7 @@ import { Bundle } from '../../sim/binder/bundle.ts';
 import { World } from '../../sim/world.ts';
 import { CONFIRM_ACTIVITY } from '../sdk/confirmations.ts';
 import { META_AUTHORITY, META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../sdk/manifest.ts';
-import { AGENT, agentPackage, RawClient } from '../testing.ts';
+import { AGENT, agentPackage, type RawClient, runAgentOn } from '../testing.ts';
 import { LEGACY_AUTHORITY, LEGACY_CITIES, LEGACY_PACKAGE, legacyApp, legacyPackage } from './legacy.ts';
 
 function legacyWorld(seed = 0): World {
@@ -19,16 +19,7 @@ function legacyWorld(seed = 0): World {
 }
 
 async function runLegacy(world: World, body: (c: RawClient) => Promise<void>) {
-  let failure: unknown = null;
-  world.spawnIn(AGENT, 'test', async (ctx) => {
-    try {
-      await body(new RawClient(ctx, LEGACY_AUTHORITY));
-    } catch (error) {
-      failure = error;
-    }
-  });
-  const report = await world.run();
-  if (failure) throw failure;
+  const report = await runAgentOn(world, LEGACY_AUTHORITY, body);
   expect(report.outcome).toEqual({ kind: 'completed' });
   return report;
 }

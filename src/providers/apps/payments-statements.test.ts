@@ -8,46 +8,47 @@ import type { Bundle } from '../../sim/binder/bundle.ts';
 import { IOException } from '../../sim/core/errors.ts';
 import type { World } from '../../sim/world.ts';
 import { AGENT, data, OTHER_AGENT, status } from '../testing.ts';
-import { executeThroughResolutions, NO_ASYNC, paymentsWorld, run, transferArgs } from './payments-testing.ts';
+import {
+  executeThroughResolutions,
+  NO_ASYNC,
+  paymentsWorld,
+  run,
+  runNegotiated,
+  transferArgs,
+} from './payments-testing.ts';
 
 describe('payments: statements (large results)', () => {
   it('CETP-4.5-02 CETP-4.5-03 CETP-4.5-04: 12 months ⇒ a read-only file whose size and lowercase sha256 match', async () => {
     const world = paymentsWorld();
-    const report = await run(world, {
-      [AGENT]: async (c) => {
-        await c.negotiate();
-        const reply = await c.execute('export_statement', { account: 'DE-CHK-1', months: 12 });
-        expect(status(reply)).toBe('success');
-        const d = data(reply) as { kind: string; media_type: string; size_bytes: number; sha256: string };
-        expect(d.kind).toBe('file');
-        expect(d.media_type).toBe('application/json');
-        expect(d.size_bytes).toBeGreaterThan(262_144);
-        expect(d.sha256).toMatch(/^[0-9a-f]{64}$/);
-        const fd = reply.getParcelFileDescriptor('result_fd');
-        if (!fd) throw new Error('no result_fd');
-        expect(fd.mode).toBe('r');
-        await expect(fd.write(new Uint8Array([1]))).rejects.toBeInstanceOf(IOException);
-        const { bytes, overLimit } = await fd.readUpTo(d.size_bytes + 1);
-        expect(overLimit).toBe(false);
-        expect(bytes.length).toBe(d.size_bytes);
-        expect(sha256Hex(bytes)).toBe(d.sha256);
-        const value = JSON.parse(new TextDecoder().decode(bytes)) as { account: string; entries: unknown[] };
-        expect(value.account).toBe('DE-CHK-1');
-        expect(value.entries).toHaveLength(12 * 150);
-        fd.close();
-      },
+    const report = await runNegotiated(world, async (c) => {
+      const reply = await c.execute('export_statement', { account: 'DE-CHK-1', months: 12 });
+      expect(status(reply)).toBe('success');
+      const d = data(reply) as { kind: string; media_type: string; size_bytes: number; sha256: string };
+      expect(d.kind).toBe('file');
+      expect(d.media_type).toBe('application/json');
+      expect(d.size_bytes).toBeGreaterThan(262_144);
+      expect(d.sha256).toMatch(/^[0-9a-f]{64}$/);
+      const fd = reply.getParcelFileDescriptor('result_fd');
+      if (!fd) throw new Error('no result_fd');
+      expect(fd.mode).toBe('r');
+      await expect(fd.write(new Uint8Array([1]))).rejects.toBeInstanceOf(IOException);
+      const { bytes, overLimit } = await fd.readUpTo(d.size_bytes + 1);
+      expect(overLimit).toBe(false);
+      expect(bytes.length).toBe(d.size_bytes);
+      expect(sha256Hex(bytes)).toBe(d.sha256);
+      const value = JSON.parse(new TextDecoder().decode(bytes)) as { account: string; entries: unknown[] };
+      expect(value.account).toBe('DE-CHK-1');
+      expect(value.entries).toHaveLength(12 * 150);
+      fd.close();
     });
     expect(report.fdLeaks).toEqual([]);
   });
 
   it('NOTES 12b: the provider closes its own copy of the result fd after the reply (only the unclosed client copy leaks)', async () => {
     const world = paymentsWorld();
-    const report = await run(world, {
-      [AGENT]: async (c) => {
-        await c.negotiate();
-        const reply = await c.execute('export_statement', { account: 'DE-CHK-1', months: 24 });
-        expect(data(reply).kind).toBe('file');
-      },
+    const report = await runNegotiated(world, async (c) => {
+      const reply = await c.execute('export_statement', { account: 'DE-CHK-1', months: 24 });
+      expect(data(reply).kind).toBe('file');
     });
     expect(report.fdLeaks.map((l) => l.process)).toEqual([AGENT]);
   });

@@ -7,7 +7,7 @@ import type { Bundle } from '../../sim/binder/bundle.ts';
 import type { UserDecision } from '../../sim/ui/user.ts';
 import { World } from '../../sim/world.ts';
 import type { ProviderOptions } from '../sdk/types.ts';
-import { AGENT, agentPackage, data, OTHER_AGENT, RawClient } from '../testing.ts';
+import { AGENT, agentPackage, data, OTHER_AGENT, RawClient, status } from '../testing.ts';
 import { PAYMENTS_AUTHORITY, paymentsApp, paymentsPackage, seedAccounts } from './payments.ts';
 
 export const PAYEE = 'DE89370400440532013000';
@@ -51,6 +51,16 @@ export async function run(world: World, agents: Readonly<Record<string, AgentBod
   return report;
 }
 
+/** Runs one agent's body after a plain negotiate (run with that agent alone). */
+export function runNegotiated(world: World, body: AgentBody, agent = AGENT) {
+  return run(world, {
+    [agent]: async (c) => {
+      await c.negotiate();
+      await body(c);
+    },
+  });
+}
+
 export function transferArgs(over: Record<string, unknown> = {}) {
   return {
     from_account: 'DE-CHK-1',
@@ -66,6 +76,12 @@ export async function balances(c: RawClient): Promise<Record<string, number>> {
   const reply = await c.execute('get_balance', {});
   const value = data(reply).value as { accounts: { account_id: string; balance: number }[] };
   return Object.fromEntries(value.accounts.map((a) => [a.account_id, a.balance]));
+}
+
+/** The transfer re-sent under `requestId` answers `expected`, and no money left the checking account. */
+export async function expectNoTransfer(c: RawClient, requestId: string, expected: string): Promise<void> {
+  expect(status(await c.execute('transfer', transferArgs(), { requestId }))).toBe(expected);
+  expect(await balances(c)).toMatchObject({ 'DE-CHK-1': 1500 });
 }
 
 /** Follows AUTH_REQUIRED and USER_ACTION_REQUIRED with the same request_id; returns every reply. */
@@ -108,6 +124,20 @@ export function getOperation(c: RawClient, requestId: string, operationId: strin
 
 export function cancelOperation(c: RawClient, requestId: string, operationId: string): Promise<Bundle> {
   return c.method('cancel_operation', (b) => b.putString('operation_id', operationId), requestId);
+}
+
+/** A fresh payments world where the user approves twice: a transfer accepted as an operation, then `body`. */
+export async function afterAcceptedTransfer(
+  body: (c: RawClient, requestId: string, operationId: string) => Promise<void>,
+): Promise<World> {
+  const world = paymentsWorld(['approve', 'approve']);
+  await run(world, {
+    [AGENT]: async (c) => {
+      const { requestId, operationId } = await acceptedOperation(c);
+      await body(c, requestId, operationId);
+    },
+  });
+  return world;
 }
 
 /** Polls until a terminal state; returns every status seen. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { META_VERSION, META_VERSIONS, TOOL_PROVIDER_ACTION } from '../sdk/manifest.ts';
 import { AGENT, data, effects, OTHER_AGENT, status } from '../testing.ts';
 import { PAYMENTS_PACKAGE } from './payments.ts';
-import { balances, NO_ASYNC, paymentsWorld, run, transferArgs } from './payments-testing.ts';
+import { balances, NO_ASYNC, paymentsWorld, run, runNegotiated, transferArgs } from './payments-testing.ts';
 
 describe('payments: discovery and negotiation', () => {
   it('CETP-2.1-07: the manifest declares version=2 and versions="2"', async () => {
@@ -107,27 +107,24 @@ describe('payments: accounts', () => {
   it('CETP-7.3-04: another UID’s account, a bad IBAN checksum, three decimals ⇒ INVALID_ARGS, nothing recorded', async () => {
     const world = paymentsWorld();
     const other = world.pm.getPackageUid(OTHER_AGENT);
-    await run(world, {
-      [AGENT]: async (c) => {
-        await c.negotiate();
-        const cases = [
-          transferArgs({ from_account: `CHK-${other}` }),
-          transferArgs({ to_iban: 'DE88370400440532013000' }),
-          transferArgs({ amount: 10.005 }),
-          transferArgs({ reference: 'Rent\u0007' }),
-        ];
-        for (const args of cases) {
-          const reply = await c.execute('transfer', args);
-          expect(status(reply)).toBe('error:INVALID_ARGS');
-        }
-        // The schema bounds too: over 10000 EUR, another currency.
-        expect(status(await c.execute('transfer', transferArgs({ amount: 10_000.01 })))).toBe(
-          'error:INVALID_ARGS',
-        );
-        expect(status(await c.execute('transfer', transferArgs({ currency: 'USD' })))).toBe(
-          'error:INVALID_ARGS',
-        );
-      },
+    await runNegotiated(world, async (c) => {
+      const cases = [
+        transferArgs({ from_account: `CHK-${other}` }),
+        transferArgs({ to_iban: 'DE88370400440532013000' }),
+        transferArgs({ amount: 10.005 }),
+        transferArgs({ reference: 'Rent\u0007' }),
+      ];
+      for (const args of cases) {
+        const reply = await c.execute('transfer', args);
+        expect(status(reply)).toBe('error:INVALID_ARGS');
+      }
+      // The schema bounds too: over 10000 EUR, another currency.
+      expect(status(await c.execute('transfer', transferArgs({ amount: 10_000.01 })))).toBe(
+        'error:INVALID_ARGS',
+      );
+      expect(status(await c.execute('transfer', transferArgs({ currency: 'USD' })))).toBe(
+        'error:INVALID_ARGS',
+      );
     });
     expect(effects(world)).toEqual([]);
     expect(world.storage(PAYMENTS_PACKAGE).snapshot('cetp.requests').size).toBe(0);

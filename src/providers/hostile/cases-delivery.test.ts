@@ -10,6 +10,7 @@ import type { Bundle } from '../../sim/binder/bundle.ts';
 import { DeadObjectException } from '../../sim/core/errors.ts';
 import type { ParcelFileDescriptor } from '../../sim/fd/fd.ts';
 import { RESULT_OK } from '../../sim/ui/activity.ts';
+import type { PendingIntent } from '../../sim/ui/pending-intent.ts';
 import type { World } from '../../sim/world.ts';
 import { data, type RawClient, status } from '../testing.ts';
 import { HOSTILE_CASES } from './cases.ts';
@@ -41,6 +42,18 @@ async function readAll(c: RawClient, fd: ParcelFileDescriptor): Promise<Uint8Arr
   expect(read.eof).toBe(true);
   fd.close();
   return read.bytes;
+}
+
+/** The reply's resolution PendingIntent, checked: its creator package, whether immutable and targeted. */
+function checkResolutionPi(
+  reply: Bundle,
+  want: { creator: string; immutable: boolean; targeted: boolean },
+): PendingIntent | null {
+  const pi = reply.getPendingIntent('resolution');
+  expect(pi?.getCreatorPackage()).toBe(want.creator);
+  expect(pi?.isImmutable()).toBe(want.immutable);
+  expect(pi?.isTargetedToPackage()).toBe(want.targeted);
+  return pi;
 }
 
 async function resolution(c: RawClient): Promise<Bundle> {
@@ -153,19 +166,13 @@ const OBSERVATIONS: Readonly<Record<string, Observation>> = {
     during: async (c) => {
       const reply = await resolution(c);
       expect(status(reply)).toBe('error:USER_ACTION_REQUIRED');
-      const pi = reply.getPendingIntent('resolution');
-      expect(pi?.getCreatorPackage()).toBe(HOSTILE_PACKAGE);
-      expect(pi?.isImmutable()).toBe(false);
-      expect(pi?.isTargetedToPackage()).toBe(true);
+      checkResolutionPi(reply, { creator: HOSTILE_PACKAGE, immutable: false, targeted: true });
     },
   },
   'resolution-implicit-pending-intent': {
     during: async (c) => {
       const reply = await resolution(c);
-      const pi = reply.getPendingIntent('resolution');
-      expect(pi?.getCreatorPackage()).toBe(HOSTILE_PACKAGE);
-      expect(pi?.isImmutable()).toBe(true);
-      expect(pi?.isTargetedToPackage()).toBe(false);
+      const pi = checkResolutionPi(reply, { creator: HOSTILE_PACKAGE, immutable: true, targeted: false });
       // Whoever declares the action can answer it; today only the hostile app does.
       expect(pi?.queryIntentComponents()).toEqual([
         { packageName: HOSTILE_PACKAGE, className: HOSTILE_CONFIRM_ACTIVITY },
@@ -176,11 +183,8 @@ const OBSERVATIONS: Readonly<Record<string, Observation>> = {
     during: async (c, world) => {
       const reply = await resolution(c);
       expect(status(reply)).toBe('error:AUTH_REQUIRED');
-      const pi = reply.getPendingIntent('resolution');
       // Explicit and immutable — only the system-set creator tells it is not the provider's own.
-      expect(pi?.isImmutable()).toBe(true);
-      expect(pi?.isTargetedToPackage()).toBe(true);
-      expect(pi?.getCreatorPackage()).toBe(PEER_PACKAGE);
+      const pi = checkResolutionPi(reply, { creator: PEER_PACKAGE, immutable: true, targeted: true });
       expect(pi?.getCreatorUid()).toBe(world.pm.getPackageUid(PEER_PACKAGE));
       expect(await c.resolve(reply)).toBe(RESULT_OK);
       expect(world.user.screensSeen[0]?.activity.packageName).toBe(PEER_PACKAGE);

@@ -8,23 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../base/json.ts';
 import type { Bundle } from '../../sim/binder/bundle.ts';
-import {
-  ALWAYS_CONFIRM,
-  annotations,
-  data,
-  effects,
-  type RawClient,
-  readTool,
-  runOnTest,
-  status,
-  testProviderRows,
-  testProviderWorld,
-  writeTool,
-} from '../testing.ts';
+import * as kit from '../testing.ts';
 import { CONFIRMATIONS, REQUESTS } from './records.ts';
 import { type MutationTool, ToolFailure } from './types.ts';
 
-const ASYNC = annotations({ execution: 'sync_or_async' });
+const ASYNC = kit.annotations({ execution: 'sync_or_async' });
 
 function errorOf(reply: Bundle) {
   return {
@@ -48,16 +36,16 @@ function failing(
     calls.n++;
     if (calls.n <= times) throw new ToolFailure(code, `Scripted ${code}.`, details);
   };
-  const base = writeTool(name);
+  const base = kit.writeTool(name);
   const tool: MutationTool =
     where === 'mutate'
-      ? writeTool(name, {
+      ? kit.writeTool(name, {
           mutate: async (call, tx, prepared) => {
             fail();
             return base.mutate(call, tx, prepared);
           },
         })
-      : writeTool(name, {
+      : kit.writeTool(name, {
           prepare: async () => {
             fail();
             return null;
@@ -68,69 +56,65 @@ function failing(
 
 describe('CETP-6-04: a request_id is bound to one tool and one args', () => {
   it('CETP-6-04: the same request_id for a different write tool with the same args is INVALID_REQUEST; the first record stands', async () => {
-    const world = testProviderWorld({ tools: [writeTool('w1'), writeTool('w2')] });
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    const world = kit.testProviderWorld({ tools: [kit.writeTool('w1'), kit.writeTool('w2')] });
+    await kit.runRequest(world, async (c, requestId) => {
       const first = await c.execute('w1', { a: 1 }, { requestId });
-      expect(status(first)).toBe('success');
+      expect(kit.status(first)).toBe('success');
       const other = await c.execute('w2', { a: 1 }, { requestId });
-      expect(status(other)).toBe('error:INVALID_REQUEST');
+      expect(kit.status(other)).toBe('error:INVALID_REQUEST');
       expect(other.getString('request_id')).toBe(requestId);
       // The original request still gets its own recorded result.
       const again = await c.execute('w1', { a: 1 }, { requestId });
-      expect(status(again)).toBe('success');
-      expect(data(again)).toEqual(data(first));
+      expect(kit.status(again)).toBe('success');
+      expect(kit.data(again)).toEqual(kit.data(first));
     });
-    expect(effects(world).map((e) => e.tool)).toEqual(['w1']);
-    expect(testProviderRows(world, REQUESTS).map((r) => [r.tool, r.state])).toEqual([['w1', 'succeeded']]);
+    expect(kit.effects(world).map((e) => e.tool)).toEqual(['w1']);
+    expect(kit.testProviderRows(world, REQUESTS).map((r) => [r.tool, r.state])).toEqual([
+      ['w1', 'succeeded'],
+    ]);
   });
 
   it('CETP-6-04: a read tool under a request_id already bound to a write is INVALID_REQUEST — same args or not', async () => {
     let reads = 0;
-    const world = testProviderWorld({
+    const world = kit.testProviderWorld({
       tools: [
-        writeTool('w'),
-        readTool('r', () => {
+        kit.writeTool('w'),
+        kit.readTool('r', () => {
           reads++;
           return {};
         }),
       ],
     });
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
-      expect(status(await c.execute('w', { a: 1 }, { requestId }))).toBe('success');
-      expect(status(await c.execute('r', { a: 1 }, { requestId }))).toBe('error:INVALID_REQUEST');
-      expect(status(await c.execute('r', { a: 2 }, { requestId }))).toBe('error:INVALID_REQUEST');
+    await kit.runRequest(world, async (c, requestId) => {
+      expect(kit.status(await c.execute('w', { a: 1 }, { requestId }))).toBe('success');
+      expect(kit.status(await c.execute('r', { a: 1 }, { requestId }))).toBe('error:INVALID_REQUEST');
+      expect(kit.status(await c.execute('r', { a: 2 }, { requestId }))).toBe('error:INVALID_REQUEST');
       // A read is not recorded: its own request_id may be read again, with other args too.
       const readId = c.ctx.seededUuid();
-      expect(status(await c.execute('r', { a: 1 }, { requestId: readId }))).toBe('success');
-      expect(status(await c.execute('r', { a: 2 }, { requestId: readId }))).toBe('success');
+      expect(kit.status(await c.execute('r', { a: 1 }, { requestId: readId }))).toBe('success');
+      expect(kit.status(await c.execute('r', { a: 2 }, { requestId: readId }))).toBe('success');
     });
     expect(reads).toBe(2);
-    expect(effects(world)).toHaveLength(1);
+    expect(kit.effects(world)).toHaveLength(1);
   });
 
   it('CETP-6-04: a pending confirmation under the id is not resolved for another tool with the same args', async () => {
-    const world = testProviderWorld(
-      { tools: [writeTool('confirmed', { annotations: ALWAYS_CONFIRM }), writeTool('plain')] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
+    const world = kit.testProviderWorld(
+      { tools: [kit.writeTool('confirmed', { annotations: kit.ALWAYS_CONFIRM }), kit.writeTool('plain')] },
+      kit.userDecides('approve'),
     );
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runRequest(world, async (c, requestId) => {
       const pending = await c.execute('confirmed', { a: 1 }, { requestId });
-      expect(status(pending)).toBe('error:USER_ACTION_REQUIRED');
-      expect(status(await c.execute('plain', { a: 1 }, { requestId }))).toBe('error:INVALID_REQUEST');
+      expect(kit.status(pending)).toBe('error:USER_ACTION_REQUIRED');
+      expect(kit.status(await c.execute('plain', { a: 1 }, { requestId }))).toBe('error:INVALID_REQUEST');
       const token = pending.getString('resume_token') ?? '';
       // Nor may the other tool present the first one's resume token.
-      expect(status(await c.execute('plain', { a: 1 }, { requestId, resumeToken: token }))).toBe(
+      expect(kit.status(await c.execute('plain', { a: 1 }, { requestId, resumeToken: token }))).toBe(
         'error:INVALID_REQUEST',
       );
     });
-    expect(effects(world)).toEqual([]);
-    expect(testProviderRows(world, REQUESTS).map((r) => [r.tool, r.state])).toEqual([
+    expect(kit.effects(world)).toEqual([]);
+    expect(kit.testProviderRows(world, REQUESTS).map((r) => [r.tool, r.state])).toEqual([
       ['confirmed', 'pending_confirmation'],
     ]);
   });
@@ -140,11 +124,9 @@ describe('CETP-5-26: a business failure is never retryable, sent or stored', () 
   for (const code of ['CONFLICT', 'INVALID_ARGS'] as const) {
     it(`CETP-5-26 CETP-6-05: ${code} from the effect is sent retryable=false, recorded retryable=false and replayed so`, async () => {
       const { tool, calls } = failing('w', code, 'mutate', Number.POSITIVE_INFINITY, { field: 'x' });
-      const world = testProviderWorld({ tools: [tool] });
+      const world = kit.testProviderWorld({ tools: [tool] });
       const replies: ReturnType<typeof errorOf>[] = [];
-      await runOnTest(world, async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
+      await kit.runRequest(world, async (c, requestId) => {
         replies.push(errorOf(await c.execute('w', {}, { requestId })));
         replies.push(errorOf(await c.execute('w', {}, { requestId })));
       });
@@ -156,8 +138,8 @@ describe('CETP-5-26: a business failure is never retryable, sent or stored', () 
       };
       expect(replies).toEqual([expected, expected]);
       expect(calls.n).toBe(1);
-      expect(effects(world)).toEqual([]);
-      const [record, ...more] = testProviderRows(world, REQUESTS);
+      expect(kit.effects(world)).toEqual([]);
+      const [record, ...more] = kit.testProviderRows(world, REQUESTS);
       expect(more).toEqual([]);
       expect(record).toMatchObject({
         state: 'failed',
@@ -170,9 +152,7 @@ describe('CETP-5-26: a business failure is never retryable, sent or stored', () 
 
   it('CETP-5-26: a business failure without details is replayed without details', async () => {
     const { tool } = failing('w', 'CONFLICT', 'mutate');
-    await runOnTest(testProviderWorld({ tools: [tool] }), async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runRequest(kit.testProviderWorld({ tools: [tool] }), async (c, requestId) => {
       const first = await c.execute('w', {}, { requestId });
       const replay = await c.execute('w', {}, { requestId });
       for (const reply of [first, replay]) {
@@ -193,51 +173,46 @@ describe('CETP-5-26: a business failure is never retryable, sent or stored', () 
   ] as const) {
     it(`CETP-5-26 NOTES-3: ${code} from the effect rolls back and is not recorded; the retry executes once`, async () => {
       const { tool, calls } = failing('w', code, 'mutate', 1);
-      const world = testProviderWorld({ tools: [tool] });
-      await runOnTest(world, async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
+      const world = kit.testProviderWorld({ tools: [tool] });
+      await kit.runRequest(world, async (c, requestId) => {
         const first = await c.execute('w', {}, { requestId });
         expect(errorOf(first)).toMatchObject({ code, retryable });
         const second = await c.execute('w', {}, { requestId });
-        expect(status(second)).toBe('success');
+        expect(kit.status(second)).toBe('success');
       });
       expect(calls.n).toBe(2);
-      expect(effects(world)).toHaveLength(1);
-      expect(testProviderRows(world, REQUESTS).map((r) => r.state)).toEqual(['succeeded']);
+      expect(kit.effects(world)).toHaveLength(1);
+      expect(kit.testProviderRows(world, REQUESTS).map((r) => r.state)).toEqual(['succeeded']);
     });
   }
 
   it('CETP-5-26: a business failure from prepare is sent retryable=false; an outage from prepare retryable=true', async () => {
     const conflict = failing('c', 'CONFLICT', 'prepare');
     const outage = failing('u', 'UNAVAILABLE', 'prepare', 1);
-    const world = testProviderWorld({ tools: [conflict.tool, outage.tool] });
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
+    const world = kit.testProviderWorld({ tools: [conflict.tool, outage.tool] });
+    await kit.runNegotiated(world, async (c) => {
       expect(errorOf(await c.execute('c', {}))).toMatchObject({ code: 'CONFLICT', retryable: false });
       const requestId = c.ctx.seededUuid();
       expect(errorOf(await c.execute('u', {}, { requestId }))).toMatchObject({
         code: 'UNAVAILABLE',
         retryable: true,
       });
-      expect(status(await c.execute('u', {}, { requestId }))).toBe('success');
+      expect(kit.status(await c.execute('u', {}, { requestId }))).toBe('success');
     });
-    expect(effects(world).map((e) => e.tool)).toEqual(['u']);
+    expect(kit.effects(world).map((e) => e.tool)).toEqual(['u']);
   });
 });
 
 describe('CETP-6-07: a re-send while the operation is still queued', () => {
   it('CETP-6-07: a re-send that finds the record queued gets accepted with the same operation, and one effect', async () => {
-    const tool = writeTool('aw', { annotations: ASYNC });
-    const world = testProviderWorld({ tools: [tool] });
+    const tool = kit.writeTool('aw', { annotations: ASYNC });
+    const world = kit.testProviderWorld({ tools: [tool] });
     const seen: unknown[] = [];
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runRequest(world, async (c, requestId) => {
       const first = await c.execute('aw', {}, { requestId });
-      const stateAtResend = testProviderRows(world, REQUESTS).map((r) => r.state);
+      const stateAtResend = kit.testProviderRows(world, REQUESTS).map((r) => r.state);
       const second = await c.execute('aw', {}, { requestId });
-      seen.push(stateAtResend, status(first), status(second), data(first), data(second));
+      seen.push(stateAtResend, kit.status(first), kit.status(second), kit.data(first), kit.data(second));
     });
     const [stateAtResend, s1, s2, d1, d2] = seen as [
       string[],
@@ -250,74 +225,62 @@ describe('CETP-6-07: a re-send while the operation is still queued', () => {
     expect([s1, s2]).toEqual(['accepted', 'accepted']);
     expect(d2.operation_id).toBe(d1.operation_id);
     expect(d2.poll_after_ms).toBe(d1.poll_after_ms);
-    expect(effects(world)).toHaveLength(1);
+    expect(kit.effects(world)).toHaveLength(1);
   });
 });
 
 describe('CETP-4.3-13: the approved confirmation is consumed with the effect', () => {
-  async function approvedResume(c: RawClient, tool: string, args: JsonValue) {
+  async function approvedResume(c: kit.RawClient, tool: string, args: JsonValue) {
     const requestId = c.ctx.seededUuid();
     const pending = await c.execute(tool, args, { requestId });
-    expect(status(pending)).toBe('error:USER_ACTION_REQUIRED');
+    expect(kit.status(pending)).toBe('error:USER_ACTION_REQUIRED');
     await c.resolve(pending);
     return { requestId, token: pending.getString('resume_token') ?? '' };
   }
 
   it('CETP-4.3-13 CETP-6-05: the resume commits the effect and consumes the confirmation; the token again replays, never re-executes', async () => {
-    const world = testProviderWorld(
-      { tools: [writeTool('w', { annotations: ALWAYS_CONFIRM })] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
+    const world = kit.confirmedWriteWorld('approve');
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, token } = await approvedResume(c, 'w', { a: 1 });
       const done = await c.execute('w', { a: 1 }, { requestId, resumeToken: token });
-      expect(status(done)).toBe('success');
+      expect(kit.status(done)).toBe('success');
       const again = await c.execute('w', { a: 1 }, { requestId, resumeToken: token });
-      expect(status(again)).toBe('success');
-      expect(data(again)).toEqual(data(done));
+      expect(kit.status(again)).toBe('success');
+      expect(kit.data(again)).toEqual(kit.data(done));
     });
-    expect(effects(world)).toHaveLength(1);
-    const [confirmation] = testProviderRows(world, CONFIRMATIONS);
+    expect(kit.effects(world)).toHaveLength(1);
+    const [confirmation] = kit.testProviderRows(world, CONFIRMATIONS);
     expect(confirmation).toMatchObject({ state: 'consumed', decision: 'approved' });
-    const [record] = testProviderRows(world, REQUESTS);
+    const [record] = kit.testProviderRows(world, REQUESTS);
     expect(record).toMatchObject({ state: 'succeeded', confirmationId: confirmation?.id });
   });
 
   it('CETP-4.3-13 NOTES-3: an outage in the effect rolls the consumption back: the same token resumes once more and commits once', async () => {
     const { tool, calls } = failing('w', 'UNAVAILABLE', 'mutate', 1);
-    const confirmed: MutationTool = { ...tool, annotations: ALWAYS_CONFIRM };
-    const world = testProviderWorld(
-      { tools: [confirmed] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
+    const confirmed: MutationTool = { ...tool, annotations: kit.ALWAYS_CONFIRM };
+    const world = kit.testProviderWorld({ tools: [confirmed] }, kit.userDecides('approve'));
     const states: unknown[] = [];
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, token } = await approvedResume(c, 'w', {});
       const outage = await c.execute('w', {}, { requestId, resumeToken: token });
       expect(errorOf(outage)).toMatchObject({ code: 'UNAVAILABLE', retryable: true });
       states.push(
-        testProviderRows(world, CONFIRMATIONS).map((r) => r.state),
-        testProviderRows(world, REQUESTS).map((r) => r.state),
+        kit.testProviderRows(world, CONFIRMATIONS).map((r) => r.state),
+        kit.testProviderRows(world, REQUESTS).map((r) => r.state),
       );
-      expect(status(await c.execute('w', {}, { requestId, resumeToken: token }))).toBe('success');
+      expect(kit.status(await c.execute('w', {}, { requestId, resumeToken: token }))).toBe('success');
     });
     expect(states).toEqual([['approved'], ['pending_confirmation']]);
     expect(calls.n).toBe(2);
-    expect(effects(world)).toHaveLength(1);
-    expect(testProviderRows(world, CONFIRMATIONS).map((r) => r.state)).toEqual(['consumed']);
+    expect(kit.effects(world)).toHaveLength(1);
+    expect(kit.testProviderRows(world, CONFIRMATIONS).map((r) => r.state)).toEqual(['consumed']);
   });
 
   it('CETP-4.3-13 CETP-5-26: a business failure after approval consumes the confirmation with the failed record', async () => {
     const { tool, calls } = failing('w', 'CONFLICT', 'mutate');
-    const confirmed: MutationTool = { ...tool, annotations: ALWAYS_CONFIRM };
-    const world = testProviderWorld(
-      { tools: [confirmed] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
+    const confirmed: MutationTool = { ...tool, annotations: kit.ALWAYS_CONFIRM };
+    const world = kit.testProviderWorld({ tools: [confirmed] }, kit.userDecides('approve'));
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, token } = await approvedResume(c, 'w', {});
       for (let i = 0; i < 2; i++) {
         const reply = await c.execute('w', {}, { requestId, resumeToken: token });
@@ -325,44 +288,43 @@ describe('CETP-4.3-13: the approved confirmation is consumed with the effect', (
       }
     });
     expect(calls.n).toBe(1);
-    expect(testProviderRows(world, CONFIRMATIONS).map((r) => [r.state, r.decision])).toEqual([
+    expect(kit.testProviderRows(world, CONFIRMATIONS).map((r) => [r.state, r.decision])).toEqual([
       ['consumed', 'approved'],
     ]);
-    expect(testProviderRows(world, REQUESTS)).toEqual([expect.objectContaining({ state: 'failed' })]);
+    expect(kit.testProviderRows(world, REQUESTS)).toEqual([expect.objectContaining({ state: 'failed' })]);
   });
 
   it('CETP-4.3-13 CETP-6-07: an approved async write is queued with the confirmation consumed in the same transaction', async () => {
-    const world = testProviderWorld(
-      { tools: [writeTool('aw', { annotations: { ...ASYNC, confirmation: 'always' } })] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
+    const world = kit.testProviderWorld(
+      { tools: [kit.writeTool('aw', { annotations: { ...ASYNC, confirmation: 'always' } })] },
+      kit.userDecides('approve'),
     );
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       const { requestId, token } = await approvedResume(c, 'aw', {});
       const a = await c.execute('aw', {}, { requestId, resumeToken: token });
-      expect(status(a)).toBe('accepted');
-      expect(testProviderRows(world, CONFIRMATIONS).map((r) => r.state)).toEqual(['consumed']);
+      expect(kit.status(a)).toBe('accepted');
+      expect(kit.testProviderRows(world, CONFIRMATIONS).map((r) => r.state)).toEqual(['consumed']);
       const b = await c.execute('aw', {}, { requestId, resumeToken: token });
-      expect(data(b).operation_id).toBe(data(a).operation_id);
+      expect(kit.data(b).operation_id).toBe(kit.data(a).operation_id);
     });
-    expect(effects(world)).toHaveLength(1);
+    expect(kit.effects(world)).toHaveLength(1);
   });
 });
 
 describe('CETP-5-22: the idempotency window, to the millisecond', () => {
   it('CETP-5-22 CETP-6-05: the recorded result is replayed at terminal + window exactly, and RESULT_EXPIRED one ms later', async () => {
     const windowSeconds = 86_400; // the spec's minimum (2.2-20)
-    const clock = readTool('clock', (call) => ({ now: call.context.currentTimeMillis() }));
-    const world = testProviderWorld({ tools: [writeTool('w'), clock] });
+    const clock = kit.readTool('clock', (call) => ({ now: call.context.currentTimeMillis() }));
+    const world = kit.testProviderWorld({ tools: [kit.writeTool('w'), clock] });
     const replies: string[] = [];
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       // How much later than the client's clock the provider reads its own (a constant in the simulation).
       const before = c.ctx.currentTimeMillis();
-      const offset = ((data(await c.execute('clock', {})).value as { now: number }).now as number) - before;
+      const offset =
+        ((kit.data(await c.execute('clock', {})).value as { now: number }).now as number) - before;
       const requestId = c.ctx.seededUuid();
-      expect(status(await c.execute('w', {}, { requestId }))).toBe('success');
-      const [record] = testProviderRows(world, REQUESTS);
+      expect(kit.status(await c.execute('w', {}, { requestId }))).toBe('success');
+      const [record] = kit.testProviderRows(world, REQUESTS);
       const bound = (record?.terminalAtMs as number) + windowSeconds * 1000;
       for (const at of [bound, bound + 1]) {
         // The wall clock jumps (a day in virtual time; no day of scheduling), then a new session.
@@ -370,43 +332,39 @@ describe('CETP-5-22: the idempotency window, to the millisecond', () => {
         await c.negotiate();
         await c.ctx.sleep(at - offset - c.ctx.currentTimeMillis());
         const reply = await c.execute('w', {}, { requestId, deadlineAtMs: at + 30_000 });
-        replies.push(status(reply));
+        replies.push(kit.status(reply));
       }
     });
     expect(replies).toEqual(['success', 'error:RESULT_EXPIRED']);
-    expect(effects(world)).toHaveLength(1);
+    expect(kit.effects(world)).toHaveLength(1);
   });
 });
 
 describe('rule ablation switches the dedup checks off (what `cetp-sim ablate` measures)', () => {
   it('CETP-6-04 ablated: a read under a request_id bound to a write is served', async () => {
-    const world = testProviderWorld({
-      tools: [writeTool('w'), readTool('r', () => ({}))],
+    const world = kit.testProviderWorld({
+      tools: [kit.writeTool('w'), kit.readTool('r', () => ({}))],
       options: { disabledRules: new Set(['CETP-6-04']) },
     });
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
-      expect(status(await c.execute('w', {}, { requestId }))).toBe('success');
-      expect(status(await c.execute('r', {}, { requestId }))).toBe('success');
+    await kit.runRequest(world, async (c, requestId) => {
+      expect(kit.status(await c.execute('w', {}, { requestId }))).toBe('success');
+      expect(kit.status(await c.execute('r', {}, { requestId }))).toBe('success');
     });
   });
 
   it('CETP-5-22 ablated: a result past the window is still replayed', async () => {
-    const world = testProviderWorld({
-      tools: [writeTool('w')],
+    const world = kit.testProviderWorld({
+      tools: [kit.writeTool('w')],
       options: { disabledRules: new Set(['CETP-5-22']) },
     });
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runRequest(world, async (c, requestId) => {
       const first = await c.execute('w', {}, { requestId });
       world.applyFault({ kind: 'clockJump', ms: 2 * 86_400_000 });
       await c.negotiate();
       const late = await c.execute('w', {}, { requestId });
-      expect(status(late)).toBe('success');
-      expect(data(late)).toEqual(data(first));
+      expect(kit.status(late)).toBe('success');
+      expect(kit.data(late)).toEqual(kit.data(first));
     });
-    expect(effects(world)).toHaveLength(1);
+    expect(kit.effects(world)).toHaveLength(1);
   });
 });

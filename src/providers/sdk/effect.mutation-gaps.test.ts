@@ -9,23 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Bundle } from '../../sim/binder/bundle.ts';
-import {
-  AGENT,
-  ALWAYS_CONFIRM,
-  audits,
-  data,
-  effects,
-  providerErrors,
-  RawClient,
-  readTool,
-  runOnTest,
-  status,
-  TEST_AUTHORITY,
-  TEST_PACKAGE,
-  testProviderRows,
-  testProviderWorld,
-  writeTool,
-} from '../testing.ts';
+import * as kit from '../testing.ts';
 import { CONFIRMATIONS, REQUESTS } from './records.ts';
 import { DEFAULT_PROVIDER_OPTIONS, type MutationTool, ToolFailure } from './types.ts';
 
@@ -36,58 +20,55 @@ function details(reply: Bundle): unknown {
 describe('CETP-4.1-14 CETP-10-03: a long prepare is followed by another deadline check', () => {
   it('CETP-4.1-14 CETP-10-03: a prepare that outlives the deadline ends DEADLINE_EXCEEDED with no effect and no record; a re-send with a fresh deadline commits once', async () => {
     let prepared = 0;
-    const slow = writeTool('slow', {
+    const slow = kit.writeTool('slow', {
       prepare: async (call) => {
         prepared++;
         await call.context.sleep(5_000);
         return null;
       },
     });
-    const world = testProviderWorld({ tools: [slow] });
+    const world = kit.testProviderWorld({ tools: [slow] });
     const replies: string[] = [];
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    await kit.runRequest(world, async (c, requestId) => {
       const late = await c.execute(
         'slow',
         {},
         { requestId, deadlineAtMs: c.ctx.currentTimeMillis() + 1_000 },
       );
-      replies.push(status(late), String(late.getBoolean('retryable', false)));
-      replies.push(`records:${testProviderRows(world, REQUESTS).length}`);
+      replies.push(kit.status(late), String(late.getBoolean('retryable', false)));
+      replies.push(`records:${kit.testProviderRows(world, REQUESTS).length}`);
       const again = await c.execute(
         'slow',
         {},
         { requestId, deadlineAtMs: c.ctx.currentTimeMillis() + 60_000 },
       );
-      replies.push(status(again));
+      replies.push(kit.status(again));
     });
     expect(replies).toEqual(['error:DEADLINE_EXCEEDED', 'true', 'records:0', 'success']);
     expect(prepared).toBe(2);
-    expect(effects(world)).toHaveLength(1);
+    expect(kit.effects(world)).toHaveLength(1);
   });
 
   it('CETP-4.1-14: a prepare that finishes within the deadline goes on to the effect', async () => {
-    const quick = writeTool('quick', {
+    const quick = kit.writeTool('quick', {
       prepare: async (call) => {
         await call.context.sleep(500);
         return null;
       },
     });
-    const world = testProviderWorld({ tools: [quick] });
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
+    const world = kit.testProviderWorld({ tools: [quick] });
+    await kit.runNegotiated(world, async (c) => {
       const reply = await c.execute('quick', {}, { deadlineAtMs: c.ctx.currentTimeMillis() + 5_000 });
-      expect(status(reply)).toBe('success');
+      expect(kit.status(reply)).toBe('success');
     });
-    expect(effects(world)).toHaveLength(1);
+    expect(kit.effects(world)).toHaveLength(1);
   });
 });
 
 describe('a synchronous write is never asked to stop', () => {
   it('CETP-6-01 CETP-4.4-08: the prepare of a synchronous write may report progress; it is told no cancellation was requested, and the write commits once', async () => {
     const told: unknown[] = [];
-    const tool = writeTool('w', {
+    const tool = kit.writeTool('w', {
       prepare: async (_call, work) => {
         for (let i = 1; i <= 3; i++) {
           const stop = await work.progress(i, 3, `step ${i}`);
@@ -97,13 +78,13 @@ describe('a synchronous write is never asked to stop', () => {
         return { steps: 3 };
       },
     });
-    const world = testProviderWorld({ tools: [tool] });
-    await runOnTest(world, async (c) => {
+    const world = kit.testProviderWorld({ tools: [tool] });
+    await kit.runOnTest(world, async (c) => {
       await c.negotiate(['cancellation']);
-      expect(status(await c.execute('w', {}))).toBe('success');
+      expect(kit.status(await c.execute('w', {}))).toBe('success');
     });
     expect(told).toEqual([false, false, false]);
-    expect(effects(world)).toHaveLength(1);
+    expect(kit.effects(world)).toHaveLength(1);
   });
 });
 
@@ -111,21 +92,21 @@ describe('CETP-4.5-11 CETP-5-21 NOTES-12a: a committed result too large for the 
   const BIG = 'x'.repeat(300_000);
 
   it('CETP-4.5-11 CETP-5-21 CETP-6-05: RESULT_TOO_LARGE says the outcome was committed, and so does its replay; one effect', async () => {
-    const tool = writeTool('big', {
+    const tool = kit.writeTool('big', {
       mutate: async (call, tx, prepared) => {
-        const base = writeTool('big');
+        const base = kit.writeTool('big');
         const { row } = (await base.mutate(call, tx, prepared)) as { row: number };
         return { row, pad: BIG };
       },
     });
-    const world = testProviderWorld({ tools: [tool] });
+    const world = kit.testProviderWorld({ tools: [tool] });
     const seen: unknown[] = [];
-    await runOnTest(world, async (c) => {
+    await kit.runOnTest(world, async (c) => {
       await c.negotiate(['async_operations', 'cancellation']); // no large_results
       const requestId = c.ctx.seededUuid();
       for (let i = 0; i < 2; i++) {
         const reply = await c.execute('big', {}, { requestId });
-        seen.push([status(reply), reply.getBoolean('retryable', true), details(reply)]);
+        seen.push([kit.status(reply), reply.getBoolean('retryable', true), details(reply)]);
       }
     });
     const expected = [
@@ -134,16 +115,16 @@ describe('CETP-4.5-11 CETP-5-21 NOTES-12a: a committed result too large for the 
       expect.objectContaining({ outcome_committed: true, inline_limit_bytes: 262_144 }),
     ];
     expect(seen).toEqual([expected, expected]);
-    expect(effects(world)).toHaveLength(1);
-    expect(testProviderRows(world, REQUESTS).map((r) => r.state)).toEqual(['succeeded']);
+    expect(kit.effects(world)).toHaveLength(1);
+    expect(kit.testProviderRows(world, REQUESTS).map((r) => r.state)).toEqual(['succeeded']);
   });
 
   it('CETP-4.5-11 CETP-4.1-14: a read too large for the session committed nothing: outcome_committed is false', async () => {
-    const world = testProviderWorld({ tools: [readTool('r', () => ({ pad: BIG }))] });
-    await runOnTest(world, async (c) => {
+    const world = kit.testProviderWorld({ tools: [kit.readTool('r', () => ({ pad: BIG }))] });
+    await kit.runOnTest(world, async (c) => {
       await c.negotiate([]);
       const reply = await c.execute('r', {});
-      expect(status(reply)).toBe('error:RESULT_TOO_LARGE');
+      expect(kit.status(reply)).toBe('error:RESULT_TOO_LARGE');
       expect(details(reply)).toMatchObject({ outcome_committed: false });
     });
   });
@@ -151,15 +132,14 @@ describe('CETP-4.5-11 CETP-5-21 NOTES-12a: a committed result too large for the 
 
 describe('CETP-7.2-07: one audit event per call, with its authorization, confirmation and terminal state', () => {
   it('CETP-7.2-07: a synchronous write that succeeds: allowed, no confirmation needed, succeeded — once; its replay adds none', async () => {
-    const world = testProviderWorld({ tools: [writeTool('w')] });
+    const world = kit.testProviderWorld({ tools: [kit.writeTool('w')] });
     let requestId = '';
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       requestId = c.ctx.seededUuid();
-      expect(status(await c.execute('w', { a: 1 }, { requestId }))).toBe('success');
-      expect(status(await c.execute('w', { a: 1 }, { requestId }))).toBe('success');
+      expect(kit.status(await c.execute('w', { a: 1 }, { requestId }))).toBe('success');
+      expect(kit.status(await c.execute('w', { a: 1 }, { requestId }))).toBe('success');
     });
-    expect(audits(world)).toEqual([
+    expect(kit.audits(world)).toEqual([
       {
         tool: 'w',
         request_id: requestId,
@@ -171,17 +151,13 @@ describe('CETP-7.2-07: one audit event per call, with its authorization, confirm
   });
 
   it('CETP-7.2-07 CETP-4.3-13: a confirmed write: requested, then approved and succeeded', async () => {
-    const world = testProviderWorld(
-      { tools: [writeTool('w', { annotations: ALWAYS_CONFIRM })] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
+    const world = kit.confirmedWriteWorld('approve');
     let requestId = '';
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       requestId = c.ctx.seededUuid();
-      expect(status(await c.executeResolving('w', {}, { requestId }))).toBe('success');
+      expect(kit.status(await c.executeResolving('w', {}, { requestId }))).toBe('success');
     });
-    expect(audits(world)).toEqual([
+    expect(kit.audits(world)).toEqual([
       {
         tool: 'w',
         request_id: requestId,
@@ -200,20 +176,19 @@ describe('CETP-7.2-07: one audit event per call, with its authorization, confirm
   });
 
   it('CETP-7.2-07 CETP-5-26: a business failure is audited as failed with its code, once; its replay adds none', async () => {
-    const tool: MutationTool = writeTool('w', {
+    const tool: MutationTool = kit.writeTool('w', {
       mutate: async () => {
         throw new ToolFailure('CONFLICT', 'Taken.');
       },
     });
-    const world = testProviderWorld({ tools: [tool] });
+    const world = kit.testProviderWorld({ tools: [tool] });
     let requestId = '';
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
+    await kit.runNegotiated(world, async (c) => {
       requestId = c.ctx.seededUuid();
-      expect(status(await c.execute('w', {}, { requestId }))).toBe('error:CONFLICT');
-      expect(status(await c.execute('w', {}, { requestId }))).toBe('error:CONFLICT');
+      expect(kit.status(await c.execute('w', {}, { requestId }))).toBe('error:CONFLICT');
+      expect(kit.status(await c.execute('w', {}, { requestId }))).toBe('error:CONFLICT');
     });
-    expect(audits(world)).toEqual([
+    expect(kit.audits(world)).toEqual([
       {
         tool: 'w',
         request_id: requestId,
@@ -226,81 +201,67 @@ describe('CETP-7.2-07: one audit event per call, with its authorization, confirm
 });
 
 describe('NOTES-2 CETP-4.1-14: a pending request’s deadline is checked once its confirmation is approved', () => {
-  async function pendingThenLate(c: RawClient, resolve: boolean) {
+  /** A request pending confirmation, re-sent with a deadline already past: once `resolve`d, as its resume. */
+  async function resentLate(c: kit.RawClient, resolve: boolean) {
     const requestId = c.ctx.seededUuid();
     const pending = await c.execute('w', {}, { requestId });
-    expect(status(pending)).toBe('error:USER_ACTION_REQUIRED');
+    expect(kit.status(pending)).toBe('error:USER_ACTION_REQUIRED');
     if (resolve) await c.resolve(pending);
     const token = pending.getString('resume_token') ?? '';
-    // Deadlines already past when these calls arrive.
     const past = c.ctx.currentTimeMillis() - 1;
-    return { requestId, token, past };
+    const late = await c.execute(
+      'w',
+      {},
+      { requestId, deadlineAtMs: past, ...(resolve ? { resumeToken: token } : {}) },
+    );
+    return { requestId, token, late };
   }
 
   it('CETP-4.3-08 CETP-6-07: a re-send past its deadline of a request pending confirmation gets the same resolution, not DEADLINE_EXCEEDED', async () => {
-    const world = testProviderWorld({ tools: [writeTool('w', { annotations: ALWAYS_CONFIRM })] });
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
-      const { requestId, past } = await pendingThenLate(c, false);
-      const again = await c.execute('w', {}, { requestId, deadlineAtMs: past });
-      expect(status(again)).toBe('error:USER_ACTION_REQUIRED');
+    const world = kit.testProviderWorld({ tools: [kit.writeTool('w', { annotations: kit.ALWAYS_CONFIRM })] });
+    await kit.runNegotiated(world, async (c) => {
+      expect(kit.status((await resentLate(c, false)).late)).toBe('error:USER_ACTION_REQUIRED');
     });
-    expect(testProviderRows(world, CONFIRMATIONS)).toHaveLength(1);
-    expect(effects(world)).toEqual([]);
+    expect(kit.testProviderRows(world, CONFIRMATIONS)).toHaveLength(1);
+    expect(kit.effects(world)).toEqual([]);
   });
 
   it('CETP-4.3-15 CETP-5-10: a denied confirmation resumed past the deadline is USER_CANCELLED (no effect was due)', async () => {
-    const world = testProviderWorld(
-      { tools: [writeTool('w', { annotations: ALWAYS_CONFIRM })] },
-      { user: { kind: 'scripted', decisions: ['deny'] } },
-    );
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
-      const { requestId, token, past } = await pendingThenLate(c, true);
-      const resumed = await c.execute('w', {}, { requestId, resumeToken: token, deadlineAtMs: past });
-      expect(status(resumed)).toBe('error:USER_CANCELLED');
+    const world = kit.confirmedWriteWorld('deny');
+    await kit.runNegotiated(world, async (c) => {
+      expect(kit.status((await resentLate(c, true)).late)).toBe('error:USER_CANCELLED');
     });
-    expect(testProviderRows(world, REQUESTS).map((r) => r.state)).toEqual(['user_cancelled']);
-    expect(effects(world)).toEqual([]);
+    expect(kit.testProviderRows(world, REQUESTS).map((r) => r.state)).toEqual(['user_cancelled']);
+    expect(kit.effects(world)).toEqual([]);
   });
 
   it('CETP-4.1-14 CETP-4.3-13: an approved confirmation resumed past the deadline is DEADLINE_EXCEEDED; the token is not used up, and a timely resume commits once', async () => {
-    const world = testProviderWorld(
-      { tools: [writeTool('w', { annotations: ALWAYS_CONFIRM })] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
-      const { requestId, token, past } = await pendingThenLate(c, true);
-      const late = await c.execute('w', {}, { requestId, resumeToken: token, deadlineAtMs: past });
-      expect(status(late)).toBe('error:DEADLINE_EXCEEDED');
-      expect(testProviderRows(world, CONFIRMATIONS).map((r) => r.state)).toEqual(['approved']);
-      expect(status(await c.execute('w', {}, { requestId, resumeToken: token }))).toBe('success');
+    const world = kit.confirmedWriteWorld('approve');
+    await kit.runNegotiated(world, async (c) => {
+      const { requestId, token, late } = await resentLate(c, true);
+      expect(kit.status(late)).toBe('error:DEADLINE_EXCEEDED');
+      expect(kit.testProviderRows(world, CONFIRMATIONS).map((r) => r.state)).toEqual(['approved']);
+      expect(kit.status(await c.execute('w', {}, { requestId, resumeToken: token }))).toBe('success');
     });
-    expect(effects(world)).toHaveLength(1);
+    expect(kit.effects(world)).toHaveLength(1);
   });
 });
 
 describe('CETP-4.3-08: a read tool with confirmation always', () => {
   it('CETP-4.3-08 CETP-4.3-07: a confirmed read is asked about, then served on its resume with the token; nothing is recorded', async () => {
     let reads = 0;
-    const confirmedRead = readTool(
+    const confirmedRead = kit.readTool(
       'r',
       () => {
         reads++;
         return { n: reads };
       },
-      { annotations: { ...ALWAYS_CONFIRM, effect: 'read', risk: 'low' } },
+      { annotations: { ...kit.ALWAYS_CONFIRM, effect: 'read', risk: 'low' } },
     );
-    const world = testProviderWorld(
-      { tools: [confirmedRead] },
-      { user: { kind: 'scripted', decisions: ['approve'] } },
-    );
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    const world = kit.testProviderWorld({ tools: [confirmedRead] }, kit.userDecides('approve'));
+    await kit.runRequest(world, async (c, requestId) => {
       const asked = await c.execute('r', { q: 1 }, { requestId });
-      expect(status(asked)).toBe('error:USER_ACTION_REQUIRED');
+      expect(kit.status(asked)).toBe('error:USER_ACTION_REQUIRED');
       expect(reads).toBe(0);
       await c.resolve(asked);
       const served = await c.execute(
@@ -308,19 +269,19 @@ describe('CETP-4.3-08: a read tool with confirmation always', () => {
         { q: 1 },
         { requestId, resumeToken: asked.getString('resume_token') ?? '' },
       );
-      expect(status(served)).toBe('success');
-      expect(data(served).value).toEqual({ n: 1 });
+      expect(kit.status(served)).toBe('success');
+      expect(kit.data(served).value).toEqual({ n: 1 });
     });
     expect(reads).toBe(1);
-    expect(testProviderRows(world, REQUESTS)).toEqual([]);
+    expect(kit.testProviderRows(world, REQUESTS)).toEqual([]);
   });
 });
 
 describe('CETP-5-24 CETP-5-25: an exception in the effect', () => {
   it('CETP-5-24 CETP-5-25 NOTES-3: an exception thrown by mutate is INTERNAL_ERROR (retryable, generic), rolled back, logged by the provider; a retry executes', async () => {
     let calls = 0;
-    const base = writeTool('w');
-    const tool = writeTool('w', {
+    const base = kit.writeTool('w');
+    const tool = kit.writeTool('w', {
       mutate: async (call, tx, prepared) => {
         calls++;
         if (calls === 1) {
@@ -330,29 +291,27 @@ describe('CETP-5-24 CETP-5-25: an exception in the effect', () => {
         return base.mutate(call, tx, prepared);
       },
     });
-    const world = testProviderWorld({ tools: [tool] });
-    await runOnTest(world, async (c) => {
-      await c.negotiate();
-      const requestId = c.ctx.seededUuid();
+    const world = kit.testProviderWorld({ tools: [tool] });
+    await kit.runRequest(world, async (c, requestId) => {
       const failed = await c.execute('w', {}, { requestId });
-      expect(status(failed)).toBe('error:INTERNAL_ERROR');
+      expect(kit.status(failed)).toBe('error:INTERNAL_ERROR');
       expect(failed.getBoolean('retryable', false)).toBe(true);
       expect(`${failed.getString('error_message')} ${failed.getString('error_details')}`).not.toContain(
         'SECRET',
       );
-      expect(testProviderRows(world, REQUESTS)).toEqual([]);
-      expect(status(await c.execute('w', {}, { requestId }))).toBe('success');
+      expect(kit.testProviderRows(world, REQUESTS)).toEqual([]);
+      expect(kit.status(await c.execute('w', {}, { requestId }))).toBe('success');
     });
     expect(calls).toBe(2);
-    expect(effects(world)).toHaveLength(1);
-    expect(world.storage(TEST_PACKAGE).peek('rows', 'partial')).toBeUndefined();
-    expect(providerErrors(world)).toEqual([expect.stringContaining('execute_tool w failed')]);
+    expect(kit.effects(world)).toHaveLength(1);
+    expect(world.storage(kit.TEST_PACKAGE).peek('rows', 'partial')).toBeUndefined();
+    expect(kit.providerErrors(world)).toEqual([expect.stringContaining('execute_tool w failed')]);
   });
 });
 
 describe('CETP-6-04 CETP-6-06: two calls under one request_id with different args, both ending in a business failure', () => {
   it('CETP-6-04 CETP-6-06 CETP-5-26: the failure recorded first stands; the other call is INVALID_REQUEST; each retry gets its own answer again', async () => {
-    const tool = writeTool('w', {
+    const tool = kit.writeTool('w', {
       prepare: async (call) => {
         await call.context.sleep(100);
         return null;
@@ -362,19 +321,19 @@ describe('CETP-6-04 CETP-6-06: two calls under one request_id with different arg
       },
     });
     for (let seed = 1; seed <= 6; seed++) {
-      const world = testProviderWorld({ tools: [tool] }, { seed });
+      const world = kit.testProviderWorld({ tools: [tool] }, { seed });
       const answers = new Map<number, string>();
       const requestId = '5d3c1f0e-2b7a-4c61-9e0d-8a4f6b2c7e19';
       for (const a of [1, 2]) {
-        world.spawnIn(AGENT, `call-${a}`, async (ctx) => {
-          const c = new RawClient(ctx, TEST_AUTHORITY);
+        world.spawnIn(kit.AGENT, `call-${a}`, async (ctx) => {
+          const c = new kit.RawClient(ctx, kit.TEST_AUTHORITY);
           await c.negotiate();
           const first = await c.execute('w', { a }, { requestId });
-          answers.set(a, `${status(first)}|${first.getString('error_message')}`);
+          answers.set(a, `${kit.status(first)}|${first.getString('error_message')}`);
           // A retry of the same call later: the same answer again.
           await ctx.sleep(1_000);
           const again = await c.execute('w', { a }, { requestId });
-          answers.set(a + 10, `${status(again)}|${again.getString('error_message')}`);
+          answers.set(a + 10, `${kit.status(again)}|${again.getString('error_message')}`);
         });
       }
       await world.run();
@@ -385,18 +344,18 @@ describe('CETP-6-04 CETP-6-06: two calls under one request_id with different arg
       const got = [...answers.values()].map((s) => s.split('|')[0]).sort();
       expect(got).toEqual(['error:CONFLICT', 'error:INVALID_REQUEST']);
       const winner = [...answers.entries()].find(([, s]) => s.startsWith('error:CONFLICT'))?.[0];
-      const [record, ...more] = testProviderRows(world, REQUESTS);
+      const [record, ...more] = kit.testProviderRows(world, REQUESTS);
       expect(more).toEqual([]);
       expect(record).toMatchObject({ state: 'failed', error: { message: `Taken {"a":${winner}}.` } });
-      expect(effects(world)).toEqual([]);
+      expect(kit.effects(world)).toEqual([]);
     }
   });
 });
 
 describe('NOTES-10c: the reading cancelledReplay=accepted answers a re-send of a cancelled operation’s request', () => {
   /** Five one-second steps of preparation (cancellable), then a committed row. */
-  const slow = writeTool('slow_job', {
-    annotations: { ...ALWAYS_CONFIRM, risk: 'low', confirmation: 'never', execution: 'sync_or_async' },
+  const slow = kit.writeTool('slow_job', {
+    annotations: { ...kit.ALWAYS_CONFIRM, risk: 'low', confirmation: 'never', execution: 'sync_or_async' },
     prepare: async (call, work) => {
       for (let i = 1; i <= 5; i++) {
         await call.context.sleep(1000);
@@ -411,29 +370,27 @@ describe('NOTES-10c: the reading cancelledReplay=accepted answers a re-send of a
     ['accepted', 'accepted'],
   ] as const) {
     it(`NOTES-10c CETP-4.4-20 CETP-6-05: cancelledReplay=${cancelledReplay}: a re-send after the operation was cancelled is ${expected}; no effect`, async () => {
-      const world = testProviderWorld({
+      const world = kit.testProviderWorld({
         tools: [slow],
         options: { variants: { ...DEFAULT_PROVIDER_OPTIONS.variants, cancelledReplay } },
       });
-      await runOnTest(world, async (c) => {
-        await c.negotiate();
-        const requestId = c.ctx.seededUuid();
+      await kit.runRequest(world, async (c, requestId) => {
         const started = await c.execute('slow_job', {}, { requestId });
-        expect(status(started)).toBe('accepted');
-        const operationId = data(started).operation_id as string;
+        expect(kit.status(started)).toBe('accepted');
+        const operationId = kit.data(started).operation_id as string;
         await c.ctx.sleep(1_500);
         const cancel = await c.method(
           'cancel_operation',
           (b) => b.putString('operation_id', operationId),
           requestId,
         );
-        expect(data(cancel).state).toBe('cancellation_requested');
+        expect(kit.data(cancel).state).toBe('cancellation_requested');
         await c.ctx.sleep(3_000);
         const again = await c.execute('slow_job', {}, { requestId });
-        expect(status(again)).toBe(expected);
-        if (expected === 'accepted') expect(data(again).operation_id).toBe(operationId);
+        expect(kit.status(again)).toBe(expected);
+        if (expected === 'accepted') expect(kit.data(again).operation_id).toBe(operationId);
       });
-      expect(effects(world)).toEqual([]);
+      expect(kit.effects(world)).toEqual([]);
     });
   }
 });
@@ -441,19 +398,18 @@ describe('NOTES-10c: the reading cancelledReplay=accepted answers a re-send of a
 describe('NOTES-3: an outage or a refusal from the effect is sent with the tool’s safe message', () => {
   for (const code of ['UNAVAILABLE', 'PERMISSION_DENIED'] as const) {
     it(`CETP-5-26 NOTES-3: ${code} thrown by mutate reaches the consumer with the tool's user-safe message, and is not recorded`, async () => {
-      const tool = writeTool('w', {
+      const tool = kit.writeTool('w', {
         mutate: async () => {
           throw new ToolFailure(code, `The ledger is ${code.toLowerCase()} right now.`);
         },
       });
-      const world = testProviderWorld({ tools: [tool] });
-      await runOnTest(world, async (c) => {
-        await c.negotiate();
+      const world = kit.testProviderWorld({ tools: [tool] });
+      await kit.runNegotiated(world, async (c) => {
         const reply = await c.execute('w', {});
-        expect(status(reply)).toBe(`error:${code}`);
+        expect(kit.status(reply)).toBe(`error:${code}`);
         expect(reply.getString('error_message')).toBe(`The ledger is ${code.toLowerCase()} right now.`);
       });
-      expect(testProviderRows(world, REQUESTS)).toEqual([]);
+      expect(kit.testProviderRows(world, REQUESTS)).toEqual([]);
     });
   }
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Bundle } from '../binder/bundle.ts';
 import { appSpec, clientSpec, installSlowProviderAndClient, LambdaProvider } from '../testing.ts';
 import { World } from '../world.ts';
-import { request } from '../world-testing.ts';
+import { concurrentCallOutcomes } from '../world-testing.ts';
 import { ANDROID_RELEASES, DEFAULT_ANDROID, isAndroidRelease, releaseProfile } from './release.ts';
 
 describe('Android release profiles (release.ts)', () => {
@@ -20,22 +20,8 @@ describe('Android release profiles (release.ts)', () => {
     const outcome = async (android: 14 | 16) => {
       const world = new World({ android });
       installSlowProviderAndClient(world);
-      const seen: string[] = [];
-      world.spawnIn('com.example.c', 'main', async (ctx) => {
-        // Two concurrent requests of 2 × ~510 KB (strings are UTF-16): 1,030,000-odd bytes in all.
-        for (let i = 0; i < 2; i++)
-          ctx.spawn(`c${i}`, async () => {
-            const client = await ctx.contentResolver.acquireUnstableContentProviderClient('p');
-            try {
-              await client?.call('m', null, request('data', 'z'.repeat(257_500)));
-              seen.push('ok');
-            } catch (e) {
-              seen.push((e as Error).name);
-            }
-          });
-      });
-      await world.run();
-      return seen.sort();
+      // Two concurrent requests of 2 × ~510 KB (strings are UTF-16): 1,030,000-odd bytes in all.
+      return (await concurrentCallOutcomes(world, 2, 257_500)).sort();
     };
     expect(await outcome(14)).toEqual(['ok', 'ok']);
     expect(await outcome(16)).toEqual(['TransactionTooLargeException', 'ok']);

@@ -196,17 +196,27 @@ async function count(ctx: AppContext): Promise<string> {
   }
 }
 
+/**
+ * A world with the stored counter installed for users 0 and 10 and the client as both: `round(label)`
+ * has the client count from both users into `seen`; round 'before' is already spawned.
+ */
+function countingAsBothUsers(seed: number) {
+  const world = new World({ seed });
+  installCounter(world, {}, true);
+  const uid0 = world.pm.getPackageUid(P) ?? -1;
+  const uid10 = world.pm.installExistingPackageAsUser(P, 10);
+  const clients = installClientForBothUsers(world);
+  const seen: string[] = [];
+  const round = (label: string) => countFromBoth(world, clients, seen, label);
+  round('before');
+  return { world, uid0, uid10, seen, round };
+}
+
 describe('uninstalling for one user (deletePackageAsUser, pm uninstall --user 10)', () => {
   // The old model had only uninstall(), for every user: user 0's caller then met "Unknown authority p"
   // (checked by making deletePackageAsUser call uninstall); without the wipe, the reinstall answers n=2.
   it('the package leaves user 10 only: its UID there, its process, its data directory; user 0 keeps it', async () => {
-    const world = new World({ seed: 4 });
-    installCounter(world, {}, true);
-    const uid10 = world.pm.installExistingPackageAsUser(P, 10);
-    const clients = installClientForBothUsers(world);
-    const seen: string[] = [];
-    const round = (label: string) => countFromBoth(world, clients, seen, label);
-    round('before');
+    const { world, uid10, seen, round } = countingAsBothUsers(4);
     const states: string[] = [];
     world.spawn('harness', async () => {
       await world.scheduler.sleep(5_000);
@@ -237,14 +247,7 @@ describe('uninstalling for one user (deletePackageAsUser, pm uninstall --user 10
 
   // The old model had no way to uninstall for user 0 alone (uninstall removed user 10's copy too).
   it('its first user can leave too: user 10 keeps the package, its process, its data; its UID becomes the first', async () => {
-    const world = new World({ seed: 8 });
-    installCounter(world, {}, true);
-    const uid0 = world.pm.getPackageUid(P) ?? -1;
-    const uid10 = world.pm.installExistingPackageAsUser(P, 10);
-    const clients = installClientForBothUsers(world);
-    const seen: string[] = [];
-    const round = (label: string) => countFromBoth(world, clients, seen, label);
-    round('before');
+    const { world, uid0, uid10, seen, round } = countingAsBothUsers(8);
     const states: unknown[] = [];
     world.spawn('harness', async () => {
       await world.scheduler.sleep(5_000);

@@ -17,6 +17,15 @@ describe('permissions (R.attr#protectionLevel, "first one in wins")', () => {
       usesPermissions: ['com.ex.alerts.READ', 'com.ex.alerts.TOOLS', 'com.ex.alerts.LOCATION'],
     });
 
+  /** The requester installed before the declarer: not granted (nothing is granted retroactively). */
+  const requesterBeforeDeclarer = () => {
+    const { pm } = newPm();
+    const early = pm.install(requester('com.ex.client', CLIENT));
+    pm.install(declarer(ALERTS));
+    expect(pm.checkPermission('com.ex.alerts.READ', early.uid)).toBe(false);
+    return { pm, early };
+  };
+
   it('grants normal permissions at install, signature ones only to a package signed by the declarer', () => {
     const { pm } = newPm();
     pm.install(declarer(ALERTS));
@@ -45,20 +54,14 @@ describe('permissions (R.attr#protectionLevel, "first one in wins")', () => {
   });
 
   it('does not retroactively grant to a package installed before the definer (CommonsWare, custom permissions)', () => {
-    const { pm } = newPm();
-    const early = pm.install(requester('com.ex.client', CLIENT));
-    pm.install(declarer(ALERTS));
-    expect(pm.checkPermission('com.ex.alerts.READ', early.uid)).toBe(false);
+    const { pm, early } = requesterBeforeDeclarer();
     // Updating the requester re-evaluates its grants (UPDATE_PERMISSIONS_REPLACE_PKG).
     pm.update(requester('com.ex.client', CLIENT));
     expect(pm.checkPermission('com.ex.alerts.READ', early.uid)).toBe(true);
   });
 
   it('re-evaluates every package at reboot (inference: boot scan updateAllPermissions)', () => {
-    const { pm } = newPm();
-    const early = pm.install(requester('com.ex.client', CLIENT));
-    pm.install(declarer(ALERTS));
-    expect(pm.checkPermission('com.ex.alerts.READ', early.uid)).toBe(false);
+    const { pm, early } = requesterBeforeDeclarer();
     pm.reboot();
     expect(pm.checkPermission('com.ex.alerts.READ', early.uid)).toBe(true);
     expect(pm.checkPermission('com.ex.alerts.TOOLS', early.uid)).toBe(false);

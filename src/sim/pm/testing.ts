@@ -3,6 +3,7 @@
  * PackageManager with its trace, app specs signed by named certificates, and a tool-provider app.
  */
 
+import { thrownBy } from '../../base/testing.ts';
 import { Trace } from '../core/trace.ts';
 import type { ManifestSpec, PackageSpec } from './manifest.ts';
 import { PackageManager } from './package-manager.ts';
@@ -50,12 +51,7 @@ export function toolApp(
   });
 }
 
+/** The PackageInstallError `fn` throws. */
 export function installError(fn: () => unknown): PackageInstallError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof PackageInstallError) return error;
-    throw error;
-  }
-  throw new Error('expected a PackageInstallError');
+  return thrownBy(fn, PackageInstallError);
 }

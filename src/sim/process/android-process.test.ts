@@ -9,10 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { Bundle } from '../binder/bundle.ts';
 import { processNameOf, validateManifest } from '../pm/manifest.ts';
-import { appSpec, clientSpec, LambdaProvider, UnansweredConfirm } from '../testing.ts';
+import { appSpec, clientSpec, confirmReply, LambdaProvider, UnansweredConfirm } from '../testing.ts';
 import type { ActivityResult } from '../ui/activity.ts';
-import { Intent } from '../ui/intent.ts';
-import { FLAG_IMMUTABLE } from '../ui/pending-intent.ts';
 import { World } from '../world.ts';
 
 const P = 'com.example.p';
@@ -34,12 +32,7 @@ function setup(process: string | undefined) {
         const reply = new Bundle();
         reply.putInt('pid', ctx.pid);
         if (method === 'put') await ctx.storage.transaction('put', (tx) => tx.put('t', 'k', 'v'));
-        if (method === 'confirm')
-          reply.putPendingIntent(
-            'pi',
-            ctx.getActivityPendingIntent(1, Intent.explicit(P, 'Confirm'), FLAG_IMMUTABLE),
-          );
-        return reply;
+        return method === 'confirm' ? confirmReply(ctx, P, reply) : reply;
       }),
     },
     activities: { Confirm: () => new UnansweredConfirm() },
@@ -181,14 +174,7 @@ describe('android:process: a provider in a process apart from its app', () => {
     });
     world.install(spec, (ctx) => ({
       providers: {
-        Provider: new LambdaProvider(() => {
-          const reply = new Bundle();
-          reply.putPendingIntent(
-            'pi',
-            ctx.getActivityPendingIntent(1, Intent.explicit(P, 'Confirm'), FLAG_IMMUTABLE),
-          );
-          return reply;
-        }),
+        Provider: new LambdaProvider(() => confirmReply(ctx, P)),
       },
       activities: { Confirm: () => new UnansweredConfirm() },
     }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../app/context.ts';
 import { Bundle } from '../binder/bundle.ts';
-import { appSpec, clientSpec, LambdaProvider } from '../testing.ts';
+import { bankSpec, clientSpec, LambdaProvider } from '../testing.ts';
 import { Activity, RESULT_CANCELED, RESULT_OK } from '../ui/activity.ts';
 import { Intent } from '../ui/intent.ts';
 import { FLAG_IMMUTABLE, type PendingIntent } from '../ui/pending-intent.ts';
@@ -27,26 +27,20 @@ function bankWorld(options: { busyMs?: number; blobChars?: number; resultChars?:
       this.finish();
     }
   }
-  world.install(
-    appSpec(PROVIDER, {
-      authority: 'bank',
-      manifest: { activities: [{ name: 'Confirm', exported: false }], queries: { packages: [CONSUMER] } },
-    }),
-    (ctx: AppContext) => ({
-      providers: {
-        Provider: new LambdaProvider(async (self, method) => {
-          if (method === 'pi') {
-            const intent = Intent.explicit(PROVIDER, 'Confirm');
-            if (options.blobChars) intent.extras.putString('blob', 'x'.repeat(options.blobChars));
-            const pi = ctx.getActivityPendingIntent(1, intent, FLAG_IMMUTABLE);
-            if (pi) pis.push(pi);
-          } else await self.context.sleep(options.busyMs ?? 0);
-          return new Bundle();
-        }),
-      },
-      activities: { Confirm: () => new Confirm() },
-    }),
-  );
+  world.install(bankSpec(PROVIDER, CONSUMER), (ctx: AppContext) => ({
+    providers: {
+      Provider: new LambdaProvider(async (self, method) => {
+        if (method === 'pi') {
+          const intent = Intent.explicit(PROVIDER, 'Confirm');
+          if (options.blobChars) intent.extras.putString('blob', 'x'.repeat(options.blobChars));
+          const pi = ctx.getActivityPendingIntent(1, intent, FLAG_IMMUTABLE);
+          if (pi) pis.push(pi);
+        } else await self.context.sleep(options.busyMs ?? 0);
+        return new Bundle();
+      }),
+    },
+    activities: { Confirm: () => new Confirm() },
+  }));
   world.install(clientSpec(CONSUMER, [PROVIDER]), () => ({}));
   return { world, created, pis };
 }

@@ -7,14 +7,18 @@ import { CACHED_APP_MIN_ADJ, FOREGROUND_APP_ADJ } from './importance.ts';
 
 const CLIENT = 'com.example.agent';
 
-function threeProviders(world: World): void {
-  for (const name of ['held', 'released', 'idle']) {
+/** An echo app com.example.<name> at authority <name> for each name, and the client that sees them. */
+function echoProviders(world: World, names: readonly string[]): void {
+  for (const name of names) {
     world.install(appSpec(`com.example.${name}`, { authority: name }), () => ({
       providers: { Provider: new EchoProvider() },
     }));
   }
   world.install(
-    clientSpec(CLIENT, ['com.example.held', 'com.example.released', 'com.example.idle']),
+    clientSpec(
+      CLIENT,
+      names.map((name) => `com.example.${name}`),
+    ),
     () => ({}),
   );
 }
@@ -22,7 +26,7 @@ function threeProviders(world: World): void {
 describe('importance and the low-memory killer (OomAdjuster, lmkd)', () => {
   it('a provider takes its live clients’ importance; lmkd kills cached processes, oldest first, never the foreground', async () => {
     const world = new World();
-    threeProviders(world);
+    echoProviders(world, ['held', 'released', 'idle']);
     const adjs: Record<string, number | undefined> = {};
     world.spawn('driver', async () => {
       await world.startProcess('com.example.idle');
@@ -95,10 +99,7 @@ describe('the cached-app freezer (CachedAppOptimizer)', () => {
 
   it('a frozen app the user opens runs again: launching it thaws it (OomAdjuster updateAppFreezeStateLSP)', async () => {
     const world = new World();
-    world.install(appSpec('com.example.p', { authority: 'p' }), () => ({
-      providers: { Provider: new EchoProvider() },
-    }));
-    world.install(clientSpec(CLIENT, ['com.example.p']), () => ({}));
+    echoProviders(world, ['p']);
     const ran: string[] = [];
     world.spawnIn(CLIENT, 'agent', async (ctx) => {
       await ctx.contentResolver.call('p', 'echo', null, null); // starts the provider, then leaves it cached
@@ -120,10 +121,7 @@ describe('the cached-app freezer (CachedAppOptimizer)', () => {
 
   it('a process started for a waiting client is not cached while it starts: the freezer leaves it (getContentProviderImpl)', async () => {
     const world = new World();
-    world.install(appSpec('com.example.p', { authority: 'p' }), () => ({
-      providers: { Provider: new EchoProvider() },
-    }));
-    world.install(clientSpec(CLIENT, ['com.example.p']), () => ({}));
+    echoProviders(world, ['p']);
     world.applyFault({ kind: 'slowStart', process: 'com.example.p', ms: 2_000 });
     let reply: Bundle | null | undefined;
     const adjs: number[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../app/context.ts';
 import { Bundle } from '../binder/bundle.ts';
-import { appSpec, clientSpec, LambdaProvider } from '../testing.ts';
+import { bankSpec, clientSpec, LambdaProvider } from '../testing.ts';
 import { World } from '../world.ts';
 import { Activity, RESULT_CANCELED, RESULT_OK } from './activity.ts';
 import { Intent } from './intent.ts';
@@ -24,22 +24,16 @@ async function confirmAcross(between: (world: World) => Promise<void>) {
       this.finish();
     }
   }
-  world.install(
-    appSpec(PROVIDER, {
-      authority: 'bank',
-      manifest: { activities: [{ name: 'Confirm', exported: false }], queries: { packages: [CONSUMER] } },
-    }),
-    (ctx: AppContext) => ({
-      providers: {
-        Provider: new LambdaProvider(() => {
-          const pi = ctx.getActivityPendingIntent(1, Intent.explicit(PROVIDER, 'Confirm'), FLAG_IMMUTABLE);
-          if (pi) pis.push(pi);
-          return new Bundle();
-        }),
-      },
-      activities: { Confirm: () => new Confirm() },
-    }),
-  );
+  world.install(bankSpec(PROVIDER, CONSUMER), (ctx: AppContext) => ({
+    providers: {
+      Provider: new LambdaProvider(() => {
+        const pi = ctx.getActivityPendingIntent(1, Intent.explicit(PROVIDER, 'Confirm'), FLAG_IMMUTABLE);
+        if (pi) pis.push(pi);
+        return new Bundle();
+      }),
+    },
+    activities: { Confirm: () => new Confirm() },
+  }));
   world.install(clientSpec(CONSUMER, [PROVIDER]), () => ({}));
   const codes: number[] = [];
   world.spawnIn(CONSUMER, 'agent', async (ctx) => {
