@@ -20,7 +20,7 @@ import type { Checker } from '../check/checker.ts';
 import { ALL_CHECKERS } from '../check/checkers/index.ts';
 import { fuzzProperty } from '../fuzz/fuzz.ts';
 import { propertyById } from '../fuzz/suites.ts';
-import { moduleFuzzArgs, runCli, runCliProcess, tempDir } from './testing.ts';
+import { type CliRun, moduleFuzzArgs, runCli, runCliProcess, tempDir } from './testing.ts';
 
 const HOSTILE = 'src/cli/testdata/hostile';
 const out = () => tempDir('cetp-sim-judge-');
@@ -34,18 +34,30 @@ interface Report {
   properties?: { status: string; violations?: Verdict[]; thrown?: { error: string; frame: string }[] }[];
 }
 
+/**
+ * The CLI runs of this file by their arguments (but the --out folder, which no test reads): several
+ * tests ask different things of the same run (an escape's verdict, its message, that it names a
+ * checker), and each such run is made once — a `main()` call costs seconds of starting workers.
+ */
+const RUNS = new Map<string, Promise<CliRun>>();
+
 async function fuzz(module: string, property: string, runs: number, ...extra: string[]) {
-  const { code, stdout } = await runCli(
-    moduleFuzzArgs({
-      role: 'provider',
-      module: module.includes('/') ? module : `${HOSTILE}/${module}`,
-      runs,
-      watchdogSeconds: 10,
-      properties: [property],
-      out: out(),
-      extra,
-    }),
-  );
+  const key = JSON.stringify([module, property, runs, extra]);
+  const run =
+    RUNS.get(key) ??
+    runCli(
+      moduleFuzzArgs({
+        role: 'provider',
+        module: module.includes('/') ? module : `${HOSTILE}/${module}`,
+        runs,
+        watchdogSeconds: 10,
+        properties: [property],
+        out: out(),
+        extra,
+      }),
+    );
+  RUNS.set(key, run);
+  const { code, stdout } = await run;
   const report = JSON.parse(stdout[0] ?? '{}') as Report;
   const [first] = report.properties ?? [];
   if (first?.status === 'failed') expectNamedVerdicts(first.violations);
@@ -69,6 +81,8 @@ describe('forgers fail or are refused', () => {
       200,
       '--mutant',
       'dedup-check-then-insert',
+      // Only whether the planted bug is caught is asked: the failing run unshrunk.
+      '--no-shrink',
     );
     expect(forged.code).toBe(2);
     expect(forged.report.error?.code).toBe('module_imports_internals');
@@ -83,6 +97,7 @@ describe('forgers fail or are refused', () => {
       200,
       '--mutant',
       'dedup-check-then-insert',
+      '--no-shrink',
     );
     expect(control.code).toBe(1);
     expect(control.first?.status).toBe('failed');
@@ -260,7 +275,8 @@ describe('a failed property always names a verdict', () => {
   }, 60_000);
 
   // A tool that always throws fails at its first answer (app-internal-error), before the campaign's
-  // tool-never-succeeds could.
+  // tool-never-succeeds could. The random-in-tool, throws-in-tool and random-at-import runs are the
+  // ones the tests above made (RUNS): this test asks each for its checker.
   it('the watchdog, module-globals, an escape and a thrown error: each failure names its checker', async () => {
     for (const [module, checker] of [
       ['exit-in-tool.provider.ts', 'watchdog'],

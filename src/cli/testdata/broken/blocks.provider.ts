@@ -1,4 +1,7 @@
-/** Every tool handler blocks its thread with a synchronous infinite loop. */
+/**
+ * Every tool handler blocks its thread with a synchronous infinite loop, burning a core until the
+ * watchdog stops it (the replay test's; the fuzz of every property blocks in waits.provider.ts).
+ */
 import { brokenTools } from './kit.ts';
 
 export const providers = [
