@@ -17,7 +17,8 @@ const MODULE = 'examples/my-agent/my-agent.consumer.ts';
 const here = (file: string) => JSON.stringify(fileURLToPath(new URL(file, import.meta.url)));
 const scratch = () => mkdtempSync(join(tmpdir(), 'cetp-sim-my-agent-'));
 /** `npm run campaign:long` runs the soak at the CLI's default budget; `npm test` at 25 runs a property. */
-const BUDGET = process.env.CETP_SIM_CAMPAIGN === 'long' ? [] : ['--runs', '25'];
+const LONG = process.env.CETP_SIM_CAMPAIGN === 'long';
+const BUDGET = LONG ? [] : ['--runs', '25'];
 
 interface FuzzJson {
   passed: boolean;
@@ -34,7 +35,7 @@ async function fuzz(args: string[]): Promise<{ code: number; json: FuzzJson | nu
 
 describe('examples/my-agent', () => {
   it('holds the consumer-driven properties (25 runs each; the default budget in campaign:long), against the reference providers and the notes example', {
-    timeout: 300_000,
+    timeout: LONG ? 1_800_000 : 300_000,
   }, async () => {
     for (const extra of [[], ['--provider', 'examples/notes-provider/notes.provider.ts']]) {
       const { code, json } = await fuzz(['--consumer', MODULE, ...extra, ...BUDGET]);

@@ -18,7 +18,8 @@ const MODULE = 'examples/notes-provider/notes.provider.ts';
 const here = (file: string) => JSON.stringify(fileURLToPath(new URL(file, import.meta.url)));
 const scratch = () => mkdtempSync(join(tmpdir(), 'cetp-sim-notes-'));
 /** `npm run campaign:long` runs the soak at the CLI's default budget; `npm test` at 40 runs a property. */
-const BUDGET = process.env.CETP_SIM_CAMPAIGN === 'long' ? [] : ['--runs', '40'];
+const LONG = process.env.CETP_SIM_CAMPAIGN === 'long';
+const BUDGET = LONG ? [] : ['--runs', '40'];
 
 interface FuzzJson {
   passed: boolean;
@@ -49,7 +50,7 @@ describe('examples/notes-provider', () => {
   let mutantReplay = '';
 
   it('holds every property (40 runs each; the default budget in campaign:long), exercising writes and confirmations', {
-    timeout: 300_000,
+    timeout: LONG ? 1_800_000 : 300_000,
   }, async () => {
     const { code, json } = await fuzz(['--provider', MODULE, ...BUDGET]);
     expect(json?.properties.map((p) => [p.id, p.status, p.violations ?? []])).toEqual(
