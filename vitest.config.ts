@@ -21,10 +21,10 @@ const LONGEST = [
   'src/cli/judge.test.ts',
   'test/android-runner.test.ts',
   'src/zoo/consumer/consumer-zoo.test.ts',
-  'examples/notes-provider/notes.test.ts',
   'properties/controls/controls.test.ts',
   'test/harness-project.test.ts',
   'src/zoo/zoo.test.ts',
+  'examples/notes-provider/notes.test.ts',
   'examples/my-agent/my-agent.test.ts',
   'test/java-runner.test.ts',
 ];

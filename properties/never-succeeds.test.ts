@@ -1,6 +1,7 @@
 /**
  * The campaign-level `tool-never-succeeds` verdict is sound at a short campaign (issue 30): the
- * unchanged reference world passes every property at 40 runs for seeds 0..4 — a tool that works
+ * unchanged reference world passes every property at 40 runs for seeds 3 and 4 (the seeds of the false
+ * alarms the unit tests below record; seeds 0..4 in `npm run campaign:long`) — a tool that works
  * is never failed because too few fair attempts were made (those are reported `inconclusive`) —
  * while a tool that truly always fails is still named at the CI budget.
  */
@@ -18,6 +19,8 @@ import { ALERT_TOOLS, ALERTS_PROVIDER, getQuote } from '../src/providers/apps/al
 import { defineProvider } from '../src/providers/sdk/define.ts';
 
 const PORTFOLIO = ['fifo', 'random', 'pct'] as const;
+/** `npm run campaign:long` soaks five seeds; `npm test` the two whose false alarms the unit tests record. */
+const SEEDS = process.env.CETP_SIM_CAMPAIGN === 'long' ? [0, 1, 2, 3, 4] : [3, 4];
 
 /** One run's exercise with only the tallies the verdict reads. */
 function runOf(parts: {
@@ -81,7 +84,7 @@ describe('tool-never-succeeds judges only fair attempts', () => {
 });
 
 describe('the reference world at a short campaign', () => {
-  it.each([0, 1, 2, 3, 4])(
+  it.each(SEEDS)(
     'seed %i: every property passes at 40 runs (no tool-never-succeeds false alarm)',
     async (seed) => {
       const failed: string[] = [];

@@ -1,6 +1,7 @@
 /**
  * The my-agent example, fuzzed as a user would (`cetp-sim fuzz --consumer … --json`, in process): it
- * holds the consumer-driven properties, alone and against the notes example provider, and the same
+ * holds the consumer-driven properties, alone and against the notes example provider (at 25 runs each,
+ * the consumer properties' CI budget; the default budget is `npm run campaign:long`), and the same
  * fuzz finds a defect planted in it (an agent-level retry that sends a fresh request_id, 6-08) and a
  * planted bug of the consumer library that its install() passes through (`--mutant`).
  */
@@ -15,6 +16,9 @@ import { memoryIo } from '../../src/cli/testing.ts';
 const MODULE = 'examples/my-agent/my-agent.consumer.ts';
 const here = (file: string) => JSON.stringify(fileURLToPath(new URL(file, import.meta.url)));
 const scratch = () => mkdtempSync(join(tmpdir(), 'cetp-sim-my-agent-'));
+/** `npm run campaign:long` runs the soak at the CLI's default budget; `npm test` at 25 runs a property. */
+const LONG = process.env.CETP_SIM_CAMPAIGN === 'long';
+const BUDGET = LONG ? [] : ['--runs', '25'];
 
 interface FuzzJson {
   passed: boolean;
@@ -30,11 +34,11 @@ async function fuzz(args: string[]): Promise<{ code: number; json: FuzzJson | nu
 }
 
 describe('examples/my-agent', () => {
-  it('holds the consumer-driven properties, against the reference providers and the notes example', {
-    timeout: 300_000,
+  it('holds the consumer-driven properties (25 runs each; the default budget in campaign:long), against the reference providers and the notes example', {
+    timeout: LONG ? 1_800_000 : 300_000,
   }, async () => {
     for (const extra of [[], ['--provider', 'examples/notes-provider/notes.provider.ts']]) {
-      const { code, json } = await fuzz(['--consumer', MODULE, ...extra]);
+      const { code, json } = await fuzz(['--consumer', MODULE, ...extra, ...BUDGET]);
       expect(json?.consumer?.name).toBe('myagent');
       expect(json?.properties.map((p) => [p.id, p.status])).toEqual([
         ['consumer', 'passed'],
@@ -61,7 +65,8 @@ export const consumer = { ...myAgent, agent: (context: AppContext) => {
 } };
 `,
     );
-    const { code, json } = await fuzz(['--consumer', path, '--property', 'consumer']);
+    // Unshrunk (--no-shrink): whether and by which checker it fails is the same for the first failing run.
+    const { code, json } = await fuzz(['--consumer', path, '--property', 'consumer', '--no-shrink']);
     expect(code).toBe(1);
     expect(json?.properties[0]?.violations).toContainEqual(
       expect.objectContaining({
@@ -79,6 +84,7 @@ export const consumer = { ...myAgent, agent: (context: AppContext) => {
       'consumer-new-request-id-on-retry',
       '--property',
       'consumer',
+      '--no-shrink',
     ]);
     expect(code).toBe(1);
     expect(json?.properties[0]?.status).toBe('failed');

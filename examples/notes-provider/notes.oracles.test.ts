@@ -74,7 +74,19 @@ describe('the notes app’s own oracles', () => {
       `import { doubleAddFixture } from ${here('./notes.mistakes.ts')};\nexport const providers = [doubleAddFixture];\n`,
     );
     const io = memoryIo();
-    const args = ['fuzz', '--provider', module, '--property', 'idempotency', '--runs', '60', '--seed', '1'];
+    // Unshrunk: which checker fails is the first failing run's (the shrunk replay is tested above).
+    const args = [
+      'fuzz',
+      '--provider',
+      module,
+      '--property',
+      'idempotency',
+      '--runs',
+      '60',
+      '--seed',
+      '1',
+      '--no-shrink',
+    ];
     const code = await main([...args, '--json', '--workers', '1', '--out', scratch()], io);
     expect(code).toBe(1);
     const json = JSON.parse(io.stdout[0] ?? '{}') as {

@@ -1,6 +1,8 @@
 /**
  * The notes example, fuzzed as a user would (`cetp-sim fuzz --provider … --json`, in process): it
- * holds every property at the default budget, and the same fuzz finds a defect planted in it — so
+ * holds every property at 40 runs each (the provider properties' CI budget; the default budget, five
+ * times that, is `npm run campaign:long`, docs/long-campaigns.md), and the same fuzz finds a defect
+ * planted in it — so
  * the example's green verdict is one that can fail. A planted SDK bug (`--mutant`) reaches it, and
  * an install() that drops the variant is refused rather than quietly testing the unmutated provider.
  */
@@ -15,6 +17,9 @@ import { memoryIo } from '../../src/cli/testing.ts';
 const MODULE = 'examples/notes-provider/notes.provider.ts';
 const here = (file: string) => JSON.stringify(fileURLToPath(new URL(file, import.meta.url)));
 const scratch = () => mkdtempSync(join(tmpdir(), 'cetp-sim-notes-'));
+/** `npm run campaign:long` runs the soak at the CLI's default budget; `npm test` at 40 runs a property. */
+const LONG = process.env.CETP_SIM_CAMPAIGN === 'long';
+const BUDGET = LONG ? [] : ['--runs', '40'];
 
 interface FuzzJson {
   passed: boolean;
@@ -44,10 +49,10 @@ function moduleFile(name: string, source: string): string {
 describe('examples/notes-provider', () => {
   let mutantReplay = '';
 
-  it('holds every property at the default budget, exercising writes and confirmations', {
-    timeout: 300_000,
+  it('holds every property (40 runs each; the default budget in campaign:long), exercising writes and confirmations', {
+    timeout: LONG ? 1_800_000 : 300_000,
   }, async () => {
-    const { code, json } = await fuzz(['--provider', MODULE]);
+    const { code, json } = await fuzz(['--provider', MODULE, ...BUDGET]);
     expect(json?.properties.map((p) => [p.id, p.status, p.violations ?? []])).toEqual(
       json?.properties.map((p) => [p.id, 'passed', []]),
     );
@@ -68,7 +73,8 @@ const notes = defineProvider({ packageName: NOTES_PACKAGE, descriptor: NOTES_DES
 export const providers = [notes.fixture({ name: 'notes', tools: notesFixture.tools })];
 `,
     );
-    const { code, json } = await fuzz(['--provider', vague, '--property', 'confirmation']);
+    // Unshrunk (--no-shrink): whether and by which checker it fails is the same for the first failing run.
+    const { code, json } = await fuzz(['--provider', vague, '--property', 'confirmation', '--no-shrink']);
     expect(code).toBe(1);
     const failed = json?.properties.find((p) => p.id === 'confirmation');
     expect(failed?.status).toBe('failed');
@@ -90,6 +96,7 @@ export const providers = [notes.fixture({ name: 'notes', tools: notesFixture.too
       'uid-after-await',
       '--property',
       'idempotency',
+      '--no-shrink',
     ]);
     expect(code).toBe(1);
     expect(json?.properties[0]?.status).toBe('failed');
