@@ -8,3 +8,4 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 export const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
 export type Ajv2020Instance = InstanceType<typeof Ajv2020>;
 export type { ErrorObject, ValidateFunction } from 'ajv';
+export type { AnyValidateFunction } from 'ajv/dist/core.js';
