@@ -8,11 +8,10 @@
  * `format` is an annotation, as in Draft 2020-12's default vocabulary.
  */
 
-import { caches } from '../base/caches.ts';
 import { BoundedMemo } from '../base/memo.ts';
 import { utf8Length } from './digest.ts';
 import { fail, issue, ok, type ProtocolIssue, pointerToken, type WireResult } from './issues.ts';
-import { Ajv2020, type Ajv2020Instance, type AnyValidateFunction } from './schemas/ajv.ts';
+import { AJV_OPTIONS, type Ajv2020Instance, SharedMetaAjv } from './schemas/ajv.ts';
 import { DRAFT_2020_12 } from './schemas/core.ts';
 
 export interface ToolSchemaCaps {
@@ -53,28 +52,6 @@ export function checkSchemaDialect(dialect: string | undefined, path = '/schema_
  * their old instance alive only as long as they are used.
  */
 const COMPILES_PER_AJV = 256;
-
-const AJV_OPTIONS = { strict: false, logger: false, addUsedSchema: false, validateFormats: false } as const;
-
-/**
- * Ajv checks each schema against Draft 2020-12's meta-schema before compiling it, and every instance
- * compiled that meta-schema anew: ~0.1 s of CPU each, several times per thread (each checker holds a
- * compiler; a fresh Ajv every COMPILES_PER_AJV). One meta validator per thread, compiled by an
- * instance with these very options, serves every compiler's Ajv: same verdicts, same messages (Ajv's
- * own validateSchema still runs, in its own order, and words the error from the validator's errors).
- */
-const META = caches.lazy('protocol/tool-schema: Draft 2020-12 meta-schema validator', () => {
-  const validate = new Ajv2020(AJV_OPTIONS).getSchema(DRAFT_2020_12);
-  if (validate === undefined) throw new Error(`Ajv has no meta-schema ${DRAFT_2020_12}`);
-  return validate;
-});
-
-class SharedMetaAjv extends Ajv2020 {
-  override getSchema<T = unknown>(keyRef: string): AnyValidateFunction<T> | undefined {
-    if (keyRef === DRAFT_2020_12) return META.get() as AnyValidateFunction<T> | undefined;
-    return super.getSchema<T>(keyRef);
-  }
-}
 
 function newAjv(): Ajv2020Instance {
   return new SharedMetaAjv(AJV_OPTIONS);
