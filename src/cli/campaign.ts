@@ -24,7 +24,7 @@ import {
 import type { TraceEvent } from '../sim/core/trace.ts';
 import type { Shard } from './args.ts';
 import { watchdogViolation } from './failure-report.ts';
-import { checkModuleIsolation } from './user-modules.ts';
+import { checkModuleIsolation, type StartedHost } from './user-modules.ts';
 import { CampaignJudge } from './worker/judge.ts';
 import { type Host, type JobEnd, runSpread } from './worker/pool.ts';
 import type { FuzzJob, PropertyOutcome, TimeShare, WorkerMessage } from './worker/protocol.ts';
@@ -89,6 +89,8 @@ export interface CampaignOptions {
   /** Runs of a property started so far, as they start (for a progress bar). */
   readonly onRuns?: (def: PropertyDef, runsStarted: number) => void;
   readonly onResult?: (entry: CampaignEntry) => void;
+  /** The first worker, started while the modules loaded (user-modules.ts loadModulesAhead). */
+  readonly started?: StartedHost | null;
 }
 
 export interface CampaignEntry {
@@ -226,9 +228,13 @@ export async function runCampaign(
   // thread holds the signal until its property finishes. Shorter campaigns keep the CLI's thread
   // working: a worker's start-up (~1-2 s each) would cost them a large share of their runs.
   const keepCliThreadFree = userCode || (options.timeSeconds ?? 0) >= INTERRUPTIBLE_AFTER_SECONDS;
+  // A worker started ahead is of the kind and heap size this spread starts (else it is not needed).
+  const started = options.started?.threads === slots && userCode ? options.started.host : undefined;
+  if (options.started && !started) await options.started.host.close();
   return runSpread(defs, {
     workers: slots,
     userCode: keepCliThreadFree,
+    ...(started ? { started } : {}),
     run: async (host, def): Promise<CampaignEntry> => {
       const started = options.now();
       const share =

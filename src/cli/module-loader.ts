@@ -20,7 +20,7 @@ import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
 import { isMainThread } from 'node:worker_threads';
-import { transformSync } from 'esbuild';
+import type * as Esbuild from 'esbuild';
 import { caches } from '../base/caches.ts';
 import { CliError, isCliErrorCode } from '../harness/errors.ts';
 import { drainEscapes, escapesAdvice, MODULE_ESCAPES_CHECKER } from '../harness/escapes.ts';
@@ -28,6 +28,12 @@ import { changedGlobals, globalsAdvice, restoreGlobals, snapshotGlobals } from '
 import { resolveModule } from '../harness/module-path.ts';
 import { watchExports } from '../harness/own-objects.ts';
 import * as api from '../index.ts';
+
+/** esbuild's transformSync, required when a module needs it (loading esbuild costs every worker ~0.05 s). */
+function transformSync(...args: Parameters<typeof Esbuild.transformSync>): Esbuild.TransformResult {
+  return (createRequire(import.meta.url)('esbuild') as typeof Esbuild).transformSync(...args);
+}
+
 import { guardAmbient, setPhase } from './worker/ambient.ts';
 import { boundaryViolation, REFUSED, SPLIT_BUNDLE, splitEntry } from './worker/boundary.mjs';
 

@@ -9,7 +9,8 @@
  * it finishes — quiet lines a log keeps. With --json nothing but the bar is drawn: stdout is the
  * single JSON object.
  */
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgressModule from 'cli-progress';
 import type { Io } from './io.ts';
 
 /** How a finished unit went. */
@@ -97,6 +98,8 @@ export function startProgress(io: Io, total: number, options: ProgressOptions): 
       },
       options,
     );
+  // Required when a bar is drawn (a terminal), not at every CLI's start.
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
   const bar = new cliProgress.SingleBar(
     {
       stream,

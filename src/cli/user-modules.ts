@@ -15,7 +15,7 @@ import type { ReplayModules } from '../harness/code-identity.ts';
 import type { ReplayRun } from '../harness/replay-core.ts';
 import { userCodeBundle } from './worker/bundle.ts';
 import { MODULE_FORGES_VERDICT } from './worker/forged.ts';
-import { WorkerHost } from './worker/pool.ts';
+import { type Host, WorkerHost } from './worker/pool.ts';
 import type { FuzzJob, LoadOutcome, PropertyOutcome } from './worker/protocol.ts';
 import { workerReplayRunner } from './worker/replay-runner.ts';
 
@@ -35,6 +35,40 @@ export async function loadModules(
     throw new CliError('module_load_failed', `loading ${describe(modules)}: ${end.reason}`);
   } finally {
     await host.close();
+  }
+}
+
+/** A worker started ahead for a campaign of `threads` threads, with the threads it was sized for. */
+export interface StartedHost {
+  readonly host: Host;
+  readonly threads: number;
+}
+
+/**
+ * loadModules, with the campaign's first worker thread starting meanwhile: booting a worker (Node's
+ * bootstrap, the split bundle, tsx) takes about as long as the load job, and user code runs in it
+ * only once the campaign posts its first job, so starting it early changes nothing but the wall time
+ * to the first run. The campaign adopts it (runCampaign, `started`) if it runs on `threads` threads;
+ * it is closed here if loading fails.
+ */
+export async function loadModulesAhead(
+  modules: ReplayModules,
+  cwd: string,
+  watchdogMs: number,
+  ahead: { readonly threads: number; readonly variant: Variant | undefined },
+): Promise<{ loaded: LoadOutcome; started: StartedHost | null }> {
+  if (modules.provider === undefined && modules.consumer === undefined) return { loaded: {}, started: null };
+  await userCodeBundle(modules); // before any worker boots: it says which code the workers load
+  const host = new WorkerHost(undefined, ahead.threads);
+  void host.ready();
+  try {
+    return {
+      loaded: await loadModules(modules, cwd, watchdogMs, ahead.variant),
+      started: { host, threads: ahead.threads },
+    };
+  } catch (error) {
+    await host.close();
+    throw error;
   }
 }
 

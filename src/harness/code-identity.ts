@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { resolveModule } from './module-path.ts';
 import { CODE_ROOT } from './root.ts';
+import { type Stamps, stamp, stampedDigest } from './stamped-digest.ts';
 
 /** The user modules a campaign ran with, as given on its command line (paths relative to its cwd). */
 export interface ReplayModules {
@@ -29,10 +30,12 @@ const EXTENSIONS = ['', '.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '/index.ts
 /** Files hashed per module at most (a module importing a whole tree is hashed in part). */
 const MAX_FILES = 2_000;
 
-function resolveImport(from: string, specifier: string): string | null {
+/** Where a relative import leads; every directory it looks into is stamped (a file added there may change it). */
+function resolveImport(from: string, specifier: string, stamps: Stamps): string | null {
   const base = resolve(dirname(from), specifier);
   for (const ext of EXTENSIONS) {
     const candidate = base + ext;
+    stamp(stamps, dirname(candidate));
     if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   }
   // TypeScript sources import './x.js' meaning './x.ts'.
@@ -40,21 +43,29 @@ function resolveImport(from: string, specifier: string): string | null {
   return ts !== base && existsSync(ts) ? ts : null;
 }
 
-/** SHA-256 over a module file and every file it reaches by relative imports, in a stable order. */
+/**
+ * SHA-256 over a module file and every file it reaches by relative imports, in a stable order
+ * (remembered while none of those files and directories changes: stamped-digest.ts).
+ */
 export function moduleHash(specifier: string, cwd: string): string {
   const entry = resolveModule('module', specifier, cwd);
+  return stampedDigest(`module\0${entry}`, (stamps) => hashModule(entry, stamps));
+}
+
+function hashModule(entry: string, stamps: Stamps): string {
   const seen = new Set<string>([entry]);
   const queue = [entry];
   while (queue.length > 0 && seen.size < MAX_FILES) {
     const file = queue.shift() as string;
     let text: string;
+    stamp(stamps, file);
     try {
       text = readFileSync(file, 'utf8');
     } catch {
       continue;
     }
     for (const match of text.matchAll(RELATIVE_IMPORT)) {
-      const target = resolveImport(file, match[1] as string);
+      const target = resolveImport(file, match[1] as string, stamps);
       if (target && !seen.has(target)) {
         seen.add(target);
         queue.push(target);
@@ -71,8 +82,9 @@ export function moduleHash(specifier: string, cwd: string): string {
   return hash.digest('hex');
 }
 
-function sourcesUnder(dir: string, out: string[]): void {
+function sourcesUnder(dir: string, out: string[], stamps: Stamps): void {
   let names: string[];
+  stamp(stamps, dir);
   try {
     names = readdirSync(dir);
   } catch {
@@ -80,19 +92,28 @@ function sourcesUnder(dir: string, out: string[]): void {
   }
   for (const name of names.sort()) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
-      if (name !== 'node_modules' && name !== 'testdata') sourcesUnder(path, out);
-    } else if (/\.(ts|mjs|js)$/.test(name) && !/\.(test|d)\.ts$/.test(name)) out.push(path);
+    const s = statSync(path);
+    if (s.isDirectory()) {
+      if (name !== 'node_modules' && name !== 'testdata') sourcesUnder(path, out, stamps);
+    } else if (/\.(ts|mjs|js)$/.test(name) && !/\.(test|d)\.ts$/.test(name)) {
+      stamps.set(path, `${s.size}:${s.mtimeMs}`);
+      out.push(path);
+    }
   }
 }
 
 /**
  * SHA-256 over cetp-sim's own code as it runs (src/, tests left out): the sources in
- * a checkout, the compiled JavaScript of dist/ in an installed package.
+ * a checkout, the compiled JavaScript of dist/ in an installed package (remembered while none of
+ * those files and directories changes: stamped-digest.ts).
  */
 export function cetpSimHash(): string {
+  return stampedDigest(`cetp-sim\0${CODE_ROOT}`, hashCetpSim);
+}
+
+function hashCetpSim(stamps: Stamps): string {
   const files: string[] = [];
-  sourcesUnder(join(CODE_ROOT, 'src'), files);
+  sourcesUnder(join(CODE_ROOT, 'src'), files, stamps);
   const hash = createHash('sha256');
   for (const file of files) {
     hash.update(`${relative(CODE_ROOT, file)}\0`);

@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import canonicalize from 'canonicalize';
+import { caches } from '../base/caches.ts';
 import { isConsumerBug } from '../consumer/index.ts';
 import { REPLAY_FORMAT, type ReplayFile } from '../fuzz/fuzz.ts';
 import { MUTANTS } from '../fuzz/mutants.ts';
@@ -17,7 +18,7 @@ import type { PropertyDef } from '../fuzz/suites.ts';
 import { sha256Hex } from '../protocol/digest.ts';
 import { isRuleId } from '../protocol/index.ts';
 import { readingsProblem } from '../protocol/readings.ts';
-import { Ajv2020, type ErrorObject } from '../protocol/schemas/ajv.ts';
+import { type ErrorObject, SharedMetaAjv, type ValidateFunction } from '../protocol/schemas/ajv.ts';
 import type { TraceEvent } from '../sim/core/trace.ts';
 import { renderMermaid } from '../sim/core/trace-render.ts';
 import { type CodeIdentity, codeIdentity, type ReplayModules } from './code-identity.ts';
@@ -131,9 +132,26 @@ function describeAjvError(e: ErrorObject): string {
   return `${at}: ${e.message ?? e.keyword}`;
 }
 
+/** The replay file's schemas, each compiled once (a `replay` of several files, tests reading many). */
+const VALIDATORS = caches.weakMap<object, ValidateFunction>('harness/replay-file: validators by schema');
+
+function validatorOf(schema: object): ValidateFunction {
+  let validate = VALIDATORS.get(schema);
+  if (validate === undefined) {
+    const ajv = new SharedMetaAjv({
+      allErrors: false,
+      strict: true,
+      strictRequired: false,
+      discriminator: true,
+    });
+    validate = ajv.compile(schema);
+    VALIDATORS.set(schema, validate);
+  }
+  return validate;
+}
+
 function check(path: string, schema: object, raw: unknown, prefix = ''): void {
-  const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, discriminator: true });
-  const validate = ajv.compile(schema);
+  const validate = validatorOf(schema);
   if (validate(raw)) return;
   const first = validate.errors?.[0];
   const where = first

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from './schemas/ajv.ts';
 import { DRAFT_2020_12 } from './schemas/core.ts';
 import { expectIssue, issuesOf, okValue } from './testing/expect-issue.ts';
 import { checkSchemaDialect, checkToolSchema, ToolSchemaCompiler } from './tool-schema.ts';
@@ -182,5 +183,29 @@ describe('ToolSchemaCompiler remembers verdicts by schema text', () => {
       ['schema_compile_failed', '/tools/3/output_schema'],
     ]);
     expect(b.issues[0]?.message).toBe(a.issues[0]?.message);
+  });
+});
+
+describe('one meta-schema validator shared by every compiler of a thread', () => {
+  // Each compiler's Ajv asks the shared validator (tool-schema.ts META): its verdicts and wording must
+  // be those of an Ajv that compiled the meta-schema itself.
+  const OPTIONS = { strict: false, logger: false, addUsedSchema: false, validateFormats: false } as const;
+  const refused = [{ type: 5 }, { properties: { a: { minLength: -1 } } }, { required: 'a' }, { items: [1] }];
+
+  it.each(refused)('refuses %j with the words of a fresh Ajv', (schema) => {
+    let expected = '';
+    try {
+      new Ajv2020(OPTIONS).compile(schema);
+    } catch (error) {
+      expected = (error as Error).message;
+    }
+    expect(expected).toMatch(/^schema is invalid: /);
+    for (const c of [new ToolSchemaCompiler(), new ToolSchemaCompiler()])
+      expect(c.check(schema).map((i) => i.message)).toEqual([`schema does not compile: ${expected}`]);
+  });
+
+  it('accepts what a fresh Ajv accepts', () => {
+    expect(new ToolSchemaCompiler().check(INPUT)).toEqual([]);
+    expect(typeof new Ajv2020(OPTIONS).compile(INPUT)).toBe('function');
   });
 });

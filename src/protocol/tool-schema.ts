@@ -7,10 +7,11 @@
  * - bounded size and depth, then it compiles with Ajv2020 (no loader, so nothing is ever fetched).
  * `format` is an annotation, as in Draft 2020-12's default vocabulary.
  */
+
 import { BoundedMemo } from '../base/memo.ts';
 import { utf8Length } from './digest.ts';
 import { fail, issue, ok, type ProtocolIssue, pointerToken, type WireResult } from './issues.ts';
-import { Ajv2020, type Ajv2020Instance } from './schemas/ajv.ts';
+import { AJV_OPTIONS, type Ajv2020Instance, SharedMetaAjv } from './schemas/ajv.ts';
 import { DRAFT_2020_12 } from './schemas/core.ts';
 
 export interface ToolSchemaCaps {
@@ -53,7 +54,7 @@ export function checkSchemaDialect(dialect: string | undefined, path = '/schema_
 const COMPILES_PER_AJV = 256;
 
 function newAjv(): Ajv2020Instance {
-  return new Ajv2020({ strict: false, logger: false, addUsedSchema: false, validateFormats: false });
+  return new SharedMetaAjv(AJV_OPTIONS);
 }
 
 export class ToolSchemaCompiler {

@@ -36,7 +36,7 @@ import type { Io } from '../io.ts';
 import { writeJunitReport } from '../junit.ts';
 import { checkOutputs } from '../output-paths.ts';
 import { startProgress } from '../progress.ts';
-import { loadModules, targetOf } from '../user-modules.ts';
+import { type loadModules, loadModulesAhead, targetOf } from '../user-modules.ts';
 import type { PropertyOutcome } from '../worker/protocol.ts';
 
 /** The harness's default replay directory: the CLI and the library write failures to the same place. */
@@ -177,6 +177,20 @@ function variantOf(flags: FuzzFlags, mutant: { readonly variant: Variant } | nul
   };
 }
 
+function modulesOf(flags: FuzzFlags): { provider?: string; consumer?: string } {
+  return {
+    ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
+    ...(flags.consumer !== undefined ? { consumer: flags.consumer } : {}),
+  };
+}
+
+/** The threads the campaign will run on (runCampaign's slots), known before the modules load. */
+function campaignThreads(flags: FuzzFlags, defs: readonly PropertyDef[]): number {
+  const consumerOnly = flags.consumer !== undefined && (flags.property ?? []).length === 0;
+  const selected = shardOf(consumerOnly ? defs.filter((d) => d.kind === 'consumer') : defs, flags.shard);
+  return Math.max(1, Math.min(flags.workers, selected.length));
+}
+
 export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
   const c = io.color;
   // Where the campaign will write, checked before it starts (exit 2 with the OS's reason).
@@ -186,13 +200,11 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
   ]);
   let defs = selectProperties(flags.property);
   const mutant = flags.mutant !== undefined ? selectMutant(flags.mutant) : null;
-  const modules = {
-    ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
-    ...(flags.consumer !== undefined ? { consumer: flags.consumer } : {}),
-  };
+  const modules = modulesOf(flags);
   const cwd = process.cwd();
   const watchdogMs = flags.watchdog * 1000;
-  const loaded = await loadModules(modules, cwd, watchdogMs, mutant?.variant);
+  const ahead = { threads: campaignThreads(flags, defs), variant: mutant?.variant };
+  const { loaded, started: firstWorker } = await loadModulesAhead(modules, cwd, watchdogMs, ahead);
   // Fuzzing a consumer: by default only the properties that drive one.
   if (loaded.consumer && (flags.property ?? []).length === 0)
     defs = defs.filter((d) => d.kind === 'consumer');
@@ -243,6 +255,7 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
       cwd,
       workers: flags.workers,
       watchdogMs,
+      started: firstWorker,
       now: () => performance.now(),
       onStart: (def) => progress.begin(def.id),
       onRuns: (def, runs) => progress.runs(def.id, runs),

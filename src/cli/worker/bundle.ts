@@ -24,9 +24,10 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, version as esbuildVersion } from 'esbuild';
+import type * as Esbuild from 'esbuild';
 import { caches } from '../../base/caches.ts';
 import type { ReplayModules } from '../../harness/code-identity.ts';
 import { PACKAGE_ROOT } from '../../harness/root.ts';
@@ -34,11 +35,14 @@ import { BUNDLE_DIR, ownImportMetaUrl, splitBundle, writeContentAddressed } from
 
 export { BUNDLE_DIR };
 
+/** esbuild, required when a bundle is built or keyed, not at every CLI's start. */
+const esbuild = () => createRequire(import.meta.url)('esbuild') as typeof Esbuild;
+
 const ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
 
 /** The bundle's text: deterministic for the same sources and esbuild version. */
 export async function bundleWorkerSource(): Promise<string> {
-  const result = await build({
+  const result = await esbuild().build({
     entryPoints: [ENTRY],
     bundle: true,
     platform: 'node',
@@ -72,7 +76,7 @@ const COMPILED_WORKER = new URL('./worker.js', import.meta.url);
  * to build the bundle and hash it, which a CLI on more than one thread otherwise waits for first).
  */
 export function sourcesKey(roots: readonly string[] = SOURCE_ROOTS): string {
-  const hash = createHash('sha256').update(`esbuild ${esbuildVersion}\n`);
+  const hash = createHash('sha256').update(`esbuild ${esbuild().version}\n`);
   for (const root of roots) {
     const names = (readdirSync(root, { recursive: true }) as string[])
       .filter((name) => /\.[cm]?ts$/.test(name))

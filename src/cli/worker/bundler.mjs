@@ -34,7 +34,7 @@ export const BUNDLE_DIR = join(ROOT, 'node_modules', '.cache', 'cetp-sim');
 
 /** The files a bundle directory holds: bundles, pointers, and their temporary files. */
 const CACHED =
-  /^((worker|cli)-[0-9a-f]+\.mjs|sources-[0-9a-f]+\.txt|(cli|split)-[0-9a-f]+(\.json)?)(\..*\.tmp)?$/;
+  /^((worker|cli)-[0-9a-f]+\.mjs|sources-[0-9a-f]+\.txt|identity-[0-9a-f]+\.json|(cli|split)-[0-9a-f]+(\.json)?)(\..*\.tmp)?$/;
 
 /** Bundles of other sources older than this are deleted when a new one is written. */
 const STALE_MS = 24 * 3_600_000;

@@ -95,7 +95,10 @@ export async function runSpread<T, R>(items: readonly T[], spread: Spread<T, R>)
   const slots = Math.max(1, Math.min(spread.workers, items.length));
   if (!spread.userCode && slots > 1) return runShared(items, spread, slots);
   const entry = await entryFor(spread.userCode, slots);
-  const hosts = Array.from({ length: slots }, () => hostFor(spread.userCode, slots, entry));
+  const hosts = Array.from(
+    { length: slots },
+    (_, i) => (i === 0 ? spread.started : undefined) ?? hostFor(spread.userCode, slots, entry),
+  );
   const results: { value: R }[] = [];
   let next = 0;
   let reported = 0;

@@ -66,6 +66,8 @@ export interface Spread<T, R> {
    * turn it off to have every job of a shared spread run in a worker thread.
    */
   readonly cliThreadWorks?: boolean;
+  /** A host of the kind the first slot needs, already started (user code: loadModulesAhead). */
+  readonly started?: Host;
 }
 
 /** The entry for workers of `spread`: the bundle of cetp-sim's own code unless user code runs. */

@@ -9,7 +9,7 @@
  */
 import { caches } from '../../base/caches.ts';
 import { fail, issue, ok, type ProtocolIssue, type WireResult } from '../issues.ts';
-import { Ajv2020, type ValidateFunction } from './ajv.ts';
+import { SharedMetaAjv, type ValidateFunction } from './ajv.ts';
 import { issuesFromAjvErrors } from './ajv-issues.ts';
 import { ANNOTATION_KEYWORDS, DRAFT_2020_12, type FromSchema, type SchemaNode } from './core.ts';
 import { CONSUMER_CAPABILITIES_SCHEMA, LIMITS_SCHEMA, NEGOTIATE_RESPONSE_SCHEMA } from './negotiate.ts';
@@ -75,7 +75,12 @@ function publish(name: WireShapeName): PublishedSchema {
 /** The compiler and the validators compiled so far, by shape (the shapes share no `$ref`). */
 const VALIDATORS = caches.lazy('protocol/schemas: wire validators, compiled per shape on first use', () => {
   // strictRequired is off because `then: { required: [...] }` names properties declared beside `if`.
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, discriminator: true });
+  const ajv = new SharedMetaAjv({
+    allErrors: true,
+    strict: true,
+    strictRequired: false,
+    discriminator: true,
+  });
   ajv.addVocabulary([...ANNOTATION_KEYWORDS]);
   return { ajv, compiled: new Map<WireShapeName, ValidateFunction>() };
 });
