@@ -128,7 +128,7 @@ async function diagnose(
   const runs = timeLimitMs !== undefined || timeShare !== undefined ? Number.MAX_SAFE_INTEGER : job.runs;
   await host.run(
     { ...again, runs, watch: end.run },
-    { budgetMs: Math.min(watchdogMs, DIAGNOSIS_MS), onMessage: watch },
+    { budgetMs: Math.min(watchdogMs, DIAGNOSIS_MS), watchedRun: end.run, onMessage: watch },
   );
   const violation = watchdogViolation(`run ${end.run + 1} of the campaign`, end.reason, events);
   const common = { id: def.id, runs: end.run + 1, status: 'failed' as const, exercised: NOTHING_EXERCISED };

@@ -289,11 +289,15 @@ class SharedWorker {
       return;
     }
     const startupMs = Math.max(slot.watch.startupMs ?? STARTUP_MS, slot.watch.budgetMs);
-    if (now - this.lastChange > (count === 0 ? startupMs : slot.watch.budgetMs))
+    // Before the watched run (JobWatch.watchedRun), every run has the start-up allowance.
+    const early = count <= (slot.watch.watchedRun ?? 0);
+    if (now - this.lastChange > (early ? startupMs : slot.watch.budgetMs))
       this.hung(
         count === 0
           ? `the worker did not even start the first run within ${startupMs / 1000} s`
-          : `it did not finish within the watchdog's ${slot.watch.budgetMs / 1000} s of wall time`,
+          : early
+            ? `it did not finish within the start-up allowance of ${startupMs / 1000} s of wall time`
+            : `it did not finish within the watchdog's ${slot.watch.budgetMs / 1000} s of wall time`,
       );
   }
 

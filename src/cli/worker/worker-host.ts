@@ -38,6 +38,12 @@ export interface JobWatch {
    * if that is longer.
    */
   readonly startupMs?: number;
+  /**
+   * The run (numbered from 0) the watch is for: the runs before it get the start-up allowance, not
+   * the budget. A diagnosis re-runs a hung property's runs in a fresh worker, on cold code, to reach
+   * the one that hung; only that one is held to the (short) budget.
+   */
+  readonly watchedRun?: number;
   /** Scenario and trace events a watched run streams. */
   readonly onMessage?: (message: WorkerMessage) => void;
   /** How many runs of the job have started, as the count grows (a progress bar's live count). */
@@ -185,11 +191,13 @@ export class WorkerHost implements Host {
           seen = count;
           lastChange = now;
           watch.onRuns?.(count);
-        } else if (now - lastChange > (count === 0 ? startupMs : watch.budgetMs)) {
+        } else if (now - lastChange > (count <= (watch.watchedRun ?? 0) ? startupMs : watch.budgetMs)) {
           hung(
             count === 0
               ? `the worker did not even start the first run within ${startupMs / 1000} s (loading the module, or the module's top level, never finished)`
-              : `it did not finish within the watchdog's ${watch.budgetMs / 1000} s of wall time`,
+              : count <= (watch.watchedRun ?? 0)
+                ? `it did not finish within the start-up allowance of ${startupMs / 1000} s of wall time`
+                : `it did not finish within the watchdog's ${watch.budgetMs / 1000} s of wall time`,
           );
         }
       }, TICK_MS);
