@@ -235,17 +235,19 @@ function isObject(v: unknown): v is { readonly [k: string]: JsonValue } {
 /** Every string leaf of a JSON text (the args a request was sent with). */
 export function stringLeaves(text: string): string[] {
   const out: string[] = [];
-  const walk = (v: unknown) => {
-    if (typeof v === 'string') out.push(v);
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (isObject(v)) Object.values(v).forEach(walk);
-  };
   try {
-    walk(JSON.parse(text));
+    pushLeaves(JSON.parse(text), out);
   } catch {
     // Args that are not JSON have no leaves to pair.
   }
   return out;
+}
+
+/** Pushes every string leaf of `v` onto `out`, depth first (a module function: keep-names names a nested one per call). */
+function pushLeaves(v: unknown, out: string[]): void {
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) pushLeaves(x, out);
+  else if (isObject(v)) for (const x of Object.values(v)) pushLeaves(x, out);
 }
 
 /** `text` (JSON args) with every string leaf `translate` knows replaced (the replay's ids). */

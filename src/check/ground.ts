@@ -125,19 +125,28 @@ export function maxMatching(left: number, right: number, ok: (l: number, r: numb
     for (let r = 0; r < right; r++) if (ok(l, r)) list.push(r);
     edges.push(list);
   }
-  const tryAssign = (l: number, seen: boolean[]): boolean => {
-    for (const r of edges[l] ?? []) {
-      if (seen[r]) continue;
-      seen[r] = true;
-      const holder = ofRight[r] ?? -1;
-      if (holder === -1 || tryAssign(holder, seen)) {
-        ofRight[r] = l;
-        ofLeft[l] = r;
-        return true;
-      }
-    }
-    return false;
-  };
-  for (let l = 0; l < left; l++) tryAssign(l, new Array<boolean>(right).fill(false));
+  const m: Matching = { edges, ofRight, ofLeft };
+  for (let l = 0; l < left; l++) tryAssign(m, l, new Array<boolean>(right).fill(false));
   return ofLeft;
+}
+
+interface Matching {
+  readonly edges: readonly (readonly number[])[];
+  readonly ofRight: number[];
+  readonly ofLeft: number[];
+}
+
+/** Kuhn's augmenting path from left item `l` (a module function: keep-names names a nested one per call). */
+function tryAssign(m: Matching, l: number, seen: boolean[]): boolean {
+  for (const r of m.edges[l] ?? []) {
+    if (seen[r]) continue;
+    seen[r] = true;
+    const holder = m.ofRight[r] ?? -1;
+    if (holder === -1 || tryAssign(m, holder, seen)) {
+      m.ofRight[r] = l;
+      m.ofLeft[l] = r;
+      return true;
+    }
+  }
+  return false;
 }
