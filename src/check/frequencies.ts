@@ -354,7 +354,8 @@ function methodLabels(all: readonly CallView[], labels: Set<string>): void {
   for (const c of calls) {
     const key = `${c.provider}|${c.caller}|${c.method}|${c.method === 'negotiate' ? '' : (c.requestId ?? '')}`;
     const same = byKey.get(key);
-    if (same) {
+    if (same && bothMethodLabels(labels, c.method)) same.push(c);
+    else if (same) {
       // Each label once, in the order the priors first give it (a hostile batch repeats negotiate
       // hundreds of times: the pairs are quadratic, the labels two).
       let dup = false;
@@ -380,12 +381,18 @@ function methodLabels(all: readonly CallView[], labels: Set<string>): void {
   // label of a pair is built once, in the same order as before.
   const raced = new Map<string, Set<string>>();
   for (const list of byProvider.values()) {
+    // Calls made in step order (as a run records them): none after the first made at or after a's
+    // answer overlaps a, so the scan stops there instead of going on over every later call.
+    const ordered = list.every((c, i) => i === 0 || (list[i - 1] as CallView).step <= c.step);
     for (let i = 0; i < list.length; i++) {
       const a = list[i] as CallView;
       const aEnd = a.replyStep ?? Number.POSITIVE_INFINITY;
       for (let j = i + 1; j < list.length; j++) {
         const b = list[j] as CallView;
-        if (b.step >= aEnd) continue;
+        if (b.step >= aEnd) {
+          if (ordered) break;
+          continue;
+        }
         // The two names in sort() order (UTF-16 code units, as `<` compares strings).
         const swap = b.method < a.method;
         const m1 = swap ? b.method : a.method;
@@ -401,6 +408,11 @@ function methodLabels(all: readonly CallView[], labels: Set<string>): void {
       }
     }
   }
+}
+
+/** Whether `labels` has both of `method`'s repetition labels already (nothing left to scan priors for). */
+function bothMethodLabels(labels: ReadonlySet<string>, method: string): boolean {
+  return labels.has(`method:${method}:duplicated`) && labels.has(`method:${method}:repeated`);
 }
 
 /** Every label a campaign could report (for `--json` and the floors' test: absent means 0). */
