@@ -84,7 +84,9 @@ function compute(obs: Observation, ctx: CheckContext): RunRequests {
   const calls = new Map<string, (typeof obs.calls)[number][]>();
   for (const c of obs.calls) {
     if (c.method !== 'execute_tool' || !c.v2 || c.requestId === null) continue;
-    calls.set(c.requestKey, [...(calls.get(c.requestKey) ?? []), c]);
+    const same = calls.get(c.requestKey);
+    if (same) same.push(c);
+    else calls.set(c.requestKey, [c]);
   }
   const out: RunRequest[] = [];
   for (const [key, g] of groups) {
@@ -267,7 +269,17 @@ export function translateArgs(text: string, translate: (s: string) => string): s
 
 /** A run request's business writes (request index `request`), as foldState takes them. */
 export function writesOf(r: RunRequest, request: number): IndexedWrite[] {
-  return r.commits.flatMap((b) =>
-    b.writes.map((w) => ({ ...w, provider: b.provider, seq: b.commit.seq, request })),
-  );
+  const out: IndexedWrite[] = [];
+  for (const b of r.commits)
+    for (const w of b.writes)
+      out.push({
+        table: w.table,
+        key: w.key,
+        deleted: w.deleted,
+        value: w.value,
+        provider: b.provider,
+        seq: b.commit.seq,
+        request,
+      });
+  return out;
 }

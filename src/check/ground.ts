@@ -8,7 +8,13 @@
 import type { JsonValue } from '../base/json.ts';
 import type { ScreenRecord } from '../sim/ground-truth.ts';
 import type { CheckContext } from './checker.ts';
-import { type CallView, type EffectNote, memoOn, type Observation } from './observation.ts';
+import {
+  type CallView,
+  callsWithRequestKey,
+  type EffectNote,
+  memoOn,
+  type Observation,
+} from './observation.ts';
 
 /** The text a screen put in front of the user: title and lines. */
 export function screenText(s: ScreenRecord): string {
@@ -68,7 +74,7 @@ const ALWAYS: unique symbol = Symbol('cetp.check.always-confirmed');
 
 /** The calls of `e`'s request: execute_tool from the UID it was made for, with its request_id. */
 export function callsOf(obs: Observation, e: EffectNote): CallView[] {
-  return obs.calls.filter(
+  return callsWithRequestKey(obs, `${e.provider}|${e.uid}|${e.requestId}`).filter(
     (c) =>
       c.method === 'execute_tool' &&
       c.provider === e.provider &&

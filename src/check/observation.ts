@@ -305,6 +305,37 @@ export function memoOn<V>(obs: Observation, slot: symbol, compute: (obs: Observa
   return value;
 }
 
+const BY_REQUEST_KEY: unique symbol = Symbol('cetp.check.calls-by-request-key');
+const BY_OPERATION_KEY: unique symbol = Symbol('cetp.check.calls-by-operation-key');
+const NO_CALLS: readonly CallView[] = Object.freeze([]);
+
+/**
+ * The calls whose `requestKey` is `key` (any method), in the order they were made: an index built
+ * once per observation, so an oracle that looks up a request's calls per item does not scan every
+ * call each time. A caller that needs more than the key re-applies its own test to these.
+ */
+export function callsWithRequestKey(obs: Observation, key: string): readonly CallView[] {
+  return memoOn(obs, BY_REQUEST_KEY, () => indexCalls(obs.calls, (c) => c.requestKey)).get(key) ?? NO_CALLS;
+}
+
+/** The calls whose `operationKey` is `key` (any method), in the order they were made (indexed once). */
+export function callsWithOperationKey(obs: Observation, key: string): readonly CallView[] {
+  return (
+    memoOn(obs, BY_OPERATION_KEY, () => indexCalls(obs.calls, (c) => c.operationKey)).get(key) ?? NO_CALLS
+  );
+}
+
+function indexCalls(calls: readonly CallView[], keyOf: (c: CallView) => string): Map<string, CallView[]> {
+  const index = new Map<string, CallView[]>();
+  for (const c of calls) {
+    const key = keyOf(c);
+    const list = index.get(key);
+    if (list) list.push(c);
+    else index.set(key, [c]);
+  }
+  return index;
+}
+
 /**
  * The successful negotiate call that issued each session token, by provider then token (tokens are
  * 64 characters: no key strings are built per lookup). Computed once per observation.
