@@ -55,7 +55,13 @@ export async function profileBenchmark(
   for (const w of WORKLOADS.filter((x) => names.includes(x.name))) {
     const dir = mkdtempSync(join(tmpdir(), 'cetp-profile-'));
     try {
-      const run = runCli(ROOT, w.args, ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '200']);
+      // Profiled from the sources (CETP_SIM_FROM=tsx): the CLI's cached esbuild bundle puts every
+      // module in one file, and attribute() charges a sample by its file. The unprofiled run below
+      // is the CLI as a user runs it (the bundle).
+      const run = runCli(ROOT, w.args, ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '200'], {
+        ...process.env,
+        CETP_SIM_FROM: 'tsx',
+      });
       // A failing campaign exits 1 by design; anything else is the workload breaking.
       if (run.status !== 0 && !(w.name === 'failing-campaign' && run.status === 1))
         throw new Error(`${w.name}: exit ${run.status}`);

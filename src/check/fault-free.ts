@@ -84,7 +84,9 @@ function compute(obs: Observation, ctx: CheckContext): RunRequests {
   const calls = new Map<string, (typeof obs.calls)[number][]>();
   for (const c of obs.calls) {
     if (c.method !== 'execute_tool' || !c.v2 || c.requestId === null) continue;
-    calls.set(c.requestKey, [...(calls.get(c.requestKey) ?? []), c]);
+    const same = calls.get(c.requestKey);
+    if (same) same.push(c);
+    else calls.set(c.requestKey, [c]);
   }
   const out: RunRequest[] = [];
   for (const [key, g] of groups) {
@@ -235,17 +237,19 @@ function isObject(v: unknown): v is { readonly [k: string]: JsonValue } {
 /** Every string leaf of a JSON text (the args a request was sent with). */
 export function stringLeaves(text: string): string[] {
   const out: string[] = [];
-  const walk = (v: unknown) => {
-    if (typeof v === 'string') out.push(v);
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (isObject(v)) Object.values(v).forEach(walk);
-  };
   try {
-    walk(JSON.parse(text));
+    pushLeaves(JSON.parse(text), out);
   } catch {
     // Args that are not JSON have no leaves to pair.
   }
   return out;
+}
+
+/** Pushes every string leaf of `v` onto `out`, depth first (a module function: keep-names names a nested one per call). */
+function pushLeaves(v: unknown, out: string[]): void {
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) pushLeaves(x, out);
+  else if (isObject(v)) for (const x of Object.values(v)) pushLeaves(x, out);
 }
 
 /** `text` (JSON args) with every string leaf `translate` knows replaced (the replay's ids). */
@@ -265,7 +269,17 @@ export function translateArgs(text: string, translate: (s: string) => string): s
 
 /** A run request's business writes (request index `request`), as foldState takes them. */
 export function writesOf(r: RunRequest, request: number): IndexedWrite[] {
-  return r.commits.flatMap((b) =>
-    b.writes.map((w) => ({ ...w, provider: b.provider, seq: b.commit.seq, request })),
-  );
+  const out: IndexedWrite[] = [];
+  for (const b of r.commits)
+    for (const w of b.writes)
+      out.push({
+        table: w.table,
+        key: w.key,
+        deleted: w.deleted,
+        value: w.value,
+        provider: b.provider,
+        seq: b.commit.seq,
+        request,
+      });
+  return out;
 }

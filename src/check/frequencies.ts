@@ -39,6 +39,7 @@ import { V2_METHOD_NAMES } from '../protocol/methods.ts';
 import { APP_LABELS, appLabels } from './app-labels.ts';
 import type { CheckContext } from './checker.ts';
 import { DEVICE_LABELS, deviceLabels } from './device-labels.ts';
+import { methodLabels } from './method-labels.ts';
 import { type CallView, memoOn, negotiatedBy, type Observation, providerOfProcess } from './observation.ts';
 import { uidOf as uidAtEnd } from './record.ts';
 
@@ -296,7 +297,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
     if (reply.retryAfterMs !== null && c.method === 'execute_tool')
       retryAfter.set(c.requestKey, { t: c.replyT, ms: reply.retryAfterMs });
   }
-  methodLabels(calls, labels);
+  methodLabels(calls, KNOWN_METHODS, labels);
   for (const l of deviceLabels(obs.record.events)) labels.add(l);
   return labels;
 }
@@ -345,62 +346,6 @@ function lifecycleEvents(obs: Observation, under: ReadonlySet<string>): Lifecycl
     if (pkg !== null && under.has(pkg)) out.push({ kind: 'restart', step: e.step, pkg, uid: null });
   }
   return out;
-}
-
-function methodLabels(all: readonly CallView[], labels: Set<string>): void {
-  // The protocol's methods only: a malformed call's made-up method name is not a method repeated or raced.
-  const calls = all.filter((c) => KNOWN_METHODS.has(c.method));
-  const byKey = new Map<string, CallView[]>();
-  for (const c of calls) {
-    const key = `${c.provider}|${c.caller}|${c.method}|${c.method === 'negotiate' ? '' : (c.requestId ?? '')}`;
-    const same = byKey.get(key);
-    if (same) {
-      // Each label once, in the order the priors first give it (a hostile batch repeats negotiate
-      // hundreds of times: the pairs are quadratic, the labels two).
-      let dup = false;
-      let rep = false;
-      for (const prior of same) {
-        const end = prior.replyStep ?? Number.POSITIVE_INFINITY;
-        if (c.step < end ? dup : rep) continue;
-        if (c.step < end) dup = true;
-        else rep = true;
-        labels.add(`method:${c.method}:${c.step < end ? 'duplicated' : 'repeated'}`);
-        if (dup && rep) break;
-      }
-      same.push(c);
-    } else byKey.set(key, [c]);
-  }
-  const byProvider = new Map<string, CallView[]>();
-  for (const c of calls) {
-    const list = byProvider.get(c.provider);
-    if (list) list.push(c);
-    else byProvider.set(c.provider, [c]);
-  }
-  // Pairs of methods already labelled (a run has hundreds of overlapping pairs and ~6 methods): the
-  // label of a pair is built once, in the same order as before.
-  const raced = new Map<string, Set<string>>();
-  for (const list of byProvider.values()) {
-    for (let i = 0; i < list.length; i++) {
-      const a = list[i] as CallView;
-      const aEnd = a.replyStep ?? Number.POSITIVE_INFINITY;
-      for (let j = i + 1; j < list.length; j++) {
-        const b = list[j] as CallView;
-        if (b.step >= aEnd) continue;
-        // The two names in sort() order (UTF-16 code units, as `<` compares strings).
-        const swap = b.method < a.method;
-        const m1 = swap ? b.method : a.method;
-        const m2 = swap ? a.method : b.method;
-        let seconds = raced.get(m1);
-        if (!seconds) {
-          seconds = new Set();
-          raced.set(m1, seconds);
-        }
-        if (seconds.has(m2)) continue;
-        seconds.add(m2);
-        labels.add(`race:${m1}+${m2}`);
-      }
-    }
-  }
 }
 
 /** Every label a campaign could report (for `--json` and the floors' test: absent means 0). */

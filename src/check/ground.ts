@@ -8,7 +8,14 @@
 import type { JsonValue } from '../base/json.ts';
 import type { ScreenRecord } from '../sim/ground-truth.ts';
 import type { CheckContext } from './checker.ts';
-import { type CallView, type EffectNote, memoOn, type Observation, succeeded } from './observation.ts';
+import {
+  type CallView,
+  callsWithRequestKey,
+  type EffectNote,
+  memoOn,
+  type Observation,
+  succeeded,
+} from './observation.ts';
 
 /** The text a screen put in front of the user: title and lines. */
 export function screenText(s: ScreenRecord): string {
@@ -68,7 +75,7 @@ const ALWAYS: unique symbol = Symbol('cetp.check.always-confirmed');
 
 /** The calls of `e`'s request: execute_tool from the UID it was made for, with its request_id. */
 export function callsOf(obs: Observation, e: EffectNote): CallView[] {
-  return obs.calls.filter(
+  return callsWithRequestKey(obs, `${e.provider}|${e.uid}|${e.requestId}`).filter(
     (c) =>
       c.method === 'execute_tool' &&
       c.provider === e.provider &&
@@ -125,19 +132,28 @@ export function maxMatching(left: number, right: number, ok: (l: number, r: numb
     for (let r = 0; r < right; r++) if (ok(l, r)) list.push(r);
     edges.push(list);
   }
-  const tryAssign = (l: number, seen: boolean[]): boolean => {
-    for (const r of edges[l] ?? []) {
-      if (seen[r]) continue;
-      seen[r] = true;
-      const holder = ofRight[r] ?? -1;
-      if (holder === -1 || tryAssign(holder, seen)) {
-        ofRight[r] = l;
-        ofLeft[l] = r;
-        return true;
-      }
-    }
-    return false;
-  };
-  for (let l = 0; l < left; l++) tryAssign(l, new Array<boolean>(right).fill(false));
+  const m: Matching = { edges, ofRight, ofLeft };
+  for (let l = 0; l < left; l++) tryAssign(m, l, new Array<boolean>(right).fill(false));
   return ofLeft;
+}
+
+interface Matching {
+  readonly edges: readonly (readonly number[])[];
+  readonly ofRight: number[];
+  readonly ofLeft: number[];
+}
+
+/** Kuhn's augmenting path from left item `l` (a module function: keep-names names a nested one per call). */
+function tryAssign(m: Matching, l: number, seen: boolean[]): boolean {
+  for (const r of m.edges[l] ?? []) {
+    if (seen[r]) continue;
+    seen[r] = true;
+    const holder = m.ofRight[r] ?? -1;
+    if (holder === -1 || tryAssign(m, holder, seen)) {
+      m.ofRight[r] = l;
+      m.ofLeft[l] = r;
+      return true;
+    }
+  }
+  return false;
 }

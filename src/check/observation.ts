@@ -221,6 +221,20 @@ function viewLostAnswer(record: ContentCallRecord): BundleReplyView | null {
 }
 
 export function viewCall(record: ContentCallRecord): CallView {
+  const view = viewOf(record);
+  if (record.callerProcess === undefined && record.providerProcess === undefined) return view;
+  // Rare (a provider in a process of its own, another user's process): the process names, in this
+  // order after `t`, as the view always had them (an object spread on every call took V8's slow path).
+  const { id, caller, callerUid, callerPid, provider, providerUid, method, step, t, ...rest } = view;
+  return Object.assign(
+    { id, caller, callerUid, callerPid, provider, providerUid, method, step, t },
+    record.callerProcess !== undefined ? { callerProcess: record.callerProcess } : {},
+    record.providerProcess !== undefined ? { providerProcess: record.providerProcess } : {},
+    rest,
+  );
+}
+
+function viewOf(record: ContentCallRecord): CallView {
   const e = record.extras;
   const pv = e?.getEntry('protocol_version');
   const args = e ? str(e, 'args') : null;
@@ -238,8 +252,6 @@ export function viewCall(record: ContentCallRecord): CallView {
     method: record.method,
     step: record.step,
     t: record.t,
-    ...(record.callerProcess !== undefined ? { callerProcess: record.callerProcess } : {}),
-    ...(record.providerProcess !== undefined ? { providerProcess: record.providerProcess } : {}),
     v2: pv?.type === 'Int' && pv.value === 2,
     v1: pv === undefined && V1_METHODS.has(record.method),
     requestId,
@@ -292,6 +304,37 @@ export function memoOn<V>(obs: Observation, slot: symbol, compute: (obs: Observa
   const value = compute(obs);
   obs.memo.set(slot, value);
   return value;
+}
+
+const BY_REQUEST_KEY: unique symbol = Symbol('cetp.check.calls-by-request-key');
+const BY_OPERATION_KEY: unique symbol = Symbol('cetp.check.calls-by-operation-key');
+const NO_CALLS: readonly CallView[] = Object.freeze([]);
+
+/**
+ * The calls whose `requestKey` is `key` (any method), in the order they were made: an index built
+ * once per observation, so an oracle that looks up a request's calls per item does not scan every
+ * call each time. A caller that needs more than the key re-applies its own test to these.
+ */
+export function callsWithRequestKey(obs: Observation, key: string): readonly CallView[] {
+  return memoOn(obs, BY_REQUEST_KEY, () => indexCalls(obs.calls, (c) => c.requestKey)).get(key) ?? NO_CALLS;
+}
+
+/** The calls whose `operationKey` is `key` (any method), in the order they were made (indexed once). */
+export function callsWithOperationKey(obs: Observation, key: string): readonly CallView[] {
+  return (
+    memoOn(obs, BY_OPERATION_KEY, () => indexCalls(obs.calls, (c) => c.operationKey)).get(key) ?? NO_CALLS
+  );
+}
+
+function indexCalls(calls: readonly CallView[], keyOf: (c: CallView) => string): Map<string, CallView[]> {
+  const index = new Map<string, CallView[]>();
+  for (const c of calls) {
+    const key = keyOf(c);
+    const list = index.get(key);
+    if (list) list.push(c);
+    else index.set(key, [c]);
+  }
+  return index;
 }
 
 /**

@@ -170,7 +170,14 @@ async function replayRequest(
     .flatMap((c) =>
       c.writes
         .filter((w) => business(c.packageName, w.table))
-        .map((w) => ({ ...w, provider: c.packageName, seq: c.seq })),
+        .map((w) => ({
+          table: w.table,
+          key: w.key,
+          deleted: w.deleted,
+          value: w.value,
+          provider: c.packageName,
+          seq: c.seq,
+        })),
     );
   const effects = world.truth.effects.slice(effectsFrom).filter((e) => judged.has(e.provider)).length;
   replay.out.push({ key: r.key, tool: r.tool, args, writes, effects });

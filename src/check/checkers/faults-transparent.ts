@@ -92,7 +92,17 @@ function compare(run: readonly RunRequest[], replayed: readonly ReplayedRequest[
     run.length,
   );
   const theirs = foldState(
-    replayed.flatMap((r, i) => r.writes.map((w) => ({ ...w, request: i }))),
+    replayed.flatMap((r, i) =>
+      r.writes.map((w) => ({
+        table: w.table,
+        key: w.key,
+        deleted: w.deleted,
+        value: w.value,
+        provider: w.provider,
+        seq: w.seq,
+        request: i,
+      })),
+    ),
     replayed.length,
   );
   const out: Violation[] = [];

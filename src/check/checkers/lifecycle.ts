@@ -15,7 +15,7 @@
  */
 import type { Checker } from '../checker.ts';
 import { callsUnderTest, consistency, judgeEach, judgeRun, PROVIDER_CALLS } from '../checker-kit.ts';
-import { type CallView, issuerOf, memoOn, type Observation } from '../observation.ts';
+import { type CallView, callsWithRequestKey, issuerOf, memoOn, type Observation } from '../observation.ts';
 
 /** Per package, its uninstalls (a reinstall, a re-sign under another key): their steps and trace events. */
 function wipes(obs: Observation): ReadonlyMap<string, readonly { step: number; seq: number }[]> {
@@ -91,7 +91,7 @@ const ACCEPTED: unique symbol = Symbol('cetp.check.lifecycle.accepted');
 
 /** Whether this UID sent `c`'s request_id before with another tool or other args (6-04's case). */
 function reusedOtherwise(obs: Observation, c: CallView): boolean {
-  return obs.calls.some(
+  return callsWithRequestKey(obs, c.requestKey).some(
     (p) =>
       p.step < c.step &&
       p.method === 'execute_tool' &&

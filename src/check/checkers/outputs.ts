@@ -95,11 +95,39 @@ function fileVerdict(bytes: Uint8Array, validate: ToolValueValidator): string | 
     fileVerdicts.set(bytes, byValidator);
   }
   if (byValidator.has(validate)) return byValidator.get(validate);
+  const verdict = textVerdict(bytes, validate);
+  byValidator.set(validate, verdict);
+  return verdict;
+}
+
+/**
+ * The same verdicts by the file's text: each run writes its file results into fresh byte arrays, but
+ * the documents recur run after run (a fixture's statement, a hostile provider's lying document), and
+ * parsing and validating one costs far more than decoding it. Bounded to a few texts.
+ */
+const textVerdicts = caches.map<string, Map<ToolValueValidator, string | null | undefined>>(
+  'check/outputs: file result verdicts by text',
+  8,
+);
+
+function textVerdict(bytes: Uint8Array, validate: ToolValueValidator): string | null | undefined {
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  let byValidator = textVerdicts.get(text);
+  if (byValidator?.has(validate)) return byValidator.get(validate);
   let verdict: string | null | undefined;
   try {
-    verdict = describeIssues(validate(JSON.parse(decoder.decode(bytes))));
+    verdict = describeIssues(validate(JSON.parse(text)));
   } catch {
     verdict = undefined;
+  }
+  if (!byValidator) {
+    byValidator = new Map();
+    textVerdicts.set(text, byValidator);
   }
   byValidator.set(validate, verdict);
   return verdict;

@@ -9,7 +9,7 @@ import { TERMINAL_OPERATION_STATES } from '../../protocol/index.ts';
 import { OWN_LOCK_WAIT } from '../../sim/storage/storage.ts';
 import type { CheckContext, Checker } from '../checker.ts';
 import { consistency, judgeRun } from '../checker-kit.ts';
-import type { CallView, Observation } from '../observation.ts';
+import { type CallView, callsWithOperationKey, type Observation } from '../observation.ts';
 import { incarnationAt } from './lifecycle.ts';
 
 export const noFdLeaks = judgeRun({
@@ -187,7 +187,7 @@ export const operationsTerminate = judgeRun({
     }
     for (const [key, op] of accepted) {
       // A terminal state, or RESULT_EXPIRED (the window has passed: the operation is definitively over).
-      const terminal = obs.calls.some(
+      const terminal = callsWithOperationKey(obs, key).some(
         (c) =>
           c.operationKey === key &&
           c.method === 'get_operation' &&

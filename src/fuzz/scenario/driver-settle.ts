@@ -17,7 +17,7 @@ export function observe(d: DriverCore, p: ProviderFixture): void {
   d.observed.add(p.name);
   try {
     d.ctx.contentResolver.registerContentObserver(`content://${d.authorityOf(p)}/operations`, true, {
-      onChange: () => {
+      onChange() {
         d.changed = true;
         d.changeWaiter?.wake(undefined);
       },

@@ -52,6 +52,15 @@ export function ownFallback(pool: readonly JsonValue[], field: string): string |
 /** A JSON string's content for `text` (quotes and backslashes escaped), to splice into JSON text. */
 const jsonText = (text: string): string => JSON.stringify(text).slice(1, -1);
 
+/** No value for any field (fillArgs' default; a module function, so keep-names does not name one per call). */
+function noValue(_field: string): string | undefined {
+  return undefined;
+}
+
+function fillUid(text: string, uid: number): string {
+  return text.replaceAll(UID_PLACEHOLDER, String(uid));
+}
+
 /**
  * An args pool entry's JSON (an entry of `pool`) with its placeholders filled in: `own` answers
  * `$OWN:field`, `other` `$OTHER:field` (another actor's), each falling back on the pool's literal.
@@ -59,12 +68,11 @@ const jsonText = (text: string): string => JSON.stringify(text).slice(1, -1);
 export function fillArgs(
   json: string,
   uid: number,
-  own: (field: string) => string | undefined = () => undefined,
+  own: (field: string) => string | undefined = noValue,
   pool: readonly JsonValue[] = [],
-  other: (field: string) => string | undefined = () => undefined,
+  other: (field: string) => string | undefined = noValue,
 ): string {
-  const fillUid = (text: string) => text.replaceAll(UID_PLACEHOLDER, String(uid));
-  const filled = fillUid(json);
+  const filled = fillUid(json, uid);
   if (!hasPlaceholder(filled)) return filled;
   return filled.replace(OWN_PLACEHOLDER, (_, kind: string, field: string) => {
     const value = (kind === 'OWN' ? own(field) : other(field)) ?? ownFallback(pool, field);
@@ -72,7 +80,7 @@ export function fillArgs(
       throw new OwnPlaceholderError(
         `$${kind}:${field} has no fallback: no entry of its pool gives ${field} literally`,
       );
-    return jsonText(fillUid(value));
+    return jsonText(fillUid(value, uid));
   });
 }
 

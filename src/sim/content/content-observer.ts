@@ -140,7 +140,11 @@ export class ObserverRegistry {
         'onChange',
         bytes,
         SYSTEM_IDENTITY,
-        { invoke: () => r.observer.onChange(selfChange, uri) },
+        {
+          invoke() {
+            return r.observer.onChange(selfChange, uri);
+          },
+        },
       );
       // "Found dead observer, removing" (a RemoteException on the oneway send): a dead process
       // instance's registrations go, as its linkToDeath would have removed them.

@@ -118,6 +118,11 @@ export interface ProviderHandle {
 }
 
 /** Acquires `authority` for `caller`: visibility, permission gate, process start. */
+/** `uid`'s permission check (an unnamed arrow: keep-names would name a nested `const` one at every call). */
+function permissionCheck(world: ContentHost, uid: number): (permission: string) => boolean {
+  return (p) => world.pm.checkPermission(p, uid);
+}
+
 export async function acquireProvider(
   world: ContentHost,
   caller: ContentCaller,
@@ -135,7 +140,7 @@ export async function acquireProvider(
   }
   // Another user's: a URI grant there or INTERACT_ACROSS_USERS(_FULL); then own UID, read/write
   // permission, a path permission, or a URI grant (uri-grants.ts).
-  const holds = (p: string) => world.pm.checkPermission(p, caller.uid);
+  const holds = permissionCheck(world, caller.uid);
   const denial =
     crossUserDenial(info, caller.uid, holds, world.uriGrants) ??
     acquisitionDenial(info, caller.uid, holds, world.uriGrants);
@@ -212,10 +217,7 @@ class ProviderCall implements IncomingCall {
     const task = watch.world.scheduler.currentTask;
     const before = task?.onBehalfOf ?? null;
     if (task) task.onBehalfOf = watch.record;
-    const end = () => {
-      served.untilStep = watch.world.scheduler.step;
-      if (task) task.onBehalfOf = before;
-    };
+    const end = servedEnd(served, watch.world, task, before);
     let pending: Promise<Bundle | null> | Bundle | null;
     try {
       pending = this.handle.provider.call(this.handle.authority, this.method, this.arg, this.extras);
@@ -233,6 +235,19 @@ class ProviderCall implements IncomingCall {
   exceptionForCaller(error: unknown): AndroidException | null {
     return providerExceptionForCaller(error);
   }
+}
+
+/** Ends a served interval and restores whom the binder thread's task acts for (unnamed: see permissionCheck). */
+function servedEnd(
+  served: ServedInterval,
+  world: { readonly scheduler: { readonly step: number } },
+  task: { onBehalfOf: unknown } | null | undefined,
+  before: unknown,
+): () => void {
+  return () => {
+    served.untilStep = world.scheduler.step;
+    if (task) task.onBehalfOf = before;
+  };
 }
 
 /**

@@ -478,8 +478,9 @@ export class ActivityManager {
     const top = new Set<ProcessRecord>();
     const visible = new Set<ProcessRecord>();
     if (this.saved.away) return { top: new Set(), visible: new Set(), launcherShows: 'covered' };
-    const alive = (r: ActivityRecord) => r.process.isAlive && !this.saved.isDormant(r);
-    const stack = [...this.live.values()].filter(alive).sort((a, b) => b.id - a.id);
+    const stack = [...this.live.values()]
+      .filter((r) => r.process.isAlive && !this.saved.isDormant(r))
+      .sort((a, b) => b.id - a.id);
     let covered = false;
     for (const r of stack) {
       if (covered) break;

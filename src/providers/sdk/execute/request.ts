@@ -7,7 +7,7 @@
 
 import type { JsonValue } from '../../../base/json.ts';
 import { argsDigest, utf8Length } from '../../../protocol/index.ts';
-import { visibleTo } from '../catalogue.ts';
+import { type CompiledTool, visibleTo } from '../catalogue.ts';
 import { REQUESTS, type RequestRecord } from '../records.ts';
 import { WireFailure } from '../responses.ts';
 import { isReadTool } from '../types.ts';
@@ -19,10 +19,14 @@ export function findTool(ex: Execution): Next | Promise<Next> {
   const compiled = rt.catalogue.tools.get(ex.req.toolName);
   if (!compiled) return refuse(ex, new WireFailure('TOOL_NOT_FOUND'));
   // A hidden tool is one the caller cannot know exists (5-12, 7.2-01).
-  const decide = (visible: boolean): Next =>
-    visible ? go(withExecution(ex, { compiled })) : refuse(ex, new WireFailure('TOOL_NOT_FOUND'));
   const visible = visibleTo(compiled.tool, ex.caller, rt.context, rt.gates);
-  return visible instanceof Promise ? visible.then(decide) : decide(visible);
+  return visible instanceof Promise
+    ? visible.then((v) => foundIfVisible(ex, compiled, v))
+    : foundIfVisible(ex, compiled, visible);
+}
+
+function foundIfVisible(ex: Execution, compiled: CompiledTool, visible: boolean): Next {
+  return visible ? go(withExecution(ex, { compiled })) : refuse(ex, new WireFailure('TOOL_NOT_FOUND'));
 }
 
 /**
