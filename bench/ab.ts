@@ -13,6 +13,8 @@
  *   scenario-rate       the ten-step scenario's runs per CPU-second after warm-up (bench/ab/scenario-rate.ts)
  *   campaign-rate       the default campaign's runs per CPU-second in one process after a warm-up
  *                       campaign, start-up left out (bench/ab/campaign-rate.ts)
+ *   twin-rate           faults-transparent's fault-free twin of the ten-step run alone, replays per
+ *                       CPU-second (bench/ab/twin-rate.ts; its record's digest compared)
  *   default-campaign    `fuzz --workers 1`: runs per CPU-second of the whole process, start-up included
  *   provider-first-run  `fuzz --provider … --runs 1`: CPU ms from the CLI's start to exit
  *   cli-start           `--help`: CPU ms
@@ -104,9 +106,31 @@ const campaignRate: Figure = {
   },
 };
 
+/** faults-transparent's fault-free twin of the ten-step run, alone (bench/ab/twin-rate.ts); output: its record's digest. */
+const twinRate: Figure = {
+  name: 'twin-rate',
+  unit: 'replays per CPU-second',
+  better: 'higher',
+  measure(root) {
+    const started = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/ab/twin-rate.ts'), root], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+    if (r.status !== 0) throw new Error(`twin-rate in ${root}: ${r.stderr.slice(-2000)}`);
+    const line = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as {
+      replaysPerCpuSecond: number;
+      digest: string;
+    };
+    return { value: line.replaysPerCpuSecond, wallMs, output: line.digest };
+  },
+};
+
 export const FIGURES: readonly Figure[] = [
   scenarioRate,
   campaignRate,
+  twinRate,
   cliFigure('default-campaign', true),
   cliFigure('provider-first-run', false),
   cliFigure('cli-start', false),

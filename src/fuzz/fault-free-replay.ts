@@ -102,7 +102,14 @@ function foreignSender(
   return null;
 }
 
-/** The fresh world: the run's seed, no faults, an approving user, the run's providers and actors. */
+/**
+ * The fresh world: the run's seed, no faults, an approving user, the run's providers and actors.
+ * Without a record of its ContentProvider calls (World.contentCalls: Bundle snapshots of every
+ * request and reply, served intervals, each commit's call): the replay reads only its storage and
+ * effects (GroundTruth commits and effects) and the callers' UIDs. The record adds no trace event
+ * and blocks on no primitive (its one extra `finally` runs inside the serving task's step, which
+ * no other task shares: scheduler.ts), so the world takes the same steps without it.
+ */
 function freshWorld(input: ReplayInput): World {
   const world = new World({
     seed: input.seed,
@@ -110,7 +117,6 @@ function freshWorld(input: ReplayInput): World {
     faults: [],
     user: { kind: 'scripted', decisions: [], otherwise: 'approve', thinkMs: 1_000 },
     stepBudget: REPLAY_STEP_BUDGET,
-    recordContentCalls: true,
   });
   for (const p of input.providers) p.install(world, input.variant);
   installActors(world, input.actors);
