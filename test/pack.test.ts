@@ -147,6 +147,8 @@ describe('the npm package (npm pack, installed into a fresh project)', { timeout
     expect(packed).toContain('dist/src/cli/worker/worker.js');
     expect(packed).toContain('dist/src/cli/worker/boot.mjs');
     expect(packed).toContain('dist/rule-tests.json');
+    // The build's stamp (its inputs' digests, with the build machine's paths) stays in the checkout.
+    expect(packed).not.toContain('dist/build-stamp.json');
     expect(packed).toContain('spec/rules.json');
     expect(packed).toContain('vectors/manifest.json');
     const sources = packed.filter((p) => /\.[cm]?ts$/.test(p) && !p.endsWith('.d.ts'));
