@@ -43,7 +43,11 @@ export function walk(root, dir, wanted = () => true) {
     for (const entry of readdirSync(abs, { withFileTypes: true })) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const child = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) visit(child);
+      // A symbolic link to a directory is walked as tsc would (it follows them).
+      const directory = entry.isSymbolicLink()
+        ? statSync(join(root, child), { throwIfNoEntry: false })?.isDirectory()
+        : entry.isDirectory();
+      if (directory) visit(child);
       else if (wanted(entry.name)) out.push(child);
     }
   };
@@ -142,8 +146,10 @@ function compile(root) {
   );
   const lines = (compiled.stdout ?? '').split('\n').filter((line) => line.trim() !== '');
   const listed = lines.filter((line) => isAbsolute(line) && existsSync(line));
+  // What tsc said besides the file list (its errors, on a failure).
+  const said = lines.filter((line) => !listed.includes(line));
+  if (said.length > 0) process.stdout.write(`${said.join('\n')}\n`);
   if (compiled.status !== 0) {
-    process.stdout.write(lines.filter((line) => !listed.includes(line)).join('\n') + '\n');
     console.error('build: tsc failed');
     process.exit(compiled.status ?? 1);
   }
