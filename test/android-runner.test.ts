@@ -1,7 +1,7 @@
 /**
  * The Android side of the vectors (runners/android, issue 36), on the real framework classes:
- * runners/android/build.sh prefetches with Maven (once per pom.xml: a stamp in target/), then builds
- * offline (mvn -o) the runner core, AndroidTransport and the Java reference provider against
+ * runners/android/build.sh builds offline (mvn -o; a Maven prefetch and a second try only when that
+ * fails) the runner core, AndroidTransport and the Java reference provider against
  * Robolectric's android-all, and runs under
  * Robolectric (offline, android-all jars copied by Maven) the shared vectors' core profile against
  * that provider on API 34 and API 35 through AndroidTransport — every vector of the alerts fixture
