@@ -26,7 +26,13 @@ export const STARTUP_MS = 60_000;
 /** How a job ended: its answer, or the run (numbered from 0) that never finished, and why. */
 export type JobEnd<T> =
   /** `ms`: the job's own wall time where it ran, when the host measured it (shared jobs). */
-  | { readonly kind: 'done'; readonly result: T; readonly ms?: number }
+  | {
+      readonly kind: 'done';
+      readonly result: T;
+      readonly ms?: number;
+      /** The job was the first its worker thread ran: user modules it loaded were fresh instances. */
+      readonly fresh?: true;
+    }
   | { readonly kind: 'hung'; readonly run: number; readonly reason: string };
 
 export interface JobWatch {
@@ -130,6 +136,8 @@ export class WorkerHost implements Host {
   }
 
   private heartbeat = new Int32Array(new SharedArrayBuffer(4));
+  /** Jobs posted to the current worker thread (a new thread starts at 0). */
+  private posted = 0;
   private loaded: Promise<void> = Promise.resolve();
 
   ready(): Promise<void> {
@@ -139,6 +147,7 @@ export class WorkerHost implements Host {
 
   private start(): Worker {
     this.heartbeat = new Int32Array(new SharedArrayBuffer(4));
+    this.posted = 0;
     const worker = new Worker(this.entry, {
       workerData: { heartbeat: this.heartbeat.buffer },
       ...(this.heapLimitMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb } }),
@@ -166,6 +175,7 @@ export class WorkerHost implements Host {
   run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>> {
     const worker = this.worker ?? this.start();
     const heartbeat = this.heartbeat;
+    const fresh = this.posted++ === 0;
     Atomics.store(heartbeat, 0, 0);
     const startupMs = Math.max(watch.startupMs ?? STARTUP_MS, watch.budgetMs);
     return new Promise<JobEnd<T>>((resolve, reject) => {
@@ -203,7 +213,8 @@ export class WorkerHost implements Host {
       }, TICK_MS);
       const onMessage = (message: WorkerMessage) => {
         if (message.type === 'ready') return;
-        if (message.type === 'result') finish(() => resolve({ kind: 'done', result: message.result as T }));
+        if (message.type === 'result')
+          finish(() => resolve({ kind: 'done', result: message.result as T, ...(fresh ? { fresh } : {}) }));
         else if (message.type === 'error')
           finish(() => reject(new CliError(message.code, message.message, message.exit)));
         else watch.onMessage?.(message);
