@@ -183,7 +183,7 @@ async function fuzzOne(
   if (end.kind !== 'done') return { result: await diagnose(host, def, job, end, options.watchdogMs) };
   const judged = judge ? judge.outcome(end.result) : end.result;
   // A failure with user modules is re-run in a fresh instance of them: does it depend on earlier runs?
-  const known = freshRunKnown(end.fresh === true, job, judge, judged);
+  const known = freshRunKnown(host.lastJobFresh === true, job, judge, judged);
   const result = await checkModuleIsolation(job, judged, options.watchdogMs, known);
   return end.ms !== undefined ? { result, ms: end.ms } : { result };
 }

@@ -26,13 +26,7 @@ export const STARTUP_MS = 60_000;
 /** How a job ended: its answer, or the run (numbered from 0) that never finished, and why. */
 export type JobEnd<T> =
   /** `ms`: the job's own wall time where it ran, when the host measured it (shared jobs). */
-  | {
-      readonly kind: 'done';
-      readonly result: T;
-      readonly ms?: number;
-      /** The job was the first its worker thread ran: user modules it loaded were fresh instances. */
-      readonly fresh?: true;
-    }
+  | { readonly kind: 'done'; readonly result: T; readonly ms?: number }
   | { readonly kind: 'hung'; readonly run: number; readonly reason: string };
 
 export interface JobWatch {
@@ -62,6 +56,11 @@ export interface Host {
   ready(): Promise<void>;
   run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>>;
   close(): Promise<void>;
+  /**
+   * Whether the last job posted was the first its worker thread ran: user modules it loaded were
+   * fresh instances, nothing of theirs ran before it (absent: never, as in the CLI's thread).
+   */
+  readonly lastJobFresh?: boolean;
 }
 
 /** How a command spreads its items (properties, planted bugs, rules, vector files) over hosts. */
@@ -138,6 +137,12 @@ export class WorkerHost implements Host {
   private heartbeat = new Int32Array(new SharedArrayBuffer(4));
   /** Jobs posted to the current worker thread (a new thread starts at 0). */
   private posted = 0;
+  private freshJob = false;
+
+  get lastJobFresh(): boolean {
+    return this.freshJob;
+  }
+
   private loaded: Promise<void> = Promise.resolve();
 
   ready(): Promise<void> {
@@ -175,7 +180,7 @@ export class WorkerHost implements Host {
   run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>> {
     const worker = this.worker ?? this.start();
     const heartbeat = this.heartbeat;
-    const fresh = this.posted++ === 0;
+    this.freshJob = this.posted++ === 0;
     Atomics.store(heartbeat, 0, 0);
     const startupMs = Math.max(watch.startupMs ?? STARTUP_MS, watch.budgetMs);
     return new Promise<JobEnd<T>>((resolve, reject) => {
@@ -213,8 +218,7 @@ export class WorkerHost implements Host {
       }, TICK_MS);
       const onMessage = (message: WorkerMessage) => {
         if (message.type === 'ready') return;
-        if (message.type === 'result')
-          finish(() => resolve({ kind: 'done', result: message.result as T, ...(fresh ? { fresh } : {}) }));
+        if (message.type === 'result') finish(() => resolve({ kind: 'done', result: message.result as T }));
         else if (message.type === 'error')
           finish(() => reject(new CliError(message.code, message.message, message.exit)));
         else watch.onMessage?.(message);
