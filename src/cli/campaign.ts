@@ -24,7 +24,7 @@ import {
 import type { TraceEvent } from '../sim/core/trace.ts';
 import type { Shard } from './args.ts';
 import { watchdogViolation } from './failure-report.ts';
-import { checkModuleIsolation, type StartedHost } from './user-modules.ts';
+import { checkModuleIsolation, type FreshRun, type StartedHost } from './user-modules.ts';
 import { CampaignJudge } from './worker/judge.ts';
 import { type Host, type JobEnd, runSpread } from './worker/pool.ts';
 import type { FuzzJob, PropertyOutcome, TimeShare, WorkerMessage } from './worker/protocol.ts';
@@ -183,8 +183,30 @@ async function fuzzOne(
   if (end.kind !== 'done') return { result: await diagnose(host, def, job, end, options.watchdogMs) };
   const judged = judge ? judge.outcome(end.result) : end.result;
   // A failure with user modules is re-run in a fresh instance of them: does it depend on earlier runs?
-  const result = await checkModuleIsolation(job, judged, options.watchdogMs);
+  const known = freshRunKnown(host.lastJobFresh === true, job, judge, judged);
+  const result = await checkModuleIsolation(job, judged, options.watchdogMs, known);
   return end.ms !== undefined ? { result, ms: end.ms } : { result };
+}
+
+/**
+ * The isolation check's run in a fresh instance of the modules, when the campaign already made it,
+ * so that no worker is started for it: the job was its worker's first (`fresh`: the modules were
+ * loaded for it, and nothing of theirs ran before its run 1), it plants no bug (a replay job first
+ * runs the planted bugs' reach check on the module, jobs.ts checkReaches: then the states differ),
+ * and the failing scenario is run 1's (found at once, not shrunk). The check's replay would load the
+ * same modules afresh and run that scenario first — run 1 again: the same verdict and trace hash,
+ * which the judge already has. Any other failure is re-run in a fresh worker, as before.
+ */
+function freshRunKnown(
+  fresh: boolean,
+  job: FuzzJob,
+  judge: CampaignJudge | null,
+  outcome: PropertyOutcome,
+): FreshRun | null {
+  const failure = outcome.failure;
+  if (!fresh || judge === null || !failure) return null;
+  if (job.variant.providerBugs.length > 0 || job.variant.consumerBugs.length > 0) return null;
+  return judge.firstRunOf(failure.replay.scenario);
 }
 
 function writeFailure(def: PropertyDef, outcome: PropertyOutcome, options: CampaignOptions): string | null {

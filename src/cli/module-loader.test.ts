@@ -88,6 +88,25 @@ describe('module state that leaks from run to run is detected', () => {
     expect(violations[1]?.message).toMatch(/module state leaks between runs: .* a fresh instance .* passes/);
   });
 
+  // Found at run 1 of the campaign worker's first job: the campaign's own run 1 is the fresh
+  // instance's run (no worker is started for the re-run: campaign.ts freshRunKnown), and the verdict
+  // is the one the re-run in a fresh worker gives (the same --json bytes, checked by hand).
+  it("a failure at a fresh instance's first run that the same instance does not repeat says so", async () => {
+    const out = mkdtempSync(join(root, 'failures-'));
+    const module = 'src/cli/testdata/first-runs-leaky.provider.ts';
+    const args = ['fuzz', '--provider', module, '--property', 'versions', '--seed', '1', '--runs', '5'];
+    const { code, stdout } = await runCli([...args, '--no-shrink', '--out', out, '--json']);
+    const report = JSON.parse(stdout.join('')) as {
+      properties: { violations?: { checker: string; message: string }[] }[];
+    };
+    const violations = report.properties[0]?.violations ?? [];
+    expect(code).toBe(1);
+    expect(violations.map((v) => v.checker)).toEqual(['run-not-reproducible', 'module-state-isolation']);
+    expect(violations[1]?.message).toMatch(
+      /after 0 earlier run\(s\) .* a fresh instance .* fails differently \(v1-read-only\)/,
+    );
+  });
+
   it('a failure that does not depend on earlier runs gets no such verdict', async () => {
     const { code, violations } = await fuzz('src/cli/testdata/leaky-alerts.provider.ts');
     expect(code).toBe(1);

@@ -93,6 +93,12 @@ function describe(modules: ReplayModules): string {
     .join(' and ');
 }
 
+/** A run of the failing scenario in a fresh instance of the user's modules: its verdict and trace hash. */
+export interface FreshRun {
+  readonly violations: readonly { readonly checker: string }[];
+  readonly traceHash: string;
+}
+
 /**
  * Module state isolation (issue #14): a campaign loads the user's modules once per worker, so state
  * a module keeps at its top level (a counter, a cache, a singleton) survives from run to run, and a
@@ -100,24 +106,34 @@ function describe(modules: ReplayModules): string {
  * fresh process, does not reproduce it. So a failure found with user modules is re-run at once in a
  * fresh worker (fresh instances of the modules, as replay will have): if the verdict or the trace
  * differs there, the failure gets a `module-state-isolation` verdict saying so, with the evidence.
+ * `known`: that fresh run, when the campaign already made it (campaign.ts freshRunKnown): no worker
+ * is started then.
  */
 export async function checkModuleIsolation(
   job: FuzzJob,
   outcome: PropertyOutcome,
   watchdogMs: number,
+  known: FreshRun | null = null,
 ): Promise<PropertyOutcome> {
   const failure = outcome.failure;
   const userCode = job.modules.provider !== undefined || job.modules.consumer !== undefined;
   // A campaign-level verdict (tool-never-succeeds) or a hung run has no single run to compare.
   if (!failure || !userCode || failure.replay.campaign || failure.replay.traceHash === '') return outcome;
-  let fresh: ReplayRun;
-  try {
-    const runner = workerReplayRunner(job.modules, watchdogMs, job.cwd, false);
-    fresh = await runner.run(`${job.property} run ${failure.replay.fuzz.runsToFailure}`, failure.replay);
-  } catch {
-    return outcome; // the module fails in a fresh worker too: that failure is reported as it is
+  let fresh: FreshRun;
+  if (known !== null) fresh = known;
+  else {
+    try {
+      const runner = workerReplayRunner(job.modules, watchdogMs, job.cwd, false);
+      const run: ReplayRun = await runner.run(
+        `${job.property} run ${failure.replay.fuzz.runsToFailure}`,
+        failure.replay,
+      );
+      if (!run.finished) return outcome;
+      fresh = run;
+    } catch {
+      return outcome; // the module fails in a fresh worker too: that failure is reported as it is
+    }
   }
-  if (!fresh.finished) return outcome;
   // The judge's word on a forged verdict is about the campaign's worker, not the run.
   const verdict = (vs: readonly { checker: string }[]) =>
     [...new Set(vs.map((v) => v.checker).filter((c) => c !== MODULE_FORGES_VERDICT))].sort().join(', ');

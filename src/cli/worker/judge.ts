@@ -95,6 +95,8 @@ export class CampaignJudge {
   private counting = true;
   private runs = 0;
   private firstFailure: Judged | null = null;
+  /** The campaign's first run, as judged (what a fresh instance of the modules did with its scenario). */
+  private first: Judged | null = null;
   private final: Judged | null = null;
   /** Records the judge could not read (a forged or broken message): each is a failure. */
   private readonly unreadable: string[] = [];
@@ -123,6 +125,7 @@ export class CampaignJudge {
     if (message.phase === 'final') this.final = judged;
     if (message.phase !== 'run' || !this.counting) return;
     this.runs++;
+    if (this.runs === 1) this.first = judged;
     this.scenarios.note(message.scenario);
     const { observation, violations } = judged;
     const exercised = exercisedIn(observation, message.context, faultFreeScenario(this.def, judged.scenario));
@@ -138,6 +141,19 @@ export class CampaignJudge {
       this.counting = false;
       this.firstFailure = judged;
     }
+  }
+
+  /**
+   * The campaign's first run, if its scenario is `scenario`: its verdict and trace hash. In a worker
+   * whose first job this was (nothing ran before it in that instance of the modules), that is what
+   * running the scenario at once in a fresh instance gives (user-modules.ts checkModuleIsolation).
+   */
+  firstRunOf(
+    scenario: ReplayFile['scenario'],
+  ): { violations: readonly Violation[]; traceHash: string } | null {
+    const first = this.first;
+    if (first === null || JSON.stringify(first.scenario) !== JSON.stringify(scenario)) return null;
+    return { violations: first.violations, traceHash: first.observation.report.traceHash };
   }
 
   private judge(message: RecordMessage): Judged {

@@ -56,6 +56,11 @@ export interface Host {
   ready(): Promise<void>;
   run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>>;
   close(): Promise<void>;
+  /**
+   * Whether the last job posted was the first its worker thread ran: user modules it loaded were
+   * fresh instances, nothing of theirs ran before it (absent: never, as in the CLI's thread).
+   */
+  readonly lastJobFresh?: boolean;
 }
 
 /** How a command spreads its items (properties, planted bugs, rules, vector files) over hosts. */
@@ -130,6 +135,14 @@ export class WorkerHost implements Host {
   }
 
   private heartbeat = new Int32Array(new SharedArrayBuffer(4));
+  /** Jobs posted to the current worker thread (a new thread starts at 0). */
+  private posted = 0;
+  private freshJob = false;
+
+  get lastJobFresh(): boolean {
+    return this.freshJob;
+  }
+
   private loaded: Promise<void> = Promise.resolve();
 
   ready(): Promise<void> {
@@ -139,6 +152,7 @@ export class WorkerHost implements Host {
 
   private start(): Worker {
     this.heartbeat = new Int32Array(new SharedArrayBuffer(4));
+    this.posted = 0;
     const worker = new Worker(this.entry, {
       workerData: { heartbeat: this.heartbeat.buffer },
       ...(this.heapLimitMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb } }),
@@ -166,6 +180,7 @@ export class WorkerHost implements Host {
   run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>> {
     const worker = this.worker ?? this.start();
     const heartbeat = this.heartbeat;
+    this.freshJob = this.posted++ === 0;
     Atomics.store(heartbeat, 0, 0);
     const startupMs = Math.max(watch.startupMs ?? STARTUP_MS, watch.budgetMs);
     return new Promise<JobEnd<T>>((resolve, reject) => {
