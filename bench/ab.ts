@@ -63,20 +63,24 @@ function cliFigure(name: string, perRun: boolean): Figure {
   };
 }
 
+/** Runs bench/ab/<name>.ts against `root` under tsx: its wall time and the last line it printed, as JSON. */
+function abScript<T>(name: string, root: string): { readonly line: T; readonly wallMs: number } {
+  const started = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, `bench/ab/${name}.ts`), root], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  if (r.status !== 0) throw new Error(`${name} in ${root}: ${r.stderr.slice(-2000)}`);
+  return { line: JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as T, wallMs };
+}
+
 const scenarioRate: Figure = {
   name: 'scenario-rate',
   unit: 'runs per CPU-second',
   better: 'higher',
   measure(root) {
-    const started = process.hrtime.bigint();
-    const r = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'bench/ab/scenario-rate.ts'), root],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
-    const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-    if (r.status !== 0) throw new Error(`scenario-rate in ${root}: ${r.stderr.slice(-2000)}`);
-    const line = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as { runsPerCpuSecond: number };
+    const { line, wallMs } = abScript<{ runsPerCpuSecond: number }>('scenario-rate', root);
     return { value: line.runsPerCpuSecond, wallMs, output: '' };
   },
 };
@@ -87,21 +91,7 @@ const campaignRate: Figure = {
   unit: 'runs per CPU-second',
   better: 'higher',
   measure(root) {
-    const started = process.hrtime.bigint();
-    const r = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'bench/ab/campaign-rate.ts'), root],
-      {
-        cwd: ROOT,
-        encoding: 'utf8',
-      },
-    );
-    const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-    if (r.status !== 0) throw new Error(`campaign-rate in ${root}: ${r.stderr.slice(-2000)}`);
-    const line = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as {
-      runsPerCpuSecond: number;
-      runs: number;
-    };
+    const { line, wallMs } = abScript<{ runsPerCpuSecond: number; runs: number }>('campaign-rate', root);
     return { value: line.runsPerCpuSecond, wallMs, output: String(line.runs) };
   },
 };
@@ -112,17 +102,7 @@ const twinRate: Figure = {
   unit: 'replays per CPU-second',
   better: 'higher',
   measure(root) {
-    const started = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/ab/twin-rate.ts'), root], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-    if (r.status !== 0) throw new Error(`twin-rate in ${root}: ${r.stderr.slice(-2000)}`);
-    const line = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as {
-      replaysPerCpuSecond: number;
-      digest: string;
-    };
+    const { line, wallMs } = abScript<{ replaysPerCpuSecond: number; digest: string }>('twin-rate', root);
     return { value: line.replaysPerCpuSecond, wallMs, output: line.digest };
   },
 };

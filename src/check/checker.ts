@@ -9,6 +9,9 @@ import type { JsonValue } from '../base/json.ts';
 import type { Readings } from '../subjects/subjects.ts';
 import type { Observation } from './observation.ts';
 
+/** Groups items by a string key, keeping first-seen order (observation.ts, which indexes calls by it). */
+export { groupBy } from './observation.ts';
+
 export type FailureClass = 'correctness' | 'liveness' | 'crash';
 
 export interface Violation {
@@ -132,16 +135,4 @@ export function groupByKeys<T>(items: readonly T[], keysOf: (item: T) => readonl
     }
   }
   return groups;
-}
-
-/** Groups items by a string key, keeping first-seen order. */
-export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = out.get(k);
-    if (list) list.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
 }

@@ -316,25 +316,24 @@ const NO_CALLS: readonly CallView[] = Object.freeze([]);
  * call each time. A caller that needs more than the key re-applies its own test to these.
  */
 export function callsWithRequestKey(obs: Observation, key: string): readonly CallView[] {
-  return memoOn(obs, BY_REQUEST_KEY, () => indexCalls(obs.calls, (c) => c.requestKey)).get(key) ?? NO_CALLS;
+  return memoOn(obs, BY_REQUEST_KEY, () => groupBy(obs.calls, (c) => c.requestKey)).get(key) ?? NO_CALLS;
 }
 
 /** The calls whose `operationKey` is `key` (any method), in the order they were made (indexed once). */
 export function callsWithOperationKey(obs: Observation, key: string): readonly CallView[] {
-  return (
-    memoOn(obs, BY_OPERATION_KEY, () => indexCalls(obs.calls, (c) => c.operationKey)).get(key) ?? NO_CALLS
-  );
+  return memoOn(obs, BY_OPERATION_KEY, () => groupBy(obs.calls, (c) => c.operationKey)).get(key) ?? NO_CALLS;
 }
 
-function indexCalls(calls: readonly CallView[], keyOf: (c: CallView) => string): Map<string, CallView[]> {
-  const index = new Map<string, CallView[]>();
-  for (const c of calls) {
-    const key = keyOf(c);
-    const list = index.get(key);
-    if (list) list.push(c);
-    else index.set(key, [c]);
+/** Groups items by a string key, keeping first-seen order. */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
   }
-  return index;
+  return out;
 }
 
 /**
