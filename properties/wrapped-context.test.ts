@@ -21,6 +21,10 @@ import {
   isConsumerBug,
 } from '../src/index.ts';
 
+/** `npm run campaign:long` runs the command-line soak at the CLI's default budget; `npm test` at 25 runs (the CI budget). */
+const LONG = process.env.CETP_SIM_CAMPAIGN === 'long';
+const BUDGET = LONG ? [] : ['--runs', '25'];
+
 /** A view of `context` that counts the platform calls it intercepts and passes them on. */
 function wrapped(context: AppContext, seen: Map<string, number>): AppContext {
   const view = Object.create(context) as AppContext;
@@ -72,8 +76,8 @@ describe('a consumer on a wrapped AppContext (Object.create view)', () => {
     expect(seen.get('startIntentSenderForResult') ?? 0).toBeGreaterThan(0);
   });
 
-  it('holds them through the command line too (worker threads, the module guard)', {
-    timeout: 300_000,
+  it('holds them through the command line too (worker threads, the module guard; 25 runs, the default budget in campaign:long)', {
+    timeout: LONG ? 1_800_000 : 300_000,
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cetp-sim-wrapped-'));
     const index = JSON.stringify(fileURLToPath(new URL('../src/index.ts', import.meta.url)));
@@ -100,7 +104,19 @@ export const consumer = {
     );
     const io = memoryIo();
     const code = await main(
-      ['fuzz', '--json', '--workers', '1', '--out', dir, '--consumer', module, '--property', 'consumer'],
+      [
+        'fuzz',
+        '--json',
+        '--workers',
+        '1',
+        '--out',
+        dir,
+        '--consumer',
+        module,
+        '--property',
+        'consumer',
+        ...BUDGET,
+      ],
       io,
     );
     const json = JSON.parse(io.stdout[0] ?? '{}') as { properties?: { id: string; status: string }[] };
