@@ -97,7 +97,15 @@ describe('fuzzProvider / fuzzReference', () => {
 
   it('runs under the Android release profile it is given, recorded in the replay file (issue 35)', async () => {
     const dir = tempDir();
-    const options = { property: ['idempotency'], mutant: 'dedup-ignores-args', seed: 5, runs: 300, cwd: dir };
+    // Unshrunk: the profile is the campaign's, recorded whether or not its failure is shrunk.
+    const options = {
+      property: ['idempotency'],
+      mutant: 'dedup-ignores-args',
+      seed: 5,
+      runs: 300,
+      shrink: false,
+      cwd: dir,
+    };
     const report = await fuzzReference({ ...options, android: 16 });
     const replayPath = report.properties[0]?.replay;
     if (!replayPath) throw new Error('no replay file written');
@@ -189,12 +197,17 @@ const DEDUP_IGNORES_ARGS: typeof ALERTS = {
   install: (world, variant) => ALERTS.install(world, { ...variant, providerBugs: ['dedup-ignores-args'] }),
 };
 
-/** Idempotency fuzzed on DEDUP_IGNORES_ARGS (300 runs from `seed`, in `cwd`), recorded as from `module`. */
+/**
+ * Idempotency fuzzed on DEDUP_IGNORES_ARGS (300 runs from `seed`, in `cwd`), recorded as from `module`.
+ * Unshrunk: its tests ask what the replay file and command name, which the first failing run's file
+ * names as a shrunk one would (the shrunk replay is the planted-bug test's above).
+ */
 function huntDedupIgnoresArgs(seed: number, cwd: string, module?: string) {
   return fuzzProvider(DEDUP_IGNORES_ARGS, {
     property: 'idempotency',
     seed,
     runs: 300,
+    shrink: false,
     cwd,
     ...(module === undefined ? {} : { module }),
   });
