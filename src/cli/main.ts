@@ -168,6 +168,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .addOption(new Option('--mutant <id>', 'run against this planted bug (see `cetp-sim mutants`)'))
     .addOption(noShrinkOption())
+    .addOption(
+      new Option('--no-isolation-check', 'do not re-run a failure in fresh instances of your modules'),
+    )
     .addOption(new Option('--provider <module>', 'fuzz your own provider apps instead of the reference apps'))
     .addOption(new Option('--consumer <module>', 'load your own consumer for consumer-driven properties'))
     .addOption(shardOption('properties'))

@@ -63,6 +63,8 @@ export interface FuzzFlags {
   readonly deviceFaults?: boolean;
   /** false (--no-shrink): a failing run is reported as found, unshrunk. */
   readonly shrink?: boolean;
+  /** false (--no-isolation-check): a failure with user modules is not re-run in fresh instances. */
+  readonly isolationCheck?: boolean;
 }
 
 function propertyJson({ def, result, replayFile }: CampaignEntry) {
@@ -250,6 +252,7 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
       tails: tailsOf(flags.strategy),
       variant: variantOf(flags, mutant),
       ...(flags.shrink === false ? { shrink: false } : {}),
+      ...(flags.isolationCheck === false ? { isolationCheck: false } : {}),
       outDir: flags.out,
       modules,
       cwd,
