@@ -131,8 +131,15 @@ describe('a consumer that does nothing', () => {
     const out = tempDir('cetp-sim-idle-');
     const junit = join(out, 'report.xml');
     const idle = 'src/cli/testdata/idle.consumer.ts';
+    // One worker thread: the verdicts are the same for any number, and a second costs its start.
     const json = await runCli(
-      moduleFuzzArgs({ role: 'consumer', module: idle, runs: 10, out, extra: ['--junit', junit] }),
+      moduleFuzzArgs({
+        role: 'consumer',
+        module: idle,
+        runs: 10,
+        out,
+        extra: ['--junit', junit, '--workers', '1'],
+      }),
     );
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout[0] ?? '{}') as { passed: boolean; properties: PropertyJson[] };
@@ -149,7 +156,7 @@ describe('a consumer that does nothing', () => {
       expect(p.reason).toMatch(/sent no call to the implementation under test/);
     }
     expect(readFileSync(junit, 'utf8')).toContain('exercised nothing');
-    const text = await runCli(['fuzz', '--runs', '10', '--consumer', idle, '--out', out]);
+    const text = await runCli(['fuzz', '--runs', '10', '--workers', '1', '--consumer', idle, '--out', out]);
     expect(text.code).toBe(1);
     expect(text.stdout.join('\n')).toMatch(/FAILED: 0 passed, 1 failed, 2 exercised nothing/);
   });
