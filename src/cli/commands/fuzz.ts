@@ -67,6 +67,14 @@ export interface FuzzFlags {
   readonly isolationCheck?: boolean;
 }
 
+/** --no-shrink and --no-isolation-check, passed on only when given (both are on by default). */
+function offSwitches(flags: FuzzFlags): { shrink?: false; isolationCheck?: false } {
+  return {
+    ...(flags.shrink === false ? { shrink: false } : {}),
+    ...(flags.isolationCheck === false ? { isolationCheck: false } : {}),
+  };
+}
+
 function propertyJson({ def, result, replayFile }: CampaignEntry) {
   const failure = result.failure;
   return {
@@ -251,8 +259,7 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
       timeSeconds: flags.time,
       tails: tailsOf(flags.strategy),
       variant: variantOf(flags, mutant),
-      ...(flags.shrink === false ? { shrink: false } : {}),
-      ...(flags.isolationCheck === false ? { isolationCheck: false } : {}),
+      ...offSwitches(flags),
       outDir: flags.out,
       modules,
       cwd,
