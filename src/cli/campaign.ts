@@ -78,6 +78,8 @@ export interface CampaignOptions {
   readonly variant: Variant;
   /** false: a failing run is reported as found, unshrunk (fuzz --no-shrink). */
   readonly shrink?: boolean;
+  /** false: a failure with user modules is not re-run in a fresh instance of them (fuzz --no-isolation-check). */
+  readonly isolationCheck?: boolean;
   readonly outDir: string;
   /** The user's modules, as given on the command line, resolved against `cwd`. */
   readonly modules: ReplayModules;
@@ -105,9 +107,22 @@ export function runsFor(def: PropertyDef, runs: number | undefined): number {
   return runs ?? def.ciRuns * SHORT_CAMPAIGN_FACTOR;
 }
 
+/** A watched run's scenario and the trace events it streamed (worker messages `scenario`, `event`). */
+class Watched {
+  scenario: ReplayFile['scenario'] | null = null;
+  readonly events: TraceEvent[] = [];
+  readonly take = (message: WorkerMessage): void => {
+    if (message.type === 'scenario') this.scenario = message.scenario;
+    else if (message.type === 'event') this.events.push(message.event);
+  };
+}
+
 /**
  * A property whose run `end.run` hung: that run is found again in a fresh worker (same options, same
  * run numbering) and watched — its scenario handed over, its trace streamed — for a short while.
+ * `first`: run 0 of the campaign's job, watched as it ran; when that job was its worker's first
+ * (`fresh`) and run 0 is the one that hung, it is that very run — the fresh worker would load the
+ * same modules afresh and run the same scenario first, from the same seed — so no worker is started.
  */
 async function diagnose(
   host: Host,
@@ -115,21 +130,10 @@ async function diagnose(
   job: FuzzJob,
   end: Extract<JobEnd<PropertyOutcome>, { kind: 'hung' }>,
   watchdogMs: number,
+  first: { readonly fresh: boolean; readonly watched: Watched },
 ): Promise<PropertyOutcome> {
-  let scenario: ReplayFile['scenario'] | null = null;
-  const events: TraceEvent[] = [];
-  const watch = (message: WorkerMessage) => {
-    if (message.type === 'scenario') scenario = message.scenario;
-    else if (message.type === 'event') events.push(message.event);
-  };
-  // A --time campaign ran runs until its time was up: run as many again, without the clock, so the
-  // same numbering reaches the run that hung.
-  const { timeLimitMs, timeShare, ...again } = job;
-  const runs = timeLimitMs !== undefined || timeShare !== undefined ? Number.MAX_SAFE_INTEGER : job.runs;
-  await host.run(
-    { ...again, runs, watch: end.run },
-    { budgetMs: Math.min(watchdogMs, DIAGNOSIS_MS), watchedRun: end.run, onMessage: watch },
-  );
+  const known = first.fresh && end.run === 0 && first.watched.scenario !== null;
+  const { scenario, events } = known ? first.watched : await watchAgain(host, job, end.run, watchdogMs);
   const violation = watchdogViolation(`run ${end.run + 1} of the campaign`, end.reason, events);
   const common = { id: def.id, runs: end.run + 1, status: 'failed' as const, exercised: NOTHING_EXERCISED };
   if (scenario === null) return { ...common, reason: violation.message, violations: [violation] };
@@ -151,6 +155,20 @@ async function diagnose(
     ],
   };
   return { ...common, failure: { replay, violations: [violation], events, steps: events.at(-1)?.step ?? 0 } };
+}
+
+/** Runs `job` again in a fresh worker up to its run `run`, and watches that run for a short while. */
+async function watchAgain(host: Host, job: FuzzJob, run: number, watchdogMs: number): Promise<Watched> {
+  const watched = new Watched();
+  // A --time campaign ran runs until its time was up: run as many again, without the clock, so the
+  // same numbering reaches the run that hung.
+  const { timeLimitMs, timeShare, ...again } = job;
+  const runs = timeLimitMs !== undefined || timeShare !== undefined ? Number.MAX_SAFE_INTEGER : job.runs;
+  await host.run(
+    { ...again, runs, watch: run },
+    { budgetMs: Math.min(watchdogMs, DIAGNOSIS_MS), watchedRun: run, onMessage: watched.take },
+  );
+  return watched;
 }
 
 async function fuzzOne(
@@ -175,16 +193,25 @@ async function fuzzOne(
   // User code is judged here, from the records of its runs, never where it ran (worker/judge.ts).
   const judge =
     job.modules.provider !== undefined || job.modules.consumer !== undefined ? new CampaignJudge(job) : null;
-  const end = await host.run<PropertyOutcome>(job, {
+  // With user code, run 0 is watched as it runs (nothing of that changes a verdict, fuzz.ts FuzzProbe):
+  // a module that hangs mostly hangs there, and then no fresh worker need find it again (diagnose).
+  const first = new Watched();
+  const end = await host.run<PropertyOutcome>(judge ? { ...job, watch: 0 } : job, {
     budgetMs: options.watchdogMs,
     ...(onRuns ? { onRuns: (runs: number) => onRuns(def, runs) } : {}),
-    ...(judge ? { onMessage: (m: WorkerMessage) => m.type === 'record' && judge.take(m) } : {}),
+    ...(judge
+      ? { onMessage: (m: WorkerMessage) => (m.type === 'record' ? judge.take(m) : first.take(m)) }
+      : {}),
   });
-  if (end.kind !== 'done') return { result: await diagnose(host, def, job, end, options.watchdogMs) };
+  const fresh = host.lastJobFresh === true;
+  if (end.kind !== 'done')
+    return { result: await diagnose(host, def, job, end, options.watchdogMs, { fresh, watched: first }) };
   const judged = judge ? judge.outcome(end.result) : end.result;
   // A failure with user modules is re-run in a fresh instance of them: does it depend on earlier runs?
-  const known = freshRunKnown(host.lastJobFresh === true, job, judge, judged);
-  const result = await checkModuleIsolation(job, judged, options.watchdogMs, known);
+  const result =
+    options.isolationCheck === false
+      ? judged
+      : await checkModuleIsolation(job, judged, options.watchdogMs, freshRunKnown(fresh, job, judge, judged));
   return end.ms !== undefined ? { result, ms: end.ms } : { result };
 }
 

@@ -54,6 +54,13 @@ const campaignTimeOption = () =>
   );
 const noShrinkOption = () =>
   new Option('--no-shrink', 'report a failing run as found, unshrunk (when only "does it fail" matters)');
+const noIsolationCheckOption = () =>
+  new Option('--no-isolation-check', 'do not re-run a failure in fresh instances of your modules');
+const deviceFaultsOption = () =>
+  new Option(
+    '--device-faults',
+    'also generate the device faults of issue 35 (deep sleep; src/sim/FIDELITY.md)',
+  );
 const workersOption = () =>
   new Option('--workers <n>', 'threads (results are the same for any number)')
     .argParser(parseIntArg('--workers', 1))
@@ -160,14 +167,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('--property <id...>', 'only these properties (default: all)'))
     .addOption(strategyOption())
     .addOption(androidOption('the worlds run (recorded in replay files)'))
-    .addOption(
-      new Option(
-        '--device-faults',
-        'also generate the device faults of issue 35 (deep sleep; src/sim/FIDELITY.md)',
-      ),
-    )
+    .addOption(deviceFaultsOption())
     .addOption(new Option('--mutant <id>', 'run against this planted bug (see `cetp-sim mutants`)'))
     .addOption(noShrinkOption())
+    .addOption(noIsolationCheckOption())
     .addOption(new Option('--provider <module>', 'fuzz your own provider apps instead of the reference apps'))
     .addOption(new Option('--consumer <module>', 'load your own consumer for consumer-driven properties'))
     .addOption(shardOption('properties'))

@@ -63,6 +63,16 @@ export interface FuzzFlags {
   readonly deviceFaults?: boolean;
   /** false (--no-shrink): a failing run is reported as found, unshrunk. */
   readonly shrink?: boolean;
+  /** false (--no-isolation-check): a failure with user modules is not re-run in fresh instances. */
+  readonly isolationCheck?: boolean;
+}
+
+/** --no-shrink and --no-isolation-check, passed on only when given (both are on by default). */
+function offSwitches(flags: FuzzFlags): { shrink?: false; isolationCheck?: false } {
+  return {
+    ...(flags.shrink === false ? { shrink: false } : {}),
+    ...(flags.isolationCheck === false ? { isolationCheck: false } : {}),
+  };
 }
 
 function propertyJson({ def, result, replayFile }: CampaignEntry) {
@@ -249,7 +259,7 @@ export async function fuzzCommand(io: Io, flags: FuzzFlags): Promise<number> {
       timeSeconds: flags.time,
       tails: tailsOf(flags.strategy),
       variant: variantOf(flags, mutant),
-      ...(flags.shrink === false ? { shrink: false } : {}),
+      ...offSwitches(flags),
       outDir: flags.out,
       modules,
       cwd,
