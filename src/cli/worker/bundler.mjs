@@ -250,6 +250,20 @@ function coreOf(metafile) {
   return core;
 }
 
+/**
+ * Entries whose output re-exports a whole package (`export * from 'x'`), whose names a metafile does
+ * not list: a facade of one would miss them, so no core is built with one (the workers then boot
+ * through tsx, as without a split bundle).
+ */
+function refuseUnlistedExports(result, core) {
+  const texts = new Map(result.outputFiles.map((file) => [file.path, file.text]));
+  for (const [out, output] of Object.entries(result.metafile.outputs)) {
+    const entry = output.entryPoint;
+    if (entry !== undefined && core.has(entry) && /^export \* from "/m.test(texts.get(join(ROOT, out)) ?? ''))
+      throw new Error(`${entry} re-exports a package's names, which a facade of it cannot list`);
+  }
+}
+
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const nameIn = (name) => (IDENTIFIER.test(name) ? name : JSON.stringify(name));
 
@@ -353,6 +367,7 @@ export async function splitBundle() {
   const entries = splitEntries();
   const all = await build({ ...split, entryPoints: entries });
   const core = coreOf(all.metafile);
+  refuseUnlistedExports(all, core);
   const coreFiles = await buildCore(build, core, outdir);
   const rest = await build({
     ...split,
