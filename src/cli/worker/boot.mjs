@@ -50,6 +50,8 @@ function registerTsx() {
     return resolveFilename(file || request, ...rest);
   };
   process.setSourceMapsEnabled(true);
+  // First, so that tsx's hooks module loads through it: its esbuild is loaded on first use.
+  registerHooks('./lazy-esbuild.mjs', import.meta.url);
   registerHooks(import.meta.resolve('tsx/esm'), { data: {} });
 }
 
