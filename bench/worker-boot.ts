@@ -7,10 +7,24 @@
  *   npx tsx bench/worker-boot.ts [N] [module]
  *
  * Prints each boot's CPU and wall, then the median. The split bundle is built (or found) first.
+ *
+ * Worker threads inherit the process's loader flags: run under tsx (`npx tsx`, `node --import tsx`),
+ * each worker would preload tsx's hooks before boot.mjs — a hooks thread and a CommonJS loader the
+ * CLI's workers (plain `node bin/cetp-sim.js`, or a test's in-process CLI) never have. So under tsx
+ * this script runs itself again from one bundled JavaScript file (bundler.mjs), in a plain node.
  */
+import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { userCodeBundle } from '../src/cli/worker/bundle.ts';
 import { BOOT, mustFinish, WorkerHost } from '../src/cli/worker/worker-host.ts';
+
+if (process.execArgv.some((flag) => flag.includes('tsx'))) {
+  const { cachedBundle } = await import('../src/cli/worker/bundler.mjs');
+  const bundle = fileURLToPath(await cachedBundle(fileURLToPath(import.meta.url)));
+  const child = spawnSync(process.execPath, [bundle, ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(child.status ?? 1);
+}
 
 const count = Number(process.argv[2] ?? 6);
 const module = resolve(process.argv[3] ?? 'src/cli/testdata/my-alerts.provider.ts');

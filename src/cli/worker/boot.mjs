@@ -9,10 +9,9 @@
 // tsx), and the hooks then resolve every import of a source file of cetp-sim to its entry there.
 // No source has a top-level await, so no job message can arrive before the hooks are registered.
 import { existsSync, realpathSync } from 'node:fs';
-import { register as registerHooks } from 'node:module';
+import Module, { register as registerHooks } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { register } from 'tsx/esm/api';
 import { SPLIT_BUNDLE } from './boundary.mjs';
 import { freshSplit } from './bundler.mjs';
 
@@ -25,6 +24,37 @@ if (split !== null) {
   globalThis[SPLIT_BUNDLE] = split; // for a user's CommonJS require of cetp-sim (module-loader.ts)
   await import(pathToFileURL(join(split, 'src', 'cli', 'worker', 'worker.mjs')).href);
 }
-register();
+
+/** The file a CommonJS module tsx's ES module hooks loaded stands for (tsx's `getOriginalFilePath`). */
+function originalFile(request) {
+  if (!request.startsWith('data:text/javascript,')) return undefined;
+  const query = request.indexOf('?');
+  return query < 0 ? undefined : (new URLSearchParams(request.slice(query + 1)).get('filePath') ?? undefined);
+}
+
+/**
+ * tsx's module hooks, registered as tsx's own `register()` (tsx/esm/api) registers them: the same
+ * hooks module (`tsx/esm`, which runs in the hooks thread), source maps on, and CommonJS requests of
+ * the files its hooks load named by their own path (tsx's `interopCjsExports`) — without loading
+ * that API in this thread, which imports all of tsx and esbuild's JavaScript API for it (~0.09 s
+ * of CPU per worker, bench/README.md "boot"). No port: nothing here listens to its loads.
+ */
+function registerTsx() {
+  const resolveFilename = Module._resolveFilename;
+  Module._resolveFilename = (request, ...rest) => {
+    const file = originalFile(request);
+    if (file) {
+      Module._cache[file] = Module._cache[request];
+      delete Module._cache[request];
+    }
+    return resolveFilename(file || request, ...rest);
+  };
+  process.setSourceMapsEnabled(true);
+  // First, so that tsx's hooks module loads through it: its esbuild is loaded on first use.
+  registerHooks('./lazy-esbuild.mjs', import.meta.url);
+  registerHooks(import.meta.resolve('tsx/esm'), { data: {} });
+}
+
+registerTsx();
 registerHooks('./esm-hooks.mjs', import.meta.url, { data: { split } });
 if (split === null) await import(existsSync(compiled) ? compiled.href : './worker.ts');

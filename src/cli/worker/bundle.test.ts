@@ -4,7 +4,7 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { loadCorpus, runInputs } from '../../vectors/corpus.ts';
 import { DEFAULT_VECTORS_DIR } from '../commands/vectors.ts';
 import { tempDir } from '../testing.ts';
 import { bundleWorkerSource, ownCodeWorker, sourcesKey, writeBundle } from './bundle.ts';
-import { cachedBundle } from './bundler.mjs';
+import { cachedBundle, splitBundle } from './bundler.mjs';
 import { InProcessHost, WorkerHost } from './pool.ts';
 import type { Job } from './protocol.ts';
 
@@ -128,5 +128,44 @@ describe('the worker bundle', () => {
     const there = await worker.run(job, { budgetMs: 600_000 });
     expect(there.kind).toBe('done');
     expect(withoutTimes(there)).toEqual(withoutTimes(here));
+  });
+});
+
+describe('the split bundle (user-module workers, boot.mjs)', () => {
+  /** Each .mjs file of the split bundle (a path relative to it) and its text. */
+  const filesOf = (dir: string): Map<string, string> =>
+    new Map(
+      (readdirSync(dir, { recursive: true }) as string[])
+        .filter((name) => name.endsWith('.mjs'))
+        .map((name) => [name, readFileSync(join(dir, name), 'utf8')]),
+    );
+  const FACADE = /^export \{[^}]*\} from "(\.\.\/)+core\.mjs";\n$/;
+
+  it('holds each source file once: the core in core.mjs, behind facades the other entries import', async () => {
+    const files = filesOf(await splitBundle());
+    const facades = [...files].filter(([name, text]) => name.startsWith('src/') && FACADE.test(text));
+    expect(facades.length).toBeGreaterThan(100); // the simulation, the checkers, the fuzz engine, …
+    expect(
+      files.has('src/cli/worker/worker.mjs') && !FACADE.test(files.get('src/cli/worker/worker.mjs') ?? ''),
+    ).toBe(true);
+    // esbuild marks each source file it bundles with a comment naming it (a file of re-exports has no
+    // code to mark): a core file's code is in core.mjs, never in another entry or a chunk.
+    const holdersOf = (source: string) =>
+      [...files].filter(([, text]) => text.includes(`// ${source}\n`)).map(([file]) => file);
+    expect(holdersOf('src/sim/world.ts')).toEqual(['core.mjs']);
+    for (const [name] of facades)
+      expect(
+        holdersOf(name.replace(/\.mjs$/, '.ts')).filter((file) => file !== 'core.mjs'),
+        name,
+      ).toEqual([]);
+  });
+
+  it("a facade is the core's module: one World class whichever file a module imports it from", async () => {
+    const dir = await splitBundle();
+    const url = (name: string) => pathToFileURL(join(dir, name)).href;
+    const index = (await import(url('src/index.mjs'))) as { World: unknown };
+    const world = (await import(url('src/sim/world.mjs'))) as { World: unknown };
+    expect(typeof index.World).toBe('function');
+    expect(world.World).toBe(index.World);
   });
 });

@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The package root (as src/harness/root.ts finds it: the code's root, or the parent of dist/). */
@@ -215,29 +215,167 @@ function writeSplit(files, outdir) {
   return dir;
 }
 
+/** The split bundle's pointer (keyed by its layout too: a split bundle of the older layout is not this one). */
+const splitPointer = () => pointerOf('split', `${ROOT}\0core`);
+
 /** The split bundle's directory for the sources as they are now, if one was built of them (stat only). */
 export function freshSplit() {
-  return freshBundle(pointerOf('split', ROOT), SPLIT);
+  return freshBundle(splitPointer(), SPLIT);
 }
 
-/** The split bundle's directory: the fresh one, or one built and cached now. Throws if it cannot be. */
+/** The worker's entry, and the public entry a user's module imports: what every user-module worker loads. */
+const CORE_ROOTS = ['src/cli/worker/worker.ts', 'src/index.ts'];
+
+/**
+ * The core of the split bundle: the source files (paths relative to ROOT) every user-module worker
+ * loads — what worker.ts and src/index.ts import statically, transitively, but worker.ts itself
+ * (its top-level code starts the worker) — with the names each exports, from a split build's metafile.
+ */
+function coreOf(metafile) {
+  const exported = new Map();
+  for (const output of Object.values(metafile.outputs))
+    if (output.entryPoint !== undefined) exported.set(output.entryPoint, output.exports);
+  const core = new Map();
+  const visit = (path) => {
+    if (core.has(path) || metafile.inputs[path] === undefined) return;
+    core.set(path, exported.get(path) ?? null);
+    for (const i of metafile.inputs[path].imports)
+      if (i.kind === 'import-statement' && !i.external) visit(i.path);
+  };
+  for (const i of metafile.inputs[CORE_ROOTS[0]]?.imports ?? [])
+    if (i.kind === 'import-statement' && !i.external) visit(i.path);
+  visit(CORE_ROOTS[1]);
+  // Only entries (TypeScript sources) get a facade; JSON and .mjs files are bundled where imported.
+  for (const [path, names] of core) if (names === null) core.delete(path);
+  return core;
+}
+
+/**
+ * Entries whose output re-exports a whole package (`export * from 'x'`), whose names a metafile does
+ * not list: a facade of one would miss them, so no core is built with one (the workers then boot
+ * through tsx, as without a split bundle).
+ */
+function refuseUnlistedExports(result, core) {
+  const texts = new Map(result.outputFiles.map((file) => [file.path, file.text]));
+  for (const [out, output] of Object.entries(result.metafile.outputs)) {
+    const entry = output.entryPoint;
+    if (entry !== undefined && core.has(entry) && /^export \* from "/m.test(texts.get(join(ROOT, out)) ?? ''))
+      throw new Error(`${entry} re-exports a package's names, which a facade of it cannot list`);
+  }
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const nameIn = (name) => (IDENTIFIER.test(name) ? name : JSON.stringify(name));
+
+/**
+ * The core's single module: each core source file's exports re-exported under a name of its own
+ * (`m<i>$<name>`), in the order worker.ts imports them (then src/index.ts), so that the files
+ * evaluate in the order they do from the sources. Its text, and each file's facade text by path.
+ */
+async function buildCore(build, core, outdir) {
+  const lines = [];
+  const facades = new Map();
+  [...core].forEach(([path, names], i) => {
+    const from = JSON.stringify(join(ROOT, path));
+    const pairs = names.map((name, j) => [name, `m${i}$${j}`]);
+    lines.push(
+      pairs.length === 0
+        ? `import ${from};`
+        : `export { ${pairs.map(([n, alias]) => `${nameIn(n)} as ${alias}`).join(', ')} } from ${from};`,
+    );
+    const facade = join(outdir, `${path.slice(0, -3)}.mjs`);
+    const target = relativeImport(facade, join(outdir, 'core.mjs'));
+    facades.set(
+      facade,
+      pairs.length === 0
+        ? `import ${target};\n`
+        : `export { ${pairs.map(([n, alias]) => `${alias} as ${nameIn(n)}`).join(', ')} } from ${target};\n`,
+    );
+  });
+  const result = await build({
+    ...OPTIONS,
+    stdin: { contents: lines.join('\n'), resolveDir: ROOT, sourcefile: 'cetp-sim-core.mjs', loader: 'js' },
+    outfile: join(outdir, 'core.mjs'),
+    plugins: [
+      ...OPTIONS.plugins,
+      keptAsEntries((path, kind) => kind === 'dynamic-import' && !core.has(path)),
+    ],
+  });
+  const files = [...facades].map(([path, text]) => ({ path, text }));
+  return [...files, ...result.outputFiles.map((file) => withFacadeImports(file, outdir))];
+}
+
+/** A quoted relative import specifier from the file `from` to the file `to`. */
+function relativeImport(from, to) {
+  const path = relative(dirname(from), to);
+  return JSON.stringify(path.startsWith('.') ? path : `./${path}`);
+}
+
+const CORE_REF = '@cetp-sim-core/';
+
+/**
+ * Imports of source files that stay imports of their entry (or facade) in the split bundle, for
+ * `kept(path, kind)`: a core file imported by another entry; an entry core.mjs imports dynamically.
+ */
+function keptAsEntries(kept) {
+  return {
+    name: 'kept-as-entries',
+    setup(builder) {
+      builder.onResolve({ filter: /^\.\.?\/.*\.ts$/ }, (args) => {
+        const path = relative(ROOT, join(args.resolveDir, args.path));
+        if (!path.startsWith('src/') || args.kind === 'require-call' || !kept(path, args.kind))
+          return undefined;
+        return { path: `${CORE_REF}${path.slice(0, -3)}.mjs`, external: true };
+      });
+    },
+  };
+}
+
+/** An output file of the other entries' build, with its imports of facades made relative to it. */
+function withFacadeImports(file, outdir) {
+  const text = file.text.replaceAll(/"@cetp-sim-core\/([^"]+)"/g, (_, path) =>
+    relativeImport(file.path, join(outdir, path)),
+  );
+  return { path: file.path, text };
+}
+
+/**
+ * The split bundle's directory: the fresh one, or one built and cached now. Throws if it cannot be.
+ *
+ * Its layout: `core.mjs`, one module of every source file a user-module worker loads anyway (coreOf)
+ * — one module to compile and link instead of ~300 entries and chunks (~0.2 s of CPU less per worker
+ * boot, bench/README.md "boot") — beside each of those files' facade at its own path
+ * (`src/sim/world.mjs`: its exports, re-exported from core.mjs), and every other source file as an
+ * entry of its own, sharing chunks (`chunks/`) among them, its imports of core files kept as imports
+ * of their facades: one copy of every module either way.
+ */
 export async function splitBundle() {
   const fresh = freshSplit();
   if (fresh) return fresh;
   const { build } = await import('esbuild');
   const startMs = Date.now();
   const outdir = join(BUNDLE_DIR, 'split');
-  const result = await build({
+  const split = {
     ...OPTIONS,
-    entryPoints: splitEntries(),
     splitting: true,
     outdir,
     outbase: ROOT,
     entryNames: '[dir]/[name]',
     chunkNames: 'chunks/[hash]',
     outExtension: { '.js': '.mjs' },
+  };
+  const entries = splitEntries();
+  const all = await build({ ...split, entryPoints: entries });
+  const core = coreOf(all.metafile);
+  refuseUnlistedExports(all, core);
+  const coreFiles = await buildCore(build, core, outdir);
+  const rest = await build({
+    ...split,
+    entryPoints: entries.filter((entry) => !core.has(relative(ROOT, entry))),
+    plugins: [...OPTIONS.plugins, keptAsEntries((path) => core.has(path))],
   });
-  const dir = writeSplit(result.outputFiles, outdir);
-  writePointer(pointerOf('split', ROOT), dir, inputsOf(result.metafile, startMs));
+  const files = [...coreFiles, ...rest.outputFiles.map((file) => withFacadeImports(file, outdir))];
+  const dir = writeSplit(files, outdir);
+  writePointer(splitPointer(), dir, inputsOf(all.metafile, startMs));
   return dir;
 }
