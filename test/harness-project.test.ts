@@ -76,6 +76,10 @@ function vitest(...files: string[]) {
       VITEST,
       'run',
       '--no-isolate',
+      // The transformed modules cached on disk (under .cetp-sim/, removed after the file): the
+      // second child run (the pasted replays) reads cetp-sim's transforms from the first's.
+      '--experimental.fsModuleCache',
+      `--experimental.fsModuleCachePath=${join(FAILURES, 'vitest-cache')}`,
       '--reporter=verbose',
       '--reporter=json',
       `--outputFile.json=${json}`,
