@@ -69,8 +69,9 @@ const npx = (project: string, ...args: string[]) => run('npx', ['--no', 'cetp-si
 
 /**
  * The bin link the install made (node_modules/.bin/cetp-sim, what `npx cetp-sim` finds and runs),
- * run directly: npx's own start is ~0.5 s of CPU a call. The (a) tests run through npx, as a user
- * types it; the others, whose claims are about the package and not about npx, through the link.
+ * run directly: npx's own start is ~0.5 s of CPU a call. The passing campaign, the planted bug and
+ * the printed `npx cetp-sim replay` run through npx, as a user types them; the others, whose claims
+ * are about the package and not about npx, through the link.
  */
 const bin = (project: string, ...args: string[]) =>
   run(
