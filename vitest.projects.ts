@@ -47,6 +47,4 @@ export const ISOLATED: readonly string[] = [
   'src/vectors/generate.test.ts',
   'src/vectors/kill-target.test.ts',
   'src/vectors/run.test.ts',
-  'test/android-runner.test.ts',
-  'test/java-runner.test.ts',
 ];

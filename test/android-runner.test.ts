@@ -14,12 +14,16 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_VECTORS_DIR } from '../src/cli/commands/vectors.ts';
 import { PACKAGE_ROOT } from '../src/harness/root.ts';
 import { loadCorpus } from '../src/vectors/corpus.ts';
 import { profileOf } from '../src/vectors/format.ts';
 
 const SKIPPED = 3;
+/**
+ * The corpus `cetp-sim vectors` reads by default (src/cli/commands/vectors.ts's DEFAULT_VECTORS_DIR),
+ * named here so this file does not import the CLI: it runs in a shared worker (vitest.projects.ts).
+ */
+const DEFAULT_VECTORS_DIR = join(PACKAGE_ROOT, 'vectors');
 const EXAMPLE = 'runners/android/src/android-example/java/com/example/alerts/test/CetpVectorsTest.java';
 let build: { status: number | null; output: string } = { status: null, output: '' };
 

@@ -3,7 +3,9 @@
  * stamp, dist/build-stamp.json, written last by a successful build). Run here, unchanged, on a tiny
  * project of the same shape (src/ compiled by tsconfig.build.json, the assets it copies, the test
  * titles it records, a JSON file outside src/ that a source imports): every kind of change makes the
- * next build a full one whose dist/ has the change, and a failed build leaves no stamp behind.
+ * stamp stale (build.mjs's own check, asked in-process: a tsc run costs ~1 s of CPU, the check
+ * milliseconds), a stale stamp is a full build whose dist/ has the changes, and a failed build leaves
+ * no stamp behind.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -18,7 +20,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -107,7 +109,45 @@ afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
+/** build.mjs's own check (what it runs before deciding to build), imported from the tiny project's copy. */
+type CheckStamp = (root: string) => { fresh: boolean; why: string };
+let checkStamp: CheckStamp = () => expect.unreachable('build.mjs not imported');
+
+/** Each kind of change the stamp must see, with how to undo it (the stamp digests content, so undoing restores it). */
+function changes(): { what: string; apply: () => void; undo: () => void }[] {
+  const edit = (what: string, rel: string, text: string) => {
+    const before = readFileSync(join(root, rel), 'utf8');
+    return { what, apply: () => write(rel, text), undo: () => write(rel, before) };
+  };
+  return [
+    edit('an edited source', 'src/index.ts', `${FILES['src/index.ts']}export const edited = 1;\n`),
+    {
+      what: 'a new source file',
+      apply: () => write('src/new.ts', 'export const n = 1;\n'),
+      undo: () => rmSync(join(root, 'src/new.ts')),
+    },
+    edit('a JSON file a source imports from outside src/', 'spec/data.json', '{ "answer": 44 }\n'),
+    edit('a config', 'tsconfig.json', FILES['tsconfig.json']?.replace('"ES2022"', '"ES2023"') ?? ''),
+    edit('a test title', 'src/a.test.ts', 'title three\n'),
+    edit('an asset', 'src/cli/worker/boot.mjs', 'export const boot = 3;\n'),
+    edit('a file of dist/ edited', 'dist/src/index.js', `${dist('src/index.js')}// stale\n`),
+    (() => {
+      const before = dist('src/extra.js');
+      return {
+        what: 'a file of dist/ lost',
+        apply: () => rmSync(join(root, 'dist/src/extra.js')),
+        undo: () => write('dist/src/extra.js', before),
+      };
+    })(),
+  ];
+}
+
 describe('scripts/build.mjs and its stamp', { timeout: 120_000 }, () => {
+  beforeAll(async () => {
+    const script = pathToFileURL(join(root, 'scripts', 'build.mjs')).href;
+    checkStamp = ((await import(script)) as { checkStamp: CheckStamp }).checkStamp;
+  });
+
   it('builds, then serves the same dist/ without tsc while nothing changed', () => {
     expect(buildKind()).toBe('full');
     expect(dist('src/index.js')).toContain('answer');
@@ -116,39 +156,35 @@ describe('scripts/build.mjs and its stamp', { timeout: 120_000 }, () => {
     expect(buildKind()).toBe('skipped');
   });
 
-  it('an edited source rebuilds, and the new dist/ has the edit', () => {
+  it('a stale stamp is a full build, and the new dist/ has each change: sources, a new file, a title, an asset', () => {
     appendFileSync(join(root, 'src/index.ts'), 'export const edited = "edit-1";\n');
-    expect(buildKind()).toBe('full');
-    expect(dist('src/index.js')).toContain('edit-1');
-    expect(buildKind()).toBe('skipped');
-  });
-
-  it('a new source file, a JSON file a source imports from outside src/, a config: each rebuilds', () => {
     write('src/extra.ts', 'export const extra = "extra-1";\n');
-    expect(buildKind()).toBe('full');
-    expect(dist('src/extra.js')).toContain('extra-1');
     write('spec/data.json', '{ "answer": 43 }\n');
-    expect(buildKind()).toBe('full');
-    expect(buildKind()).toBe('skipped');
-    write('tsconfig.json', FILES['tsconfig.json']?.replace('"ES2022"', '"ES2023"') ?? '');
-    expect(buildKind()).toBe('full');
-  });
-
-  it('a changed test title, a changed asset: each rebuilds into dist/', () => {
     write('src/a.test.ts', 'title two\n');
-    expect(buildKind()).toBe('full');
-    expect(JSON.parse(dist('rule-tests.json'))).toEqual({ 'title two': ['src/a.test.ts'] });
     write('src/cli/worker/boot.mjs', 'export const boot = 2;\n');
     expect(buildKind()).toBe('full');
+    expect(dist('src/index.js')).toContain('edit-1');
+    expect(dist('src/extra.js')).toContain('extra-1');
+    expect(JSON.parse(dist('rule-tests.json'))).toEqual({ 'title two': ['src/a.test.ts'] });
     expect(dist('src/cli/worker/boot.mjs')).toContain('boot = 2');
+    expect(buildKind()).toBe('skipped');
+  });
+
+  it('each kind of change makes the stamp stale (build.mjs’s own check, no tsc run), and undoing it makes it fresh again', () => {
+    expect(checkStamp(root)).toEqual({ fresh: true, why: 'dist/ is the build of these sources' });
+    for (const change of changes()) {
+      change.apply();
+      expect(checkStamp(root).fresh, change.what).toBe(false);
+      change.undo();
+      expect(checkStamp(root).fresh, `${change.what}, undone`).toBe(true);
+    }
   });
 
   it('dist/ edited or a file of it lost since the build: rebuilt, not served', () => {
     appendFileSync(join(root, 'dist/src/index.js'), '// stale\n');
-    expect(buildKind()).toBe('full');
-    expect(dist('src/index.js')).not.toContain('stale');
     rmSync(join(root, 'dist/src/extra.js'));
     expect(buildKind()).toBe('full');
+    expect(dist('src/index.js')).not.toContain('stale');
     expect(dist('src/extra.js')).toContain('extra-1');
   });
 

@@ -10,8 +10,8 @@
  * javac, skips with one line (CI=true without the packages: a failure).
  */
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_VECTORS_DIR } from '../src/cli/commands/vectors.ts';
 import { MUTANTS } from '../src/fuzz/mutants.ts';
 import { PACKAGE_ROOT } from '../src/harness/root.ts';
 import { blobReader, loadCorpus, runInputs } from '../src/vectors/corpus.ts';
@@ -22,6 +22,11 @@ import { runJson } from '../src/vectors/reports.ts';
 import { runVectors } from '../src/vectors/run.ts';
 
 const SKIPPED = 3;
+/**
+ * The corpus `cetp-sim vectors` reads by default (src/cli/commands/vectors.ts's DEFAULT_VECTORS_DIR),
+ * named here so this file does not import the CLI: it runs in a shared worker (vitest.projects.ts).
+ */
+const DEFAULT_VECTORS_DIR = join(PACKAGE_ROOT, 'vectors');
 const SERVE = 'node bin/cetp-sim.js serve --stdio';
 let build: { status: number | null; output: string; classpath: string } = {
   status: null,

@@ -5,4 +5,5 @@ import { providers } from './broken.provider.ts';
 describeProvider(providers, {
   module: './broken.provider.ts',
   property: ['idempotency', 'malformed'],
+  runs: 15,
 });

@@ -5,4 +5,5 @@ import { providers } from './quotes.provider.ts';
 describeProvider(providers, {
   module: './quotes.provider.ts',
   property: ['idempotency', 'malformed'],
+  runs: 15,
 });
