@@ -50,3 +50,49 @@ export const ISOLATED: readonly string[] = [
   'test/android-runner.test.ts',
   'test/java-runner.test.ts',
 ];
+
+export const CLI_SHARED_PROJECT = 'cli-shared';
+
+/**
+ * src/cli's test files that run one after another in shared worker processes (`isolate: false`),
+ * each checked by vitest.cli-guard.ts to leave the process as it found it.
+ */
+export const CLI_SHARED: readonly string[] = [
+  'src/cli/analysis.test.ts',
+  'src/cli/android-commands.test.ts',
+  'src/cli/android-profile.test.ts',
+  'src/cli/args.test.ts',
+  'src/cli/blind-oracles.test.ts',
+  'src/cli/commands/crashpoints.test.ts',
+  'src/cli/commands/merge.test.ts',
+  'src/cli/commands/serve-incremental.test.ts',
+  'src/cli/commands/serve-kill.test.ts',
+  'src/cli/commands/serve.test.ts',
+  'src/cli/commands/vectors-files.test.ts',
+  'src/cli/commands/zoo-consumers.test.ts',
+  'src/cli/commands/zoo.test.ts',
+  'src/cli/consumer-module.test.ts',
+  'src/cli/floor-witness.test.ts',
+  'src/cli/fuzz.test.ts',
+  'src/cli/hostile-modules.test.ts',
+  'src/cli/interrupt-hunts.test.ts',
+  'src/cli/judge-realm-vectors.test.ts',
+  'src/cli/judge-realm.test.ts',
+  'src/cli/judge.test.ts',
+  'src/cli/main.test.ts',
+  'src/cli/matrix-releases.test.ts',
+  'src/cli/matrix.test.ts',
+  'src/cli/module-loader.test.ts',
+  'src/cli/new-user.test.ts',
+  'src/cli/option-floors.test.ts',
+  'src/cli/output-paths.test.ts',
+  'src/cli/progress.test.ts',
+  'src/cli/propose.test.ts',
+  'src/cli/readme.test.ts',
+  'src/cli/replay-edited.test.ts',
+  'src/cli/replay.test.ts',
+  'src/cli/rules-coverage.test.ts',
+  'src/cli/rules-fields.test.ts',
+  'src/cli/uncovered.test.ts',
+  'src/cli/workers.test.ts',
+];
