@@ -75,7 +75,6 @@ export const CLI_SHARED: readonly string[] = [
   'src/cli/floor-witness.test.ts',
   'src/cli/fuzz.test.ts',
   'src/cli/hostile-modules.test.ts',
-  'src/cli/interrupt-hunts.test.ts',
   'src/cli/judge-realm-vectors.test.ts',
   'src/cli/judge-realm.test.ts',
   'src/cli/judge.test.ts',
