@@ -1,13 +1,15 @@
 /**
  * Which test files share worker processes in `npm test` and which run each in a fresh one
- * (vitest.config.ts's two projects). A shared worker runs file after file with `isolate: false`:
+ * (vitest.config.ts's three projects). A shared worker runs file after file with `isolate: false`:
  * cetp-sim is imported, and compiled by V8, once per worker instead of once per file — about a
  * third of a CPU-second per file, more for the larger ones (bench/README.md, "npm test by file,
  * 2026-12-05 (tests-rest)"). That is safe only for a file that leaves nothing behind in the process:
  * src/ and properties/ keep no module-level state but src/base/caches.ts's pure caches
  * (src/source-guards.test.ts), so what is left is the CLI — loading a user module guards
  * Math.random, Date.now and the timers of the thread it loads in (src/cli/worker/ambient.ts), and
- * main() runs worker pools and signal handlers — and a test that patches built-ins itself.
+ * main() runs worker pools and signal handlers — and a test that patches built-ins itself. Most of
+ * src/cli's files share processes too, in a project of their own (CLI_SHARED), where a setup file
+ * checks after each file that it left none of that behind (vitest.cli-guard.ts).
  *
  * test/vitest-projects.test.ts holds this list to the rule: every test file that reaches src/cli
  * (its testdata modules apart) through its imports, or assigns a built-in's property, is here.
@@ -24,7 +26,7 @@ export const TEST_FILES: readonly string[] = [
   'examples/**/*.test.ts',
 ];
 
-/** src/cli's tests, all of them isolated (each reaches the CLI). */
+/** src/cli's tests: isolated (each reaches the CLI), but those in CLI_SHARED below. */
 export const CLI_TESTS = 'src/cli/**/*.test.ts';
 
 /** The other files each run in a fresh process, in path order. */
@@ -55,7 +57,10 @@ export const CLI_SHARED_PROJECT = 'cli-shared';
 
 /**
  * src/cli's test files that run one after another in shared worker processes (`isolate: false`),
- * each checked by vitest.cli-guard.ts to leave the process as it found it.
+ * each checked by vitest.cli-guard.ts to leave the process as it found it (a file that fails that
+ * check goes back to isolated: module-formats, provider-module, interrupt and interrupt-hunts did).
+ * src/cli/worker/** and broken-modules stay isolated. A new src/cli test file is isolated until
+ * listed here.
  */
 export const CLI_SHARED: readonly string[] = [
   'src/cli/analysis.test.ts',
