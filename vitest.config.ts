@@ -3,7 +3,15 @@ import { relative } from 'node:path';
 import { defaultServerConditions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { CLI_TESTS, ISOLATED, ISOLATED_PROJECT, SHARED, TEST_FILES } from './vitest.projects.ts';
+import {
+  CLI_SHARED,
+  CLI_SHARED_PROJECT,
+  CLI_TESTS,
+  ISOLATED,
+  ISOLATED_PROJECT,
+  SHARED,
+  TEST_FILES,
+} from './vitest.projects.ts';
 
 /**
  * The longest files first, by their CPU time (bench/README.md, "npm test by file, 2026-12-05
@@ -33,11 +41,14 @@ class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     // The long files, then the shared files together (a worker keeps its process only while the
-    // next file in the queue is a shared one), then the isolated ones.
+    // next file in the queue is of the same shared project), then src/cli's shared files, then the
+    // isolated ones.
+    const order = [SHARED, CLI_SHARED_PROJECT];
     const rank = (f: TestSpecification) => {
       const i = LONGEST.indexOf(relative(f.project.config.root, f.moduleId).replaceAll('\\', '/'));
       if (i !== -1) return i;
-      return f.project.name === SHARED ? LONGEST.length : LONGEST.length + 1;
+      const shared = order.indexOf(f.project.name);
+      return LONGEST.length + (shared === -1 ? order.length : shared);
     };
     // Array.prototype.sort is stable: the rest keep vitest's order.
     return sorted.sort((a, b) => rank(a) - rank(b));
@@ -59,8 +70,9 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     testTimeout: 120_000,
     hookTimeout: 60_000,
-    // Two projects (vitest.projects.ts): most files share worker processes (`isolate: false`), the
-    // ones that reach the CLI or patch built-ins run each in a fresh process.
+    // Three projects (vitest.projects.ts): most files share worker processes (`isolate: false`); so
+    // do most of src/cli's, each checked to leave its process as it found it (vitest.cli-guard.ts);
+    // the other files that reach the CLI or patch built-ins run each in a fresh process.
     projects: [
       {
         extends: true,
@@ -71,7 +83,23 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { extends: true, test: { name: ISOLATED_PROJECT, include: [CLI_TESTS, ...ISOLATED] } },
+      {
+        extends: true,
+        test: {
+          name: CLI_SHARED_PROJECT,
+          include: [...CLI_SHARED],
+          isolate: false,
+          setupFiles: ['./vitest.cli-guard.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: ISOLATED_PROJECT,
+          include: [CLI_TESTS, ...ISOLATED],
+          exclude: [...configDefaults.exclude, ...CLI_SHARED],
+        },
+      },
     ],
   },
 });

@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importsOf, parse, ROOT, sourceFiles } from '../src/tidy/source-scan.ts';
-import { ISOLATED } from '../vitest.projects.ts';
+import { leftBehind, processState } from '../vitest.cli-state.ts';
+import { CLI_SHARED, ISOLATED } from '../vitest.projects.ts';
 
 const CLI = join(ROOT, 'src', 'cli');
 const TESTDATA = join(CLI, 'testdata');
@@ -97,5 +98,49 @@ describe('vitest.projects.ts: the files that run isolated', () => {
     expect(patch('process.env.CETP_SIM_FROM ', "= 'dist';")).toBe(true);
     expect(patch('Object.define', "Property(Math, 'max', { writable: false });")).toBe(true);
     expect(patch('expect(Math.max ', '=== m).toBe(true); const a = Array.isArray(x);')).toBe(false);
+  });
+});
+
+describe('vitest.cli-guard.ts: a src/cli file sharing its process (cli-shared) leaves nothing behind', () => {
+  it('a signal listener, a timer, a replaced global, a loader hook, a user module imported here, process.env, cwd and exit code are each named', () => {
+    const before = processState();
+    expect(leftBehind(before, processState())).toEqual([]);
+    const onSignal = () => undefined;
+    process.on('SIGINT', onSignal);
+    const timer = setTimeout(() => undefined, 60_000);
+    try {
+      const now = processState(['/x/my.provider.ts']);
+      const left = leftBehind(before, {
+        ...now,
+        members: new Map([...now.members, ['Math.random', () => 0.25]]),
+        loader: new Map([...now.loader, ['_extensions.cts', () => undefined]]),
+        env: `${now.env} `,
+        cwd: '/elsewhere',
+        exitCode: 1,
+      });
+      expect(left).toEqual([
+        'global Math.random replaced',
+        'node:module _extensions.cts added',
+        "process listeners of 'SIGINT': 0 → 1",
+        '1 more active Timeout',
+        'a user module imported in this thread: /x/my.provider.ts',
+        'process.env changed',
+        'the working directory changed to /elsewhere',
+        'process.exitCode set to 1',
+      ]);
+    } finally {
+      process.off('SIGINT', onSignal);
+      clearTimeout(timer);
+    }
+    expect(leftBehind(before, processState())).toEqual([]);
+  });
+
+  it('lists src/cli test files only, sorted, none of src/cli/worker (booted fresh) or broken-modules', () => {
+    for (const f of CLI_SHARED) {
+      expect(existsSync(join(ROOT, f)), f).toBe(true);
+      expect(f).toMatch(/^src\/cli\/(?!worker\/).*\.test\.ts$/);
+    }
+    expect(CLI_SHARED).not.toContain('src/cli/broken-modules.test.ts');
+    expect([...CLI_SHARED]).toEqual([...CLI_SHARED].sort());
   });
 });

@@ -11,7 +11,13 @@ interface Report {
   properties?: { status: string; violations?: { checker: string; message: string }[] }[];
 }
 
-async function fuzz(flag: '--provider' | '--consumer', module: string, property: string, runs = 10) {
+async function fuzz(
+  flag: '--provider' | '--consumer',
+  module: string,
+  property: string,
+  runs = 10,
+  extra: readonly string[] = [],
+) {
   const { code, stdout } = await runCli(
     moduleFuzzArgs({
       role: flag === '--provider' ? 'provider' : 'consumer',
@@ -22,6 +28,7 @@ async function fuzz(flag: '--provider' | '--consumer', module: string, property:
       watchdogSeconds: 120,
       properties: [property],
       out: out(),
+      extra,
     }),
   );
   const report = JSON.parse(stdout[0] ?? '{}') as Report;
@@ -123,9 +130,17 @@ describe('a module that misbehaves in a run: exit 1, the run failed with a verdi
   ] as const)(
     '%s %s (%s): %s',
     async (flag, module, property, checker, message) => {
-      const r = await fuzz(flag, module, property, 20);
+      // Only whether the run fails, by which checker and why, is asked: the failing run unshrunk.
+      const r = await fuzz(flag, module, property, 20, ['--no-shrink']);
       expect(r.code).toBe(1);
       expect(r.report.properties?.[0]?.status).toBe('failed');
+      // A failed property always names a verdict: every violation a checker id and a message
+      // (src/cli/judge.test.ts's last test asks the same of its own runs).
+      expect(r.verdicts.length).toBeGreaterThan(0);
+      for (const v of r.verdicts) {
+        expect(v.checker, JSON.stringify(v)).toMatch(/^[a-z][a-z0-9-]*$/);
+        expect(v.message.length).toBeGreaterThan(0);
+      }
       const verdict = r.verdicts.find((v) => v.checker === checker);
       expect(verdict?.message, JSON.stringify(r.verdicts)).toMatch(message);
     },
