@@ -36,6 +36,7 @@
  * - `app:<behaviour>` — what an app's manifest offers beyond one process of one user (app-labels.ts).
  */
 import { V2_METHOD_NAMES } from '../protocol/methods.ts';
+import { joinedKey } from '../protocol/names.ts';
 import { APP_LABELS, appLabels } from './app-labels.ts';
 import type { CheckContext } from './checker.ts';
 import { DEVICE_LABELS, deviceLabels } from './device-labels.ts';
@@ -155,6 +156,17 @@ function deadlineLabels(c: CallView, labels: Set<string>): void {
     labels.add('clock:deadline:during');
 }
 
+/** The session's expiry (its negotiate answer's expires_at; NaN if none), parsed once per issuer. */
+function expiryOf(issuer: CallView, known: Map<CallView, number>): number {
+  let at = known.get(issuer);
+  if (at === undefined) {
+    const data = issuer.reply.kind === 'bundle' ? (issuer.reply.data as { expires_at?: unknown }) : undefined;
+    at = typeof data?.expires_at === 'string' ? Date.parse(data.expires_at) : Number.NaN;
+    known.set(issuer, at);
+  }
+  return at;
+}
+
 function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds): Set<string> {
   const labels = new Set<string>();
   const under = new Set(ctx.providersUnderTest);
@@ -173,6 +185,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
   const ridUids = new Map<string, Set<number>>();
   const uidOf = new Map<string, number>();
   const events = lifecycleEvents(obs, under);
+  const expiry = new Map<CallView, number>();
 
   const windowOf = (c: CallView): number | null => {
     const issuer = c.sessionToken === null ? undefined : issuers.get(c.provider)?.get(c.sessionToken);
@@ -188,9 +201,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
     const issuer = c.sessionToken === null ? undefined : issuers.get(c.provider)?.get(c.sessionToken);
     if (issuer && c.method !== 'negotiate') {
       for (const l of sessionAttacks(issuer, c)) labels.add(l);
-      const data =
-        issuer.reply.kind === 'bundle' ? (issuer.reply.data as { expires_at?: unknown }) : undefined;
-      const expires = typeof data?.expires_at === 'string' ? Date.parse(data.expires_at) : Number.NaN;
+      const expires = expiryOf(issuer, expiry);
       const issuedAt = answeredAt(issuer) ?? issuer.t;
       if (Number.isFinite(expires)) {
         const s = side(c.t, expires, margin(expires - issuedAt));
@@ -211,7 +222,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
     }
     deadlineLabels(c, labels);
     if (c.method === 'execute_tool' && c.requestId !== null) {
-      const ridKey = `${c.provider}|${c.requestId}`;
+      const ridKey = joinedKey(`${c.provider}|`, c.requestId);
       const uids = ridUids.get(ridKey) ?? new Set<number>();
       if ([...uids].some((u) => otherUser(u, c.callerUid))) labels.add('attack:other-user');
       ridUids.set(ridKey, uids.add(c.callerUid));
@@ -228,7 +239,7 @@ function computeLabels(obs: Observation, ctx: CheckContext, bounds: ClockBounds)
       } else firstSent.set(c.requestKey, c);
       // Also a re-send by the same app whatever its UID now (a reinstalled or re-signed caller
       // re-sends what its journal held): the lifecycle follow-up.
-      const byApp = `${c.provider}|${c.caller}|${c.requestId}`;
+      const byApp = joinedKey(`${c.provider}|${c.caller}|`, c.requestId);
       const held = firstByApp.get(byApp);
       if (held) {
         const w = windowOf(held) ?? windowOf(c);
@@ -314,12 +325,15 @@ function touches(e: LifecycleEvent, c: CallView): boolean {
   return e.pkg === c.caller || (e.kind === 'resign-rotate' && e.uid === c.callerUid);
 }
 
+const NO_EVENTS: readonly LifecycleEvent[] = Object.freeze([]);
+
 function eventsBetween(
   events: readonly LifecycleEvent[],
   fromStep: number,
   toStep: number,
   c: CallView,
-): LifecycleEvent[] {
+): readonly LifecycleEvent[] {
+  if (events.length === 0) return NO_EVENTS;
   return events.filter((e) => fromStep < e.step && e.step < toStep && touches(e, c));
 }
 

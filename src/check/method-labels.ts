@@ -43,17 +43,25 @@ interface SameKey {
  * negotiate hundreds of times, and the pairs are quadratic).
  */
 function repetitionLabels(calls: readonly CallView[], labels: Set<string>): void {
-  const byKey = new Map<string, SameKey>();
+  // By provider, caller, method, then request id ('' for negotiate): nested Maps of the calls' own
+  // strings, not one key string per call (a hostile batch makes hundreds, some with a 1 MiB id).
+  const byKey = new Map<string, Map<string, Map<string, Map<string, SameKey>>>>();
+  const names = new Map<string, readonly [dup: string, rep: string]>();
   for (const c of calls) {
-    const key = `${c.provider}|${c.caller}|${c.method}|${c.method === 'negotiate' ? '' : (c.requestId ?? '')}`;
+    const rid = c.method === 'negotiate' ? '' : (c.requestId ?? '');
+    const byRid = level(level(level(byKey, c.provider), c.caller), c.method);
     const end = c.replyStep ?? Number.POSITIVE_INFINITY;
-    const same = byKey.get(key);
+    const same = byRid.get(rid);
     if (!same) {
-      byKey.set(key, { calls: [c], minEnd: end, maxEnd: end });
+      byRid.set(rid, { calls: [c], minEnd: end, maxEnd: end });
       continue;
     }
-    const dupLabel = `method:${c.method}:duplicated`;
-    const repLabel = `method:${c.method}:repeated`;
+    let name = names.get(c.method);
+    if (!name) {
+      name = [`method:${c.method}:duplicated`, `method:${c.method}:repeated`];
+      names.set(c.method, name);
+    }
+    const [dupLabel, repLabel] = name;
     const dup = c.step < same.maxEnd;
     const rep = c.step >= same.minEnd;
     if (dup && rep && !labels.has(dupLabel) && !labels.has(repLabel)) {
@@ -69,6 +77,16 @@ function repetitionLabels(calls: readonly CallView[], labels: Set<string>): void
     same.minEnd = Math.min(same.minEnd, end);
     same.maxEnd = Math.max(same.maxEnd, end);
   }
+}
+
+/** The Map under `key` in `map`, made empty the first time. */
+function level<V>(map: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let inner = map.get(key);
+  if (!inner) {
+    inner = new Map();
+    map.set(key, inner);
+  }
+  return inner;
 }
 
 /**

@@ -11,7 +11,7 @@
 
 import type { JsonObject, JsonValue } from '../base/json.ts';
 import { META_VERSIONS } from '../protocol/discovery.ts';
-import { lowerCased } from '../protocol/names.ts';
+import { joinedKey, lowerCased } from '../protocol/names.ts';
 import type { Bundle, BundleEntry } from '../sim/binder/bundle.ts';
 import type { ContentCallRecord } from '../sim/content/content.ts';
 import type { TraceEvent } from '../sim/core/trace.ts';
@@ -267,9 +267,9 @@ function viewOf(record: ContentCallRecord): CallView {
     replyStep: record.result?.step ?? null,
     replyT: record.result?.t ?? null,
     served: record.served ?? null,
-    requestKey: `${record.provider}|${record.callerUid}|${requestId}`,
-    toolKey: `${record.provider}|${toolName}`,
-    operationKey: `${record.provider}|${operationId}`,
+    requestKey: joinedKey(`${record.provider}|${record.callerUid}|`, `${requestId}`),
+    toolKey: joinedKey(`${record.provider}|`, `${toolName}`),
+    operationKey: joinedKey(`${record.provider}|`, `${operationId}`),
   };
 }
 

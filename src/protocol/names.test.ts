@@ -9,6 +9,7 @@ import {
   isScopeName,
   isToolName,
   isUuid,
+  joinedKey,
   normalizeUuid,
 } from './names.ts';
 import { itClassifies } from './testing/classifies.ts';
@@ -100,5 +101,18 @@ describe('CETP-4.1-03 request_id is a UUID', () => {
     expect(normalizeUuid('6F9619FF-8B86-4011-B42D-00C04FC964FF')).toBe(
       '6f9619ff-8b86-4011-b42d-00c04fc964ff',
     );
+  });
+});
+
+describe('joinedKey', () => {
+  it('is the concatenation, short or long, and one string per (prefix, long part)', () => {
+    expect(joinedKey('p|1|', 'abc')).toBe('p|1|abc');
+    const long = 'z'.repeat(1 << 20);
+    const key = joinedKey('p|1|', long);
+    expect(key).toBe(`p|1|${long}`);
+    expect(joinedKey('p|1|', `${'z'.repeat(1 << 19)}${'z'.repeat(1 << 19)}`)).toBe(key);
+    expect(joinedKey('p|2|', long)).toBe(`p|2|${long}`);
+    expect(joinedKey('p|2|', `y${long.slice(1)}`)).toBe(`p|2|y${long.slice(1)}`);
+    for (let i = 0; i < 20; i++) expect(joinedKey(`q${i}|`, long)).toBe(`q${i}|${long}`);
   });
 });

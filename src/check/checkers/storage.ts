@@ -21,6 +21,7 @@
  * execution writing business state for the same request_id is a duplicate whatever the design.
  */
 import type { JsonValue } from '../../base/json.ts';
+import { joinedKey } from '../../protocol/names.ts';
 import type { CommitRecord, CommitWrite } from '../../sim/ground-truth.ts';
 import { type CheckContext, type Checker, groupBy } from '../checker.ts';
 import { consistency, judgeRun } from '../checker-kit.ts';
@@ -176,7 +177,8 @@ export const storageSingleEffect = judgeRun({
     // A read is not deduplicated (6-01 is about effect != read): what it writes is judged elsewhere (3.4-08).
     const groups = groupBy(
       businessCommits(obs, ctx).filter((b) => !b.call || ctx.toolEffects.get(b.call.toolKey) !== 'read'),
-      (b) => `${b.provider}|${b.uid}|${b.requestId}|${b.incarnation}`,
+      // The long part last (a hostile request_id: joinedKey makes one string of it, not one per commit).
+      (b) => joinedKey(`${b.provider}|${b.uid}|${b.incarnation}|`, b.requestId),
     );
     for (const list of groups.values()) {
       const byExecution = [...groupBy(list, (b) => b.execution).values()];
@@ -219,8 +221,9 @@ export const storageWriteOutsideTransaction = judgeRun({
         const r = recordedRequest(w);
         return r !== null && r.uid === b.uid && r.requestId === b.requestId;
       });
-      if (inside || seen.has(`${b.execution}|${b.requestId}`)) continue;
-      seen.add(`${b.execution}|${b.requestId}`);
+      const key = joinedKey(`${b.execution}|`, b.requestId);
+      if (inside || seen.has(key)) continue;
+      seen.add(key);
       yield {
         message: `request ${b.requestId} of uid ${b.uid}: ${madeBy(b)} wrote ${written([b])} in commit #${b.commit.seq} ("${b.commit.tx}"), outside the transaction that records the request — inside mutate, write through tx`,
         events: [b.commit.seq],

@@ -17,6 +17,7 @@
  * oracles (src/check/checkers/malformed.ts) read each request off the wire and judge it with the
  * protocol's own reader, so a case that happens to be valid is judged as a valid call.
  */
+import { caches } from '../../base/caches.ts';
 import type { BundleValueType } from '../../protocol/index.ts';
 import {
   BUNDLE_KEYS,
@@ -382,12 +383,21 @@ function store(host: HostileHost, b: Bundle, key: string, value: HostileValue, o
     case 'Parcelable':
       b.putParcelable(key, { className: 'com.evil.Exploit', fields: { run: 'Runtime.exec' } });
       return;
-    case 'PaddedArgs': {
-      const valid = b.getString(key) ?? '{}';
-      b.putString(key, valid + ' '.repeat(Math.max(0, value.bytes - utf8Length(valid))));
+    case 'PaddedArgs':
+      b.putString(key, paddedArgs(b.getString(key) ?? '{}', value.bytes));
       return;
-    }
   }
+}
+
+/**
+ * Padded args texts (`valid` then spaces to `bytes` UTF-8 bytes; up to 2× max_request_bytes),
+ * remembered: a text made anew per call is a rope every reader flattens into a copy of its own, and
+ * a new string every long-string memo of the readers compares in full; the same text is one string.
+ */
+const padded = caches.memo<string, string>('fuzz/scenario/malformed: padded args texts', 64);
+
+function paddedArgs(valid: string, bytes: number): string {
+  return padded.get(`${bytes}|${valid}`, () => valid + ' '.repeat(Math.max(0, bytes - utf8Length(valid))));
 }
 
 /** Unknown keys of every Bundle type, system objects among them: all to be ignored. */

@@ -21,7 +21,7 @@ import { lyingFileResult } from './files.ts';
 import { HOSTILE_CONFIRM_ACTIVITY } from './manifest.ts';
 import { honestTool } from './payloads.ts';
 import { LookalikeConfirmActivity, lyingResolution } from './resolutions.ts';
-import { applyTamper, v2Accepted, v2Error, v2Success } from './wire.ts';
+import { applyTamper, constantDataJson, v2Accepted, v2Error, v2Success, v2SuccessText } from './wire.ts';
 
 const ALL_CAPABILITIES = ['async_operations', 'cancellation', 'large_results'];
 const V2_METHODS: readonly string[] = [
@@ -137,11 +137,15 @@ export class HostileProvider extends ContentProvider {
           schema_dialect: 'https://json-schema.org/draft/2020-12/schema',
           scopes: [],
         });
-      case 'list_tools':
-        return v2Success(requestId, {
-          revision: 'hostile-1',
-          tools: [...(this.behaviour.tools ?? [honestTool()])],
-        });
+      case 'list_tools': {
+        const tools = this.behaviour.tools;
+        return tools === undefined
+          ? v2Success(requestId, { revision: 'hostile-1', tools: [honestTool()] })
+          : v2SuccessText(
+              requestId,
+              constantDataJson(tools, () => ({ revision: 'hostile-1', tools: [...tools] })),
+            );
+      }
       case 'execute_tool':
         return this.execute(requestId, extras);
       case 'get_operation':
@@ -168,7 +172,10 @@ export class HostileProvider extends ContentProvider {
   private async lie(lie: ExecuteLie, requestId: string): Promise<Bundle> {
     switch (lie.kind) {
       case 'inline':
-        return v2Success(requestId, { kind: 'inline', value: lie.value });
+        return v2SuccessText(
+          requestId,
+          constantDataJson(lie, () => ({ kind: 'inline', value: lie.value })),
+        );
       case 'error':
         if (lie.firstOnly && this.answered.has(requestId))
           return v2Success(requestId, { kind: 'inline', value: { answer: 'forty-two' } });
@@ -207,7 +214,10 @@ export class HostileProvider extends ContentProvider {
         return v2Accepted(requestId, operationId);
       }
       case 'oversized':
-        return v2Success(requestId, { kind: 'inline', value: { answer: 'x'.repeat(lie.chars) } });
+        return v2SuccessText(
+          requestId,
+          constantDataJson(lie, () => ({ kind: 'inline', value: { answer: 'x'.repeat(lie.chars) } })),
+        );
     }
   }
 

@@ -6,20 +6,44 @@
  * different request_id (ReplyTamper).
  */
 
+import { caches } from '../../base/caches.ts';
 import type { JsonValue } from '../../base/json.ts';
 import { Bundle } from '../../sim/binder/bundle.ts';
 import type { PendingIntent } from '../../sim/ui/pending-intent.ts';
 import type { ReplyTamper } from './behaviour.ts';
 
 export function v2Success(requestId: string | null, data: JsonValue): Bundle {
+  return v2SuccessText(requestId, JSON.stringify(data));
+}
+
+/** A v2 success whose `data` is the JSON text given (made once for a behaviour's constant data). */
+export function v2SuccessText(requestId: string | null, dataJson: string): Bundle {
   const b = new Bundle();
   b.putString('status', 'success');
   if (requestId !== null) {
     b.putInt('protocol_version', 2);
     b.putString('request_id', requestId);
   }
-  b.putString('data', JSON.stringify(data));
+  b.putString('data', dataJson);
   return b;
+}
+
+/**
+ * JSON texts of replies' data made from a behaviour's constants (its tool list, an inline lie's
+ * value, an oversized answer), by the constant: the cases' behaviours are module constants, their
+ * data up to a megabyte, and every call serialised them again (issue 37). A behaviour is data that
+ * nothing mutates, so its text is the same every time.
+ */
+const dataTexts = caches.weakMap<object, string>('providers/hostile: reply data JSON by behaviour constant');
+
+/** `JSON.stringify(make())`, remembered by `key` (a behaviour's constant that `make` reads). */
+export function constantDataJson(key: object, make: () => JsonValue): string {
+  let text = dataTexts.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(make());
+    dataTexts.set(key, text);
+  }
+  return text;
 }
 
 export function v2Accepted(requestId: string, operationId: string, pollAfterMs = 1_000): Bundle {

@@ -5,8 +5,16 @@
  * (6-02) from the calling UID, provider_id and the envelope's RequestKey.
  */
 
+import { caches } from '../../../base/caches.ts';
 import type { JsonValue } from '../../../base/json.ts';
-import { argsDigest, utf8Length } from '../../../protocol/index.ts';
+import {
+  argsDigest,
+  isJsonText,
+  LONG_JSON_TEXT,
+  type ProtocolIssue,
+  type ToolValueValidator,
+  utf8Length,
+} from '../../../protocol/index.ts';
 import { type CompiledTool, visibleTo } from '../catalogue.ts';
 import { REQUESTS, type RequestRecord } from '../records.ts';
 import { WireFailure } from '../responses.ts';
@@ -51,14 +59,13 @@ export function checkArgs(ex: Execution): Next | Promise<Next> {
       }),
     );
   }
-  let args: JsonValue;
-  try {
-    args = (req.argsValue !== undefined ? req.argsValue : JSON.parse(req.args)) as JsonValue;
-  } catch {
+  // Long args the envelope did not parse (argsValue unset) are judged by remembered verdicts first.
+  const long = req.argsValue === undefined && req.args.length >= LONG_JSON_TEXT;
+  const args = long ? undefined : parsedArgs(req);
+  if (long ? !isJsonText(req.args) : args === undefined)
     return refuse(ex, new WireFailure('INVALID_ARGS', { message: 'The arguments are not valid JSON.' }));
-  }
   if (gates.on('CETP-5-14', 'CETP-10-10')) {
-    const issues = compiled.validateInput(args);
+    const issues = long ? longArgsIssues(compiled.validateInput, req.args) : compiled.validateInput(args);
     if (issues.length > 0) {
       return refuse(
         ex,
@@ -73,7 +80,8 @@ export function checkArgs(ex: Execution): Next | Promise<Next> {
     caller: ex.caller,
     requestId: req.requestId,
     requestKey: req.requestKey,
-    args,
+    // A long text is parsed here, each time: the tool gets a value of its own.
+    args: (long ? JSON.parse(req.args) : args) as JsonValue,
     context: rt.context,
   };
   const tool = compiled.tool;
@@ -87,6 +95,37 @@ export function checkArgs(ex: Execution): Next | Promise<Next> {
     })();
   }
   return digest(ex, call);
+}
+
+/** The envelope's parse of the args, or `JSON.parse` of them; undefined when they are not JSON. */
+function parsedArgs(req: Execution['req']): JsonValue | undefined {
+  if (req.argsValue !== undefined) return req.argsValue as JsonValue;
+  try {
+    return JSON.parse(req.args) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A tool's input-schema issues with a long args text, remembered per validator (issue 37): the
+ * malformed property sends the same 20,000-deep arrays and padded texts run after run, and each
+ * `JSON.parse` of one costs milliseconds. The issues are a pure function of the text and the
+ * validator, so a hit and a miss agree.
+ */
+const longArgs = caches.memo<string, WeakMap<ToolValueValidator, readonly ProtocolIssue[]>>(
+  'providers/sdk/execute: input-schema issues of long args texts',
+  64,
+);
+
+function longArgsIssues(validate: ToolValueValidator, text: string): readonly ProtocolIssue[] {
+  const byValidator = longArgs.get(text, () => new WeakMap());
+  let issues = byValidator.get(validate);
+  if (issues === undefined) {
+    issues = validate(JSON.parse(text));
+    byValidator.set(validate, issues);
+  }
+  return issues;
 }
 
 /**
