@@ -29,13 +29,24 @@ export async function loadModules(
   await userCodeBundle(modules); // the worker starts from it (worker/bundle.ts), as the campaign's do
   const host = new WorkerHost();
   try {
-    const job = { kind: 'load' as const, modules, cwd, ...(variant ? { variant } : {}) };
-    const end = await host.run<LoadOutcome>(job, { budgetMs: watchdogMs });
-    if (end.kind === 'done') return end.result;
-    throw new CliError('module_load_failed', `loading ${describe(modules)}: ${end.reason}`);
+    return await loadOn(host, modules, cwd, watchdogMs, variant);
   } finally {
     await host.close();
   }
+}
+
+/** Runs the load job on `host`; a prelude when no variant is checked (WorkerHost JobWatch.prelude). */
+async function loadOn(
+  host: WorkerHost,
+  modules: ReplayModules,
+  cwd: string,
+  watchdogMs: number,
+  variant: Variant | undefined,
+): Promise<LoadOutcome> {
+  const job = { kind: 'load' as const, modules, cwd, ...(variant ? { variant } : {}) };
+  const end = await host.run<LoadOutcome>(job, { budgetMs: watchdogMs, prelude: variant === undefined });
+  if (end.kind === 'done') return end.result;
+  throw new CliError('module_load_failed', `loading ${describe(modules)}: ${end.reason}`);
 }
 
 /** A worker started ahead for a campaign of `threads` threads, with the threads it was sized for. */
@@ -62,10 +73,14 @@ export async function loadModulesAhead(
   const host = new WorkerHost(undefined, ahead.threads);
   void host.ready();
   try {
-    return {
-      loaded: await loadModules(modules, cwd, watchdogMs, ahead.variant),
-      started: { host, threads: ahead.threads },
-    };
+    // Without a variant, the load job is what the campaign's first job on this worker would run
+    // first anyway (its ModuleCache keeps the modules), so it runs there: one worker boot fewer,
+    // and that first job is still fresh. A variant's check runs more user code: a worker of its own.
+    const loaded =
+      ahead.variant === undefined
+        ? await loadOn(host, modules, cwd, watchdogMs, undefined)
+        : await loadModules(modules, cwd, watchdogMs, ahead.variant);
+    return { loaded, started: { host, threads: ahead.threads } };
   } catch (error) {
     await host.close();
     throw error;

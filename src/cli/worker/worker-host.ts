@@ -48,6 +48,12 @@ export interface JobWatch {
   readonly onMessage?: (message: WorkerMessage) => void;
   /** How many runs of the job have started, as the count grows (a progress bar's live count). */
   readonly onRuns?: (runsStarted: number) => void;
+  /**
+   * The job runs only the user code the thread's next job would run first, in the same order (a
+   * load job without a variant: import, install(), list_tools — kept by the worker's ModuleCache), so
+   * it does not make that next job any less the thread's first (`lastJobFresh`).
+   */
+  readonly prelude?: boolean;
 }
 
 /** Where jobs run: a worker thread under the watchdog, or the CLI's own thread. */
@@ -180,7 +186,8 @@ export class WorkerHost implements Host {
   run<T>(job: Job, watch: JobWatch): Promise<JobEnd<T>> {
     const worker = this.worker ?? this.start();
     const heartbeat = this.heartbeat;
-    this.freshJob = this.posted++ === 0;
+    this.freshJob = this.posted === 0;
+    if (watch.prelude !== true) this.posted++;
     Atomics.store(heartbeat, 0, 0);
     const startupMs = Math.max(watch.startupMs ?? STARTUP_MS, watch.budgetMs);
     return new Promise<JobEnd<T>>((resolve, reject) => {
